@@ -1,0 +1,177 @@
+// The bridge between the engine and the bindings: plain structs and the run_batch prototypes.
+// No CUDA, no pybind11 here. Every array is flat, C-contiguous, indexed replica-major:
+//   R    [r]                 one value per replica
+//   RL   [r*L + l]           per link            (L = shape.max_links)
+//   RLC  [(r*L + l)*C + c]   per link class      (C = kMaxClasses)
+//   RF   [r*F + f]           per flow            (F = shape.max_flows)
+//   RFH  [(r*F + f)*H + h]   per flow hop        (H = kMaxHops)
+//   RFD  [(r*F + f)*D + k]   per flow injected drop (D = kMaxInjectedDrops)
+//   RS   [r*S + s]           per source          (S = shape.max_sources)
+//   RSH  [(r*S + s)*H + h]   per source hop
+//   RFI  [(r*F + f)*I + i]   per flow interval   (I = shape.max_intervals)
+// Times are whole slots (int) or slot fractions (double) — converted once on the host
+// (python/diffsweep/pack.py); sizes are bytes on the wire unless the name says payload.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace ds {
+
+constexpr int kMaxHops = 4;           // routes of 1..4 links (DESIGN: Routes)
+constexpr int kMaxClasses = 4;        // queues (classes) per link
+constexpr int kMaxInjectedDrops = 8;  // validation hook: seqs dropped on first transmission
+constexpr int kRxBitmapBits = 1024;   // receiver out-of-order window; max_window <= 1000
+
+enum TcpVariant : uint8_t { kReno = 0, kNewReno = 1 };
+enum Scheduler : uint8_t { kSchedPriority = 0, kSchedWrr = 1 };
+enum TieBreak : uint8_t { kTieRandom = 0, kTieIndex = 1 };
+enum LimitKind : uint8_t { kLimitPkts = 0, kLimitBytes = 1, kLimitNone = 2 };
+
+// Bits of out_overflow: an internal capacity was exceeded, so the replica's result is not
+// trustworthy. The host raises EngineError naming the replica; it is never silent.
+enum Overflow : int32_t {
+  kOvfStage = 1,      // same-slot arrival buffer
+  kOvfAckRing = 2,    // per-flow ACKs in flight
+  kOvfQueueRing = 4,  // an unlimited class held more than queue_cap packets
+  kOvfDelayLine = 8,  // a link's delay line
+  kOvfRxWindow = 16,  // a segment beyond the receiver's bitmap
+  kOvfNic = 32,       // more segments waiting at an access link than nic_cap
+};
+
+// Shape shared by every replica of a batch (the host groups replicas by shape).
+struct BatchShape {
+  int32_t n_replicas;     // R
+  int32_t max_flows;      // F >= 1
+  int32_t max_links;      // L >= 1
+  int32_t max_sources;    // S >= 1 (padding rows have n_sources < S)
+  int32_t max_intervals;  // I >= 1
+  int32_t queue_cap;      // packets per (link, class) ring; power of two
+  int32_t ack_cap;        // ACKs in flight per flow; power of two
+  int32_t delay_cap;      // packets in a link's delay line; power of two
+  int32_t nic_cap;        // segments waiting at a flow's access link; power of two
+  int32_t stage_cap;      // arrivals at links within one slot, per replica
+};
+
+// X(name, C type, dim): the input arrays. Bindings, pack.py (via input_fields()) and the
+// engine all read this one list.
+#define DS_INPUT_FIELDS(X)                                                                 \
+  X(seed, uint64_t, R)              /* Philox key of the replica */                        \
+  X(n_flows, int32_t, R)            /* flows in use, <= F */                               \
+  X(n_links, int32_t, R)            /* links in use, <= L */                               \
+  X(n_sources, int32_t, R)          /* on-off/CBR sources in use, <= S */                  \
+  X(end_slot, int64_t, R)           /* the replica runs slots [0, end_slot) */             \
+  X(warmup_slot, int64_t, R)        /* counters count events at slots >= warmup_slot */    \
+  X(interval_slots, int64_t, R)     /* goodput interval length; 0 = no intervals */        \
+  X(tie_break, uint8_t, R)          /* TieBreak: order of same-slot arrivals at a queue */ \
+  X(tick_slots, double, R)          /* TCP clock granularity (ns-2 tcpTick_) */            \
+  X(min_rto_slots, double, R)       /* ns-2 minrto_ */                                     \
+  X(max_rto_slots, double, R)       /* ns-2 maxrto_ */                                     \
+  X(init_rto_slots, double, R)      /* ns-2 rtxcur_init_ */                                \
+  X(delack_slots, int32_t, R)       /* delayed-ACK timer (ns-2 DelAckSink interval_) */    \
+  X(link_bytes_per_slot, double, RL)  /* rate * slot_s / 8 */                              \
+  X(link_prop_slots, int32_t, RL)     /* propagation delay to the next hop */              \
+  X(link_loss_prob, double, RL)       /* Bernoulli loss at arrival (validation element) */ \
+  X(link_sched, uint8_t, RL)          /* Scheduler */                                      \
+  X(link_n_classes, int32_t, RL)      /* classes in use, <= kMaxClasses */                 \
+  X(class_limit, int64_t, RLC)        /* drop-tail limit, packets or bytes */              \
+  X(class_limit_kind, uint8_t, RLC)   /* LimitKind */                                      \
+  X(class_weight, int32_t, RLC)       /* WRR weight in packets per round */                \
+  X(flow_variant, uint8_t, RF)        /* TcpVariant */                                     \
+  X(flow_cls, uint8_t, RF)            /* class index on every link of the route */         \
+  X(flow_n_hops, uint8_t, RF)         /* 1..kMaxHops */                                    \
+  X(flow_route, int8_t, RFH)          /* link index per hop */                             \
+  X(flow_wire_bytes, int32_t, RF)     /* segment + header */                               \
+  X(flow_payload_bytes, int32_t, RF)  /* segment */                                        \
+  X(flow_max_window, int32_t, RF)     /* receiver window in packets (ns-2 window_) */      \
+  X(flow_init_window, int32_t, RF)    /* ns-2 windowInit_ */                               \
+  X(flow_loop_slots, int32_t, RF)     /* last-hop departure -> ACK at sender, access folded in */ \
+  X(flow_pace_bytes_per_slot, double, RF) /* access-link rate; 0 = unpaced */              \
+  X(flow_access_limit, int32_t, RF)   /* access-link buffer in packets; 0 = unlimited */   \
+  X(flow_start_slot, int64_t, RF)                                                          \
+  X(flow_size_pkts, int64_t, RF)      /* -1 = backlogged */                                \
+  X(flow_delack, uint8_t, RF)                                                              \
+  X(flow_bugfix, uint8_t, RF)         /* ns-2 bugFix_: no 2nd fast retransmit per window */ \
+  X(flow_drop_seq, int32_t, RFD)      /* seqs lost on first transmission; -1 = none */     \
+  X(src_cls, uint8_t, RS)                                                                  \
+  X(src_n_hops, uint8_t, RS)                                                               \
+  X(src_route, int8_t, RSH)                                                                \
+  X(src_pkt_bytes, int32_t, RS)                                                            \
+  X(src_peak_bytes_per_slot, double, RS)                                                   \
+  X(src_t_on_slots, double, RS)       /* mean on-duration */                               \
+  X(src_t_off_slots, double, RS)      /* mean off-duration; 0 = always on (CBR) */
+
+#define DS_OUTPUT_FIELDS(X)                                                               \
+  X(slots_run, int64_t, R)                                                                \
+  X(overflow, int32_t, R)              /* Overflow bits */                                \
+  X(flow_delivered_bytes, int64_t, RF) /* payload delivered in order */                   \
+  X(flow_pkts_sent, int64_t, RF)                                                          \
+  X(flow_retransmits, int64_t, RF)                                                        \
+  X(flow_timeouts, int64_t, RF)                                                           \
+  X(flow_fast_retransmits, int64_t, RF)                                                   \
+  X(flow_drops, int64_t, RF)          /* all losses of the flow's packets */               \
+  X(flow_access_drops, int64_t, RF)   /* of which at its access link */                    \
+  X(flow_rtt_samples, int64_t, RF)                                                        \
+  X(flow_rtt_sum_slots, double, RF)                                                       \
+  X(flow_rto_sum_slots, double, RF)   /* un-backed-off RTO at each RTT sample */          \
+  X(flow_finish_slot, int64_t, RF)    /* -1 = not finished */                             \
+  X(q_arrivals, int64_t, RLC)                                                             \
+  X(q_departures, int64_t, RLC)                                                           \
+  X(q_drops, int64_t, RLC)            /* buffer overflow (drop-tail) */                   \
+  X(q_random_drops, int64_t, RLC)     /* Bernoulli loss element and injected drops */     \
+  X(q_bytes_departed, int64_t, RLC)                                                       \
+  X(q_max_delay_slots, int64_t, RLC)                                                      \
+  X(q_pkt_slots, double, RLC)         /* sum over slots of the queue length (packets) */  \
+  X(q_byte_slots, double, RLC)                                                            \
+  X(src_pkts, int64_t, RS)                                                                \
+  X(src_bytes, int64_t, RS)                                                               \
+  X(src_bursts, int64_t, RS)                                                              \
+  X(src_on_slots, double, RS)                                                             \
+  X(interval_bytes, int64_t, RFI)
+
+#define DS_DECLARE_IN(name, T, dim) const T* name;
+#define DS_DECLARE_OUT(name, T, dim) T* name;
+
+struct BatchInput {
+  BatchShape shape;
+  DS_INPUT_FIELDS(DS_DECLARE_IN)
+};
+
+struct BatchOutput {
+  DS_OUTPUT_FIELDS(DS_DECLARE_OUT)
+};
+
+enum Dim { R, RL, RLC, RF, RFH, RFD, RS, RSH, RFI };
+
+// Number of elements of an array of dimension d.
+inline size_t dim_size(const BatchShape& s, Dim d) {
+  const size_t r = (size_t)s.n_replicas;
+  switch (d) {
+    case R: return r;
+    case RL: return r * s.max_links;
+    case RLC: return r * s.max_links * kMaxClasses;
+    case RF: return r * s.max_flows;
+    case RFH: return r * s.max_flows * kMaxHops;
+    case RFD: return r * s.max_flows * kMaxInjectedDrops;
+    case RS: return r * s.max_sources;
+    case RSH: return r * s.max_sources * kMaxHops;
+    case RFI: return r * s.max_flows * s.max_intervals;
+  }
+  return 0;
+}
+
+// Bytes of engine state per replica for this shape (printed by benchmarks, used by the
+// runner to size chunks against a memory budget).
+size_t replica_state_bytes(const BatchShape& shape);
+
+// Run every replica from slot 0 to its end_slot. Outputs must be zero-filled by the caller.
+// threads <= 0: OpenMP default. slots_per_launch: K slots per for_each (lockstep width).
+void run_batch_cpu(const BatchInput& in, BatchOutput& out, int threads, int slots_per_launch);
+
+// Same, on the first CUDA device. Defined only in the CUDA module.
+void run_batch_cuda(const BatchInput& in, BatchOutput& out, int slots_per_launch);
+
+// Name of CUDA device 0 and its count; count = 0 when none (or the driver is missing).
+int cuda_device_count();
+void cuda_device_name(char* buf, int n);
+
+}  // namespace ds

@@ -1,0 +1,52 @@
+// Tournament (min) tree over the flows of one replica: yields the flow with the earliest due
+// slot in O(1) and re-keys one flow in O(log F). This is what keeps per-slot work independent
+// of the number of idle flows (DESIGN: GPU shape). Ties go to the lower flow index; the order
+// flows are processed in within a slot does not reach the queues, which re-order same-slot
+// arrivals (engine/step.h).
+#pragma once
+#include <cstdint>
+
+#include "hd.h"
+
+namespace ds {
+
+constexpr uint32_t kNever = 0xFFFFFFFFu;
+
+struct MinTree {
+  uint32_t* key;     // [P] due slot per leaf; kNever = nothing due
+  uint16_t* winner;  // [2P] flow index winning each node; node 1 is the root
+  int32_t P;         // leaves, a power of two >= number of flows
+
+  DS_HD DS_INLINE uint32_t min_key() const { return key[winner[1]]; }
+  DS_HD DS_INLINE int32_t min_index() const { return winner[1]; }
+
+  DS_HD DS_INLINE uint16_t better(uint16_t a, uint16_t b) const {
+    return (key[b] < key[a] || (key[b] == key[a] && b < a)) ? b : a;
+  }
+
+  DS_HD void init_all_never() {
+    for (int32_t i = 0; i < P; ++i) {
+      key[i] = kNever;
+      winner[P + i] = (uint16_t)i;
+    }
+    for (int32_t i = P - 1; i >= 1; --i) winner[i] = better(winner[2 * i], winner[2 * i + 1]);
+  }
+
+  DS_HD void set(int32_t leaf, uint32_t k) {
+    if (key[leaf] == k) return;
+    key[leaf] = k;
+    for (int32_t i = (P + leaf) >> 1; i >= 1; i >>= 1) {
+      uint16_t w = better(winner[2 * i], winner[2 * i + 1]);
+      if (winner[i] == w && w != leaf) break;  // nothing above can change
+      winner[i] = w;
+    }
+  }
+};
+
+DS_HD DS_INLINE int32_t pow2_at_least(int32_t n) {
+  int32_t p = 1;
+  while (p < n) p <<= 1;
+  return p;
+}
+
+}  // namespace ds

@@ -1,0 +1,65 @@
+// The backend-neutral driver: mirror the batch's arrays to the backend's memory, initialise
+// every replica, advance all of them K slots per for_each (lockstep), copy results back.
+// Backend B provides: to_device<T>(host ptr, n), to_host<T>(host ptr, dev ptr, n),
+// alloc<T>(n), put<T>(const T&) -> T*, for_each(n, functor), finish().
+#pragma once
+#include <algorithm>
+
+#include "step.h"
+
+namespace ds {
+
+struct InitFn {
+  const BatchInput* in;
+  BatchOutput* out;
+  Layout L;
+  unsigned char* arena;
+  DS_HD void operator()(int32_t r) const {
+    Replica x = bind_replica(r, in, out, L, arena);
+    init_replica(x);
+  }
+};
+
+struct AdvanceFn {
+  const BatchInput* in;
+  BatchOutput* out;
+  Layout L;
+  unsigned char* arena;
+  int64_t t0, t1;
+  DS_HD void operator()(int32_t r) const {
+    Replica x = bind_replica(r, in, out, L, arena);
+    advance_replica(x, t0, t1);
+  }
+};
+
+template <class B>
+void run_batch_impl(B& be, const BatchInput& hin, BatchOutput& hout, int slots_per_launch) {
+  const BatchShape& s = hin.shape;
+  if (s.n_replicas <= 0) return;
+  BatchInput din = hin;
+  BatchOutput dout = hout;
+#define DS_MIRROR_IN(name, T, dim) din.name = be.template to_device<T>(hin.name, dim_size(s, dim));
+#define DS_MIRROR_OUT(name, T, dim) dout.name = be.template to_device<T>(hout.name, dim_size(s, dim));
+  DS_INPUT_FIELDS(DS_MIRROR_IN)
+  DS_OUTPUT_FIELDS(DS_MIRROR_OUT)
+#undef DS_MIRROR_IN
+#undef DS_MIRROR_OUT
+  const BatchInput* pin = be.put(din);
+  BatchOutput* pout = be.put(dout);
+  const Layout L = make_layout(s);
+  unsigned char* arena = be.template alloc<unsigned char>(L.stride * (size_t)s.n_replicas);
+  be.for_each(s.n_replicas, InitFn{pin, pout, L, arena});
+  int64_t max_end = 0;
+  for (int32_t r = 0; r < s.n_replicas; ++r) max_end = std::max(max_end, hin.end_slot[r]);
+  const int64_t K = slots_per_launch > 0 ? slots_per_launch : 1024;
+  for (int64_t t0 = 0; t0 < max_end; t0 += K)
+    be.for_each(s.n_replicas, AdvanceFn{pin, pout, L, arena, t0, t0 + K});
+#define DS_COPY_BACK(name, T, dim) be.template to_host<T>(hout.name, dout.name, dim_size(s, dim));
+  DS_OUTPUT_FIELDS(DS_COPY_BACK)
+#undef DS_COPY_BACK
+  be.finish();
+}
+
+inline size_t replica_state_bytes_impl(const BatchShape& s) { return make_layout(s).stride; }
+
+}  // namespace ds

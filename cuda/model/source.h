@@ -1,0 +1,76 @@
+// Exponential on-off source at a peak rate (EF and best-effort UDP in Kaur & Vin, ns-2's
+// Application/Traffic/Exponential) and CBR as its always-on case. Time is continuous inside
+// a slot: the source accrues peak_rate * (on-time within the slot) bytes of credit and emits
+// whole packets from it, carrying the remainder into the next on-period. The long-run rate is
+// then exactly f * peak and on-durations are exactly Exp(T_on) (docs/model.md, "Sources").
+#pragma once
+#include "../core/pmath.h"
+#include "../engine/ops.h"
+
+namespace ds {
+
+DS_HD DS_INLINE double source_exp(Replica& x, int s, double mean) {
+  return exponential(draw_u01(x.seed, kFamSource, (uint32_t)s, x.src_ctr[s]), mean);
+}
+
+DS_HD inline void source_init(Replica& x, int s) {
+  SourceState& st = x.sources[s];
+  const size_t i = x.iS(s);
+  const double t_on = x.in->src_t_on_slots[i], t_off = x.in->src_t_off_slots[i];
+  x.src_ctr[s] = 0;
+  st.credit = 0.0;
+  st.seq = 0;
+  if (t_off <= 0.0) {  // CBR
+    st.on = 1;
+    st.phase_end = 1e300;
+    return;
+  }
+  // Start in the stationary phase distribution so that no warm-up is needed for the source.
+  const double u = draw_u01(x.seed, kFamSource, (uint32_t)s, x.src_ctr[s]);
+  st.on = u < t_on / (t_on + t_off) ? 1 : 0;
+  st.phase_end = source_exp(x, s, st.on ? t_on : t_off);
+}
+
+// Emits the packets of slot [now, now+1) into the arrival buffer.
+DS_HD inline void source_step(Replica& x, int s, uint32_t now) {
+  SourceState& st = x.sources[s];
+  const size_t i = x.iS(s);
+  const double slot_end = (double)now + 1.0;
+  if (!st.on && st.phase_end >= slot_end) return;  // the common idle case: nothing to do
+  const double peak = x.in->src_peak_bytes_per_slot[i];
+  double pos = (double)now, on_time = 0.0;
+  int64_t bursts = 0;
+  for (;;) {
+    const double seg_end = st.phase_end < slot_end ? st.phase_end : slot_end;
+    if (st.on) on_time += seg_end - pos;
+    if (st.phase_end >= slot_end) break;
+    pos = st.phase_end;
+    st.on = !st.on;
+    if (st.on) bursts += 1;
+    st.phase_end += source_exp(x, s, st.on ? x.in->src_t_on_slots[i] : x.in->src_t_off_slots[i]);
+  }
+  st.credit += on_time * peak;
+  if (x.measuring) {
+    x.out->src_on_slots[i] += on_time;
+    x.out->src_bursts[i] += bursts;
+  }
+  const int32_t bytes = x.in->src_pkt_bytes[i];
+  while (st.credit >= (double)bytes) {
+    st.credit -= (double)bytes;
+    Packet p;
+    p.seq = st.seq++;
+    p.t_enq = now;
+    p.sender = (uint16_t)(x.shape.max_flows + s);
+    p.bytes = (uint16_t)bytes;
+    p.hop = 0;
+    p.cls = x.in->src_cls[i];
+    p.flags = kPktSource;
+    if (x.measuring) {
+      x.out->src_pkts[i] += 1;
+      x.out->src_bytes[i] += bytes;
+    }
+    stage_arrival(x, p, x.in->src_route[i * kMaxHops]);
+  }
+}
+
+}  // namespace ds

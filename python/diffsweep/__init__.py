@@ -1,0 +1,16 @@
+"""diffsweep: GPU-parallel Monte Carlo sweeps of packet-level TCP-over-DiffServ experiments.
+
+The flow of a run: config -> grid -> pack -> engine -> results -> store -> metrics/figures.
+"""
+from .errors import BackendError, ConfigError, EngineError
+from .grid import Grid
+from .results import Results
+from .runner import run
+from .scenario import Link, OnOffSource, QueueClass, Scenario, TcpFlow
+from .engine import info, simulate
+from . import scenarios
+
+__all__ = [
+    "BackendError", "ConfigError", "EngineError", "Grid", "Link", "OnOffSource", "QueueClass",
+    "Results", "Scenario", "TcpFlow", "info", "run", "scenarios", "simulate",
+]

@@ -1,0 +1,255 @@
+"""engine: choose a backend, run packed batches, turn the output arrays into tables.
+
+The compiled modules are ``diffsweep._engine_cpu`` (always built) and
+``diffsweep._engine_cuda`` (built when nvcc was found). Both take the same arrays
+(``cuda/batch.h``) and give bit-identical results per replica.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import platform
+import time
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .errors import BackendError, ConfigError, EngineError
+from .pack import Packed, pack, shape_key
+from .results import Results
+from .scenario import Scenario
+
+BACKENDS = ("auto", "cpu", "cuda")
+_OVERFLOW_BITS = {1: "same-slot arrival buffer", 2: "ACKs in flight", 4: "unlimited class queue",
+                  8: "link delay line", 16: "receiver window (segment beyond 1024)",
+                  32: "access-link queue"}
+
+
+def _module(name: str):
+    try:
+        return importlib.import_module(f"diffsweep._engine_{name}")
+    except ImportError:
+        return None
+
+
+def version() -> str:
+    try:
+        from importlib.metadata import version as v
+        return v("diffsweep")
+    except Exception:  # running from a source tree
+        return "0+unknown"
+
+
+def cuda_devices() -> int:
+    m = _module("cuda")
+    return int(m.device_count()) if m is not None else 0
+
+
+def resolve_backend(backend: str) -> str:
+    """'auto' picks CUDA when its module is built and a device is present, else the CPU."""
+    if backend not in BACKENDS:
+        raise ConfigError(f"backend: {backend!r} is not allowed (expected one of {', '.join(BACKENDS)})")
+    if backend == "cpu":
+        return "cpu"
+    m = _module("cuda")
+    if backend == "cuda":
+        if m is None:
+            raise BackendError("backend 'cuda': this diffsweep was built without the CUDA engine "
+                               "(no nvcc at build time); use backend='cpu' or rebuild with the CUDA toolkit")
+        if m.device_count() == 0:
+            raise BackendError("backend 'cuda': the CUDA engine is built but no CUDA device is "
+                               "visible (driver missing or no GPU); use backend='cpu'")
+        return "cuda"
+    return "cuda" if m is not None and m.device_count() > 0 else "cpu"
+
+
+def info() -> dict:
+    """What `diffsweep info` prints: version, backends built, threads, CUDA device."""
+    cpu = _module("cpu")
+    cuda = _module("cuda")
+    return {
+        "version": version(),
+        "python": platform.python_version(),
+        "backends_built": [b for b, m in (("cpu", cpu), ("cuda", cuda)) if m is not None],
+        "openmp_threads": int(cpu.max_threads()) if cpu is not None else 0,
+        "cuda_built": cuda is not None,
+        "cuda_devices": int(cuda.device_count()) if cuda is not None else 0,
+        "cuda_device": (cuda.device_name() if cuda is not None and cuda.device_count() else ""),
+        "auto_backend": resolve_backend("auto") if cpu is not None or cuda is not None else "none",
+    }
+
+
+def state_bytes(packed_shape: dict) -> int:
+    """Engine state per replica in bytes for a batch shape."""
+    return int(_module("cpu").state_bytes(packed_shape))
+
+
+def run_packed(p: Packed, backend: str, threads: int | None = None,
+               slots_per_launch: int = 1024) -> dict:
+    """Run one packed batch; returns the engine's output arrays, reshaped per dimension."""
+    name = resolve_backend(backend)
+    m = _module(name)
+    if m is None:
+        raise BackendError(f"backend {name!r} is not built")
+    flat = {k: np.ascontiguousarray(v).reshape(-1) for k, v in p.arrays.items()}
+    out = m.run(p.shape, flat, threads=int(threads or 0), slots_per_launch=int(slots_per_launch))
+    s = p.shape
+    R, F, L, S, I = s["n_replicas"], s["max_flows"], s["max_links"], s["max_sources"], s["max_intervals"]
+    shapes = {"R": (R,), "RL": (R, L), "RLC": (R, L, 4), "RF": (R, F), "RS": (R, S), "RFI": (R, F, I)}
+    dims = {name: dim for name, _dt, dim in m.output_fields()}
+    return {k: np.asarray(v).reshape(shapes[dims[k]]) for k, v in out.items()}
+
+
+def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str = "auto",
+             threads: int | None = None, slots_per_launch: int = 1024) -> Results:
+    """Run every (scenario, seed) as one replica; tables indexed by ``replica`` (0..n-1).
+
+    Replicas are grouped by shape (flows, links, sources) so a batch carries no padding;
+    a replica's result does not depend on the group it ran in (its random numbers depend
+    only on its seed).
+    """
+    if len(scenarios) != len(seeds):
+        raise ValueError("simulate: one seed per scenario")
+    name = resolve_backend(backend)
+    t0 = time.perf_counter()
+    groups: dict[tuple, list[int]] = {}
+    for i, sc in enumerate(scenarios):
+        groups.setdefault(shape_key(sc), []).append(i)
+    parts = []
+    for idx in groups.values():
+        p = pack([scenarios[i] for i in idx], [int(seeds[i]) for i in idx])
+        out = run_packed(p, name, threads, slots_per_launch)
+        bad = np.nonzero(out["overflow"])[0]
+        if len(bad):
+            r = int(bad[0])
+            what = [t for b, t in _OVERFLOW_BITS.items() if out["overflow"][r] & b]
+            raise EngineError(f"replica {idx[r]} (seed {seeds[idx[r]]}) exceeded an engine limit: "
+                              f"{', '.join(what)}; {len(bad)} replica(s) affected. This is a bug in "
+                              "the capacity planning of diffsweep.pack; please report it.")
+        parts.append(_tables(p, out, [scenarios[i] for i in idx], idx))
+    tables = {k: pd.concat([pt[k] for pt in parts], ignore_index=True).sort_values(
+        [c for c in ("replica", "flow", "link", "cls_index", "source", "interval") if c in parts[0][k].columns],
+        kind="stable").reset_index(drop=True) for k in parts[0]}
+    meta = {"version": version(), "backend": name,
+            "device": (_module("cuda").device_name() if name == "cuda" else platform.processor() or platform.machine()),
+            "threads": int(threads or (_module("cpu").max_threads() if name == "cpu" else 0)),
+            "wall_s": time.perf_counter() - t0, "n_replicas": len(scenarios),
+            "host": platform.node(), "pid": os.getpid()}
+    return Results(**tables, meta=meta)
+
+
+def _tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> dict:
+    a = p.arrays
+    R = len(scs)
+    slot = p.slot_s
+    end = a["end_slot"].astype(float)
+    warm = a["warmup_slot"].astype(float)
+    measured = (end - warm) * slot
+    rep = np.asarray(idx)
+
+    rows_f = [(r, f) for r, sc in enumerate(scs) for f in range(len(sc.flows))]
+    fr = np.array([r for r, _ in rows_f], dtype=int)
+    ff = np.array([f for _, f in rows_f], dtype=int)
+    delivered = out["flow_delivered_bytes"][fr, ff]
+    samples = out["flow_rtt_samples"][fr, ff]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rtt_mean = out["flow_rtt_sum_slots"][fr, ff] / samples * slot[fr]
+        rto_mean = out["flow_rto_sum_slots"][fr, ff] / samples * slot[fr]
+    finish = out["flow_finish_slot"][fr, ff].astype(float)
+    flows = pd.DataFrame({
+        "replica": rep[fr], "flow": ff,
+        "variant": [scs[r].flows[f].variant for r, f in rows_f],
+        "rtp_ms": [scs[r].flow_rtp_ms(f) for r, f in rows_f],
+        "segment_bytes": a["flow_payload_bytes"][fr, ff].astype(np.int64),
+        "header_bytes": (a["flow_wire_bytes"][fr, ff] - a["flow_payload_bytes"][fr, ff]).astype(np.int64),
+        "max_window_pkts": a["flow_max_window"][fr, ff].astype(np.int64),
+        "delivered_bytes": delivered,
+        "goodput_bps": delivered * 8.0 / measured[fr],
+        "pkts_sent": out["flow_pkts_sent"][fr, ff],
+        "retransmits": out["flow_retransmits"][fr, ff],
+        "timeouts": out["flow_timeouts"][fr, ff],
+        "fast_retransmits": out["flow_fast_retransmits"][fr, ff],
+        "drops": out["flow_drops"][fr, ff],
+        "rtt_mean_s": rtt_mean, "rto_mean_s": rto_mean,
+        "finish_s": np.where(finish >= 0, finish * slot[fr], np.nan),
+    })
+    goodput = np.zeros(R)
+    np.add.at(goodput, fr, flows["goodput_bps"].to_numpy())
+    replicas = pd.DataFrame({
+        "replica": rep, "slot_s": slot, "duration_s": end * slot, "warmup_s": warm * slot,
+        "measured_s": measured, "n_flows": a["n_flows"].astype(np.int64),
+        "tcp_goodput_bps": goodput, "delay_rounding_ms": p.delay_rounding_ms,
+        "slots_run": out["slots_run"],
+    })
+
+    rows_q = [(r, l, c) for r, sc in enumerate(scs) for l, link in enumerate(sc.links)
+              for c in range(len(link.classes))]
+    qr, ql, qc = (np.array(v, dtype=int) for v in zip(*rows_q))
+    msl = measured[qr] / slot[qr]
+    queues = pd.DataFrame({
+        "replica": rep[qr], "link": ql, "cls_index": qc,
+        "cls": [scs[r].links[l].classes[c].name for r, l, c in rows_q],
+        "rate_bps": [scs[r].links[l].rate_bps for r, l, c in rows_q],
+        "arrivals": out["q_arrivals"][qr, ql, qc], "departures": out["q_departures"][qr, ql, qc],
+        "drops": out["q_drops"][qr, ql, qc], "random_drops": out["q_random_drops"][qr, ql, qc],
+        "bytes_departed": out["q_bytes_departed"][qr, ql, qc],
+        "mean_queue_pkts": out["q_pkt_slots"][qr, ql, qc] / msl,
+        "mean_queue_bytes": out["q_byte_slots"][qr, ql, qc] / msl,
+        "max_delay_s": out["q_max_delay_slots"][qr, ql, qc] * slot[qr],
+    })
+
+    rows_s = [(r, s) for r, sc in enumerate(scs) for s in range(len(sc.sources))]
+    if rows_s:
+        sr, ss = (np.array(v, dtype=int) for v in zip(*rows_s))
+        on = out["src_on_slots"][sr, ss] * slot[sr]
+        bursts = out["src_bursts"][sr, ss]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean_on = np.where(bursts > 0, on / bursts, np.nan)
+        sources = pd.DataFrame({
+            "replica": rep[sr], "source": ss, "name": [scs[r].sources[s].name for r, s in rows_s],
+            "pkts_emitted": out["src_pkts"][sr, ss], "bytes_emitted": out["src_bytes"][sr, ss],
+            "on_fraction": on / measured[sr], "bursts": bursts, "mean_on_s": mean_on,
+        })
+    else:
+        sources = pd.DataFrame(columns=["replica", "source", "name", "pkts_emitted", "bytes_emitted",
+                                        "on_fraction", "bursts", "mean_on_s"])
+
+    rows_i = []
+    for r, sc in enumerate(scs):
+        ivs = int(a["interval_slots"][r])
+        if ivs <= 0:
+            continue
+        for k in range(p.shape["max_intervals"]):
+            start, stop = k * ivs, (k + 1) * ivs
+            if start >= a["warmup_slot"][r] and stop <= a["end_slot"][r]:
+                for f in range(len(sc.flows)):
+                    rows_i.append((r, f, k, start, ivs))
+    if rows_i:
+        ir, fi, ki, st, ln = (np.array(v) for v in zip(*rows_i))
+        intervals = pd.DataFrame({
+            "replica": rep[ir], "flow": fi, "interval": ki, "t_start_s": st * slot[ir],
+            "goodput_bps": out["interval_bytes"][ir, fi, ki] * 8.0 / (ln * slot[ir]),
+        })
+    else:
+        intervals = pd.DataFrame(columns=["replica", "flow", "interval", "t_start_s", "goodput_bps"])
+    return {"replicas": replicas, "flows": flows, "queues": queues, "sources": sources,
+            "intervals": intervals}
+
+
+def execute(grid, rows: pd.DataFrame | None = None, backend: str = "auto",
+            threads: int | None = None, slots_per_launch: int = 1024) -> Results:
+    """Run the replicas ``rows`` (a subset of ``grid.replicas``; all when None) and return
+    tables that carry ``point``, ``seed`` and every grid column."""
+    rows = grid.replicas if rows is None else rows
+    rows = rows.reset_index(drop=True)
+    scs = [grid.scenario(int(r.point), int(r.seed)) for r in rows.itertuples()]
+    res = simulate(scs, rows["seed"].tolist(), backend, threads, slots_per_launch)
+    keys = rows.assign(replica=np.arange(len(rows)))
+    out = {}
+    for name, df in res.tables().items():
+        if df.empty and "replica" not in df.columns:
+            df = pd.DataFrame(columns=["replica"])
+        merged = keys.merge(df, on="replica", how="inner" if name != "replicas" else "left")
+        out[name] = merged.drop(columns=["replica"])
+    return Results(**out, meta=res.meta)

@@ -1,0 +1,201 @@
+"""Grid: the cartesian product of a builder's parameters, times a list of seeds (docs/api.md).
+
+``Grid(builder, seeds=10, **params)``: a param whose value is a list, tuple or 1-D ndarray is
+an axis (product in the order given, the last axis varying fastest); any other value is fixed.
+The builder is called as ``builder(**fixed, **axis_values, seed=seed)`` when it accepts
+``seed``, else without it. Every point is built once at construction, with the first seed, so
+that a bad point fails here, with its axis values in the message, and not hours into a run.
+"""
+from __future__ import annotations
+
+import difflib
+import inspect
+import itertools
+from collections import OrderedDict
+
+import numpy as np
+import pandas as pd
+
+from .errors import ConfigError, check
+from .scenario import Scenario, _is_int, _plain
+
+_MAX_SEED = 2**63 - 1  # seeds live in int64 table columns
+_RESERVED = ("point", "seed")
+# Scenarios of seeds other than the first, kept for repeated look-ups (the first seed's are
+# all kept); bounded because a 128-flow scenario is a few hundred kB of Python objects.
+_CACHE_SIZE = 256
+
+
+def _seed_list(seeds) -> list[int]:
+    allowed = "an integer >= 1 (seeds 0..n-1) or a non-empty list of distinct integers >= 0"
+    if _is_int(seeds):
+        check(seeds >= 1, "seeds", seeds, allowed)
+        return list(range(int(seeds)))
+    if isinstance(seeds, np.ndarray):
+        seeds = seeds.tolist()
+    check(isinstance(seeds, (list, tuple, range)) and len(seeds) >= 1, "seeds", seeds, allowed)
+    out, seen = [], set()
+    for i, s in enumerate(seeds):
+        s = _plain(s)
+        check(_is_int(s) and 0 <= s <= _MAX_SEED, f"seeds[{i}]", s,
+              f"an integer in 0..{_MAX_SEED}")
+        check(s not in seen, f"seeds[{i}]", s, "a seed not already in the list")
+        seen.add(s)
+        out.append(int(s))
+    return out
+
+
+def _axis_values(name, value) -> list | None:
+    """The values of an axis, or None if ``value`` is fixed."""
+    if isinstance(value, np.ndarray):
+        if value.ndim == 0:
+            return None
+        check(value.ndim == 1, name, value, "a 1-D array of axis values")
+        value = value.tolist()
+    elif isinstance(value, (list, tuple)):
+        value = [_plain(v) for v in value]
+    else:
+        return None
+    check(len(value) >= 1, name, value, "at least one value on this axis")
+    return value
+
+
+class Grid:
+    """Points (the product of the axes) times seeds; see the module docstring."""
+
+    def __init__(self, builder, seeds=10, **params):
+        check(callable(builder), "builder", builder, "a callable returning a Scenario")
+        self.builder = builder
+        self.seeds = _seed_list(seeds)
+        name = getattr(builder, "__name__", repr(builder))
+        accepted, var_kw, required = self._signature(builder)
+        self._accepts_seed = var_kw or "seed" in accepted
+
+        if "seed" in params:
+            raise ConfigError(f"seed: {params['seed']!r} is not allowed here (expected "
+                              "seeds=...: the Grid passes each replica's seed to the builder)")
+        if not var_kw:
+            choices = [a for a in accepted if a != "seed"]
+            for p in params:
+                if p not in accepted:
+                    close = difflib.get_close_matches(p, choices, n=1)
+                    hint = f" (did you mean {close[0]!r}?)" if close else ""
+                    raise ConfigError(f"{p}: not a parameter of {name}{hint}; {name} accepts: "
+                                      + ", ".join(choices))
+        for r in required:
+            if r not in params and r != "seed":
+                raise ConfigError(f"{r}: missing (required by {name})")
+
+        self.axes: dict[str, list] = {}
+        self.fixed: dict = {}
+        for p, v in params.items():
+            values = _axis_values(p, v)
+            if values is None:
+                self.fixed[p] = _plain(v.item() if isinstance(v, np.ndarray) else v)
+            else:
+                self.axes[p] = values
+        self._point_values = [dict(zip(self.axes, combo))
+                              for combo in itertools.product(*self.axes.values())]
+
+        self._first = [self._build(p, self.seeds[0]) for p in range(len(self._point_values))]
+        self._cache: OrderedDict[tuple[int, int], Scenario] = OrderedDict()
+        self._make_tables()
+
+    # --- construction helpers ---
+
+    @staticmethod
+    def _signature(builder) -> tuple[list[str], bool, list[str]]:
+        try:
+            sig = inspect.signature(builder)
+        except (TypeError, ValueError):  # some builtins have none: accept anything
+            return [], True, []
+        kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        accepted = [p.name for p in sig.parameters.values() if p.kind in kinds]
+        required = [p.name for p in sig.parameters.values()
+                    if p.kind in kinds and p.default is inspect.Parameter.empty]
+        var_kw = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in sig.parameters.values())
+        return accepted, var_kw, required
+
+    def _where(self, point: int, seed: int) -> str:
+        values = ", ".join(f"{k}={v!r}" for k, v in self._point_values[point].items())
+        where = f"grid point {point}" + (f": {values}" if values else "")
+        return where + (f"; seed {seed}" if self._accepts_seed else "")
+
+    def _build(self, point: int, seed: int) -> Scenario:
+        kwargs = {**self.fixed, **self._point_values[point]}
+        if self._accepts_seed:
+            kwargs["seed"] = seed
+        try:
+            scenario = self.builder(**kwargs)
+        except ConfigError as e:
+            raise ConfigError(f"{e} ({self._where(point, seed)})") from None
+        except Exception as e:
+            if hasattr(e, "add_note"):
+                e.add_note(f"while building {self._where(point, seed)}")
+            raise
+        if not isinstance(scenario, Scenario):
+            raise ConfigError(f"builder: returned {type(scenario).__name__} for "
+                              f"{self._where(point, seed)} (expected a Scenario)")
+        return scenario
+
+    def _make_tables(self) -> None:
+        param_names: list[str] = []
+        for sc in self._first:
+            for k in sc.params:
+                if k in _RESERVED:
+                    raise ConfigError(f"params: {k!r} is not allowed (expected column names "
+                                      f"other than {', '.join(map(repr, _RESERVED))})")
+                # An axis of the same name already carries the value the builder was given.
+                if k not in self.axes and k not in param_names:
+                    param_names.append(k)
+        self.columns: list[str] = list(self.axes) + param_names
+        rows = []
+        for p, (values, sc) in enumerate(zip(self._point_values, self._first)):
+            row = {"point": p, **values}
+            row.update({k: sc.params.get(k) for k in param_names})
+            rows.append(row)
+        points = pd.DataFrame(rows, columns=["point", *self.columns])
+        points["point"] = points["point"].astype("int64")
+        self.points: pd.DataFrame = points
+
+        n_seeds = len(self.seeds)
+        rep = points.loc[points.index.repeat(n_seeds)].reset_index(drop=True)
+        rep.insert(1, "seed", np.tile(np.asarray(self.seeds, dtype="int64"), len(points)))
+        self.replicas: pd.DataFrame = rep
+
+    # --- public ---
+
+    @property
+    def n_points(self) -> int:
+        return len(self._point_values)
+
+    def __len__(self) -> int:
+        """Number of replicas: points x seeds."""
+        return self.n_points * len(self.seeds)
+
+    def scenario(self, point: int, seed: int) -> Scenario:
+        """The scenario of ``point`` for ``seed`` (any seed >= 0, not only the grid's own: an
+        adaptive run may add replicas)."""
+        point, seed = _plain(point), _plain(seed)
+        check(_is_int(point) and 0 <= point < self.n_points, "point", point,
+              f"an integer in 0..{self.n_points - 1}")
+        check(_is_int(seed) and 0 <= seed <= _MAX_SEED, "seed", seed,
+              f"an integer in 0..{_MAX_SEED}")
+        point, seed = int(point), int(seed)
+        if not self._accepts_seed or seed == self.seeds[0]:
+            return self._first[point]
+        key = (point, seed)
+        sc = self._cache.get(key)
+        if sc is None:
+            sc = self._build(point, seed)
+            self._cache[key] = sc
+            if len(self._cache) > _CACHE_SIZE:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(key)
+        return sc
+
+    def __repr__(self) -> str:
+        name = getattr(self.builder, "__name__", repr(self.builder))
+        axes = ", ".join(f"{k}[{len(v)}]" for k, v in self.axes.items())
+        return f"Grid({name}, points={self.n_points}, seeds={len(self.seeds)}, axes=({axes}))"

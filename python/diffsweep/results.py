@@ -1,0 +1,50 @@
+"""Results: the tables one run produces (see docs/api.md for every column)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+TABLES = ("replicas", "flows", "queues", "sources", "intervals")
+
+
+@dataclass
+class Results:
+    """Tables of one run; every table carries ``point``, ``seed`` and the grid columns."""
+
+    replicas: pd.DataFrame
+    flows: pd.DataFrame
+    queues: pd.DataFrame
+    sources: pd.DataFrame
+    intervals: pd.DataFrame
+    meta: dict = field(default_factory=dict)
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        return {name: getattr(self, name) for name in TABLES}
+
+    @staticmethod
+    def concat(parts: list["Results"], meta: dict | None = None) -> "Results":
+        """Stack several runs' tables, sorted by (point, seed, ...) so that the order of chunks
+        does not show in the result."""
+        if not parts:
+            raise ValueError("Results.concat needs at least one part")
+        out = {}
+        for name in TABLES:
+            frames = [getattr(p, name) for p in parts]
+            frames = [f for f in frames if len(f.columns)]
+            df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+            out[name] = sort_table(df)
+        return Results(**out, meta=dict(meta if meta is not None else parts[0].meta))
+
+    def __len__(self) -> int:
+        return len(self.replicas)
+
+
+_ORDER = ("point", "seed", "flow", "link", "cls_index", "source", "interval")
+
+
+def sort_table(df: pd.DataFrame) -> pd.DataFrame:
+    keys = [c for c in _ORDER if c in df.columns]
+    if not keys or df.empty:
+        return df.reset_index(drop=True)
+    return df.sort_values(keys, kind="stable").reset_index(drop=True)

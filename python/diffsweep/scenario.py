@@ -1,0 +1,526 @@
+"""Scenario description: links, TCP flows and on/off sources (see docs/api.md, "Scenario").
+
+Every class is a frozen dataclass validated in ``__post_init__``. A bad value raises
+:class:`~diffsweep.errors.ConfigError` whose message starts with the field path. A child built
+on its own reports its class name (``TcpFlow.variant: ...``); a child given to ``Scenario`` as a
+dict, or through ``Scenario.from_dict``, reports its place in the scenario
+(``flows[2].variant: ...``), and so do the checks that need the whole scenario (routes, classes,
+buffer sizes, start times).
+
+Numbers are normalised on construction (numpy scalars to Python, float fields to ``float``,
+integral values of integer fields to ``int``, sequences to tuples) so that two scenarios that
+mean the same compare equal and give the same ``to_dict()`` and ``digest()``.
+"""
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import math
+import numbers
+from collections.abc import Mapping
+from dataclasses import KW_ONLY, MISSING, dataclass, field, fields
+
+import numpy as np
+
+from .errors import ConfigError, check
+
+# Engine limits, mirrored here so that a scenario the engine cannot run fails at construction.
+MAX_ROUTE_LINKS = 4
+MAX_WINDOW_PKTS = 1000  # the receiver's reorder bitmap is 1024 packets wide
+MAX_SEGMENT_BYTES = 65495  # largest IPv4 payload (65535) less a minimal 40-byte TCP/IP header
+MAX_HEADER_BYTES = 1000
+MAX_WIRE_BYTES = 65535
+
+VARIANTS = ("reno", "newreno")
+SCHEDULERS = ("priority", "wrr")
+TIE_BREAKS = ("random", "index")
+
+
+# --- value helpers -------------------------------------------------------------------------
+
+# The exact-type fast paths matter: ABC isinstance checks dominate building 128-flow scenarios.
+
+def _is_real(v) -> bool:
+    t = type(v)
+    if t is float:
+        return math.isfinite(v)
+    if t is int:
+        return True
+    return isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) and math.isfinite(v)
+
+
+def _is_int(v) -> bool:
+    t = type(v)
+    if t is int:
+        return True
+    if t is float or t is bool:
+        return False
+    return isinstance(v, numbers.Integral) and not isinstance(v, np.bool_)
+
+
+def _plain(v):
+    """numpy scalar -> Python scalar, so that messages and to_dict() show plain values."""
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _as_float(v):
+    t = type(v)
+    if t is float:
+        return v
+    if t is int:
+        return float(v)
+    v = _plain(v)
+    if isinstance(v, numbers.Real) and not isinstance(v, bool):
+        return float(v)
+    return v
+
+
+def _as_int(v):
+    if type(v) is int:
+        return v
+    v = _plain(v)
+    # TOML and np.linspace give integral floats for sizes; accept them, reject 536.5.
+    if isinstance(v, float) and math.isfinite(v) and v.is_integer():
+        return int(v)
+    return v
+
+
+def _as_tuple(v):
+    if isinstance(v, np.ndarray):
+        return tuple(v.tolist())
+    if isinstance(v, (list, tuple)):
+        return tuple(v)
+    return v
+
+
+def _number(path, v, cond, allowed) -> None:
+    """A finite real satisfying ``cond``; the message says "finite" only when that is the issue."""
+    if _is_real(v) and cond(v):
+        return
+    if isinstance(v, numbers.Real) and not isinstance(v, bool) and not math.isfinite(v):
+        allowed = "a finite " + allowed.removeprefix("a ")
+    check(False, path, v, allowed)
+
+
+def _positive(path, v) -> None:
+    _number(path, v, lambda x: x > 0, "a number > 0")
+
+
+def _nonneg(path, v) -> None:
+    _number(path, v, lambda x: x >= 0, "a number >= 0")
+
+
+def _int_in(path, v, lo, hi, why="") -> None:
+    check(_is_int(v) and lo <= v <= hi, path, v, f"an integer in {lo}..{hi}{why}")
+
+
+def _one_of(path, v, options) -> None:
+    check(isinstance(v, str) and v in options, path, v,
+          "one of " + ", ".join(repr(o) for o in options))
+
+
+def _bool(path, v) -> None:
+    check(isinstance(v, bool), path, v, "True or False")
+
+
+def _name(path, v) -> None:
+    check(isinstance(v, str) and v != "", path, v, "a non-empty string")
+
+
+def _route(path, route) -> None:
+    check(isinstance(route, tuple) and 1 <= len(route) <= MAX_ROUTE_LINKS, path, route,
+          f"a sequence of 1..{MAX_ROUTE_LINKS} link indices")
+    for j, idx in enumerate(route):
+        check(_is_int(idx) and idx >= 0, f"{path}[{j}]", idx, "a link index >= 0")
+    check(len(set(route)) == len(route), path, route, "link indices without repeats")
+
+
+def _set(obj, name, value) -> None:
+    object.__setattr__(obj, name, value)
+
+
+def _reprefix(message: str, old: str, new: str) -> str:
+    """Replace the leading path ``old`` of a ConfigError message with ``new``."""
+    if message.startswith(old) and message[len(old):len(old) + 1] in (".", ":", "["):
+        return new + message[len(old):]
+    return message
+
+
+def _field_names(cls) -> list[str]:
+    return [f.name for f in fields(cls) if f.init]
+
+
+def _construct(cls, obj, path: str):
+    """``obj`` as an instance of ``cls``: kept if it is one, built from its fields if a mapping.
+
+    Errors raised while building name ``path`` instead of the class name, so that a scenario
+    given as nested dicts reports ``flows[2].variant`` rather than ``TcpFlow.variant``.
+    """
+    if isinstance(obj, cls):
+        return obj
+    if not isinstance(obj, Mapping):
+        raise ConfigError(f"{path}: {obj!r} is not allowed "
+                          f"(expected a {cls.__name__} or a dict of its fields)")
+    names = _field_names(cls)
+    for key in obj:
+        if key not in names:
+            close = difflib.get_close_matches(str(key), names, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise ConfigError(f"{path}.{key}: unknown field of {cls.__name__} "
+                              f"({hint}fields: {', '.join(names)})")
+    for f in fields(cls):
+        if f.init and f.default is MISSING and f.default_factory is MISSING and f.name not in obj:
+            raise ConfigError(f"{path}.{f.name}: missing (required field of {cls.__name__})")
+    try:
+        return cls(**obj)
+    except ConfigError as e:
+        raise ConfigError(_reprefix(str(e), cls.__name__, path)) from None
+
+
+def _plain_dict(obj) -> dict:
+    """A dataclass as JSON-able plain data: tuples become lists, children become dicts."""
+    def conv(v):
+        if hasattr(v, "__dataclass_fields__"):
+            return _plain_dict(v)
+        if isinstance(v, (tuple, list)):
+            return [conv(x) for x in v]
+        if isinstance(v, Mapping):
+            return {str(k): conv(x) for k, x in v.items()}
+        return v
+    return {name: conv(getattr(obj, name)) for name in _field_names(type(obj))}
+
+
+# --- the classes ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class QueueClass:
+    """One queue of a link. ``limit_bytes``/``limit_pkts``: at most one; both None = unlimited
+    (sensible only for a priority class whose arrival rate the scheduler bounds, e.g. EF)."""
+
+    name: str = "be"
+    limit_bytes: int | None = None
+    limit_pkts: int | None = None
+    weight: int = 1
+
+    def __post_init__(self):
+        self._normalize()
+        self._validate(type(self).__name__)
+
+    def _normalize(self) -> None:
+        for f in ("limit_bytes", "limit_pkts", "weight"):
+            _set(self, f, _as_int(getattr(self, f)))
+
+    def _validate(self, path: str) -> None:
+        _name(f"{path}.name", self.name)
+        for f in ("limit_bytes", "limit_pkts"):
+            v = getattr(self, f)
+            check(v is None or (_is_int(v) and v >= 1), f"{path}.{f}", v, "None or an integer >= 1")
+        check(self.limit_bytes is None or self.limit_pkts is None, f"{path}.limit_pkts",
+              self.limit_pkts, f"None when limit_bytes is set ({self.limit_bytes}): give one limit")
+        check(_is_int(self.weight) and self.weight >= 1, f"{path}.weight", self.weight,
+              "an integer >= 1")
+
+
+@dataclass(frozen=True)
+class Link:
+    """A one-way link. Class order is priority order (index 0 highest); ``weight`` is used by
+    ``"wrr"``. ``loss_prob``: independent random loss per packet on top of queue drops."""
+
+    rate_bps: float
+    prop_delay_ms: float = 0.0
+    classes: tuple[QueueClass, ...] = field(default_factory=lambda: (QueueClass(),))
+    scheduler: str = "priority"
+    loss_prob: float = 0.0
+
+    def __post_init__(self):
+        path = type(self).__name__
+        self._normalize(path)
+        self._validate(path)
+
+    def _normalize(self, path: str) -> None:
+        for f in ("rate_bps", "prop_delay_ms", "loss_prob"):
+            _set(self, f, _as_float(getattr(self, f)))
+        classes = _as_tuple(self.classes)
+        if isinstance(classes, tuple):
+            classes = tuple(_construct(QueueClass, c, f"{path}.classes[{k}]")
+                            for k, c in enumerate(classes))
+        _set(self, "classes", classes)
+
+    def _validate(self, path: str) -> None:
+        _positive(f"{path}.rate_bps", self.rate_bps)
+        _nonneg(f"{path}.prop_delay_ms", self.prop_delay_ms)
+        check(isinstance(self.classes, tuple) and len(self.classes) >= 1, f"{path}.classes",
+              self.classes, "a non-empty sequence of QueueClass")
+        seen = set()
+        for k, c in enumerate(self.classes):
+            check(isinstance(c, QueueClass), f"{path}.classes[{k}]", c, "a QueueClass")
+            c._validate(f"{path}.classes[{k}]")
+            check(c.name not in seen, f"{path}.classes[{k}].name", c.name,
+                  "a name not used by another class of this link")
+            seen.add(c.name)
+        _one_of(f"{path}.scheduler", self.scheduler, SCHEDULERS)
+        _number(f"{path}.loss_prob", self.loss_prob, lambda x: 0 <= x < 1, "a number in [0, 1)")
+
+    def class_index(self, name: str) -> int | None:
+        for k, c in enumerate(self.classes):
+            if c.name == name:
+                return k
+        return None
+
+
+@dataclass(frozen=True)
+class TcpFlow:
+    """A TCP sender/receiver pair. ``access_rate_bps``: None = rate of the first link of the
+    route, 0 = unpaced. ``size_pkts``: None = backlogged. Delays outside the route's links:
+    ``access`` (sender to first link), ``egress`` (last link to receiver), ``reverse`` (the
+    whole ACK path, uncongested). ``access_buffer_pkts``: drop-tail buffer of the access link
+    in packets (None = unlimited). ``drop_seqs``: validation hook, sequence numbers lost on
+    their first transmission at the first link (at most 8)."""
+
+    route: tuple[int, ...] = (0,)
+    cls: str = "be"
+    variant: str = "reno"
+    segment_bytes: int = 536
+    header_bytes: int = 40
+    max_window_pkts: int = 1000
+    init_window_pkts: int = 2
+    access_delay_ms: float = 0.0
+    egress_delay_ms: float = 0.0
+    reverse_delay_ms: float = 0.0
+    access_rate_bps: float | None = None
+    start_s: float = 0.0
+    size_pkts: int | None = None
+    delayed_ack: bool = False
+    reno_bugfix: bool = False
+    access_buffer_pkts: int | None = None
+    drop_seqs: tuple[int, ...] = ()
+
+    def __post_init__(self):
+        self._normalize()
+        self._validate(type(self).__name__)
+
+    def _normalize(self) -> None:
+        drops = _as_tuple(_plain(self.drop_seqs))
+        if isinstance(drops, tuple):
+            drops = tuple(_as_int(d) for d in drops)
+        _set(self, "drop_seqs", drops)
+        _set(self, "access_buffer_pkts", _as_int(self.access_buffer_pkts))
+        route = _as_tuple(_plain(self.route))
+        if _is_int(route):  # route=0 is the common one-link case
+            route = (route,)
+        if isinstance(route, tuple):
+            route = tuple(_as_int(r) for r in route)
+        _set(self, "route", route)
+        for f in ("segment_bytes", "header_bytes", "max_window_pkts", "init_window_pkts",
+                  "size_pkts"):
+            _set(self, f, _as_int(getattr(self, f)))
+        for f in ("access_delay_ms", "egress_delay_ms", "reverse_delay_ms", "access_rate_bps",
+                  "start_s"):
+            _set(self, f, _as_float(getattr(self, f)))
+        for f in ("delayed_ack", "reno_bugfix"):
+            _set(self, f, _plain(getattr(self, f)))
+
+    def _validate(self, path: str) -> None:
+        _route(f"{path}.route", self.route)
+        _name(f"{path}.cls", self.cls)
+        _one_of(f"{path}.variant", self.variant, VARIANTS)
+        _int_in(f"{path}.segment_bytes", self.segment_bytes, 1, MAX_SEGMENT_BYTES)
+        _int_in(f"{path}.header_bytes", self.header_bytes, 0, MAX_HEADER_BYTES)
+        check(self.segment_bytes + self.header_bytes <= MAX_WIRE_BYTES, f"{path}.segment_bytes",
+              self.segment_bytes,
+              f"segment_bytes + header_bytes ({self.header_bytes}) <= {MAX_WIRE_BYTES}")
+        if self.access_buffer_pkts is not None:
+            _int_in(f"{path}.access_buffer_pkts", self.access_buffer_pkts, 1, 2**31 - 1)
+        check(isinstance(self.drop_seqs, tuple) and len(self.drop_seqs) <= 8
+              and all(_is_int(d) and d >= 0 for d in self.drop_seqs), f"{path}.drop_seqs",
+              self.drop_seqs, "at most 8 non-negative sequence numbers")
+        _int_in(f"{path}.max_window_pkts", self.max_window_pkts, 1, MAX_WINDOW_PKTS,
+                ": the receiver's reorder bitmap is 1024 packets wide")
+        _int_in(f"{path}.init_window_pkts", self.init_window_pkts, 1, self.max_window_pkts,
+                " (at most max_window_pkts)")
+        for f in ("access_delay_ms", "egress_delay_ms", "reverse_delay_ms"):
+            _nonneg(f"{path}.{f}", getattr(self, f))
+        v = self.access_rate_bps
+        check(v is None or (_is_real(v) and v >= 0), f"{path}.access_rate_bps", v,
+              "None (rate of the route's first link), 0 (unpaced) or a number > 0")
+        _nonneg(f"{path}.start_s", self.start_s)
+        check(self.size_pkts is None or (_is_int(self.size_pkts) and self.size_pkts >= 1),
+              f"{path}.size_pkts", self.size_pkts, "None (backlogged) or an integer >= 1")
+        _bool(f"{path}.delayed_ack", self.delayed_ack)
+        _bool(f"{path}.reno_bugfix", self.reno_bugfix)
+
+    @property
+    def wire_bytes(self) -> int:
+        """Bytes of one full data packet on the wire."""
+        return self.segment_bytes + self.header_bytes
+
+
+@dataclass(frozen=True, kw_only=True)
+class OnOffSource:
+    """Exponential on/off source sending ``pkt_bytes`` packets at ``peak_bps`` while on.
+    ``t_off_ms == 0`` means always on (CBR at ``peak_bps``)."""
+
+    route: tuple[int, ...] = (0,)
+    cls: str = "ef"
+    peak_bps: float
+    pkt_bytes: int = 1500
+    t_on_ms: float
+    t_off_ms: float
+    name: str = "ef"
+
+    def __post_init__(self):
+        self._normalize()
+        self._validate(type(self).__name__)
+
+    def _normalize(self) -> None:
+        route = _as_tuple(_plain(self.route))
+        if _is_int(route):
+            route = (route,)
+        if isinstance(route, tuple):
+            route = tuple(_as_int(r) for r in route)
+        _set(self, "route", route)
+        _set(self, "pkt_bytes", _as_int(self.pkt_bytes))
+        for f in ("peak_bps", "t_on_ms", "t_off_ms"):
+            _set(self, f, _as_float(getattr(self, f)))
+
+    def _validate(self, path: str) -> None:
+        _route(f"{path}.route", self.route)
+        _name(f"{path}.cls", self.cls)
+        _positive(f"{path}.peak_bps", self.peak_bps)
+        _int_in(f"{path}.pkt_bytes", self.pkt_bytes, 1, MAX_WIRE_BYTES)
+        _positive(f"{path}.t_on_ms", self.t_on_ms)
+        _nonneg(f"{path}.t_off_ms", self.t_off_ms)
+        _name(f"{path}.name", self.name)
+
+    @property
+    def mean_rate_bps(self) -> float:
+        return self.peak_bps * self.t_on_ms / (self.t_on_ms + self.t_off_ms)
+
+
+_PARAM_TYPES = (str, bool, int, float, type(None))
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One simulated network. ``slot_s`` None lets the engine choose its time slot;
+    ``interval_s`` set asks for per-interval goodput; ``params`` are derived/descriptive values
+    (plain scalars) that ``Grid`` shows as columns."""
+
+    links: tuple[Link, ...]
+    flows: tuple[TcpFlow, ...] = ()
+    _: KW_ONLY
+    sources: tuple[OnOffSource, ...] = ()
+    duration_s: float
+    warmup_s: float = 0.0
+    slot_s: float | None = None
+    tcp_tick_s: float = 0.01
+    min_rto_s: float = 0.2
+    max_rto_s: float = 60.0
+    init_rto_s: float = 3.0
+    interval_s: float | None = None
+    tie_break: str = "random"
+    # hash=False: a dict is unhashable, and equal scenarios still hash equal without it.
+    params: dict = field(default_factory=dict, hash=False)
+
+    def __post_init__(self):
+        for name, cls in (("links", Link), ("flows", TcpFlow), ("sources", OnOffSource)):
+            seq = _as_tuple(getattr(self, name))
+            check(isinstance(seq, tuple), name, seq, f"a sequence of {cls.__name__}")
+            _set(self, name, tuple(_construct(cls, c, f"{name}[{i}]") for i, c in enumerate(seq)))
+        for f in ("duration_s", "warmup_s", "slot_s", "tcp_tick_s", "min_rto_s", "max_rto_s",
+                  "init_rto_s", "interval_s"):
+            _set(self, f, _as_float(getattr(self, f)))
+        check(isinstance(self.params, Mapping), "params", self.params, "a dict")
+        _set(self, "params", {k: _plain(v) for k, v in self.params.items()})
+        self._validate()
+
+    def _validate(self) -> None:
+        for i, link in enumerate(self.links):
+            link._validate(f"links[{i}]")
+        for i, flow in enumerate(self.flows):
+            flow._validate(f"flows[{i}]")
+        for i, src in enumerate(self.sources):
+            src._validate(f"sources[{i}]")
+        check(len(self.links) >= 1, "links", [], "at least one Link")
+        check(len(self.flows) + len(self.sources) >= 1, "flows", [],
+              "at least one TcpFlow, or an OnOffSource in sources")
+
+        _positive("duration_s", self.duration_s)
+        _number("warmup_s", self.warmup_s, lambda x: 0 <= x < self.duration_s,
+                f"a number >= 0 and < duration_s ({self.duration_s})")
+        check(self.slot_s is None or (_is_real(self.slot_s) and self.slot_s > 0), "slot_s",
+              self.slot_s, "None (engine's choice) or a number > 0")
+        _positive("tcp_tick_s", self.tcp_tick_s)
+        _nonneg("min_rto_s", self.min_rto_s)
+        _number("max_rto_s", self.max_rto_s, lambda x: x >= self.min_rto_s,
+                f"a number >= min_rto_s ({self.min_rto_s})")
+        _positive("init_rto_s", self.init_rto_s)
+        check(self.interval_s is None
+              or (_is_real(self.interval_s) and 0 < self.interval_s <= self.duration_s),
+              "interval_s", self.interval_s,
+              f"None or a number > 0 and <= duration_s ({self.duration_s})")
+        _one_of("tie_break", self.tie_break, TIE_BREAKS)
+        for k, v in self.params.items():
+            check(isinstance(k, str), "params", k, "string keys")
+            check(isinstance(v, _PARAM_TYPES), f"params[{k!r}]", v,
+                  "a plain scalar: str, bool, int, float or None")
+
+        for i, flow in enumerate(self.flows):
+            self._check_route(f"flows[{i}]", flow.route, flow.cls, flow.wire_bytes,
+                              f"segment_bytes {flow.segment_bytes} + header_bytes "
+                              f"{flow.header_bytes}")
+            check(flow.start_s < self.duration_s, f"flows[{i}].start_s", flow.start_s,
+                  f"a number >= 0 and < duration_s ({self.duration_s})")
+        for i, src in enumerate(self.sources):
+            self._check_route(f"sources[{i}]", src.route, src.cls, src.pkt_bytes,
+                              f"pkt_bytes {src.pkt_bytes}")
+
+    def _check_route(self, path, route, cls, wire_bytes, wire_text) -> None:
+        n = len(self.links)
+        for j, idx in enumerate(route):
+            check(idx < n, f"{path}.route[{j}]", idx, f"a link index in 0..{n - 1}")
+            link = self.links[idx]
+            k = link.class_index(cls)
+            check(k is not None, f"{path}.cls", cls, f"a class of every link of the route; "
+                  f"link {idx} has " + ", ".join(repr(c.name) for c in link.classes))
+            lim = link.classes[k].limit_bytes
+            check(lim is None or lim >= wire_bytes, f"links[{idx}].classes[{k}].limit_bytes", lim,
+                  f"an integer >= {wire_bytes}: one packet of {path} ({wire_text}) must fit")
+
+    # --- derived values ---
+
+    def flow_rtp_ms(self, i: int) -> float:
+        """Round-trip propagation latency of flow ``i``: access + links + egress + reverse."""
+        f = self.flows[i]
+        return (f.access_delay_ms + sum(self.links[j].prop_delay_ms for j in f.route)
+                + f.egress_delay_ms + f.reverse_delay_ms)
+
+    # --- plain data ---
+
+    def to_dict(self) -> dict:
+        """Plain JSON-able data (lists, dicts, numbers, strings, None); ``from_dict`` inverts it."""
+        return _plain_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> Scenario:
+        """Build from ``to_dict()`` output (or hand-written dicts); children may be dicts, and
+        errors name their place (``flows[2].variant``)."""
+        if not isinstance(data, Mapping):
+            raise ConfigError(f"scenario: {data!r} is not allowed (expected a dict)")
+        names = _field_names(cls)
+        for key in data:
+            if key not in names:
+                close = difflib.get_close_matches(str(key), names, n=1)
+                hint = f"did you mean {close[0]!r}? " if close else ""
+                raise ConfigError(f"{key}: unknown field of Scenario ({hint}fields: "
+                                  f"{', '.join(names)})")
+        for required in ("links", "duration_s"):
+            if required not in data:
+                raise ConfigError(f"{required}: missing (required field of Scenario)")
+        return cls(**data)
+
+    def digest(self) -> str:
+        """SHA-256 of the canonical JSON of ``to_dict()``: equal scenarios, equal digests."""
+        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()

@@ -1,0 +1,261 @@
+"""Replica statistics: mean, std, n and Student-t confidence intervals per point.
+
+``summarize(results, by=["point"], metrics=["tcp_goodput_bps"])`` returns a tidy DataFrame, one
+row per (group, metric): the ``by`` columns, then ``metric``, ``mean``, ``std`` (ddof=1), ``n``
+(number of non-NaN values), ``ci_low``, ``ci_high`` and ``ci_halfwidth``
+(``t_{(1+level)/2, n-1} * std / sqrt(n)``; NaN when n < 2).
+
+``ci_targets_unmet(summary, target)`` gives the rows whose half-width is above a target (what
+``target_ci`` needs to decide which points get more seeds); ``ci_halfwidth_ok`` the boolean mask
+of rows that meet it. ``t_quantile(p, dof)`` is the Student t quantile, computed without scipy
+(bisection on the regularized incomplete beta function, evaluated by its continued fraction).
+"""
+from __future__ import annotations
+
+import difflib
+import math
+from functools import lru_cache
+from typing import Any, Iterable
+
+import numpy as np
+import pandas as pd
+
+from .errors import ConfigError
+from .results import TABLES, Results
+
+SUMMARY_COLUMNS = ("metric", "mean", "std", "n", "ci_low", "ci_high", "ci_halfwidth")
+
+
+# --------------------------------------------------------------------------------------------
+# special functions
+# --------------------------------------------------------------------------------------------
+def _betacf(a: float, b: float, x: float) -> float:
+    """Continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c = 1.0
+    d = 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 10_000):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-16:
+            break
+    return h
+
+
+def betainc(a: float, b: float, x: float) -> float:
+    """Regularized incomplete beta function I_x(a, b), a, b > 0, 0 <= x <= 1."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    lbt = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+           + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return math.exp(lbt) * _betacf(a, b, x) / a
+    return 1.0 - math.exp(lbt) * _betacf(b, a, 1.0 - x) / b
+
+
+def _t_upper_tail(t: float, dof: float) -> float:
+    """P(T > t) for t >= 0."""
+    if math.isinf(dof):
+        return 0.5 * math.erfc(t / math.sqrt(2.0))
+    x = dof / (dof + t * t)
+    return 0.5 * betainc(dof / 2.0, 0.5, x)
+
+
+def t_cdf(t: float, dof: float) -> float:
+    """Student t distribution function P(T <= t) with ``dof`` degrees of freedom."""
+    tail = _t_upper_tail(abs(t), dof)
+    return 1.0 - tail if t >= 0 else tail
+
+
+@lru_cache(maxsize=4096)
+def t_quantile(p: float, dof: float) -> float:
+    """Quantile of Student's t: the t with P(T <= t) = p (``dof`` > 0, may be math.inf for the
+    normal distribution). Accurate to ~1e-12 relative; no scipy needed."""
+    p, dof = float(p), float(dof)
+    if not 0.0 < p < 1.0:
+        raise ConfigError(f"p: {p!r} is not allowed (expected 0 < p < 1)")
+    if not dof > 0.0:
+        raise ConfigError(f"dof: {dof!r} is not allowed (expected dof > 0)")
+    if p == 0.5:
+        return 0.0
+    if p < 0.5:
+        return -t_quantile(1.0 - p, dof)
+    q = 1.0 - p  # upper-tail probability, decreasing in t
+    lo, hi = 0.0, 1.0
+    while _t_upper_tail(hi, dof) > q:
+        lo, hi = hi, hi * 2.0
+        if hi > 1e300:  # pragma: no cover - p rounds to 1
+            return math.inf
+    for _ in range(300):
+        mid = 0.5 * (lo + hi)
+        if mid <= lo or mid >= hi:
+            break
+        if _t_upper_tail(mid, dof) > q:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-15 * hi:
+            break
+    return 0.5 * (lo + hi)
+
+
+# --------------------------------------------------------------------------------------------
+# summaries
+# --------------------------------------------------------------------------------------------
+def _as_list(v: Any, name: str) -> list[str]:
+    if v is None:
+        return []
+    if isinstance(v, str):
+        return [v]
+    try:
+        return list(v)
+    except TypeError:
+        raise ConfigError(f"{name}: {v!r} is not allowed (expected a column name or a list of "
+                          "them)") from None
+
+
+def _check_columns(cols: Iterable[str], df: pd.DataFrame, name: str, table: str) -> None:
+    have = [str(c) for c in df.columns]
+    for c in cols:
+        if c not in df.columns:
+            close = difflib.get_close_matches(str(c), have, n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'?" if close else "columns: " + ", ".join(have)
+            raise ConfigError(f"{name}: no column {c!r} in table {table!r} ({hint})")
+
+
+def summarize(results_or_df: Results | pd.DataFrame, by: str | Iterable[str],
+              metrics: str | Iterable[str], table: str = "replicas",
+              level: float = 0.95) -> pd.DataFrame:
+    """Mean, std, n and a Student-t CI at ``level`` for each metric in each ``by`` group.
+
+    ``results_or_df``: a Results (``table`` picks the table) or a DataFrame. ``by``: grouping
+    columns (e.g. ``["point"]`` or axis columns; ``[]`` = everything in one group). Returns a tidy
+    DataFrame with columns ``by + [metric, mean, std, n, ci_low, ci_high, ci_halfwidth]``, rows
+    metric by metric, groups sorted. NaN values are left out (``n`` counts the others).
+    """
+    if isinstance(results_or_df, Results):
+        if table not in TABLES:
+            raise ConfigError(f"table: {table!r} is not allowed (expected one of {', '.join(TABLES)})")
+        df = getattr(results_or_df, table)
+    elif isinstance(results_or_df, pd.DataFrame):
+        df = results_or_df
+    else:
+        raise ConfigError(f"results: {type(results_or_df).__name__} is not allowed (expected "
+                          "Results or a pandas DataFrame)")
+    by = _as_list(by, "by")
+    metrics = _as_list(metrics, "metrics")
+    if not metrics:
+        raise ConfigError("metrics: [] is not allowed (expected at least one column name)")
+    if not (isinstance(level, (int, float)) and 0 < level < 1):
+        raise ConfigError(f"level: {level!r} is not allowed (expected 0 < level < 1, e.g. 0.95)")
+    _check_columns(by, df, "by", table)
+    _check_columns(metrics, df, "metrics", table)
+    for m in metrics:
+        if m in by:
+            raise ConfigError(f"metrics: {m!r} is also a 'by' column")
+        if not (pd.api.types.is_numeric_dtype(df[m]) or pd.api.types.is_bool_dtype(df[m])):
+            raise ConfigError(f"metrics: column {m!r} is not numeric (dtype {df[m].dtype})")
+
+    values = df[list(by) + list(metrics)].copy()
+    for m in metrics:
+        values[m] = values[m].astype("float64")
+    if by:
+        agg = values.groupby(by, dropna=False, sort=True)[metrics].agg(["mean", "std", "count"])
+        keys = agg.index.to_frame(index=False)
+    else:
+        agg = values[metrics].agg(["mean", "std", "count"]).T.stack().to_frame().T
+        keys = pd.DataFrame(index=[0])
+
+    pq = 0.5 * (1.0 + float(level))
+    frames = []
+    for m in metrics:
+        mean = agg[(m, "mean")].to_numpy(dtype="float64")
+        std = agg[(m, "std")].to_numpy(dtype="float64")
+        n = agg[(m, "count")].to_numpy(dtype="int64")
+        tq = np.array([t_quantile(pq, k - 1) if k >= 2 else np.nan for k in n], dtype="float64")
+        with np.errstate(invalid="ignore", divide="ignore"):
+            half = np.where(n >= 2, tq * std / np.sqrt(np.maximum(n, 1)), np.nan)
+        std = np.where(n >= 2, std, np.nan)
+        part = keys.copy()
+        part["metric"] = m
+        part["mean"] = mean
+        part["std"] = std
+        part["n"] = n
+        part["ci_low"] = mean - half
+        part["ci_high"] = mean + half
+        part["ci_halfwidth"] = half
+        frames.append(part)
+    out = pd.concat(frames, ignore_index=True)
+    return out[list(by) + list(SUMMARY_COLUMNS)]
+
+
+def _unmet_mask(summary: pd.DataFrame, target: float | dict[str, float],
+                relative: bool) -> pd.Series:
+    for c in ("ci_halfwidth", "mean", "metric"):
+        if c not in summary.columns:
+            raise ConfigError(f"summary: no column {c!r} (expected the output of summarize)")
+
+    def _ok(t: Any, name: str) -> float:
+        if not (isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t)
+                and t > 0):
+            raise ConfigError(f"{name}: {t!r} is not allowed (expected a finite number > 0"
+                              + (", a fraction of |mean| such as 0.05)" if relative else ")"))
+        return float(t)
+
+    if isinstance(target, dict):
+        tgt = summary["metric"].map({k: _ok(v, f"target[{k!r}]") for k, v in target.items()})
+    else:
+        tgt = pd.Series(_ok(target, "target"), index=summary.index)
+    half = summary["ci_halfwidth"].to_numpy(dtype="float64")
+    mean = summary["mean"].to_numpy(dtype="float64")
+    if relative:
+        measure = np.full(len(half), np.nan)
+        nz = mean != 0  # False for NaN means too
+        with np.errstate(invalid="ignore", divide="ignore"):
+            measure[nz] = half[nz] / np.abs(mean[nz])
+        zero = mean == 0
+        measure[zero & (half > 0)] = np.inf
+        measure[zero & (half == 0)] = 0.0  # 0 +- 0 meets any target
+    else:
+        measure = half
+    tgt_a = tgt.to_numpy(dtype="float64")
+    checked = ~np.isnan(tgt_a)
+    with np.errstate(invalid="ignore"):
+        unmet = checked & (np.isnan(measure) | (measure > tgt_a))
+    return pd.Series(unmet, index=summary.index, dtype=bool)
+
+
+def ci_targets_unmet(summary: pd.DataFrame, target: float | dict[str, float],
+                     relative: bool = True) -> pd.DataFrame:
+    """The rows of ``summary`` whose CI half-width exceeds ``target``.
+
+    ``relative``: compare ``ci_halfwidth / |mean|`` (a mean of 0 with a half-width > 0 counts as
+    unmet, 0 +- 0 as met); else ``ci_halfwidth`` itself. ``target``: a number, or a dict
+    metric -> number (metrics not in it are not checked). Rows without a half-width (n < 2,
+    including metrics that are all NaN) count as unmet: a caller adding seeds needs a cap.
+    """
+    return summary[_unmet_mask(summary, target, relative)]
+
+
+def ci_halfwidth_ok(summary: pd.DataFrame, target: float | dict[str, float],
+                    relative: bool = True) -> pd.Series:
+    """Boolean Series aligned with ``summary``: True where the target is met (see
+    ``ci_targets_unmet``, which returns the other rows)."""
+    return ~_unmet_mask(summary, target, relative)

@@ -1,0 +1,470 @@
+"""Results folder: Parquet chunks + manifest, with resume and corruption checks.
+
+Layout of a results folder ``DIR``::
+
+    DIR/manifest.json                    sweep text + hashes, diffsweep version, git commit,
+                                         backend, device, host, start/end times, one entry per run
+    DIR/chunks/<chunk>.<table>.parquet   one file per table (replicas, flows, queues, sources,
+                                         intervals) per finished chunk; every table has
+                                         ``point`` and ``seed`` columns
+    DIR/chunks/<chunk>.done.json         written last: the chunk's (point, seed) pairs and each
+                                         file's sha256, size and row count
+    DIR/corrupt/                         chunks found incomplete or damaged, moved aside
+
+Every file is written atomically: to a temporary file in the same folder, flushed, fsync'ed,
+renamed over its final name with ``os.replace``, and the folder fsync'ed. A chunk counts as done
+only when its ``.done.json`` exists and every file it lists is present with the recorded size and
+sha256; anything else (a crash between files, a truncated or modified file) is reported with
+``warnings.warn`` and in ``Store.problems``, moved to ``DIR/corrupt/`` and its replicas are
+computed again by the next run.
+
+Resume: ``Store.open(config_hash, ...)`` on a folder whose manifest has the same ``config_hash``
+continues it (``done_replicas()`` tells the runner what to skip). A folder holding another sweep
+(another hash) is refused with a ``ConfigError`` that names both sweeps: results of different
+sweeps are never mixed silently; choose another output folder or delete the old one. The hash to
+pass is ``SweepConfig.points_sha256`` (see ``diffsweep.config``), so that adding seeds resumes.
+
+The store assumes a single writer per folder at a time.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+import platform
+import shutil
+import socket
+import subprocess
+import uuid
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .errors import ConfigError
+from .results import TABLES, Results
+
+FORMAT = 1
+MANIFEST = "manifest.json"
+CHUNKS = "chunks"
+CORRUPT = "corrupt"
+DONE = "done.json"
+TMP_PREFIX = ".tmp-"
+#: keys of ``manifest_fields`` that describe one run (kept per run in ``manifest["runs"]``)
+RUN_KEYS = ("backend", "device", "threads", "host", "diffsweep_version", "git_commit", "argv",
+            "sweep_sha256", "effective_sha256", "quick", "seeds")
+
+
+# --------------------------------------------------------------------------------------------
+# helpers
+# --------------------------------------------------------------------------------------------
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def _jsonable(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {str(k): _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple, set)):
+        return [_jsonable(v) for v in obj]
+    if isinstance(obj, (np.integer,)):
+        return int(obj)
+    if isinstance(obj, (np.floating,)):
+        return float(obj)
+    if isinstance(obj, np.bool_):
+        return bool(obj)
+    if isinstance(obj, np.ndarray):
+        return _jsonable(obj.tolist())
+    if obj is None or isinstance(obj, (str, int, float, bool)):
+        return obj
+    return str(obj)
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:  # pragma: no cover - e.g. Windows
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
+
+
+def _fsync_file(path: Path) -> None:
+    with open(path, "rb+") as f:
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def _tmp_path(final: Path) -> Path:
+    return final.with_name(f"{TMP_PREFIX}{uuid.uuid4().hex[:8]}-{final.name}")
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (tmp in the same folder, fsync, rename, fsync dir)."""
+    path = Path(path)
+    tmp = _tmp_path(path)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    _fsync_dir(path.parent)
+
+
+def atomic_write_json(path: Path, obj: Any) -> None:
+    text = json.dumps(_jsonable(obj), indent=1, allow_nan=True) + "\n"
+    atomic_write_bytes(path, text.encode())
+
+
+def _sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def diffsweep_version() -> str:
+    """The installed diffsweep version, else ``diffsweep.__version__``, else "unknown"."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+        try:
+            return version("diffsweep")
+        except PackageNotFoundError:
+            pass
+    except ImportError:  # pragma: no cover
+        pass
+    try:
+        import diffsweep  # noqa: PLC0415
+        return str(getattr(diffsweep, "__version__", "unknown"))
+    except Exception:  # pragma: no cover
+        return "unknown"
+
+
+def git_commit() -> str | None:
+    """``git rev-parse HEAD`` in the package folder, or None when that is not a git checkout."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).resolve().parent,
+                             capture_output=True, text=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    commit = out.stdout.strip()
+    return commit if out.returncode == 0 and commit else None
+
+
+def read_manifest(path: str | Path) -> dict:
+    """The manifest of results folder ``path`` (ConfigError if missing or unreadable)."""
+    p = Path(path)
+    if not p.is_dir():
+        raise ConfigError(f"{p}: no such results folder")
+    mf = p / MANIFEST
+    if not mf.is_file():
+        raise ConfigError(f"{p}: not a diffsweep results folder (no {MANIFEST})")
+    try:
+        m = json.loads(mf.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ConfigError(f"{mf}: unreadable manifest ({e}); the folder cannot be used: "
+                          "delete it or choose another output folder") from None
+    if not isinstance(m, dict) or "config_hash" not in m:
+        raise ConfigError(f"{mf}: not a diffsweep manifest (no config_hash)")
+    return m
+
+
+def _pairs(df: pd.DataFrame) -> list[tuple[int, int]]:
+    if df.empty:
+        return []
+    return [(int(p), int(s)) for p, s in zip(df["point"].to_numpy(), df["seed"].to_numpy())]
+
+
+@dataclass
+class Chunk:
+    """A valid chunk: its id, (point, seed) pairs, files by table and creation time."""
+
+    id: str
+    pairs: list[tuple[int, int]]
+    files: dict[str, dict]
+    created: str
+    meta: dict
+
+
+# --------------------------------------------------------------------------------------------
+# the store
+# --------------------------------------------------------------------------------------------
+class Store:
+    """A results folder (see the module docstring)."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.chunk_dir = self.path / CHUNKS
+        self.corrupt_dir = self.path / CORRUPT
+        self.manifest: dict | None = None
+        #: messages about incomplete or damaged chunks found so far (also given as warnings)
+        self.problems: list[str] = []
+        self._verified: dict[str, tuple] = {}  # chunk id -> stat signature of its checked files
+
+    # -- opening --------------------------------------------------------------------------
+    def open(self, config_hash: str, manifest_fields: dict | None = None) -> dict:
+        """Create the folder and its manifest, or resume it if it holds the same sweep.
+
+        ``manifest_fields``: recorded in the manifest (e.g. ``SweepConfig.manifest_fields()``
+        plus ``backend``, ``device``, ``threads``). ConfigError if the folder holds another sweep
+        (other ``config_hash``), is not a results folder, or its manifest is unreadable.
+        """
+        if not isinstance(config_hash, str) or not config_hash:
+            raise ConfigError(f"config_hash: {config_hash!r} is not allowed (expected a non-empty string)")
+        fields = _jsonable(dict(manifest_fields or {}))
+        if self.path.exists() and not self.path.is_dir():
+            raise ConfigError(f"{self.path}: exists and is not a folder; choose another output folder")
+        self.path.mkdir(parents=True, exist_ok=True)
+        mf = self.path / MANIFEST
+        now = _now()
+        run = {"start": now, "end": None, "host": socket.gethostname(),
+               "platform": platform.platform(), "diffsweep_version": diffsweep_version(),
+               "git_commit": git_commit(), "pid": os.getpid()}
+        run.update({k: fields[k] for k in RUN_KEYS if k in fields})
+        if mf.exists():
+            m = read_manifest(self.path)
+            if m["config_hash"] != config_hash:
+                old = m.get("name") or "?"
+                new = fields.get("name") or "?"
+                raise ConfigError(
+                    f"{self.path}: this folder holds results of another sweep ('{old}', config "
+                    f"hash {m['config_hash'][:12]}) than this run ('{new}', config hash "
+                    f"{config_hash[:12]}); results of different sweeps are never mixed: choose "
+                    f"another output folder (--out) or delete {self.path} to start over")
+        else:
+            others = [e.name for e in self.path.iterdir()]
+            if others:
+                raise ConfigError(
+                    f"{self.path}: the folder is not empty ({', '.join(sorted(others)[:5])}) and "
+                    f"has no {MANIFEST}, so it is not a diffsweep results folder; choose another "
+                    "output folder (--out) or empty it")
+            m = {"format": FORMAT, "config_hash": config_hash, **fields, "start": now,
+                 "end": None, "runs": []}
+        m.setdefault("runs", []).append(run)
+        for k in ("backend", "device", "threads", "host", "diffsweep_version", "git_commit"):
+            if k in run:
+                m[k] = run[k]
+        m["end"] = None
+        self.chunk_dir.mkdir(exist_ok=True)
+        _fsync_dir(self.path)
+        for stale in self.chunk_dir.glob(TMP_PREFIX + "*"):  # left by an interrupted write
+            stale.unlink(missing_ok=True)
+        atomic_write_json(mf, m)
+        self.manifest = m
+        return m
+
+    def finish(self, meta: dict | None = None) -> dict:
+        """Record the end time (and ``meta``: wall_s, n_replicas, ...) of the current run."""
+        m = self.manifest if self.manifest is not None else read_manifest(self.path)
+        now = _now()
+        runs = m.setdefault("runs", [])
+        if not runs:
+            runs.append({"start": m.get("start")})
+        runs[-1]["end"] = now
+        if meta:
+            runs[-1]["meta"] = _jsonable(meta)
+        m["end"] = now
+        atomic_write_json(self.path / MANIFEST, m)
+        self.manifest = m
+        return m
+
+    # -- chunks ---------------------------------------------------------------------------
+    def write_chunk(self, results: Results) -> str | None:
+        """Write one finished chunk (all its non-empty-schema tables) atomically; return its id
+        (None if the chunk has no replicas). The ``.done.json`` is written last."""
+        tables = results.tables()
+        rep = tables["replicas"]
+        for name, df in tables.items():
+            if len(df.columns) and not {"point", "seed"} <= set(df.columns):
+                raise ValueError(f"write_chunk: table {name!r} has no point/seed columns")
+        if not len(rep.columns) or rep.empty:
+            return None
+        pairs = _pairs(rep)
+        if len(set(pairs)) != len(pairs):
+            raise ValueError("write_chunk: a (point, seed) pair appears twice in the replicas table")
+        pair_set = set(pairs)
+        for name, df in tables.items():
+            if len(df.columns) and not set(_pairs(df)) <= pair_set:
+                raise ValueError(f"write_chunk: table {name!r} has (point, seed) pairs that are "
+                                 "not in the replicas table")
+        self.chunk_dir.mkdir(parents=True, exist_ok=True)
+        chunk_id = f"c{pairs[0][0]:06d}s{pairs[0][1]}-{uuid.uuid4().hex[:8]}"
+        files = {}
+        for name, df in tables.items():
+            if not len(df.columns):
+                continue
+            final = self.chunk_dir / f"{chunk_id}.{name}.parquet"
+            tmp = _tmp_path(final)
+            try:
+                df.to_parquet(tmp, index=False)
+                _fsync_file(tmp)
+                digest = _sha256_file(tmp)
+                size = tmp.stat().st_size
+                os.replace(tmp, final)
+            finally:
+                if tmp.exists():
+                    tmp.unlink()
+            files[name] = {"file": final.name, "sha256": digest, "bytes": size, "rows": len(df)}
+        _fsync_dir(self.chunk_dir)
+        done = {"format": FORMAT, "chunk": chunk_id, "created": _now(), "pairs": pairs,
+                "files": files, "meta": results.meta}
+        atomic_write_json(self.chunk_dir / f"{chunk_id}.{DONE}", done)
+        return chunk_id
+
+    def chunks(self, repair: bool = True) -> list[Chunk]:
+        """The valid chunks, oldest first. Incomplete/damaged ones are reported (warning and
+        ``problems``) and, with ``repair``, moved to ``DIR/corrupt/``."""
+        if not self.chunk_dir.is_dir():
+            return []
+        by_id: dict[str, list[Path]] = {}
+        for f in sorted(self.chunk_dir.iterdir()):
+            if f.name.startswith(TMP_PREFIX) or not f.is_file():
+                continue
+            by_id.setdefault(f.name.split(".", 1)[0], []).append(f)
+        out = []
+        for cid, paths in by_id.items():
+            chunk, why = self._check(cid, paths)
+            if chunk is not None:
+                out.append(chunk)
+                continue
+            self._verified.pop(cid, None)
+            moved = self._move_aside(cid, paths, why) if repair else False
+            msg = (f"{self.chunk_dir / cid}: {why}; "
+                   + ("moved to " + str(self.corrupt_dir) if moved else "ignored")
+                   + "; its replicas will be computed again")
+            if msg not in self.problems:
+                self.problems.append(msg)
+                warnings.warn(msg, stacklevel=2)
+        out.sort(key=lambda c: (c.created, c.id))
+        return out
+
+    def _check(self, cid: str, paths: list[Path]) -> tuple[Chunk | None, str]:
+        done_path = self.chunk_dir / f"{cid}.{DONE}"
+        names = sorted(p.name for p in paths)
+        if done_path not in paths:
+            return None, f"incomplete chunk (no {DONE}; files {', '.join(names)})"
+        try:
+            done = json.loads(done_path.read_text())
+            pairs = [(int(p), int(s)) for p, s in done["pairs"]]
+            files = dict(done["files"])
+            for table, info in files.items():
+                if table not in TABLES or not {"file", "sha256", "bytes"} <= set(info):
+                    raise KeyError(f"bad entry for table {table!r}")
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            return None, f"damaged {done_path.name} ({type(e).__name__}: {e})"
+        expected = {done_path.name} | {info["file"] for info in files.values()}
+        extra = sorted(set(names) - expected)
+        if extra:
+            return None, f"unexpected files {', '.join(extra)} next to {done_path.name}"
+        sig = []
+        for table, info in files.items():
+            f = self.chunk_dir / info["file"]
+            if not f.is_file():
+                return None, f"missing file {info['file']}"
+            st = f.stat()
+            if st.st_size != info["bytes"]:
+                return None, (f"{info['file']} has {st.st_size} bytes, expected {info['bytes']} "
+                              "(truncated or modified)")
+            sig.append((info["file"], st.st_size, st.st_mtime_ns))
+        sig_t = tuple(sig)
+        if self._verified.get(cid) != sig_t:
+            for table, info in files.items():
+                if _sha256_file(self.chunk_dir / info["file"]) != info["sha256"]:
+                    return None, f"{info['file']} does not match its sha256 (corrupt or modified)"
+            self._verified[cid] = sig_t
+        return Chunk(cid, pairs, files, str(done.get("created", "")), done.get("meta") or {}), ""
+
+    def _move_aside(self, cid: str, paths: list[Path], why: str) -> bool:
+        try:
+            self.corrupt_dir.mkdir(exist_ok=True)
+            for p in paths:
+                dest = self.corrupt_dir / p.name
+                if dest.exists():
+                    dest = self.corrupt_dir / f"{p.name}.{uuid.uuid4().hex[:6]}"
+                shutil.move(str(p), str(dest))
+            (self.corrupt_dir / f"{cid}.reason.txt").write_text(f"{_now()} {why}\n")
+            _fsync_dir(self.chunk_dir)
+            return True
+        except OSError:
+            return False
+
+    def done_replicas(self, repair: bool = True) -> set[tuple[int, int]]:
+        """The (point, seed) pairs of all valid chunks."""
+        done: set[tuple[int, int]] = set()
+        for c in self.chunks(repair=repair):
+            done.update(c.pairs)
+        return done
+
+    # -- loading --------------------------------------------------------------------------
+    def load(self, repair: bool = True) -> Results:
+        """All valid chunks as one Results (sorted; ``meta`` from the manifest). A (point, seed)
+        pair found in several chunks (never expected) keeps the oldest chunk's rows and is
+        reported."""
+        manifest = self.manifest if self.manifest is not None else read_manifest(self.path)
+        parts: list[Results] = []
+        seen: set[tuple[int, int]] = set()
+        wall = 0.0
+        chunks = self.chunks(repair=repair)
+        for c in chunks:
+            dup = seen.intersection(c.pairs)
+            frames = {}
+            for name in TABLES:
+                info = c.files.get(name)
+                if info is None:
+                    frames[name] = pd.DataFrame()
+                    continue
+                df = pd.read_parquet(self.chunk_dir / info["file"])
+                if dup and not df.empty:
+                    keys = pd.MultiIndex.from_arrays([df["point"].astype("int64"),
+                                                      df["seed"].astype("int64")])
+                    df = df[~keys.isin(list(dup))].reset_index(drop=True)
+                frames[name] = df
+            if dup:
+                msg = (f"{self.chunk_dir / c.id}: {len(dup)} (point, seed) pairs also in an older "
+                       "chunk; the older rows are kept")
+                if msg not in self.problems:
+                    self.problems.append(msg)
+                    warnings.warn(msg, stacklevel=2)
+            seen.update(c.pairs)
+            try:
+                wall += float(c.meta.get("wall_s") or 0.0)
+            except (TypeError, ValueError):
+                pass
+            parts.append(Results(**frames))
+        meta = {
+            "version": manifest.get("diffsweep_version"),
+            "backend": manifest.get("backend"),
+            "device": manifest.get("device"),
+            "threads": manifest.get("threads"),
+            "wall_s": wall,
+            "n_replicas": len(seen),
+            "name": manifest.get("name"),
+            "config_hash": manifest.get("config_hash"),
+            "store": str(self.path),
+            "n_chunks": len(chunks),
+            "problems": list(self.problems),
+        }
+        if not parts:
+            return Results(**{name: pd.DataFrame() for name in TABLES}, meta=meta)
+        return Results.concat(parts, meta=meta)
+
+
+def load(path: str | Path) -> Results:
+    """Load a results folder (``diffsweep.load``). Damaged chunks are reported and skipped, not
+    moved (loading never changes the folder). ConfigError if ``path`` is not a results folder."""
+    store = Store(path)
+    store.manifest = read_manifest(path)
+    return store.load(repair=False)
