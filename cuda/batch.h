@@ -84,6 +84,7 @@ struct BatchShape {
   X(flow_payload_bytes, int32_t, RF)  /* segment */                                        \
   X(flow_max_window, int32_t, RF)     /* receiver window in packets (ns-2 window_) */      \
   X(flow_init_window, int32_t, RF)    /* ns-2 windowInit_ */                               \
+  X(flow_init_ssthresh, int32_t, RF)  /* initial ssthresh_ in packets; 0 = none */         \
   X(flow_loop_slots, int32_t, RF)     /* last-hop departure -> ACK at sender, access folded in */ \
   X(flow_pace_bytes_per_slot, double, RF) /* access-link rate; 0 = unpaced */              \
   X(flow_access_limit, int32_t, RF)   /* access-link buffer in packets; 0 = unlimited */   \

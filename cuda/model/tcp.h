@@ -406,7 +406,9 @@ DS_HD inline void flow_init(Replica& x, int f) {
   s.cwnd = (double)s.init_window;
   s.nic_free = 0.0;
   s.t_rtxcur = x.in->init_rto_slots[x.iR()];
-  s.ssthresh = INT32_MAX;  // no threshold until the first loss: slow start up to the window
+  // No threshold until the first loss unless one is given (ns-2's settable ssthresh_).
+  const int32_t ss0 = x.in->flow_init_ssthresh[i];
+  s.ssthresh = ss0 > 0 ? ss0 : INT32_MAX;
   s.dupwnd = 0;
   s.dupacks = 0;
   s.t_seqno = 0;

@@ -29,7 +29,7 @@ _DTYPES = {
     "class_limit": np.int64, "class_limit_kind": np.uint8, "class_weight": np.int32,
     "flow_variant": np.uint8, "flow_cls": np.uint8, "flow_n_hops": np.uint8,
     "flow_route": np.int8, "flow_wire_bytes": np.int32, "flow_payload_bytes": np.int32,
-    "flow_max_window": np.int32, "flow_init_window": np.int32, "flow_loop_slots": np.int32,
+    "flow_max_window": np.int32, "flow_init_window": np.int32, "flow_init_ssthresh": np.int32, "flow_loop_slots": np.int32,
     "flow_pace_bytes_per_slot": np.float64, "flow_access_limit": np.int32, "flow_start_slot": np.int64,
     "flow_size_pkts": np.int64, "flow_delack": np.uint8, "flow_bugfix": np.uint8,
     "flow_drop_seq": np.int32, "src_cls": np.uint8, "src_n_hops": np.uint8,
@@ -94,7 +94,7 @@ def pack(scenarios: list[Scenario], seeds: list[int]) -> Packed:
                "link_n_classes"],
         "RLC": ["class_limit", "class_limit_kind", "class_weight"],
         "RF": ["flow_variant", "flow_cls", "flow_n_hops", "flow_wire_bytes",
-               "flow_payload_bytes", "flow_max_window", "flow_init_window", "flow_loop_slots",
+               "flow_payload_bytes", "flow_max_window", "flow_init_window", "flow_init_ssthresh", "flow_loop_slots",
                "flow_pace_bytes_per_slot", "flow_access_limit", "flow_start_slot", "flow_size_pkts", "flow_delack",
                "flow_bugfix"],
         "RFH": ["flow_route"], "RFD": ["flow_drop_seq"],
@@ -172,6 +172,7 @@ def pack(scenarios: list[Scenario], seeds: list[int]) -> Packed:
             a["flow_payload_bytes"][r, f] = fl.segment_bytes
             a["flow_max_window"][r, f] = fl.max_window_pkts
             a["flow_init_window"][r, f] = fl.init_window_pkts
+            a["flow_init_ssthresh"][r, f] = fl.init_ssthresh_pkts or 0
             # Constant delays after the last link (and the access delay, by shifting the
             # sender's clock) fold into the ACK's flight time (docs/model.md, "Delays").
             last = sc.links[route[-1]]

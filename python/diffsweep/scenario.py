@@ -275,7 +275,8 @@ class TcpFlow:
     route, 0 = unpaced. ``size_pkts``: None = backlogged. Delays outside the route's links:
     ``access`` (sender to first link), ``egress`` (last link to receiver), ``reverse`` (the
     whole ACK path, uncongested). ``access_buffer_pkts``: drop-tail buffer of the access link
-    in packets (None = unlimited). ``drop_seqs``: validation hook, sequence numbers lost on
+    in packets (None = unlimited). ``init_ssthresh_pkts``: initial slow-start threshold (None =
+    none until the first loss; ns-2's ssthresh_). ``drop_seqs``: validation hook, sequence numbers lost on
     their first transmission at the first link (at most 8)."""
 
     route: tuple[int, ...] = (0,)
@@ -294,6 +295,7 @@ class TcpFlow:
     delayed_ack: bool = False
     reno_bugfix: bool = False
     access_buffer_pkts: int | None = None
+    init_ssthresh_pkts: int | None = None
     drop_seqs: tuple[int, ...] = ()
 
     def __post_init__(self):
@@ -306,6 +308,7 @@ class TcpFlow:
             drops = tuple(_as_int(d) for d in drops)
         _set(self, "drop_seqs", drops)
         _set(self, "access_buffer_pkts", _as_int(self.access_buffer_pkts))
+        _set(self, "init_ssthresh_pkts", _as_int(self.init_ssthresh_pkts))
         route = _as_tuple(_plain(self.route))
         if _is_int(route):  # route=0 is the common one-link case
             route = (route,)
@@ -330,6 +333,8 @@ class TcpFlow:
         check(self.segment_bytes + self.header_bytes <= MAX_WIRE_BYTES, f"{path}.segment_bytes",
               self.segment_bytes,
               f"segment_bytes + header_bytes ({self.header_bytes}) <= {MAX_WIRE_BYTES}")
+        if self.init_ssthresh_pkts is not None:
+            _int_in(f"{path}.init_ssthresh_pkts", self.init_ssthresh_pkts, 2, 2**31 - 1)
         if self.access_buffer_pkts is not None:
             _int_in(f"{path}.access_buffer_pkts", self.access_buffer_pkts, 1, 2**31 - 1)
         check(isinstance(self.drop_seqs, tuple) and len(self.drop_seqs) <= 8
