@@ -15,6 +15,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/hd.h"
+
 namespace ds {
 
 constexpr int kMaxHops = 4;           // routes of 1..4 links (DESIGN: Routes)
@@ -144,7 +146,7 @@ struct BatchOutput {
 enum Dim { R, RL, RLC, RF, RFH, RFD, RS, RSH, RFI };
 
 // Number of elements of an array of dimension d.
-inline size_t dim_size(const BatchShape& s, Dim d) {
+DS_HD inline size_t dim_size(const BatchShape& s, Dim d) {
   const size_t r = (size_t)s.n_replicas;
   switch (d) {
     case R: return r;

@@ -9,7 +9,7 @@ namespace ds {
 // source index — cannot become a queueing bias (DESIGN: Within a slot).
 DS_HD DS_INLINE void stage_arrival(Replica& x, Packet p, int link) {
   if (x.hdr->stage_count >= (uint32_t)x.shape.stage_cap) {
-    x.out->overflow[x.iR()] |= kOvfStage;
+    x.out.overflow[0] |= kOvfStage;
     return;
   }
   p.link = (uint8_t)link;

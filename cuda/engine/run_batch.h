@@ -11,24 +11,40 @@ namespace ds {
 
 struct InitFn {
   const BatchInput* in;
-  BatchOutput* out;
   Layout L;
   unsigned char* arena;
   DS_HD void operator()(int32_t r) const {
-    Replica x = bind_replica(r, in, out, L, arena);
-    init_replica(x);
+    Replica x = bind_replica(r, in, L, arena);
+    init_replica(x, L);
   }
 };
 
 struct AdvanceFn {
   const BatchInput* in;
-  BatchOutput* out;
   Layout L;
   unsigned char* arena;
   int64_t t0, t1;
   DS_HD void operator()(int32_t r) const {
-    Replica x = bind_replica(r, in, out, L, arena);
+    Replica x = bind_replica(r, in, L, arena);
     advance_replica(x, t0, t1);
+  }
+};
+
+// Copies each replica's counters from its block to the batch's output arrays.
+struct FlushFn {
+  const BatchInput* in;
+  BatchOutput* out;
+  Layout L;
+  unsigned char* arena;
+  DS_HD void operator()(int32_t r) const {
+    Replica x = bind_replica(r, in, L, arena);
+#define DS_FLUSH(name, T, dim)                                  \
+    {                                                          \
+      const size_t n = per_replica(x.shape, dim);              \
+      for (size_t i = 0; i < n; ++i) out->name[r * n + i] = x.out.name[i]; \
+    }
+    DS_OUTPUT_FIELDS(DS_FLUSH)
+#undef DS_FLUSH
   }
 };
 
@@ -48,12 +64,13 @@ void run_batch_impl(B& be, const BatchInput& hin, BatchOutput& hout, int slots_p
   BatchOutput* pout = be.put(dout);
   const Layout L = make_layout(s);
   unsigned char* arena = be.template alloc<unsigned char>(L.stride * (size_t)s.n_replicas);
-  be.for_each(s.n_replicas, InitFn{pin, pout, L, arena});
+  be.for_each(s.n_replicas, InitFn{pin, L, arena});
   int64_t max_end = 0;
   for (int32_t r = 0; r < s.n_replicas; ++r) max_end = std::max(max_end, hin.end_slot[r]);
   const int64_t K = slots_per_launch > 0 ? slots_per_launch : 1024;
   for (int64_t t0 = 0; t0 < max_end; t0 += K)
-    be.for_each(s.n_replicas, AdvanceFn{pin, pout, L, arena, t0, t0 + K});
+    be.for_each(s.n_replicas, AdvanceFn{pin, L, arena, t0, t0 + K});
+  be.for_each(s.n_replicas, FlushFn{pin, pout, L, arena});
 #define DS_COPY_BACK(name, T, dim) be.template to_host<T>(hout.name, dout.name, dim_size(s, dim));
   DS_OUTPUT_FIELDS(DS_COPY_BACK)
 #undef DS_COPY_BACK

@@ -103,8 +103,26 @@ struct ReplicaHdr {
   uint32_t pad;
 };
 
+// Elements of an output array that belong to one replica.
+DS_HD inline size_t per_replica(const BatchShape& s, Dim d) {
+  BatchShape one = s;
+  one.n_replicas = 1;
+  return dim_size(one, d);
+}
+
+// Offsets (bytes) of each output array inside a replica's block: a replica accumulates its
+// counters in its own block and they are copied out once at the end, so threads working on
+// neighbouring replicas never write to the same cache line.
+struct OutOffsets {
+#define DS_OFF(name, T, dim) size_t name;
+  DS_OUTPUT_FIELDS(DS_OFF)
+#undef DS_OFF
+};
+
 // Offsets (bytes) of each array inside a replica's block. Computed once per batch.
 struct Layout {
+  OutOffsets out;
+  size_t out_begin, out_end;
   size_t hdr, links, queues, qring, dline, flows, acks, nicring, rxbits, tree_key, tree_win, sources,
       src_ctr, stage, stride;
   int32_t P;  // tree leaves
@@ -131,7 +149,12 @@ inline Layout make_layout(const BatchShape& s) {
   L.sources = o;   o = align16(o + S * sizeof(SourceState));
   L.src_ctr = o;   o = align16(o + S * sizeof(uint32_t));
   L.stage = o;     o = align16(o + (size_t)s.stage_cap * sizeof(Packet));
-  L.stride = o;
+  L.out_begin = o;
+#define DS_OFF(name, T, dim) L.out.name = o; o = align16(o + per_replica(s, dim) * sizeof(T));
+  DS_OUTPUT_FIELDS(DS_OFF)
+#undef DS_OFF
+  L.out_end = o;
+  L.stride = align16(o + 48);  // keep neighbouring replicas' hot data off one cache line
   return L;
 }
 
@@ -139,7 +162,7 @@ inline Layout make_layout(const BatchShape& s) {
 struct Replica {
   int32_t r;
   const BatchInput* in;
-  BatchOutput* out;
+  BatchOutput out;     // this replica's counters in its own block, indexed locally
   BatchShape shape;
   ReplicaHdr* hdr;
   LinkState* links;
@@ -163,15 +186,19 @@ struct Replica {
   DS_HD DS_INLINE size_t iLC(int l, int c) const { return iL(l) * kMaxClasses + c; }
   DS_HD DS_INLINE size_t iF(int f) const { return (size_t)r * shape.max_flows + f; }
   DS_HD DS_INLINE size_t iS(int s) const { return (size_t)r * shape.max_sources + s; }
+  // Index of a link class in this replica's own output block.
+  DS_HD DS_INLINE size_t oLC(int l, int c) const { return (size_t)l * kMaxClasses + c; }
 };
 
-DS_HD inline Replica bind_replica(int32_t r, const BatchInput* in, BatchOutput* out,
-                                  const Layout& L, unsigned char* arena) {
+DS_HD inline Replica bind_replica(int32_t r, const BatchInput* in, const Layout& L,
+                                  unsigned char* arena) {
   Replica x;
   unsigned char* b = arena + (size_t)r * L.stride;
   x.r = r;
   x.in = in;
-  x.out = out;
+#define DS_BIND_OUT(name, T, dim) x.out.name = (T*)(b + L.out.name);
+  DS_OUTPUT_FIELDS(DS_BIND_OUT)
+#undef DS_BIND_OUT
   x.shape = in->shape;
   x.hdr = (ReplicaHdr*)(b + L.hdr);
   x.links = (LinkState*)(b + L.links);

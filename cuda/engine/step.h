@@ -9,7 +9,9 @@
 
 namespace ds {
 
-DS_HD inline void init_replica(Replica& x) {
+DS_HD inline void init_replica(Replica& x, const Layout& L) {
+  unsigned char* ob = (unsigned char*)x.hdr - L.hdr + L.out_begin;  // this replica's counters
+  for (size_t i = 0; i < L.out_end - L.out_begin; ++i) ob[i] = 0;
   x.hdr->ctr_tie = 0;
   x.hdr->ctr_loss = 0;
   x.hdr->stage_count = 0;
@@ -50,15 +52,15 @@ DS_HD DS_INLINE const int8_t* route_of(const Replica& x, const Packet& p, int& n
 }
 
 DS_HD DS_INLINE void count_flow_drop(Replica& x, const Packet& p) {
-  if (!(p.flags & kPktSource) && x.measuring) x.out->flow_drops[x.iF(p.sender)] += 1;
+  if (!(p.flags & kPktSource) && x.measuring) x.out.flow_drops[p.sender] += 1;
 }
 
 // A packet arrives at link p.link: the validation hooks (injected drops, Bernoulli loss),
 // then drop-tail admission.
 DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
   const int l = p.link, c = p.cls;
-  const size_t k = x.iLC(l, c);
-  if (x.measuring) x.out->q_arrivals[k] += 1;
+  const size_t k = x.oLC(l, c);
+  if (x.measuring) x.out.q_arrivals[k] += 1;
   bool lost = false;
   if (!(p.flags & (kPktSource | kPktRexmit)) && p.hop == 0) {
     const int32_t* drops = x.in->flow_drop_seq + x.iF(p.sender) * kMaxInjectedDrops;
@@ -67,12 +69,12 @@ DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
   const double loss = x.in->link_loss_prob[x.iL(l)];
   if (!lost && loss > 0.0) lost = draw_u01(x.seed, kFamLoss, (uint32_t)l, x.hdr->ctr_loss) < loss;
   if (lost) {
-    if (x.measuring) x.out->q_random_drops[k] += 1;
+    if (x.measuring) x.out.q_random_drops[k] += 1;
     count_flow_drop(x, p);
     return;
   }
   if (!enqueue(x, l, c, p, now)) {
-    if (x.measuring) x.out->q_drops[k] += 1;
+    if (x.measuring) x.out.q_drops[k] += 1;
     count_flow_drop(x, p);
   }
 }
@@ -85,7 +87,7 @@ DS_HD inline void depart(Replica& x, Packet p, int l, uint32_t now) {
   if (p.hop + 1 < n_hops) {
     LinkState& ls = x.links[l];
     if (ls.dl_count >= x.shape.delay_cap) {
-      x.out->overflow[x.iR()] |= kOvfDelayLine;
+      x.out.overflow[0] |= kOvfDelayLine;
       return;
     }
     TimedPacket tp;
@@ -122,11 +124,11 @@ DS_HD inline void serve_link(Replica& x, int l, uint32_t now) {
     Packet p = dequeue(x, l, c);
     wrr_sent(x, l, c);
     if (x.measuring) {
-      const size_t k = x.iLC(l, c);
-      x.out->q_departures[k] += 1;
-      x.out->q_bytes_departed[k] += bytes;
+      const size_t k = x.oLC(l, c);
+      x.out.q_departures[k] += 1;
+      x.out.q_bytes_departed[k] += bytes;
       const int64_t wait = (int64_t)(now - p.t_enq);
-      if (wait > x.out->q_max_delay_slots[k]) x.out->q_max_delay_slots[k] = wait;
+      if (wait > x.out.q_max_delay_slots[k]) x.out.q_max_delay_slots[k] = wait;
     }
     depart(x, p, l, now);
   }
@@ -191,9 +193,9 @@ DS_HD inline void step_slot(Replica& x, uint32_t now) {
       const int nc = x.in->link_n_classes[x.iL(l)];
       for (int c = 0; c < nc; ++c) {
         const ClassQueue& q = class_queue(x, l, c);
-        const size_t k = x.iLC(l, c);
-        x.out->q_pkt_slots[k] += (double)q.count;
-        x.out->q_byte_slots[k] += (double)q.bytes;
+        const size_t k = x.oLC(l, c);
+        x.out.q_pkt_slots[k] += (double)q.count;
+        x.out.q_byte_slots[k] += (double)q.bytes;
       }
     }
   }
@@ -204,7 +206,7 @@ DS_HD inline void advance_replica(Replica& x, int64_t t0, int64_t t1) {
   const int64_t end = x.in->end_slot[x.iR()];
   if (t1 > end) t1 = end;
   for (int64_t t = t0; t < t1; ++t) step_slot(x, (uint32_t)t);
-  if (t1 > t0) x.out->slots_run[x.iR()] = t1;
+  if (t1 > t0) x.out.slots_run[0] = t1;
 }
 
 }  // namespace ds

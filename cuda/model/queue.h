@@ -29,7 +29,7 @@ DS_HD inline bool enqueue(Replica& x, int l, int c, Packet p, uint32_t now) {
   ClassQueue& q = class_queue(x, l, c);
   if (!drop_tail_accepts(x, l, c, q, p.bytes)) return false;
   if (q.count >= x.shape.queue_cap) {  // only an unlimited class can get here
-    x.out->overflow[x.iR()] |= kOvfQueueRing;
+    x.out.overflow[0] |= kOvfQueueRing;
     return false;
   }
   p.t_enq = now;

@@ -51,8 +51,8 @@ DS_HD inline void source_step(Replica& x, int s, uint32_t now) {
   }
   st.credit += on_time * peak;
   if (x.measuring) {
-    x.out->src_on_slots[i] += on_time;
-    x.out->src_bursts[i] += bursts;
+    x.out.src_on_slots[s] += on_time;
+    x.out.src_bursts[s] += bursts;
   }
   const int32_t bytes = x.in->src_pkt_bytes[i];
   while (st.credit >= (double)bytes) {
@@ -66,8 +66,8 @@ DS_HD inline void source_step(Replica& x, int s, uint32_t now) {
     p.cls = x.in->src_cls[i];
     p.flags = kPktSource;
     if (x.measuring) {
-      x.out->src_pkts[i] += 1;
-      x.out->src_bytes[i] += bytes;
+      x.out.src_pkts[s] += 1;
+      x.out.src_bytes[s] += bytes;
     }
     stage_arrival(x, p, x.in->src_route[i * kMaxHops]);
   }

@@ -59,9 +59,9 @@ DS_HD inline void rtt_update(Replica& x, int f, FlowState& s, uint32_t now) {
       tick;
   if (x.measuring) {
     const size_t i = x.iF(f);
-    x.out->flow_rtt_samples[i] += 1;
-    x.out->flow_rtt_sum_slots[i] += tao;
-    x.out->flow_rto_sum_slots[i] += rto_slots(x, s, 1);
+    x.out.flow_rtt_samples[f] += 1;
+    x.out.flow_rtt_sum_slots[f] += tao;
+    x.out.flow_rto_sum_slots[f] += rto_slots(x, s, 1);
   }
 }
 
@@ -122,20 +122,20 @@ DS_HD inline void output(Replica& x, int f, FlowState& s, int32_t seq, uint32_t 
     s.maxseq = seq;
   }
   if (x.measuring) {
-    x.out->flow_pkts_sent[i] += 1;
-    if (rexmit) x.out->flow_retransmits[i] += 1;
+    x.out.flow_pkts_sent[f] += 1;
+    if (rexmit) x.out.flow_retransmits[f] += 1;
   }
   if (s.rto_due == kNever) set_rtx_timer(x, s, now);
   const int32_t limit = x.in->flow_access_limit[i];
   if (limit > 0 && s.nic_count >= limit) {
     if (x.measuring) {
-      x.out->flow_drops[i] += 1;
-      x.out->flow_access_drops[i] += 1;
+      x.out.flow_drops[f] += 1;
+      x.out.flow_access_drops[f] += 1;
     }
     return;
   }
   if (s.nic_count >= x.shape.nic_cap) {
-    x.out->overflow[x.iR()] |= kOvfNic;
+    x.out.overflow[0] |= kOvfNic;
     return;
   }
   const uint32_t mask = (uint32_t)x.shape.nic_cap - 1;
@@ -203,7 +203,7 @@ DS_HD inline void dupack_action(Replica& x, int f, FlowState& s, uint32_t now) {
   slowdown(x, f, s, false);
   set_rtx_timer(x, s, now);  // reset_rtx_timer(1, 0): mild, no backoff
   s.rtt_active = 0;
-  if (x.measuring) x.out->flow_fast_retransmits[i] += 1;
+  if (x.measuring) x.out.flow_fast_retransmits[f] += 1;
   output(x, f, s, s.highest_ack + 1, now);  // from the top of the window
 }
 
@@ -228,7 +228,7 @@ DS_HD inline void check_finished(Replica& x, int f, FlowState& s, uint32_t now) 
   if (s.curseq != INT32_MAX && s.highest_ack >= s.curseq - 1 && !s.finished) {
     s.finished = 1;
     s.rto_due = kNever;
-    x.out->flow_finish_slot[x.iF(f)] = (int64_t)now;
+    x.out.flow_finish_slot[f] = (int64_t)now;
   }
 }
 
@@ -296,7 +296,7 @@ DS_HD inline void rto_fire(Replica& x, int f, uint32_t now) {
     backoff = false;
   } else {
     if (s.highest_ack == -1 && s.init_window > 1) s.init_window = 1;
-    if (x.measuring) x.out->flow_timeouts[i] += 1;
+    if (x.measuring) x.out.flow_timeouts[f] += 1;
     slowdown(x, f, s, true);
   }
   if (backoff) rtt_backoff(x, s);
@@ -309,7 +309,7 @@ DS_HD inline void rto_fire(Replica& x, int f, uint32_t now) {
 DS_HD inline void push_ack(Replica& x, int f, int32_t ackno, uint32_t now) {
   FlowState& s = x.flows[f];
   if (s.ack_count >= x.shape.ack_cap) {
-    x.out->overflow[x.iR()] |= kOvfAckRing;
+    x.out.overflow[0] |= kOvfAckRing;
     return;
   }
   Ack a;
@@ -350,16 +350,16 @@ DS_HD inline void receive_segment(Replica& x, int f, int32_t seq, uint32_t now) 
     if (seq - s.rcv_next < kRxBitmapBits)
       rx_set(x, f, seq, true);
     else
-      x.out->overflow[x.iR()] |= kOvfRxWindow;
+      x.out.overflow[0] |= kOvfRxWindow;
   }
   const int32_t advanced = s.rcv_next - before;
   if (advanced > 0 && x.measuring) {
     const int64_t bytes = (int64_t)advanced * x.in->flow_payload_bytes[i];
-    x.out->flow_delivered_bytes[i] += bytes;
+    x.out.flow_delivered_bytes[f] += bytes;
     const int64_t iv = x.in->interval_slots[x.iR()];
     if (iv > 0) {
       int64_t k = (int64_t)now / iv;
-      if (k < x.shape.max_intervals) x.out->interval_bytes[i * x.shape.max_intervals + k] += bytes;
+      if (k < x.shape.max_intervals) x.out.interval_bytes[(size_t)f * x.shape.max_intervals + k] += bytes;
     }
   }
   // Delayed ACK: hold the ACK of a lone in-order segment until the next one or the timer;
@@ -434,7 +434,7 @@ DS_HD inline void flow_init(Replica& x, int f) {
   s.last_cwnd_action = kActNone;
   s.rtt_active = 0;
   s.finished = 0;
-  x.out->flow_finish_slot[i] = -1;
+  x.out.flow_finish_slot[f] = -1;
   for (int w = 0; w < kRxBitmapBits / 32; ++w) x.rxbits[(size_t)f * (kRxBitmapBits / 32) + w] = 0;
 }
 

@@ -1,7 +1,9 @@
 """Grid: the cartesian product of a builder's parameters, times a list of seeds (docs/api.md).
 
-``Grid(builder, seeds=10, **params)``: a param whose value is a list, tuple or 1-D ndarray is
-an axis (product in the order given, the last axis varying fastest); any other value is fixed.
+``Grid(builder, seeds=10, zip_axes=None, **params)``: a param whose value is a list, tuple or
+1-D ndarray is an axis (product in the order given, the last axis varying fastest); any other
+value is fixed. ``zip_axes`` adds zipped groups: parameters that move together, each group being
+one dimension of the product, after the plain axes (see ``Grid.__init__``).
 The builder is called as ``builder(**fixed, **axis_values, seed=seed)`` when it accepts
 ``seed``, else without it. Every point is built once at construction, with the first seed, so
 that a bad point fails here, with its axis values in the message, and not hours into a run.
@@ -60,10 +62,49 @@ def _axis_values(name, value) -> list | None:
     return value
 
 
+def _zip_groups(zip_axes) -> list[tuple[str, dict[str, list]]]:
+    """``zip_axes`` -> [(label, {name: values})]: a list of mappings (labels ``zip_axes[i]``) or
+    a mapping label -> mapping."""
+    allowed = ("a list of {name: [values]} mappings, one per group of parameters that move "
+               "together, or a mapping label -> {name: [values]}")
+    if zip_axes is None:
+        return []
+    if isinstance(zip_axes, dict) and zip_axes and all(isinstance(g, dict) for g in zip_axes.values()):
+        groups = [(f"zip_axes[{label!r}]", g) for label, g in zip_axes.items()]
+    elif isinstance(zip_axes, (list, tuple)) and all(isinstance(g, dict) for g in zip_axes):
+        groups = [(f"zip_axes[{i}]", g) for i, g in enumerate(zip_axes)]
+    else:
+        raise ConfigError(f"zip_axes: {zip_axes!r} is not allowed (expected {allowed})")
+    out = []
+    for label, g in groups:
+        check(len(g) >= 1, label, g, "at least one parameter name")
+        vals = {}
+        for name, v in g.items():
+            check(isinstance(name, str), label, name, "parameter names (strings)")
+            values = _axis_values(f"{label}.{name}", v)
+            check(values is not None, f"{label}.{name}", v,
+                  "a list of values (zipped parameters move together along one dimension)")
+            vals[name] = values
+        lengths = {n: len(v) for n, v in vals.items()}
+        if len(set(lengths.values())) != 1:
+            detail = ", ".join(f"{n}: {k}" for n, k in lengths.items())
+            raise ConfigError(f"{label}: lists of unequal length ({detail}); zipped parameters "
+                              "move together, so every list needs the same number of values")
+        out.append((label, vals))
+    return out
+
+
 class Grid:
     """Points (the product of the axes) times seeds; see the module docstring."""
 
-    def __init__(self, builder, seeds=10, **params):
+    def __init__(self, builder, seeds=10, zip_axes=None, **params):
+        """``zip_axes``: groups of parameters that move together, e.g.
+        ``zip_axes=[{"rtp_ms": [6, 8], "buffer_bytes": [30000, 40000]}]`` gives 2 values along
+        one dimension (rtp_ms=6 with buffer_bytes=30000, then 8 with 40000). A list of such
+        mappings (one per group) or a mapping label -> mapping. Each group is one dimension of
+        the product, after the plain axes, in the order given (the order of a sweep file's
+        ``[[zip]]`` groups); every list of a group has the same length. A zipped parameter is a
+        column of the tables like an axis, and cannot also be given in ``params``."""
         check(callable(builder), "builder", builder, "a callable returning a Scenario")
         self.builder = builder
         self.seeds = _seed_list(seeds)
@@ -74,16 +115,30 @@ class Grid:
         if "seed" in params:
             raise ConfigError(f"seed: {params['seed']!r} is not allowed here (expected "
                               "seeds=...: the Grid passes each replica's seed to the builder)")
+        groups = _zip_groups(zip_axes)
+        zip_names: dict[str, str] = {}
+        for label, g in groups:
+            for n in g:
+                if n == "seed":
+                    raise ConfigError(f"{label}.seed: not allowed (expected seeds=...: the Grid "
+                                      "passes each replica's seed to the builder)")
+                if n in params:
+                    raise ConfigError(f"{label}.{n}: also given as a parameter; a parameter is "
+                                      "either fixed, an axis or in one zip group")
+                if n in zip_names:
+                    raise ConfigError(f"{label}.{n}: also in {zip_names[n]}; a parameter is in "
+                                      "at most one zip group")
+                zip_names[n] = label
         if not var_kw:
             choices = [a for a in accepted if a != "seed"]
-            for p in params:
+            for p in [*params, *zip_names]:
                 if p not in accepted:
                     close = difflib.get_close_matches(p, choices, n=1)
                     hint = f" (did you mean {close[0]!r}?)" if close else ""
                     raise ConfigError(f"{p}: not a parameter of {name}{hint}; {name} accepts: "
                                       + ", ".join(choices))
         for r in required:
-            if r not in params and r != "seed":
+            if r not in params and r not in zip_names and r != "seed":
                 raise ConfigError(f"{r}: missing (required by {name})")
 
         self.axes: dict[str, list] = {}
@@ -94,8 +149,14 @@ class Grid:
                 self.fixed[p] = _plain(v.item() if isinstance(v, np.ndarray) else v)
             else:
                 self.axes[p] = values
-        self._point_values = [dict(zip(self.axes, combo))
-                              for combo in itertools.product(*self.axes.values())]
+        #: zip groups, in order: each a {name: values} mapping whose lists move together
+        self.zips: list[dict[str, list]] = [g for _, g in groups]
+        self._dim_names = list(self.axes) + [n for g in self.zips for n in g]
+        dims = [[{k: v} for v in vals] for k, vals in self.axes.items()]
+        dims += [[{n: vals[i] for n, vals in g.items()} for i in range(len(next(iter(g.values()))))]
+                 for g in self.zips]
+        self._point_values = [{k: v for d in combo for k, v in d.items()}
+                              for combo in itertools.product(*dims)]
 
         self._first = [self._build(p, self.seeds[0]) for p in range(len(self._point_values))]
         self._cache: OrderedDict[tuple[int, int], Scenario] = OrderedDict()
@@ -145,10 +206,11 @@ class Grid:
                 if k in _RESERVED:
                     raise ConfigError(f"params: {k!r} is not allowed (expected column names "
                                       f"other than {', '.join(map(repr, _RESERVED))})")
-                # An axis of the same name already carries the value the builder was given.
-                if k not in self.axes and k not in param_names:
+                # An axis (or zipped parameter) of the same name already carries the value the
+                # builder was given.
+                if k not in self._dim_names and k not in param_names:
                     param_names.append(k)
-        self.columns: list[str] = list(self.axes) + param_names
+        self.columns: list[str] = list(self._dim_names) + param_names
         rows = []
         for p, (values, sc) in enumerate(zip(self._point_values, self._first)):
             row = {"point": p, **values}
@@ -198,4 +260,6 @@ class Grid:
     def __repr__(self) -> str:
         name = getattr(self.builder, "__name__", repr(self.builder))
         axes = ", ".join(f"{k}[{len(v)}]" for k, v in self.axes.items())
+        for g in self.zips:
+            axes += (", " if axes else "") + "zip(" + ", ".join(g) + f")[{len(next(iter(g.values())))}]"
         return f"Grid({name}, points={self.n_points}, seeds={len(self.seeds)}, axes=({axes}))"
