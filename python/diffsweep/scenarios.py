@@ -162,7 +162,9 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
     t_on_ms = _as_float(t_on_ms)
     _positive("t_on_ms", t_on_ms)
     ef = _plain(ef)
-    check(ef in ("onoff", "cbr", None), "ef", ef, "one of 'onoff', 'cbr', None")
+    if ef == "none":  # TOML has no null: sweep files say "none"
+        ef = None
+    check(ef in ("onoff", "cbr", None), "ef", ef, "one of 'onoff', 'cbr', 'none' (or None)")
     ef_fraction = _as_float(ef_fraction)
     if ef is not None:
         _unit_fraction("ef_fraction", ef_fraction)
