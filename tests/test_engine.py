@@ -238,3 +238,18 @@ def test_wrr_shares_by_weight():
     sc = Scenario(links=(link,), flows=flows, duration_s=30.0, warmup_s=5.0)
     q = simulate([sc], [1], backend="cpu").queues.set_index("cls")
     assert q.bytes_departed["a"] / q.bytes_departed["b"] == pytest.approx(3.0, rel=0.05)
+
+
+def test_grid_columns_named_like_engine_columns():
+    """n_flows and rtp_ms axes: one column each, no _x/_y suffixes; a per-flow list axis keeps
+    the engine's per-flow value under the name and the list as <name>_grid."""
+    g = ds.Grid(kaur_vin, seeds=1, n_flows=[1, 2], rtp_ms=[6.0, 10.0], ef=None,
+                duration_s=1.0, warmup_s=0.1)
+    res = ds.run(g, backend="cpu")
+    assert "n_flows" in res.replicas.columns and "n_flows_grid" not in res.replicas.columns
+    assert not [c for c in res.flows.columns if c.endswith(("_x", "_y"))]
+    assert set(res.flows.rtp_ms) == {6.0, 10.0}
+    g2 = ds.Grid(kaur_vin, seeds=1, n_flows=2, rtp_ms=[[8.0, 20.0]], ef=None, duration_s=1.0,
+                 warmup_s=0.1)
+    f = ds.run(g2, backend="cpu").flows
+    assert list(f.rtp_ms) == [8.0, 20.0] and "rtp_ms_grid" in f.columns

@@ -250,6 +250,23 @@ def execute(grid, rows: pd.DataFrame | None = None, backend: str = "auto",
     for name, df in res.tables().items():
         if df.empty and "replica" not in df.columns:
             df = pd.DataFrame(columns=["replica"])
-        merged = keys.merge(df, on="replica", how="inner" if name != "replicas" else "left")
-        out[name] = merged.drop(columns=["replica"])
+        merged = keys.merge(df, on="replica", how="inner" if name != "replicas" else "left",
+                            suffixes=("_grid", ""))
+        out[name] = _resolve_clashes(merged, set(keys.columns) & set(df.columns) - {"replica"})
     return Results(**out, meta=res.meta)
+
+
+def _resolve_clashes(df: pd.DataFrame, clashing: set[str]) -> pd.DataFrame:
+    """A grid column named like an engine column (``n_flows``, ``rtp_ms``): one column when
+    they agree on every row; otherwise the engine's per-row value keeps the name and the
+    grid's is kept as ``<name>_grid`` (docs/api.md)."""
+    df = df.drop(columns=["replica"])
+    for c in sorted(clashing):
+        g = f"{c}_grid"
+        try:
+            same = bool((df[g].astype(object).to_numpy() == df[c].astype(object).to_numpy()).all())
+        except (ValueError, TypeError):
+            same = False
+        if same:
+            df = df.drop(columns=[g])
+    return df

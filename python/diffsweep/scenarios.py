@@ -85,7 +85,8 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
              tcp="reno", duration_s=100.0, warmup_s=10.0, link_rate_bps=40e6,
              buffer_bytes=200_000, segment_bytes=536, header_bytes=40, ef_pkt_bytes=1500,
              max_window_pkts=1000, bottleneck_delay_ms=0.5, min_rto_s=0.2, tcp_tick_s=0.01,
-             reno_bugfix=False, tie_break="random", seed=0) -> Scenario:
+             reno_bugfix=False, tie_break="random", access_buffer_bytes=None,
+             seed=0) -> Scenario:
     """Kaur & Vin, "Effect of Higher Priority EF Traffic on TCP Throughput and Fairness"
     (UT Austin TR2001-1, 2000): best-effort TCP flows sharing a drop-tail bottleneck with
     strict-priority EF traffic.
@@ -121,6 +122,10 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
       (``access_rate_bps``) are 40 Mb/s too.
     - ``buffer_bytes=200_000``: sec. 2.1.1, delay-bandwidth product at the largest RTP,
       40 Mb/s x 40 ms.
+    - ``access_buffer_bytes=None`` (= ``buffer_bytes``): sec. 2.1.1 provisions *link* buffers
+      by the delay-bandwidth product, so each sender's 40 Mb/s access link gets a drop-tail
+      buffer of the same size. Each flow has its own access link here (the paper's 8 input
+      links are shared; docs/model.md).
     - ``segment_bytes=536``: sec. 2.1.2 ("packets of size 536B").
     - ``max_window_pkts=1000``: sec. 2.1.2 asks for a "large" receiver window; 1000 is the
       engine's limit, far above any window the 200 KB buffer lets a flow use.
@@ -194,8 +199,9 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
         # Sec. 2.1.1 provisions *link* buffers by the delay-bandwidth product: the 40 Mb/s
         # access links get the same 200 KB drop-tail buffer, so a lone flow's window is
         # bounded by losses at its access link even without EF.
-        access_pkts = (max(1, int(buffer_bytes) // (int(segment_bytes) + int(header_bytes)))
-                       if _is_int(buffer_bytes) and _is_int(segment_bytes) and _is_int(header_bytes)
+        access_bytes = buffer_bytes if access_buffer_bytes is None else access_buffer_bytes
+        access_pkts = (max(1, int(access_bytes) // (int(segment_bytes) + int(header_bytes)))
+                       if _is_int(access_bytes) and _is_int(segment_bytes) and _is_int(header_bytes)
                        else None)
         for rtp in rtps:
             side_ms = (rtp / 2 - bottleneck_delay_ms) / 2

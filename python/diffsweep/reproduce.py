@@ -1,0 +1,151 @@
+"""reproduce: run a paper's figure families through the resumable store, draw the figures and
+write the claims report.
+
+    diffsweep reproduce kaur-vin [--figure 2 5 f ...] [--quick] [--out DIR] [--backend ...]
+
+Each family is one or more sweep files under ``sweeps/<paper>/``; each sweep runs into its own
+store folder ``DIR/<sweep name>/`` (a rerun resumes and recomputes nothing finished), figures go
+to ``DIR/figures/`` as PNG and PDF, the report to ``DIR/report.md`` and ``DIR/report.html``.
+"""
+from __future__ import annotations
+
+import platform
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import ConfigError
+
+SWEEPS_DIR = Path(__file__).resolve().parent / "sweeps"
+
+
+@dataclass(frozen=True)
+class Family:
+    """A figure family: the sweep files whose runs it reads (combined in this order)."""
+
+    id: str
+    figure: str
+    sweeps: tuple[str, ...]
+
+
+# Kaur & Vin (FIGURES.md): families K6, K8, K9 read the T_on = 1 ms runs of K7; K10 reads every
+# flow of the runs (the report pools them); Kf reads the f = 5, 10, 20 % variants.
+KAUR_VIN = (
+    Family("K2", "2", ("k2",)),
+    Family("K3", "3", ("k3",)),
+    Family("K4", "4", ("k4",)),
+    Family("K5", "5", ("k5_equal", "k5_unequal")),
+    Family("K6", "6", ("k7_equal", "k7_unequal")),
+    Family("K7", "7", ("k7_equal", "k7_unequal")),
+    Family("K8", "8", ("k7_equal", "k7_unequal")),
+    Family("K9", "9", ("k7_equal", "k7_unequal")),
+    Family("K10", "10", ("k2", "k4", "k7_equal", "k7_unequal")),
+    Family("Kf", "f", ("kf_k2", "kf_k4", "kf_k5")),
+)
+PAPERS = {"kaur-vin": ("kaur_vin", KAUR_VIN)}
+
+KAUR_VIN_ASSUMPTIONS = [
+    "Duration 100 s and warm-up 10 s per replica, 10 seeds per point (--quick: 20-30 s, 5 s, "
+    "2-3 seeds, fewer grid points); the paper gives none of these.",
+    "TCP timers are ns-2.35's defaults: tcpTick 10 ms, minimum RTO 200 ms, maximum 60 s, "
+    "initial RTO 3 s, windowInit 2. The ns-2 of 2000 used tcpTick 100 ms and no minimum.",
+    "Reno without ns-2's bugFix_ (a second fast retransmit in one window is allowed): the "
+    "paper's timeout rule (sec. 3.1.1) describes that Reno; ns-2.35 defaults bugFix_ on.",
+    "Segments of 536 B payload plus 40 B of TCP/IP header: 576 B on the wire.",
+    "Every link buffer is 200 KB (40 Mb/s x 40 ms, sec. 2.1.1): the bottleneck's best-effort "
+    "queue and each sender's access-link queue (347 packets of 576 B).",
+    "Each TCP flow has its own 40 Mb/s access link (the paper's 8 shared input links are not "
+    "modelled); EF has its own input link, strict priority and no best-effort buffer.",
+    "An RTP splits as: bottleneck 0.5 ms one way, access and egress (rtp/2 - 0.5)/2 each, the "
+    "uncongested ACK path rtp/2.",
+    "RTPs of unequal-RTP runs are drawn uniformly within each of 8 equal intervals over 12-26 ms, "
+    "N/8 flows per interval, a new draw per seed.",
+    "UDP (TCP+UDP networks): exponential on-off at 40 Mb/s while on, mean burst 4 ms, 5 % of "
+    "the link, 1000 B packets (packet size and peak rate are not given).",
+    "EF on-off source: exponential on/off periods in continuous time, 1500 B packets at line "
+    "rate while on, credit carried between bursts (the long-run rate is exactly f x C); the "
+    "first period is drawn from the stationary distribution.",
+    "Same-slot arrivals at a queue are ordered at random; no send jitter (ns-2 overhead_ 0).",
+    "U counts TCP throughput on the wire (576 B per 536 B segment) over the bandwidth left by "
+    "EF and UDP (their mean rates).",
+    "Time is slotted at one 576 B packet time at 40 Mb/s (115.2 us); delays are rounded to "
+    "whole slots (the report of each run gives the rounding error).",
+]
+
+KAUR_VIN_SETUP = (
+    "Kaur & Vin, \"Effect of Higher Priority EF Traffic on TCP Throughput and Fairness\" "
+    "(UT Austin TR2001-1, 2000). Dumbbell, every link 40 Mb/s; EF enters R1 on its own input "
+    "link with strict priority on R1->R2; best-effort drop-tail buffer 200 KB; TCP Reno, 536 B "
+    "segments, large receiver window, backlogged senders. EF: exponential on-off, 1500 B at "
+    "line rate while on, f = T_on/(T_on+T_off) = 30 % unless said; the TCP-CBR network "
+    "replaces EF by CBR of the same mean rate."
+)
+
+
+def _sweep_path(paper_dir: str, name: str) -> Path:
+    for base in (Path.cwd() / "sweeps", SWEEPS_DIR, Path(__file__).resolve().parents[2] / "sweeps"):
+        p = base / paper_dir / f"{name}.toml"
+        if p.is_file():
+            return p
+    raise ConfigError(f"sweep {paper_dir}/{name}.toml: not found (looked in ./sweeps and the "
+                      f"installed package)")
+
+
+def select(families, figures: list[str] | None):
+    if not figures:
+        return list(families)
+    known = {f.figure: f for f in families}
+    bad = [x for x in figures if str(x) not in known]
+    if bad:
+        raise ConfigError(f"--figure: {bad!r} is not allowed (expected some of "
+                          f"{', '.join(known)})")
+    return [known[str(x)] for x in figures]
+
+
+def reproduce(paper: str, out, figures: list[str] | None = None, quick: bool = False,
+              backend: str = "auto", seeds: int | None = None, progress: bool | None = None,
+              threads: int | None = None, log=print):
+    """Run the chosen families of ``paper`` and write figures and report into ``out``.
+    Returns (report.md path, report.html path, verdicts)."""
+    from . import config, runner
+    from .figures import kaur_vin as kv
+    from .report import evaluate_all, write_report
+
+    if paper not in PAPERS:
+        raise ConfigError(f"paper: {paper!r} is not allowed (expected one of {', '.join(PAPERS)})")
+    paper_dir, families = PAPERS[paper]
+    chosen = select(families, figures)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    timings: dict[str, float] = {}
+    runs = {}
+    t_all = time.perf_counter()
+    for name in dict.fromkeys(s for fam in chosen for s in fam.sweeps):
+        cfg = config.load_sweep(_sweep_path(paper_dir, name), quick=quick, seeds=seeds)
+        log(f"[{name}] {cfg.n_points} points x {len(cfg.seeds)} seeds -> {out / name}")
+        t0 = time.perf_counter()
+        runs[name] = runner.run(cfg.make_grid(), backend=backend, store=out / name,
+                                progress=progress, threads=threads, config=cfg)
+        timings[f"sweep {name}"] = time.perf_counter() - t0
+    results = {}
+    fig_paths: dict[str, list[Path]] = {}
+    (out / "figures").mkdir(exist_ok=True)
+    for fam in chosen:
+        parts = [runs[s] for s in fam.sweeps]
+        res = parts[0] if len(parts) == 1 else kv.combine(parts, labels=list(fam.sweeps))
+        results[fam.id] = res
+        t0 = time.perf_counter()
+        fig = kv.FIGURES[fam.id](res)
+        fig_paths[fam.id] = list(kv.save(fig, out / "figures" / f"{paper_dir}_fig{fam.figure}"))
+        timings[f"figure {fam.id}"] = time.perf_counter() - t0
+    timings["total"] = time.perf_counter() - t_all
+    meta = next(iter(runs.values())).meta if runs else {}
+    setup = (KAUR_VIN_SETUP + f"\n\nRun: {'--quick' if quick else 'full'}, backend "
+             f"{meta.get('backend', backend)} on {platform.node()} ({platform.machine()}), "
+             f"diffsweep {meta.get('version', '?')}; sweep files: "
+             + ", ".join(f"sweeps/{paper_dir}/{n}.toml" for n in runs) + ".")
+    md, html = write_report(results, out, figures=fig_paths, assumptions=KAUR_VIN_ASSUMPTIONS,
+                            setup=setup, timings=timings)
+    verdicts = evaluate_all(results)
+    log(f"wrote {md} and {html} in {timings['total']:.1f} s")
+    return md, html, verdicts
