@@ -14,6 +14,12 @@
 #include "batch.h"
 
 namespace py = pybind11;
+
+#ifdef DS_BACKEND_CUDA
+constexpr int DEFAULT_SLOTS_PER_LAUNCH = 1024;  // lockstep width on the GPU
+#else
+constexpr int DEFAULT_SLOTS_PER_LAUNCH = 0;  // CPU: each replica runs to its end in one launch
+#endif
 using namespace ds;
 
 namespace {
@@ -111,7 +117,7 @@ std::tuple<std::string, std::string, std::string> field(const char* name, Dim d)
 PYBIND11_MODULE(DS_MODULE_NAME, m) {
   m.doc() = "diffsweep engine (one backend); see cuda/batch.h for every array";
   m.def("run", &run, py::arg("shape"), py::arg("arrays"), py::arg("threads") = 0,
-        py::arg("slots_per_launch") = 1024,
+        py::arg("slots_per_launch") = DEFAULT_SLOTS_PER_LAUNCH,
         "Run one batch of replicas to their end; returns a dict of output arrays.");
   m.def("input_fields", [] {
     std::vector<std::tuple<std::string, std::string, std::string>> v;

@@ -177,8 +177,34 @@ def test_zip_expand_points():
     assert pts[2] == {"x": 1, "a": 8, "b": 40000, "c": 0, "d": "p"}
     assert pts[-1] == {"x": 2, "a": 8, "b": 40000, "c": 1, "d": "q"}
     assert cfg.expand_points(with_fixed=True)[0]["n"] == 1
-    with pytest.raises(NotImplementedError, match="zip"):
-        cfg.make_grid()
+    with pytest.raises(ConfigError, match=r"^n: not a parameter of kaur_vin"):
+        cfg.make_grid()  # zip groups reach the Grid; these names are not kaur_vin's
+
+
+def test_make_grid_with_zip_groups():
+    cfg = loads_sweep("""
+        name = "z"
+        builder = "kaur_vin"
+        seeds = 2
+        duration_s = 1.0
+        warmup_s = 0.1
+        [fixed]
+        n_flows = 1
+        [axes]
+        ef = ["cbr", "onoff"]
+        [[zip]]
+        names = ["rtp_ms", "buffer_bytes"]
+        values = [[6, 8, 10], [30000, 40000, 50000]]
+        """)
+    g = cfg.make_grid()
+    assert g.n_points == cfg.n_points == 6 and len(g) == 12
+    assert g.sweep_config is cfg
+    pts = cfg.expand_points()
+    assert g.points[["ef", "rtp_ms", "buffer_bytes"]].to_dict("records") == pts
+    for p, point in enumerate(pts):
+        sc = g.scenario(p, 1)
+        assert sc.links[0].classes[1].limit_bytes == point["buffer_bytes"]
+        assert sc.flow_rtp_ms(0) == pytest.approx(point["rtp_ms"])
 
 
 def test_grid_params_without_zip():

@@ -149,3 +149,52 @@ def test_tuple_valued_axis_and_numpy_values_are_plain():
     assert type(g.axes["t_on_ms"][0]) is float
     assert g.points["rtp_intervals"].tolist() == [(12, 26, 8)] * 4
     assert isinstance(g.points, pd.DataFrame)
+
+
+def test_zip_axes_move_together():
+    g = Grid(kaur_vin, seeds=2, ef=["cbr", "onoff"], n_flows=1,
+             zip_axes=[{"rtp_ms": [6.0, 8.0, 10.0], "buffer_bytes": [30000, 40000, 50000]}],
+             duration_s=1.0, warmup_s=0.1)
+    assert g.n_points == 6 and len(g) == 12
+    assert g.axes == {"ef": ["cbr", "onoff"]}
+    assert g.zips == [{"rtp_ms": [6.0, 8.0, 10.0], "buffer_bytes": [30000, 40000, 50000]}]
+    assert g.columns[:3] == ["ef", "rtp_ms", "buffer_bytes"]
+    # plain axes first, then zip groups; the last dimension varies fastest
+    assert g.points[["ef", "rtp_ms", "buffer_bytes"]].values.tolist() == [
+        ["cbr", 6.0, 30000], ["cbr", 8.0, 40000], ["cbr", 10.0, 50000],
+        ["onoff", 6.0, 30000], ["onoff", 8.0, 40000], ["onoff", 10.0, 50000]]
+    for p, row in g.points.iterrows():
+        sc = g.scenario(p, 1)
+        assert sc.links[0].classes[1].limit_bytes == row["buffer_bytes"]
+        assert sc.flow_rtp_ms(0) == pytest.approx(row["rtp_ms"])
+    assert "zip(rtp_ms, buffer_bytes)[3]" in repr(g)
+
+
+def test_two_zip_groups_and_labels():
+    g = Grid(kaur_vin, seeds=1, duration_s=1.0, warmup_s=0.1,
+             zip_axes={"path": {"rtp_ms": [6.0, 8.0], "buffer_bytes": [30000, 40000]},
+                       "ef": {"ef": ["cbr", "onoff"], "t_on_ms": [1.0, 10.0]}})
+    assert g.n_points == 4
+    assert g.points[["rtp_ms", "ef", "t_on_ms"]].values.tolist() == [
+        [6.0, "cbr", 1.0], [6.0, "onoff", 10.0], [8.0, "cbr", 1.0], [8.0, "onoff", 10.0]]
+    assert Grid(kaur_vin, seeds=1, zip_axes=[], t_on_ms=[1.0]).zips == []
+
+
+@pytest.mark.parametrize("kw,pattern", [
+    (dict(zip_axes=[{"rtp_ms": [6.0, 8.0], "buffer_bytes": [1]}]),
+     r"^zip_axes\[0\]: lists of unequal length \(rtp_ms: 2, buffer_bytes: 1\)"),
+    (dict(zip_axes=[{"rtp_mss": [6.0], "buffer_bytes": [1]}]),
+     r"^zip_axes\[0\]\.rtp_mss: not a parameter of kaur_vin \(did you mean 'rtp_ms'\?\)"),
+    (dict(rtp_ms=8.0, zip_axes=[{"rtp_ms": [6.0], "buffer_bytes": [1]}]),
+     r"^zip_axes\[0\]\.rtp_ms: also given as a parameter"),
+    (dict(zip_axes=[{"rtp_ms": [6.0]}, {"rtp_ms": [8.0]}]), r"^zip_axes\[1\]\.rtp_ms: also in zip_axes\[0\]"),
+    (dict(zip_axes=[{"rtp_ms": 6.0, "buffer_bytes": [1]}]), r"^zip_axes\[0\]\.rtp_ms: 6\.0 is not allowed"),
+    (dict(zip_axes=[{"rtp_ms": [], "buffer_bytes": []}]), r"^zip_axes\[0\]\.rtp_ms: \[\] is not allowed"),
+    (dict(zip_axes=[{"seed": [1, 2]}]), r"^zip_axes\[0\]\.seed: not allowed"),
+    (dict(zip_axes="rtp_ms"), r"^zip_axes: 'rtp_ms' is not allowed"),
+    (dict(zip_axes=[{"t_on_ms": [1.0, -1.0], "rtp_ms": [8.0, 8.0]}]),
+     r"^t_on_ms: -1\.0 is not allowed .*\(grid point 1: t_on_ms=-1\.0, rtp_ms=8\.0; seed 0\)$"),
+])
+def test_bad_zip_axes(kw, pattern):
+    with pytest.raises(ConfigError, match=pattern):
+        Grid(kaur_vin, seeds=1, **kw)

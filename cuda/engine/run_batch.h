@@ -67,7 +67,10 @@ void run_batch_impl(B& be, const BatchInput& hin, BatchOutput& hout, int slots_p
   be.for_each(s.n_replicas, InitFn{pin, L, arena});
   int64_t max_end = 0;
   for (int32_t r = 0; r < s.n_replicas; ++r) max_end = std::max(max_end, hin.end_slot[r]);
-  const int64_t K = slots_per_launch > 0 ? slots_per_launch : 1024;
+  // K slots per for_each. K <= 0: the whole run in one launch (the CPU default: lockstep buys
+  // nothing on CPU cores, and one barrier per K slots stalls every thread whenever one is
+  // descheduled on a busy machine).
+  const int64_t K = slots_per_launch > 0 ? slots_per_launch : std::max<int64_t>(max_end, 1);
   for (int64_t t0 = 0; t0 < max_end; t0 += K)
     be.for_each(s.n_replicas, AdvanceFn{pin, L, arena, t0, t0 + K});
   be.for_each(s.n_replicas, FlushFn{pin, pout, L, arena});

@@ -58,7 +58,6 @@ DS_HD inline void rtt_update(Replica& x, int f, FlowState& s, uint32_t now) {
       (double)(((s.t_rttvar << (kRttvarExp + (kSrttBits - kRttvarBits))) + s.t_srtt) >> kSrttBits) *
       tick;
   if (x.measuring) {
-    const size_t i = x.iF(f);
     x.out.flow_rtt_samples[f] += 1;
     x.out.flow_rtt_sum_slots[f] += tao;
     x.out.flow_rto_sum_slots[f] += rto_slots(x, s, 1);
@@ -283,7 +282,6 @@ DS_HD inline void recv_ack(Replica& x, int f, int32_t ackno, uint32_t now) {
 // TcpAgent::timeout() for the retransmission timer, with RenoTcpAgent::timeout()'s reset.
 DS_HD inline void rto_fire(Replica& x, int f, uint32_t now) {
   FlowState& s = x.flows[f];
-  const size_t i = x.iF(f);
   s.rto_due = kNever;
   s.dupwnd = 0;
   s.dupacks = 0;

@@ -2,15 +2,17 @@
 
 The flow of a run: config -> grid -> pack -> engine -> results -> store -> metrics/figures.
 """
-from .errors import BackendError, ConfigError, EngineError
+from .errors import BackendError, ConfigError, EngineError, SweepInterrupted
 from .grid import Grid
 from .results import Results
 from .runner import run
 from .scenario import Link, OnOffSource, QueueClass, Scenario, TcpFlow
 from .engine import info, simulate
+from .store import load
 from . import scenarios
 
 __all__ = [
     "BackendError", "ConfigError", "EngineError", "Grid", "Link", "OnOffSource", "QueueClass",
-    "Results", "Scenario", "TcpFlow", "info", "run", "scenarios", "simulate",
+    "Results", "Scenario", "SweepInterrupted", "TcpFlow", "info", "load", "run", "scenarios",
+    "simulate",
 ]

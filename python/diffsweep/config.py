@@ -383,12 +383,7 @@ class SweepConfig:
     def grid_params(self) -> dict[str, Any]:
         """Keyword arguments for ``Grid(builder, seeds=..., **params)``: fixed values and axes
         (lists). A fixed *array* value is passed as a one-value axis ``[tuple]``, since Grid treats
-        any list/tuple as an axis. Zip groups cannot be expressed yet: NotImplementedError."""
-        if self.zips:
-            names = "; ".join("(" + ", ".join(g.names) + ")" for g in self.zips)
-            raise NotImplementedError(
-                f"sweep {self.name!r}: [[zip]] groups {names} need zip support in diffsweep.grid."
-                "Grid, which it does not have yet; use expand_points() or drop the [[zip]]")
+        any list/tuple as an axis. Zip groups are given separately (``grid_zip_axes``)."""
         params: dict[str, Any] = {}
         for k, v in self.fixed.items():
             params[k] = [v] if isinstance(v, tuple) else v
@@ -396,11 +391,22 @@ class SweepConfig:
             params[k] = list(vals)
         return params
 
+    def grid_zip_axes(self) -> list[dict[str, list]]:
+        """The zip groups as ``Grid(..., zip_axes=...)`` takes them: one {name: values} per group."""
+        return [{n: [row[i] for row in g.values] for i, n in enumerate(g.names)}
+                for g in self.zips]
+
     def make_grid(self):
-        """``Grid(builder, seeds=seeds, **fixed, **axes)`` (see ``grid_params``)."""
-        params = self.grid_params()  # raises for zip groups before anything is imported
+        """``Grid(builder, seeds=seeds, zip_axes=grid_zip_axes(), **fixed, **axes)`` (see
+        ``grid_params``). The grid remembers this config (``grid.sweep_config``), so that
+        ``diffsweep.run(grid, store=DIR)`` identifies the folder by ``points_sha256``, as the CLI
+        does."""
+        params = self.grid_params()
         from .grid import Grid  # noqa: PLC0415 - imported late on purpose
-        return Grid(self.builder, seeds=list(self.seeds), **params)
+        grid = Grid(self.builder, seeds=list(self.seeds), zip_axes=self.grid_zip_axes() or None,
+                    **params)
+        grid.sweep_config = self
+        return grid
 
     # -- descriptions ----------------------------------------------------------------------
     def effective(self) -> dict[str, Any]:

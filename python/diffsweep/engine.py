@@ -86,14 +86,15 @@ def state_bytes(packed_shape: dict) -> int:
 
 
 def run_packed(p: Packed, backend: str, threads: int | None = None,
-               slots_per_launch: int = 1024) -> dict:
+               slots_per_launch: int | None = None) -> dict:
     """Run one packed batch; returns the engine's output arrays, reshaped per dimension."""
     name = resolve_backend(backend)
     m = _module(name)
     if m is None:
         raise BackendError(f"backend {name!r} is not built")
     flat = {k: np.ascontiguousarray(v).reshape(-1) for k, v in p.arrays.items()}
-    out = m.run(p.shape, flat, threads=int(threads or 0), slots_per_launch=int(slots_per_launch))
+    kw = {} if slots_per_launch is None else {"slots_per_launch": int(slots_per_launch)}
+    out = m.run(p.shape, flat, threads=int(threads or 0), **kw)
     s = p.shape
     R, F, L, S, I = s["n_replicas"], s["max_flows"], s["max_links"], s["max_sources"], s["max_intervals"]
     shapes = {"R": (R,), "RL": (R, L), "RLC": (R, L, 4), "RF": (R, F), "RS": (R, S), "RFI": (R, F, I)}
@@ -102,7 +103,7 @@ def run_packed(p: Packed, backend: str, threads: int | None = None,
 
 
 def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str = "auto",
-             threads: int | None = None, slots_per_launch: int = 1024) -> Results:
+             threads: int | None = None, slots_per_launch: int | None = None) -> Results:
     """Run every (scenario, seed) as one replica; tables indexed by ``replica`` (0..n-1).
 
     Replicas are grouped by shape (flows, links, sources) so a batch carries no padding;
@@ -128,7 +129,10 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
                               f"{', '.join(what)}; {len(bad)} replica(s) affected. This is a bug in "
                               "the capacity planning of diffsweep.pack; please report it.")
         parts.append(_tables(p, out, [scenarios[i] for i in idx], idx))
-    tables = {k: pd.concat([pt[k] for pt in parts], ignore_index=True).sort_values(
+    # Parts without rows (a shape group without sources) would turn numeric columns into
+    # object columns: leave them out unless every part is empty.
+    tables = {k: pd.concat([pt[k] for pt in parts if len(pt[k])] or [parts[0][k]],
+                           ignore_index=True).sort_values(
         [c for c in ("replica", "flow", "link", "cls_index", "source", "interval") if c in parts[0][k].columns],
         kind="stable").reset_index(drop=True) for k in parts[0]}
     meta = {"version": version(), "backend": name,
@@ -238,7 +242,7 @@ def _tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> dict:
 
 
 def execute(grid, rows: pd.DataFrame | None = None, backend: str = "auto",
-            threads: int | None = None, slots_per_launch: int = 1024) -> Results:
+            threads: int | None = None, slots_per_launch: int | None = None) -> Results:
     """Run the replicas ``rows`` (a subset of ``grid.replicas``; all when None) and return
     tables that carry ``point``, ``seed`` and every grid column."""
     rows = grid.replicas if rows is None else rows

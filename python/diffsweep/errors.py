@@ -17,6 +17,20 @@ class EngineError(RuntimeError):
     """The engine reported an internal limit was hit (ring overflow, ...) for some replica."""
 
 
+class SweepInterrupted(KeyboardInterrupt):
+    """A sweep stopped by Ctrl-C after writing its finished chunks. The message says what is
+    saved and how to resume; ``store``, ``done``, ``total`` and ``resume`` carry the same facts.
+    A ``KeyboardInterrupt``, so that code that does not know it still stops."""
+
+    def __init__(self, message: str, store: str | None = None, done: int = 0, total: int = 0,
+                 resume: str | None = None):
+        super().__init__(message)
+        self.store, self.done, self.total, self.resume = store, done, total, resume
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "interrupted"
+
+
 def check(cond: bool, field: str, value, allowed: str) -> None:
     """Raise ConfigError naming ``field`` unless ``cond`` holds."""
     if not cond:

@@ -67,7 +67,7 @@ def _zip_groups(zip_axes) -> list[tuple[str, dict[str, list]]]:
     a mapping label -> mapping."""
     allowed = ("a list of {name: [values]} mappings, one per group of parameters that move "
                "together, or a mapping label -> {name: [values]}")
-    if zip_axes is None:
+    if zip_axes is None or (isinstance(zip_axes, (dict, list, tuple)) and len(zip_axes) == 0):
         return []
     if isinstance(zip_axes, dict) and zip_axes and all(isinstance(g, dict) for g in zip_axes.values()):
         groups = [(f"zip_axes[{label!r}]", g) for label, g in zip_axes.items()]
@@ -135,8 +135,9 @@ class Grid:
                 if p not in accepted:
                     close = difflib.get_close_matches(p, choices, n=1)
                     hint = f" (did you mean {close[0]!r}?)" if close else ""
-                    raise ConfigError(f"{p}: not a parameter of {name}{hint}; {name} accepts: "
-                                      + ", ".join(choices))
+                    where = f"{zip_names[p]}.{p}" if p in zip_names else p
+                    raise ConfigError(f"{where}: not a parameter of {name}{hint}; {name} "
+                                      "accepts: " + ", ".join(choices))
         for r in required:
             if r not in params and r not in zip_names and r != "seed":
                 raise ConfigError(f"{r}: missing (required by {name})")

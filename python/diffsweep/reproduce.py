@@ -124,8 +124,9 @@ def reproduce(paper: str, out, figures: list[str] | None = None, quick: bool = F
         cfg = config.load_sweep(_sweep_path(paper_dir, name), quick=quick, seeds=seeds)
         log(f"[{name}] {cfg.n_points} points x {len(cfg.seeds)} seeds -> {out / name}")
         t0 = time.perf_counter()
-        runs[name] = runner.run(cfg.make_grid(), backend=backend, store=out / name,
-                                progress=progress, threads=threads, config=cfg)
+        runs[name] = runner.run(cfg, backend=backend, store=out / name, progress=progress,
+                                threads=threads,
+                                resume_hint=f"diffsweep reproduce {paper} (same arguments)")
         timings[f"sweep {name}"] = time.perf_counter() - t0
     results = {}
     fig_paths: dict[str, list[Path]] = {}

@@ -32,6 +32,11 @@ class Results:
         for name in TABLES:
             frames = [getattr(p, name) for p in parts]
             frames = [f for f in frames if len(f.columns)]
+            if any(len(f) for f in frames):
+                # A part without rows has columns of dtype object; left in, it would turn the
+                # result's columns to object, so that the dtypes would depend on how replicas
+                # were split into parts (chunks).
+                frames = [f for f in frames if len(f)]
             df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
             out[name] = sort_table(df)
         return Results(**out, meta=dict(meta if meta is not None else parts[0].meta))

@@ -1,15 +1,726 @@
-"""runner: run a Grid (all of it, or the replicas not yet in a store) and return Results."""
+"""runner: run a Grid in chunks -- into a results folder (resume), with a progress bar, adaptive
+seeds (``target_ci``) and, optionally, on a Dask cluster. See docs/sweeps.md ("Running a sweep")
+and docs/distributed.md.
+
+``run(grid)`` with no other argument runs every (point, seed) replica in memory and returns the
+tables, exactly as ``engine.execute(grid)`` does (same rows, same order). The rest is opt-in:
+
+* **Chunks.** The replicas to compute are split into chunks. A chunk holds at most
+  ``chunk_size`` replicas (default ``MAX_CHUNK[backend]``: 4096 on the CPU, 65536 on CUDA, so
+  that the progress bar moves) and at most ``memory_budget_bytes / bytes_per_replica`` of them,
+  where ``bytes_per_replica = STATE_SAFETY * engine.state_bytes(shape) + inputs + tables``
+  estimated from a packed sample of each point (``replica_bytes``). The budget defaults to
+  ``CPU_MEMORY_FRACTION`` of the free RAM (``MemAvailable`` in /proc/meminfo) on the CPU and to
+  ``CUDA_MEMORY_BUDGET`` (4 GiB: the engine has no device-memory query) on CUDA or on a Dask
+  cluster (whose workers may have GPUs). Replicas of points with the same shape (flows, links,
+  sources) are kept together; a replica's result does not depend on its chunk.
+* **Store.** ``store=DIR`` writes each finished chunk atomically (``diffsweep.store.Store``) and
+  skips the (point, seed) pairs already there: a rerun resumes, a finished sweep recomputes
+  nothing. The folder is identified by ``SweepConfig.points_sha256`` for sweep files (a
+  ``SweepConfig`` or a grid from ``SweepConfig.make_grid``), else by ``grid_identity(grid)``: the
+  sha256 of the canonical JSON of the builder's ``module:qualname``, the fixed parameters, the
+  axes and the zip groups -- seeds are not part of it, so adding seeds resumes into the folder. A
+  run into a folder holding another sweep is a ``ConfigError``. With a store, the tables returned
+  are always read back from the folder (the requested pairs only, sorted by point and seed), so a
+  first run and a resumed run return identical tables.
+* **Ctrl-C** stops after the chunk in progress is written (a second Ctrl-C stops at once) and
+  raises ``SweepInterrupted`` (a ``KeyboardInterrupt``) saying how to resume.
+* **target_ci.** Seeds are added in rounds until the Student-t CI half-width of
+  ``target_metric`` (a column of the replicas table) is at most ``target_ci`` at every point --
+  relative to |mean| by default (``target_relative=True``: 0.05 means +-5 %), absolute in the
+  metric's unit otherwise -- or the point has ``max_seeds`` seeds. Each round gives every unmet
+  point ``seeds_per_round`` new seeds (default: as many as the grid has; consecutive seeds after
+  the point's largest). ``meta["ci_capped_points"]`` lists the points that hit the cap unmet.
+* **Dask.** ``client=`` (a ``distributed.Client``): every chunk is a task ``run_chunk(grid,
+  rows, ...)`` with a deterministic key, so a chunk resubmitted (or recomputed after a lost
+  worker) is computed once and written once; the driver alone writes the store.
+"""
 from __future__ import annotations
 
-from .engine import execute, resolve_backend
-from .results import Results
+import hashlib
+import json
+import math
+import os
+import platform
+import signal
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from . import engine as _engine
+from .errors import ConfigError, SweepInterrupted
+from .pack import pack, shape_key
+from .results import TABLES, Results, sort_table
+
+#: default upper bound of replicas per chunk, per backend
+MAX_CHUNK = {"cpu": 4096, "cuda": 65536}
+#: engine state is multiplied by this to cover output arrays and transient copies
+STATE_SAFETY = 3
+#: Python-side bytes per table row of results (DataFrame columns, Parquet buffers)
+TABLE_ROW_BYTES = 1024
+#: fraction of the free RAM a CPU run may use by default
+CPU_MEMORY_FRACTION = 0.5
+#: default budget of a CUDA run, or a Dask run (the engine cannot query device memory)
+CUDA_MEMORY_BUDGET = 4 << 30
+#: default cap of seeds per point for target_ci
+DEFAULT_MAX_SEEDS = 100
+#: default metric of target_ci
+DEFAULT_TARGET_METRIC = "tcp_goodput_bps"
+#: columns of the replicas table target_ci may use (besides numeric grid columns)
+REPLICA_METRICS = ("tcp_goodput_bps", "measured_s", "duration_s", "warmup_s", "slot_s",
+                   "n_flows", "delay_rounding_ms", "slots_run")
 
 
-def run(grid, backend: str = "auto", threads: int | None = None,
-        slots_per_launch: int = 1024) -> Results:
-    """Run every (point, seed) replica of ``grid`` on ``backend`` ('auto', 'cpu' or 'cuda').
+# --------------------------------------------------------------------------------------------
+# memory and chunks
+# --------------------------------------------------------------------------------------------
+def available_memory_bytes() -> int:
+    """Free RAM: ``MemAvailable`` of /proc/meminfo, else ``os.sysconf``, else 4 GiB."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return 4 << 30
 
-    Returns Results whose tables carry ``point``, ``seed`` and every grid column.
+
+def default_memory_budget(backend: str) -> int:
+    """The budget a chunk may use when ``memory_budget_bytes`` is not given."""
+    if backend == "cpu":
+        return max(64 << 20, int(CPU_MEMORY_FRACTION * available_memory_bytes()))
+    return CUDA_MEMORY_BUDGET
+
+
+def replica_bytes(scenario, seed: int = 0) -> int:
+    """Estimated memory one replica of ``scenario`` needs in a chunk: ``STATE_SAFETY`` times the
+    engine state of a packed sample, plus its input arrays, plus its result rows."""
+    p = pack([scenario], [int(seed)])
+    s = p.shape
+    inputs = sum(int(a.nbytes) for a in p.arrays.values())
+    rows = (1 + s["max_flows"] + s["max_links"] * 4 + s["max_sources"]
+            + s["max_flows"] * s["max_intervals"])
+    return STATE_SAFETY * _engine.state_bytes(s) + inputs + TABLE_ROW_BYTES * rows
+
+
+def plan_chunks(grid, rows: pd.DataFrame, memory_budget_bytes: int,
+                max_replicas: int) -> tuple[list[pd.DataFrame], dict]:
+    """Split ``rows`` (replica rows: point, seed, grid columns) into chunks of at most
+    ``max_replicas`` replicas whose estimated memory fits ``memory_budget_bytes``; rows of points
+    with the same shape are kept together (groups in order of first appearance, the given row
+    order within a group). Returns the chunks and facts for ``meta``."""
+    if rows.empty:
+        return [], {"bytes_per_replica": 0, "chunks": 0}
+    info: dict[int, tuple[tuple, int]] = {}
+    points = rows["point"].to_numpy()
+    for p in dict.fromkeys(points.tolist()):
+        sc = grid.scenario(p, grid.seeds[0])
+        info[p] = (shape_key(sc), replica_bytes(sc, grid.seeds[0]))
+    group_of: dict[tuple, int] = {}
+    for p in dict.fromkeys(points.tolist()):
+        group_of.setdefault(info[p][0], len(group_of))
+    order = np.argsort(np.array([group_of[info[p][0]] for p in points.tolist()]), kind="stable")
+    rows = rows.iloc[order].reset_index(drop=True)
+    chunks, start, n, worst = [], 0, 0, 0
+    over = False
+    for i, p in enumerate(rows["point"].tolist()):
+        b = info[p][1]
+        w = max(worst, b)
+        if n and (n >= max_replicas or (n + 1) * w > memory_budget_bytes):
+            chunks.append(rows.iloc[start:i].reset_index(drop=True))
+            start, n, w = i, 0, b
+        over |= b > memory_budget_bytes
+        n, worst = n + 1, w
+    chunks.append(rows.iloc[start:].reset_index(drop=True))
+    biggest = max(b for _, b in info.values())
+    return chunks, {"bytes_per_replica": biggest, "chunks": len(chunks),
+                    "over_budget": over}
+
+
+# --------------------------------------------------------------------------------------------
+# identity of a results folder
+# --------------------------------------------------------------------------------------------
+def grid_identity(grid) -> tuple[str, dict]:
+    """(config hash, manifest fields) of the results folder of ``grid``.
+
+    A grid made by ``SweepConfig.make_grid`` uses ``points_sha256`` (as the CLI does). Else the
+    hash is the sha256 of the canonical JSON (``diffsweep.config._hash``) of
+    ``{"builder": "module:qualname", "fixed": {...}, "axes": [[name, values]], "zip": [...]}``:
+    what each (point, seed) replica computes, without the seeds."""
+    from . import config as _config  # noqa: PLC0415 - config imports grid lazily, keep it light
+
+    cfg = getattr(grid, "sweep_config", None)
+    if cfg is not None:
+        return cfg.points_sha256, cfg.manifest_fields()
+    b = grid.builder
+    name = f"{getattr(b, '__module__', '?')}:{getattr(b, '__qualname__', repr(b))}"
+    desc = {"builder": name, "fixed": dict(sorted(grid.fixed.items())),
+            "axes": [[k, list(v)] for k, v in grid.axes.items()],
+            "zip": [{"names": list(g), "values": [list(v) for v in g.values()]}
+                    for g in getattr(grid, "zips", [])]}
+    fields = {"name": getattr(b, "__name__", "grid"), "builder": name,
+              "grid": _config._canon(desc), "points_sha256": _config._hash(desc),
+              "seeds": list(grid.seeds), "n_points": grid.n_points}
+    return fields["points_sha256"], fields
+
+
+# --------------------------------------------------------------------------------------------
+# one chunk (what a Dask worker runs)
+# --------------------------------------------------------------------------------------------
+def _keep(res: Results, tables) -> Results:
+    """Only the tables in ``tables`` (others become empty, column-less frames, never stored)."""
+    if tables is None:
+        return res
+    out = {t: (getattr(res, t) if t in tables else pd.DataFrame()) for t in TABLES}
+    return Results(**out, meta=res.meta)
+
+
+def run_chunk(grid, rows: pd.DataFrame, backend: str = "auto", threads: int | None = None,
+              slots_per_launch: int | None = None, tables=None) -> Results:
+    """Run the replicas ``rows`` of ``grid`` (a pure function of its arguments: the task of one
+    chunk). ``backend='auto'`` takes the GPU of the machine running it when it has one."""
+    res = _engine.execute(grid, rows, backend, threads, slots_per_launch)
+    # engine.simulate concatenates one part per shape group; a part without rows (points without
+    # sources next to points with) leaves object columns of numbers: give them their real dtype,
+    # so that the dtypes of a table do not depend on which points share a chunk
+    res = Results(**{k: (v.infer_objects() if len(v) else v) for k, v in res.tables().items()},
+                  meta=res.meta)
+    return _keep(res, tables)
+
+
+# --------------------------------------------------------------------------------------------
+# helpers
+# --------------------------------------------------------------------------------------------
+def _pairs(df: pd.DataFrame) -> list[tuple[int, int]]:
+    if df.empty or "point" not in df.columns:
+        return []
+    return list(zip(df["point"].astype("int64").tolist(), df["seed"].astype("int64").tolist()))
+
+
+def _rows_for(grid, pairs: list[tuple[int, int]]) -> pd.DataFrame:
+    """Replica rows (point, seed, grid columns) for any (point, seed) pairs, in the given order."""
+    keys = pd.DataFrame({"point": np.array([p for p, _ in pairs], dtype="int64"),
+                         "seed": np.array([s for _, s in pairs], dtype="int64")})
+    return keys.merge(grid.points, on="point", how="left", sort=False)
+
+
+def _select(res: Results, order: dict[tuple[int, int], int], meta: dict,
+            sort_by_request: bool) -> Results:
+    """The rows of the pairs in ``order``; sorted by request order (``sort_by_request``: what
+    ``engine.execute`` gives) or by (point, seed, ...) (what the store gives)."""
+    od = pd.DataFrame({"point": np.fromiter((p for p, _ in order), dtype="int64", count=len(order)),
+                       "seed": np.fromiter((s for _, s in order), dtype="int64", count=len(order)),
+                       "_order": np.fromiter(order.values(), dtype="int64", count=len(order))})
+    out = {}
+    for name in TABLES:
+        df = getattr(res, name)
+        if "point" in df.columns and len(df):
+            keys = df[["point", "seed"]].astype("int64")
+            pos = keys.merge(od, on=["point", "seed"], how="left")["_order"].to_numpy()
+            keep = ~np.isnan(pos) if pos.dtype.kind == "f" else np.ones(len(df), dtype=bool)
+            if not keep.all():
+                df, pos = df[keep], pos[keep]
+            if sort_by_request:
+                cols = [c for c in ("flow", "link", "cls_index", "source", "interval")
+                        if c in df.columns]
+                df = df.assign(_order=pos.astype("int64"))
+                df = df.sort_values(["_order", *cols], kind="stable").drop(columns="_order")
+                df = df.reset_index(drop=True)
+            else:
+                df = sort_table(df)
+        out[name] = df
+    return Results(**out, meta=meta)
+
+
+def _device_name(backend: str) -> str:
+    if backend == "cuda":
+        try:
+            return str(_engine.info().get("cuda_device") or "cuda")
+        except Exception:  # pragma: no cover
+            return "cuda"
+    return platform.processor() or platform.machine()
+
+
+def _check_positive_int(name: str, v, lo: int = 1) -> int | None:
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
+        raise ConfigError(f"{name}: {v!r} is not allowed (expected an integer >= {lo})")
+    return int(v)
+
+
+class _Sigint:
+    """Ctrl-C while a sweep runs. ``defer``: the first Ctrl-C only sets ``requested`` (the loop
+    stops after the chunk in progress is written); a second one raises KeyboardInterrupt.
+    Without ``defer`` Ctrl-C raises at once, except inside ``critical()`` (a chunk being
+    written), after which it is raised."""
+
+    def __init__(self, defer: bool):
+        self.defer = defer
+        self.requested = False
+        self._critical = 0
+        self._old = None
+
+    def __enter__(self):
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+            self._old = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc):
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+        return False
+
+    def _handle(self, signum, frame):
+        if self.requested or not (self.defer or self._critical):
+            raise KeyboardInterrupt
+        self.requested = True
+        if self.defer:
+            sys.stderr.write("\ndiffsweep: stopping after the chunk in progress is written "
+                             "(Ctrl-C again to stop at once)\n")
+            sys.stderr.flush()
+
+    @contextmanager
+    def critical(self):
+        self._critical += 1
+        try:
+            yield
+        finally:
+            self._critical -= 1
+        if self.requested and not self.defer and not self._critical:
+            raise KeyboardInterrupt
+
+
+class _Progress:
+    """tqdm bar: replicas done / total, simulated seconds per wall-second, ETA."""
+
+    def __init__(self, enabled: bool, total: int, initial: int, desc: str):
+        self.bar = None
+        self.sim_s = 0.0
+        self.t0 = time.perf_counter()
+        if enabled:
+            from tqdm.auto import tqdm  # noqa: PLC0415
+
+            self.bar = tqdm(total=total, initial=initial, desc=desc, unit="replica",
+                            dynamic_ncols=True, file=sys.stderr, smoothing=0.1)
+
+    def grow(self, total: int) -> None:
+        if self.bar is not None:
+            self.bar.total = total
+            self.bar.refresh()
+
+    def update(self, res: Results) -> None:
+        rep = res.replicas
+        if "duration_s" in rep.columns:
+            self.sim_s += float(pd.to_numeric(rep["duration_s"], errors="coerce").sum())
+        if self.bar is not None:
+            wall = max(time.perf_counter() - self.t0, 1e-9)
+            self.bar.set_postfix_str(f"{self.sim_s / wall:.3g} sim-s/s", refresh=False)
+            self.bar.update(len(rep))
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+# --------------------------------------------------------------------------------------------
+# the session: plan, compute, write
+# --------------------------------------------------------------------------------------------
+class _Session:
+    def __init__(self, grid, backend, threads, slots_per_launch, tables, store, client,
+                 budget, max_chunk, ident, progress, sig, metric):
+        self.grid, self.backend, self.threads = grid, backend, threads
+        self.spl, self.tables, self.store, self.client = slots_per_launch, tables, store, client
+        self.budget, self.max_chunk, self.ident = budget, max_chunk, ident
+        self.progress, self.sig, self.metric = progress, sig, metric
+        self.done: set[tuple[int, int]] = set()
+        self.parts: list[Results] = []
+        self.values: list[pd.DataFrame] = []
+        self.replicas_run = 0
+        self.chunks_run = 0
+        self.chunk_metas: list[dict] = []
+        self.plan_info: dict = {"bytes_per_replica": 0, "chunks": 0}
+        self._grid_future = None
+
+    # -- what is there ---------------------------------------------------------------------
+    def load_store_values(self) -> None:
+        """The target metric of the replicas already in the store (read from its chunks)."""
+        if self.metric is None or self.store is None:
+            return
+        from .store import CHUNKS  # noqa: PLC0415
+
+        for c in self.store.chunks():
+            info = c.files.get("replicas")
+            if info is None:
+                continue
+            path = self.store.path / CHUNKS / info["file"]
+            df = pd.read_parquet(path)
+            if self.metric in df.columns:
+                self.values.append(df[["point", "seed", self.metric]])
+
+    def metric_table(self) -> pd.DataFrame:
+        if not self.values:
+            return pd.DataFrame(columns=["point", "seed", self.metric])
+        df = pd.concat(self.values, ignore_index=True)
+        return df.drop_duplicates(["point", "seed"], keep="first")
+
+    # -- running ---------------------------------------------------------------------------
+    def run_rows(self, rows: pd.DataFrame) -> None:
+        """Compute the replicas of ``rows`` that are not done yet."""
+        pairs = _pairs(rows)
+        todo_mask = np.array([p not in self.done for p in pairs], dtype=bool)
+        todo = rows[todo_mask].reset_index(drop=True) if len(rows) else rows
+        if todo.empty:
+            return
+        chunks, info = plan_chunks(self.grid, todo, self.budget, self.max_chunk)
+        self.plan_info["bytes_per_replica"] = max(self.plan_info["bytes_per_replica"],
+                                                  info["bytes_per_replica"])
+        self.plan_info["chunks"] += info["chunks"]
+        if info.get("over_budget"):
+            import warnings  # noqa: PLC0415
+            warnings.warn(f"memory_budget_bytes={self.budget}: one replica needs about "
+                          f"{info['bytes_per_replica']} bytes; running one replica per chunk",
+                          stacklevel=3)
+        if self.client is None:
+            for chunk in chunks:
+                res = run_chunk(self.grid, chunk, self.backend, self.threads, self.spl,
+                                self.tables)
+                self._accept(res)
+                if self.sig.requested:
+                    raise KeyboardInterrupt
+        else:
+            self._run_dask(chunks)
+
+    def _run_dask(self, chunks: list[pd.DataFrame]) -> None:
+        from distributed import as_completed  # noqa: PLC0415
+
+        client = self.client
+        if self._grid_future is None:
+            self._grid_future = client.scatter(self.grid, broadcast=True, hash=False)
+        futures = []
+        try:
+            for chunk in chunks:
+                text = json.dumps([self.backend, self.tables, _pairs(chunk)])
+                key = ("diffsweep-chunk-" + self.ident[:16] + "-"
+                       + hashlib.sha256(text.encode()).hexdigest()[:24])
+                futures.append(client.submit(run_chunk, self._grid_future, chunk, self.backend,
+                                             self.threads, self.spl, self.tables, key=key,
+                                             retries=0))
+            for fut in as_completed(futures):
+                res = fut.result()
+                self._accept(res)
+                fut.release()
+        except BaseException:
+            client.cancel([f for f in futures if not f.done()])
+            raise
+
+    def _accept(self, res: Results) -> None:
+        """A finished chunk: drop pairs already done (never expected), write, count."""
+        pairs = _pairs(res.replicas)
+        dup = self.done.intersection(pairs)
+        if dup:
+            res = _select(res, {p: i for i, p in enumerate(pairs) if p not in dup}, res.meta,
+                          sort_by_request=True)
+            pairs = [p for p in pairs if p not in dup]
+        if not pairs:
+            return
+        with self.sig.critical():
+            if self.store is not None:
+                self.store.write_chunk(res)
+            else:
+                self.parts.append(res)
+            self.done.update(pairs)
+        self.replicas_run += len(pairs)
+        self.chunks_run += 1
+        self.chunk_metas.append(res.meta)
+        if self.metric is not None and self.metric in res.replicas.columns:
+            self.values.append(res.replicas[["point", "seed", self.metric]])
+        self.progress.update(res)
+
+
+# --------------------------------------------------------------------------------------------
+# run
+# --------------------------------------------------------------------------------------------
+def run(grid, backend: str = "auto", threads: int | None = None, slots_per_launch: int | None = None,
+        *, chunk_size: int | None = None, store=None, progress: bool | None = None,
+        target_ci: float | None = None, target_metric: str = DEFAULT_TARGET_METRIC,
+        target_relative: bool = True, max_seeds: int = DEFAULT_MAX_SEEDS,
+        seeds_per_round: int | None = None, ci_level: float = 0.95, client=None,
+        memory_budget_bytes: int | None = None, quiet: bool = False, tables=None,
+        manifest: dict | None = None, resume_hint: str | None = None) -> Results:
+    """Run every (point, seed) replica of ``grid`` and return Results whose tables carry
+    ``point``, ``seed`` and every grid column (see the module docstring for the details).
+
+    grid: a ``Grid`` or a ``diffsweep.config.SweepConfig`` (whose ``outputs.tables`` then
+        default ``tables``).
+    backend: 'auto', 'cpu' or 'cuda' (with ``client``: resolved on each worker).
+    threads, slots_per_launch: passed to the engine (threads None = all OpenMP threads).
+    chunk_size: most replicas per chunk (default ``MAX_CHUNK[backend]``).
+    store: a results folder (path or ``diffsweep.store.Store``): resume, atomic chunks.
+    progress: show a tqdm bar (None: when stderr is a terminal and not ``quiet``).
+    target_ci, target_metric, target_relative, max_seeds, seeds_per_round, ci_level: adaptive
+        seeds (module docstring).
+    client: a ``distributed.Client``: chunks run as Dask tasks.
+    memory_budget_bytes: memory a chunk may use (default ``default_memory_budget``).
+    tables: names of the tables to keep (default all); the others come back empty.
+    manifest: extra fields for the store's manifest (e.g. the CLI's argv).
+    resume_hint: how to resume, for the message of ``SweepInterrupted``.
+
+    ``meta``: the engine's keys (version, backend, device, threads, wall_s of this call,
+    n_replicas returned) plus replicas_run (computed by this call), replicas_reused (found in
+    the store), chunks_run, chunk_replicas, memory_budget_bytes, bytes_per_replica, and with a
+    store: store, config_hash, problems; with target_ci: ci_* keys.
     """
-    backend = resolve_backend(backend)
-    return execute(grid, None, backend, threads, slots_per_launch)
+    from .config import SweepConfig  # noqa: PLC0415
+
+    t0 = time.perf_counter()
+    cfg = None
+    if isinstance(grid, SweepConfig):
+        cfg = grid
+        grid = cfg.make_grid()
+    else:
+        cfg = getattr(grid, "sweep_config", None)
+    if tables is None and cfg is not None:
+        tables = list(cfg.outputs.get("tables") or TABLES)
+    if tables is not None:
+        if isinstance(tables, str):
+            tables = [tables]
+        tables = list(tables)
+        for t in tables:
+            if t not in TABLES:
+                raise ConfigError(f"tables: {t!r} is not allowed (expected names among "
+                                  f"{', '.join(TABLES)})")
+        if "replicas" not in tables:
+            tables = ["replicas", *tables]  # the store and target_ci need it
+        if set(tables) == set(TABLES):
+            tables = None
+    chunk_size = _check_positive_int("chunk_size", chunk_size)
+    memory_budget_bytes = _check_positive_int("memory_budget_bytes", memory_budget_bytes)
+    threads = _check_positive_int("threads", threads, lo=0)
+    if backend not in _engine.BACKENDS:
+        raise ConfigError(f"backend: {backend!r} is not allowed (expected one of "
+                          f"{', '.join(_engine.BACKENDS)})")
+
+    # target_ci arguments, all checked before anything runs
+    metric = None
+    if target_ci is not None:
+        if not (isinstance(target_ci, (int, float)) and not isinstance(target_ci, bool)
+                and math.isfinite(target_ci) and target_ci > 0):
+            raise ConfigError(f"target_ci: {target_ci!r} is not allowed (expected a finite "
+                              "number > 0: a fraction of |mean| such as 0.05, or with "
+                              "target_relative=False a half-width in the metric's unit)")
+        allowed = list(REPLICA_METRICS) + [c for c in grid.columns
+                                           if pd.api.types.is_numeric_dtype(grid.points[c])]
+        if target_metric not in allowed:
+            import difflib  # noqa: PLC0415
+            close = difflib.get_close_matches(str(target_metric), allowed, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else "one of " + ", ".join(allowed)
+            raise ConfigError(f"target_metric: {target_metric!r} is not a column of the "
+                              f"replicas table ({hint})")
+        max_seeds = _check_positive_int("max_seeds", max_seeds, lo=2)
+        seeds_per_round = _check_positive_int("seeds_per_round", seeds_per_round)
+        if not (isinstance(ci_level, float) and 0 < ci_level < 1):
+            raise ConfigError(f"ci_level: {ci_level!r} is not allowed (expected 0 < level < 1)")
+        metric = target_metric
+
+    # backend, budget, chunk size
+    if client is None:
+        backend_name = _engine.resolve_backend(backend)
+        plan_backend = backend_name
+    else:
+        backend_name = backend
+        plan_backend = "cuda" if backend != "cpu" else "cpu"
+        try:
+            n_workers = max(1, len(client.scheduler_info(n_workers=-1).get("workers", {})))
+        except TypeError:  # older distributed: no n_workers argument
+            n_workers = max(1, len(client.scheduler_info().get("workers", {})))
+        except Exception:
+            n_workers = 1
+    if memory_budget_bytes is None:
+        # a Dask driver cannot see its workers' memory: the conservative CUDA budget
+        memory_budget_bytes = (default_memory_budget(plan_backend) if client is None
+                               else CUDA_MEMORY_BUDGET)
+    max_chunk = chunk_size or MAX_CHUNK[plan_backend]
+    if client is not None and chunk_size is None:
+        # several chunks per worker, so that the cluster is balanced and a lost worker costs
+        # little
+        max_chunk = max(1, min(max_chunk, math.ceil(len(grid) / (4 * n_workers))))
+
+    # the results folder
+    st = None
+    ident, fields = grid_identity(grid)
+    if store is not None:
+        from .store import Store  # noqa: PLC0415
+
+        st = store if isinstance(store, Store) else Store(store)
+        _check_folder_tables(st, ident, tables)
+        fields = {**fields, **(manifest or {}), "backend": backend_name,
+                  "device": (_device_name(backend_name) if client is None else "dask"),
+                  "threads": threads or 0, "tables": list(tables or TABLES)}
+        st.open(ident, fields)
+
+    show = (not quiet and sys.stderr.isatty()) if progress is None else bool(progress)
+    wanted: dict[int, list[int]] = {p: list(grid.seeds) for p in range(grid.n_points)}
+    order: dict[tuple[int, int], int] = {pr: i for i, pr in enumerate(_pairs(grid.replicas))}
+    sig = _Sigint(defer=client is None)
+    prog = None
+    session = None
+    ci_meta: dict[str, Any] = {}
+    try:
+        with sig:
+            session = _Session(grid, backend_name, threads, slots_per_launch, tables, st,
+                               client, memory_budget_bytes, max_chunk, ident, None, sig,
+                               metric)
+            if st is not None:
+                session.done = st.done_replicas()
+                session.load_store_values()
+            reused = len(session.done.intersection(order))
+            prog = _Progress(show, len(order), reused,
+                             desc=(cfg.name if cfg is not None else "diffsweep"))
+            session.progress = prog
+            session.run_rows(grid.replicas)
+            if metric is not None:
+                ci_meta = _target_ci_rounds(session, grid, wanted, order, prog, target_ci,
+                                            metric, target_relative, max_seeds,
+                                            seeds_per_round or len(grid.seeds), ci_level)
+    except KeyboardInterrupt:
+        if prog is not None:
+            prog.close()
+        if st is not None:
+            try:
+                st.finish({"interrupted": True,
+                           "replicas_run": session.replicas_run if session else 0})
+            except OSError:
+                pass
+        n_done = len(session.done.intersection(order)) if session else 0
+        if st is not None:
+            hint = resume_hint or f"run the same call again with store={str(st.path)!r}"
+            msg = (f"interrupted: {n_done} of {len(order)} replicas are saved in {st.path} "
+                   f"({session.chunks_run if session else 0} chunks written by this run). "
+                   f"Resume with:\n  {hint}")
+        else:
+            msg = ("interrupted: nothing is saved (no store); pass store=DIR (--out DIR) to be "
+                   "able to resume")
+        raise SweepInterrupted(msg, store=str(st.path) if st is not None else None,
+                               done=n_done, total=len(order), resume=resume_hint) from None
+    except Exception as e:
+        if st is not None:  # record the failed run; its finished chunks stay and are reused
+            try:
+                st.finish({"error": f"{type(e).__name__}: {e}",
+                           "replicas_run": session.replicas_run if session else 0})
+            except OSError:
+                pass
+        raise
+    finally:
+        if prog is not None:
+            prog.close()
+
+    # assemble the answer; without a store, the rows come point by point, each point's seeds in
+    # the grid's order then in the order target_ci added them (engine.execute's order for a plain
+    # run); with a store, sorted by point and seed
+    order = {(p, s): i for i, (p, s) in enumerate((p, s) for p in sorted(wanted)
+                                                  for s in wanted[p])}
+    first = session.chunk_metas[0] if session.chunk_metas else {}
+    run_meta = {
+        "version": first.get("version", _engine.version()),
+        "backend": (first.get("backend", backend_name) if client is None
+                    else "+".join(sorted({m.get("backend", "?") for m in session.chunk_metas}))
+                    or backend_name),
+        "device": first.get("device", _device_name(backend_name) if client is None else "dask"),
+        "threads": first.get("threads", threads or 0),
+        "wall_s": time.perf_counter() - t0,
+        "n_replicas": len(order),
+        "host": platform.node(), "pid": os.getpid(),
+        "replicas_run": session.replicas_run,
+        "replicas_reused": len(order) - session.replicas_run,
+        "chunks_run": session.chunks_run,
+        "chunk_replicas": max_chunk,
+        "memory_budget_bytes": memory_budget_bytes,
+        "bytes_per_replica": session.plan_info["bytes_per_replica"],
+        "distributed": client is not None,
+        **ci_meta,
+    }
+    if st is not None:
+        json_meta = {k: v for k, v in run_meta.items() if k != "ci_summary"}
+        st.finish(json_meta)
+        loaded = st.load()
+        meta = {**loaded.meta, **run_meta, "store": str(st.path), "config_hash": ident,
+                "problems": list(st.problems)}
+        return _select(loaded, order, meta, sort_by_request=False)
+    if not session.parts:  # pragma: no cover - a grid has at least one replica
+        return Results(**{t: pd.DataFrame() for t in TABLES}, meta=run_meta)
+    if len(session.parts) == 1:
+        only = session.parts[0]
+        return _select(only, order, {**only.meta, **run_meta}, sort_by_request=True)
+    return _select(Results.concat(session.parts), order, run_meta, sort_by_request=True)
+
+
+def _check_folder_tables(st, ident: str, tables) -> None:
+    """A resumed folder keeps the tables it was started with (else some chunks would lack
+    tables that others have)."""
+    from .store import MANIFEST, read_manifest  # noqa: PLC0415
+
+    if not (st.path / MANIFEST).is_file():
+        return
+    m = read_manifest(st.path)
+    if m.get("config_hash") != ident:
+        return  # Store.open reports the other sweep
+    have = sorted(m.get("tables") or TABLES)
+    if have != sorted(tables or TABLES):
+        raise ConfigError(
+            f"tables: {sorted(tables or TABLES)} differ from the tables kept in {st.path} "
+            f"({have}); a resumed sweep keeps the same tables: keep [outputs] tables as "
+            "before, or use another output folder")
+
+
+def _target_ci_rounds(session: _Session, grid, wanted, order, prog, target, metric, relative,
+                      max_seeds, per_round, level) -> dict:
+    """Add seeds in rounds to the points whose CI half-width is above ``target``."""
+    from .stats import ci_targets_unmet, summarize  # noqa: PLC0415
+
+    rounds = 0
+    while True:
+        values = session.metric_table()
+        if len(values):
+            keys = pd.MultiIndex.from_arrays([values["point"].astype("int64"),
+                                              values["seed"].astype("int64")])
+            values = values[keys.isin(list(order))]
+        summary = summarize(values, by=["point"], metrics=[metric], level=level)
+        missing = sorted(set(wanted) - set(summary["point"].astype(int)))
+        unmet = set(ci_targets_unmet(summary, target, relative)["point"].astype(int))
+        unmet |= set(missing)
+        grow = sorted(p for p in unmet if len(wanted[p]) < max_seeds)
+        if not grow:
+            break
+        rounds += 1
+        new_pairs = []
+        for p in grow:
+            k = min(per_round, max_seeds - len(wanted[p]))
+            top = max(wanted[p])
+            seeds = list(range(top + 1, top + 1 + k))
+            wanted[p].extend(seeds)
+            new_pairs.extend((p, s) for s in seeds)
+        for pr in new_pairs:
+            order[pr] = len(order)
+        prog.grow(len(order))
+        rows = _rows_for(grid, new_pairs)
+        prog_before = len(session.done.intersection(new_pairs))
+        if prog_before and prog.bar is not None:
+            prog.bar.update(prog_before)
+        session.run_rows(rows)
+    capped = sorted(unmet)
+    return {"ci_target": float(target), "ci_metric": metric, "ci_relative": bool(relative),
+            "ci_level": level, "ci_rounds": rounds, "ci_max_seeds": max_seeds,
+            "ci_capped_points": capped,
+            "ci_seeds_per_point": {int(p): len(s) for p, s in wanted.items()},
+            "ci_summary": summary}
