@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Diagnostics for one kaur_k2.tcl run made with a trace prefix.
 
-usage: analyze_trace.py <prefix> [warm_s]
+usage: analyze_trace.py <prefix> [warm_s] [-v]
 Reads <prefix>.tr (ns-2 packet trace) and <prefix>.tcp (cwnd_/ack_/t_seqno_).
 Node ids in kaur_k2.tcl: S=0 E=1 R1=2 R2=3 K=4 X=5.  fid 1 = TCP, fid 2 = EF/CBR.
 Reports: EF queueing delay and drops at R1->R2; where TCP drops happen; TCP
@@ -14,6 +14,7 @@ import sys, collections
 
 pfx = sys.argv[1]
 warm = float(sys.argv[2]) if len(sys.argv) > 2 else 0.0
+verbose = len(sys.argv) > 3 and sys.argv[3] == '-v'
 
 ef_enq = {}
 ef_delays = []
@@ -79,16 +80,18 @@ def ef_last_run_before(t):
     return ef_runs[i] if i >= 0 else None
 
 # timeouts from the agent trace: cwnd_ falling to 1
-ack = -1; cwnd = None; tos = []
+ack = -1; cwnd = None; tos = []; last_ack_t = 0.0; idle_before = []
 with open(pfx + ".tcp") as f:
     for line in f:
         p = line.split()
         t, var, val = float(p[0]), p[5], float(p[6])
         if var == 'ack_':
+            if int(val) != ack:
+                last_ack_t = t
             ack = int(val)
         elif var == 'cwnd_':
-            if cwnd is not None and val == 1.0 and cwnd > 1.0:
-                tos.append((t, ack, cwnd))
+            if cwnd is not None and val == 1.0 and cwnd > 1.0 and t >= warm:
+                tos.append((t, ack, cwnd, t - last_ack_t))
             cwnd = val
 
 print("EF packets through R1->R2: %d, queueing delay mean %.1f us, max %.1f us"
@@ -98,7 +101,7 @@ print("TCP peak backlog in bottleneck queue: %d pkts" % tcp_q_max)
 print("EF busy runs: %d, longest %.1f ms" % (len(ef_runs), 1e3 * max((e - s for s, e in ef_runs), default=0)))
 print("timeouts (cwnd_->1): %d" % len(tos))
 nsp = 0
-for t, a, cw in tos:
+for t, a, cw, sincea in tos:
     s = a + 1
     dropped = any(dt < t for dt in tcp_drop_times.get(s, []))
     on = ef_on_for(t)
@@ -107,8 +110,11 @@ for t, a, cw in tos:
     lastlen = (last[1] - last[0]) if last else 0.0
     if not dropped:
         nsp += 1
-    print("  t=%8.4f  ack=%7d cwnd_before=%6.1f  seg %d %s  tcp_q=%3d  EF on for %.1f ms (last EF run %.1f ms, ended %.1f ms ago)"
-          % (t, a, cw, s, "DROPPED" if dropped else "NOT dropped (spurious)", qlen_at(t), 1e3 * on, 1e3 * lastlen, 1e3 * gap))
-print("spurious timeouts: %d of %d" % (nsp, len(tos)))
+    if verbose:
+        print("  t=%8.4f ack=%7d cwnd_before=%6.1f no-ack-for=%5.0fms seg %d %s tcp_q=%3d EF on for %.1f ms (last EF run %.1f ms, ended %.1f ms ago)"
+          % (t, a, cw, 1e3 * sincea, s, "DROPPED" if dropped else "NOT dropped (spurious)", qlen_at(t), 1e3 * on, 1e3 * lastlen, 1e3 * gap))
+    idle_before.append(sincea)
+print("timeouts after warm-up %.0f s: %d, of which spurious (segment not dropped): %d; time since last ACK advance at RTO: min %.0f / median %.0f ms"
+      % (warm, len(tos), nsp, 1e3 * min(idle_before or [0]), 1e3 * sorted(idle_before or [0])[len(idle_before) // 2]))
 resent = sum(c - 1 for c in tx_tcp.values() if c > 1)
 print("TCP segments sent more than once by S: %d extra transmissions" % resent)

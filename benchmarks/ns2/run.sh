@@ -22,7 +22,7 @@ grid() {
     for tm in def old; do
         for s in $seeds; do
             for t in $tons; do echo "ef $t $s $tm 100 10 $corr"; done
-            [ "$corr" = 0 ] && echo "cbr 0 $s $tm 100 10 0"
+            if [ "$corr" = 0 ]; then echo "cbr 0 $s $tm 100 10 0"; fi
         done
     done
 }

@@ -1169,6 +1169,8 @@ FAMILY_TITLES = {
     "K9": "Fig. 9: normalized throughput per N, unequal RTPs",
     "K10": "Fig. 10: error of the Padhye et al. model",
     "Kf": "Other EF fractions (5, 10, 20%)",
+    "K2v": "Why Fig. 2 differs: the same experiment with NewReno, with 2000-era ns-2 timers, "
+           "and in ns-2.35 itself",
 }
 _COLOR = {HOLDS: "#1a7f37", PARTLY: "#9a6700", NOT: "#cf222e", NM: "#57606a"}
 
@@ -1335,7 +1337,8 @@ border-radius:10px;font-weight:bold}pre{background:#f6f8fa;padding:0.8em;overflo
 
 def write_report(results_by_family: Mapping[str, Results], out_dir, figures: Mapping[str, list] | None = None,
                  assumptions: list[str] | None = None, setup: str = "",
-                 timings: Mapping | None = None) -> tuple[Path, Path]:
+                 timings: Mapping | None = None,
+                 notes: Mapping[str, str] | None = None) -> tuple[Path, Path]:
     """Write ``out_dir/report.md``, ``out_dir/report.html`` (self-contained: PNG figures inline
     as base64) and ``out_dir/verdicts.json``.
 
@@ -1424,6 +1427,8 @@ def write_report(results_by_family: Mapping[str, Results], out_dir, figures: Map
         if not fam_claims and not imgs:
             continue
         doc.h(3, f"{fam_id}: {FAMILY_TITLES.get(fam_id, '')}".rstrip(": "), fam_id)
+        if notes and fam_id in notes:
+            doc.p(notes[fam_id])
         res, key = results_for(fam_id, results_by_family) if fam_claims else (None, None)
         if fam_claims and res is None:
             doc.p(f"No results for {fam_id}: its claims are not measured.")

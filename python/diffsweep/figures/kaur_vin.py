@@ -905,3 +905,34 @@ def save(fig: Figure, path_stem) -> tuple[Path, Path]:
     fig.savefig(png, dpi=120)
     fig.savefig(pdf)
     return png, pdf
+
+
+# --------------------------------------------------------------------------------------------
+# Fig. 2 variants: why the single-flow loss differs from the paper
+# --------------------------------------------------------------------------------------------
+
+def fig2_variants(variants: Mapping[str, Results], ns2: pd.DataFrame | None = None) -> Figure:
+    """Fig. 2a under several model settings, one curve each (``variants``: label -> Results of
+    a K2-like sweep), plus ns-2.35 on the matched scenario when ``ns2`` (columns ``t_on_ms``,
+    ``loss``, ``loss_ci``) is given. Shows whether TCP variant or timer defaults explain a
+    claim that does not hold, without tuning anything to agree."""
+    fig, (a, b) = _new_figure(2, "Fig. 2 under other settings: loss and timeouts vs T_on (one flow)")
+    colors = ["tab:green", "tab:blue", "tab:purple", "tab:brown", "tab:olive"]
+    for (label, res), color in zip(variants.items(), colors):
+        loss, _ = _select(loss_per_seed(res), N=1, rtp=8.0, f=MAIN_F, has_udp=0)
+        _errorbar(a, metrics.mean_ci(loss, "t_on", "loss"), "t_on", label, color=color)
+        tp, _ = _select(timeouts_per_seed(res), N=1, rtp=8.0, f=MAIN_F, has_udp=0)
+        ef = tp[tp["ef_kind"] == "onoff"]
+        _errorbar(b, metrics.mean_ci(ef, "t_on", "timeouts_total"), "t_on", label, color=color)
+    if ns2 is not None and not ns2.empty:
+        a.errorbar(ns2["t_on_ms"], ns2["loss"], yerr=ns2["loss_ci"], color="black", marker="s",
+                   ls=":", capsize=3, label="ns-2.35, matched scenario")
+    a.axhline(0.0, color="0.6", lw=0.8)
+    a.set_ylabel("Loss in TCP throughput U_CBR - U_EF")
+    a.set_title("(a) Loss in TCP throughput")
+    b.set_ylabel("Number of timeouts (after warm-up)")
+    b.set_title("(b) Number of timeouts, TCP-EF")
+    for ax in (a, b):
+        _log_ton(ax)
+        ax.legend(fontsize=8)
+    return fig
