@@ -18,7 +18,7 @@ verbose = len(sys.argv) > 3 and sys.argv[3] == '-v'
 
 ef_enq = {}
 ef_delays = []
-drops = collections.Counter()
+drops = collections.Counter(); drops_w = collections.Counter()
 tcp_drop_times = collections.defaultdict(list)   # seq -> [t]
 tcp_q = 0; tcp_q_max = 0
 ef_q = 0
@@ -37,6 +37,8 @@ with open(pfx + ".tr") as f:
         seq, pid = p[10], p[11]
         if ev == 'd':
             drops[(fid, a + "->" + b)] += 1
+            if t >= warm:
+                drops_w[(fid, a + "->" + b)] += 1
             if fid == '1':
                 tcp_drop_times[int(seq)].append(t)
         if a == '0' and b == '2' and ev == '+' and typ == 'tcp':
@@ -96,7 +98,7 @@ with open(pfx + ".tcp") as f:
 
 print("EF packets through R1->R2: %d, queueing delay mean %.1f us, max %.1f us"
       % (len(ef_delays), 1e6 * sum(ef_delays) / max(1, len(ef_delays)), 1e6 * max(ef_delays or [0])))
-print("drops by (fid, link):", dict(drops))
+print("drops by (fid, link), whole run:", dict(drops), " after warm-up:", dict(drops_w))
 print("TCP peak backlog in bottleneck queue: %d pkts" % tcp_q_max)
 print("EF busy runs: %d, longest %.1f ms" % (len(ef_runs), 1e3 * max((e - s for s, e in ef_runs), default=0)))
 print("timeouts (cwnd_->1): %d" % len(tos))
@@ -117,4 +119,4 @@ for t, a, cw, sincea in tos:
 print("timeouts after warm-up %.0f s: %d, of which spurious (segment not dropped): %d; time since last ACK advance at RTO: min %.0f / median %.0f ms"
       % (warm, len(tos), nsp, 1e3 * min(idle_before or [0]), 1e3 * sorted(idle_before or [0])[len(idle_before) // 2]))
 resent = sum(c - 1 for c in tx_tcp.values() if c > 1)
-print("TCP segments sent more than once by S: %d extra transmissions" % resent)
+print("TCP segments sent more than once by S (whole run): %d extra transmissions" % resent)
