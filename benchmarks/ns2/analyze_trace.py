@@ -99,6 +99,16 @@ with open(pfx + ".tcp") as f:
 print("EF packets through R1->R2: %d, queueing delay mean %.1f us, max %.1f us"
       % (len(ef_delays), 1e6 * sum(ef_delays) / max(1, len(ef_delays)), 1e6 * max(ef_delays or [0])))
 print("drops by (fid, link), whole run:", dict(drops), " after warm-up:", dict(drops_w))
+bd = [t for seq, ts in tcp_drop_times.items() for t in ts if t >= warm]
+# a drop is "burst-driven" if the TCP backlog was well below the limit when the
+# current EF run started, i.e. the EF run itself filled the buffer
+q0 = []
+for t in bd:
+    if ef_on_for(t) > 0:
+        q0.append(qlen_at(ef_last_run_before(t)[0]))
+q0.sort()
+print("TCP drops after warm-up: %d; %d during an EF run; TCP backlog when that run began: min %s, median %s (limit 347)"
+      % (len(bd), len(q0), q0[0] if q0 else '-', q0[len(q0) // 2] if q0 else '-'))
 print("TCP peak backlog in bottleneck queue: %d pkts" % tcp_q_max)
 print("EF busy runs: %d, longest %.1f ms" % (len(ef_runs), 1e3 * max((e - s for s, e in ef_runs), default=0)))
 print("timeouts (cwnd_->1): %d" % len(tos))

@@ -11,7 +11,7 @@ T=${TMPDIR:-/tmp}
 one() {
     local n=$1_$2_$3
     ns kaur_k2.tcl "$1" "$2" 1 "$3" 100 10 0 "$T/kk2_$n" > "diag/$n.csv" 2>/dev/null
-    python3 analyze_trace.py "$T/kk2_$n" 10 ${4:-} > "diag/$n.txt"
+    python3 analyze_trace.py "$T/kk2_$n" 10 -v > "diag/$n.txt"
     rm -f "$T/kk2_$n.tr" "$T/kk2_$n.tcp"
     echo "== $n"; cat "diag/$n.txt"
 }

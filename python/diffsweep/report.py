@@ -1171,8 +1171,8 @@ FAMILY_TITLES = {
     "Kf": "Other EF fractions (5, 10, 20%)",
     "K2v": "Why Fig. 2 differs: the same experiment with NewReno, with 2000-era ns-2 timers, "
            "and in ns-2.35 itself",
-    "K5v": "Why the fairness results differ: Fig. 5 with same-slot arrivals in flow-index order "
-           "(no timing noise, as in ns-2)",
+    "K5v": "Why the fairness results differ: Figs. 5 and 7 with same-slot arrivals in "
+           "flow-index order (no timing noise, as in ns-2)",
 }
 _COLOR = {HOLDS: "#1a7f37", PARTLY: "#9a6700", NOT: "#cf222e", NM: "#57606a"}
 
