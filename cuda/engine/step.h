@@ -82,8 +82,7 @@ DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
 // A packet has left link l: on to the next hop's delay line, or to its receiver.
 DS_HD inline void depart(Replica& x, Packet p, int l, uint32_t now) {
   int n_hops = 0;
-  const int8_t* route = route_of(x, p, n_hops);
-  (void)route;
+  route_of(x, p, n_hops);
   if (p.hop + 1 < n_hops) {
     LinkState& ls = x.links[l];
     if (ls.dl_count >= x.shape.delay_cap) {

@@ -185,24 +185,19 @@ def pack(scenarios: list[Scenario], seeds: list[int]) -> Packed:
             worst = max(worst, abs((loop + hops) * sl * 1e3 - exact_ms))
             rate = sc.links[route[0]].rate_bps if fl.access_rate_bps is None else fl.access_rate_bps
             a["flow_pace_bytes_per_slot"][r, f] = rate * sl / 8.0
-            a["flow_access_limit"][r, f] = getattr(fl, "access_buffer_pkts", None) or 0
+            a["flow_access_limit"][r, f] = fl.access_buffer_pkts or 0
             a["flow_start_slot"][r, f] = _slots(fl.start_s, sl)
             a["flow_size_pkts"][r, f] = -1 if fl.size_pkts is None else fl.size_pkts
             a["flow_delack"][r, f] = int(fl.delayed_ack)
             # NewReno is always "careful" (RFC 6582 section 4.1); Reno's is a choice.
             a["flow_bugfix"][r, f] = 1 if fl.variant == "newreno" else int(fl.reno_bugfix)
-            drops = tuple(getattr(fl, "drop_seqs", ()) or ())
-            if len(drops) > MAX_INJECTED_DROPS:
-                raise ConfigError(f"flows[{f}].drop_seqs: {drops!r} is not allowed "
-                                  f"(expected at most {MAX_INJECTED_DROPS} sequence numbers)")
-            a["flow_drop_seq"][r, f, :len(drops)] = drops
+            a["flow_drop_seq"][r, f, :len(fl.drop_seqs)] = fl.drop_seqs  # <= 8: TcpFlow checks
             # ACKs in flight: at most one per departure during the loop delay, and never more
             # than the window can have outstanding.
             ack_need = max(ack_need, min(fl.max_window_pkts + 8,
                                          (loop + 1) * sustained + max_dep_per_slot + 4))
             # Access FIFO: its buffer, or (unlimited) a window plus a go-back-N window.
-            access = getattr(fl, "access_buffer_pkts", None)
-            nic_need = max(nic_need, access if access else 2 * fl.max_window_pkts + 16)
+            nic_need = max(nic_need, fl.access_buffer_pkts or 2 * fl.max_window_pkts + 16)
             pace = a["flow_pace_bytes_per_slot"][r, f]
             per_flow = fl.max_window_pkts if pace <= 0 else int(math.ceil(pace / (fl.segment_bytes + fl.header_bytes))) + 1
             stage_need += per_flow
