@@ -191,6 +191,9 @@ def test_grid_run_is_deterministic():
     for name in ("replicas", "flows", "queues", "sources"):
         pd_testing.assert_frame_equal(getattr(a, name), getattr(b, name), check_exact=True)
     assert set(a.flows.columns) >= {"point", "seed", "ef", "t_on_ms", "goodput_bps"}
+    # One 576 B packet at 40 Mb/s; RTP 8 ms = 69.44 slots: the rounding error is reported.
+    assert a.meta["slot_s"] == [pytest.approx(576 * 8 / 40e6)]
+    assert 0 < a.meta["delay_rounding_ms_max"] <= 0.5 * 576 * 8 / 40e6 * 1e3 * 3
 
 
 # results tables ---------------------------------------------------------------------------

@@ -139,6 +139,8 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
             "device": (_module("cuda").device_name() if name == "cuda" else platform.processor() or platform.machine()),
             "threads": int(threads or (_module("cpu").max_threads() if name == "cpu" else 0)),
             "wall_s": time.perf_counter() - t0, "n_replicas": len(scenarios),
+            "slot_s": sorted(set(float(v) for v in tables["replicas"]["slot_s"])),
+            "delay_rounding_ms_max": float(tables["replicas"]["delay_rounding_ms"].max()),
             "host": platform.node(), "pid": os.getpid()}
     return Results(**tables, meta=meta)
 

@@ -1,0 +1,29 @@
+"""Type stubs of the compiled engine modules (diffsweep._engine_cpu, diffsweep._engine_cuda).
+
+Every array the engine reads or writes is listed, with its C type and dimension, by
+input_fields() / output_fields(); cuda/batch.h documents each one.
+"""
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+backend: Literal["cpu", "cuda"]
+
+def run(shape: dict[str, int], arrays: dict[str, npt.NDArray[np.generic]], threads: int = ...,
+        slots_per_launch: int = ...) -> dict[str, npt.NDArray[np.generic]]:
+    """Run one batch of replicas to their end; returns the output arrays (flat, per field)."""
+
+def input_fields() -> list[tuple[str, str, str]]:
+    """(name, numpy dtype, dimension) of every input array."""
+
+def output_fields() -> list[tuple[str, str, str]]:
+    """(name, numpy dtype, dimension) of every output array."""
+
+def state_bytes(shape: dict[str, int]) -> int:
+    """Engine state per replica, in bytes, for a batch shape."""
+
+def limits() -> dict[str, int]: ...
+def device_count() -> int: ...
+def device_name() -> str: ...
+def max_threads() -> int: ...
