@@ -5,7 +5,6 @@ ValueError naming the column; save() writes PNG and PDF.
 The synthetic-table builders live in tests/test_report.py and are loaded from there by path.
 """
 import importlib.util
-import math
 from pathlib import Path
 
 import numpy as np

@@ -15,7 +15,6 @@ import pandas as pd
 import pytest
 
 from diffsweep import metrics
-from diffsweep.figures import kaur_vin as kv
 from diffsweep.report import (STATUSES, Claim, Verdict, evaluate_all, kaur_vin_claims,
                               results_for, write_report)
 from diffsweep import report as rp
@@ -38,7 +37,7 @@ def make_results(reps, drop_columns=()):
     x_i / (C/n)) or ``U`` with ``n`` (equal shares giving that wire utilisation), optional
     per-flow lists ``timeouts``, ``rtp``, ``drops``, ``pkts_sent``, ``rtt``, ``rto``,
     ``goodput``."""
-    rep_rows, flow_rows, src_rows = [], [], []
+    rep_rows, flow_rows = [], []
     point_of = {}
     for r in reps:
         grid = {k: r[k] for k in GRID if k in r}

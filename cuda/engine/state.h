@@ -74,7 +74,6 @@ struct FlowState {
   int32_t t_srtt;       // t_srtt_ (ticks << 3)
   int32_t t_rttvar;     // t_rttvar_ (ticks << 2)
   int32_t t_backoff;    // t_backoff_
-  int32_t init_window;  // windowInit_ (cut to 1 if the very first packet is lost)
   uint32_t rto_due;     // retransmission timer; kNever = not pending
   uint32_t wake_due;    // access link free again while data waits; kNever = none
   uint32_t start_due;   // flow start; kNever once started

@@ -293,7 +293,6 @@ DS_HD inline void rto_fire(Replica& x, int f, uint32_t now) {
     s.cwnd = 1.0;
     backoff = false;
   } else {
-    if (s.highest_ack == -1 && s.init_window > 1) s.init_window = 1;
     if (x.measuring) x.out.flow_timeouts[f] += 1;
     slowdown(x, f, s, true);
   }
@@ -400,8 +399,7 @@ DS_HD inline void flow_events(Replica& x, int f, uint32_t now) {
 DS_HD inline void flow_init(Replica& x, int f) {
   FlowState& s = x.flows[f];
   const size_t i = x.iF(f);
-  s.init_window = x.in->flow_init_window[i];
-  s.cwnd = (double)s.init_window;
+  s.cwnd = (double)x.in->flow_init_window[i];
   s.nic_free = 0.0;
   s.t_rtxcur = x.in->init_rto_slots[x.iR()];
   // No threshold until the first loss unless one is given (ns-2's settable ssthresh_).

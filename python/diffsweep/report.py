@@ -184,6 +184,17 @@ def _combine(statuses: Iterable[str]) -> str:
     return PARTLY
 
 
+def _combined_verdict(sts: list[str], nums: dict, whys: list[str], missing: str,
+                      notes=None, suffix: str = "") -> Verdict:
+    """The verdict of a check made of several sub-results (networks, RTP settings, fractions):
+    'not measured' with ``missing`` when there is none, else ``_combine`` of their statuses."""
+    if not sts:
+        return Verdict(NM, {}, missing)
+    if notes is not None:
+        nums["selection"] = notes
+    return Verdict(_combine(sts), nums, "; ".join(whys) + suffix)
+
+
 def _level(value: float, hold_at: float, partly_at: float, higher_is_better: bool = True) -> str:
     if value is None or not math.isfinite(value):
         return NM
@@ -641,11 +652,9 @@ def check_k5_ef_raises(res: Results) -> Verdict:
                      "share_of_t_on_points_with_higher_M": above}
         sts.append(st)
         whys.append(f"{key} at T_on = {t:g} ms: {ci['mean']:+.3f} ({_rng(ci)}) -> {st}")
-    if not sts:
-        return Verdict(NM, {}, "needs a network without EF and its counterpart with EF "
-                               "(TCP-only/TCP+EF or TCP+UDP/TCP+UDP+EF) at N > 1")
-    nums["selection"] = notes
-    return Verdict(_combine(sts), nums, "; ".join(whys))
+    return _combined_verdict(sts, nums, whys,
+                             "needs a network without EF and its counterpart with EF "
+                             "(TCP-only/TCP+EF or TCP+UDP/TCP+UDP+EF) at N > 1", notes)
 
 
 @_measured
@@ -670,10 +679,8 @@ def check_k5_smaller_t_on(res: Results) -> Verdict:
                          "M_vs_t_on": _curve_numbers(metrics.mean_ci(g, "t_on", "min_max_ratio"), "t_on")}
             sts.append(st)
             whys.append(f"{key}: slope per decade {sl['mean']:+.3f} ({_rng(sl)}) -> {st}")
-    if not sts:
-        return Verdict(NM, {}, "needs an EF network with >= 3 T_on points")
-    nums["selection"] = notes
-    return Verdict(_combine(sts), nums, "; ".join(whys))
+    return _combined_verdict(sts, nums, whys,
+                             "needs an EF network with >= 3 T_on points", notes)
 
 
 # --------------------------------------------------------------------------------------------
@@ -703,10 +710,9 @@ def _k6_check(res: Results, value: str, direction: int, what: str) -> Verdict:
                      b_net: _one(d.rename(columns={f"{value}_b": "v"}), "v")}
         sts.append(st)
         whys.append(f"{key}: {what} {ci['mean']:+.3f} ({_rng(ci)}) -> {st}")
-    if not sts:
-        return Verdict(NM, {}, "needs a network without EF and its counterpart with EF at N > 1")
-    nums["selection"] = notes
-    return Verdict(_combine(sts), nums, "; ".join(whys))
+    return _combined_verdict(sts, nums, whys,
+                             "needs a network without EF and its counterpart with EF at "
+                             "N > 1", notes)
 
 
 @_measured
@@ -757,10 +763,9 @@ def check_k7_equal_falls(res: Results) -> Verdict:
                      "M_by_N": _curve_numbers(metrics.mean_ci(g, "N", "min_max_ratio"), "N")}
         sts.append(st)
         whys.append(f"{net}: slope per doubling {sl['mean']:+.3f} ({_rng(sl)}) -> {st}")
-    if not sts:
-        return Verdict(NM, {}, "needs TCP-only or TCP+UDP rows with equal RTPs at >= 2 values of N")
-    nums["selection"] = notes
-    return Verdict(_combine(sts), nums, "; ".join(whys))
+    return _combined_verdict(sts, nums, whys,
+                             "needs TCP-only or TCP+UDP rows with equal RTPs at >= 2 "
+                             "values of N", notes)
 
 
 @_measured
@@ -788,11 +793,9 @@ def check_k7_equal_slower(res: Results) -> Verdict:
                      f"slope {b_net}": _one(d, "slope_b")}
         sts.append(st)
         whys.append(f"{key}: slope difference {ci['mean']:+.3f} ({_rng(ci)}) -> {st}")
-    if not sts:
-        return Verdict(NM, {}, "needs a pair of networks with and without EF, equal RTPs, "
-                               ">= 2 values of N")
-    nums["selection"] = notes
-    return Verdict(_combine(sts), nums, "; ".join(whys))
+    return _combined_verdict(sts, nums, whys,
+                             "needs a pair of networks with and without EF, equal RTPs, "
+                             ">= 2 values of N", notes)
 
 
 @_measured
@@ -813,11 +816,10 @@ def check_k7_unequal_marginal(res: Results) -> Verdict:
         nums[net] = {"change_of_M_over_N_range": ch, "N_range": tr["range"]}
         sts.append(st)
         whys.append(f"{net}: change {ch['mean']:+.3f} ({_rng(ch)}) -> {st}")
-    if not sts:
-        return Verdict(NM, {}, "needs rows with unequal RTPs at >= 2 values of N")
-    nums["selection"] = notes
-    return Verdict(_combine(sts), nums, "; ".join(whys) + f" (CI within +-{FLAT} holds, "
-                                                          f"|mean| <= {FLAT_PARTLY} partly)")
+    return _combined_verdict(sts, nums, whys,
+                             "needs rows with unequal RTPs at >= 2 values of N", notes,
+                             suffix=f" (CI within +-{FLAT} holds, |mean| <= {FLAT_PARTLY} "
+                             "partly)")
 
 
 # --------------------------------------------------------------------------------------------
@@ -960,9 +962,8 @@ def _per_f(res: Results, rows: Callable[[pd.DataFrame, float], pd.Series],
                                                         for c, v in zip(checks, vs)}}
         sts.append(st)
         whys.append(f"f = {100 * fv:g}%: {st}")
-    if not sts:
-        return Verdict(NM, {}, f"no EF fraction with {what} data")
-    return Verdict(_combine(sts), nums, "; ".join(whys))
+    return _combined_verdict(sts, nums, whys,
+                             f"no EF fraction with {what} data")
 
 
 @_measured

@@ -188,13 +188,7 @@ def run_chunk(grid, rows: pd.DataFrame, backend: str = "auto", threads: int | No
               slots_per_launch: int | None = None, tables=None) -> Results:
     """Run the replicas ``rows`` of ``grid`` (a pure function of its arguments: the task of one
     chunk). ``backend='auto'`` takes the GPU of the machine running it when it has one."""
-    res = _engine.execute(grid, rows, backend, threads, slots_per_launch)
-    # engine.simulate concatenates one part per shape group; a part without rows (points without
-    # sources next to points with) leaves object columns of numbers: give them their real dtype,
-    # so that the dtypes of a table do not depend on which points share a chunk
-    res = Results(**{k: (v.infer_objects() if len(v) else v) for k, v in res.tables().items()},
-                  meta=res.meta)
-    return _keep(res, tables)
+    return _keep(_engine.execute(grid, rows, backend, threads, slots_per_launch), tables)
 
 
 # --------------------------------------------------------------------------------------------

@@ -665,7 +665,15 @@ def hist_per_replica(nf: pd.DataFrame, edges: np.ndarray) -> pd.DataFrame:
     return full
 
 
-def _hist_panel(ax, series: list[tuple[str, pd.DataFrame, str | None]], edges: np.ndarray) -> None:
+def _hist_panel(ax, series: list[tuple[str, pd.DataFrame, str | None]], edges: np.ndarray,
+                empty: str) -> None:
+    """Bars of the mean % of flows per bin, one series per label; ``empty`` is shown when
+    there is no series."""
+    if not series:
+        _no_data(ax, empty)
+        ax.set_xlabel("Normalized throughput x_i / (C/n)")
+        ax.set_ylabel("% of flows")
+        return
     k = max(1, len(series))
     w = HIST_BIN / k
     centers = (edges[:-1] + edges[1:]) / 2
@@ -708,12 +716,7 @@ def fig6(res: Results) -> Figure:
         sub = nf[nf["rtp_setting"] == setting]
         series = [(net, sub[sub["network"] == net], COLORS[net]) for net in NO_EF + WITH_EF
                   if (sub["network"] == net).any()]
-        if not series:
-            _no_data(ax, f"no {setting}-RTP rows")
-            ax.set_xlabel("Normalized throughput x_i / (C/n)")
-            ax.set_ylabel("% of flows")
-            continue
-        _hist_panel(ax, series, edges)
+        _hist_panel(ax, series, edges, f"no {setting}-RTP rows")
     _note(fig, notes, _nseeds(nf.drop_duplicates(KEYS)))
     return fig
 
@@ -772,12 +775,7 @@ def _fig89(res: Results, setting: str, number: int) -> Figure:
         sub = nf[nf["network"] == net]
         series = [(f"N = {_fmt_n(n)}", sub[sub["N"] == n], cmap[n]) for n in ns
                   if (sub["N"] == n).any()]
-        if not series:
-            _no_data(ax, f"no {net} rows with {title} RTPs")
-            ax.set_xlabel("Normalized throughput x_i / (C/n)")
-            ax.set_ylabel("% of flows")
-            continue
-        _hist_panel(ax, series, edges)
+        _hist_panel(ax, series, edges, f"no {net} rows with {title} RTPs")
     _note(fig, notes, _nseeds(nf.drop_duplicates(KEYS)) if not nf.empty else None)
     return fig
 
