@@ -1,0 +1,73 @@
+"""Scenario families the engine must reproduce bit for bit (tests/test_engine_golden.py).
+
+Their outputs were recorded with the serial engine of 0.1.0 (one replica's slot as one
+chain, before the lane-team engine) in tests/data/engine_golden.npz by
+tests/data/make_engine_golden.py; the engine that replaced it must give the same bits.
+Each family exercises one model path: Kaur & Vin with EF on-off, CBR and UDP, random and
+index tie-break, NewReno, multi-hop with delayed ACKs and a lossy link, WRR, injected drops,
+access-link buffers, finite transfers with start times, and per-interval goodput.
+"""
+from __future__ import annotations
+
+from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow
+from diffsweep.scenarios import kaur_vin
+
+
+def _kaur() -> list[tuple[Scenario, int]]:
+    out = []
+    for i, (ef, tcp, tie, udp) in enumerate([("onoff", "reno", "random", False),
+                                            ("onoff", "reno", "index", True),
+                                            ("cbr", "newreno", "random", True),
+                                            (None, "reno", "index", False),
+                                            ("onoff", "newreno", "index", False)]):
+        out.append((kaur_vin(n_flows=8, rtp_intervals=(12.0, 26.0, 8), ef=ef, t_on_ms=1.0 + 4 * i,
+                             udp=udp, tcp=tcp, tie_break=tie, duration_s=4.0, warmup_s=1.0,
+                             seed=10 + i), 10 + i))
+    out.append((kaur_vin(n_flows=1, rtp_ms=8.0, ef="onoff", t_on_ms=40.0, duration_s=6.0,
+                         warmup_s=1.0), 3))
+    out.append((kaur_vin(n_flows=64, rtp_ms=8.0, ef="onoff", t_on_ms=1.0, duration_s=2.0,
+                         warmup_s=0.5), 4))
+    out.append((kaur_vin(n_flows=64, rtp_ms=8.0, ef=None, tie_break="index", duration_s=2.0,
+                         warmup_s=0.5), 5))
+    return out
+
+
+def _multihop() -> list[tuple[Scenario, int]]:
+    lossy = Link(rate_bps=20e6, prop_delay_ms=3.0, loss_prob=0.01,
+                 classes=(QueueClass("be", limit_pkts=60),))
+    second = Link(rate_bps=10e6, prop_delay_ms=4.0, classes=(QueueClass("be", limit_bytes=30000),))
+    flows = (TcpFlow(route=(0, 1), reverse_delay_ms=7.0, delayed_ack=True),
+             TcpFlow(route=(0, 1), variant="newreno", reverse_delay_ms=20.0),
+             TcpFlow(route=(1,), reverse_delay_ms=2.0, delayed_ack=True, access_delay_ms=1.5))
+    return [(Scenario(links=(lossy, second), flows=flows, duration_s=5.0, warmup_s=1.0,
+                      interval_s=1.0), 7 + s) for s in range(3)]
+
+
+def _wrr() -> list[tuple[Scenario, int]]:
+    classes = (QueueClass("a", limit_pkts=200, weight=3), QueueClass("b", limit_pkts=200, weight=1))
+    link = Link(rate_bps=10e6, prop_delay_ms=2.0, classes=classes, scheduler="wrr")
+    flows = tuple(TcpFlow(cls=c, reverse_delay_ms=2.0, access_rate_bps=40e6) for c in "aabb")
+    return [(Scenario(links=(link,), flows=flows, duration_s=5.0, warmup_s=1.0), 1)]
+
+
+def _drops_and_access() -> list[tuple[Scenario, int]]:
+    link = Link(rate_bps=10e6, prop_delay_ms=5.0, classes=(QueueClass("be", limit_pkts=1000),))
+    out = []
+    for w, d, v in [(9, 2, "reno"), (12, 3, "newreno"), (4, 1, "reno")]:
+        fl = TcpFlow(variant=v, max_window_pkts=1000, init_window_pkts=w,
+                     init_ssthresh_pkts=max(2, w), reverse_delay_ms=10.0,
+                     drop_seqs=tuple(range(w, w + d)))
+        out.append((Scenario(links=(link,), flows=(fl,), duration_s=4.0), 1))
+    small = Link(rate_bps=5e6, prop_delay_ms=1.0, classes=(QueueClass("be", limit_pkts=20),))
+    flows = (TcpFlow(reverse_delay_ms=5.0, access_rate_bps=50e6, access_buffer_pkts=8),
+             TcpFlow(reverse_delay_ms=9.0, access_rate_bps=0.0, size_pkts=300, start_s=0.3),
+             TcpFlow(reverse_delay_ms=3.0, size_pkts=40, start_s=1.1, max_window_pkts=12),
+             TcpFlow(reverse_delay_ms=3.0, variant="newreno", start_s=0.05, delayed_ack=True))
+    out.append((Scenario(links=(small,), flows=flows, duration_s=4.0, warmup_s=0.5,
+                         interval_s=0.5), 21))
+    return out
+
+
+def golden_cases() -> list[tuple[str, Scenario, int]]:
+    fams = {"kaur": _kaur(), "multihop": _multihop(), "wrr": _wrr(), "drops": _drops_and_access()}
+    return [(f"{fam}{i}", sc, seed) for fam, items in fams.items() for i, (sc, seed) in enumerate(items)]
