@@ -71,7 +71,16 @@ BatchShape shape_from(const py::dict& s) {
 }
 
 // Runs one batch; returns a dict of output arrays.
-py::dict run(const py::dict& shape, const py::dict& arrays, int threads, int slots_per_launch) {
+py::dict run(const py::dict& shape, const py::dict& arrays, int threads, int slots_per_launch,
+             py::object control) {
+  int64_t* ctl = nullptr;
+  if (!control.is_none()) {
+    auto c = py::array_t<int64_t, py::array::c_style>::ensure(control);
+    if (!c || c.size() < kCtlWords || !c.writeable() || c.ptr() != control.ptr())
+      throw py::value_error("control must be a writeable C-contiguous int64 array of " +
+                            std::to_string((int)kCtlWords) + " words");
+    ctl = c.mutable_data();
+  }
   BatchInput in{};
   in.shape = shape_from(shape);
   std::vector<py::object> keep;
@@ -93,9 +102,9 @@ py::dict run(const py::dict& shape, const py::dict& arrays, int threads, int slo
     py::gil_scoped_release release;
 #ifdef DS_BACKEND_CUDA
     (void)threads;
-    run_batch_cuda(in, out, slots_per_launch);
+    run_batch_cuda(in, out, slots_per_launch, ctl);
 #else
-    run_batch_cpu(in, out, threads, slots_per_launch);
+    run_batch_cpu(in, out, threads, slots_per_launch, ctl);
 #endif
   }
   return result;
@@ -117,7 +126,7 @@ std::tuple<std::string, std::string, std::string> field(const char* name, Dim d)
 PYBIND11_MODULE(DS_MODULE_NAME, m) {
   m.doc() = "diffsweep engine (one backend); see cuda/batch.h for every array";
   m.def("run", &run, py::arg("shape"), py::arg("arrays"), py::arg("threads") = 0,
-        py::arg("slots_per_launch") = DEFAULT_SLOTS_PER_LAUNCH,
+        py::arg("slots_per_launch") = DEFAULT_SLOTS_PER_LAUNCH, py::arg("control") = py::none(),
         "Run one batch of replicas to their end; returns a dict of output arrays.");
   m.def("input_fields", [] {
     std::vector<std::tuple<std::string, std::string, std::string>> v;

@@ -17,6 +17,7 @@ namespace ds {
 namespace {
 
 struct CpuBackend {
+  static constexpr bool device_sees_host = true;  // the engine polls the host words itself
   std::vector<std::unique_ptr<unsigned char[]>> owned;
 
   template <class T>
@@ -39,18 +40,20 @@ struct CpuBackend {
     thrust::for_each(thrust::omp::par, thrust::counting_iterator<int32_t>(0),
                      thrust::counting_iterator<int32_t>(n), f);
   }
+  void sync() {}
   void finish() { owned.clear(); }
 };
 
 }  // namespace
 
-void run_batch_cpu(const BatchInput& in, BatchOutput& out, int threads, int slots_per_launch) {
+void run_batch_cpu(const BatchInput& in, BatchOutput& out, int threads, int slots_per_launch,
+                   int64_t* control) {
 #ifdef _OPENMP
   const int before = omp_get_max_threads();
   if (threads > 0) omp_set_num_threads(threads);
 #endif
   CpuBackend be;
-  run_batch_impl(be, in, out, slots_per_launch);
+  run_batch_impl(be, in, out, slots_per_launch, control);
 #ifdef _OPENMP
   omp_set_num_threads(before);
 #endif

@@ -22,6 +22,7 @@ void check(cudaError_t e, const char* what) {
 }
 
 struct CudaBackend {
+  static constexpr bool device_sees_host = false;  // the host polls between launches
   std::vector<void*> owned;
 
   template <class T>
@@ -49,6 +50,7 @@ struct CudaBackend {
                      thrust::counting_iterator<int32_t>(n), f);
     check(cudaGetLastError(), "kernel launch");
   }
+  void sync() { check(cudaDeviceSynchronize(), "synchronize"); }
   void finish() {
     check(cudaDeviceSynchronize(), "synchronize");
     for (void* p : owned) cudaFree(p);
@@ -61,9 +63,10 @@ struct CudaBackend {
 
 }  // namespace
 
-void run_batch_cuda(const BatchInput& in, BatchOutput& out, int slots_per_launch) {
+void run_batch_cuda(const BatchInput& in, BatchOutput& out, int slots_per_launch,
+                    int64_t* control) {
   CudaBackend be;
-  run_batch_impl(be, in, out, slots_per_launch);
+  run_batch_impl(be, in, out, slots_per_launch, control);
 }
 
 int cuda_device_count() {

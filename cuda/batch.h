@@ -166,12 +166,21 @@ DS_HD inline size_t dim_size(const BatchShape& s, Dim d) {
 // runner to size chunks against a memory budget).
 size_t replica_state_bytes(const BatchShape& shape);
 
+// Host-visible words shared with a running batch (int64 each): the host asks it to stop and
+// reads its progress while it runs. The engine polls the stop word every kPollSlots slots of a
+// replica; a stopped replica's out.slots_run is below its end_slot (its results are dropped).
+enum ControlWord { kCtlStop = 0, kCtlSlotsDone = 1, kCtlReplicasDone = 2, kCtlWords = 4 };
+constexpr int64_t kPollSlots = 4096;
+
 // Run every replica from slot 0 to its end_slot. Outputs must be zero-filled by the caller.
 // threads <= 0: OpenMP default. slots_per_launch: K slots per for_each (lockstep width).
-void run_batch_cpu(const BatchInput& in, BatchOutput& out, int threads, int slots_per_launch);
+// control: kCtlWords host words (stop request in, progress out); may be null.
+void run_batch_cpu(const BatchInput& in, BatchOutput& out, int threads, int slots_per_launch,
+                   int64_t* control);
 
 // Same, on the first CUDA device. Defined only in the CUDA module.
-void run_batch_cuda(const BatchInput& in, BatchOutput& out, int slots_per_launch);
+void run_batch_cuda(const BatchInput& in, BatchOutput& out, int slots_per_launch,
+                    int64_t* control);
 
 // Name of CUDA device 0 and its count; count = 0 when none (or the driver is missing).
 int cuda_device_count();

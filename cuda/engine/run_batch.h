@@ -9,6 +9,26 @@
 
 namespace ds {
 
+// Host words touched by several threads: relaxed atomics (only counts and a flag).
+DS_HD DS_INLINE int64_t ctl_load(int64_t* p) {
+#ifdef __CUDA_ARCH__
+  return *(volatile int64_t*)p;
+#else
+  return __atomic_load_n(p, __ATOMIC_RELAXED);
+#endif
+}
+DS_HD DS_INLINE void ctl_add(int64_t* p, int64_t v) {
+#ifdef __CUDA_ARCH__
+  atomicAdd((unsigned long long*)p, (unsigned long long)v);
+#else
+  __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
+}  // namespace ds
+
+namespace ds {
+
 struct InitFn {
   const BatchInput* in;
   Layout L;
@@ -24,9 +44,22 @@ struct AdvanceFn {
   Layout L;
   unsigned char* arena;
   int64_t t0, t1;
+  int64_t* control;  // host words (CPU backend); null where the host polls between launches
   DS_HD void operator()(int32_t r) const {
     Replica x = bind_replica(r, in, L, arena);
-    advance_replica(x, t0, t1);
+    if (!control) {
+      advance_replica(x, t0, t1);
+      return;
+    }
+    // In pieces of kPollSlots so that a stop request is seen within milliseconds.
+    const int64_t end = t1 < x.in->end_slot[r] ? t1 : x.in->end_slot[r];
+    for (int64_t a = t0; a < end; a += kPollSlots) {
+      if (ctl_load(control + kCtlStop)) return;
+      const int64_t b = a + kPollSlots < end ? a + kPollSlots : end;
+      advance_replica(x, a, b);
+      ctl_add(control + kCtlSlotsDone, b - a);
+    }
+    if (end >= x.in->end_slot[r] && t0 < end) ctl_add(control + kCtlReplicasDone, 1);
   }
 };
 
@@ -49,7 +82,8 @@ struct FlushFn {
 };
 
 template <class B>
-void run_batch_impl(B& be, const BatchInput& hin, BatchOutput& hout, int slots_per_launch) {
+void run_batch_impl(B& be, const BatchInput& hin, BatchOutput& hout, int slots_per_launch,
+                    int64_t* control) {
   const BatchShape& s = hin.shape;
   if (s.n_replicas <= 0) return;
   BatchInput din = hin;
@@ -71,8 +105,22 @@ void run_batch_impl(B& be, const BatchInput& hin, BatchOutput& hout, int slots_p
   // nothing on CPU cores, and one barrier per K slots stalls every thread whenever one is
   // descheduled on a busy machine).
   const int64_t K = slots_per_launch > 0 ? slots_per_launch : std::max<int64_t>(max_end, 1);
-  for (int64_t t0 = 0; t0 < max_end; t0 += K)
-    be.for_each(s.n_replicas, AdvanceFn{pin, L, arena, t0, t0 + K});
+  int64_t* dctl = be.device_sees_host ? control : nullptr;
+  for (int64_t t0 = 0; t0 < max_end; t0 += K) {
+    if (control && !dctl && ctl_load(control + kCtlStop)) break;
+    be.for_each(s.n_replicas, AdvanceFn{pin, L, arena, t0, t0 + K, dctl});
+    if (control && !dctl) {  // the host counts for the device, one launch at a time
+      be.sync();
+      int64_t done = 0, finished = 0;
+      for (int32_t r = 0; r < s.n_replicas; ++r) {
+        const int64_t e = hin.end_slot[r];
+        done += std::min(K, std::max<int64_t>(0, std::min(e, t0 + K) - t0));
+        finished += (e > t0 && e <= t0 + K) ? 1 : 0;
+      }
+      ctl_add(control + kCtlSlotsDone, done);
+      ctl_add(control + kCtlReplicasDone, finished);
+    }
+  }
   be.for_each(s.n_replicas, FlushFn{pin, pout, L, arena});
 #define DS_COPY_BACK(name, T, dim) be.template to_host<T>(hout.name, dout.name, dim_size(s, dim));
   DS_OUTPUT_FIELDS(DS_COPY_BACK)

@@ -11,8 +11,11 @@ import numpy.typing as npt
 backend: Literal["cpu", "cuda"]
 
 def run(shape: dict[str, int], arrays: dict[str, npt.NDArray[np.generic]], threads: int = ...,
-        slots_per_launch: int = ...) -> dict[str, npt.NDArray[np.generic]]:
-    """Run one batch of replicas to their end; returns the output arrays (flat, per field)."""
+        slots_per_launch: int = ..., control: npt.NDArray[np.int64] | None = ...
+        ) -> dict[str, npt.NDArray[np.generic]]:
+    """Run one batch of replicas to their end; returns the output arrays (flat, per field).
+    control: 4 int64 words shared while it runs ([0] stop request, [1] replica-slots done,
+    [2] replicas finished); see cuda/batch.h ControlWord."""
 
 def input_fields() -> list[tuple[str, str, str]]:
     """(name, numpy dtype, dimension) of every input array."""

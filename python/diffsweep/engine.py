@@ -80,13 +80,56 @@ def info() -> dict:
     }
 
 
+class RunControl:
+    """Stop a running ``simulate``/``execute`` from another thread and read its progress.
+
+    The compiled engine releases the GIL and polls ``request_stop`` every few thousand slots
+    of a replica (about a millisecond of CPU time), so a stop takes effect within ~1 s of
+    wall time at any batch size; replicas that finished keep their results
+    (:class:`EngineInterrupted`). One control serves one call at a time.
+    """
+
+    def __init__(self) -> None:
+        # Words shared with the engine (cuda/batch.h, ControlWord): stop, replica-slots done,
+        # replicas finished. The engine only adds to them, so several batches of one call add up.
+        self._words = np.zeros(4, dtype=np.int64)
+        self._total = 0
+
+    def request_stop(self) -> None:
+        self._words[0] = 1
+
+    @property
+    def stop_requested(self) -> bool:
+        return bool(self._words[0])
+
+    def progress(self) -> tuple[int, int]:
+        """(replica-slots done, replica-slots in the call); readable while it runs."""
+        return int(self._words[1]), int(self._total)
+
+    def _start(self, total_slots: int) -> None:
+        self._words[1:] = 0
+        self._total = int(total_slots)
+
+
+class EngineInterrupted(RuntimeError):
+    """A run stopped through :class:`RunControl`. ``partial`` holds the tables of the replicas
+    that finished (same schema and order as a full call restricted to them); ``finished`` their
+    positions in the call's input."""
+
+    def __init__(self, partial: Results, finished: np.ndarray, total: int) -> None:
+        super().__init__(f"stopped: {len(finished)} of {total} replicas finished")
+        self.partial = partial
+        self.finished = finished
+        self.total = total
+
+
 def state_bytes(packed_shape: dict) -> int:
     """Engine state per replica in bytes for a batch shape."""
     return int(_module("cpu").state_bytes(packed_shape))
 
 
 def run_packed(p: Packed, backend: str, threads: int | None = None,
-               slots_per_launch: int | None = None) -> dict:
+               slots_per_launch: int | None = None, control: RunControl | None = None) -> dict:
     """Run one packed batch; returns the engine's output arrays, reshaped per dimension."""
     name = resolve_backend(backend)
     m = _module(name)
@@ -94,6 +137,8 @@ def run_packed(p: Packed, backend: str, threads: int | None = None,
         raise BackendError(f"backend {name!r} is not built")
     flat = {k: np.ascontiguousarray(v).reshape(-1) for k, v in p.arrays.items()}
     kw = {} if slots_per_launch is None else {"slots_per_launch": int(slots_per_launch)}
+    if control is not None:
+        kw["control"] = control._words
     out = m.run(p.shape, flat, threads=int(threads or 0), **kw)
     s = p.shape
     R, F, L, S, I = s["n_replicas"], s["max_flows"], s["max_links"], s["max_sources"], s["max_intervals"]
@@ -103,12 +148,14 @@ def run_packed(p: Packed, backend: str, threads: int | None = None,
 
 
 def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str = "auto",
-             threads: int | None = None, slots_per_launch: int | None = None) -> Results:
+             threads: int | None = None, slots_per_launch: int | None = None,
+             control: RunControl | None = None) -> Results:
     """Run every (scenario, seed) as one replica; tables indexed by ``replica`` (0..n-1).
 
     Replicas are grouped by shape (flows, links, sources) so a batch carries no padding;
     a replica's result does not depend on the group it ran in (its random numbers depend
-    only on its seed).
+    only on its seed). With a ``control`` whose stop is requested, raises
+    :class:`EngineInterrupted` carrying the finished replicas' tables.
     """
     if len(scenarios) != len(seeds):
         raise ValueError("simulate: one seed per scenario")
@@ -118,9 +165,23 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
     for i, sc in enumerate(scenarios):
         groups.setdefault(shape_key(sc), []).append(i)
     parts = []
-    for idx in groups.values():
-        p = pack([scenarios[i] for i in idx], [int(seeds[i]) for i in idx])
-        out = run_packed(p, name, threads, slots_per_launch)
+    packed = [(idx, pack([scenarios[i] for i in idx], [int(seeds[i]) for i in idx]))
+              for idx in groups.values()]
+    if control is not None:
+        control._start(sum(int(p.arrays["end_slot"].sum()) for _, p in packed))
+    finished: list[int] = []
+    for idx, p in packed:
+        if control is not None and control.stop_requested:
+            continue
+        out = run_packed(p, name, threads, slots_per_launch, control)
+        done = out["slots_run"] >= p.arrays["end_slot"]
+        if not done.all():
+            if not done.any():
+                continue
+            keep = np.nonzero(done)[0]
+            idx = [idx[int(r)] for r in keep]
+            p, out = _select_replicas(p, out, keep)
+        finished.extend(idx)
         bad = np.nonzero(out["overflow"])[0]
         if len(bad):
             r = int(bad[0])
@@ -129,6 +190,9 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
                               f"{', '.join(what)}; {len(bad)} replica(s) affected. This is a bug in "
                               "the capacity planning of diffsweep.pack; please report it.")
         parts.append(_tables(p, out, [scenarios[i] for i in idx], idx))
+    stopped = len(finished) < len(scenarios)
+    if stopped and not parts:
+        raise EngineInterrupted(_empty_results(name), np.zeros(0, dtype=np.int64), len(scenarios))
     # Parts without rows (a shape group without sources) would turn numeric columns into
     # object columns: leave them out unless every part is empty.
     tables = {k: pd.concat([pt[k] for pt in parts if len(pt[k])] or [parts[0][k]],
@@ -142,7 +206,26 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
             "slot_s": sorted(set(float(v) for v in tables["replicas"]["slot_s"])),
             "delay_rounding_ms_max": float(tables["replicas"]["delay_rounding_ms"].max()),
             "host": platform.node(), "pid": os.getpid()}
-    return Results(**tables, meta=meta)
+    res = Results(**tables, meta=meta)
+    if stopped:
+        raise EngineInterrupted(res, np.sort(np.asarray(finished, dtype=np.int64)), len(scenarios))
+    return res
+
+
+def _select_replicas(p: Packed, out: dict, keep: np.ndarray) -> tuple[Packed, dict]:
+    """The rows ``keep`` of a batch and of its outputs (every array is replica-major)."""
+    arrays = {k: v[keep] for k, v in p.arrays.items()}
+    shape = dict(p.shape, n_replicas=len(keep))
+    return (Packed(shape=shape, arrays=arrays, slot_s=p.slot_s[keep],
+                   delay_rounding_ms=p.delay_rounding_ms[keep]),
+            {k: v[keep] for k, v in out.items()})
+
+
+def _empty_results(backend: str) -> Results:
+    cols = {"replicas": ["replica"], "flows": ["replica", "flow"], "queues": ["replica", "link"],
+            "sources": ["replica", "source"], "intervals": ["replica", "flow", "interval"]}
+    return Results(**{k: pd.DataFrame(columns=v) for k, v in cols.items()},
+                   meta={"backend": backend, "n_replicas": 0})
 
 
 def _tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> dict:
@@ -244,14 +327,27 @@ def _tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> dict:
 
 
 def execute(grid, rows: pd.DataFrame | None = None, backend: str = "auto",
-            threads: int | None = None, slots_per_launch: int | None = None) -> Results:
+            threads: int | None = None, slots_per_launch: int | None = None,
+            control: RunControl | None = None) -> Results:
     """Run the replicas ``rows`` (a subset of ``grid.replicas``; all when None) and return
-    tables that carry ``point``, ``seed`` and every grid column."""
+    tables that carry ``point``, ``seed`` and every grid column. When stopped through
+    ``control``, raises :class:`EngineInterrupted` whose ``partial`` holds the finished
+    replicas' tables in the same form."""
     rows = grid.replicas if rows is None else rows
     rows = rows.reset_index(drop=True)
     scs = [grid.scenario(int(r.point), int(r.seed)) for r in rows.itertuples()]
-    res = simulate(scs, rows["seed"].tolist(), backend, threads, slots_per_launch)
-    keys = rows.assign(replica=np.arange(len(rows)))
+    try:
+        res = simulate(scs, rows["seed"].tolist(), backend, threads, slots_per_launch, control)
+    except EngineInterrupted as e:
+        done = rows.iloc[e.finished].reset_index(drop=True)
+        e.partial = _with_keys(done, e.partial, e.finished) if len(done) else e.partial
+        raise
+    return _with_keys(rows, res, np.arange(len(rows)))
+
+
+def _with_keys(rows: pd.DataFrame, res: Results, replica_ids: np.ndarray) -> Results:
+    """Join the grid's columns onto engine tables whose ``replica`` ids are ``replica_ids``."""
+    keys = rows.assign(replica=replica_ids)
     out = {}
     for name, df in res.tables().items():
         if df.empty and "replica" not in df.columns:
