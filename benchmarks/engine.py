@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 import diffsweep as ds
-from diffsweep.engine import run_packed, state_bytes
+from diffsweep.engine import default_lanes, run_packed, state_bytes
 from diffsweep.pack import pack
 from diffsweep.scenario import Scenario, TcpFlow
 from diffsweep.scenarios import kaur_vin
@@ -37,11 +37,12 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
-def timed(scs, seeds, backend, threads, slots_per_launch=1024):
-    p = pack(scs, seeds)
-    run_packed(pack(scs[:1], seeds[:1]), backend, threads)  # warm-up (page faults, module load)
+def timed(scs, seeds, backend, threads, lanes=None):
+    lanes = lanes or default_lanes(backend, len(scs[0].flows))
+    p = pack(scs, seeds, lanes=lanes)
+    run_packed(pack(scs[:1], seeds[:1], lanes=lanes), backend, threads)  # warm-up (page faults, module load)
     t0 = time.perf_counter()
-    out = run_packed(p, backend, threads, slots_per_launch)
+    out = run_packed(p, backend, threads)
     wall = time.perf_counter() - t0
     slots = int(out["slots_run"].sum())
     pkts = int(out["q_departures"][:, 0, :].sum())  # link 0 = the bottleneck, every class

@@ -15,11 +15,6 @@
 
 namespace py = pybind11;
 
-#ifdef DS_BACKEND_CUDA
-constexpr int DEFAULT_SLOTS_PER_LAUNCH = 1024;  // lockstep width on the GPU
-#else
-constexpr int DEFAULT_SLOTS_PER_LAUNCH = 0;  // CPU: each replica runs to its end in one launch
-#endif
 using namespace ds;
 
 namespace {
@@ -62,17 +57,30 @@ BatchShape shape_from(const py::dict& s) {
   b.delay_cap = s["delay_cap"].cast<int32_t>();
   b.nic_cap = s["nic_cap"].cast<int32_t>();
   b.stage_cap = s["stage_cap"].cast<int32_t>();
+  b.lanes = s["lanes"].cast<int32_t>();
+  b.emit_cap = s["emit_cap"].cast<int32_t>();
   auto pow2 = [](int32_t v) { return v > 0 && (v & (v - 1)) == 0; };
-  if (b.n_replicas < 0 || b.max_flows < 1 || b.max_flows > 65000 || b.max_links < 1 ||
-      b.max_links > 127 || b.max_sources < 1 || b.max_intervals < 1 || b.stage_cap < 1 ||
-      !pow2(b.queue_cap) || !pow2(b.ack_cap) || !pow2(b.delay_cap) || !pow2(b.nic_cap))
-    throw py::value_error("invalid batch shape");
+  auto bad = [](const char* field, int32_t v, const char* allowed) {
+    throw py::value_error(std::string("batch shape: ") + field + " = " + std::to_string(v) +
+                          " is not allowed (expected " + allowed + ")");
+  };
+  if (b.n_replicas < 0) bad("n_replicas", b.n_replicas, ">= 0");
+  if (b.max_flows < 1 || b.max_flows > kMaxFlows) bad("max_flows", b.max_flows, "1..65000");
+  if (b.max_links < 1 || b.max_links > kMaxLinks) bad("max_links", b.max_links, "1..127");
+  if (b.max_sources < 1 || b.max_sources > kMaxSources) bad("max_sources", b.max_sources, "1..512");
+  if (b.max_intervals < 1) bad("max_intervals", b.max_intervals, ">= 1");
+  if (b.stage_cap < 1) bad("stage_cap", b.stage_cap, ">= 1");
+  if (!pow2(b.lanes) || b.lanes > kMaxLanes) bad("lanes", b.lanes, "a power of two <= 32");
+  if (!pow2(b.queue_cap)) bad("queue_cap", b.queue_cap, "a power of two");
+  if (!pow2(b.ack_cap)) bad("ack_cap", b.ack_cap, "a power of two");
+  if (!pow2(b.delay_cap)) bad("delay_cap", b.delay_cap, "a power of two");
+  if (!pow2(b.nic_cap)) bad("nic_cap", b.nic_cap, "a power of two");
+  if (!pow2(b.emit_cap)) bad("emit_cap", b.emit_cap, "a power of two");
   return b;
 }
 
 // Runs one batch; returns a dict of output arrays.
-py::dict run(const py::dict& shape, const py::dict& arrays, int threads, int slots_per_launch,
-             py::object control) {
+py::dict run(const py::dict& shape, const py::dict& arrays, int threads, py::object control) {
   int64_t* ctl = nullptr;
   if (!control.is_none()) {
     auto c = py::array_t<int64_t, py::array::c_style>::ensure(control);
@@ -102,9 +110,9 @@ py::dict run(const py::dict& shape, const py::dict& arrays, int threads, int slo
     py::gil_scoped_release release;
 #ifdef DS_BACKEND_CUDA
     (void)threads;
-    run_batch_cuda(in, out, slots_per_launch, ctl);
+    run_batch_cuda(in, out, ctl);
 #else
-    run_batch_cpu(in, out, threads, slots_per_launch, ctl);
+    run_batch_cpu(in, out, threads, ctl);
 #endif
   }
   return result;
@@ -126,7 +134,7 @@ std::tuple<std::string, std::string, std::string> field(const char* name, Dim d)
 PYBIND11_MODULE(DS_MODULE_NAME, m) {
   m.doc() = "diffsweep engine (one backend); see cuda/batch.h for every array";
   m.def("run", &run, py::arg("shape"), py::arg("arrays"), py::arg("threads") = 0,
-        py::arg("slots_per_launch") = DEFAULT_SLOTS_PER_LAUNCH, py::arg("control") = py::none(),
+        py::arg("control") = py::none(),
         "Run one batch of replicas to their end; returns a dict of output arrays.");
   m.def("input_fields", [] {
     std::vector<std::tuple<std::string, std::string, std::string>> v;
@@ -148,6 +156,45 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     d["max_classes"] = kMaxClasses;
     d["max_injected_drops"] = kMaxInjectedDrops;
     d["rx_bitmap_bits"] = kRxBitmapBits;
+    d["max_flows"] = kMaxFlows;
+    d["max_links"] = kMaxLinks;
+    d["max_sources"] = kMaxSources;
+    d["max_lanes"] = kMaxLanes;
+    d["max_slots"] = kMaxSlots;
+    d["poll_slots"] = kPollSlots;
+    return d;
+  });
+  m.def("dims", [] {
+    // Each dimension as the BatchShape fields (or limits) that give its axes, replica first.
+    py::dict d;
+    d["R"] = std::vector<std::string>{"n_replicas"};
+    d["RL"] = std::vector<std::string>{"n_replicas", "max_links"};
+    d["RLC"] = std::vector<std::string>{"n_replicas", "max_links", "max_classes"};
+    d["RF"] = std::vector<std::string>{"n_replicas", "max_flows"};
+    d["RFH"] = std::vector<std::string>{"n_replicas", "max_flows", "max_hops"};
+    d["RFD"] = std::vector<std::string>{"n_replicas", "max_flows", "max_injected_drops"};
+    d["RS"] = std::vector<std::string>{"n_replicas", "max_sources"};
+    d["RSH"] = std::vector<std::string>{"n_replicas", "max_sources", "max_hops"};
+    d["RFI"] = std::vector<std::string>{"n_replicas", "max_flows", "max_intervals"};
+    return d;
+  });
+  m.def("enums", [] {
+    py::dict d;
+    d["tcp_variant"] = py::dict(py::arg("reno") = (int)kReno, py::arg("newreno") = (int)kNewReno);
+    d["scheduler"] = py::dict(py::arg("priority") = (int)kSchedPriority, py::arg("wrr") = (int)kSchedWrr);
+    d["tie_break"] = py::dict(py::arg("random") = (int)kTieRandom, py::arg("index") = (int)kTieIndex);
+    d["limit_kind"] = py::dict(py::arg("pkts") = (int)kLimitPkts, py::arg("bytes") = (int)kLimitBytes,
+                               py::arg("none") = (int)kLimitNone);
+    return d;
+  });
+  m.def("overflow_bits", [] {
+    py::dict d;
+    d[py::int_((int)kOvfStage)] = "same-slot arrival buffer or a lane's emission ring";
+    d[py::int_((int)kOvfAckRing)] = "ACKs in flight";
+    d[py::int_((int)kOvfQueueRing)] = "unlimited class queue";
+    d[py::int_((int)kOvfDelayLine)] = "link delay line";
+    d[py::int_((int)kOvfRxWindow)] = "receiver window (segment beyond the reorder bitmap)";
+    d[py::int_((int)kOvfNic)] = "access-link queue";
     return d;
   });
 #ifdef DS_BACKEND_CUDA

@@ -1,64 +1,55 @@
-// The CPU backend: the engine instantiated with Thrust's OpenMP system. Host arrays are used
-// in place (no copies); only the replica arena is allocated.
-#include <thrust/execution_policy.h>
-#include <thrust/for_each.h>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/system/omp/execution_policy.h>
-
+// The CPU backend: an OpenMP loop over replicas (dynamic schedule: replicas of one launch may
+// differ in flows and duration), each run to its end by one thread with its team's lanes as a
+// loop. Host arrays are used in place; the arena holds one state block per thread.
+#include <algorithm>
 #include <memory>
 #include <vector>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
-#include "engine/run_batch.h"
+#include "engine/control.h"
+#include "engine/team.h"
 
 namespace ds {
-namespace {
 
-struct CpuBackend {
-  static constexpr bool device_sees_host = true;  // the engine polls the host words itself
-  std::vector<std::unique_ptr<unsigned char[]>> owned;
-
-  template <class T>
-  T* to_device(const T* host, size_t) { return const_cast<T*>(host); }
-  template <class T>
-  void to_host(T*, const T*, size_t) {}
-  template <class T>
-  T* alloc(size_t n) {
-    owned.emplace_back(new unsigned char[n * sizeof(T) + 16]);
-    return reinterpret_cast<T*>(owned.back().get());
-  }
-  template <class T>
-  T* put(const T& v) {
-    T* p = alloc<T>(1);
-    *p = v;
-    return p;
-  }
-  template <class F>
-  void for_each(int32_t n, F f) {
-    thrust::for_each(thrust::omp::par, thrust::counting_iterator<int32_t>(0),
-                     thrust::counting_iterator<int32_t>(n), f);
-  }
-  void sync() {}
-  void finish() { owned.clear(); }
-};
-
-}  // namespace
-
-void run_batch_cpu(const BatchInput& in, BatchOutput& out, int threads, int slots_per_launch,
-                   int64_t* control) {
+void run_batch_cpu(const BatchInput& in, BatchOutput& out, int threads, int64_t* control) {
+  const BatchShape& s = in.shape;
+  if (s.n_replicas <= 0) return;
 #ifdef _OPENMP
-  const int before = omp_get_max_threads();
-  if (threads > 0) omp_set_num_threads(threads);
+  const int nt = threads > 0 ? threads : omp_get_max_threads();
+#else
+  const int nt = 1;
+  (void)threads;
 #endif
-  CpuBackend be;
-  run_batch_impl(be, in, out, slots_per_launch, control);
+  const Layout L = make_layout(s);
+  std::unique_ptr<unsigned char[]> arena(new unsigned char[L.stride * (size_t)nt + 64]);
+  unsigned char* base = (unsigned char*)(((uintptr_t)arena.get() + 63) & ~(uintptr_t)63);
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
+  for (int32_t r = 0; r < s.n_replicas; ++r) {
+    if (control && ctl_load(control + kCtlStop)) continue;  // slots_run stays 0: not run
 #ifdef _OPENMP
-  omp_set_num_threads(before);
+    unsigned char* block = base + L.stride * (size_t)omp_get_thread_num();
+#else
+    unsigned char* block = base;
 #endif
+    Replica x = bind_replica(r, &in, L, block);
+    init_replica(x, L);
+    const int32_t need = emit_need(x);
+    const uint32_t end = (uint32_t)in.end_slot[r];
+    while (x.hdr->t_queue < end) {
+      // In pieces of kPollSlots so that a stop request is seen within milliseconds.
+      const uint32_t done = run_rounds(x, (uint64_t)x.hdr->t_queue + kPollSlots, need);
+      if (control) {
+        ctl_add(control + kCtlSlotsDone, done);
+        if (ctl_load(control + kCtlStop)) break;
+      }
+    }
+    flush_replica(x, &out);
+    if (control && x.hdr->t_queue >= end) ctl_add(control + kCtlReplicasDone, 1);
+  }
 }
 
-size_t replica_state_bytes(const BatchShape& shape) { return replica_state_bytes_impl(shape); }
+size_t replica_state_bytes(const BatchShape& shape) { return make_layout(shape).stride; }
 
 }  // namespace ds

@@ -23,6 +23,11 @@ constexpr int kMaxHops = 4;           // routes of 1..4 links (DESIGN: Routes)
 constexpr int kMaxClasses = 4;        // queues (classes) per link
 constexpr int kMaxInjectedDrops = 8;  // validation hook: seqs dropped on first transmission
 constexpr int kRxBitmapBits = 1024;   // receiver out-of-order window; max_window <= 1000
+constexpr int kMaxFlows = 65000;      // flow indices are 16-bit in a packet, sources after them
+constexpr int kMaxSources = 512;
+constexpr int kMaxLinks = 127;        // link indices are int8 in routes
+constexpr int kMaxLanes = 32;         // a team is at most a warp
+constexpr int64_t kMaxSlots = 0xFFFFFFFDll;  // slot times are 32-bit; kNever is 0xFFFFFFFF
 
 enum TcpVariant : uint8_t { kReno = 0, kNewReno = 1 };
 enum Scheduler : uint8_t { kSchedPriority = 0, kSchedWrr = 1 };
@@ -52,6 +57,8 @@ struct BatchShape {
   int32_t delay_cap;      // packets in a link's delay line; power of two
   int32_t nic_cap;        // segments waiting at a flow's access link; power of two
   int32_t stage_cap;      // arrivals at links within one slot, per replica
+  int32_t lanes;          // team size: lanes working on one replica; power of two <= 32
+  int32_t emit_cap;       // packets a lane may hold ahead of the queue side; power of two
 };
 
 // X(name, C type, dim): the input arrays. Bindings, pack.py (via input_fields()) and the
@@ -162,8 +169,8 @@ DS_HD inline size_t dim_size(const BatchShape& s, Dim d) {
   return 0;
 }
 
-// Bytes of engine state per replica for this shape (printed by benchmarks, used by the
-// runner to size chunks against a memory budget).
+// Bytes of engine state per running replica for this shape (printed by benchmarks; the
+// arena holds one such block per worker, not per replica).
 size_t replica_state_bytes(const BatchShape& shape);
 
 // Host-visible words shared with a running batch (int64 each): the host asks it to stop and
@@ -173,14 +180,13 @@ enum ControlWord { kCtlStop = 0, kCtlSlotsDone = 1, kCtlReplicasDone = 2, kCtlWo
 constexpr int64_t kPollSlots = 4096;
 
 // Run every replica from slot 0 to its end_slot. Outputs must be zero-filled by the caller.
-// threads <= 0: OpenMP default. slots_per_launch: K slots per for_each (lockstep width).
-// control: kCtlWords host words (stop request in, progress out); may be null.
-void run_batch_cpu(const BatchInput& in, BatchOutput& out, int threads, int slots_per_launch,
-                   int64_t* control);
+// threads <= 0: OpenMP default. control: kCtlWords host words (stop request in, progress
+// out); may be null. Each replica runs as a team of shape.lanes lanes (a loop on the CPU).
+void run_batch_cpu(const BatchInput& in, BatchOutput& out, int threads, int64_t* control);
 
-// Same, on the first CUDA device. Defined only in the CUDA module.
-void run_batch_cuda(const BatchInput& in, BatchOutput& out, int slots_per_launch,
-                    int64_t* control);
+// Same, on the first CUDA device: persistent warps take replicas from a work queue, one team
+// of shape.lanes threads per replica. Defined only in the CUDA module.
+void run_batch_cuda(const BatchInput& in, BatchOutput& out, int64_t* control);
 
 // Name of CUDA device 0 and its count; count = 0 when none (or the driver is missing).
 int cuda_device_count();

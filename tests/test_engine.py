@@ -175,9 +175,8 @@ def test_replica_independent_of_batch_order_chunk_threads():
     scs[617], seeds[617] = sc, 42
     big = simulate(scs, seeds, backend="cpu", threads=2)
     _same(alone, _replica_rows(big, 617))
-    # Another order and another chunking (K slots per launch), one thread.
-    rev = simulate(scs[::-1][:500], seeds[::-1][:500], backend="cpu", threads=1,
-                   slots_per_launch=97)
+    # Another order, another team size (lanes per replica), one thread.
+    rev = simulate(scs[::-1][:500], seeds[::-1][:500], backend="cpu", threads=1, lanes=4)
     _same(alone, _replica_rows(rev, 1000 - 1 - 617))
     # Different seeds differ.
     other_seed = _replica_rows(simulate([sc], [43], backend="cpu"), 0)

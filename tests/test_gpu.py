@@ -41,7 +41,9 @@ def _mixed_batch():
     return scs, seeds
 
 
-def test_cpu_and_cuda_bit_identical():
+@pytest.mark.parametrize("lanes", [1, 4, 32])
+def test_cpu_and_cuda_bit_identical(lanes):
+    """Same batch, several team sizes (launch shapes): every output array equal bit for bit."""
     _needs_gpu()
     scs, seeds = _mixed_batch()
     groups = {}
@@ -49,14 +51,29 @@ def test_cpu_and_cuda_bit_identical():
         groups.setdefault((len(sc.flows), len(sc.links), len(sc.sources)), []).append((sc, seed))
     compared = 0
     for items in groups.values():
-        p = pack([s for s, _ in items], [k for _, k in items])
+        p = pack([s for s, _ in items], [k for _, k in items], lanes=lanes)
         cpu = run_packed(p, "cpu")
-        gpu = run_packed(p, "cuda", slots_per_launch=256)
+        gpu = run_packed(p, "cuda")
         for name in cpu:
             assert cpu[name].dtype == gpu[name].dtype
             assert np.array_equal(cpu[name].view(np.uint8), gpu[name].view(np.uint8)), name
             compared += 1
     assert compared > 0
+
+
+def test_ten_thousand_replica_mixed_batch():
+    """10,000 replicas of mixed scenarios in one call: CUDA equals the CPU on every table."""
+    _needs_gpu()
+    scs, seeds = _mixed_batch()
+    n = 10_000
+    big = [scs[i % len(scs)] for i in range(n)]
+    big_seeds = [seeds[i % len(seeds)] * 100_003 + i for i in range(n)]
+    big = [sc if i % 7 else kaur_vin(n_flows=16, rtp_ms=8.0, ef="onoff", t_on_ms=1.0, duration_s=2.0,
+                                     warmup_s=0.5) for i, sc in enumerate(big)]
+    a = ds.simulate(big, big_seeds, backend="cpu")
+    b = ds.simulate(big, big_seeds, backend="cuda")
+    for t in ("replicas", "flows", "queues", "sources", "intervals"):
+        assert getattr(a, t).equals(getattr(b, t)), t
 
 
 def test_cuda_backend_runs_a_grid():

@@ -1,8 +1,10 @@
 // Tournament (min) tree over the flows of one replica: yields the flow with the earliest due
 // slot in O(1) and re-keys one flow in O(log F). This is what keeps per-slot work independent
-// of the number of idle flows (DESIGN: GPU shape). Ties go to the lower flow index; the order
-// flows are processed in within a slot does not reach the queues, which re-order same-slot
-// arrivals (engine/step.h).
+// of the number of idle flows (DESIGN: GPU shape). Ties go to the lower flow index, so flows
+// due in the same slot are handled in index order.
+// A team of n lanes (a power of two <= P) splits the leaves into n contiguous blocks: node
+// n + k is the root of lane k's subtree, and a lane re-keys only up to it, so lanes never
+// write the same node (engine/flow_side.h). With one lane the root is node 1.
 #pragma once
 #include <cstdint>
 
@@ -32,10 +34,14 @@ struct MinTree {
     for (int32_t i = P - 1; i >= 1; --i) winner[i] = better(winner[2 * i], winner[2 * i + 1]);
   }
 
-  DS_HD void set(int32_t leaf, uint32_t k) {
+  DS_HD DS_INLINE uint32_t min_key_at(int32_t node) const { return key[winner[node]]; }
+  DS_HD DS_INLINE int32_t min_index_at(int32_t node) const { return winner[node]; }
+
+  // Re-keys a leaf and repairs the path up to `root` (1 = the whole tree).
+  DS_HD void set(int32_t leaf, uint32_t k, int32_t root = 1) {
     if (key[leaf] == k) return;
     key[leaf] = k;
-    for (int32_t i = (P + leaf) >> 1; i >= 1; i >>= 1) {
+    for (int32_t i = (P + leaf) >> 1; i >= root; i >>= 1) {
       uint16_t w = better(winner[2 * i], winner[2 * i + 1]);
       if (winner[i] == w && w != leaf) break;  // nothing above can change
       winner[i] = w;

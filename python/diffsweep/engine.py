@@ -128,15 +128,24 @@ def state_bytes(packed_shape: dict) -> int:
     return int(_module("cpu").state_bytes(packed_shape))
 
 
+def default_lanes(backend: str, max_flows: int) -> int:
+    """Team size per replica. The CPU runs a team as a loop, so one lane is fastest there. On
+    a GPU, lanes share the flows of a replica: one thread for 1-2 flows, up to a warp for
+    many (untuned until measured on a device: benchmarks/gpu.sh)."""
+    if backend != "cuda" or max_flows <= 2:
+        return 1
+    return 4 if max_flows <= 8 else 8 if max_flows <= 32 else 16 if max_flows <= 128 else 32
+
+
 def run_packed(p: Packed, backend: str, threads: int | None = None,
-               slots_per_launch: int | None = None, control: RunControl | None = None) -> dict:
+               control: RunControl | None = None) -> dict:
     """Run one packed batch; returns the engine's output arrays, reshaped per dimension."""
     name = resolve_backend(backend)
     m = _module(name)
     if m is None:
         raise BackendError(f"backend {name!r} is not built")
     flat = {k: np.ascontiguousarray(v).reshape(-1) for k, v in p.arrays.items()}
-    kw = {} if slots_per_launch is None else {"slots_per_launch": int(slots_per_launch)}
+    kw = {}
     if control is not None:
         kw["control"] = control._words
     out = m.run(p.shape, flat, threads=int(threads or 0), **kw)
@@ -148,7 +157,7 @@ def run_packed(p: Packed, backend: str, threads: int | None = None,
 
 
 def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str = "auto",
-             threads: int | None = None, slots_per_launch: int | None = None,
+             threads: int | None = None, lanes: int | None = None,
              control: RunControl | None = None) -> Results:
     """Run every (scenario, seed) as one replica; tables indexed by ``replica`` (0..n-1).
 
@@ -165,15 +174,18 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
     for i, sc in enumerate(scenarios):
         groups.setdefault(shape_key(sc), []).append(i)
     parts = []
-    packed = [(idx, pack([scenarios[i] for i in idx], [int(seeds[i]) for i in idx]))
-              for idx in groups.values()]
+    packed = []
+    for idx in groups.values():
+        scs = [scenarios[i] for i in idx]
+        k = lanes or default_lanes(name, max(len(s.flows) for s in scs))
+        packed.append((idx, pack(scs, [int(seeds[i]) for i in idx], lanes=k)))
     if control is not None:
         control._start(sum(int(p.arrays["end_slot"].sum()) for _, p in packed))
     finished: list[int] = []
     for idx, p in packed:
         if control is not None and control.stop_requested:
             continue
-        out = run_packed(p, name, threads, slots_per_launch, control)
+        out = run_packed(p, name, threads, control)
         done = out["slots_run"] >= p.arrays["end_slot"]
         if not done.all():
             if not done.any():
@@ -327,7 +339,7 @@ def _tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> dict:
 
 
 def execute(grid, rows: pd.DataFrame | None = None, backend: str = "auto",
-            threads: int | None = None, slots_per_launch: int | None = None,
+            threads: int | None = None, lanes: int | None = None,
             control: RunControl | None = None) -> Results:
     """Run the replicas ``rows`` (a subset of ``grid.replicas``; all when None) and return
     tables that carry ``point``, ``seed`` and every grid column. When stopped through
@@ -337,7 +349,7 @@ def execute(grid, rows: pd.DataFrame | None = None, backend: str = "auto",
     rows = rows.reset_index(drop=True)
     scs = [grid.scenario(int(r.point), int(r.seed)) for r in rows.itertuples()]
     try:
-        res = simulate(scs, rows["seed"].tolist(), backend, threads, slots_per_launch, control)
+        res = simulate(scs, rows["seed"].tolist(), backend, threads, lanes, control)
     except EngineInterrupted as e:
         done = rows.iloc[e.finished].reset_index(drop=True)
         e.partial = _with_keys(done, e.partial, e.finished) if len(done) else e.partial

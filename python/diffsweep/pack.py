@@ -66,7 +66,7 @@ def shape_key(sc: Scenario) -> tuple:
     return (len(sc.flows), len(sc.links), len(sc.sources))
 
 
-def pack(scenarios: list[Scenario], seeds: list[int]) -> Packed:
+def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1) -> Packed:
     if len(scenarios) != len(seeds):
         raise ValueError("pack: one seed per scenario")
     R = len(scenarios)
@@ -120,9 +120,11 @@ def pack(scenarios: list[Scenario], seeds: list[int]) -> Packed:
     a["src_pkt_bytes"][:] = 1
     a["link_n_classes"][:] = 1
 
-    queue_need, ack_need, delay_need, stage_need, nic_need = 1, 1, 1, 1, 1
+    queue_need, ack_need, delay_need, stage_need, nic_need, emit_need = 1, 1, 1, 1, 1, 1
+    unpaced_per_lane = 0  # most unpaced flows on one lane: each may emit a whole access FIFO
     rounding = np.zeros(R)
     for r, (sc, seed) in enumerate(zip(scenarios, seeds)):
+        stage_r, per_flow_max, lookahead = 1, 1, None
         sl = float(slot[r])
         a["seed"][r] = np.uint64(seed)
         a["n_flows"][r], a["n_links"][r], a["n_sources"][r] = len(sc.flows), len(sc.links), len(sc.sources)
@@ -200,7 +202,11 @@ def pack(scenarios: list[Scenario], seeds: list[int]) -> Packed:
             nic_need = max(nic_need, fl.access_buffer_pkts or 2 * fl.max_window_pkts + 16)
             pace = a["flow_pace_bytes_per_slot"][r, f]
             per_flow = fl.max_window_pkts if pace <= 0 else int(math.ceil(pace / (fl.segment_bytes + fl.header_bytes))) + 1
-            stage_need += per_flow
+            stage_r += per_flow
+            per_flow_max = max(per_flow_max, per_flow if pace > 0 else 1)
+            if pace <= 0:
+                unpaced_per_lane = max(unpaced_per_lane, -(-len(sc.flows) // lanes))
+            lookahead = loop if lookahead is None else min(lookahead, loop)
         rounding[r] = worst
         for s, src in enumerate(sc.sources):
             route = list(src.route)
@@ -212,14 +218,24 @@ def pack(scenarios: list[Scenario], seeds: list[int]) -> Packed:
             a["src_peak_bytes_per_slot"][r, s] = peak
             a["src_t_on_slots"][r, s] = src.t_on_ms / 1e3 / sl
             a["src_t_off_slots"][r, s] = src.t_off_ms / 1e3 / sl
-            stage_need += int(math.ceil(peak / src.pkt_bytes)) + 2
-        stage_need += len(sc.links) * max_dep_per_slot
+            stage_r += int(math.ceil(peak / src.pkt_bytes)) + 2
+        stage_r += len(sc.links) * max_dep_per_slot
+        # One replica's arrivals in one slot: a per-replica maximum, never a batch sum.
+        stage_need = max(stage_need, stage_r)
+        # A lane's emission ring: every packet its flows can hand over in one slot plus one
+        # event's worth (so a lane can always move), and room for a lookahead window at the
+        # bottleneck's rate so that rounds are rarely cut short (engine/flow_side.h).
+        flows_per_lane = -(-len(sc.flows) // lanes)
+        emit_need = max(emit_need, (flows_per_lane + 1) * per_flow_max,
+                        2 * (lookahead or 1) * sustained + per_flow_max)
 
+    if unpaced_per_lane:
+        emit_need = max(emit_need, (unpaced_per_lane + 1) * _pow2(nic_need))
     shape = {
         "n_replicas": R, "max_flows": F, "max_links": L, "max_sources": S, "max_intervals": I,
         "queue_cap": _pow2(queue_need + 1), "ack_cap": _pow2(ack_need),
         "delay_cap": _pow2(delay_need), "stage_cap": int(stage_need),
-        "nic_cap": _pow2(nic_need),
+        "nic_cap": _pow2(nic_need), "lanes": int(lanes), "emit_cap": _pow2(emit_need),
     }
     return Packed(shape=shape, arrays=a, slot_s=slot, delay_rounding_ms=rounding)
 

@@ -1,44 +1,12 @@
-// One slot of one replica, in the fixed order of DESIGN "Within a slot":
-//   timers -> ACK arrivals at senders -> sources emit -> arrivals at each link (loss element,
-//   then the queue's accept/drop) -> service -> deliveries to receivers -> ACKs generated.
-// Same-slot arrivals are gathered first and put in the tie-break order (random by default).
+// The queue side of a round: one lane runs the slots [t_queue, t_end) one by one, in the
+// fixed order of DESIGN "Within a slot" as the serial engine did:
+//   delayed-ACK timers -> the flows' packets of this slot (from the lanes' emission rings,
+//   in flow order) -> sources -> delay lines -> tie-break order -> arrivals (loss element,
+//   queue admission) -> service -> deliveries to receivers -> ACKs.
 #pragma once
-#include "../model/queue.h"
-#include "../model/source.h"
-#include "../model/tcp.h"
+#include "replica.h"
 
 namespace ds {
-
-DS_HD inline void init_replica(Replica& x, const Layout& L) {
-  unsigned char* ob = (unsigned char*)x.hdr - L.hdr + L.out_begin;  // this replica's counters
-  for (size_t i = 0; i < L.out_end - L.out_begin; ++i) ob[i] = 0;
-  x.hdr->ctr_tie = 0;
-  x.hdr->ctr_loss = 0;
-  x.hdr->stage_count = 0;
-  for (int l = 0; l < x.shape.max_links; ++l) {
-    LinkState& ls = x.links[l];
-    ls.credit = 0.0;
-    ls.busy_cls = -1;
-    ls.wrr_cls = 0;
-    ls.idle = 1;
-    ls.wrr_left = x.in->class_weight[x.iLC(l, 0)];
-    ls.dl_head = 0;
-    ls.dl_count = 0;
-    for (int c = 0; c < kMaxClasses; ++c) {
-      ClassQueue& q = class_queue(x, l, c);
-      q.head = 0;
-      q.count = 0;
-      q.bytes = 0;
-    }
-  }
-  x.tree.init_all_never();
-  const int nf = x.in->n_flows[x.iR()];
-  for (int f = 0; f < nf; ++f) {
-    flow_init(x, f);
-    rekey_flow(x, f);
-  }
-  for (int s = 0; s < x.in->n_sources[x.iR()]; ++s) source_init(x, s);
-}
 
 DS_HD DS_INLINE const int8_t* route_of(const Replica& x, const Packet& p, int& n_hops) {
   if (p.flags & kPktSource) {
@@ -56,7 +24,7 @@ DS_HD DS_INLINE void count_flow_drop(Replica& x, const Packet& p) {
 }
 
 // A packet arrives at link p.link: the validation hooks (injected drops, Bernoulli loss),
-// then drop-tail admission.
+// then the class queue's admission.
 DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
   const int l = p.link, c = p.cls;
   const size_t k = x.oLC(l, c);
@@ -73,55 +41,69 @@ DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
     count_flow_drop(x, p);
     return;
   }
-  if (!enqueue(x, l, c, p, now)) {
+  ClassQueue& q = x.link_queues(l)[c];
+  const size_t ik = x.iLC(l, c);
+  if (!drop_tail_accepts(x.in->class_limit_kind[ik], x.in->class_limit[ik], q.ring.count, q.bytes,
+                         p.bytes)) {
     if (x.measuring) x.out.q_drops[k] += 1;
     count_flow_drop(x, p);
+    return;
   }
+  Ring<Packet> ring = x.queue_ring(l, c);
+  if (ring.full()) {  // only an unlimited class can get here
+    x.flag(kOvfQueueRing);
+    if (x.measuring) x.out.q_drops[k] += 1;
+    count_flow_drop(x, p);
+    return;
+  }
+  p.t_enq = now;
+  ring.push(p);
+  q.bytes += p.bytes;
 }
 
 // A packet has left link l: on to the next hop's delay line, or to its receiver.
-DS_HD inline void depart(Replica& x, Packet p, int l, uint32_t now) {
+DS_HD inline void depart(Replica& x, const Packet& p, int l, uint32_t now) {
   int n_hops = 0;
   route_of(x, p, n_hops);
   if (p.hop + 1 < n_hops) {
-    LinkState& ls = x.links[l];
-    if (ls.dl_count >= x.shape.delay_cap) {
-      x.out.overflow[0] |= kOvfDelayLine;
+    Ring<TimedPacket> dl = x.dline_ring(l);
+    if (dl.full()) {
+      x.flag(kOvfDelayLine);
       return;
     }
     TimedPacket tp;
     tp.due = now + (uint32_t)x.in->link_prop_slots[x.iL(l)];
     tp.pad = 0;
     tp.pkt = p;
-    x.dline[(size_t)l * x.shape.delay_cap +
-            (((uint32_t)ls.dl_head + (uint32_t)ls.dl_count) & (uint32_t)(x.shape.delay_cap - 1))] = tp;
-    ls.dl_count += 1;
+    dl.push(tp);
     return;
   }
   if (!(p.flags & kPktSource)) receive_segment(x, p.sender, p.seq, now);
 }
 
-// Byte-credit service: each slot adds rate*slot bytes; the head packet leaves when the credit
-// covers it; an idle link keeps at most one slot's worth (DESIGN: Links).
+// Byte-credit service of link l for one slot (model/link.h).
 DS_HD inline void serve_link(Replica& x, int l, uint32_t now) {
   LinkState& ls = x.links[l];
-  const double per_slot = x.in->link_bytes_per_slot[x.iL(l)];
-  ls.credit += per_slot;
-  // An idle link banks no more than one slot of credit: a packet reaching an idle link
-  // leaves after its own transmission time, not earlier (DESIGN: Links).
-  if (ls.idle && ls.credit > per_slot) ls.credit = per_slot;
+  const size_t il = x.iL(l);
+  link_add_credit(ls, x.in->link_bytes_per_slot[il]);
+  ClassQueue* q = x.link_queues(l);
+  const int nc = x.in->link_n_classes[il];
+  const uint8_t sched = x.in->link_sched[il];
+  const int32_t* weight = x.in->class_weight + x.iLC(l, 0);
   for (;;) {
-    const int c = pick_class(x, l);
+    const int c = link_pick(ls, sched, q, nc, weight);
     if (c < 0) break;
-    const int bytes = queue_head(x, l, c).bytes;
+    Ring<Packet> ring = x.queue_ring(l, c);
+    const int bytes = ring.front().bytes;
     if ((double)bytes > ls.credit) {
       ls.busy_cls = (int8_t)c;
       break;
     }
     ls.credit -= (double)bytes;
     ls.busy_cls = -1;
-    Packet p = dequeue(x, l, c);
-    wrr_sent(x, l, c);
+    const Packet p = ring.pop();
+    q[c].bytes -= p.bytes;
+    if (sched == kSchedWrr) wrr_sent(ls.wrr, c, nc, weight);
     if (x.measuring) {
       const size_t k = x.oLC(l, c);
       x.out.q_departures[k] += 1;
@@ -131,9 +113,7 @@ DS_HD inline void serve_link(Replica& x, int l, uint32_t now) {
     }
     depart(x, p, l, now);
   }
-  bool idle = ls.busy_cls < 0;
-  for (int c = 0; c < kMaxClasses && idle; ++c) idle = class_queue(x, l, c).count == 0;
-  ls.idle = idle ? 1 : 0;
+  link_end_slot(ls, q);
 }
 
 DS_HD inline void order_arrivals(Replica& x) {
@@ -163,24 +143,30 @@ DS_HD inline void order_arrivals(Replica& x) {
   }
 }
 
-DS_HD inline void step_slot(Replica& x, uint32_t now) {
+DS_HD inline void queue_slot(Replica& x, uint32_t now) {
   x.measuring = (int64_t)now >= x.in->warmup_slot[x.iR()];
-  while (x.tree.min_key() <= now) flow_events(x, x.tree.min_index(), now);
+  while (x.rxtree.min_key() <= now) {  // delayed-ACK timers
+    const int f = x.rxtree.min_index();
+    x.rcv(f).delack_due = kNeverSlot;
+    x.rxtree.set(f, kNeverSlot);
+    x.push_ack(f, x.rcv(f).rcv_next - 1, now);
+  }
+  for (int k = 0; k < x.shape.lanes; ++k) {  // lanes own ascending blocks: flow order
+    Ring<Packet> e = x.emit_ring(k);
+    while (!e.empty() && e.front().t_enq == now) x.stage_arrival(e.pop());
+  }
   const int ns = x.in->n_sources[x.iR()];
   for (int s = 0; s < ns; ++s) source_step(x, s, now);
   const int nl = x.in->n_links[x.iR()];
   for (int l = 0; l < nl; ++l) {
-    LinkState& ls = x.links[l];
-    while (ls.dl_count > 0) {
-      TimedPacket& tp = x.dline[(size_t)l * x.shape.delay_cap + (uint32_t)ls.dl_head];
-      if (tp.due > now) break;
-      Packet p = tp.pkt;
-      ls.dl_head = (int32_t)(((uint32_t)ls.dl_head + 1) & (uint32_t)(x.shape.delay_cap - 1));
-      ls.dl_count -= 1;
+    Ring<TimedPacket> dl = x.dline_ring(l);
+    while (!dl.empty() && dl.front().due <= now) {
+      Packet p = dl.pop().pkt;
       int n_hops = 0;
       const int8_t* route = route_of(x, p, n_hops);
       p.hop += 1;
-      stage_arrival(x, p, route[p.hop]);
+      p.link = (uint8_t)route[p.hop];
+      x.stage_arrival(p);
     }
   }
   order_arrivals(x);
@@ -190,22 +176,14 @@ DS_HD inline void step_slot(Replica& x, uint32_t now) {
   if (x.measuring) {
     for (int l = 0; l < nl; ++l) {
       const int nc = x.in->link_n_classes[x.iL(l)];
+      const ClassQueue* q = x.link_queues(l);
       for (int c = 0; c < nc; ++c) {
-        const ClassQueue& q = class_queue(x, l, c);
         const size_t k = x.oLC(l, c);
-        x.out.q_pkt_slots[k] += (double)q.count;
-        x.out.q_byte_slots[k] += (double)q.bytes;
+        x.out.q_pkt_slots[k] += (double)q[c].ring.count;
+        x.out.q_byte_slots[k] += (double)q[c].bytes;
       }
     }
   }
-}
-
-// Advance replica r over slots [t0, t1) clipped to its own end.
-DS_HD inline void advance_replica(Replica& x, int64_t t0, int64_t t1) {
-  const int64_t end = x.in->end_slot[x.iR()];
-  if (t1 > end) t1 = end;
-  for (int64_t t = t0; t < t1; ++t) step_slot(x, (uint32_t)t);
-  if (t1 > t0) x.out.slots_run[0] = t1;
 }
 
 }  // namespace ds

@@ -3,21 +3,37 @@
 // a slot: the source accrues peak_rate * (on-time within the slot) bytes of credit and emits
 // whole packets from it, carrying the remainder into the next on-period. The long-run rate is
 // then exactly f * peak and on-durations are exactly Exp(T_on) (docs/model.md, "Sources").
+// Runs on the queue side; X gives the source's parameters, state, counter and x.stage_arrival.
 #pragma once
+#include <cstdint>
+
+#include "../batch.h"
+#include "../core/hd.h"
 #include "../core/pmath.h"
-#include "../engine/ops.h"
+#include "../core/random.h"
+#include "packet.h"
 
 namespace ds {
 
-DS_HD DS_INLINE double source_exp(Replica& x, int s, double mean) {
-  return exponential(draw_u01(x.seed, kFamSource, (uint32_t)s, x.src_ctr[s]), mean);
+struct SourceState {
+  double phase_end;  // slot time the current on/off period ends
+  double credit;     // bytes accrued while on and not yet sent as whole packets
+  int32_t seq;
+  uint32_t ctr;      // Philox counter of this source's stream (kFamSource, component = s)
+  uint8_t on;
+  uint8_t pad[7];
+};
+
+DS_HD DS_INLINE double source_exp(uint64_t seed, int s, SourceState& st, double mean) {
+  return exponential(draw_u01(seed, kFamSource, (uint32_t)s, st.ctr), mean);
 }
 
-DS_HD inline void source_init(Replica& x, int s) {
-  SourceState& st = x.sources[s];
+template <class X>
+DS_HD inline void source_init(X& x, int s) {
+  SourceState& st = x.src(s);
   const size_t i = x.iS(s);
   const double t_on = x.in->src_t_on_slots[i], t_off = x.in->src_t_off_slots[i];
-  x.src_ctr[s] = 0;
+  st.ctr = 0;
   st.credit = 0.0;
   st.seq = 0;
   if (t_off <= 0.0) {  // CBR
@@ -26,17 +42,18 @@ DS_HD inline void source_init(Replica& x, int s) {
     return;
   }
   // Start in the stationary phase distribution so that no warm-up is needed for the source.
-  const double u = draw_u01(x.seed, kFamSource, (uint32_t)s, x.src_ctr[s]);
+  const double u = draw_u01(x.seed, kFamSource, (uint32_t)s, st.ctr);
   st.on = u < t_on / (t_on + t_off) ? 1 : 0;
-  st.phase_end = source_exp(x, s, st.on ? t_on : t_off);
+  st.phase_end = source_exp(x.seed, s, st, st.on ? t_on : t_off);
 }
 
 // Emits the packets of slot [now, now+1) into the arrival buffer.
-DS_HD inline void source_step(Replica& x, int s, uint32_t now) {
-  SourceState& st = x.sources[s];
-  const size_t i = x.iS(s);
+template <class X>
+DS_HD inline void source_step(X& x, int s, uint32_t now) {
+  SourceState& st = x.src(s);
   const double slot_end = (double)now + 1.0;
   if (!st.on && st.phase_end >= slot_end) return;  // the common idle case: nothing to do
+  const size_t i = x.iS(s);
   const double peak = x.in->src_peak_bytes_per_slot[i];
   double pos = (double)now, on_time = 0.0;
   int64_t bursts = 0;
@@ -47,7 +64,7 @@ DS_HD inline void source_step(Replica& x, int s, uint32_t now) {
     pos = st.phase_end;
     st.on = !st.on;
     if (st.on) bursts += 1;
-    st.phase_end += source_exp(x, s, st.on ? x.in->src_t_on_slots[i] : x.in->src_t_off_slots[i]);
+    st.phase_end += source_exp(x.seed, s, st, st.on ? x.in->src_t_on_slots[i] : x.in->src_t_off_slots[i]);
   }
   st.credit += on_time * peak;
   if (x.measuring) {
@@ -65,11 +82,12 @@ DS_HD inline void source_step(Replica& x, int s, uint32_t now) {
     p.hop = 0;
     p.cls = x.in->src_cls[i];
     p.flags = kPktSource;
+    p.link = (uint8_t)x.in->src_route[i * kMaxHops];
     if (x.measuring) {
       x.out.src_pkts[s] += 1;
       x.out.src_bytes[s] += bytes;
     }
-    stage_arrival(x, p, x.in->src_route[i * kMaxHops]);
+    x.stage_arrival(p);
   }
 }
 

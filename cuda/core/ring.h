@@ -1,0 +1,49 @@
+// Fixed-capacity FIFO over caller-owned storage. Every queue in the engine is one: a class's
+// packet queue, a link's delay line, a flow's ACKs in flight and access-link FIFO, a lane's
+// emissions. Capacities are powers of two, sized on the host from what a replica can hold
+// (python/diffsweep/pack.py); a push onto a full ring is refused and reported by the caller.
+#pragma once
+#include <cstdint>
+
+#include "hd.h"
+
+namespace ds {
+
+struct RingIdx {  // lives in the owner's state block
+  int32_t head, count;
+};
+
+template <class T>
+struct Ring {
+  T* buf;
+  RingIdx* idx;
+  uint32_t mask;  // capacity - 1
+
+  DS_HD DS_INLINE bool empty() const { return idx->count == 0; }
+  DS_HD DS_INLINE bool full() const { return (uint32_t)idx->count > mask; }
+  DS_HD DS_INLINE int32_t size() const { return idx->count; }
+  DS_HD DS_INLINE int32_t free() const { return (int32_t)(mask + 1) - idx->count; }
+  DS_HD DS_INLINE T& front() const { return buf[(uint32_t)idx->head]; }
+  DS_HD DS_INLINE void push(const T& v) {
+    buf[((uint32_t)idx->head + (uint32_t)idx->count) & mask] = v;
+    idx->count += 1;
+  }
+  DS_HD DS_INLINE T pop() {
+    T v = buf[(uint32_t)idx->head];
+    idx->head = (int32_t)(((uint32_t)idx->head + 1) & mask);
+    idx->count -= 1;
+    return v;
+  }
+};
+
+template <class T>
+DS_HD DS_INLINE Ring<T> make_ring(T* buf, RingIdx& idx, int32_t cap) {
+  return Ring<T>{buf, &idx, (uint32_t)cap - 1u};
+}
+
+DS_HD DS_INLINE void ring_clear(RingIdx& r) {
+  r.head = 0;
+  r.count = 0;
+}
+
+}  // namespace ds

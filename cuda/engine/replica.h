@@ -1,0 +1,253 @@
+// One replica's mutable state, carved out of one contiguous block per replica (the arena),
+// and the view the model code works through. The block is split by who writes it:
+//   flow side  (lanes, in parallel): TCP senders, their access FIFOs, the flow tree, a lane's
+//              emission ring and progress;
+//   queue side (one lane, slot by slot): links, class queues, delay lines, receivers and
+//              their delayed-ACK tree, sources, the same-slot arrival buffer;
+//   ACK rings: pushed by the queue side, popped by the flow side, never in the same phase.
+// docs/design.md ("The team of lanes") explains the two phases and why they keep the bits.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "../batch.h"
+#include "../core/hd.h"
+#include "../core/mintree.h"
+#include "../core/random.h"
+#include "../core/ring.h"
+#include "../model/link.h"
+#include "../model/packet.h"
+#include "../model/queue_droptail.h"
+#include "../model/source_onoff.h"
+#include "../model/tcp_receiver.h"
+#include "../model/tcp_sender.h"
+
+namespace ds {
+
+struct ReplicaHdr {
+  uint32_t ctr_tie;      // Philox counters, one per stream family (core/random.h)
+  uint32_t ctr_loss;
+  uint32_t stage_count;
+  uint32_t t_queue;      // the queue side has done every slot before this one
+  uint32_t lookahead;    // W: the shortest ACK loop of the replica, in slots (>= 1)
+  uint32_t stopped;      // a stop request was seen
+};
+
+// Elements of an output array that belong to one replica.
+DS_HD inline size_t per_replica(const BatchShape& s, Dim d) {
+  BatchShape one = s;
+  one.n_replicas = 1;
+  return dim_size(one, d);
+}
+
+// Offsets (bytes) of each output array inside a replica's block: a replica accumulates its
+// counters in its own block and they are copied out once at the end, so threads working on
+// neighbouring replicas never write to the same cache line.
+struct OutOffsets {
+#define DS_OFF(name, T, dim) size_t name;
+  DS_OUTPUT_FIELDS(DS_OFF)
+#undef DS_OFF
+};
+
+// Offsets (bytes) of each array inside a replica's block. Computed once per batch.
+struct Layout {
+  OutOffsets out;
+  size_t out_begin, out_end;
+  size_t hdr, links, queues, qring, dline, snd, acks, nic, rcv, rxbits, tree_key, tree_win,
+      rx_key, rx_win, sources, lane_t, emit_idx, emit, stage, stride;
+  int32_t P;  // tree leaves: a power of two >= max(flows, lanes)
+};
+
+DS_HD DS_INLINE size_t align16(size_t x) { return (x + 15) & ~size_t(15); }
+
+inline Layout make_layout(const BatchShape& s) {
+  Layout L{};
+  const size_t F = s.max_flows, NL = s.max_links, S = s.max_sources, n = s.lanes;
+  L.P = pow2_at_least(s.max_flows > s.lanes ? s.max_flows : s.lanes);
+  size_t o = 0;
+  auto take = [&](size_t& at, size_t bytes) { at = o; o = align16(o + bytes); };
+  take(L.hdr, sizeof(ReplicaHdr));
+  take(L.links, NL * sizeof(LinkState));
+  take(L.queues, NL * kMaxClasses * sizeof(ClassQueue));
+  take(L.qring, NL * kMaxClasses * (size_t)s.queue_cap * sizeof(Packet));
+  take(L.dline, NL * (size_t)s.delay_cap * sizeof(TimedPacket));
+  take(L.snd, F * sizeof(TcpSender));
+  take(L.acks, F * (size_t)s.ack_cap * sizeof(Ack));
+  take(L.nic, F * (size_t)s.nic_cap * sizeof(uint32_t));
+  take(L.rcv, F * sizeof(TcpReceiver));
+  take(L.rxbits, F * kRxWords * sizeof(uint32_t));
+  take(L.tree_key, (size_t)L.P * sizeof(uint32_t));
+  take(L.tree_win, 2 * (size_t)L.P * sizeof(uint16_t));
+  take(L.rx_key, (size_t)L.P * sizeof(uint32_t));
+  take(L.rx_win, 2 * (size_t)L.P * sizeof(uint16_t));
+  take(L.sources, S * sizeof(SourceState));
+  take(L.lane_t, n * sizeof(uint32_t));
+  take(L.emit_idx, n * sizeof(RingIdx));
+  take(L.emit, n * (size_t)s.emit_cap * sizeof(Packet));
+  take(L.stage, (size_t)s.stage_cap * sizeof(Packet));
+  L.out_begin = o;
+#define DS_OFF(name, T, dim) take(L.out.name, per_replica(s, dim) * sizeof(T));
+  DS_OUTPUT_FIELDS(DS_OFF)
+#undef DS_OFF
+  L.out_end = o;
+  L.stride = align16(o + 48);  // keep neighbouring replicas' hot data off one cache line
+  return L;
+}
+
+// Typed view of one replica: its state block, its slice of the inputs and outputs. Each
+// lane of a team holds its own copy (cheap: pointers into the one block).
+struct Replica {
+  int32_t r;
+  const BatchInput* in;
+  BatchOutput out;     // this replica's counters in its own block, indexed locally
+  BatchShape shape;
+  ReplicaHdr* hdr;
+  LinkState* links;
+  ClassQueue* queues;  // [l*kMaxClasses + c]
+  Packet* qring;       // [(l*kMaxClasses + c)*queue_cap + i]
+  TimedPacket* dline;  // [l*delay_cap + i]
+  TcpSender* snds;
+  Ack* acks;           // [f*ack_cap + i]
+  uint32_t* nic;       // [f*nic_cap + i]: seq | kNicRexmit
+  TcpReceiver* rcvs;
+  uint32_t* rxb;       // [f*kRxWords + w]
+  MinTree tree;        // flows by next event slot (flow side; lane k owns subtree n + k)
+  MinTree rxtree;      // receivers by delayed-ACK timer (queue side)
+  SourceState* sources;
+  uint32_t* lane_t;    // [lane]: the lane has done every flow event before this slot
+  RingIdx* emit_idx;   // [lane]
+  Packet* emit_buf;    // [lane*emit_cap + i]
+  Packet* stage;
+  uint64_t seed;
+  RtoParams rto;
+  int32_t lane;        // the lane this view works for on the flow side
+  int32_t leaves_per_lane;
+  bool measuring;      // the slot being worked on is at or after warm-up
+
+  DS_HD DS_INLINE size_t iR() const { return (size_t)r; }
+  DS_HD DS_INLINE size_t iL(int l) const { return (size_t)r * shape.max_links + l; }
+  DS_HD DS_INLINE size_t iLC(int l, int c) const { return iL(l) * kMaxClasses + c; }
+  DS_HD DS_INLINE size_t iF(int f) const { return (size_t)r * shape.max_flows + f; }
+  DS_HD DS_INLINE size_t iS(int s) const { return (size_t)r * shape.max_sources + s; }
+  // Index of a link class in this replica's own output block.
+  DS_HD DS_INLINE size_t oLC(int l, int c) const { return (size_t)l * kMaxClasses + c; }
+
+  DS_HD DS_INLINE TcpSender& snd(int f) const { return snds[f]; }
+  DS_HD DS_INLINE TcpReceiver& rcv(int f) const { return rcvs[f]; }
+  DS_HD DS_INLINE SourceState& src(int s) const { return sources[s]; }
+  DS_HD DS_INLINE uint32_t* rxbits(int f) const { return rxb + (size_t)f * kRxWords; }
+  DS_HD DS_INLINE Ring<uint32_t> nic_ring(int f) const {
+    return make_ring(nic + (size_t)f * shape.nic_cap, snds[f].nic.fifo, shape.nic_cap);
+  }
+  DS_HD DS_INLINE Ring<Ack> ack_ring(int f) const {
+    return make_ring(acks + (size_t)f * shape.ack_cap, snds[f].acks, shape.ack_cap);
+  }
+  DS_HD DS_INLINE ClassQueue* link_queues(int l) const { return queues + (size_t)l * kMaxClasses; }
+  DS_HD DS_INLINE Ring<Packet> queue_ring(int l, int c) const {
+    return make_ring(qring + ((size_t)l * kMaxClasses + c) * shape.queue_cap,
+                     queues[(size_t)l * kMaxClasses + c].ring, shape.queue_cap);
+  }
+  DS_HD DS_INLINE Ring<TimedPacket> dline_ring(int l) const {
+    return make_ring(dline + (size_t)l * shape.delay_cap, links[l].dline, shape.delay_cap);
+  }
+  DS_HD DS_INLINE Ring<Packet> emit_ring(int k) const {
+    return make_ring(emit_buf + (size_t)k * shape.emit_cap, emit_idx[k], shape.emit_cap);
+  }
+  DS_HD DS_INLINE int32_t lane_root(int f) const { return shape.lanes + f / leaves_per_lane; }
+
+  // An internal capacity was exceeded: the result is not trustworthy (the host raises).
+  DS_HD DS_INLINE void flag(int32_t bit) const {
+#ifdef __CUDA_ARCH__
+    atomicOr(out.overflow, bit);
+#else
+    out.overflow[0] |= bit;
+#endif
+  }
+
+  // Flow side: a packet handed to the first link of its route in slot p.t_enq.
+  DS_HD DS_INLINE void emit(const Packet& p) const {
+    Ring<Packet> e = emit_ring(lane);
+    if (e.full()) {
+      flag(kOvfStage);
+      return;
+    }
+    e.push(p);
+  }
+
+  // Queue side: a packet arriving at link p.link in this slot. Arrivals are buffered and put
+  // in the tie-break order before any queue sees them (DESIGN: Within a slot).
+  DS_HD DS_INLINE void stage_arrival(const Packet& p) const {
+    if (hdr->stage_count >= (uint32_t)shape.stage_cap) {
+      flag(kOvfStage);
+      return;
+    }
+    stage[hdr->stage_count++] = p;
+  }
+
+  // Queue side: the receiver of flow f sends an ACK; it reaches the sender after the flow's
+  // loop delay, which is at least the lookahead, so beyond anything the flow side has done.
+  DS_HD inline void push_ack(int f, int32_t ackno, uint32_t now) const {
+    Ring<Ack> ring = ack_ring(f);
+    if (ring.full()) {
+      flag(kOvfAckRing);
+      return;
+    }
+    Ack a;
+    a.due = now + (uint32_t)in->flow_loop_slots[iF(f)];
+    a.ackno = ackno;
+    ring.push(a);
+    if (ring.size() == 1 && a.due < tree.key[f]) {
+      MinTree t = tree;
+      t.set(f, a.due, lane_root(f));
+    }
+  }
+
+  DS_HD DS_INLINE void set_delack(int f, uint32_t due) const {
+    MinTree t = rxtree;
+    t.set(f, due);
+  }
+};
+
+// Binds replica r to a state block of L.stride bytes (a worker's slot of the arena: a block is
+// needed only while its replica runs, so the arena holds one per worker, not one per replica).
+DS_HD inline Replica bind_replica(int32_t r, const BatchInput* in, const Layout& L,
+                                  unsigned char* b) {
+  Replica x;
+  x.r = r;
+  x.in = in;
+#define DS_BIND_OUT(name, T, dim) x.out.name = (T*)(b + L.out.name);
+  DS_OUTPUT_FIELDS(DS_BIND_OUT)
+#undef DS_BIND_OUT
+  x.shape = in->shape;
+  x.hdr = (ReplicaHdr*)(b + L.hdr);
+  x.links = (LinkState*)(b + L.links);
+  x.queues = (ClassQueue*)(b + L.queues);
+  x.qring = (Packet*)(b + L.qring);
+  x.dline = (TimedPacket*)(b + L.dline);
+  x.snds = (TcpSender*)(b + L.snd);
+  x.acks = (Ack*)(b + L.acks);
+  x.nic = (uint32_t*)(b + L.nic);
+  x.rcvs = (TcpReceiver*)(b + L.rcv);
+  x.rxb = (uint32_t*)(b + L.rxbits);
+  x.tree.key = (uint32_t*)(b + L.tree_key);
+  x.tree.winner = (uint16_t*)(b + L.tree_win);
+  x.tree.P = L.P;
+  x.rxtree.key = (uint32_t*)(b + L.rx_key);
+  x.rxtree.winner = (uint16_t*)(b + L.rx_win);
+  x.rxtree.P = L.P;
+  x.sources = (SourceState*)(b + L.sources);
+  x.lane_t = (uint32_t*)(b + L.lane_t);
+  x.emit_idx = (RingIdx*)(b + L.emit_idx);
+  x.emit_buf = (Packet*)(b + L.emit);
+  x.stage = (Packet*)(b + L.stage);
+  x.seed = in->seed[r];
+  x.rto.tick = in->tick_slots[r];
+  x.rto.min_rto = in->min_rto_slots[r];
+  x.rto.max_rto = in->max_rto_slots[r];
+  x.lane = 0;
+  x.leaves_per_lane = L.P / x.shape.lanes;
+  x.measuring = false;
+  return x;
+}
+
+}  // namespace ds

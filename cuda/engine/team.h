@@ -1,0 +1,117 @@
+// A replica's life: init, rounds of (flow side on every lane, then queue side), flush.
+// The CPU runs a team as a loop over its lanes (run_replica below); the CUDA kernel runs the
+// same two phases on the lanes of a warp tile (backend_cuda.cu). Either way the queue side
+// sees the same packets in the same order as the serial engine, so results are bit-identical
+// whatever the team size (docs/design.md, "The team of lanes").
+#pragma once
+#include "flow_side.h"
+#include "queue_side.h"
+
+namespace ds {
+
+DS_HD inline void init_replica(Replica& x, const Layout& L) {
+  unsigned char* ob = (unsigned char*)x.hdr - L.hdr + L.out_begin;  // this replica's counters
+  for (size_t i = 0; i < L.out_end - L.out_begin; ++i) ob[i] = 0;
+  ReplicaHdr& h = *x.hdr;
+  h.ctr_tie = 0;
+  h.ctr_loss = 0;
+  h.stage_count = 0;
+  h.t_queue = 0;
+  h.stopped = 0;
+  for (int l = 0; l < x.shape.max_links; ++l) {
+    link_init(x.links[l], x.in->class_weight + x.iLC(l, 0));
+    for (int c = 0; c < kMaxClasses; ++c) {
+      ClassQueue& q = x.link_queues(l)[c];
+      ring_clear(q.ring);
+      q.bytes = 0;
+    }
+  }
+  x.tree.init_all_never();
+  x.rxtree.init_all_never();
+  const int nf = x.in->n_flows[x.iR()];
+  uint32_t lookahead = 0xFFFFFFFFu;
+  for (int f = 0; f < nf; ++f) {
+    TcpSender& s = x.snd(f);
+    sender_init(x, f, s);
+    x.rcv(f).rcv_next = 0;
+    x.rcv(f).delack_due = kNeverSlot;
+    for (int w = 0; w < kRxWords; ++w) x.rxbits(f)[w] = 0;
+    x.tree.set(f, s.start_due);
+    const uint32_t loop = (uint32_t)x.in->flow_loop_slots[x.iF(f)];
+    if (loop < lookahead) lookahead = loop;
+  }
+  h.lookahead = lookahead < 1 ? 1 : lookahead;
+  for (int s = 0; s < x.in->n_sources[x.iR()]; ++s) source_init(x, s);
+  for (int k = 0; k < x.shape.lanes; ++k) {
+    x.lane_t[k] = 0;
+    ring_clear(x.emit_idx[k]);
+  }
+}
+
+// The most packets one flow event can hand to the first link (its access link's output in
+// one slot): lanes keep this much room in their emission rings before each event.
+DS_HD inline int32_t emit_need(const Replica& x) {
+  int32_t need = 1;
+  const int nf = x.in->n_flows[x.iR()];
+  for (int f = 0; f < nf; ++f) {
+    const size_t i = x.iF(f);
+    const double pace = x.in->flow_pace_bytes_per_slot[i];
+    const int32_t n = pace > 0.0 ? (int32_t)ceil(pace / (double)x.in->flow_wire_bytes[i]) + 1
+                                 : x.shape.nic_cap;
+    if (n > need) need = n;
+  }
+  return need;
+}
+
+// The end of the next round: the lookahead past the queue side, clipped to the replica's end.
+DS_HD DS_INLINE uint32_t round_horizon(const Replica& x, uint32_t end) {
+  const uint64_t h = (uint64_t)x.hdr->t_queue + x.hdr->lookahead;
+  return h < end ? (uint32_t)h : end;
+}
+
+// The queue side's part of a round, after every lane's flow side: the slots every lane has
+// finished. Returns false when no lane could move (an emission ring too small: reported).
+DS_HD inline bool queue_phase(Replica& x) {
+  uint32_t t_end = x.lane_t[0];
+  for (int k = 1; k < x.shape.lanes; ++k)
+    if (x.lane_t[k] < t_end) t_end = x.lane_t[k];
+  if (t_end <= x.hdr->t_queue) {
+    x.flag(kOvfStage);
+    return false;
+  }
+  for (uint32_t t = x.hdr->t_queue; t < t_end; ++t) queue_slot(x, t);
+  x.hdr->t_queue = t_end;
+  return true;
+}
+
+// Copies a replica's counters from its block to the batch's output arrays.
+DS_HD inline void flush_replica(const Replica& x, BatchOutput* out) {
+  x.out.slots_run[0] = (int64_t)x.hdr->t_queue;
+  const size_t r = (size_t)x.r;
+#define DS_FLUSH(name, T, dim)                                               \
+  {                                                                          \
+    const size_t n = per_replica(x.shape, dim);                              \
+    for (size_t i = 0; i < n; ++i) out->name[r * n + i] = x.out.name[i];     \
+  }
+  DS_OUTPUT_FIELDS(DS_FLUSH)
+#undef DS_FLUSH
+}
+
+// Runs a replica's rounds on one thread, the team's lanes one after another, until its end
+// or `t_stop`. Returns the slots the queue side advanced.
+DS_HD inline uint32_t run_rounds(Replica& x, uint64_t t_stop, int32_t need) {
+  const uint32_t end = (uint32_t)x.in->end_slot[x.iR()];
+  const uint32_t stop = t_stop < end ? (uint32_t)t_stop : end;
+  const uint32_t t0 = x.hdr->t_queue;
+  while (x.hdr->t_queue < stop) {
+    const uint32_t horizon = round_horizon(x, stop);
+    for (int k = 0; k < x.shape.lanes; ++k) flow_phase(x, k, horizon, need);
+    if (!queue_phase(x)) {
+      x.hdr->t_queue = end;  // cannot go on; the overflow bit makes the host raise
+      break;
+    }
+  }
+  return x.hdr->t_queue - t0;
+}
+
+}  // namespace ds

@@ -1,0 +1,39 @@
+// A sender's access link: a FIFO of segments handed over by TCP and not yet sent, with an
+// optional drop-tail buffer, sending at its own rate (0 = unpaced: all in the same slot).
+// Segments it sends arrive at the first link of the route in that slot; the access delay is
+// folded into the ACK's flight time (docs/model.md, "Delays").
+#pragma once
+#include <cstdint>
+
+#include "../core/hd.h"
+#include "../core/ring.h"
+#include "packet.h"
+
+namespace ds {
+
+constexpr uint32_t kNicRexmit = 0x80000000u;  // marks a retransmission in the access FIFO
+
+struct AccessLink {
+  double nic_free;  // slot time at which the access link can start the next packet
+  RingIdx fifo;     // entries: seq | kNicRexmit
+};
+
+// Sends what the access link can this slot; returns the slot to wake up at when segments
+// wait for the link to free up (kNever: nothing waits). `emit(seq, rexmit)` hands one on.
+template <class Emit>
+DS_HD inline uint32_t access_transmit(AccessLink& a, Ring<uint32_t> fifo, double pace_bytes,
+                                      int32_t wire_bytes, uint32_t now, Emit emit) {
+  const double tx_slots = pace_bytes > 0.0 ? (double)wire_bytes / pace_bytes : 0.0;
+  while (!fifo.empty()) {
+    if (pace_bytes > 0.0) {
+      const double start = a.nic_free > (double)now ? a.nic_free : (double)now;
+      if (start >= (double)now + 1.0) return (uint32_t)start;
+      a.nic_free = start + tx_slots;
+    }
+    const uint32_t e = fifo.pop();
+    emit((int32_t)(e & ~kNicRexmit), (e & kNicRexmit) != 0);
+  }
+  return 0xFFFFFFFFu;
+}
+
+}  // namespace ds

@@ -1,0 +1,53 @@
+// A link: byte-credit service, non-preemptive choice of class, and a delay line to the next
+// hop (DESIGN: Links). Each slot adds rate*slot bytes of credit; the head packet leaves when
+// the credit covers it; an idle link keeps at most one slot's worth, so a packet reaching an
+// idle link leaves after its own transmission time, not earlier.
+#pragma once
+#include <cstdint>
+
+#include "../batch.h"
+#include "../core/hd.h"
+#include "../core/ring.h"
+#include "sched_priority.h"
+#include "sched_wrr.h"
+
+namespace ds {
+
+struct LinkState {
+  double credit;    // bytes the link may still send
+  int8_t busy_cls;  // class whose head packet is being transmitted; -1 = none (non-preemptive)
+  int8_t idle;      // no packet queued at the end of the last slot
+  int8_t pad[2];
+  WrrState wrr;
+  RingIdx dline;    // delay line to the next hop
+};
+
+DS_HD DS_INLINE void link_init(LinkState& ls, const int32_t* weight) {
+  ls.credit = 0.0;
+  ls.busy_cls = -1;
+  ls.idle = 1;
+  wrr_init(ls.wrr, weight);
+  ring_clear(ls.dline);
+}
+
+// Start of a slot's service: add this slot's credit (capped while idle).
+DS_HD DS_INLINE void link_add_credit(LinkState& ls, double per_slot) {
+  ls.credit += per_slot;
+  if (ls.idle && ls.credit > per_slot) ls.credit = per_slot;
+}
+
+// Which class sends next: the one already on the wire, else the scheduler's choice.
+DS_HD DS_INLINE int link_pick(LinkState& ls, uint8_t sched, const ClassQueue* q, int n_classes,
+                              const int32_t* weight) {
+  if (ls.busy_cls >= 0) return ls.busy_cls;
+  return sched == kSchedPriority ? priority_pick(q, n_classes) : wrr_pick(ls.wrr, q, n_classes, weight);
+}
+
+// End of a slot's service: idle when nothing is on the wire and every class is empty.
+DS_HD DS_INLINE void link_end_slot(LinkState& ls, const ClassQueue* q) {
+  bool idle = ls.busy_cls < 0;
+  for (int c = 0; c < kMaxClasses && idle; ++c) idle = q[c].ring.count == 0;
+  ls.idle = idle ? 1 : 0;
+}
+
+}  // namespace ds

@@ -1,0 +1,28 @@
+// Drop-tail admission of one class queue, in packets or bytes. A class limit counts the
+// packet being transmitted, as ns-2's queue limit does: a packet stays at the head of its
+// queue until the link's byte credit covers it (model/link.h).
+#pragma once
+#include <cstdint>
+
+#include "../core/hd.h"
+#include "../batch.h"
+#include "../core/ring.h"
+
+namespace ds {
+
+struct ClassQueue {  // one class on one link: a ring of packets and its byte count
+  RingIdx ring;
+  int64_t bytes;
+};
+
+// Would a packet of `pkt_bytes` be accepted by a queue holding `count` packets, `bytes` bytes?
+DS_HD DS_INLINE bool drop_tail_accepts(uint8_t kind, int64_t limit, int32_t count,
+                                       int64_t bytes, int32_t pkt_bytes) {
+  switch (kind) {
+    case kLimitPkts: return (int64_t)count + 1 <= limit;
+    case kLimitBytes: return bytes + pkt_bytes <= limit;
+    default: return true;
+  }
+}
+
+}  // namespace ds

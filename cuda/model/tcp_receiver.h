@@ -1,0 +1,82 @@
+// The TCP receiver (ns-2 TCPSink / DelAckSink): cumulative ACKs, an out-of-order bitmap,
+// optional delayed ACKs. A segment is processed when it leaves its last link: every later
+// delay is constant per flow and folded into the ACK's flight time (docs/model.md,
+// "Delays"). Runs on the queue side (engine/queue_side.h); the replica view X gives the
+// flow's parameters, counters, bitmap (x.rxbits), x.push_ack and x.set_delack.
+#pragma once
+#include <cstdint>
+
+#include "../batch.h"
+#include "../core/hd.h"
+
+namespace ds {
+
+struct TcpReceiver {
+  int32_t rcv_next;     // next in-order seq expected
+  uint32_t delack_due;  // delayed-ACK timer; 0xFFFFFFFF = none
+};
+
+constexpr int kRxWords = kRxBitmapBits / 32;
+
+DS_HD DS_INLINE bool rx_bit(const uint32_t* bits, int32_t seq) {
+  const uint32_t b = (uint32_t)seq & (kRxBitmapBits - 1);
+  return (bits[b >> 5] >> (b & 31)) & 1u;
+}
+DS_HD DS_INLINE void rx_set(uint32_t* bits, int32_t seq, bool on) {
+  const uint32_t b = (uint32_t)seq & (kRxBitmapBits - 1);
+  if (on)
+    bits[b >> 5] |= 1u << (b & 31);
+  else
+    bits[b >> 5] &= ~(1u << (b & 31));
+}
+
+// Accepts one segment; returns the number of segments it made deliverable in order.
+// A segment beyond the bitmap is refused (returns -1: the caller reports the overflow).
+DS_HD inline int32_t rx_accept(TcpReceiver& r, uint32_t* bits, int32_t seq) {
+  const int32_t before = r.rcv_next;
+  if (seq == r.rcv_next) {
+    r.rcv_next += 1;
+    while (rx_bit(bits, r.rcv_next)) {
+      rx_set(bits, r.rcv_next, false);
+      r.rcv_next += 1;
+    }
+  } else if (seq > r.rcv_next) {
+    if (seq - r.rcv_next >= kRxBitmapBits) return -1;
+    rx_set(bits, seq, true);
+  }
+  return r.rcv_next - before;
+}
+
+template <class X>
+DS_HD inline void receive_segment(X& x, int f, int32_t seq, uint32_t now) {
+  TcpReceiver& r = x.rcv(f);
+  const size_t i = x.iF(f);
+  int32_t advanced = rx_accept(r, x.rxbits(f), seq);
+  if (advanced < 0) {
+    x.flag(kOvfRxWindow);
+    advanced = 0;
+  }
+  if (advanced > 0 && x.measuring) {
+    const int64_t bytes = (int64_t)advanced * x.in->flow_payload_bytes[i];
+    x.out.flow_delivered_bytes[f] += bytes;
+    const int64_t iv = x.in->interval_slots[x.iR()];
+    if (iv > 0) {
+      const int64_t k = (int64_t)now / iv;
+      if (k < x.shape.max_intervals) x.out.interval_bytes[(size_t)f * x.shape.max_intervals + k] += bytes;
+    }
+  }
+  // Delayed ACK: hold the ACK of a lone in-order segment until the next one or the timer;
+  // anything out of order, filling a hole or duplicate is acknowledged at once.
+  if (x.in->flow_delack[i] && advanced == 1 && r.delack_due == 0xFFFFFFFFu) {
+    r.delack_due = now + (uint32_t)x.in->delack_slots[x.iR()];
+    x.set_delack(f, r.delack_due);
+    return;
+  }
+  if (r.delack_due != 0xFFFFFFFFu) {
+    r.delack_due = 0xFFFFFFFFu;
+    x.set_delack(f, 0xFFFFFFFFu);
+  }
+  x.push_ack(f, r.rcv_next - 1, now);
+}
+
+}  // namespace ds

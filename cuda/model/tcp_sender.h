@@ -1,0 +1,294 @@
+// The TCP sender, Reno with NewReno's partial-ACK rule as a variant, after ns-2.35's TcpAgent
+// (tcp.cc), RenoTcpAgent (tcp-reno.cc) and NewRenoTcpAgent (tcp-newreno.cc); RFC 5681
+// (congestion control), RFC 6298 (RTO), RFC 6582 (NewReno). Packet-counted windows.
+// Differences from ns-2 are listed in docs/model.md ("TCP").
+//
+// The functions take the replica view X (engine/replica.h), which gives this flow's
+// parameters (x.in, x.iF), counters (x.out, x.measuring), its sender state (x.snd), its
+// rings (x.nic_ring) and x.rto. They run on the flow side (engine/flow_side.h): nothing here
+// touches a queue or another flow.
+#pragma once
+#include <climits>
+#include <cstdint>
+
+#include "../batch.h"
+#include "../core/hd.h"
+#include "../core/ring.h"
+#include "access_link.h"
+#include "tcp_newreno.h"
+#include "tcp_rtt.h"
+
+namespace ds {
+
+constexpr int kNumDupacks = 3;  // numdupacks_
+constexpr uint32_t kNeverSlot = 0xFFFFFFFFu;
+
+enum CwndAction : uint8_t { kActNone = 0, kActDupack = 1, kActExited = 2, kActTimeout = 3 };
+
+struct Ack {  // in flight to the sender; ACKs are never queued or lost (all five papers)
+  uint32_t due;
+  int32_t ackno;  // highest in-order seq received (ns-2 TCPSink convention)
+};
+
+struct TcpSender {
+  double cwnd;          // cwnd_ (packets)
+  RttEstimator rtt;
+  AccessLink nic;
+  int32_t ssthresh;     // ssthresh_
+  int32_t dupwnd;       // dupwnd_: Reno window inflation during fast recovery
+  int32_t dupacks;      // dupacks_
+  int32_t t_seqno;      // t_seqno_: next sequence number to send
+  int32_t highest_ack;  // highest_ack_ == last_ack_: -1 before the first ACK
+  int32_t maxseq;       // maxseq_: highest sequence number sent
+  int32_t recover;      // recover_
+  int32_t curseq;       // packets the application has to send (INT32_MAX = backlogged)
+  int32_t rtt_seq;      // rtt_seq_: seq being timed (Karn)
+  uint32_t rtt_ts;      // slot it was sent
+  uint32_t rto_due;     // retransmission timer; kNeverSlot = not pending
+  uint32_t wake_due;    // access link free again while data waits; kNeverSlot = none
+  uint32_t start_due;   // flow start; kNeverSlot once started
+  RingIdx acks;         // ACKs in flight to this sender (pushed by the receiver side)
+  uint8_t last_cwnd_action;
+  uint8_t rtt_active;
+  uint8_t finished;
+  uint8_t pad;
+};
+
+// RenoTcpAgent::window(): cwnd inflated by dupwnd during fast recovery, capped by the
+// receiver's window.
+DS_HD DS_INLINE int32_t window(const TcpSender& s, int32_t max_window) {
+  int32_t w = (int32_t)s.cwnd + s.dupwnd;
+  return w > max_window ? max_window : w;
+}
+
+// TcpAgent::slowdown(): halve to ssthresh (never below 2) and set cwnd to half the window
+// (fast retransmit) or to 1 (timeout, wnd_restart_).
+DS_HD inline void slowdown(TcpSender& s, int32_t max_window, bool to_one) {
+  const int32_t halfwin = window(s, max_window) / 2;
+  s.ssthresh = halfwin < 2 ? 2 : halfwin;
+  s.cwnd = to_one ? 1.0 : (double)halfwin;
+  if (s.cwnd < 1.0) s.cwnd = 1.0;
+}
+
+// TcpAgent::opencwnd() (wnd_option_ 1): slow start below ssthresh, else 1/cwnd per ACK.
+// cwnd is kept <= the receiver window so that a later halving starts from the real window.
+DS_HD DS_INLINE void opencwnd(TcpSender& s, int32_t max_window) {
+  if (s.cwnd < (double)s.ssthresh)
+    s.cwnd += 1.0;
+  else
+    s.cwnd += 1.0 / s.cwnd;
+  if (s.cwnd > (double)max_window) s.cwnd = (double)max_window;
+}
+
+template <class X>
+DS_HD DS_INLINE void set_rtx_timer(const X& x, TcpSender& s, uint32_t now) {
+  s.rto_due = rto_due_slot(x.rto, s.rtt, now);
+}
+
+// Hands one segment to the access link (TcpAgent::output()): sequence bookkeeping, RTT
+// timing and the retransmission timer happen here, as in ns-2, when the segment enters the
+// access link's queue; a full access buffer drops it on the spot (drop-tail).
+template <class X>
+DS_HD inline void output(X& x, int f, TcpSender& s, int32_t seq, uint32_t now) {
+  const bool rexmit = seq <= s.maxseq;
+  if (!rexmit) {
+    if (!s.rtt_active) {
+      s.rtt_active = 1;
+      if (seq > s.rtt_seq) {
+        s.rtt_seq = seq;
+        s.rtt_ts = now;
+      }
+    }
+    s.maxseq = seq;
+  }
+  if (x.measuring) {
+    x.out.flow_pkts_sent[f] += 1;
+    if (rexmit) x.out.flow_retransmits[f] += 1;
+  }
+  if (s.rto_due == kNeverSlot) set_rtx_timer(x, s, now);
+  Ring<uint32_t> fifo = x.nic_ring(f);
+  const int32_t limit = x.in->flow_access_limit[x.iF(f)];
+  if (limit > 0 && fifo.size() >= limit) {
+    if (x.measuring) {
+      x.out.flow_drops[f] += 1;
+      x.out.flow_access_drops[f] += 1;
+    }
+    return;
+  }
+  if (fifo.full()) {
+    x.flag(kOvfNic);
+    return;
+  }
+  fifo.push((uint32_t)seq | (rexmit ? kNicRexmit : 0u));
+}
+
+// TcpAgent::send_much(): new segments while the window allows; then the access link sends
+// what it can this slot.
+template <class X>
+DS_HD inline void send_much(X& x, int f, TcpSender& s, uint32_t now) {
+  if (s.start_due != kNeverSlot) return;
+  const size_t i = x.iF(f);
+  if (!s.finished) {
+    const int32_t wnd = x.in->flow_max_window[i];
+    while (s.t_seqno <= s.highest_ack + window(s, wnd) && s.t_seqno < s.curseq) {
+      output(x, f, s, s.t_seqno, now);
+      s.t_seqno += 1;
+    }
+  }
+  const int32_t wire = x.in->flow_wire_bytes[i];
+  const uint8_t cls = x.in->flow_cls[i];
+  const uint8_t link = (uint8_t)x.in->flow_route[i * kMaxHops];
+  s.wake_due = access_transmit(s.nic, x.nic_ring(f), x.in->flow_pace_bytes_per_slot[i], wire, now,
+                               [&](int32_t seq, bool rexmit) {
+                                 Packet p;
+                                 p.seq = seq;
+                                 p.t_enq = now;
+                                 p.sender = (uint16_t)f;
+                                 p.bytes = (uint16_t)wire;
+                                 p.hop = 0;
+                                 p.cls = cls;
+                                 p.flags = rexmit ? kPktRexmit : 0;
+                                 p.link = link;
+                                 x.emit(p);
+                               });
+}
+
+// RenoTcpAgent::dupack_action() / NewRenoTcpAgent::dupack_action(): fast retransmit and
+// enter fast recovery, unless bugFix_ forbids a second one within the same window.
+template <class X>
+DS_HD inline void dupack_action(X& x, int f, TcpSender& s, uint32_t now) {
+  const size_t i = x.iF(f);
+  const bool recovered = s.highest_ack > s.recover;
+  const bool reno = x.in->flow_variant[i] == kReno;
+  const bool allow = reno && s.last_cwnd_action == kActDupack;
+  if (!(recovered || !x.in->flow_bugfix[i] || allow || s.highest_ack == 0)) return;
+  s.recover = s.maxseq;
+  s.last_cwnd_action = kActDupack;
+  slowdown(s, x.in->flow_max_window[i], false);
+  set_rtx_timer(x, s, now);  // reset_rtx_timer(1, 0): mild, no backoff
+  s.rtt_active = 0;
+  if (x.measuring) x.out.flow_fast_retransmits[f] += 1;
+  output(x, f, s, s.highest_ack + 1, now);  // from the top of the window
+}
+
+// TcpAgent::newack() + the timer reset of newtimer(): slide the window, take an RTT sample
+// (Karn: only for a segment timed before any retransmission), restart or stop the timer.
+template <class X>
+DS_HD inline void newack(X& x, int f, TcpSender& s, int32_t ackno, uint32_t now) {
+  s.dupacks = 0;
+  s.highest_ack = ackno;
+  if (s.t_seqno < ackno + 1) s.t_seqno = ackno + 1;
+  if (s.rtt_active && ackno >= s.rtt_seq) {
+    s.rtt.t_backoff = 1;
+    s.rtt_active = 0;
+    const double tao = (double)(now - s.rtt_ts);
+    rtt_sample(x.rto, s.rtt, tao);
+    if (x.measuring) {
+      x.out.flow_rtt_samples[f] += 1;
+      x.out.flow_rtt_sum_slots[f] += tao;
+      x.out.flow_rto_sum_slots[f] += rto_slots(x.rto, s.rtt, 1);
+    }
+  }
+  if (s.maxseq > ackno)
+    set_rtx_timer(x, s, now);
+  else
+    s.rto_due = kNeverSlot;
+}
+
+template <class X>
+DS_HD inline void check_finished(X& x, int f, TcpSender& s, uint32_t now) {
+  if (s.curseq != INT32_MAX && s.highest_ack >= s.curseq - 1 && !s.finished) {
+    s.finished = 1;
+    s.rto_due = kNeverSlot;
+    x.out.flow_finish_slot[f] = (int64_t)now;
+  }
+}
+
+// An ACK reaches the sender (RenoTcpAgent::recv / NewRenoTcpAgent::recv).
+template <class X>
+DS_HD inline void recv_ack(X& x, int f, TcpSender& s, int32_t ackno, uint32_t now) {
+  const size_t i = x.iF(f);
+  const bool newreno = x.in->flow_variant[i] == kNewReno;
+  if (ackno > s.highest_ack) {
+    if (newreno && s.last_cwnd_action == kActDupack && ackno < s.recover) {
+      newreno_partial_ack(s, ackno);
+      set_rtx_timer(x, s, now);
+      output(x, f, s, ackno + 1, now);
+      return;
+    }
+    if (s.last_cwnd_action == kActDupack) {
+      s.last_cwnd_action = kActExited;
+      // NewReno full ACK: RFC 6582 3.2 step 6 option 2, cwnd = ssthresh. Reno deflates by
+      // dropping dupwnd (cwnd was already set to half the window).
+      if (newreno) s.cwnd = (double)s.ssthresh;
+    }
+    s.dupwnd = 0;
+    newack(x, f, s, ackno, now);
+    opencwnd(s, x.in->flow_max_window[i]);
+    check_finished(x, f, s, now);
+  } else if (ackno == s.highest_ack) {
+    s.dupacks += 1;
+    if (s.dupacks == kNumDupacks) {
+      dupack_action(x, f, s, now);
+      s.dupwnd = kNumDupacks;  // ns-2 sets it whether or not a retransmit happened
+    } else if (s.dupacks > kNumDupacks) {
+      s.dupwnd += 1;  // fast recovery: each further dupack means a segment has left
+    }
+  }
+}
+
+// TcpAgent::timeout() for the retransmission timer, with RenoTcpAgent::timeout()'s reset.
+template <class X>
+DS_HD inline void rto_fire(X& x, int f, TcpSender& s, uint32_t now) {
+  s.rto_due = kNeverSlot;
+  s.dupwnd = 0;
+  s.dupacks = 0;
+  if (s.cwnd < 1.0) s.cwnd = 1.0;
+  bool backoff = true;
+  s.recover = s.maxseq;
+  if (s.highest_ack == s.maxseq) {
+    // Nothing outstanding (restart_bugfix_): restart from one segment, keep ssthresh.
+    s.cwnd = 1.0;
+    backoff = false;
+  } else {
+    if (x.measuring) x.out.flow_timeouts[f] += 1;
+    slowdown(s, x.in->flow_max_window[x.iF(f)], true);
+  }
+  if (backoff) rtt_backoff(x.rto, s.rtt);
+  set_rtx_timer(x, s, now);
+  s.t_seqno = s.highest_ack + 1;  // go-back-N
+  s.rtt_active = 0;
+  s.last_cwnd_action = kActTimeout;
+}
+
+template <class X>
+DS_HD inline void sender_init(X& x, int f, TcpSender& s) {
+  const size_t i = x.iF(f);
+  s.cwnd = (double)x.in->flow_init_window[i];
+  rtt_init(s.rtt, x.in->init_rto_slots[x.iR()]);
+  s.nic.nic_free = 0.0;
+  ring_clear(s.nic.fifo);
+  // No threshold until the first loss unless one is given (ns-2's settable ssthresh_).
+  const int32_t ss0 = x.in->flow_init_ssthresh[i];
+  s.ssthresh = ss0 > 0 ? ss0 : INT32_MAX;
+  s.dupwnd = 0;
+  s.dupacks = 0;
+  s.t_seqno = 0;
+  s.highest_ack = -1;
+  s.maxseq = -1;
+  s.recover = -1;
+  const int64_t size = x.in->flow_size_pkts[i];
+  s.curseq = size < 0 ? INT32_MAX : (int32_t)size;
+  s.rtt_seq = -1;
+  s.rtt_ts = 0;
+  s.rto_due = kNeverSlot;
+  s.wake_due = kNeverSlot;
+  s.start_due = (uint32_t)x.in->flow_start_slot[i];
+  ring_clear(s.acks);
+  s.last_cwnd_action = kActNone;
+  s.rtt_active = 0;
+  s.finished = 0;
+  x.out.flow_finish_slot[f] = -1;
+}
+
+}  // namespace ds
