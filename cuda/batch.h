@@ -38,7 +38,7 @@ enum LimitKind : uint8_t { kLimitPkts = 0, kLimitBytes = 1, kLimitNone = 2 };
 // trustworthy. The host raises EngineError naming the replica; it is never silent.
 enum Overflow : int32_t {
   kOvfStage = 1,      // same-slot arrival buffer
-  kOvfAckRing = 2,    // per-flow ACKs in flight
+  kOvfAckRing = 2,    // ACKs in flight (the replica's pool)
   kOvfQueueRing = 4,  // an unlimited class held more than queue_cap packets
   kOvfDelayLine = 8,  // a link's delay line
   kOvfRxWindow = 16,  // a segment beyond the receiver's bitmap
@@ -53,7 +53,7 @@ struct BatchShape {
   int32_t max_sources;    // S >= 1 (padding rows have n_sources < S)
   int32_t max_intervals;  // I >= 1
   int32_t queue_cap;      // packets per (link, class) ring; power of two
-  int32_t ack_cap;        // ACKs in flight per flow; power of two
+  int32_t ack_cap;        // ACKs in flight per replica (one pool); power of two
   int32_t delay_cap;      // packets in a link's delay line; power of two
   int32_t nic_cap;        // segments waiting at a flow's access link; power of two
   int32_t stage_cap;      // arrivals at links within one slot, per replica

@@ -24,6 +24,9 @@ struct Ring {
   DS_HD DS_INLINE int32_t size() const { return idx->count; }
   DS_HD DS_INLINE int32_t free() const { return (int32_t)(mask + 1) - idx->count; }
   DS_HD DS_INLINE T& front() const { return buf[(uint32_t)idx->head]; }
+  DS_HD DS_INLINE T& back() const {
+    return buf[((uint32_t)idx->head + (uint32_t)idx->count - 1u) & mask];
+  }
   DS_HD DS_INLINE void push(const T& v) {
     buf[((uint32_t)idx->head + (uint32_t)idx->count) & mask] = v;
     idx->count += 1;

@@ -20,16 +20,14 @@ DS_HD inline void flow_events(Replica& x, int f, uint32_t now) {
     s.start_due = kNeverSlot;
   }
   if (s.rto_due <= now) rto_fire(x, f, s, now);
-  Ring<Ack> acks = x.ack_ring(f);
-  while (!acks.empty() && acks.front().due <= now) {
-    const Ack a = acks.pop();
-    recv_ack(x, f, s, a.ackno, now);
-  }
+  for (const Ack* a = x.first_ack(f); a && a->due <= now; a = x.first_ack(f))
+    recv_ack(x, f, s, x.take_ack(f).ackno, now);
   send_much(x, f, s, now);
   // The next slot with something to do: a timer, an ACK arriving, the access link freeing up.
   uint32_t k = s.rto_due < s.wake_due ? s.rto_due : s.wake_due;
   if (s.start_due < k) k = s.start_due;
-  if (!acks.empty() && acks.front().due < k) k = acks.front().due;
+  const Ack* a = x.first_ack(f);
+  if (a && a->due < k) k = a->due;
   x.tree.set(f, k, x.lane_root(f));
 }
 

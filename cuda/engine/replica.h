@@ -31,6 +31,8 @@ struct ReplicaHdr {
   uint32_t t_queue;      // the queue side has done every slot before this one
   uint32_t lookahead;    // W: the shortest ACK loop of the replica, in slots (>= 1)
   uint32_t stopped;      // a stop request was seen
+  uint32_t ack_head;     // the ACK pool: entries [ack_head, ack_tail) (mod ack_cap) may be live
+  uint32_t ack_tail;
 };
 
 // Elements of an output array that belong to one replica.
@@ -72,7 +74,7 @@ inline Layout make_layout(const BatchShape& s) {
   take(L.qring, NL * kMaxClasses * (size_t)s.queue_cap * sizeof(Packet));
   take(L.dline, NL * (size_t)s.delay_cap * sizeof(TimedPacket));
   take(L.snd, F * sizeof(TcpSender));
-  take(L.acks, F * (size_t)s.ack_cap * sizeof(Ack));
+  take(L.acks, (size_t)s.ack_cap * sizeof(Ack));
   take(L.nic, F * (size_t)s.nic_cap * sizeof(uint32_t));
   take(L.rcv, F * sizeof(TcpReceiver));
   take(L.rxbits, F * kRxWords * sizeof(uint32_t));
@@ -107,8 +109,8 @@ struct Replica {
   Packet* qring;       // [(l*kMaxClasses + c)*queue_cap + i]
   TimedPacket* dline;  // [l*delay_cap + i]
   TcpSender* snds;
-  Ack* acks;           // [f*ack_cap + i]
-  uint32_t* nic;       // [f*nic_cap + i]: seq | kNicRexmit
+  Ack* acks;           // [ack_cap]: every ACK in flight, each flow's linked in order
+  uint32_t* nic;       // [f*nic_cap + i]: seq | kNicRexmit, waiting at the access link
   TcpReceiver* rcvs;
   uint32_t* rxb;       // [f*kRxWords + w]
   MinTree tree;        // flows by next event slot (flow side; lane k owns subtree n + k)
@@ -136,11 +138,20 @@ struct Replica {
   DS_HD DS_INLINE TcpReceiver& rcv(int f) const { return rcvs[f]; }
   DS_HD DS_INLINE SourceState& src(int s) const { return sources[s]; }
   DS_HD DS_INLINE uint32_t* rxbits(int f) const { return rxb + (size_t)f * kRxWords; }
-  DS_HD DS_INLINE Ring<uint32_t> nic_ring(int f) const {
+  DS_HD DS_INLINE Ring<uint32_t> nic_fifo(int f) const {
     return make_ring(nic + (size_t)f * shape.nic_cap, snds[f].nic.fifo, shape.nic_cap);
   }
-  DS_HD DS_INLINE Ring<Ack> ack_ring(int f) const {
-    return make_ring(acks + (size_t)f * shape.ack_cap, snds[f].acks, shape.ack_cap);
+  // The first ACK in flight to flow f's sender (null: none).
+  DS_HD DS_INLINE Ack* first_ack(int f) const {
+    return snds[f].ack_first < 0 ? nullptr : acks + snds[f].ack_first;
+  }
+  // Flow side: the sender takes its first ACK.
+  DS_HD DS_INLINE Ack take_ack(int f) const {
+    TcpSender& s = snds[f];
+    Ack& a = acks[s.ack_first];
+    a.consumed = 1;
+    s.ack_first = a.next;
+    return a;
   }
   DS_HD DS_INLINE ClassQueue* link_queues(int l) const { return queues + (size_t)l * kMaxClasses; }
   DS_HD DS_INLINE Ring<Packet> queue_ring(int l, int c) const {
@@ -186,17 +197,31 @@ struct Replica {
 
   // Queue side: the receiver of flow f sends an ACK; it reaches the sender after the flow's
   // loop delay, which is at least the lookahead, so beyond anything the flow side has done.
+  // Entries are taken in due order per flow but not across flows: the pool reclaims from its
+  // oldest entry on, so it must hold every ACK generated within the longest loop delay.
   DS_HD inline void push_ack(int f, int32_t ackno, uint32_t now) const {
-    Ring<Ack> ring = ack_ring(f);
-    if (ring.full()) {
+    const uint32_t mask = (uint32_t)shape.ack_cap - 1u;
+    while (hdr->ack_head != hdr->ack_tail && acks[hdr->ack_head & mask].consumed)
+      hdr->ack_head += 1;
+    if (hdr->ack_tail - hdr->ack_head > mask) {
       flag(kOvfAckRing);
       return;
     }
-    Ack a;
+    const int32_t k = (int32_t)(hdr->ack_tail & mask);
+    hdr->ack_tail += 1;
+    Ack& a = acks[k];
     a.due = now + (uint32_t)in->flow_loop_slots[iF(f)];
     a.ackno = ackno;
-    ring.push(a);
-    if (ring.size() == 1 && a.due < tree.key[f]) {
+    a.next = -1;
+    a.consumed = 0;
+    TcpSender& s = snds[f];
+    if (s.ack_first >= 0) {
+      acks[s.ack_last].next = k;
+      s.ack_last = k;
+      return;
+    }
+    s.ack_first = s.ack_last = k;
+    if (a.due < tree.key[f]) {
       MinTree t = tree;
       t.set(f, a.due, lane_root(f));
     }

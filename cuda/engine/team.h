@@ -18,6 +18,8 @@ DS_HD inline void init_replica(Replica& x, const Layout& L) {
   h.stage_count = 0;
   h.t_queue = 0;
   h.stopped = 0;
+  h.ack_head = 0;
+  h.ack_tail = 0;
   for (int l = 0; l < x.shape.max_links; ++l) {
     link_init(x.links[l], x.in->class_weight + x.iLC(l, 0));
     for (int c = 0; c < kMaxClasses; ++c) {
@@ -56,8 +58,9 @@ DS_HD inline int32_t emit_need(const Replica& x) {
   for (int f = 0; f < nf; ++f) {
     const size_t i = x.iF(f);
     const double pace = x.in->flow_pace_bytes_per_slot[i];
+    // Unpaced: everything one event hands over, a window plus what its ACKs retransmit.
     const int32_t n = pace > 0.0 ? (int32_t)ceil(pace / (double)x.in->flow_wire_bytes[i]) + 1
-                                 : x.shape.nic_cap;
+                                 : 2 * x.in->flow_max_window[i] + 16;
     if (n > need) need = n;
   }
   return need;

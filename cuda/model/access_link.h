@@ -1,7 +1,11 @@
 // A sender's access link: a FIFO of segments handed over by TCP and not yet sent, with an
-// optional drop-tail buffer, sending at its own rate (0 = unpaced: all in the same slot).
-// Segments it sends arrive at the first link of the route in that slot; the access delay is
-// folded into the ACK's flight time (docs/model.md, "Delays").
+// optional drop-tail buffer (in packets), sending at its own rate (0 = unpaced: all in the
+// same slot). Segments it sends arrive at the first link of the route in that slot; the
+// access delay is folded into the ACK's flight time (docs/model.md, "Delays").
+//
+// One entry per segment: runs of consecutive segments do not compress it in general (after a
+// timeout, go-back-N retransmissions, skips and new data interleave; measured on the Kaur &
+// Vin cases, 256 runs were not enough for one flow), so it is sized by the access buffer.
 #pragma once
 #include <cstdint>
 
@@ -11,15 +15,27 @@
 
 namespace ds {
 
-constexpr uint32_t kNicRexmit = 0x80000000u;  // marks a retransmission in the access FIFO
+constexpr uint32_t kNicRexmit = 0x80000000u;  // marks a retransmission in the FIFO
 
 struct AccessLink {
   double nic_free;  // slot time at which the access link can start the next packet
   RingIdx fifo;     // entries: seq | kNicRexmit
 };
 
+DS_HD DS_INLINE void access_init(AccessLink& a) {
+  a.nic_free = 0.0;
+  ring_clear(a.fifo);
+}
+
+// Queues one segment; false when the FIFO is full (the caller reports the overflow).
+DS_HD DS_INLINE bool access_push(Ring<uint32_t> fifo, int32_t seq, bool rexmit) {
+  if (fifo.full()) return false;
+  fifo.push((uint32_t)seq | (rexmit ? kNicRexmit : 0u));
+  return true;
+}
+
 // Sends what the access link can this slot; returns the slot to wake up at when segments
-// wait for the link to free up (kNever: nothing waits). `emit(seq, rexmit)` hands one on.
+// wait for the link to free up (0xFFFFFFFF: nothing waits). `emit(seq, rexmit)` hands one on.
 template <class Emit>
 DS_HD inline uint32_t access_transmit(AccessLink& a, Ring<uint32_t> fifo, double pace_bytes,
                                       int32_t wire_bytes, uint32_t now, Emit emit) {

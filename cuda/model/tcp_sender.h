@@ -5,7 +5,7 @@
 //
 // The functions take the replica view X (engine/replica.h), which gives this flow's
 // parameters (x.in, x.iF), counters (x.out, x.measuring), its sender state (x.snd), its
-// rings (x.nic_ring) and x.rto. They run on the flow side (engine/flow_side.h): nothing here
+// access-link FIFO (x.nic_fifo) and x.rto. They run on the flow side (engine/flow_side.h): nothing here
 // touches a queue or another flow.
 #pragma once
 #include <climits>
@@ -25,9 +25,15 @@ constexpr uint32_t kNeverSlot = 0xFFFFFFFFu;
 
 enum CwndAction : uint8_t { kActNone = 0, kActDupack = 1, kActExited = 2, kActTimeout = 3 };
 
-struct Ack {  // in flight to the sender; ACKs are never queued or lost (all five papers)
+// An ACK in flight to its sender; ACKs are never queued or lost (all five papers). A
+// replica keeps every ACK in flight in one pool, each flow's in a list in arrival order
+// (engine/replica.h): ACKs in flight are bounded by the departures of one loop delay, which
+// is far less than a ring per flow sized for the flow's worst case.
+struct Ack {
   uint32_t due;
-  int32_t ackno;  // highest in-order seq received (ns-2 TCPSink convention)
+  int32_t ackno;     // highest in-order seq received (ns-2 TCPSink convention)
+  int32_t next;      // the flow's next ACK in the pool; -1 = none
+  uint32_t consumed; // the sender has taken it (the pool reclaims it)
 };
 
 struct TcpSender {
@@ -47,7 +53,8 @@ struct TcpSender {
   uint32_t rto_due;     // retransmission timer; kNeverSlot = not pending
   uint32_t wake_due;    // access link free again while data waits; kNeverSlot = none
   uint32_t start_due;   // flow start; kNeverSlot once started
-  RingIdx acks;         // ACKs in flight to this sender (pushed by the receiver side)
+  int32_t ack_first;    // ACKs in flight to this sender: pool indices of the first and last
+  int32_t ack_last;     // (-1 = none); pushed by the receiver side, taken by the sender
   uint8_t last_cwnd_action;
   uint8_t rtt_active;
   uint8_t finished;
@@ -106,8 +113,8 @@ DS_HD inline void output(X& x, int f, TcpSender& s, int32_t seq, uint32_t now) {
     if (rexmit) x.out.flow_retransmits[f] += 1;
   }
   if (s.rto_due == kNeverSlot) set_rtx_timer(x, s, now);
-  Ring<uint32_t> fifo = x.nic_ring(f);
   const int32_t limit = x.in->flow_access_limit[x.iF(f)];
+  Ring<uint32_t> fifo = x.nic_fifo(f);
   if (limit > 0 && fifo.size() >= limit) {
     if (x.measuring) {
       x.out.flow_drops[f] += 1;
@@ -115,11 +122,7 @@ DS_HD inline void output(X& x, int f, TcpSender& s, int32_t seq, uint32_t now) {
     }
     return;
   }
-  if (fifo.full()) {
-    x.flag(kOvfNic);
-    return;
-  }
-  fifo.push((uint32_t)seq | (rexmit ? kNicRexmit : 0u));
+  if (!access_push(fifo, seq, rexmit)) x.flag(kOvfNic);
 }
 
 // TcpAgent::send_much(): new segments while the window allows; then the access link sends
@@ -138,7 +141,7 @@ DS_HD inline void send_much(X& x, int f, TcpSender& s, uint32_t now) {
   const int32_t wire = x.in->flow_wire_bytes[i];
   const uint8_t cls = x.in->flow_cls[i];
   const uint8_t link = (uint8_t)x.in->flow_route[i * kMaxHops];
-  s.wake_due = access_transmit(s.nic, x.nic_ring(f), x.in->flow_pace_bytes_per_slot[i], wire, now,
+  s.wake_due = access_transmit(s.nic, x.nic_fifo(f), x.in->flow_pace_bytes_per_slot[i], wire, now,
                                [&](int32_t seq, bool rexmit) {
                                  Packet p;
                                  p.seq = seq;
@@ -266,8 +269,7 @@ DS_HD inline void sender_init(X& x, int f, TcpSender& s) {
   const size_t i = x.iF(f);
   s.cwnd = (double)x.in->flow_init_window[i];
   rtt_init(s.rtt, x.in->init_rto_slots[x.iR()]);
-  s.nic.nic_free = 0.0;
-  ring_clear(s.nic.fifo);
+  access_init(s.nic);
   // No threshold until the first loss unless one is given (ns-2's settable ssthresh_).
   const int32_t ss0 = x.in->flow_init_ssthresh[i];
   s.ssthresh = ss0 > 0 ? ss0 : INT32_MAX;
@@ -284,7 +286,8 @@ DS_HD inline void sender_init(X& x, int f, TcpSender& s) {
   s.rto_due = kNeverSlot;
   s.wake_due = kNeverSlot;
   s.start_due = (uint32_t)x.in->flow_start_slot[i];
-  ring_clear(s.acks);
+  s.ack_first = -1;
+  s.ack_last = -1;
   s.last_cwnd_action = kActNone;
   s.rtt_active = 0;
   s.finished = 0;

@@ -121,7 +121,6 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1) -> Packed:
     a["link_n_classes"][:] = 1
 
     queue_need, ack_need, delay_need, stage_need, nic_need, emit_need = 1, 1, 1, 1, 1, 1
-    unpaced_per_lane = 0  # most unpaced flows on one lane: each may emit a whole access FIFO
     rounding = np.zeros(R)
     for r, (sc, seed) in enumerate(zip(scenarios, seeds)):
         stage_r, per_flow_max, lookahead = 1, 1, None
@@ -138,6 +137,10 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1) -> Packed:
         a["init_rto_slots"][r] = sc.init_rto_s / sl
         a["delack_slots"][r] = max(1, _slots(DELACK_S, sl))
         max_dep_per_slot, sustained = 1, 1
+        max_loop = max([1] + [_slots((sc.links[fl.route[-1]].prop_delay_ms + fl.egress_delay_ms
+                                      + fl.reverse_delay_ms + fl.access_delay_ms) / 1e3, sl)
+                              for fl in sc.flows])
+        acks_r = len(sc.flows) + 8  # delayed ACKs held back, plus slack
         for l, link in enumerate(sc.links):
             per_slot = link.rate_bps * sl / 8.0
             a["link_bytes_per_slot"][r, l] = per_slot
@@ -151,6 +154,9 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1) -> Packed:
             deps = int(math.ceil((per_slot + _max_packet_on(sc, l)) / min_pkt)) + 1
             max_dep_per_slot = max(max_dep_per_slot, deps)
             sustained = max(sustained, int(math.ceil(per_slot / min_pkt)))
+            # ACKs generated while the oldest one in flight waits (one loop delay): one per
+            # departure, and a link sends at most its credit's worth of minimum-size packets.
+            acks_r += int(math.ceil(((max_loop + 2) * per_slot + _max_packet_on(sc, l)) / min_pkt)) + 1
             delay_need = max(delay_need, (a["link_prop_slots"][r, l] + 2) * deps)
             for c, qc in enumerate(link.classes):
                 a["class_weight"][r, l, c] = qc.weight
@@ -194,18 +200,12 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1) -> Packed:
             # NewReno is always "careful" (RFC 6582 section 4.1); Reno's is a choice.
             a["flow_bugfix"][r, f] = 1 if fl.variant == "newreno" else int(fl.reno_bugfix)
             a["flow_drop_seq"][r, f, :len(fl.drop_seqs)] = fl.drop_seqs  # <= 8: TcpFlow checks
-            # ACKs in flight: at most one per departure during the loop delay, and never more
-            # than the window can have outstanding.
-            ack_need = max(ack_need, min(fl.max_window_pkts + 8,
-                                         (loop + 1) * sustained + max_dep_per_slot + 4))
             # Access FIFO: its buffer, or (unlimited) a window plus a go-back-N window.
             nic_need = max(nic_need, fl.access_buffer_pkts or 2 * fl.max_window_pkts + 16)
             pace = a["flow_pace_bytes_per_slot"][r, f]
-            per_flow = fl.max_window_pkts if pace <= 0 else int(math.ceil(pace / (fl.segment_bytes + fl.header_bytes))) + 1
+            per_flow = 2 * fl.max_window_pkts + 16 if pace <= 0 else int(math.ceil(pace / (fl.segment_bytes + fl.header_bytes))) + 1
             stage_r += per_flow
-            per_flow_max = max(per_flow_max, per_flow if pace > 0 else 1)
-            if pace <= 0:
-                unpaced_per_lane = max(unpaced_per_lane, -(-len(sc.flows) // lanes))
+            per_flow_max = max(per_flow_max, per_flow)
             lookahead = loop if lookahead is None else min(lookahead, loop)
         rounding[r] = worst
         for s, src in enumerate(sc.sources):
@@ -220,6 +220,7 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1) -> Packed:
             a["src_t_off_slots"][r, s] = src.t_off_ms / 1e3 / sl
             stage_r += int(math.ceil(peak / src.pkt_bytes)) + 2
         stage_r += len(sc.links) * max_dep_per_slot
+        ack_need = max(ack_need, acks_r)
         # One replica's arrivals in one slot: a per-replica maximum, never a batch sum.
         stage_need = max(stage_need, stage_r)
         # A lane's emission ring: every packet its flows can hand over in one slot plus one
@@ -229,8 +230,6 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1) -> Packed:
         emit_need = max(emit_need, (flows_per_lane + 1) * per_flow_max,
                         2 * (lookahead or 1) * sustained + per_flow_max)
 
-    if unpaced_per_lane:
-        emit_need = max(emit_need, (unpaced_per_lane + 1) * _pow2(nic_need))
     shape = {
         "n_replicas": R, "max_flows": F, "max_links": L, "max_sources": S, "max_intervals": I,
         "queue_cap": _pow2(queue_need + 1), "ack_cap": _pow2(ack_need),
