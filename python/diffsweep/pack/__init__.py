@@ -1,0 +1,168 @@
+"""pack: a list of Scenarios -> the flat arrays of one engine batch (cuda/batch.h).
+
+One packer per model fills its rows (``links``, ``flows``, ``sources``; markers and queue
+disciplines to come add theirs); this module assembles the batch and sizes the engine's
+capacities, each from what one replica can hold, never from the batch. Every delay and
+rate is converted to slots here, once; the rounding error of the delays is returned so
+that the results can report it (DESIGN: Time). Dtypes and dimensions come from the compiled
+engine (``layout``), so ``cuda/batch.h`` is their only definition.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import ConfigError
+from ..scenario import Scenario
+from .flows import DELACK_S, delack_slots, flow_rows
+from .layout import layout
+from .links import UNLIMITED_CLASS_PKTS, acks_in_flight, link_rows
+from .sources import source_rows
+
+__all__ = ["DELACK_S", "Packed", "UNLIMITED_CLASS_PKTS", "default_slot_s", "layout", "pack",
+           "shape_key"]
+
+
+@dataclass
+class Packed:
+    """One batch: the shape, the input arrays, and per-replica facts the results need."""
+
+    shape: dict
+    arrays: dict
+    slot_s: np.ndarray  # [R] slot length, seconds
+    delay_rounding_ms: np.ndarray  # [R] worst |rounded - exact| round-trip delay over flows
+
+
+def default_slot_s(sc: Scenario) -> float:
+    """One TCP data packet's transmission time on the fastest link (DESIGN: Time)."""
+    if sc.slot_s is not None:
+        return float(sc.slot_s)
+    fastest = max(link.rate_bps for link in sc.links)
+    wire = [f.segment_bytes + f.header_bytes for f in sc.flows] or [s.pkt_bytes for s in sc.sources]
+    return max(wire) * 8.0 / fastest
+
+
+def _slots(seconds: float, slot_s: float) -> int:
+    return int(round(seconds / slot_s))
+
+
+def shape_key(sc: Scenario) -> tuple:
+    """Replicas with the same key pack into one batch without padding waste."""
+    return (len(sc.flows), len(sc.links), len(sc.sources))
+
+
+@dataclass
+class _Rows:
+    """Everything of one scenario except its seed: computed once per distinct scenario."""
+
+    scalars: dict
+    links: object
+    flows: object
+    sources: dict
+    slot_s: float
+    stage: int        # arrivals at links in one slot
+    acks: int         # ACKs in flight
+    per_slot: np.ndarray
+    lookahead: int
+    sustained: int
+
+
+def _scenario_rows(sc: Scenario) -> _Rows:
+    lay = layout()
+    sl = default_slot_s(sc)
+    end = _slots(sc.duration_s, sl)
+    if end > lay.limits["max_slots"]:
+        raise ConfigError(f"duration_s: {sc.duration_s!r} is not allowed (expected fewer than "
+                          f"2^32 slots of {sl:.3g} s, i.e. at most {lay.limits['max_slots'] * sl:.4g} s)")
+    scalars = {
+        "n_flows": len(sc.flows), "n_links": len(sc.links), "n_sources": len(sc.sources),
+        "end_slot": end, "warmup_slot": _slots(sc.warmup_s, sl),
+        "interval_slots": _slots(sc.interval_s, sl) if sc.interval_s else 0,
+        "tie_break": lay.enums["tie_break"][sc.tie_break],
+        "tick_slots": sc.tcp_tick_s / sl, "min_rto_slots": sc.min_rto_s / sl,
+        "max_rto_slots": sc.max_rto_s / sl, "init_rto_slots": sc.init_rto_s / sl,
+        "delack_slots": delack_slots(sl),
+    }
+    links = link_rows(sc, sl)
+    flows = flow_rows(sc, sl, links)
+    sources, src_burst = source_rows(sc, sl)
+    max_loop = int(flows.loop_slots.max(initial=1))
+    stage = 1 + int(flows.per_slot.sum()) + src_burst + len(sc.links) * links.max_dep_per_slot
+    return _Rows(scalars, links, flows, sources, sl, stage,
+                 acks_in_flight(links, max_loop, len(sc.flows)), flows.per_slot,
+                 int(flows.loop_slots.min()) if len(sc.flows) else 1, links.sustained)
+
+
+def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1) -> Packed:
+    """The batch of ``scenarios`` (one replica each, with its seed), for teams of ``lanes``."""
+    if len(scenarios) != len(seeds):
+        raise ValueError("pack: one seed per scenario")
+    lay = layout()
+    R = len(scenarios)
+    # A scenario object used by several replicas (seeds of one point) is packed once.
+    index: dict[int, int] = {}
+    uniq: list[_Rows] = []
+    which = np.empty(R, dtype=np.int64)
+    for r, sc in enumerate(scenarios):
+        k = index.get(id(sc))
+        if k is None:
+            k = index[id(sc)] = len(uniq)
+            uniq.append(_scenario_rows(sc))
+        which[r] = k
+    F = max(1, max((u.scalars["n_flows"] for u in uniq), default=1))
+    L = max(u.scalars["n_links"] for u in uniq)
+    S = max(1, max((u.scalars["n_sources"] for u in uniq), default=1))
+    ends = np.array([u.scalars["end_slot"] for u in uniq], dtype=np.int64)
+    ivs = np.array([u.scalars["interval_slots"] for u in uniq], dtype=np.int64)
+    I = max(1, max((int(math.ceil(e / i)) for e, i in zip(ends, ivs) if i > 0), default=1))
+
+    shape = {"n_replicas": R, "max_flows": F, "max_links": L, "max_sources": S, "max_intervals": I}
+    a = {name: lay.zeros(name, shape) for name in lay.inputs}
+    # Padding rows (flows, links, sources a replica does not use) hold harmless values.
+    for name, v in (("class_weight", 1), ("class_limit_kind", lay.enums["limit_kind"]["none"]),
+                    ("flow_drop_seq", -1), ("flow_size_pkts", -1), ("flow_route", -1),
+                    ("src_route", -1), ("flow_n_hops", 1), ("src_n_hops", 1),
+                    ("flow_max_window", 1), ("flow_init_window", 1), ("flow_loop_slots", 1),
+                    ("flow_wire_bytes", 1), ("src_pkt_bytes", 1), ("link_n_classes", 1)):
+        a[name][:] = v
+    a["seed"][:] = np.asarray(seeds, dtype=np.uint64)
+    for name in uniq[0].scalars:
+        a[name][:] = np.array([u.scalars[name] for u in uniq])[which]
+    for k, u in enumerate(uniq):
+        rs = np.nonzero(which == k)[0]
+        for rows, n in ((u.links.rows, u.scalars["n_links"]), (u.flows.rows, u.scalars["n_flows"]),
+                        (u.sources, u.scalars["n_sources"])):
+            if n == 0:
+                continue
+            for name, v in rows.items():
+                a[name][rs, :n] = v
+
+    # Capacities: each the largest one replica needs (engine/replica.h).
+    def most(f) -> int:
+        return max(int(f(u)) for u in uniq)
+
+    emit = 1
+    for u in uniq:
+        # A lane's emission ring: every packet its flows can hand over in one slot plus one
+        # event's worth (so a lane can always move), and room for a lookahead window at the
+        # bottleneck's rate so that rounds are rarely cut short (engine/flow_side.h).
+        worst = int(u.per_slot.max(initial=1))
+        per_lane = -(-u.scalars["n_flows"] // lanes)
+        emit = max(emit, (per_lane + 1) * worst, 2 * u.lookahead * u.sustained + worst)
+    shape.update({
+        "queue_cap": _pow2(most(lambda u: u.links.queue_need) + 1),
+        "ack_cap": _pow2(most(lambda u: u.acks)),
+        "delay_cap": _pow2(most(lambda u: u.links.delay_need)),
+        "stage_cap": most(lambda u: u.stage),
+        "nic_cap": _pow2(most(lambda u: u.flows.nic_need)),
+        "lanes": int(lanes), "emit_cap": _pow2(emit),
+    })
+    slot = np.array([u.slot_s for u in uniq])[which]
+    rounding = np.array([u.flows.delay_rounding_ms for u in uniq])[which]
+    return Packed(shape=shape, arrays=a, slot_s=slot, delay_rounding_ms=rounding)
+
+
+def _pow2(n: int) -> int:
+    return 1 << max(0, int(n - 1).bit_length())

@@ -1,0 +1,113 @@
+"""TCP flows -> the RF / RFH / RFD rows of one scenario (cuda/model/tcp_*.h,
+access_link.h), and what they need of the engine's capacities. Per-flow values are
+computed as numpy vectors over the scenario's flows, in the same floating-point order as
+the scalar formulas they stand for."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from operator import attrgetter
+
+import numpy as np
+
+from ..errors import ConfigError
+from ..scenario import Scenario
+from .layout import layout
+from .links import LinkRows
+
+DELACK_S = 0.1  # ns-2 DelAckSink interval_
+
+_ATTRS = ("segment_bytes", "header_bytes", "max_window_pkts", "init_window_pkts",
+          "access_delay_ms", "egress_delay_ms", "reverse_delay_ms", "start_s")
+_get = attrgetter(*_ATTRS)
+
+
+@dataclass
+class FlowRows:
+    rows: dict                # field -> array over the scenario's flows (RFH/RFD: x hops/drops)
+    delay_rounding_ms: float  # worst |rounded - exact| round-trip delay over flows
+    nic_need: int             # segments an access FIFO must hold
+    per_slot: np.ndarray      # [flows] most packets one flow hands to its first link per slot
+    loop_slots: np.ndarray    # [flows]
+
+
+def class_index(sc: Scenario, route, name: str, path: str) -> int:
+    """The engine gives a packet one class index for its whole route."""
+    idx = {sc.links[l].class_index(name) for l in route}
+    if len(idx) != 1 or None in idx:
+        raise ConfigError(f"{path}: {name!r} is not allowed (expected a class at the same "
+                          f"position on every link of the route {tuple(route)})")
+    return int(idx.pop())
+
+
+def flow_rows(sc: Scenario, slot_s: float, links: LinkRows) -> FlowRows:
+    lay = layout()
+    H, D = lay.limits["max_hops"], lay.limits["max_injected_drops"]
+    flows = sc.flows
+    n = len(flows)
+    variant = lay.enums["tcp_variant"]
+    v = np.array([_get(f) for f in flows], dtype=np.float64).reshape(n, len(_ATTRS))
+    seg, hdr, mw, iw, acc, egr, rev, start = (v[:, k] for k in range(len(_ATTRS)))
+    wire = seg + hdr
+    route = np.full((n, H), -1, dtype=np.int64)
+    n_hops = np.array([len(f.route) for f in flows], dtype=np.int64)
+    for i, f in enumerate(flows):
+        route[i, :len(f.route)] = f.route
+    last = route[np.arange(n), n_hops - 1]
+    last_prop_ms = np.array([sc.links[l].prop_delay_ms for l in last]) if n else np.zeros(0)
+    # Constant delays after the last link (and the access delay, by shifting the sender's
+    # clock) fold into the ACK's flight time (docs/model.md, "Delays").
+    loop_s = (last_prop_ms + egr + rev + acc) / 1e3
+    loop = np.maximum(1, np.rint(loop_s / slot_s)).astype(np.int64)
+    hops = np.zeros(n, dtype=np.int64)   # propagation slots before the last link
+    route_ms = np.zeros(n)               # sum of the route's link delays, in route order
+    prop_ms = np.array([l.prop_delay_ms for l in sc.links])
+    for h in range(H):
+        on = h < n_hops
+        if not on.any():
+            break
+        lk = np.where(on, route[:, h], 0)
+        route_ms = np.where(on, route_ms + prop_ms[lk], route_ms)
+        hops += np.where(h < n_hops - 1, links.prop_slots[lk], 0)
+    exact_ms = acc + route_ms + egr + rev
+    worst = float(np.abs((loop + hops) * slot_s * 1e3 - exact_ms).max(initial=0.0))
+    rate = np.array([sc.links[f.route[0]].rate_bps if f.access_rate_bps is None else f.access_rate_bps
+                     for f in flows], dtype=np.float64)
+    pace = rate * slot_s / 8.0
+    access_buf = np.array([f.access_buffer_pkts or 0 for f in flows], dtype=np.int64)
+    drops = np.full((n, D), -1, dtype=np.int64)
+    for i, f in enumerate(flows):
+        drops[i, :len(f.drop_seqs)] = f.drop_seqs  # <= 8: TcpFlow checks
+    is_newreno = np.array([f.variant == "newreno" for f in flows], dtype=bool)
+    rows = {
+        "flow_variant": np.array([variant[f.variant] for f in flows]),
+        "flow_cls": np.array([class_index(sc, f.route, f.cls, f"flows[{i}].cls")
+                              for i, f in enumerate(flows)]),
+        "flow_n_hops": n_hops,
+        "flow_route": route,
+        "flow_wire_bytes": wire,
+        "flow_payload_bytes": seg,
+        "flow_max_window": mw,
+        "flow_init_window": iw,
+        "flow_init_ssthresh": np.array([f.init_ssthresh_pkts or 0 for f in flows]),
+        "flow_loop_slots": loop,
+        "flow_pace_bytes_per_slot": pace,
+        "flow_access_limit": access_buf,
+        "flow_start_slot": np.rint(start / slot_s).astype(np.int64),
+        "flow_size_pkts": np.array([-1 if f.size_pkts is None else f.size_pkts for f in flows]),
+        "flow_delack": np.array([f.delayed_ack for f in flows], dtype=np.int64),
+        # NewReno is always "careful" (RFC 6582 section 4.1); Reno's is a choice.
+        "flow_bugfix": np.where(is_newreno, 1, np.array([f.reno_bugfix for f in flows], dtype=np.int64)),
+        "flow_drop_seq": drops,
+    }
+    # Access FIFO: its buffer, or (unlimited) a window plus a go-back-N window.
+    nic = np.where(access_buf > 0, access_buf, 2 * mw + 16)
+    # Packets one flow event hands over: the access link's output in one slot, or (unpaced)
+    # a window plus what its ACKs retransmit (engine/team.h, emit_need).
+    with np.errstate(divide="ignore", invalid="ignore"):
+        paced = np.ceil(pace / wire) + 1
+    per_slot = np.where(pace > 0, paced, 2 * mw + 16).astype(np.int64)
+    return FlowRows(rows, worst, int(nic.max(initial=1)), per_slot, loop)
+
+
+def delack_slots(slot_s: float) -> int:
+    return max(1, int(round(DELACK_S / slot_s)))

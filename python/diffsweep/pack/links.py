@@ -1,0 +1,85 @@
+"""Links and their class queues -> the RL / RLC rows of one scenario (cuda/model/link.h,
+queue_droptail.h, sched_*.h), and what they need of the engine's capacities."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..scenario import Scenario
+from .layout import layout
+
+UNLIMITED_CLASS_PKTS = 256  # ring size of an unlimited (priority) class; overflow is an error
+
+
+@dataclass
+class LinkRows:
+    rows: dict                 # field -> array over the scenario's links (RLC: links x classes)
+    bytes_per_slot: np.ndarray # [links] rate * slot / 8
+    prop_slots: np.ndarray     # [links] whole slots
+    min_pkt: np.ndarray        # [links] smallest packet crossing the link (bytes)
+    max_pkt: np.ndarray        # [links] largest
+    queue_need: int            # packets the largest class ring must hold
+    delay_need: int            # packets a delay line must hold
+    max_dep_per_slot: int      # most departures of one link in one slot
+    sustained: int             # most departures per slot of one link in the long run
+
+
+def _packet_sizes(sc: Scenario, link: int) -> list[int]:
+    sizes = [f.segment_bytes + f.header_bytes for f in sc.flows if link in f.route]
+    return sizes + [s.pkt_bytes for s in sc.sources if link in s.route]
+
+
+def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
+    lay = layout()
+    C = lay.limits["max_classes"]
+    nl = len(sc.links)
+    sched = lay.enums["scheduler"]
+    kind = lay.enums["limit_kind"]
+    rows = {
+        "link_bytes_per_slot": np.array([l.rate_bps * slot_s / 8.0 for l in sc.links]),
+        "link_prop_slots": np.array([int(round(l.prop_delay_ms / 1e3 / slot_s)) for l in sc.links]),
+        "link_loss_prob": np.array([l.loss_prob for l in sc.links]),
+        "link_sched": np.array([sched[l.scheduler] for l in sc.links]),
+        "link_n_classes": np.array([len(l.classes) for l in sc.links]),
+        "class_limit": np.zeros((nl, C), dtype=np.int64),
+        "class_limit_kind": np.full((nl, C), kind["none"]),
+        "class_weight": np.ones((nl, C), dtype=np.int64),
+    }
+    sizes = [_packet_sizes(sc, l) for l in range(nl)]
+    min_pkt = np.array([max(1, min(s, default=1500)) for s in sizes])
+    max_pkt = np.array([max(s, default=1500) for s in sizes])
+    queue_need, delay_need, max_dep, sustained = 1, 1, 1, 1
+    for l, link in enumerate(sc.links):
+        per_slot = float(rows["link_bytes_per_slot"][l])
+        mn = int(min_pkt[l])
+        # Departures per slot: the credit is at most one slot plus the leftover of one
+        # packet; in the long run at most rate/min_packet per slot.
+        deps = int(math.ceil((per_slot + int(max_pkt[l])) / mn)) + 1
+        max_dep = max(max_dep, deps)
+        sustained = max(sustained, int(math.ceil(per_slot / mn)))
+        delay_need = max(delay_need, (int(rows["link_prop_slots"][l]) + 2) * deps)
+        for c, qc in enumerate(link.classes):
+            rows["class_weight"][l, c] = qc.weight
+            if qc.limit_pkts is not None:
+                rows["class_limit"][l, c], rows["class_limit_kind"][l, c] = qc.limit_pkts, kind["pkts"]
+                queue_need = max(queue_need, qc.limit_pkts)
+            elif qc.limit_bytes is not None:
+                rows["class_limit"][l, c], rows["class_limit_kind"][l, c] = qc.limit_bytes, kind["bytes"]
+                queue_need = max(queue_need, qc.limit_bytes // mn + 1)
+            else:
+                queue_need = max(queue_need, UNLIMITED_CLASS_PKTS)
+    return LinkRows(rows, rows["link_bytes_per_slot"], rows["link_prop_slots"], min_pkt, max_pkt,
+                    queue_need, delay_need, max_dep, sustained)
+
+
+def acks_in_flight(links: LinkRows, max_loop_slots: int, n_flows: int) -> int:
+    """ACKs the replica's pool must hold: every ACK generated while the oldest one in flight
+    waits (one loop delay): one per departure, and a link sends at most its credit's worth of
+    minimum-size packets; plus the delayed ACKs held back (engine/replica.h, push_ack)."""
+    n = n_flows + 8
+    for l in range(len(links.bytes_per_slot)):
+        n += int(math.ceil(((max_loop_slots + 2) * float(links.bytes_per_slot[l])
+                            + int(links.max_pkt[l])) / int(links.min_pkt[l]))) + 1
+    return n
