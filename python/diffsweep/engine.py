@@ -16,14 +16,11 @@ import numpy as np
 import pandas as pd
 
 from .errors import BackendError, ConfigError, EngineError
-from .pack import Packed, pack, shape_key
+from .pack import Packed, layout, pack, shape_key
 from .results import Results
 from .scenario import Scenario
 
 BACKENDS = ("auto", "cpu", "cuda")
-_OVERFLOW_BITS = {1: "same-slot arrival buffer", 2: "ACKs in flight", 4: "unlimited class queue",
-                  8: "link delay line", 16: "receiver window (segment beyond 1024)",
-                  32: "access-link queue"}
 
 
 def _module(name: str):
@@ -149,11 +146,8 @@ def run_packed(p: Packed, backend: str, threads: int | None = None,
     if control is not None:
         kw["control"] = control._words
     out = m.run(p.shape, flat, threads=int(threads or 0), **kw)
-    s = p.shape
-    R, F, L, S, I = s["n_replicas"], s["max_flows"], s["max_links"], s["max_sources"], s["max_intervals"]
-    shapes = {"R": (R,), "RL": (R, L), "RLC": (R, L, 4), "RF": (R, F), "RS": (R, S), "RFI": (R, F, I)}
-    dims = {name: dim for name, _dt, dim in m.output_fields()}
-    return {k: np.asarray(v).reshape(shapes[dims[k]]) for k, v in out.items()}
+    lay = layout()
+    return {k: np.asarray(v).reshape(lay.axes(lay.outputs[k][1], p.shape)) for k, v in out.items()}
 
 
 def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str = "auto",
@@ -197,7 +191,7 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
         bad = np.nonzero(out["overflow"])[0]
         if len(bad):
             r = int(bad[0])
-            what = [t for b, t in _OVERFLOW_BITS.items() if out["overflow"][r] & b]
+            what = [t for b, t in layout().overflow_bits.items() if out["overflow"][r] & b]
             raise EngineError(f"replica {idx[r]} (seed {seeds[idx[r]]}) exceeded an engine limit: "
                               f"{', '.join(what)}; {len(bad)} replica(s) affected. This is a bug in "
                               "the capacity planning of diffsweep.pack; please report it.")
