@@ -101,6 +101,7 @@ struct BatchShape {
   X(flow_size_pkts, int64_t, RF)      /* -1 = backlogged */                                \
   X(flow_delack, uint8_t, RF)                                                              \
   X(flow_bugfix, uint8_t, RF)         /* ns-2 bugFix_: no 2nd fast retransmit per window */ \
+  X(flow_send_jitter_slots, double, RF) /* ns-2 overhead_: sends wait U(0, this); 0 = off */ \
   X(flow_drop_seq, int32_t, RFD)      /* seqs lost on first transmission; -1 = none */     \
   X(src_cls, uint8_t, RS)                                                                  \
   X(src_n_hops, uint8_t, RS)                                                               \

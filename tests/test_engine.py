@@ -255,3 +255,53 @@ def test_grid_columns_named_like_engine_columns():
                  warmup_s=0.1)
     f = ds.run(g2, backend="cpu").flows
     assert list(f.rtp_ms) == [8.0, 20.0] and "rtp_ms_grid" in f.columns
+
+
+# send jitter (ns-2 overhead_) ------------------------------------------------------------
+def _stop_and_wait(jitter_s: float) -> Scenario:
+    """A one-packet window over a fat, lossless path: every send waits for the previous ACK,
+    so each cycle is RTT + the drawn jitter + one transmission time."""
+    link = Link(rate_bps=100e6, prop_delay_ms=5.0, classes=(QueueClass("be", limit_pkts=100),))
+    fl = TcpFlow(max_window_pkts=1, init_window_pkts=1, reverse_delay_ms=15.0, send_jitter_s=jitter_s)
+    return Scenario(links=(link,), flows=(fl,), duration_s=60.0, warmup_s=1.0)
+
+
+@pytest.mark.parametrize("jitter_ms", [0.0, 2.0, 10.0])
+def test_send_jitter_adds_its_mean_to_every_cycle(jitter_ms):
+    res = simulate([_stop_and_wait(jitter_ms / 1e3)], [3], backend="cpu")
+    f = res.flows.iloc[0]
+    slot = res.replicas.slot_s.iloc[0]
+    # The RTT is timed from the send, so the wait before it is not in the RTT...
+    assert f.rtt_mean_s == pytest.approx(0.020, abs=2 * slot)
+    # ...but in every cycle: U(0, J) has mean J/2.
+    cycle = f.rtt_mean_s + jitter_ms / 1e3 / 2
+    assert f.goodput_bps == pytest.approx(536 * 8 / cycle, rel=0.02)
+    assert f.retransmits == 0 and f.timeouts == 0 and f.drops == 0
+
+
+def test_send_jitter_never_reorders_a_flows_packets():
+    """A large window through a fast link with 1 ms of jitter: a flow's packets keep their
+    order (a reordering would show up as duplicate ACKs, fast retransmits, retransmissions)."""
+    link = Link(rate_bps=50e6, prop_delay_ms=2.0, classes=(QueueClass("be", limit_pkts=10_000),))
+    flows = tuple(TcpFlow(max_window_pkts=40, reverse_delay_ms=6.0, send_jitter_s=1e-3,
+                          access_rate_bps=0.0) for _ in range(3))
+    sc = Scenario(links=(link,), flows=flows, duration_s=20.0, warmup_s=1.0)
+    f = simulate([sc], [5], backend="cpu").flows
+    assert (f.retransmits == 0).all() and (f.fast_retransmits == 0).all()
+    assert (f.pkts_sent > 1000).all()
+
+
+def test_sub_slot_jitter_reorders_same_slot_arrivals_by_time_under_index_order():
+    """In flow-index order (ns-2's lack of timing noise), 0.1 ms of jitter (below one
+    115-us slot) changes results through the arrival times within a slot; in random order,
+    where same-slot arrivals are shuffled anyway, it changes nothing."""
+    def runs(tie):
+        base = kaur_vin(n_flows=8, rtp_ms=8.0, ef=None, tie_break=tie, duration_s=3.0, warmup_s=0.5)
+        jit = Scenario(**{**base.__dict__, "flows": tuple(
+            TcpFlow(**{**fl.__dict__, "send_jitter_s": 1e-4}) for fl in base.flows)})
+        f = simulate([base, jit], [1, 1], backend="cpu").flows
+        return [f[f.replica == r].delivered_bytes.to_numpy() for r in (0, 1)]
+    plain, jittered = runs("index")
+    assert not (plain == jittered).all()
+    plain, jittered = runs("random")
+    assert (plain == jittered).all()

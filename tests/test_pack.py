@@ -30,4 +30,4 @@ def test_kaur_64_flow_state_is_bounded():
     sc = kaur_vin(n_flows=64, rtp_intervals=(12, 26, 8), ef="onoff", udp=True)
     p = pack([sc], [0])
     assert p.shape["ack_cap"] <= 512
-    assert state_bytes(p.shape) <= 200 * 1024
+    assert state_bytes(p.shape) <= 224 * 1024

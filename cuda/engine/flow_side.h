@@ -12,20 +12,24 @@
 
 namespace ds {
 
-// Everything due for flow f at slot `now`, in the fixed order: timer, ACK arrivals, sending.
+// Everything due for flow f at slot `now`, in the fixed order: retransmission timer, ACK
+// arrivals, sending (a jittered send that is due goes out then, with what the ACKs opened).
 DS_HD inline void flow_events(Replica& x, int f, uint32_t now) {
   TcpSender& s = x.snd(f);
   if (s.start_due != kNeverSlot) {
     if (s.start_due > now) return;
     s.start_due = kNeverSlot;
   }
+  const bool delayed_send = s.delsnd_due <= now;  // send jitter: the held send is due
+  if (delayed_send) s.delsnd_due = kNeverSlot;
   if (s.rto_due <= now) rto_fire(x, f, s, now);
   for (const Ack* a = x.first_ack(f); a && a->due <= now; a = x.first_ack(f))
     recv_ack(x, f, s, x.take_ack(f).ackno, now);
-  send_much(x, f, s, now);
+  send_much(x, f, s, now, delayed_send);
   // The next slot with something to do: a timer, an ACK arriving, the access link freeing up.
   uint32_t k = s.rto_due < s.wake_due ? s.rto_due : s.wake_due;
   if (s.start_due < k) k = s.start_due;
+  if (s.delsnd_due < k) k = s.delsnd_due;
   const Ack* a = x.first_ack(f);
   if (a && a->due < k) k = a->due;
   x.tree.set(f, k, x.lane_root(f));

@@ -121,6 +121,14 @@ DS_HD inline void order_arrivals(Replica& x) {
   if (n < 2) return;
   Packet* a = x.stage;
   if (x.in->tie_break[x.iR()] == kTieRandom) {
+    // Timing noise between senders, not within one: a sender's packets left its access link
+    // in order, so after the shuffle each sender's packets are put back in their arrival
+    // order, in the positions the shuffle gave that sender.
+    bool repeated = false;
+    for (uint32_t i = 1; i < n && !repeated; ++i)
+      for (uint32_t j = 0; j < i && !repeated; ++j) repeated = a[j].sender == a[i].sender;
+    if (repeated)
+      for (uint32_t i = 0; i < n; ++i) x.stage2[i] = a[i];
     for (uint32_t i = n - 1; i > 0; --i) {  // Fisher-Yates
       const double u = draw_u01(x.seed, kFamTie, 0u, x.hdr->ctr_tie);
       uint32_t j = (uint32_t)(u * (double)(i + 1));
@@ -129,12 +137,29 @@ DS_HD inline void order_arrivals(Replica& x) {
       a[i] = a[j];
       a[j] = t;
     }
-  } else {  // by sender index, then sequence: deterministic and deliberately biased
+    if (repeated) {
+      for (uint32_t i = 0; i < n; ++i) {
+        const uint16_t s = a[i].sender;
+        uint32_t before = 0;  // this sender's packets in earlier positions
+        for (uint32_t j = 0; j < i; ++j) before += a[j].sender == s;
+        for (uint32_t k = 0;; ++k) {  // its arrival number `before`
+          if (x.stage2[k].sender != s) continue;
+          if (before-- == 0) {
+            a[i] = x.stage2[k];
+            break;
+          }
+        }
+      }
+    }
+  } else {  // by time within the slot, then sender index and sequence: as in ns-2, which
+            // adds no timing noise of its own (DESIGN: Phase effects); biased on purpose
     for (uint32_t i = 1; i < n; ++i) {
       Packet t = a[i];
       uint32_t j = i;
-      while (j > 0 && (a[j - 1].sender > t.sender ||
-                       (a[j - 1].sender == t.sender && a[j - 1].seq > t.seq))) {
+      while (j > 0 && (a[j - 1].t_enq > t.t_enq ||
+                       (a[j - 1].t_enq == t.t_enq &&
+                        (a[j - 1].sender > t.sender ||
+                         (a[j - 1].sender == t.sender && a[j - 1].seq > t.seq))))) {
         a[j] = a[j - 1];
         --j;
       }
@@ -153,7 +178,7 @@ DS_HD inline void queue_slot(Replica& x, uint32_t now) {
   }
   for (int k = 0; k < x.shape.lanes; ++k) {  // lanes own ascending blocks: flow order
     Ring<Packet> e = x.emit_ring(k);
-    while (!e.empty() && e.front().t_enq == now) x.stage_arrival(e.pop());
+    while (!e.empty() && e.front().t_enq == now) x.stage_emitted(k);
   }
   const int ns = x.in->n_sources[x.iR()];
   for (int s = 0; s < ns; ++s) source_step(x, s, now);
@@ -166,6 +191,7 @@ DS_HD inline void queue_slot(Replica& x, uint32_t now) {
       const int8_t* route = route_of(x, p, n_hops);
       p.hop += 1;
       p.link = (uint8_t)route[p.hop];
+      p.t_enq = 0;  // at the slot's start
       x.stage_arrival(p);
     }
   }

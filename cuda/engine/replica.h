@@ -56,7 +56,7 @@ struct Layout {
   OutOffsets out;
   size_t out_begin, out_end;
   size_t hdr, links, queues, qring, dline, snd, acks, nic, rcv, rxbits, tree_key, tree_win,
-      rx_key, rx_win, sources, lane_t, emit_idx, emit, stage, stride;
+      rx_key, rx_win, sources, lane_t, emit_idx, emit, emit_sub, stage, stage2, stride;
   int32_t P;  // tree leaves: a power of two >= max(flows, lanes)
 };
 
@@ -86,7 +86,9 @@ inline Layout make_layout(const BatchShape& s) {
   take(L.lane_t, n * sizeof(uint32_t));
   take(L.emit_idx, n * sizeof(RingIdx));
   take(L.emit, n * (size_t)s.emit_cap * sizeof(Packet));
+  take(L.emit_sub, n * (size_t)s.emit_cap * sizeof(uint32_t));
   take(L.stage, (size_t)s.stage_cap * sizeof(Packet));
+  take(L.stage2, (size_t)s.stage_cap * sizeof(Packet));
   L.out_begin = o;
 #define DS_OFF(name, T, dim) take(L.out.name, per_replica(s, dim) * sizeof(T));
   DS_OUTPUT_FIELDS(DS_OFF)
@@ -119,7 +121,9 @@ struct Replica {
   uint32_t* lane_t;    // [lane]: the lane has done every flow event before this slot
   RingIdx* emit_idx;   // [lane]
   Packet* emit_buf;    // [lane*emit_cap + i]
+  uint32_t* emit_sub;  // [lane*emit_cap + i]: its time within the slot (kSubSlot)
   Packet* stage;
+  Packet* stage2;      // scratch for the tie-break order
   uint64_t seed;
   RtoParams rto;
   int32_t lane;        // the lane this view works for on the flow side
@@ -175,14 +179,26 @@ struct Replica {
 #endif
   }
 
-  // Flow side: a packet handed to the first link of its route in slot p.t_enq.
-  DS_HD DS_INLINE void emit(const Packet& p) const {
+  // Flow side: a packet handed to the first link of its route in slot p.t_enq, at time
+  // `sub` within it.
+  DS_HD DS_INLINE void emit(const Packet& p, uint32_t sub) const {
     Ring<Packet> e = emit_ring(lane);
     if (e.full()) {
       flag(kOvfStage);
       return;
     }
+    emit_sub[(size_t)lane * shape.emit_cap +
+             (((uint32_t)e.idx->head + (uint32_t)e.idx->count) & e.mask)] = sub;
     e.push(p);
+  }
+
+  // Queue side: lane k's next packet into the arrival buffer, stamped with its sub-slot time.
+  DS_HD DS_INLINE void stage_emitted(int k) const {
+    Ring<Packet> e = emit_ring(k);
+    Packet p = e.front();
+    p.t_enq = emit_sub[(size_t)k * shape.emit_cap + (uint32_t)e.idx->head];
+    e.pop();
+    stage_arrival(p);
   }
 
   // Queue side: a packet arriving at link p.link in this slot. Arrivals are buffered and put
@@ -264,7 +280,9 @@ DS_HD inline Replica bind_replica(int32_t r, const BatchInput* in, const Layout&
   x.lane_t = (uint32_t*)(b + L.lane_t);
   x.emit_idx = (RingIdx*)(b + L.emit_idx);
   x.emit_buf = (Packet*)(b + L.emit);
+  x.emit_sub = (uint32_t*)(b + L.emit_sub);
   x.stage = (Packet*)(b + L.stage);
+  x.stage2 = (Packet*)(b + L.stage2);
   x.seed = in->seed[r];
   x.rto.tick = in->tick_slots[r];
   x.rto.min_rto = in->min_rto_slots[r];

@@ -35,19 +35,21 @@ DS_HD DS_INLINE bool access_push(Ring<uint32_t> fifo, int32_t seq, bool rexmit) 
 }
 
 // Sends what the access link can this slot; returns the slot to wake up at when segments
-// wait for the link to free up (0xFFFFFFFF: nothing waits). `emit(seq, rexmit)` hands one on.
+// wait for the link to free up (0xFFFFFFFF: nothing waits). `emit(seq, rexmit, t)` hands one
+// on, t being the time (slots) its transmission starts: unpaced, at once or, after a held
+// send (nic_free set by the sender), at that time.
 template <class Emit>
 DS_HD inline uint32_t access_transmit(AccessLink& a, Ring<uint32_t> fifo, double pace_bytes,
                                       int32_t wire_bytes, uint32_t now, Emit emit) {
   const double tx_slots = pace_bytes > 0.0 ? (double)wire_bytes / pace_bytes : 0.0;
   while (!fifo.empty()) {
+    const double start = a.nic_free > (double)now ? a.nic_free : (double)now;
     if (pace_bytes > 0.0) {
-      const double start = a.nic_free > (double)now ? a.nic_free : (double)now;
       if (start >= (double)now + 1.0) return (uint32_t)start;
       a.nic_free = start + tx_slots;
     }
     const uint32_t e = fifo.pop();
-    emit((int32_t)(e & ~kNicRexmit), (e & kNicRexmit) != 0);
+    emit((int32_t)(e & ~kNicRexmit), (e & kNicRexmit) != 0, start);
   }
   return 0xFFFFFFFFu;
 }

@@ -3,11 +3,14 @@
 #pragma once
 #include <cstdint>
 
+#include "../core/hd.h"
+
 namespace ds {
 
 struct Packet {
   int32_t seq;       // TCP sequence number (packets); source packets: running count
-  uint32_t t_enq;    // slot it entered its current queue; in an emission ring, its arrival slot
+  uint32_t t_enq;    // slot it entered its current queue; in an emission ring, its arrival
+                     // slot; in the arrival buffer, its time within the slot (kSubSlot)
   uint16_t sender;   // flow index, or max_flows + source index
   uint16_t bytes;    // size on the wire
   uint8_t hop;       // index into the sender's route
@@ -17,6 +20,16 @@ struct Packet {
 };
 constexpr uint8_t kPktSource = 1;
 constexpr uint8_t kPktRexmit = 2;
+
+// Time within a slot in fixed point: same-slot arrivals are ordered by it under the index
+// tie-break (engine/queue_side.h). A packet a sender hands over at time t has t - floor(t);
+// sources and packets from a delay line count as arriving at the slot's start.
+constexpr double kSubSlot = 4294967296.0;
+
+DS_HD DS_INLINE uint32_t sub_slot(double t, uint32_t slot) {
+  const double f = (t - (double)slot) * kSubSlot;
+  return f <= 0.0 ? 0u : f >= kSubSlot ? 0xFFFFFFFFu : (uint32_t)f;
+}
 
 struct TimedPacket {  // delay-line entry
   uint32_t due;

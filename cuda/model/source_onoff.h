@@ -76,7 +76,7 @@ DS_HD inline void source_step(X& x, int s, uint32_t now) {
     st.credit -= (double)bytes;
     Packet p;
     p.seq = st.seq++;
-    p.t_enq = now;
+    p.t_enq = 0;  // in the arrival buffer: at the slot's start
     p.sender = (uint16_t)(x.shape.max_flows + s);
     p.bytes = (uint16_t)bytes;
     p.hop = 0;

@@ -13,6 +13,7 @@
 
 #include "../batch.h"
 #include "../core/hd.h"
+#include "../core/random.h"
 #include "../core/ring.h"
 #include "access_link.h"
 #include "tcp_newreno.h"
@@ -53,6 +54,9 @@ struct TcpSender {
   uint32_t rto_due;     // retransmission timer; kNeverSlot = not pending
   uint32_t wake_due;    // access link free again while data waits; kNeverSlot = none
   uint32_t start_due;   // flow start; kNeverSlot once started
+  uint32_t delsnd_due;  // ns-2 delsnd_timer_ (send jitter): slot it fires; kNeverSlot = idle
+  double delsnd_at;     // the time within that slot it fires (slots)
+  uint32_t jit_ctr;     // Philox counter of the flow's jitter stream (kFamJitter)
   int32_t ack_first;    // ACKs in flight to this sender: pool indices of the first and last
   int32_t ack_last;     // (-1 = none); pushed by the receiver side, taken by the sender
   uint8_t last_cwnd_action;
@@ -126,23 +130,39 @@ DS_HD inline void output(X& x, int f, TcpSender& s, int32_t seq, uint32_t now) {
 }
 
 // TcpAgent::send_much(): new segments while the window allows; then the access link sends
-// what it can this slot.
+// what it can this slot. With a send jitter (ns-2 overhead_ > 0), a send the window allows
+// is not made at once: ns-2 arms its delayed-send timer for U(0, overhead_) and, when it
+// fires (`force`), sends everything the window then allows. Retransmissions made by
+// output() directly (fast retransmit, partial ACKs) are not delayed, as in ns-2; those after
+// a timeout go through here and are. The burst starts on the access link at the timer's
+// time within its slot, so jitter below one slot still shifts packets across slot bounds.
 template <class X>
-DS_HD inline void send_much(X& x, int f, TcpSender& s, uint32_t now) {
+DS_HD inline void send_much(X& x, int f, TcpSender& s, uint32_t now, bool force) {
   if (s.start_due != kNeverSlot) return;
   const size_t i = x.iF(f);
   if (!s.finished) {
     const int32_t wnd = x.in->flow_max_window[i];
-    while (s.t_seqno <= s.highest_ack + window(s, wnd) && s.t_seqno < s.curseq) {
-      output(x, f, s, s.t_seqno, now);
-      s.t_seqno += 1;
+    const double jitter = x.in->flow_send_jitter_slots[i];
+    if (jitter > 0.0 && !force && s.delsnd_due == kNeverSlot &&
+        s.t_seqno <= s.highest_ack + window(s, wnd) && s.t_seqno < s.curseq) {
+      s.delsnd_at = (double)now + draw_u01(x.seed, kFamJitter, (uint32_t)f, s.jit_ctr) * jitter;
+      s.delsnd_due = (uint32_t)s.delsnd_at;
+      force = s.delsnd_due == now;  // fires within this slot
+      if (force) s.delsnd_due = kNeverSlot;
+    }
+    if (jitter <= 0.0 || force) {
+      if (force && s.nic.nic_free < s.delsnd_at) s.nic.nic_free = s.delsnd_at;
+      while (s.t_seqno <= s.highest_ack + window(s, wnd) && s.t_seqno < s.curseq) {
+        output(x, f, s, s.t_seqno, now);
+        s.t_seqno += 1;
+      }
     }
   }
   const int32_t wire = x.in->flow_wire_bytes[i];
   const uint8_t cls = x.in->flow_cls[i];
   const uint8_t link = (uint8_t)x.in->flow_route[i * kMaxHops];
   s.wake_due = access_transmit(s.nic, x.nic_fifo(f), x.in->flow_pace_bytes_per_slot[i], wire, now,
-                               [&](int32_t seq, bool rexmit) {
+                               [&](int32_t seq, bool rexmit, double start) {
                                  Packet p;
                                  p.seq = seq;
                                  p.t_enq = now;
@@ -152,7 +172,7 @@ DS_HD inline void send_much(X& x, int f, TcpSender& s, uint32_t now) {
                                  p.cls = cls;
                                  p.flags = rexmit ? kPktRexmit : 0;
                                  p.link = link;
-                                 x.emit(p);
+                                 x.emit(p, sub_slot(start, now));
                                });
 }
 
@@ -286,6 +306,9 @@ DS_HD inline void sender_init(X& x, int f, TcpSender& s) {
   s.rto_due = kNeverSlot;
   s.wake_due = kNeverSlot;
   s.start_due = (uint32_t)x.in->flow_start_slot[i];
+  s.delsnd_due = kNeverSlot;
+  s.delsnd_at = 0.0;
+  s.jit_ctr = 0;
   s.ack_first = -1;
   s.ack_last = -1;
   s.last_cwnd_action = kActNone;

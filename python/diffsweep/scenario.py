@@ -277,7 +277,9 @@ class TcpFlow:
     whole ACK path, uncongested). ``access_buffer_pkts``: drop-tail buffer of the access link
     in packets (None = unlimited). ``init_ssthresh_pkts``: initial slow-start threshold (None =
     none until the first loss; ns-2's ssthresh_). ``drop_seqs``: validation hook, sequence numbers lost on
-    their first transmission at the first link (at most 8)."""
+    their first transmission at the first link (at most 8). ``send_jitter_s``: ns-2's
+    ``overhead_``, a send the window allows waits a uniform random time in [0, send_jitter_s)
+    (breaks phase effects; 0 = off; docs/model.md, "Send jitter")."""
 
     route: tuple[int, ...] = (0,)
     cls: str = "be"
@@ -297,6 +299,7 @@ class TcpFlow:
     access_buffer_pkts: int | None = None
     init_ssthresh_pkts: int | None = None
     drop_seqs: tuple[int, ...] = ()
+    send_jitter_s: float = 0.0
 
     def __post_init__(self):
         self._normalize()
@@ -319,7 +322,7 @@ class TcpFlow:
                   "size_pkts"):
             _set(self, f, _as_int(getattr(self, f)))
         for f in ("access_delay_ms", "egress_delay_ms", "reverse_delay_ms", "access_rate_bps",
-                  "start_s"):
+                  "start_s", "send_jitter_s"):
             _set(self, f, _as_float(getattr(self, f)))
         for f in ("delayed_ack", "reno_bugfix"):
             _set(self, f, _plain(getattr(self, f)))
@@ -350,6 +353,7 @@ class TcpFlow:
         check(v is None or (_is_real(v) and v >= 0), f"{path}.access_rate_bps", v,
               "None (rate of the route's first link), 0 (unpaced) or a number > 0")
         _nonneg(f"{path}.start_s", self.start_s)
+        _nonneg(f"{path}.send_jitter_s", self.send_jitter_s)
         check(self.size_pkts is None or (_is_int(self.size_pkts) and self.size_pkts >= 1),
               f"{path}.size_pkts", self.size_pkts, "None (backlogged) or an integer >= 1")
         _bool(f"{path}.delayed_ack", self.delayed_ack)

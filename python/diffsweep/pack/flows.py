@@ -17,7 +17,7 @@ from .links import LinkRows
 DELACK_S = 0.1  # ns-2 DelAckSink interval_
 
 _ATTRS = ("segment_bytes", "header_bytes", "max_window_pkts", "init_window_pkts",
-          "access_delay_ms", "egress_delay_ms", "reverse_delay_ms", "start_s")
+          "access_delay_ms", "egress_delay_ms", "reverse_delay_ms", "start_s", "send_jitter_s")
 _get = attrgetter(*_ATTRS)
 
 
@@ -46,7 +46,7 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows) -> FlowRows:
     n = len(flows)
     variant = lay.enums["tcp_variant"]
     v = np.array([_get(f) for f in flows], dtype=np.float64).reshape(n, len(_ATTRS))
-    seg, hdr, mw, iw, acc, egr, rev, start = (v[:, k] for k in range(len(_ATTRS)))
+    seg, hdr, mw, iw, acc, egr, rev, start, jitter = (v[:, k] for k in range(len(_ATTRS)))
     wire = seg + hdr
     route = np.full((n, H), -1, dtype=np.int64)
     n_hops = np.array([len(f.route) for f in flows], dtype=np.int64)
@@ -98,6 +98,7 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows) -> FlowRows:
         # NewReno is always "careful" (RFC 6582 section 4.1); Reno's is a choice.
         "flow_bugfix": np.where(is_newreno, 1, np.array([f.reno_bugfix for f in flows], dtype=np.int64)),
         "flow_drop_seq": drops,
+        "flow_send_jitter_slots": jitter / slot_s,
     }
     # Access FIFO: its buffer, or (unlimited) a window plus a go-back-N window.
     nic = np.where(access_buf > 0, access_buf, 2 * mw + 16)
