@@ -1,5 +1,7 @@
-"""The header-only core (Philox4x32-10 known answers, portable log/exp) tested in C++:
-compiled with the same floating-point flags as the engine and run from pytest."""
+"""The header-only core and model pieces tested in C++: Philox4x32-10 known answers,
+portable log/exp (test_core.cpp), and each model's narrow functions on hand-computed cases
+without a replica (test_models.cpp: ring, drop-tail, priority, WRR, link credit, RTO,
+access link, receiver). Compiled with the engine's floating-point flags, run from pytest."""
 import shutil
 import subprocess
 from pathlib import Path
@@ -10,10 +12,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
-def test_core_cpp(tmp_path):
-    exe = tmp_path / "test_core"
-    subprocess.run(["g++", "-std=c++17", "-O2", "-ffp-contract=off", "-Wall", "-Wextra",
-                    f"-I{ROOT / 'cuda'}", str(ROOT / "tests/cpp/test_core.cpp"), "-o", str(exe)],
+@pytest.mark.parametrize("name", ["test_core", "test_models"])
+def test_cpp(tmp_path, name):
+    exe = tmp_path / name
+    subprocess.run(["g++", "-std=c++17", "-O2", "-ffp-contract=off", "-Wall", "-Wextra", "-Werror",
+                    f"-I{ROOT / 'cuda'}", str(ROOT / f"tests/cpp/{name}.cpp"), "-o", str(exe)],
                    check=True)
     out = subprocess.run([str(exe)], capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr

@@ -1,0 +1,158 @@
+// Model pieces tested on their own, without building a replica: each model file's narrow
+// functions against hand-computed cases (cuda/model/*.h, cuda/core/ring.h).
+// Build (from the repo root):
+//   g++ -std=c++17 -O2 -ffp-contract=off -Wall -Wextra -Icuda tests/cpp/test_models.cpp -o test_models
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/ring.h"
+#include "model/access_link.h"
+#include "model/link.h"
+#include "model/queue_droptail.h"
+#include "model/sched_priority.h"
+#include "model/sched_wrr.h"
+#include "model/tcp_receiver.h"
+#include "model/tcp_rtt.h"
+
+namespace {
+
+int g_passed = 0, g_failed = 0;
+
+void check(bool ok, const char* what) {
+  if (ok) {
+    ++g_passed;
+  } else {
+    ++g_failed;
+    std::printf("FAIL: %s\n", what);
+  }
+}
+
+void test_ring() {
+  ds::RingIdx idx{0, 0};
+  int buf[4];
+  ds::Ring<int> r = ds::make_ring(buf, idx, 4);
+  for (int i = 0; i < 4; ++i) r.push(i);
+  check(r.full() && r.size() == 4 && r.free() == 0, "ring full at capacity");
+  check(r.pop() == 0 && r.pop() == 1, "ring pops in order");
+  r.push(4);
+  r.push(5);  // wraps
+  check(r.front() == 2 && r.back() == 5 && r.size() == 4, "ring wraps around");
+}
+
+void test_drop_tail() {
+  // Packets: a limit of 3 holds 3 (the one on the wire counts, as in ns-2).
+  check(ds::drop_tail_accepts(ds::kLimitPkts, 3, 2, 0, 1500), "3rd packet accepted");
+  check(!ds::drop_tail_accepts(ds::kLimitPkts, 3, 3, 0, 1500), "4th packet dropped");
+  // Bytes: 200,000-byte buffer holding 199,000 takes 576 B and refuses 1,500 B.
+  check(ds::drop_tail_accepts(ds::kLimitBytes, 200000, 345, 199000, 576), "576 B fits");
+  check(!ds::drop_tail_accepts(ds::kLimitBytes, 200000, 345, 199000, 1500), "1500 B does not");
+  check(ds::drop_tail_accepts(ds::kLimitNone, 0, 1 << 20, 1ll << 40, 1500), "unlimited");
+}
+
+ds::ClassQueue queue_with(int count) {
+  ds::ClassQueue q{};
+  q.ring.count = count;
+  return q;
+}
+
+void test_schedulers() {
+  ds::ClassQueue q[4] = {queue_with(0), queue_with(2), queue_with(5), queue_with(0)};
+  check(ds::priority_pick(q, 4) == 1, "priority: lowest non-empty class");
+  q[1].ring.count = 0;
+  q[2].ring.count = 0;
+  check(ds::priority_pick(q, 4) == -1, "priority: all empty");
+  // WRR 3:1 over two backlogged classes: a a a b a a a b ...
+  ds::ClassQueue w[2] = {queue_with(100), queue_with(100)};
+  const int32_t weight[4] = {3, 1, 1, 1};
+  ds::WrrState s;
+  ds::wrr_init(s, weight);
+  char got[9] = {0};
+  for (int i = 0; i < 8; ++i) {
+    const int c = ds::wrr_pick(s, w, 2, weight);
+    got[i] = (char)('a' + c);
+    ds::wrr_sent(s, c, 2, weight);
+  }
+  check(std::string(got) == "aaabaaab", "wrr 3:1 order");
+  // An empty class gives up its turn at once.
+  w[0].ring.count = 0;
+  check(ds::wrr_pick(s, w, 2, weight) == 1, "wrr skips an empty class");
+}
+
+void test_link_credit() {
+  ds::LinkState ls;
+  const int32_t weight[4] = {1, 1, 1, 1};
+  ds::link_init(ls, weight);
+  ds::link_add_credit(ls, 576.0);
+  ds::link_add_credit(ls, 576.0);  // idle: keeps one slot's worth only
+  check(ls.credit == 576.0, "idle link banks one slot of credit");
+  ls.idle = 0;
+  ds::link_add_credit(ls, 576.0);
+  check(ls.credit == 1152.0, "busy link accumulates");
+}
+
+void test_rtt() {
+  // ns-2: first sample of 10 ticks -> srtt 10<<3, rttvar 5<<2... rtxcur = (srtt + 4 rttvar)/8.
+  const ds::RtoParams p{100.0, 1000.0, 60000.0};  // tick 100 slots, minrto 1000, maxrto 60000
+  ds::RttEstimator e;
+  ds::rtt_init(e, 30000.0);
+  ds::rtt_sample(p, e, 1000.0);  // 10 ticks
+  check(e.t_srtt == 80 && e.t_rttvar == 20, "first sample");
+  check(e.t_rtxcur == 30.0 * 100.0, "rtxcur = srtt + 4 rttvar = 30 ticks");
+  check(ds::rto_slots(p, e, 1) == 3000.0, "rto above minrto");
+  check(ds::rto_slots(p, e, 64) == 60000.0, "rto capped at maxrto");
+  ds::rtt_backoff(p, e);
+  check(e.t_backoff == 2, "backoff doubles");
+}
+
+void test_access_link() {
+  ds::AccessLink a;
+  ds::access_init(a);
+  uint32_t buf[8];
+  ds::Ring<uint32_t> fifo = ds::make_ring(buf, a.fifo, 8);
+  for (int s = 0; s < 3; ++s) ds::access_push(fifo, s, false);
+  ds::access_push(fifo, 0, true);
+  std::vector<int> seqs;
+  std::vector<double> starts;
+  // 0.5 packets per slot: one packet every 2 slots, starting at slot 10.
+  uint32_t wake = ds::access_transmit(a, fifo, 288.0, 576, 10, [&](int32_t seq, bool, double t) {
+    seqs.push_back(seq);
+    starts.push_back(t);
+  });
+  check(seqs.size() == 1 && seqs[0] == 0 && starts[0] == 10.0 && wake == 12, "paced: one, wake at 12");
+  wake = ds::access_transmit(a, fifo, 288.0, 576, 12, [&](int32_t seq, bool rexmit, double t) {
+    seqs.push_back(seq + (rexmit ? 100 : 0));
+    starts.push_back(t);
+  });
+  check(seqs.size() == 2 && seqs[1] == 1 && starts[1] == 12.0 && wake == 14, "paced: next at 12");
+  // Unpaced: everything at once, in FIFO order, the retransmission last.
+  wake = ds::access_transmit(a, fifo, 0.0, 576, 13, [&](int32_t seq, bool rexmit, double) {
+    seqs.push_back(seq + (rexmit ? 100 : 0));
+  });
+  check(seqs.size() == 4 && seqs[2] == 2 && seqs[3] == 100 && wake == 0xFFFFFFFFu, "unpaced burst");
+}
+
+void test_receiver() {
+  ds::TcpReceiver r{0, 0xFFFFFFFFu};
+  uint32_t bits[ds::kRxWords] = {0};
+  check(ds::rx_accept(r, bits, 0) == 1 && r.rcv_next == 1, "in order");
+  check(ds::rx_accept(r, bits, 2) == 0 && r.rcv_next == 1, "hole: held");
+  check(ds::rx_accept(r, bits, 3) == 0, "still a hole");
+  check(ds::rx_accept(r, bits, 1) == 3 && r.rcv_next == 4, "hole filled: 3 delivered");
+  check(ds::rx_accept(r, bits, 2) == 0 && r.rcv_next == 4, "duplicate");
+  check(ds::rx_accept(r, bits, 4 + ds::kRxBitmapBits) == -1, "beyond the bitmap: refused");
+}
+
+}  // namespace
+
+int main() {
+  test_ring();
+  test_drop_tail();
+  test_schedulers();
+  test_link_credit();
+  test_rtt();
+  test_access_link();
+  test_receiver();
+  std::printf("%d passed, %d failed\n", g_passed, g_failed);
+  return g_failed ? 1 : 0;
+}
