@@ -155,9 +155,9 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
              control: RunControl | None = None) -> Results:
     """Run every (scenario, seed) as one replica; tables indexed by ``replica`` (0..n-1).
 
-    Replicas are grouped by shape (flows, links, sources) so a batch carries no padding;
-    a replica's result does not depend on the group it ran in (its random numbers depend
-    only on its seed). With a ``control`` whose stop is requested, raises
+    Replicas are grouped by shape bucket (``pack.shape_key``: flows rounded up to a power of
+    two, links, sources), one launch each; a replica's result does not depend on the group it
+    ran in or its padding (its random numbers depend only on its seed). With a ``control`` whose stop is requested, raises
     :class:`EngineInterrupted` carrying the finished replicas' tables.
     """
     if len(scenarios) != len(seeds):

@@ -49,8 +49,11 @@ def _slots(seconds: float, slot_s: float) -> int:
 
 
 def shape_key(sc: Scenario) -> tuple:
-    """Replicas with the same key pack into one batch without padding waste."""
-    return (len(sc.flows), len(sc.links), len(sc.sources))
+    """Replicas with the same key go into one batch (one launch): flows rounded up to a power
+    of two, so that a sweep over N = 8..128 flows is a handful of launches rather than one per
+    N, at most half of a batch's flow rows being padding; links and sources exactly."""
+    n = len(sc.flows)
+    return (1 << max(0, n - 1).bit_length() if n else 0, len(sc.links), len(sc.sources))
 
 
 @dataclass

@@ -1,0 +1,75 @@
+"""Engine throughput against the number of replicas, for 1, 64 and 1,000 flows, on one
+backend: replica-slots and bottleneck packets per wall-second, and state bytes per replica.
+
+    python benchmarks/gpu.py --backend cuda --out DIR [--duration-s 2] [--max-replicas 65536]
+
+Scenarios: the Kaur & Vin dumbbell (40 Mb/s, 200 KB buffer, EF on-off at 30 %, T_on 1 ms);
+64 flows with RTPs in 12-26 ms; 1,000 flows (RTP 12-26 ms). One warm-up call first. Writes
+DIR/gpu-throughput-<backend>.json and prints a table.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import time
+from pathlib import Path
+
+import diffsweep as ds
+from diffsweep.engine import default_lanes, run_packed, state_bytes
+from diffsweep.pack import pack
+from diffsweep.scenarios import kaur_vin
+
+
+def case(n_flows: int, duration_s: float, seed: int):
+    return kaur_vin(n_flows=n_flows, rtp_intervals=(12, 26, 8) if n_flows >= 8 else None,
+                    ef="onoff", t_on_ms=1.0, duration_s=duration_s, warmup_s=0.2,
+                    max_window_pkts=1000, seed=seed)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--backend", default="cuda", choices=["cpu", "cuda"])
+    ap.add_argument("--duration-s", type=float, default=2.0)
+    ap.add_argument("--max-replicas", type=int, default=65536)
+    ap.add_argument("--out", default=str(Path(__file__).parent / "results"))
+    args = ap.parse_args()
+    rows = []
+    for n_flows in (1, 64, 1000):
+        distinct = [case(n_flows, args.duration_s, s) for s in range(16)]
+        lanes = default_lanes(args.backend, n_flows)
+        run_packed(pack(distinct[:2], [0, 1], lanes=lanes), args.backend)  # warm-up
+        R = 256
+        while R <= args.max_replicas:
+            if n_flows >= 1000 and R > 16384:
+                break  # 1,000-flow replicas: the sweep stops at 16,384 (host packing time)
+            scs = [distinct[i % 16] for i in range(R)]
+            t0 = time.perf_counter()
+            p = pack(scs, list(range(R)), lanes=lanes)
+            t_pack = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            out = run_packed(p, args.backend)
+            wall = time.perf_counter() - t0
+            slots = int(out["slots_run"].sum())
+            pkts = int(out["q_departures"][:, 0, :].sum())
+            r = {"n_flows": n_flows, "replicas": R, "lanes": lanes, "wall_s": wall, "pack_s": t_pack,
+                 "replica_slots_per_s": slots / wall, "bottleneck_pkts_per_s": pkts / wall,
+                 "state_bytes_per_replica": state_bytes(p.shape)}
+            rows.append(r)
+            print(f"{n_flows:5d} flows  R={R:6d}  lanes={lanes:2d}  wall {wall:8.3f} s  "
+                  f"{r['replica_slots_per_s'] / 1e6:9.1f} M replica-slots/s  "
+                  f"state {r['state_bytes_per_replica'] / 1024:6.0f} KiB  pack {t_pack:.2f} s", flush=True)
+            R *= 4
+    info = ds.info()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"gpu-throughput-{args.backend}.json"
+    path.write_text(json.dumps({"machine": {"host": platform.node(), "device": info.get("cuda_device", ""),
+                                            "cpu_threads": info.get("openmp_threads")},
+                                "when": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+                                "duration_s": args.duration_s, "rows": rows}, indent=2))
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()

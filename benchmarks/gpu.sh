@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The whole GPU check in one call, on a fresh GPU machine without network access whose
+# python3 has scikit-build-core, pybind11, numpy, pandas, pyarrow, matplotlib, tqdm, pytest:
+#   bash benchmarks/gpu.sh            (results in $OUT, else benchmarks/results/gpu-<host>/)
+# 1. builds diffsweep with its CUDA engine; 2. runs the GPU tests (CPU vs CUDA bit for bit)
+# and the golden engine tests on both backends; 3. engine throughput for 1, 64 and 1,000
+# flows against the number of replicas; 4. the quick and full Kaur & Vin reproductions,
+# timed, on cuda and on all CPU cores; 5. an Nsight Compute summary of the engine kernel
+# when ncu is installed. Each step's log is kept; a failed step does not stop the others.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-benchmarks/results/gpu-$(hostname)}
+mkdir -p "$OUT"
+log() { echo "== $(date +%T) $*" | tee -a "$OUT/gpu-summary.txt"; }
+step() { local name=$1; shift; local t0=$(date +%s.%N); "$@" > "$OUT/$name.log" 2>&1; local rc=$?
+  local t1=$(date +%s.%N); log "$name rc=$rc wall=$(python3 -c "print(f'{$t1-$t0:.1f}')") s"; return $rc; }
+
+log "machine: $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -1); $(nproc) CPU threads"
+step build python3 -m pip install --no-build-isolation --no-deps -v . || { tail -50 "$OUT/build.log"; exit 1; }
+python3 -c "import diffsweep as ds, json; print(json.dumps(ds.info()))" | tee -a "$OUT/gpu-summary.txt"
+step tests python3 -m pytest -q -p no:cacheprovider tests/test_gpu.py tests/test_engine_golden.py
+tail -3 "$OUT/tests.log" | tee -a "$OUT/gpu-summary.txt"
+step throughput python3 benchmarks/gpu.py --backend cuda --out "$OUT"
+step throughput_cpu python3 benchmarks/gpu.py --backend cpu --max-replicas 1024 --out "$OUT"
+grep -E "flows  R=" "$OUT/throughput.log" "$OUT/throughput_cpu.log" | tee -a "$OUT/gpu-summary.txt"
+for b in cuda cpu; do
+  rm -rf "/tmp/kv-quick-$b" "/tmp/kv-full-$b"
+  step "reproduce_quick_$b" diffsweep reproduce kaur-vin --quick --backend "$b" --out "/tmp/kv-quick-$b"
+  step "reproduce_full_$b" diffsweep reproduce kaur-vin --backend "$b" --out "/tmp/kv-full-$b"
+done
+cmp /tmp/kv-full-cuda/verdicts.json /tmp/kv-full-cpu/verdicts.json && log "full verdicts.json: cuda == cpu"
+if command -v ncu > /dev/null; then
+  step ncu ncu --kernel-name regex:run_teams --launch-count 1 --section SpeedOfLight \
+    --section Occupancy --section LaunchStats --section WarpStateStats \
+    python3 benchmarks/gpu.py --backend cuda --max-replicas 4096 --duration-s 0.5 --out /tmp/ncu-out
+  grep -E "Registers Per|Achieved Occupancy|Theoretical Occupancy|Local Memory|Stall|Duration|Block Limit" \
+    "$OUT/ncu.log" | head -40 | tee -a "$OUT/gpu-summary.txt"
+else
+  log "ncu not found: no Nsight Compute summary"
+fi
+log "done"
