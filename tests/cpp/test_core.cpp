@@ -8,22 +8,11 @@
 #include <initializer_list>
 #include <limits>
 
+#include "check.h"
 #include "core/philox.h"
 #include "core/pmath.h"
 
 namespace {
-
-int g_passed = 0;
-int g_failed = 0;
-
-void check(bool ok, const char* what) {
-  if (ok) {
-    ++g_passed;
-  } else {
-    ++g_failed;
-    std::printf("FAIL: %s\n", what);
-  }
-}
 
 // Random123 kat_vectors, philox4x32 R=10 (as reproduced in
 // DEShawResearch/Random123-Boost libs/random/test/test_philox.cpp).
@@ -156,6 +145,5 @@ int main() {
   test_stream();
   test_plog();
   test_pexp();
-  std::printf("%d passed, %d failed\n", g_passed, g_failed);
-  return g_failed == 0 ? 0 : 1;
+  return report();
 }

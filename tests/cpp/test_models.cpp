@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "check.h"
 #include "core/ring.h"
 #include "model/access_link.h"
 #include "model/link.h"
@@ -16,17 +17,6 @@
 #include "model/tcp_rtt.h"
 
 namespace {
-
-int g_passed = 0, g_failed = 0;
-
-void check(bool ok, const char* what) {
-  if (ok) {
-    ++g_passed;
-  } else {
-    ++g_failed;
-    std::printf("FAIL: %s\n", what);
-  }
-}
 
 void test_ring() {
   ds::RingIdx idx{0, 0};
@@ -153,6 +143,5 @@ int main() {
   test_rtt();
   test_access_link();
   test_receiver();
-  std::printf("%d passed, %d failed\n", g_passed, g_failed);
-  return g_failed ? 1 : 0;
+  return report();
 }
