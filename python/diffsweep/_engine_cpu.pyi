@@ -11,9 +11,9 @@ import numpy.typing as npt
 backend: Literal["cpu", "cuda"]
 
 def run(shape: dict[str, int], arrays: dict[str, npt.NDArray[np.generic]], threads: int = ...,
-        slots_per_launch: int = ..., control: npt.NDArray[np.int64] | None = ...
-        ) -> dict[str, npt.NDArray[np.generic]]:
+        control: npt.NDArray[np.int64] | None = ...) -> dict[str, npt.NDArray[np.generic]]:
     """Run one batch of replicas to their end; returns the output arrays (flat, per field).
+    shape: BatchShape's fields (cuda/batch.h), lanes (team size) and emit_cap included.
     control: 4 int64 words shared while it runs ([0] stop request, [1] replica-slots done,
     [2] replicas finished); see cuda/batch.h ControlWord."""
 
@@ -24,9 +24,21 @@ def output_fields() -> list[tuple[str, str, str]]:
     """(name, numpy dtype, dimension) of every output array."""
 
 def state_bytes(shape: dict[str, int]) -> int:
-    """Engine state per replica, in bytes, for a batch shape."""
+    """Engine state per running replica, in bytes, for a batch shape."""
 
-def limits() -> dict[str, int]: ...
+def limits() -> dict[str, int]:
+    """Engine limits: max_hops, max_classes, max_injected_drops, rx_bitmap_bits, max_flows,
+    max_links, max_sources, max_lanes, max_slots, poll_slots."""
+
+def dims() -> dict[str, list[str]]:
+    """Each dimension (R, RL, RLC, ...) as the shape fields or limits of its axes."""
+
+def enums() -> dict[str, dict[str, int]]:
+    """tcp_variant, scheduler, tie_break, limit_kind: name -> engine value."""
+
+def overflow_bits() -> dict[int, str]:
+    """Bit of the overflow output -> the capacity it reports."""
+
 def device_count() -> int: ...
 def device_name() -> str: ...
 def max_threads() -> int: ...
