@@ -113,7 +113,7 @@ def _cmd_run(args) -> int:
     limit = None if args.force else sizing.MAX_POINTS
     try:
         if args.dry_run and cfg.n_points > sizing.MAX_POINTS:
-            _dry_counts(cfg, None)
+            return _dry_counts(cfg, None)
         grid = cfg.make_grid(max_points=limit)  # builder parameters are checked here
         if args.dry_run:
             est = sizing.estimate(grid, args.threads)

@@ -136,7 +136,8 @@ def _limit_error(text: str, grid=None, point: int | None = None) -> ConfigError:
     field, _, rest = body.partition(" = ")
     value, _, allowed = rest.partition(" is not allowed ")
     name, what = _LIMIT_FIELDS.get(field, (field, f"the engine's {field}"))
-    if name == "n_flows" and grid is not None and "n_flows" not in grid.columns:
+    if name == "n_flows" and grid is not None and "n_flows" not in grid.columns \
+            and "n_flows" not in grid.fixed:
         name = "flows"
     where = f" ({grid._where(point, grid.seeds[0])})" if grid is not None and point is not None \
         else ""
