@@ -444,3 +444,96 @@ def test_export(folder, tmp_path, capsys):
     assert [x.name for x in paths] == ["replicas.csv"]
     with pytest.raises(StoreError, match=r"cannot write the csv files \(Not a directory\)"):
         res.to_csv(tmp_path / "c" / "flows.csv" / "x")
+
+
+# --------------------------------------------------------------------------------------------
+# more bad inputs: each is refused with one line naming the field or path (TOML, CLI, Python)
+# --------------------------------------------------------------------------------------------
+HEAD = 'name = "bad"\nbuilder = "kaur_vin"\nseeds = 1\n'
+BAD_TOML = [
+    (HEAD + '[outputs]\nfigures = ["nonsense"]\n',
+     r"outputs\.figures\[0\]: unknown figure 'nonsense' \(allowed: fig2, fig3"),
+    (HEAD + '[outputs]\nfigures = ["fig1"]\n', r"outputs\.figures\[0\]: unknown figure 'fig1' "
+                                               r"\(did you mean 'fig10'\?\)"),
+    (HEAD + '[outputs]\nfigures = ["fig2", "fig2"]\n', r"outputs\.figures: .*distinct names"),
+    (HEAD + "duration_s = 1e12\n", r"duration_s: 1000000000000\.0 is not allowed \(expected "
+                                   r"fewer than 2\^32 slots"),
+    (HEAD + "[axes]\nt_on_ms = [4, 4.0]\n", r"axes\.t_on_ms\[1\]: duplicate value 4\.0"),
+]
+
+
+@pytest.mark.parametrize("text,pattern", BAD_TOML, ids=[f"toml{i}" for i in range(len(BAD_TOML))])
+def test_bad_toml(tmp_path, capsys, text, pattern):
+    rc, _, err = cli_run(capsys, "run", sweep(tmp_path, text), "--out", tmp_path / "out")
+    assert rc == 2
+    one_line_error(err, pattern)
+    assert not (tmp_path / "out").exists()
+
+
+BAD_CLI = [
+    (["run", "{sweep}", "--out", "{tmp}/o", "--chunk-size", "0"],
+     r"chunk_size: 0 is not allowed \(expected an integer >= 1\)"),
+    (["run", "{sweep}", "--out", "{tmp}/o", "--threads", "-1"],
+     r"threads: -1 is not allowed \(expected an integer >= 0\)"),
+    (["run", "{tmp}/missing.toml", "--out", "{tmp}/o"], r"missing\.toml: sweep file not found"),
+    (["run", "{sweep}", "--out", "{tmp}/o", "--seeds", "0"], r"seeds \(override\): 0 is not "
+                                                             r"allowed"),
+    (["run", "{sweep}", "--out", "{tmp}/o", "--target-ci", "-1"], r"target_ci: -1\.0 is not "
+                                                                  r"allowed"),
+    (["run", "{sweep}", "--out", "{tmp}/o", "--target-ci", "0.1", "--target-metric", "goodput"],
+     r"target_metric: 'goodput' is not a column of the replicas table"),
+    (["run", "{sweep}", "--out", "{tmp}/o", "--quick"], r"quick: the sweep file has no "
+                                                        r"\[quick\] section"),
+    (["show", "{tmp}/nowhere"], r"nowhere: no such results folder"),
+    (["show", "{sweep}"], r"s\.toml: is a file, not a results folder"),
+    (["show", "{tmp}"], r"not a diffsweep results folder \(no manifest\.json\)"),
+    (["export", "{tmp}/nowhere", "--format", "csv"], r"nowhere: no such results folder"),
+    (["plot", "{tmp}/nowhere", "--x", "a", "--y", "b"], r"nowhere: no such results folder"),
+    (["demo", "--seeds", "0"], r"--seeds: 0 is not allowed \(expected an integer >= 1\)"),
+    (["demo", "--duration-s", "-2"], r"--duration-s: -2\.0 is not allowed"),
+    (["reproduce", "kaur-vin", "--figure", "1", "--out", "{tmp}/r"],
+     r"--figure: .*is not allowed \(expected some of"),
+]
+
+
+@pytest.mark.parametrize("args,pattern", BAD_CLI, ids=[f"cli{i}" for i in range(len(BAD_CLI))])
+def test_bad_cli(tmp_path, capsys, args, pattern):
+    p = sweep(tmp_path)
+    rc, _, err = cli_run(capsys, *[a.format(sweep=p, tmp=tmp_path) for a in args])
+    assert rc == 2
+    one_line_error(err, pattern)
+
+
+BAD_PYTHON = [
+    (lambda t: Grid(kaur_vin, seeds=1, t_on_ms=[4, 4]),
+     r"^t_on_ms\[1\]: duplicate value 4 \(same as t_on_ms\[0\]\)"),
+    (lambda t: Grid(kaur_vin, seeds=1, t_on_ms=[4, 4.0]), r"^t_on_ms\[1\]: duplicate value 4\.0"),
+    (lambda t: Grid(kaur_vin, seeds=1, zip_axes=[{"t_on_ms": [4, 4], "rtp_ms": [8, 8]}]),
+     r"^zip_axes\[0\]\(rows\)\[1\]: duplicate value \(4, 8\)"),
+    (lambda t: Grid(kaur_vin, seeds=1, t_on_ms=[4], max_points=0),
+     r"^max_points: 0 is not allowed \(expected an integer >= 1, or None"),
+    (lambda t: diffsweep.run(42), r"^grid: 42 is not allowed"),
+    (lambda t: diffsweep.run(Grid(kaur_vin, seeds=1), chunk_size=0),
+     r"^chunk_size: 0 is not allowed"),
+    (lambda t: diffsweep.run(Grid(kaur_vin, seeds=1), tables=["flow"]),
+     r"^tables: 'flow' is not allowed"),
+    (lambda t: diffsweep.Results(*(pd.DataFrame() for _ in TABLES)).to_csv(t, tables=["x"]),
+     r"^tables: 'x' is not allowed"),
+    (lambda t: diffsweep.load(t / "nowhere"), r"nowhere: no such results folder"),
+    (lambda t: Store(t / "s").open("", {}), r"^config_hash: '' is not allowed"),
+]
+
+
+@pytest.mark.parametrize("make,pattern", BAD_PYTHON,
+                         ids=[f"py{i}" for i in range(len(BAD_PYTHON))])
+def test_bad_python(tmp_path, make, pattern):
+    with pytest.raises(ConfigError, match=pattern):
+        make(tmp_path)
+
+
+def test_busy_folder_from_python(tmp_path):
+    grid = Grid(kaur_vin, seeds=1, n_flows=1, duration_s=1.0, warmup_s=0.2)
+    with Store(tmp_path / "o") as owner:
+        owner.open("x" * 64, {})
+        with pytest.raises(FolderBusy, match=r"o: in use by another diffsweep run"):
+            run(grid, backend="cpu", store=tmp_path / "o")

@@ -92,10 +92,13 @@ def _point_label(grid, p: int) -> str:
 def _sweep_path(cfg, message: str) -> str:
     """A Grid message starts with the parameter name; prefix where the sweep file sets it."""
     name, sep, rest = message.partition(":")
-    if not sep or not name.isidentifier():
+    base, bracket, index = name.partition("[")  # t_on_ms[1]: an axis value
+    if not sep or not base.isidentifier():
         return message
-    if name in cfg.axes:
+    if base in cfg.axes:
         return f"axes.{name}:{rest}"
+    if bracket:
+        return message
     if name in cfg.fixed:
         return f"{'fixed.' if name not in ('duration_s', 'warmup_s') else ''}{name}:{rest}"
     for i, g in enumerate(cfg.zips):
