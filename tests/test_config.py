@@ -28,7 +28,7 @@ VALID = textwrap.dedent("""\
     values = [[6, 8], [30000, 40000]]
 
     [outputs]
-    figures = ["k2"]
+    figures = ["fig2"]
     tables = ["replicas", "flows"]
 
     [quick]
@@ -60,7 +60,7 @@ def test_valid_round_trip(tmp_path):
     assert len(cfg.axes["t_on_ms"]) == 13
     assert cfg.zips[0].names == ("rtp_ms", "buffer_bytes")
     assert cfg.zips[0].values == ((6, 30000), (8, 40000))
-    assert cfg.outputs == {"figures": ["k2"], "tables": ["replicas", "flows"]}
+    assert cfg.outputs == {"figures": ["fig2"], "tables": ["replicas", "flows"]}
     assert cfg.text == p.read_text()
     assert cfg.path == p
     assert cfg.n_points == 13 * 2 * 2 and cfg.n_replicas == 52 * 3

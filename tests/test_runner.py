@@ -364,7 +364,7 @@ def fake_value(point, seed):
     return BASE * (1 - d if seed % 2 == 0 else 1 + d)
 
 
-def fake_execute(grid, rows=None, backend="auto", threads=None, slots_per_launch=1024):
+def fake_execute(grid, rows=None, backend="auto", threads=None, slots_per_launch=1024, control=None):
     rows = (grid.replicas if rows is None else rows).reset_index(drop=True)
     rep = rows.copy()
     rep["duration_s"] = 1.0

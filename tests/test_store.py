@@ -50,6 +50,8 @@ def opened(path, h="h" * 64, fields=FIELDS):
 
 def test_manifest_written(tmp_path):
     s = opened(tmp_path / "out")
+    assert not (tmp_path / "out" / "manifest.json").exists()  # claimed by the first chunk
+    s.write_chunk(make_chunk([(0, 0)]))
     m = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert m["config_hash"] == "h" * 64
     assert m["name"] == "k2" and m["sweep_text"] == "name = 'k2'\n"
@@ -62,6 +64,8 @@ def test_manifest_written(tmp_path):
     assert m["end"] is not None and m["runs"][-1]["meta"] == {"wall_s": 2.0}
     # no temporary files left behind
     assert not [f for f in os.listdir(tmp_path / "out") if f.startswith(".tmp")]
+    s.close()
+    assert not (tmp_path / "out" / ".diffsweep.lock").exists()
 
 
 def test_write_and_load_round_trip(tmp_path):
@@ -94,14 +98,38 @@ def test_write_and_load_round_trip(tmp_path):
 def test_empty_store_loads(tmp_path):
     s = opened(tmp_path / "out")
     assert s.done_replicas() == set()
+    s.write_chunk(make_chunk([(0, 0)]))
+    for c in s.chunks():  # a claimed folder whose chunks are gone
+        for info in c.files.values():
+            os.remove(tmp_path / "out" / "chunks" / info["file"])
+        os.remove(tmp_path / "out" / "chunks" / f"{c.id}.done.json")
     r = load(tmp_path / "out")
     assert len(r) == 0 and r.meta["n_replicas"] == 0
+
+
+def test_unclaimed_folder_rolled_back(tmp_path):
+    """A run that writes no chunk leaves nothing: the next (other) sweep may use the folder."""
+    s = opened(tmp_path / "out", h="a" * 64)
+    assert (tmp_path / "out" / ".diffsweep.lock").exists()
+    s.finish({"error": "failed before its first chunk"})
+    s.close()
+    assert not (tmp_path / "out").exists()
+    s = opened(tmp_path / "out", h="b" * 64)  # not "holds results of another sweep"
+    s.write_chunk(make_chunk([(0, 0)]))
+    s.close()
+    assert read_manifest(tmp_path / "out")["config_hash"] == "b" * 64
+    # an existing empty folder is kept, only emptied of what the run made
+    (tmp_path / "mine").mkdir()
+    s = opened(tmp_path / "mine")
+    s.close()
+    assert (tmp_path / "mine").is_dir() and not os.listdir(tmp_path / "mine")
 
 
 def test_resume_same_hash(tmp_path):
     s = opened(tmp_path / "out")
     s.write_chunk(make_chunk([(0, 0), (0, 1)]))
     s.finish()
+    s.close()
     s2 = opened(tmp_path / "out", fields={**FIELDS, "backend": "cuda"})
     assert s2.done_replicas() == {(0, 0), (0, 1)}
     m = read_manifest(tmp_path / "out")
@@ -109,7 +137,9 @@ def test_resume_same_hash(tmp_path):
 
 
 def test_different_hash_is_refused(tmp_path):
-    opened(tmp_path / "out", h="a" * 64)
+    s = opened(tmp_path / "out", h="a" * 64)
+    s.write_chunk(make_chunk([(0, 0)]))
+    s.close()
     with pytest.raises(ConfigError, match=r"holds results of another sweep .*'k2'.*aaaaaaaaaaaa"
                                           r".*'other'.*bbbbbbbbbbbb.*--out") as info:
         Store(tmp_path / "out").open("b" * 64, {"name": "other"})
@@ -168,6 +198,7 @@ def test_truncated_parquet_detected(tmp_path):
         r = load(tmp_path / "out")
     assert sorted(set(r.replicas["point"])) == [0]
     assert f.exists()
+    s.close()
     # the store of a run reports, moves aside, and leaves those replicas to recompute
     s2 = opened(tmp_path / "out")
     with pytest.warns(UserWarning, match=rf"{bad}.*truncated"):
@@ -232,10 +263,12 @@ def test_write_chunk_checks(tmp_path):
 
 def test_stale_tmp_files_removed_on_open(tmp_path):
     s = opened(tmp_path / "out")
+    s.write_chunk(make_chunk([(0, 0)]))
     stale = tmp_path / "out" / "chunks" / ".tmp-deadbeef-c000000s0-x.replicas.parquet"
     stale.write_bytes(b"partial")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert s.done_replicas() == set()  # temporary files are never taken for chunks
+        assert s.done_replicas() == {(0, 0)}  # temporary files are never taken for chunks
+    s.close()
     opened(tmp_path / "out")
     assert not stale.exists()

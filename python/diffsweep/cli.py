@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shlex
 import sys
 import warnings
 
 from . import engine
-from .errors import BackendError, ConfigError, EngineError, SweepInterrupted
+from .errors import ConfigError, DiffsweepError, StoreError, SweepInterrupted
 
 
 def _cmd_info(args) -> int:
@@ -31,8 +32,18 @@ def _cmd_demo(args) -> int:
     from .runner import run
     from .scenarios import kaur_vin
 
-    grid = Grid(kaur_vin, seeds=args.seeds, n_flows=1, rtp_ms=8.0, ef=["cbr", "onoff"],
-                t_on_ms=[0.4, 4.0, 40.0, 400.0], duration_s=args.duration_s, warmup_s=5.0)
+    if not args.duration_s > 0:
+        raise ConfigError(f"--duration-s: {args.duration_s!r} is not allowed (expected a number "
+                          "of seconds > 0)")
+    if args.seeds < 1:
+        raise ConfigError(f"--seeds: {args.seeds!r} is not allowed (expected an integer >= 1)")
+    warmup = min(5.0, args.duration_s / 4)  # demo sets the warm-up, so it must fit
+    try:
+        grid = Grid(kaur_vin, seeds=args.seeds, n_flows=1, rtp_ms=8.0, ef=["cbr", "onoff"],
+                    t_on_ms=[0.4, 4.0, 40.0, 400.0], duration_s=args.duration_s,
+                    warmup_s=warmup)
+    except ConfigError as e:
+        raise ConfigError(f"--duration-s {args.duration_s:g}: {e}") from None
     res = run(grid, backend=args.backend)
     f = res.flows
     table = (f.groupby(["ef", "t_on_ms"])[["goodput_bps", "timeouts", "fast_retransmits", "drops"]]
@@ -81,10 +92,13 @@ def _point_label(grid, p: int) -> str:
 def _sweep_path(cfg, message: str) -> str:
     """A Grid message starts with the parameter name; prefix where the sweep file sets it."""
     name, sep, rest = message.partition(":")
-    if not sep or not name.isidentifier():
+    base, bracket, index = name.partition("[")  # t_on_ms[1]: an axis value
+    if not sep or not base.isidentifier():
         return message
-    if name in cfg.axes:
+    if base in cfg.axes:
         return f"axes.{name}:{rest}"
+    if bracket:
+        return message
     if name in cfg.fixed:
         return f"{'fixed.' if name not in ('duration_s', 'warmup_s') else ''}{name}:{rest}"
     for i, g in enumerate(cfg.zips):
@@ -94,15 +108,26 @@ def _sweep_path(cfg, message: str) -> str:
 
 
 def _cmd_run(args) -> int:
+    from . import sizing  # noqa: PLC0415
     from .config import load_sweep  # noqa: PLC0415
     from .runner import run  # noqa: PLC0415
 
     cfg = load_sweep(args.sweep, quick=args.quick, seeds=args.seeds)
+    limit = None if args.force else sizing.MAX_POINTS
     try:
-        grid = cfg.make_grid()  # builder parameters are checked here, before anything runs
+        if args.dry_run and cfg.n_points > sizing.MAX_POINTS:
+            return _dry_counts(cfg, None)
+        grid = cfg.make_grid(max_points=limit)  # builder parameters are checked here
+        if args.dry_run:
+            est = sizing.estimate(grid, args.threads)
+            return _dry_counts(cfg, est, grid)
+        sizing.check_replicas(len(grid), args.force, f"sweep '{cfg.name}'", "--force")
     except ConfigError as e:
         raise ConfigError(f"{_sweep_path(cfg, str(e))} (in {args.sweep})") from None
-    resume = shlex.join(["diffsweep", *args.argv])
+    resume = shlex.join(["diffsweep", *[a for a in args.argv if a != "--break-lock"]])
+    if not args.quiet:
+        print(f"diffsweep: {cfg.name}: {grid.n_points} points x {len(grid.seeds)} seeds = "
+              f"{len(grid)} replicas -> {args.out}", file=sys.stderr, flush=True)
     client = _client(args.scheduler) if args.scheduler else None
 
     def show(message, category, filename, lineno, file=None, line=None):
@@ -117,7 +142,10 @@ def _cmd_run(args) -> int:
                       target_relative=not args.target_absolute, max_seeds=args.max_seeds,
                       seeds_per_round=args.seeds_per_round, client=client,
                       memory_budget_bytes=args.memory_budget, quiet=args.quiet,
-                      manifest={"argv": args.argv}, resume_hint=resume)
+                      manifest={"argv": args.argv}, resume_hint=resume, force=args.force,
+                      break_lock=args.break_lock, exit_on_second_interrupt=True)
+    except ConfigError as e:
+        raise ConfigError(f"{_sweep_path(cfg, str(e))} (in {args.sweep})") from None
     except SweepInterrupted as e:
         print(f"\ndiffsweep: {e}", file=sys.stderr)
         return 130
@@ -155,7 +183,7 @@ def _cmd_reproduce(args) -> int:
                                        progress=False if args.quiet else None,
                                        threads=args.threads, log=log)
     except SweepInterrupted as e:
-        print(f"\ndiffsweep: {e}\nrerun the same command to resume", file=sys.stderr)
+        print(f"\ndiffsweep: {e}", file=sys.stderr)
         return 130
     if not args.quiet:
         width = max(len(k) for k in verdicts)
@@ -165,8 +193,154 @@ def _cmd_reproduce(args) -> int:
     return 0
 
 
+def _dry_counts(cfg, est, grid=None) -> int:
+    """--dry-run: the estimate and the first rows of the grid; nothing runs."""
+    from . import sizing  # noqa: PLC0415
+
+    print(f"sweep {cfg.name!r} ({cfg.path}): builder {cfg.builder_name}")
+    if est is None:
+        print(f"points      : {cfg.n_points:,} (above the limit of {sizing.MAX_POINTS:,}; "
+              "the grid is not built: --force to build it anyway)")
+        print(f"seeds       : {len(cfg.seeds):,}\nreplicas    : {cfg.n_replicas:,}")
+        rows = sizing.first_points(cfg.dimensions(), 10)
+        print("first points:")
+        print("\n".join(f"  {i}: {r}" for i, r in enumerate(rows)))
+        return 0
+    print("\n".join(est.lines()))
+    problems = []
+    for check in (lambda: sizing.check_estimate(est, False, f"sweep '{cfg.name}'", "--force"),):
+        try:
+            check()
+        except ConfigError as e:
+            problems.append(str(e))
+    print(f"first points of {grid.n_points:,}:")
+    import pandas as pd  # noqa: PLC0415
+    with pd.option_context("display.width", 120, "display.max_columns", 20):
+        print(grid.points.head(10).to_string(index=False))
+    for msg in problems:
+        print(f"would be refused: {msg}")
+    print("nothing was run (--dry-run)")
+    return 0
+
+
+def _cmd_show(args) -> int:
+    from .folder import DEFAULT_METRIC, describe, dims_of, summary_table  # noqa: PLC0415
+
+    m, res, f = describe(args.dir)
+    print(f"{args.dir}: sweep {m.get('name')!r} (builder {m.get('builder')}, config hash "
+          f"{str(m.get('config_hash'))[:12]})")
+    if m.get("sweep_path"):
+        print(f"sweep file : {m['sweep_path']}{' (--quick)' if m.get('quick') else ''}")
+    print(f"points     : {f['points_done']} of {f['points']} complete; replicas {f['done']} of "
+          f"{f['expected']} done, {f['missing']} missing ({f['seeds']} seeds per point)"
+          + (f"; {f['extra']} more from other seeds" if f["extra"] else ""))
+    print(f"backend    : {m.get('backend')} ({m.get('device')}), threads {m.get('threads')}, "
+          f"diffsweep {m.get('diffsweep_version')}")
+    for i, r in enumerate(f["runs"]):
+        state = ("interrupted" if r["interrupted"] else f"failed: {r['error']}" if r["error"]
+                 else "running or killed" if r["end"] is None else "done")
+        wall = f"{r['wall_s']:.1f} s" if isinstance(r["wall_s"], (int, float)) else "?"
+        print(f"run {i + 1:<6} : {r['start']} on {r['host']} ({r['backend']}), {wall}, "
+              f"{r['replicas_run'] if r['replicas_run'] is not None else '?'} replicas "
+              f"computed, {state}")
+    for p in f["problems"]:
+        print(f"problem    : {p}")
+    if not len(res.replicas):
+        print("no replicas finished yet")
+        return 0
+    dims = [d for d in dims_of(m) if d in res.replicas.columns]
+    metric = args.metric or DEFAULT_METRIC
+    t = summary_table(res, dims or ["point"], metric, table=args.table)
+    import pandas as pd  # noqa: PLC0415
+    print(f"\n{metric}: mean over seeds and 95% CI")
+    with pd.option_context("display.width", 160, "display.max_rows", args.rows,
+                           "display.max_columns", 30):
+        print(t.to_string(index=False, max_rows=args.rows, float_format=lambda v: f"{v:.5g}"))
+    return 0
+
+
+def _cmd_plot(args) -> int:
+    from .folder import plot  # noqa: PLC0415
+    from .store import load  # noqa: PLC0415
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = load(args.dir)
+    fig = plot(res, args.x, args.y, hue=args.hue, table=args.table,
+               logx=True if args.logx else None)
+    out = args.out or os.path.join(args.dir, f"plot_{args.y}_vs_{args.x}.png")
+    try:
+        fig.savefig(out, dpi=args.dpi)
+    except OSError as e:
+        from .errors import store_error  # noqa: PLC0415
+        raise store_error(e, out, "write the figure") from None
+    print(out)
+    return 0
+
+
+def _cmd_export(args) -> int:
+    from .folder import export  # noqa: PLC0415
+    from .store import load  # noqa: PLC0415
+
+    res = load(args.dir)
+    out = args.out or os.path.join(args.dir, f"export-{args.format}")
+    for path in export(res, out, args.format, args.tables):
+        print(path)
+    return 0
+
+
+def _debug_requested(argv: list[str]) -> tuple[bool, list[str]]:
+    """``--debug`` anywhere on the line (or DIFFSWEEP_DEBUG=1): show tracebacks."""
+    debug = "--debug" in argv or os.environ.get("DIFFSWEEP_DEBUG", "") not in ("", "0")
+    return debug, [a for a in argv if a != "--debug"]
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe: point stdout at /dev/null so that the exit flush is quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="diffsweep", description=__doc__)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug, argv = _debug_requested(argv)
+    try:
+        return _main(argv, debug)
+    except BrokenPipeError:  # e.g. diffsweep reproduce ... | head
+        _silence_stdout()
+        return 141
+    except SweepInterrupted as e:
+        print(f"\ndiffsweep: {e}", file=sys.stderr)
+        return 130
+    except KeyboardInterrupt:
+        print("\ndiffsweep: interrupted", file=sys.stderr)
+        return 130
+    except (DiffsweepError, OSError) as e:
+        if debug:
+            raise
+        code = 2 if isinstance(e, ConfigError) else 1
+        if isinstance(e, StoreError) or not isinstance(e, OSError):
+            msg = str(e)
+        else:  # an OSError diffsweep did not expect: still one line, with the path
+            where = e.filename or "?"
+            msg = f"{where}: {e.strerror or e}"
+        print(f"diffsweep: error: {msg}", file=sys.stderr)
+        return code
+    except Exception as e:  # a bug: one line and how to see more
+        if debug:
+            raise
+        print(f"diffsweep: internal error: {type(e).__name__}: {e} (rerun with --debug for the "
+              "traceback, and please report it)", file=sys.stderr)
+        return 1
+
+
+def _main(argv: list[str], debug: bool) -> int:
+    p = argparse.ArgumentParser(prog="diffsweep", description=__doc__,
+                                epilog="--debug (anywhere): show the traceback of an error")
+    p.add_argument("--version", action="version", version=f"diffsweep {engine.version()}")
     sub = p.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("info", help="version, backends built, threads, CUDA device")
     s.set_defaults(fn=_cmd_info)
@@ -205,6 +379,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="memory a chunk may use, e.g. 8G (default: half the free RAM; 4G "
                    "on CUDA)")
     s.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
+    s.add_argument("--dry-run", action="store_true",
+                   help="print the size estimate and the first points; run nothing")
+    s.add_argument("--force", action="store_true",
+                   help="run even above the size limits (points, replicas, memory)")
+    s.add_argument("--break-lock", action="store_true",
+                   help="take the results folder even if its lock names another run")
     s.set_defaults(fn=_cmd_run)
     s = sub.add_parser("reproduce", help="reproduce a paper's figures and check its claims",
                        description="Run the paper's sweeps (sweeps/<paper>/*.toml) through "
@@ -222,17 +402,37 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--threads", type=int, default=None, metavar="N", help="CPU threads")
     s.add_argument("--quiet", action="store_true", help="no progress bars and no summary")
     s.set_defaults(fn=_cmd_reproduce)
-    argv = list(sys.argv[1:] if argv is None else argv)
+    s = sub.add_parser("show", help="what a results folder holds: sweep, points done and "
+                       "missing, runs and timings, a summary with CIs")
+    s.add_argument("dir", metavar="DIR")
+    s.add_argument("--metric", default=None, metavar="COLUMN",
+                   help="column to summarise (default tcp_goodput_bps)")
+    s.add_argument("--table", default=None, choices=("replicas", "flows", "queues", "sources",
+                                                     "intervals"))
+    s.add_argument("--rows", type=int, default=40, help="most summary rows shown")
+    s.set_defaults(fn=_cmd_show)
+    s = sub.add_parser("plot", help="plot a column against an axis: mean over seeds, CI band")
+    s.add_argument("dir", metavar="DIR")
+    s.add_argument("--x", required=True, metavar="COLUMN")
+    s.add_argument("--y", required=True, metavar="COLUMN")
+    s.add_argument("--hue", default=None, metavar="COLUMN", help="one line per value")
+    s.add_argument("--table", default=None, choices=("replicas", "flows", "queues", "sources",
+                                                     "intervals"))
+    s.add_argument("--logx", action="store_true", help="log x axis (default: when x spans "
+                   "two decades)")
+    s.add_argument("--dpi", type=int, default=120)
+    s.add_argument("--out", default=None, metavar="FILE.png",
+                   help="default DIR/plot_<y>_vs_<x>.png")
+    s.set_defaults(fn=_cmd_plot)
+    s = sub.add_parser("export", help="write the folder's tables as CSV or Parquet files")
+    s.add_argument("dir", metavar="DIR")
+    s.add_argument("--format", required=True, choices=("csv", "parquet"))
+    s.add_argument("--tables", nargs="+", default=None, metavar="TABLE")
+    s.add_argument("--out", default=None, metavar="FOLDER", help="default DIR/export-<format>")
+    s.set_defaults(fn=_cmd_export)
     args = p.parse_args(argv)
     args.argv = argv
-    try:
-        return args.fn(args)
-    except (ConfigError, BackendError, EngineError) as e:
-        print(f"diffsweep: error: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("\ndiffsweep: interrupted", file=sys.stderr)
-        return 130
+    return args.fn(args)
 
 
 if __name__ == "__main__":

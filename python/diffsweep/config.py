@@ -33,7 +33,7 @@ Schema
                                            #   all of equal length
 
     [outputs]                      # optional
-    figures = ["k2"]               #   figure names (default: none)
+    figures = ["fig2"]             #   figure names: fig2..fig10 (default: none)
     tables = ["replicas", "flows"] #   tables to keep (default: all of results.TABLES)
 
     [quick]                        # optional overrides used by --quick; keys: seeds, duration_s,
@@ -97,6 +97,9 @@ TOP_KEYS = ("name", "description", "builder", "seeds", "duration_s", "warmup_s",
             "zip", "outputs", "quick")
 QUICK_KEYS = ("seeds", "duration_s", "warmup_s", "fixed", "axes", "zip")
 OUTPUT_KEYS = ("figures", "tables")
+#: figure names an ``[outputs] figures`` list may name (the Kaur & Vin figures that
+#: ``diffsweep reproduce kaur-vin`` draws); ``register_figure`` adds more
+FIGURES: list[str] = [f"fig{i}" for i in range(2, 11)]
 SPEC_KEYS = ("range", "logspace", "linspace")
 ZIP_KEYS = ("names", "values")
 RESERVED = ("seed", "seeds", "point", "builder")
@@ -396,15 +399,21 @@ class SweepConfig:
         return [{n: [row[i] for row in g.values] for i, n in enumerate(g.names)}
                 for g in self.zips]
 
-    def make_grid(self):
+    def make_grid(self, max_points: Any = "default"):
         """``Grid(builder, seeds=seeds, zip_axes=grid_zip_axes(), **fixed, **axes)`` (see
         ``grid_params``). The grid remembers this config (``grid.sweep_config``), so that
         ``diffsweep.run(grid, store=DIR)`` identifies the folder by ``points_sha256``, as the CLI
-        does."""
+        does. ``max_points``: as ``Grid``'s (default ``sizing.MAX_POINTS``; None: no limit),
+        checked from ``n_points`` before any point is listed."""
+        from . import sizing  # noqa: PLC0415
+        limit = sizing.MAX_POINTS if max_points == "default" else max_points
+        dims = " x ".join(f"{','.join(names)} {len(vals)}" for names, vals in self.dimensions())
+        sizing.check_points(self.n_points, limit, dims, what=f"sweep '{self.name}'",
+                            force_hint="--force (max_points=None)")
         params = self.grid_params()
         from .grid import Grid  # noqa: PLC0415 - imported late on purpose
         grid = Grid(self.builder, seeds=list(self.seeds), zip_axes=self.grid_zip_axes() or None,
-                    **params)
+                    max_points=None, **params)
         grid.sweep_config = self
         return grid
 
@@ -680,7 +689,8 @@ def _build(doc: dict, quick: bool, seeds_override: Any) -> SweepConfig:
 
     outputs_raw = _table(doc, "outputs", "outputs")
     _check_keys(outputs_raw, OUTPUT_KEYS, "outputs")
-    outputs = {"figures": _str_list(outputs_raw.get("figures", []), "outputs.figures", None),
+    outputs = {"figures": _str_list(outputs_raw.get("figures", []), "outputs.figures", FIGURES,
+                                    "figure"),
                "tables": _str_list(outputs_raw.get("tables", list(_tables())), "outputs.tables",
                                    _tables())}
 
@@ -713,14 +723,22 @@ def _tables() -> tuple[str, ...]:
     return TABLES
 
 
-def _str_list(v: Any, path: str, allowed: Iterable[str] | None) -> list[str]:
+def register_figure(name: str) -> None:
+    """Allow ``name`` in ``[outputs] figures``."""
+    if not (isinstance(name, str) and _NAME_RE.match(name)):
+        _bad("figure", name, "a name of [a-z0-9_-]+")
+    if name not in FIGURES:
+        FIGURES.append(name)
+
+
+def _str_list(v: Any, path: str, allowed: Iterable[str] | None, kind: str = "table") -> list[str]:
     if not (isinstance(v, list) and all(isinstance(x, str) for x in v)):
         _bad(path, v, "a list of strings" + (": " + ", ".join(allowed) if allowed else ""))
     if len(set(v)) != len(v):
         _bad(path, v, "distinct names")
     for i, x in enumerate(v):
         if allowed is not None and x not in allowed:
-            _fail(f"{path}[{i}]", f"unknown table '{x}' ({_suggest(x, allowed)})")
+            _fail(f"{path}[{i}]", f"unknown {kind} '{x}' ({_suggest(x, allowed)})")
         if allowed is None and not _NAME_RE.match(x):
             _bad(f"{path}[{i}]", x, "a name of [a-z0-9_-]+")
     return list(v)

@@ -7,6 +7,9 @@ one dimension of the product, after the plain axes (see ``Grid.__init__``).
 The builder is called as ``builder(**fixed, **axis_values, seed=seed)`` when it accepts
 ``seed``, else without it. Every point is built once at construction, with the first seed, so
 that a bad point fails here, with its axis values in the message, and not hours into a run.
+An axis (and a zip group) lists distinct values (a repeated value would run its points twice).
+Before anything is built, the number of points (the product of the axis lengths) is checked
+against ``max_points`` (default ``diffsweep.sizing.MAX_POINTS``; None: no limit).
 """
 from __future__ import annotations
 
@@ -26,6 +29,7 @@ _RESERVED = ("point", "seed")
 # Scenarios of seeds other than the first, kept for repeated look-ups (the first seed's are
 # all kept); bounded because a 128-flow scenario is a few hundred kB of Python objects.
 _CACHE_SIZE = 256
+_DEFAULT = object()  # max_points not given
 
 
 def _seed_list(seeds) -> list[int]:
@@ -47,7 +51,7 @@ def _seed_list(seeds) -> list[int]:
     return out
 
 
-def _axis_values(name, value) -> list | None:
+def _axis_values(name, value, distinct: bool = True) -> list | None:
     """The values of an axis, or None if ``value`` is fixed."""
     if isinstance(value, np.ndarray):
         if value.ndim == 0:
@@ -59,7 +63,30 @@ def _axis_values(name, value) -> list | None:
     else:
         return None
     check(len(value) >= 1, name, value, "at least one value on this axis")
+    if distinct:  # a zip group's columns may repeat values; its rows may not
+        _distinct(value, name)
     return value
+
+
+def _vkey(v) -> str:
+    """Identity of an axis value for duplicate detection (4 and 4.0 are the same point)."""
+    if isinstance(v, bool) or v is None or isinstance(v, str):
+        return repr(v)
+    if isinstance(v, (int, float, np.integer, np.floating)):
+        return repr(float(v))
+    if isinstance(v, (list, tuple)):
+        return "(" + ",".join(_vkey(x) for x in v) + ")"
+    return repr(v)
+
+
+def _distinct(values: list, name: str) -> None:
+    seen: dict[str, int] = {}
+    for i, v in enumerate(values):
+        k = _vkey(v)
+        if k in seen:
+            raise ConfigError(f"{name}[{i}]: duplicate value {v!r} (same as {name}[{seen[k]}]); "
+                              "each point would be run twice (expected distinct values)")
+        seen[k] = i
 
 
 def _zip_groups(zip_axes) -> list[tuple[str, dict[str, list]]]:
@@ -81,7 +108,7 @@ def _zip_groups(zip_axes) -> list[tuple[str, dict[str, list]]]:
         vals = {}
         for name, v in g.items():
             check(isinstance(name, str), label, name, "parameter names (strings)")
-            values = _axis_values(f"{label}.{name}", v)
+            values = _axis_values(f"{label}.{name}", v, distinct=False)
             check(values is not None, f"{label}.{name}", v,
                   "a list of values (zipped parameters move together along one dimension)")
             vals[name] = values
@@ -90,6 +117,8 @@ def _zip_groups(zip_axes) -> list[tuple[str, dict[str, list]]]:
             detail = ", ".join(f"{n}: {k}" for n, k in lengths.items())
             raise ConfigError(f"{label}: lists of unequal length ({detail}); zipped parameters "
                               "move together, so every list needs the same number of values")
+        rows = [tuple(vals[n][i] for n in vals) for i in range(next(iter(lengths.values())))]
+        _distinct(rows, f"{label}(rows)")
         out.append((label, vals))
     return out
 
@@ -97,14 +126,18 @@ def _zip_groups(zip_axes) -> list[tuple[str, dict[str, list]]]:
 class Grid:
     """Points (the product of the axes) times seeds; see the module docstring."""
 
-    def __init__(self, builder, seeds=10, zip_axes=None, **params):
+    def __init__(self, builder, seeds=10, zip_axes=None, max_points=_DEFAULT, **params):
         """``zip_axes``: groups of parameters that move together, e.g.
         ``zip_axes=[{"rtp_ms": [6, 8], "buffer_bytes": [30000, 40000]}]`` gives 2 values along
         one dimension (rtp_ms=6 with buffer_bytes=30000, then 8 with 40000). A list of such
         mappings (one per group) or a mapping label -> mapping. Each group is one dimension of
         the product, after the plain axes, in the order given (the order of a sweep file's
         ``[[zip]]`` groups); every list of a group has the same length. A zipped parameter is a
-        column of the tables like an axis, and cannot also be given in ``params``."""
+        column of the tables like an axis, and cannot also be given in ``params``.
+
+        ``max_points``: most points built (default ``diffsweep.sizing.MAX_POINTS``; None: no
+        limit); checked from the axis lengths before anything is built. ``seeds``, ``zip_axes``
+        and ``max_points`` are not builder parameters."""
         check(callable(builder), "builder", builder, "a callable returning a Scenario")
         self.builder = builder
         self.seeds = _seed_list(seeds)
@@ -153,6 +186,17 @@ class Grid:
         #: zip groups, in order: each a {name: values} mapping whose lists move together
         self.zips: list[dict[str, list]] = [g for _, g in groups]
         self._dim_names = list(self.axes) + [n for g in self.zips for n in g]
+        from . import sizing  # noqa: PLC0415
+        sizes = [len(v) for v in self.axes.values()] + [len(next(iter(g.values())))
+                                                       for g in self.zips]
+        if max_points is _DEFAULT:
+            max_points = sizing.MAX_POINTS
+        if max_points is not None and not (_is_int(max_points) and max_points >= 1):
+            raise ConfigError(f"max_points: {max_points!r} is not allowed (expected an integer "
+                              ">= 1, or None for no limit)")
+        dims_text = " x ".join(f"{k} {n}" for k, n in zip(
+            list(self.axes) + ["zip(" + ", ".join(g) + ")" for g in self.zips], sizes))
+        sizing.check_points(sizing.product(sizes), max_points, dims_text)
         dims = [[{k: v} for v in vals] for k, vals in self.axes.items()]
         dims += [[{n: vals[i] for n, vals in g.items()} for i in range(len(next(iter(g.values()))))]
                  for g in self.zips]

@@ -138,6 +138,9 @@ def reproduce(paper: str, out, figures: list[str] | None = None, quick: bool = F
                                 threads=threads,
                                 resume_hint=f"diffsweep reproduce {paper} (same arguments)")
         timings[f"sweep {name}"] = time.perf_counter() - t0
+        m = runs[name].meta
+        log(f"[{name}] computed {m.get('replicas_run', 0)}, reused {m.get('replicas_reused', 0)} "
+            f"in {timings[f'sweep {name}']:.1f} s")
     results = {}
     fig_paths: dict[str, list[Path]] = {}
     (out / "figures").mkdir(exist_ok=True)

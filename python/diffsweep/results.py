@@ -44,6 +44,42 @@ class Results:
     def __len__(self) -> int:
         return len(self.replicas)
 
+    def _write(self, folder, tables, ext: str, write) -> list:
+        from pathlib import Path  # noqa: PLC0415
+
+        from .errors import ConfigError, store_error  # noqa: PLC0415
+
+        names = list(TABLES if tables is None else ([tables] if isinstance(tables, str)
+                                                    else tables))
+        for t in names:
+            if t not in TABLES:
+                raise ConfigError(f"tables: {t!r} is not allowed (expected names among "
+                                  f"{', '.join(TABLES)})")
+        folder = Path(folder)
+        out = []
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            for t in names:
+                df = getattr(self, t)
+                if not len(df.columns):
+                    continue
+                path = folder / f"{t}.{ext}"
+                write(df, path)
+                out.append(path)
+        except OSError as e:
+            raise store_error(e, folder, f"write the {ext} files") from None
+        return out
+
+    def to_csv(self, folder, tables=None) -> list:
+        """Write each table with columns (``tables``: some of TABLES, default all) to
+        ``folder/<table>.csv``; returns the paths written."""
+        return self._write(folder, tables, "csv", lambda df, p: df.to_csv(p, index=False))
+
+    def to_parquet(self, folder, tables=None) -> list:
+        """As ``to_csv``, as ``folder/<table>.parquet``."""
+        return self._write(folder, tables, "parquet",
+                           lambda df, p: df.to_parquet(p, index=False))
+
 
 _ORDER = ("point", "seed", "flow", "link", "cls_index", "source", "interval")
 

@@ -23,8 +23,20 @@ tables, exactly as ``engine.execute(grid)`` does (same rows, same order). The re
   run into a folder holding another sweep is a ``ConfigError``. With a store, the tables returned
   are always read back from the folder (the requested pairs only, sorted by point and seed), so a
   first run and a resumed run return identical tables.
-* **Ctrl-C** stops after the chunk in progress is written (a second Ctrl-C stops at once) and
-  raises ``SweepInterrupted`` (a ``KeyboardInterrupt``) saying how to resume.
+* **Ctrl-C.** A chunk runs in an engine thread (the compiled call releases the GIL) with an
+  ``engine.RunControl``; the first Ctrl-C asks the engine to stop (it does within about a
+  second, at any chunk size), the replicas that finished are saved as a chunk, and
+  ``SweepInterrupted`` (a ``KeyboardInterrupt``) is raised saying what is saved and how to
+  resume. A second Ctrl-C stops at once (``exit_on_second_interrupt``: the process exits with
+  status 130 after saying what is saved). The main thread polls the engine's progress every
+  ``POLL_S`` seconds, so the progress bar and its ETA move within a chunk.
+* **Folder.** The results folder is locked while a run uses it (``diffsweep.store``: a second
+  writer is refused, a stale lock is broken) and claimed (given its manifest) by its first
+  chunk: a run that fails before that leaves the folder as it was.
+* **Size.** Before the folder is touched, every point is packed once (engine limits: flows,
+  links, sources, the slot clock; a ConfigError names the field, the limit and the point), and
+  the run is refused above ``diffsweep.sizing``'s limits (replicas, result memory) unless
+  ``force=True``.
 * **target_ci.** Seeds are added in rounds until the Student-t CI half-width of
   ``target_metric`` (a column of the replicas table) is at most ``target_ci`` at every point --
   relative to |mean| by default (``target_relative=True``: 0.05 means +-5 %), absolute in the
@@ -53,7 +65,7 @@ import numpy as np
 import pandas as pd
 
 from . import engine as _engine
-from .errors import ConfigError, SweepInterrupted
+from .errors import ConfigError, StoreError, SweepInterrupted, store_error
 from .pack import pack, shape_key
 from .results import TABLES, Results, sort_table
 
@@ -112,19 +124,72 @@ def replica_bytes(scenario, seed: int = 0) -> int:
     return STATE_SAFETY * _engine.state_bytes(s) + inputs + TABLE_ROW_BYTES * rows
 
 
+#: what the engine's batch-shape limits mean for a scenario: shape field -> (name, what)
+_LIMIT_FIELDS = {"max_flows": ("n_flows", "TCP flows per scenario"),
+                 "max_links": ("links", "links per scenario"),
+                 "max_sources": ("sources", "traffic sources per scenario")}
+
+
+def _limit_error(text: str, grid=None, point: int | None = None) -> ConfigError:
+    """A ConfigError for the engine's ``batch shape: FIELD = V is not allowed (expected A..B)``."""
+    body = text.split(":", 1)[1].strip() if text.startswith("batch shape:") else text
+    field, _, rest = body.partition(" = ")
+    value, _, allowed = rest.partition(" is not allowed ")
+    name, what = _LIMIT_FIELDS.get(field, (field, f"the engine's {field}"))
+    if name == "n_flows" and grid is not None and "n_flows" not in grid.columns \
+            and "n_flows" not in grid.fixed:
+        name = "flows"
+    where = f" ({grid._where(point, grid.seeds[0])})" if grid is not None and point is not None \
+        else ""
+    return ConfigError(f"{name}: {value} is above the engine's limit on {what} "
+                       f"{allowed.strip()}{where}")
+
+
+def point_info(grid, p: int) -> tuple[tuple, int]:
+    """(shape key, bytes per replica) of point ``p``, from a packed sample (its first seed). A
+    scenario the engine cannot run (too many flows, links or sources; a duration beyond its slot
+    clock) is a ConfigError naming the field, the limit and the grid point."""
+    seed = grid.seeds[0]
+    sc = grid.scenario(p, seed)
+    limits = _engine_limits()
+    for key, n in (("max_flows", len(sc.flows)), ("max_links", len(sc.links)),
+                   ("max_sources", len(sc.sources))):
+        top = limits.get(key)
+        if top is not None and n > top:
+            raise _limit_error(f"batch shape: {key} = {n} is not allowed (expected at most {top})",
+                               grid, p)
+    try:
+        return shape_key(sc), replica_bytes(sc, seed)
+    except ConfigError as e:
+        raise ConfigError(f"{e} ({grid._where(p, seed)})") from None
+    except ValueError as e:
+        if str(e).startswith("batch shape:"):
+            raise _limit_error(str(e), grid, p) from None
+        raise
+
+
+def _engine_limits() -> dict:
+    try:
+        from .pack import layout  # noqa: PLC0415
+        return dict(layout().limits)
+    except Exception:  # pragma: no cover - an engine without the limits table
+        return {}
+
+
 def plan_chunks(grid, rows: pd.DataFrame, memory_budget_bytes: int,
-                max_replicas: int) -> tuple[list[pd.DataFrame], dict]:
+                max_replicas: int, info: dict | None = None) -> tuple[list[pd.DataFrame], dict]:
     """Split ``rows`` (replica rows: point, seed, grid columns) into chunks of at most
     ``max_replicas`` replicas whose estimated memory fits ``memory_budget_bytes``; rows of points
     with the same shape are kept together (groups in order of first appearance, the given row
-    order within a group). Returns the chunks and facts for ``meta``."""
+    order within a group). ``info``: a cache point -> ``point_info`` (filled as needed).
+    Returns the chunks and facts for ``meta``."""
     if rows.empty:
         return [], {"bytes_per_replica": 0, "chunks": 0}
-    info: dict[int, tuple[tuple, int]] = {}
+    info = {} if info is None else info
     points = rows["point"].to_numpy()
     for p in dict.fromkeys(points.tolist()):
-        sc = grid.scenario(p, grid.seeds[0])
-        info[p] = (shape_key(sc), replica_bytes(sc, grid.seeds[0]))
+        if p not in info:
+            info[p] = point_info(grid, p)
     group_of: dict[tuple, int] = {}
     for p in dict.fromkeys(points.tolist()):
         group_of.setdefault(info[p][0], len(group_of))
@@ -141,7 +206,7 @@ def plan_chunks(grid, rows: pd.DataFrame, memory_budget_bytes: int,
         over |= b > memory_budget_bytes
         n, worst = n + 1, w
     chunks.append(rows.iloc[start:].reset_index(drop=True))
-    biggest = max(b for _, b in info.values())
+    biggest = max(info[p][1] for p in dict.fromkeys(points.tolist()))
     return chunks, {"bytes_per_replica": biggest, "chunks": len(chunks),
                     "over_budget": over}
 
@@ -185,10 +250,18 @@ def _keep(res: Results, tables) -> Results:
 
 
 def run_chunk(grid, rows: pd.DataFrame, backend: str = "auto", threads: int | None = None,
-              slots_per_launch: int | None = None, tables=None) -> Results:
+              slots_per_launch: int | None = None, tables=None, control=None) -> Results:
     """Run the replicas ``rows`` of ``grid`` (a pure function of its arguments: the task of one
-    chunk). ``backend='auto'`` takes the GPU of the machine running it when it has one."""
-    return _keep(_engine.execute(grid, rows, backend, threads, slots_per_launch), tables)
+    chunk). ``backend='auto'`` takes the GPU of the machine running it when it has one.
+    ``control``: an ``engine.RunControl`` (stop and progress from another thread); a stopped
+    chunk raises ``engine.EngineInterrupted`` whose ``partial`` holds the finished replicas."""
+    try:
+        res = _engine.execute(grid, rows, backend, threads, slots_per_launch, control=control)
+    except ValueError as e:
+        if isinstance(e, ConfigError) or not str(e).startswith("batch shape:"):
+            raise
+        raise _limit_error(str(e)) from None
+    return _keep(res, tables)
 
 
 # --------------------------------------------------------------------------------------------
@@ -252,15 +325,28 @@ def _check_positive_int(name: str, v, lo: int = 1) -> int | None:
     return int(v)
 
 
+#: seconds between two looks at the engine's progress (and at a stop request) while a chunk runs
+POLL_S = 0.25
+
+
 class _Sigint:
-    """Ctrl-C while a sweep runs. ``defer``: the first Ctrl-C only sets ``requested`` (the loop
-    stops after the chunk in progress is written); a second one raises KeyboardInterrupt.
-    Without ``defer`` Ctrl-C raises at once, except inside ``critical()`` (a chunk being
+    """Ctrl-C while a sweep runs.
+
+    ``defer`` (a local run): the first Ctrl-C sets ``requested`` and asks the engine to stop
+    (``RunControl.request_stop``: it stops within about a second, at any chunk size); the replicas
+    that finished are saved, then the run raises ``SweepInterrupted``. A second Ctrl-C stops at
+    once: with ``hard_exit`` (the command line) ``on_hard_exit`` says what is saved and the
+    process exits with status 130 (``os._exit``: the engine thread is not waited for); else
+    KeyboardInterrupt is raised in the main thread.
+    Without ``defer`` (Dask) Ctrl-C raises at once, except inside ``critical()`` (a chunk being
     written), after which it is raised."""
 
-    def __init__(self, defer: bool):
+    def __init__(self, defer: bool, hard_exit: bool = False):
         self.defer = defer
+        self.hard_exit = hard_exit
         self.requested = False
+        self.control = None          # the RunControl of the chunk in progress
+        self.on_hard_exit = None     # called before os._exit (says what is saved)
         self._critical = 0
         self._old = None
 
@@ -275,14 +361,33 @@ class _Sigint:
             signal.signal(signal.SIGINT, self._old)
         return False
 
-    def _handle(self, signum, frame):
-        if self.requested or not (self.defer or self._critical):
-            raise KeyboardInterrupt
+    def first(self) -> None:
+        """The first stop request (from the handler, or from a KeyboardInterrupt caught)."""
         self.requested = True
-        if self.defer:
-            sys.stderr.write("\ndiffsweep: stopping after the chunk in progress is written "
-                             "(Ctrl-C again to stop at once)\n")
-            sys.stderr.flush()
+        if self.control is not None:
+            self.control.request_stop()
+        sys.stderr.write("\ndiffsweep: stopping; saving the replicas that finished "
+                         "(Ctrl-C again to stop at once)\n")
+        sys.stderr.flush()
+
+    def second(self) -> None:
+        if self.hard_exit:
+            try:
+                if self.on_hard_exit is not None:
+                    self.on_hard_exit()
+            finally:
+                os._exit(130)
+        raise KeyboardInterrupt
+
+    def _handle(self, signum, frame):
+        if not self.defer:
+            if self.requested or not self._critical:
+                raise KeyboardInterrupt
+            self.requested = True
+            return
+        if self.requested:
+            self.second()
+        self.first()
 
     @contextmanager
     def critical(self):
@@ -296,31 +401,59 @@ class _Sigint:
 
 
 class _Progress:
-    """tqdm bar: replicas done / total, simulated seconds per wall-second, ETA."""
+    """Progress of a run in replicas (fractions of a chunk in progress included): a tqdm bar
+    (replicas done / total, simulated seconds per wall-second, ETA) and/or a callback
+    ``callback(done, total)``. Within a chunk, ``poll`` reads the engine's replica-slots done
+    (``RunControl.progress``) every ``POLL_S``, so that the bar and its ETA move while a chunk
+    runs, whatever its size."""
 
-    def __init__(self, enabled: bool, total: int, initial: int, desc: str):
+    def __init__(self, enabled: bool, total: int, initial: int, desc: str, callback=None):
         self.bar = None
         self.sim_s = 0.0
         self.t0 = time.perf_counter()
+        self.total = total
+        self.committed = float(initial)  # replicas in finished chunks (and reused)
+        self.callback = callback
         if enabled:
             from tqdm.auto import tqdm  # noqa: PLC0415
 
             self.bar = tqdm(total=total, initial=initial, desc=desc, unit="replica",
                             dynamic_ncols=True, file=sys.stderr, smoothing=0.1)
 
+    def _show(self, pos: float) -> None:
+        pos = min(float(pos), float(self.total))
+        if self.bar is not None:
+            step = int(pos) - int(self.bar.n)
+            if step > 0:
+                self.bar.update(step)
+        if self.callback is not None:
+            self.callback(pos, self.total)
+
     def grow(self, total: int) -> None:
+        self.total = total
         if self.bar is not None:
             self.bar.total = total
             self.bar.refresh()
+
+    def poll(self, control, chunk_replicas: int) -> None:
+        done, total = control.progress()
+        if total > 0:
+            self._show(self.committed + chunk_replicas * min(1.0, done / total))
+
+    def skip(self, n: int) -> None:
+        """``n`` replicas found done (target_ci rounds)."""
+        self.committed += n
+        self._show(self.committed)
 
     def update(self, res: Results) -> None:
         rep = res.replicas
         if "duration_s" in rep.columns:
             self.sim_s += float(pd.to_numeric(rep["duration_s"], errors="coerce").sum())
+        self.committed += len(rep)
         if self.bar is not None:
             wall = max(time.perf_counter() - self.t0, 1e-9)
             self.bar.set_postfix_str(f"{self.sim_s / wall:.3g} sim-s/s", refresh=False)
-            self.bar.update(len(rep))
+        self._show(self.committed)
 
     def close(self) -> None:
         if self.bar is not None:
@@ -345,6 +478,7 @@ class _Session:
         self.chunk_metas: list[dict] = []
         self.plan_info: dict = {"bytes_per_replica": 0, "chunks": 0}
         self._grid_future = None
+        self.point_info: dict[int, tuple[tuple, int]] = {}
 
     # -- what is there ---------------------------------------------------------------------
     def load_store_values(self) -> None:
@@ -376,7 +510,7 @@ class _Session:
         todo = rows[todo_mask].reset_index(drop=True) if len(rows) else rows
         if todo.empty:
             return
-        chunks, info = plan_chunks(self.grid, todo, self.budget, self.max_chunk)
+        chunks, info = plan_chunks(self.grid, todo, self.budget, self.max_chunk, self.point_info)
         self.plan_info["bytes_per_replica"] = max(self.plan_info["bytes_per_replica"],
                                                   info["bytes_per_replica"])
         self.plan_info["chunks"] += info["chunks"]
@@ -387,13 +521,52 @@ class _Session:
                           stacklevel=3)
         if self.client is None:
             for chunk in chunks:
-                res = run_chunk(self.grid, chunk, self.backend, self.threads, self.spl,
-                                self.tables)
-                self._accept(res)
+                if self.sig.requested:
+                    raise KeyboardInterrupt
+                self._run_local(chunk)
                 if self.sig.requested:
                     raise KeyboardInterrupt
         else:
             self._run_dask(chunks)
+
+    def _run_local(self, chunk: pd.DataFrame) -> None:
+        """One chunk in an engine thread (the compiled call releases the GIL), while this thread
+        moves the progress bar and passes a Ctrl-C on to the engine. A stopped chunk saves the
+        replicas that finished and raises KeyboardInterrupt."""
+        control = _engine.RunControl()
+        box: dict[str, Any] = {}
+
+        def work():
+            try:
+                box["res"] = run_chunk(self.grid, chunk, self.backend, self.threads, self.spl,
+                                       self.tables, control=control)
+            except BaseException as e:  # noqa: BLE001 - handed to the main thread
+                box["err"] = e
+
+        worker = threading.Thread(target=work, name="diffsweep-engine", daemon=True)
+        self.sig.control = control
+        try:
+            worker.start()
+            while worker.is_alive():
+                try:
+                    worker.join(POLL_S)
+                except KeyboardInterrupt:  # Ctrl-C without our handler (not the main thread...)
+                    if self.sig.requested:
+                        raise
+                    self.sig.first()
+                if self.sig.requested and not control.stop_requested:
+                    control.request_stop()
+                if self.progress is not None:
+                    self.progress.poll(control, len(chunk))
+        finally:
+            self.sig.control = None
+        err = box.get("err")
+        if isinstance(err, _engine.EngineInterrupted):
+            self._accept(_keep(err.partial, self.tables))  # the replicas that finished
+            raise KeyboardInterrupt
+        if err is not None:
+            raise err
+        self._accept(box["res"])
 
     def _run_dask(self, chunks: list[pd.DataFrame]) -> None:
         from distributed import as_completed  # noqa: PLC0415
@@ -451,17 +624,20 @@ def run(grid, backend: str = "auto", threads: int | None = None, slots_per_launc
         target_relative: bool = True, max_seeds: int = DEFAULT_MAX_SEEDS,
         seeds_per_round: int | None = None, ci_level: float = 0.95, client=None,
         memory_budget_bytes: int | None = None, quiet: bool = False, tables=None,
-        manifest: dict | None = None, resume_hint: str | None = None) -> Results:
+        manifest: dict | None = None, resume_hint: str | None = None, force: bool = False,
+        break_lock: bool = False, exit_on_second_interrupt: bool = False) -> Results:
     """Run every (point, seed) replica of ``grid`` and return Results whose tables carry
     ``point``, ``seed`` and every grid column (see the module docstring for the details).
 
-    grid: a ``Grid`` or a ``diffsweep.config.SweepConfig`` (whose ``outputs.tables`` then
-        default ``tables``).
+    grid: a ``Grid``, a ``diffsweep.config.SweepConfig`` (whose ``outputs.tables`` then
+        default ``tables``) or the path of a sweep file (loaded with ``load_sweep``).
     backend: 'auto', 'cpu' or 'cuda' (with ``client``: resolved on each worker).
     threads, slots_per_launch: passed to the engine (threads None = all OpenMP threads).
     chunk_size: most replicas per chunk (default ``MAX_CHUNK[backend]``).
     store: a results folder (path or ``diffsweep.store.Store``): resume, atomic chunks.
-    progress: show a tqdm bar (None: when stderr is a terminal and not ``quiet``).
+    progress: show a tqdm bar (None: when stderr is a terminal and not ``quiet``), or a callable
+        ``progress(done, total)`` called about every ``POLL_S`` seconds with the replicas done
+        (a float: a chunk in progress counts by its replica-slots done) and the total.
     target_ci, target_metric, target_relative, max_seeds, seeds_per_round, ci_level: adaptive
         seeds (module docstring).
     client: a ``distributed.Client``: chunks run as Dask tasks.
@@ -469,16 +645,27 @@ def run(grid, backend: str = "auto", threads: int | None = None, slots_per_launc
     tables: names of the tables to keep (default all); the others come back empty.
     manifest: extra fields for the store's manifest (e.g. the CLI's argv).
     resume_hint: how to resume, for the message of ``SweepInterrupted``.
+    force: run even above the size limits (``diffsweep.sizing``: replicas, result memory).
+    break_lock: take the results folder even if its lock says another run holds it.
+    exit_on_second_interrupt: a second Ctrl-C ends the process at once (status 130) after
+        saying what is saved (the command line); else it raises KeyboardInterrupt at once.
 
     ``meta``: the engine's keys (version, backend, device, threads, wall_s of this call,
     n_replicas returned) plus replicas_run (computed by this call), replicas_reused (found in
     the store), chunks_run, chunk_replicas, memory_budget_bytes, bytes_per_replica, and with a
     store: store, config_hash, problems; with target_ci: ci_* keys.
     """
-    from .config import SweepConfig  # noqa: PLC0415
+    from .config import SweepConfig, load_sweep  # noqa: PLC0415
+    from .grid import Grid  # noqa: PLC0415
 
     t0 = time.perf_counter()
     cfg = None
+    if isinstance(grid, (str, os.PathLike)):
+        grid = load_sweep(grid)
+    if not isinstance(grid, (Grid, SweepConfig)):
+        raise ConfigError(f"grid: {grid!r} is not allowed (expected a diffsweep.Grid, a "
+                          "SweepConfig from diffsweep.config.load_sweep, or the path of a sweep "
+                          "file)")
     if isinstance(grid, SweepConfig):
         cfg = grid
         grid = cfg.make_grid()
@@ -550,6 +737,13 @@ def run(grid, backend: str = "auto", threads: int | None = None, slots_per_launc
         # little
         max_chunk = max(1, min(max_chunk, math.ceil(len(grid) / (4 * n_workers))))
 
+    # sizes and engine limits, before the folder is touched: every point is packed once
+    from . import sizing  # noqa: PLC0415
+    sizing.check_replicas(len(grid), force)
+    pinfo: dict[int, tuple[tuple, int]] = {p: point_info(grid, p) for p in range(grid.n_points)}
+    if not force:
+        sizing.check_estimate(sizing.estimate(grid, threads), force)
+
     # the results folder
     st = None
     ident, fields = grid_identity(grid)
@@ -561,26 +755,57 @@ def run(grid, backend: str = "auto", threads: int | None = None, slots_per_launc
         fields = {**fields, **(manifest or {}), "backend": backend_name,
                   "device": (_device_name(backend_name) if client is None else "dask"),
                   "threads": threads or 0, "tables": list(tables or TABLES)}
-        st.open(ident, fields)
+        st.open(ident, fields, break_lock=break_lock)
 
-    show = (not quiet and sys.stderr.isatty()) if progress is None else bool(progress)
+    callback = progress if callable(progress) else None
+    show = ((not quiet and sys.stderr.isatty()) if progress is None or callback is not None
+            else bool(progress))
     wanted: dict[int, list[int]] = {p: list(grid.seeds) for p in range(grid.n_points)}
     order: dict[tuple[int, int], int] = {pr: i for i, pr in enumerate(_pairs(grid.replicas))}
-    sig = _Sigint(defer=client is None)
+    sig = _Sigint(defer=client is None, hard_exit=exit_on_second_interrupt)
     prog = None
     session = None
     ci_meta: dict[str, Any] = {}
+
+    def saved_message(at_once: bool = False) -> str:
+        n_done = len(session.done.intersection(order)) if session else 0
+        if st is None:
+            return ("interrupted: nothing is saved (no store); pass store=DIR (--out DIR) to be "
+                    "able to resume")
+        if not st.claimed and not n_done:
+            return (f"interrupted before any replica finished: nothing is saved and {st.path} "
+                    f"is left as it was. Start again with:\n  "
+                    f"{resume_hint or 'the same call'}")
+        hint = resume_hint or f"run the same call again with store={str(st.path)!r}"
+        lost = (" (the replicas of the chunk in progress are lost)" if at_once else "")
+        return (f"interrupted: {n_done} of {len(order)} replicas are saved in {st.path} "
+                f"({session.replicas_run if session else 0} computed by this run){lost}. "
+                f"Resume with:\n  {hint}")
+
+    def hard_exit() -> None:
+        try:
+            if prog is not None:
+                prog.close()
+            sys.stderr.write(f"\ndiffsweep: {saved_message(at_once=True)}\n")
+            sys.stderr.flush()
+        finally:
+            if st is not None:
+                st.close()
+
+    sig.on_hard_exit = hard_exit
     try:
         with sig:
             session = _Session(grid, backend_name, threads, slots_per_launch, tables, st,
                                client, memory_budget_bytes, max_chunk, ident, None, sig,
                                metric)
+            session.point_info = pinfo
             if st is not None:
                 session.done = st.done_replicas()
                 session.load_store_values()
             reused = len(session.done.intersection(order))
             prog = _Progress(show, len(order), reused,
-                             desc=(cfg.name if cfg is not None else "diffsweep"))
+                             desc=(cfg.name if cfg is not None else "diffsweep"),
+                             callback=callback)
             session.progress = prog
             session.run_rows(grid.replicas)
             if metric is not None:
@@ -596,24 +821,20 @@ def run(grid, backend: str = "auto", threads: int | None = None, slots_per_launc
                            "replicas_run": session.replicas_run if session else 0})
             except OSError:
                 pass
+            st.close()
         n_done = len(session.done.intersection(order)) if session else 0
-        if st is not None:
-            hint = resume_hint or f"run the same call again with store={str(st.path)!r}"
-            msg = (f"interrupted: {n_done} of {len(order)} replicas are saved in {st.path} "
-                   f"({session.chunks_run if session else 0} chunks written by this run). "
-                   f"Resume with:\n  {hint}")
-        else:
-            msg = ("interrupted: nothing is saved (no store); pass store=DIR (--out DIR) to be "
-                   "able to resume")
-        raise SweepInterrupted(msg, store=str(st.path) if st is not None else None,
+        raise SweepInterrupted(saved_message(), store=str(st.path) if st is not None else None,
                                done=n_done, total=len(order), resume=resume_hint) from None
-    except Exception as e:
+    except BaseException as e:
         if st is not None:  # record the failed run; its finished chunks stay and are reused
             try:
                 st.finish({"error": f"{type(e).__name__}: {e}",
                            "replicas_run": session.replicas_run if session else 0})
             except OSError:
                 pass
+            st.close()
+        if isinstance(e, OSError) and not isinstance(e, StoreError) and st is not None:
+            raise store_error(e, st.path, "use the results folder") from None
         raise
     finally:
         if prog is not None:
@@ -646,8 +867,11 @@ def run(grid, backend: str = "auto", threads: int | None = None, slots_per_launc
     }
     if st is not None:
         json_meta = {k: v for k, v in run_meta.items() if k != "ci_summary"}
-        st.finish(json_meta)
-        loaded = st.load()
+        try:
+            st.finish(json_meta)
+            loaded = st.load()
+        finally:
+            st.close()
         meta = {**loaded.meta, **run_meta, "store": str(st.path), "config_hash": ident,
                 "problems": list(st.problems)}
         return _select(loaded, order, meta, sort_by_request=False)
@@ -709,8 +933,8 @@ def _target_ci_rounds(session: _Session, grid, wanted, order, prog, target, metr
         prog.grow(len(order))
         rows = _rows_for(grid, new_pairs)
         prog_before = len(session.done.intersection(new_pairs))
-        if prog_before and prog.bar is not None:
-            prog.bar.update(prog_before)
+        if prog_before:
+            prog.skip(prog_before)
         session.run_rows(rows)
     capped = sorted(unmet)
     return {"ci_target": float(target), "ci_metric": metric, "ci_relative": bool(relative),

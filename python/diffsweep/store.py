@@ -24,7 +24,21 @@ continues it (``done_replicas()`` tells the runner what to skip). A folder holdi
 sweeps are never mixed silently; choose another output folder or delete the old one. The hash to
 pass is ``SweepConfig.points_sha256`` (see ``diffsweep.config``), so that adding seeds resumes.
 
-The store assumes a single writer per folder at a time.
+**One writer at a time.** ``Store.open`` takes the lock ``DIR/.diffsweep.lock`` (created with
+``O_EXCL``; it holds the owner's pid, host, start time and command); ``Store.close`` removes it. A
+second run into a locked folder is refused with a ``FolderBusy`` error naming the owner. A lock
+whose owner is gone (same host, pid no longer running) is stale and is broken with a warning; a
+lock from another host cannot be checked from here: ``Store.open(..., break_lock=True)``
+(``--break-lock``) breaks it, or delete the file.
+
+**Claimed on the first chunk.** A new folder gets its ``manifest.json`` only when its first chunk is
+written. A run that fails or is stopped before that leaves nothing behind (``Store.close`` removes
+the lock, and the folder itself when the run created it and it is empty), so the corrected sweep
+can use the same folder.
+
+**I/O errors** (read-only file system, disk full, no permission, a path through a regular file)
+are raised as ``diffsweep.errors.StoreError``: one line naming the path, the reason and what to
+do. Chunks written before the error stay valid and are reused by the next run.
 """
 from __future__ import annotations
 
@@ -45,7 +59,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .errors import ConfigError
+from .errors import ConfigError, FolderBusy, StoreError, store_error
 from .results import TABLES, Results
 
 FORMAT = 1
@@ -53,6 +67,7 @@ MANIFEST = "manifest.json"
 CHUNKS = "chunks"
 CORRUPT = "corrupt"
 DONE = "done.json"
+LOCK = ".diffsweep.lock"
 TMP_PREFIX = ".tmp-"
 #: keys of ``manifest_fields`` that describe one run (kept per run in ``manifest["runs"]``)
 RUN_KEYS = ("backend", "device", "threads", "host", "diffsweep_version", "git_commit", "argv",
@@ -167,6 +182,9 @@ def git_commit() -> str | None:
 def read_manifest(path: str | Path) -> dict:
     """The manifest of results folder ``path`` (ConfigError if missing or unreadable)."""
     p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise ConfigError(f"{p}: is a file, not a results folder (expected the folder given to "
+                          "diffsweep run --out DIR or run(..., store=DIR))")
     if not p.is_dir():
         raise ConfigError(f"{p}: no such results folder")
     mf = p / MANIFEST
@@ -213,21 +231,141 @@ class Store:
         #: messages about incomplete or damaged chunks found so far (also given as warnings)
         self.problems: list[str] = []
         self._verified: dict[str, tuple] = {}  # chunk id -> stat signature of its checked files
+        self._pending: dict | None = None  # manifest of a new folder, written with chunk 1
+        self._created = False              # this Store made the folder
+        self._locked = False
+
+    # -- the lock -------------------------------------------------------------------------
+    @property
+    def lock_path(self) -> Path:
+        return self.path / LOCK
+
+    def lock_owner(self) -> dict | None:
+        """The content of the lock file (pid, host, start, argv), or None when unlocked."""
+        try:
+            text = self.lock_path.read_text()
+        except FileNotFoundError:
+            return None
+        except OSError as e:
+            raise store_error(e, self.lock_path, "read the lock file") from None
+        try:
+            owner = json.loads(text)
+            return owner if isinstance(owner, dict) else {"text": text}
+        except json.JSONDecodeError:
+            return {"text": text[:200]}
+
+    @staticmethod
+    def _alive(pid) -> bool:
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            return False
+        except (PermissionError, ValueError, TypeError, OverflowError):
+            return True  # exists but not ours, or unreadable: assume alive
+        return True
+
+    def _acquire(self, break_lock: bool, argv=None) -> None:
+        me = {"pid": os.getpid(), "host": socket.gethostname(), "start": _now(),
+              "argv": list(argv) if argv else None}
+        for _attempt in range(3):
+            try:
+                fd = os.open(self.lock_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                owner = self.lock_owner() or {}
+                host, pid = owner.get("host"), owner.get("pid")
+                stale = host == me["host"] and pid is not None and not self._alive(pid)
+                if stale or break_lock:
+                    why = ("its owner (pid %s on %s) is no longer running" % (pid, host)
+                           if stale else "break_lock=True (--break-lock)")
+                    warnings.warn(f"{self.lock_path}: breaking the lock: {why}", stacklevel=3)
+                    self.lock_path.unlink(missing_ok=True)
+                    continue
+                since = owner.get("start", "?")
+                raise FolderBusy(
+                    f"{self.path}: in use by another diffsweep run (pid {pid} on host {host}, "
+                    f"since {since}); two runs into one folder would compute everything twice. "
+                    f"Wait for it to finish, or if that run is gone, rerun with --break-lock "
+                    f"(break_lock=True) or delete {self.lock_path}") from None
+            except OSError as e:
+                raise store_error(e, self.path, "create the lock file") from None
+            try:
+                with os.fdopen(fd, "w") as f:
+                    f.write(json.dumps(_jsonable(me)) + "\n")
+                    f.flush()
+                    os.fsync(f.fileno())
+            except OSError as e:
+                self.lock_path.unlink(missing_ok=True)
+                raise store_error(e, self.lock_path, "write the lock file") from None
+            self._locked = True
+            return
+        raise FolderBusy(f"{self.path}: could not take the lock {self.lock_path} (another run "
+                         "keeps taking it)")
+
+    def close(self) -> None:
+        """Release the lock; a folder claimed by no chunk (``open`` but nothing written) is rolled
+        back: its lock removed, and the folder too when this Store created it and it is empty."""
+        if self._locked:
+            try:
+                owner = self.lock_owner() or {}
+                if owner.get("pid") == os.getpid():
+                    self.lock_path.unlink(missing_ok=True)
+            except OSError:
+                pass
+            self._locked = False
+        if self._pending is not None:
+            self._pending = None
+            if self._created:
+                for d in (self.chunk_dir, self.path):
+                    try:
+                        d.rmdir()  # only when empty
+                    except OSError:
+                        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    @property
+    def claimed(self) -> bool:
+        """Whether the folder has its manifest (a first chunk was written, now or before)."""
+        return self._pending is None and (self.path / MANIFEST).is_file()
 
     # -- opening --------------------------------------------------------------------------
-    def open(self, config_hash: str, manifest_fields: dict | None = None) -> dict:
-        """Create the folder and its manifest, or resume it if it holds the same sweep.
+    def open(self, config_hash: str, manifest_fields: dict | None = None,
+             break_lock: bool = False) -> dict:
+        """Lock the folder (created if needed) and resume it if it holds the same sweep; a new
+        folder gets its manifest with its first chunk (``write_chunk``). Call ``close()`` at the
+        end (or use the Store as a context manager).
 
         ``manifest_fields``: recorded in the manifest (e.g. ``SweepConfig.manifest_fields()``
         plus ``backend``, ``device``, ``threads``). ConfigError if the folder holds another sweep
-        (other ``config_hash``), is not a results folder, or its manifest is unreadable.
+        (other ``config_hash``), is not a results folder, or its manifest is unreadable;
+        FolderBusy if another run holds its lock (``break_lock``: break it anyway);
+        StoreError if it cannot be created or written.
         """
         if not isinstance(config_hash, str) or not config_hash:
             raise ConfigError(f"config_hash: {config_hash!r} is not allowed (expected a non-empty string)")
         fields = _jsonable(dict(manifest_fields or {}))
         if self.path.exists() and not self.path.is_dir():
             raise ConfigError(f"{self.path}: exists and is not a folder; choose another output folder")
-        self.path.mkdir(parents=True, exist_ok=True)
+        try:
+            self._created = not self.path.exists()
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise store_error(e, self.path, "create the results folder") from None
+        self._acquire(break_lock, fields.get("argv"))
+        try:
+            return self._open_locked(config_hash, fields)
+        except BaseException:
+            if not (self.path / MANIFEST).exists():
+                self._pending = self._pending or {}  # roll back what this open created
+            self.close()
+            raise
+
+    def _open_locked(self, config_hash: str, fields: dict) -> dict:
         mf = self.path / MANIFEST
         now = _now()
         run = {"start": now, "end": None, "host": socket.gethostname(),
@@ -245,7 +383,9 @@ class Store:
                     f"{config_hash[:12]}); results of different sweeps are never mixed: choose "
                     f"another output folder (--out) or delete {self.path} to start over")
         else:
-            others = [e.name for e in self.path.iterdir()]
+            others = [e.name for e in self.path.iterdir() if e.name not in (LOCK, CHUNKS)]
+            if (self.chunk_dir.is_dir() and any(self.chunk_dir.iterdir())):
+                others.append(CHUNKS)
             if others:
                 raise ConfigError(
                     f"{self.path}: the folder is not empty ({', '.join(sorted(others)[:5])}) and "
@@ -258,16 +398,25 @@ class Store:
             if k in run:
                 m[k] = run[k]
         m["end"] = None
-        self.chunk_dir.mkdir(exist_ok=True)
-        _fsync_dir(self.path)
-        for stale in self.chunk_dir.glob(TMP_PREFIX + "*"):  # left by an interrupted write
-            stale.unlink(missing_ok=True)
-        atomic_write_json(mf, m)
         self.manifest = m
+        if not mf.exists():  # a new folder: claimed by its first chunk (write_chunk)
+            self._pending = m
+            return m
+        try:
+            self.chunk_dir.mkdir(exist_ok=True)
+            _fsync_dir(self.path)
+            for stale in self.chunk_dir.glob(TMP_PREFIX + "*"):  # left by an interrupted write
+                stale.unlink(missing_ok=True)
+            atomic_write_json(mf, m)
+        except OSError as e:
+            raise store_error(e, self.path, "write the manifest") from None
         return m
 
     def finish(self, meta: dict | None = None) -> dict:
-        """Record the end time (and ``meta``: wall_s, n_replicas, ...) of the current run."""
+        """Record the end time (and ``meta``: wall_s, n_replicas, ...) of the current run. A folder
+        not claimed yet (no chunk written) is left without a manifest."""
+        if self._pending is not None:
+            return self._pending
         m = self.manifest if self.manifest is not None else read_manifest(self.path)
         now = _now()
         runs = m.setdefault("runs", [])
@@ -277,7 +426,10 @@ class Store:
         if meta:
             runs[-1]["meta"] = _jsonable(meta)
         m["end"] = now
-        atomic_write_json(self.path / MANIFEST, m)
+        try:
+            atomic_write_json(self.path / MANIFEST, m)
+        except OSError as e:
+            raise store_error(e, self.path, "write the manifest") from None
         self.manifest = m
         return m
 
@@ -292,6 +444,19 @@ class Store:
                 raise ValueError(f"write_chunk: table {name!r} has no point/seed columns")
         if not len(rep.columns) or rep.empty:
             return None
+        claiming = self._pending
+        try:
+            return self._write_chunk(tables, rep, results.meta)
+        except OSError as e:
+            if claiming is not None and self._pending is None:  # un-claim: no chunk was written
+                try:
+                    (self.path / MANIFEST).unlink(missing_ok=True)
+                except OSError:
+                    pass
+                self._pending = claiming
+            raise store_error(e, self.chunk_dir, "write a chunk") from None
+
+    def _write_chunk(self, tables: dict, rep: pd.DataFrame, meta: dict) -> str:
         pairs = _pairs(rep)
         if len(set(pairs)) != len(pairs):
             raise ValueError("write_chunk: a (point, seed) pair appears twice in the replicas table")
@@ -301,7 +466,18 @@ class Store:
                 raise ValueError(f"write_chunk: table {name!r} has (point, seed) pairs that are "
                                  "not in the replicas table")
         self.chunk_dir.mkdir(parents=True, exist_ok=True)
+        if self._pending is not None:  # the first chunk claims the folder
+            atomic_write_json(self.path / MANIFEST, self._pending)
+            self._pending = None
         chunk_id = f"c{pairs[0][0]:06d}s{pairs[0][1]}-{uuid.uuid4().hex[:8]}"
+        try:
+            return self._write_files(chunk_id, tables, pairs, meta)
+        except BaseException:  # leave no part of this chunk behind
+            for f in self.chunk_dir.glob(f"{chunk_id}.*"):
+                f.unlink(missing_ok=True)
+            raise
+
+    def _write_files(self, chunk_id: str, tables: dict, pairs: list, meta: dict) -> str:
         files = {}
         for name, df in tables.items():
             if not len(df.columns):
@@ -320,7 +496,7 @@ class Store:
             files[name] = {"file": final.name, "sha256": digest, "bytes": size, "rows": len(df)}
         _fsync_dir(self.chunk_dir)
         done = {"format": FORMAT, "chunk": chunk_id, "created": _now(), "pairs": pairs,
-                "files": files, "meta": results.meta}
+                "files": files, "meta": meta}
         atomic_write_json(self.chunk_dir / f"{chunk_id}.{DONE}", done)
         return chunk_id
 
@@ -330,7 +506,11 @@ class Store:
         if not self.chunk_dir.is_dir():
             return []
         by_id: dict[str, list[Path]] = {}
-        for f in sorted(self.chunk_dir.iterdir()):
+        try:
+            listing = sorted(self.chunk_dir.iterdir())
+        except OSError as e:
+            raise store_error(e, self.chunk_dir, "list the chunks") from None
+        for f in listing:
             if f.name.startswith(TMP_PREFIX) or not f.is_file():
                 continue
             by_id.setdefault(f.name.split(".", 1)[0], []).append(f)

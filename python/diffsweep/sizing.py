@@ -1,0 +1,171 @@
+"""sizing: how big a sweep is before any work -- points, replicas, memory and a rough time -- and
+the limits above which ``Grid``, ``run`` and ``diffsweep run`` refuse unless told (``force``,
+``--force``, ``Grid(..., max_points=None)``). See docs/sweeps.md ("Size checks").
+
+* ``MAX_POINTS``: a ``Grid`` builds every point once at construction (about 0.1 ms each, and a
+  few kB of Python objects), so it refuses more points than this; the count is the product of
+  the axis lengths, computed before anything is built.
+* ``MAX_REPLICAS``: replicas (points x seeds) of one run.
+* memory: the result tables of a run are held in memory (``RESULT_ROW_BYTES`` per table row);
+  a run whose tables would need more than the free RAM is refused.
+* time: ``NS_PER_SLOT + NS_PER_FLOW_SLOT * flows`` nanoseconds per replica-slot on one CPU core
+  (measured on the CPU engine, a 2020s x86 core; rough: a GPU, other scenarios, other
+  machines differ), divided by the threads. Printed, never refused.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import os
+from dataclasses import dataclass, field
+
+from .errors import ConfigError
+
+#: most points a Grid builds unless told (Grid(..., max_points=None), --force)
+MAX_POINTS = 100_000
+#: most replicas of one run unless told (run(..., force=True), --force)
+MAX_REPLICAS = 2_000_000
+#: Python memory per result-table row (pandas columns), for the memory estimate
+RESULT_ROW_BYTES = 200
+#: CPU engine cost of a replica-slot, ns (rough; see the module docstring)
+NS_PER_SLOT = 250.0
+NS_PER_FLOW_SLOT = 5.0
+#: points packed to estimate slots, flows and rows (evenly spread over the grid)
+SAMPLE_POINTS = 64
+
+
+def _fmt_bytes(n: float) -> str:
+    for unit in ("B", "kB", "MB", "GB", "TB"):
+        if abs(n) < 1000 or unit == "TB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000
+    return f"{n:.1f} TB"  # pragma: no cover
+
+
+def _fmt_s(s: float) -> str:
+    if s < 90:
+        return f"{s:.0f} s"
+    if s < 5400:
+        return f"{s / 60:.0f} min"
+    if s < 2 * 86400:
+        return f"{s / 3600:.1f} h"
+    return f"{s / 86400:.1f} days"
+
+
+def check_points(n_points: int, max_points: int | None, dims: str = "", what: str = "grid",
+                 force_hint: str = "max_points=None (or --force)") -> None:
+    """Refuse ``n_points`` above ``max_points`` (None: no limit), before anything is built."""
+    if max_points is not None and n_points > max_points:
+        raise ConfigError(
+            f"{what}: {n_points:,} points{f' ({dims})' if dims else ''} is above the limit of "
+            f"{max_points:,} points (each point is built and packed before the run: about "
+            f"{_fmt_s(n_points * 1.1e-4)} and {_fmt_bytes(n_points * 3e3)} just for that); use "
+            f"fewer axis values, or pass {force_hint} to go ahead")
+
+
+def check_replicas(n_replicas: int, force: bool, what: str = "grid",
+                   force_hint: str = "force=True (or --force)") -> None:
+    if not force and n_replicas > MAX_REPLICAS:
+        raise ConfigError(
+            f"{what}: {n_replicas:,} replicas (points x seeds) is above the limit of "
+            f"{MAX_REPLICAS:,} replicas of one run; use fewer points or seeds, or pass "
+            f"{force_hint} to go ahead")
+
+
+@dataclass
+class Estimate:
+    """Size of a run (``estimate``)."""
+
+    points: int
+    seeds: int
+    replicas: int
+    replica_slots: float = 0.0      # slots summed over replicas
+    result_rows: float = 0.0        # rows of all result tables
+    result_bytes: float = 0.0       # their memory (RESULT_ROW_BYTES per row)
+    chunk_bytes_per_replica: int = 0  # engine memory of one replica in a chunk (largest point)
+    seconds: float = 0.0            # rough wall time on ``threads`` CPU threads
+    threads: int = 1
+    sampled_points: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        return [
+            f"points      : {self.points:,}",
+            f"seeds       : {self.seeds:,}",
+            f"replicas    : {self.replicas:,}",
+            f"slots       : {self.replica_slots:.3g} replica-slots",
+            f"memory      : {_fmt_bytes(self.result_bytes)} of result tables "
+            f"({self.result_rows:.3g} rows); {_fmt_bytes(self.chunk_bytes_per_replica)} per "
+            "replica in a chunk",
+            f"time (rough): {_fmt_s(self.seconds)} on {self.threads} CPU thread(s) "
+            f"(from {self.sampled_points} sampled point(s); a GPU is faster)",
+        ] + self.notes
+
+
+def available_memory_bytes() -> int:
+    from .runner import available_memory_bytes as free  # noqa: PLC0415
+    return free()
+
+
+def estimate(grid, threads: int | None = None, sample: int = SAMPLE_POINTS) -> Estimate:
+    """Points, replicas, replica-slots, result rows and memory, and a rough CPU time of running
+    every replica of ``grid``, from up to ``sample`` points packed with their first seed."""
+    from .pack import pack  # noqa: PLC0415
+    from .runner import point_info  # noqa: PLC0415
+
+    n_points, seeds = grid.n_points, len(grid.seeds)
+    if threads is None or threads == 0:
+        threads = os.cpu_count() or 1
+    step = max(1, n_points // max(1, sample))
+    picked = list(range(0, n_points, step))[:sample]
+    slots = rows = ns = 0.0
+    worst = 0
+    for p in picked:
+        sc = grid.scenario(p, grid.seeds[0])
+        _, b = point_info(grid, p)  # engine limits, with the point named
+        worst = max(worst, b)
+        pk = pack([sc], [grid.seeds[0]])
+        sh = pk.shape
+        n = float(pk.arrays["end_slot"][0])
+        flows = len(sc.flows)
+        slots += n
+        ns += n * (NS_PER_SLOT + NS_PER_FLOW_SLOT * flows)
+        rows += (1 + flows + sum(len(link.classes) for link in sc.links) + len(sc.sources)
+                 + flows * sh["max_intervals"])
+    scale = n_points * seeds / max(1, len(picked))
+    est = Estimate(points=n_points, seeds=seeds, replicas=n_points * seeds,
+                   replica_slots=slots * scale, result_rows=rows * scale,
+                   result_bytes=rows * scale * RESULT_ROW_BYTES,
+                   chunk_bytes_per_replica=worst, seconds=ns * scale * 1e-9 / threads,
+                   threads=threads, sampled_points=len(picked))
+    return est
+
+
+def check_estimate(est: Estimate, force: bool, what: str = "grid",
+                   force_hint: str = "force=True (or --force)") -> None:
+    """Refuse a run whose result tables would not fit the free RAM, unless ``force``."""
+    check_replicas(est.replicas, force, what, force_hint)
+    if force:
+        return
+    free = available_memory_bytes()
+    if est.result_bytes > free:
+        raise ConfigError(
+            f"{what}: the result tables of {est.replicas:,} replicas need about "
+            f"{_fmt_bytes(est.result_bytes)}, more than the free memory "
+            f"({_fmt_bytes(free)}); keep fewer tables ([outputs] tables), use fewer points or "
+            f"seeds, or pass {force_hint} to go ahead")
+
+
+def first_points(dims: list[tuple[tuple[str, ...], list[tuple]]], n: int) -> list[dict]:
+    """The first ``n`` points of a cartesian product of dimensions, without expanding it."""
+    out = []
+    for combo in itertools.islice(itertools.product(*(vals for _, vals in dims)), n):
+        point: dict = {}
+        for (names, _), values in zip(dims, combo):
+            point.update(zip(names, values))
+        out.append(point)
+    return out
+
+
+def product(lengths) -> int:
+    return math.prod(int(n) for n in lengths)
