@@ -200,6 +200,11 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
 #ifdef DS_BACKEND_CUDA
   m.attr("backend") = "cuda";
   m.def("device_count", &cuda_device_count);
+  m.def("memory_info", [] {
+    size_t free_b = 0, total_b = 0;
+    cuda_memory_info(&free_b, &total_b);
+    return std::make_pair(free_b, total_b);
+  }, "(free, total) bytes of CUDA device 0; (0, 0) without one.");
   m.def("device_name", [] {
     char buf[256];
     cuda_device_name(buf, sizeof buf);

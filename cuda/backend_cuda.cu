@@ -184,6 +184,14 @@ int cuda_device_count() {
   return n;
 }
 
+void cuda_memory_info(size_t* free_bytes, size_t* total_bytes) {
+  *free_bytes = *total_bytes = 0;
+  if (cuda_device_count() > 0 && cudaMemGetInfo(free_bytes, total_bytes) != cudaSuccess) {
+    cudaGetLastError();
+    *free_bytes = *total_bytes = 0;
+  }
+}
+
 void cuda_device_name(char* buf, int n) {
   cudaDeviceProp p;
   if (n <= 0) return;

@@ -191,6 +191,7 @@ void run_batch_cuda(const BatchInput& in, BatchOutput& out, int64_t* control);
 
 // Name of CUDA device 0 and its count; count = 0 when none (or the driver is missing).
 int cuda_device_count();
+void cuda_memory_info(size_t* free_bytes, size_t* total_bytes);
 void cuda_device_name(char* buf, int n);
 
 }  // namespace ds

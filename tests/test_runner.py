@@ -101,7 +101,8 @@ def test_simple_call_is_unchanged():
 def test_chunks_follow_the_memory_budget():
     g = small_grid(seeds=3)
     per = replica_bytes(g.scenario(0, 0))
-    assert per > engine.state_bytes(pack([g.scenario(0, 0)], [0]).shape)
+    # inputs and outputs per replica (the engine's working state is per worker, not replica)
+    assert per > sum(a.nbytes for a in pack([g.scenario(0, 0)], [0]).arrays.values())
     chunks, info = plan_chunks(g, g.replicas, memory_budget_bytes=int(2.5 * per),
                                max_replicas=4096)
     assert [len(c) for c in chunks] == [2] * 6 and info["bytes_per_replica"] == per
@@ -364,7 +365,7 @@ def fake_value(point, seed):
     return BASE * (1 - d if seed % 2 == 0 else 1 + d)
 
 
-def fake_execute(grid, rows=None, backend="auto", threads=None, slots_per_launch=1024, control=None):
+def fake_execute(grid, rows=None, backend="auto", threads=None, lanes=None, control=None):
     rows = (grid.replicas if rows is None else rows).reset_index(drop=True)
     rep = rows.copy()
     rep["duration_s"] = 1.0

@@ -43,6 +43,12 @@ def cuda_devices() -> int:
     return int(m.device_count()) if m is not None else 0
 
 
+def cuda_free_bytes() -> int:
+    """Free memory of CUDA device 0 in bytes; 0 without a CUDA engine or device."""
+    m = _module("cuda")
+    return int(m.memory_info()[0]) if m is not None and m.device_count() > 0 else 0
+
+
 def resolve_backend(backend: str) -> str:
     """'auto' picks CUDA when its module is built and a device is present, else the CPU."""
     if backend not in BACKENDS:

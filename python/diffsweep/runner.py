@@ -8,11 +8,12 @@ tables, exactly as ``engine.execute(grid)`` does (same rows, same order). The re
 * **Chunks.** The replicas to compute are split into chunks. A chunk holds at most
   ``chunk_size`` replicas (default ``MAX_CHUNK[backend]``: 4096 on the CPU, 65536 on CUDA, so
   that the progress bar moves) and at most ``memory_budget_bytes / bytes_per_replica`` of them,
-  where ``bytes_per_replica = STATE_SAFETY * engine.state_bytes(shape) + inputs + tables``
-  estimated from a packed sample of each point (``replica_bytes``). The budget defaults to
-  ``CPU_MEMORY_FRACTION`` of the free RAM (``MemAvailable`` in /proc/meminfo) on the CPU and to
-  ``CUDA_MEMORY_BUDGET`` (4 GiB: the engine has no device-memory query) on CUDA or on a Dask
-  cluster (whose workers may have GPUs). Replicas of points with the same shape (flows, links,
+  where ``bytes_per_replica = inputs + outputs + tables`` estimated from a packed sample of
+  each point (``replica_bytes``); the engine's working state is one block per worker (CPU
+  thread, GPU team), not per replica, and the engine sizes it itself. The budget defaults to
+  ``CPU_MEMORY_FRACTION`` of the free RAM (``MemAvailable`` in /proc/meminfo) on the CPU, and
+  on CUDA to the smaller of that and ``CUDA_MEMORY_FRACTION`` of the device's free memory;
+  on a Dask cluster (whose workers may have GPUs) to ``CUDA_MEMORY_BUDGET``. Replicas of points with the same shape (flows, links,
   sources) are kept together; a replica's result does not depend on its chunk.
 * **Store.** ``store=DIR`` writes each finished chunk atomically (``diffsweep.store.Store``) and
   skips the (point, seed) pairs already there: a rerun resumes, a finished sweep recomputes
@@ -66,19 +67,19 @@ import pandas as pd
 
 from . import engine as _engine
 from .errors import ConfigError, StoreError, SweepInterrupted, store_error
-from .pack import pack, shape_key
+from .pack import layout, pack, shape_key
 from .results import TABLES, Results, sort_table
 
 #: default upper bound of replicas per chunk, per backend
 MAX_CHUNK = {"cpu": 4096, "cuda": 65536}
-#: engine state is multiplied by this to cover output arrays and transient copies
-STATE_SAFETY = 3
 #: Python-side bytes per table row of results (DataFrame columns, Parquet buffers)
 TABLE_ROW_BYTES = 1024
 #: fraction of the free RAM a CPU run may use by default
 CPU_MEMORY_FRACTION = 0.5
-#: default budget of a CUDA run, or a Dask run (the engine cannot query device memory)
+#: default budget of a Dask run (the driver cannot see its workers' devices)
 CUDA_MEMORY_BUDGET = 4 << 30
+#: fraction of the device's free memory a CUDA run's arrays may use
+CUDA_MEMORY_FRACTION = 0.5
 #: default cap of seeds per point for target_ci
 DEFAULT_MAX_SEEDS = 100
 #: default metric of target_ci
@@ -108,20 +109,24 @@ def available_memory_bytes() -> int:
 
 def default_memory_budget(backend: str) -> int:
     """The budget a chunk may use when ``memory_budget_bytes`` is not given."""
+    host = max(64 << 20, int(CPU_MEMORY_FRACTION * available_memory_bytes()))
     if backend == "cpu":
-        return max(64 << 20, int(CPU_MEMORY_FRACTION * available_memory_bytes()))
-    return CUDA_MEMORY_BUDGET
+        return host
+    free = _engine.cuda_free_bytes()
+    return min(host, int(CUDA_MEMORY_FRACTION * free)) if free else CUDA_MEMORY_BUDGET
 
 
 def replica_bytes(scenario, seed: int = 0) -> int:
-    """Estimated memory one replica of ``scenario`` needs in a chunk: ``STATE_SAFETY`` times the
-    engine state of a packed sample, plus its input arrays, plus its result rows."""
+    """Estimated memory one replica of ``scenario`` needs in a chunk: its input and output
+    arrays (twice: host and device or copies), plus its result rows."""
     p = pack([scenario], [int(seed)])
     s = p.shape
     inputs = sum(int(a.nbytes) for a in p.arrays.values())
+    lay = layout()
+    outputs = sum(dt.itemsize * int(np.prod(lay.axes(dim, s))) for dt, dim in lay.outputs.values())
     rows = (1 + s["max_flows"] + s["max_links"] * 4 + s["max_sources"]
             + s["max_flows"] * s["max_intervals"])
-    return STATE_SAFETY * _engine.state_bytes(s) + inputs + TABLE_ROW_BYTES * rows
+    return 2 * (inputs + outputs) + TABLE_ROW_BYTES * rows
 
 
 #: what the engine's batch-shape limits mean for a scenario: shape field -> (name, what)
@@ -250,13 +255,13 @@ def _keep(res: Results, tables) -> Results:
 
 
 def run_chunk(grid, rows: pd.DataFrame, backend: str = "auto", threads: int | None = None,
-              slots_per_launch: int | None = None, tables=None, control=None) -> Results:
+              lanes: int | None = None, tables=None, control=None) -> Results:
     """Run the replicas ``rows`` of ``grid`` (a pure function of its arguments: the task of one
     chunk). ``backend='auto'`` takes the GPU of the machine running it when it has one.
     ``control``: an ``engine.RunControl`` (stop and progress from another thread); a stopped
     chunk raises ``engine.EngineInterrupted`` whose ``partial`` holds the finished replicas."""
     try:
-        res = _engine.execute(grid, rows, backend, threads, slots_per_launch, control=control)
+        res = _engine.execute(grid, rows, backend, threads, lanes, control=control)
     except ValueError as e:
         if isinstance(e, ConfigError) or not str(e).startswith("batch shape:"):
             raise
@@ -464,10 +469,10 @@ class _Progress:
 # the session: plan, compute, write
 # --------------------------------------------------------------------------------------------
 class _Session:
-    def __init__(self, grid, backend, threads, slots_per_launch, tables, store, client,
+    def __init__(self, grid, backend, threads, lanes, tables, store, client,
                  budget, max_chunk, ident, progress, sig, metric):
         self.grid, self.backend, self.threads = grid, backend, threads
-        self.spl, self.tables, self.store, self.client = slots_per_launch, tables, store, client
+        self.lanes, self.tables, self.store, self.client = lanes, tables, store, client
         self.budget, self.max_chunk, self.ident = budget, max_chunk, ident
         self.progress, self.sig, self.metric = progress, sig, metric
         self.done: set[tuple[int, int]] = set()
@@ -538,7 +543,7 @@ class _Session:
 
         def work():
             try:
-                box["res"] = run_chunk(self.grid, chunk, self.backend, self.threads, self.spl,
+                box["res"] = run_chunk(self.grid, chunk, self.backend, self.threads, self.lanes,
                                        self.tables, control=control)
             except BaseException as e:  # noqa: BLE001 - handed to the main thread
                 box["err"] = e
@@ -581,7 +586,7 @@ class _Session:
                 key = ("diffsweep-chunk-" + self.ident[:16] + "-"
                        + hashlib.sha256(text.encode()).hexdigest()[:24])
                 futures.append(client.submit(run_chunk, self._grid_future, chunk, self.backend,
-                                             self.threads, self.spl, self.tables, key=key,
+                                             self.threads, self.lanes, self.tables, key=key,
                                              retries=0))
             for fut in as_completed(futures):
                 res = fut.result()
@@ -618,7 +623,7 @@ class _Session:
 # --------------------------------------------------------------------------------------------
 # run
 # --------------------------------------------------------------------------------------------
-def run(grid, backend: str = "auto", threads: int | None = None, slots_per_launch: int | None = None,
+def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | None = None,
         *, chunk_size: int | None = None, store=None, progress: bool | None = None,
         target_ci: float | None = None, target_metric: str = DEFAULT_TARGET_METRIC,
         target_relative: bool = True, max_seeds: int = DEFAULT_MAX_SEEDS,
@@ -632,7 +637,8 @@ def run(grid, backend: str = "auto", threads: int | None = None, slots_per_launc
     grid: a ``Grid``, a ``diffsweep.config.SweepConfig`` (whose ``outputs.tables`` then
         default ``tables``) or the path of a sweep file (loaded with ``load_sweep``).
     backend: 'auto', 'cpu' or 'cuda' (with ``client``: resolved on each worker).
-    threads, slots_per_launch: passed to the engine (threads None = all OpenMP threads).
+    threads, lanes: passed to the engine (threads None = all OpenMP threads; lanes None = the
+    backend's team size per replica, engine.default_lanes).
     chunk_size: most replicas per chunk (default ``MAX_CHUNK[backend]``).
     store: a results folder (path or ``diffsweep.store.Store``): resume, atomic chunks.
     progress: show a tqdm bar (None: when stderr is a terminal and not ``quiet``), or a callable
@@ -795,7 +801,7 @@ def run(grid, backend: str = "auto", threads: int | None = None, slots_per_launc
     sig.on_hard_exit = hard_exit
     try:
         with sig:
-            session = _Session(grid, backend_name, threads, slots_per_launch, tables, st,
+            session = _Session(grid, backend_name, threads, lanes, tables, st,
                                client, memory_budget_bytes, max_chunk, ident, None, sig,
                                metric)
             session.point_info = pinfo
