@@ -4,7 +4,7 @@
 # diffsweep's `kaur_vin` builder (sweeps/kaur_vin/k5_equal.toml).
 #
 # Usage:
-#   ns kaur_k5.tcl <net> <ton_ms> <seed> <overhead_s> [tcpcfg] [dur_s] [warm_s] [efcorr] [nflows] [out_prefix]
+#   ns kaur_k5.tcl <net> <ton_ms> <seed> <overhead_s> [tcpcfg] [dur_s] [warm_s] [efcorr] [nflows] [start_s] [out_prefix]
 #     net        : none (TCP-only) | ef (TCP+EF)
 #     ton_ms     : mean EF on-time in ms (printed but unused for none)
 #     seed       : 1,2,3,... selects substream <seed> of the two RNGs below
@@ -17,6 +17,8 @@
 #                  despite ns-2's whole-packet burst rounding (diffsweep's source realises
 #                  exactly f); 0 = idle_time_ = T_on (1-f)/f literally
 #     nflows     : number of TCP flows (default 64)
+#     start_s    : 0 (default, as diffsweep's builder) = every FTP starts at t = 0;
+#                  > 0 = flow i starts at U(0, start_s), drawn from a third RNG (variant)
 #     out_prefix : if given, write <prefix>.run (one CSV line, header in <prefix>.hdr) and
 #                  <prefix>.flows (one CSV line per flow); otherwise print the run line
 #
@@ -32,7 +34,7 @@
 # R2->X, so it shares only the R1->R2 link, where it has strict priority and its own buffer.
 
 if {$argc < 4} {
-    puts stderr "usage: ns kaur_k5.tcl net ton_ms seed overhead_s ?tcpcfg? ?dur? ?warm? ?efcorr? ?nflows? ?out_prefix?"
+    puts stderr "usage: ns kaur_k5.tcl net ton_ms seed overhead_s ?tcpcfg? ?dur? ?warm? ?efcorr? ?nflows? ?start_s? ?out_prefix?"
     exit 1
 }
 set net      [lindex $argv 0]
@@ -44,7 +46,8 @@ set dur      [expr {$argc > 5 ? [lindex $argv 5] : 100.0}]
 set warm     [expr {$argc > 6 ? [lindex $argv 6] : 10.0}]
 set efcorr   [expr {$argc > 7 ? [lindex $argv 7] : 1}]
 set N        [expr {$argc > 8 ? [lindex $argv 8] : 64}]
-set opfx     [expr {$argc > 9 ? [lindex $argv 9] : ""}]
+set spread   [expr {$argc > 9 ? [lindex $argv 9] : 0}]
+set opfx     [expr {$argc > 10 ? [lindex $argv 10] : ""}]
 
 # ---------------------------------------------------------------- constants
 set BW      40e6        ;# every link, b/s
@@ -76,6 +79,10 @@ for {set i 1} {$i < $seed} {incr i} { $defaultRNG next-substream }
 set efrng [new RNG]
 $efrng seed 67890
 for {set i 1} {$i < $seed} {incr i} { $efrng next-substream }
+#  * startrng: start times (only with start_s > 0).
+set startrng [new RNG]
+$startrng seed 24680
+for {set i 1} {$i < $seed} {incr i} { $startrng next-substream }
 
 set ns [new Simulator]
 
@@ -138,7 +145,9 @@ for {set i 0} {$i < $N} {incr i} {
     $ns connect $tcp($i) $sink($i)
     set ftp($i) [new Application/FTP]
     $ftp($i) attach-agent $tcp($i)
-    $ns at 0.0 "$ftp($i) start"        ;# backlogged; all flows start at t = 0 (builder)
+    # backlogged; all flows start at t = 0 as in the builder (start_s = 0)
+    set t0($i) [expr {$spread > 0 ? [$startrng uniform 0 $spread] : 0.0}]
+    $ns at $t0($i) "$ftp($i) start"
 }
 
 # ---------------------------------------------------------------- EF
@@ -202,7 +211,7 @@ set S0 {}
 $ns at $warm "set S0 \[snap\]"
 
 proc finish {} {
-    global S0 N ns net ton_ms seed overhead tcpcfg dur warm efcorr idle_s BW TCPWIRE TCPPAY F opfx
+    global S0 N ns net ton_ms seed overhead tcpcfg dur warm efcorr idle_s BW TCPWIRE TCPPAY F opfx spread
     set S1 [snap]
     set T [expr {$dur - $warm}]
     set x {}; set sto 0; set srx 0; set scut 0; set sacc 0; set tot 0.0; set sq 0.0
@@ -217,8 +226,8 @@ proc finish {} {
         set dto [expr {$to1-$to0}]; set drx [expr {$rx1-$rx0}]; set dcut [expr {$c1-$c0}]
         set dacc [expr {$a1-$a0}]
         incr sto $dto; incr srx $drx; incr scut $dcut; incr sacc $dacc
-        lappend flines [format "%s,%s,%d,%g,%s,%d,%d,%.1f,%.1f,%d,%d,%d,%d" $net $ton_ms $seed \
-            $overhead $tcpcfg $efcorr $i $gb [expr {$gb * $TCPPAY / $TCPWIRE}] $dto $drx $dcut $dacc]
+        lappend flines [format "%s,%s,%d,%g,%s,%d,%g,%d,%.1f,%.1f,%d,%d,%d,%d" $net $ton_ms $seed \
+            $overhead $tcpcfg $efcorr $spread $i $gb [expr {$gb * $TCPPAY / $TCPWIRE}] $dto $drx $dcut $dacc]
     }
     set xs [lsort -real $x]
     set mn [lindex $xs 0]; set mx [lindex $xs end]
@@ -235,9 +244,9 @@ proc finish {} {
     set busy [expr {$dbn * 8.0 / $T / $BW}]
     set nstarved 0
     foreach v $x { if {$v < 0.1 * $tot / $N} { incr nstarved } }
-    set hdr "network,ton_ms,seed,overhead_s,tcpcfg,efcorr,n_flows,dur_s,warm_s,M,jain,U,U_avail,bneck_busy,ef_share,goodput_mbps,min_flow_mbps,max_flow_mbps,flows_below_10pct_fair,timeouts,rexmit_pkts,cwnd_cuts,drops_access,drops_bneck_tcp,drops_bneck_ef,idle_ms"
-    set line [format "%s,%s,%d,%g,%s,%d,%d,%g,%g,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.4f,%.4f,%.4f,%d,%d,%d,%d,%d,%d,%d,%.4f" \
-        $net $ton_ms $seed $overhead $tcpcfg $efcorr $N $dur $warm $M $jain $U $U_avail $busy $ef_frac \
+    set hdr "network,ton_ms,seed,overhead_s,tcpcfg,efcorr,start_s,n_flows,dur_s,warm_s,M,jain,U,U_avail,bneck_busy,ef_share,goodput_mbps,min_flow_mbps,max_flow_mbps,flows_below_10pct_fair,timeouts,rexmit_pkts,cwnd_cuts,drops_access,drops_bneck_tcp,drops_bneck_ef,idle_ms"
+    set line [format "%s,%s,%d,%g,%s,%d,%g,%d,%g,%g,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.4f,%.4f,%.4f,%d,%d,%d,%d,%d,%d,%d,%.4f" \
+        $net $ton_ms $seed $overhead $tcpcfg $efcorr $spread $N $dur $warm $M $jain $U $U_avail $busy $ef_frac \
         [expr {$tot/1e6}] [expr {$mn/1e6}] [expr {$mx/1e6}] $nstarved $sto $srx $scut $sacc $dbt $dbe \
         [expr {$idle_s*1000.0}]]
     if {[info exists ::env(KV_TRACEQ)]} { $ns flush-trace }
@@ -259,6 +268,6 @@ set dl {}
 foreach v {tcpTick_ minrto_ maxrto_ windowInit_ bugFix_ rtxcur_init_ rfc2988_ timerfix_ singledup_ maxburst_ window_ packetSize_ tcpip_base_hdr_size_ overhead_} {
     lappend dl "$v=[$tcp(0) set $v]"
 }
-puts stderr "ns-[ns-version] k5 $net ton=$ton_ms seed=$seed tcpcfg=$tcpcfg N=$N qlim=$QLIM/$QLIM_DS :: [join $dl { }]"
+puts stderr "ns-[ns-version] k5 $net ton=$ton_ms seed=$seed tcpcfg=$tcpcfg N=$N start_s=$spread qlim=$QLIM/$QLIM_DS :: [join $dl { }]"
 
 $ns run

@@ -3,11 +3,11 @@
 
     python3 summarize_k5.py results_ns2_k5.csv [results_ns2_k5_flows.csv]
 
-One row per (tcpcfg, efcorr, network, T_on, overhead_). CI = mean +/- t_{0.975, n-1} sd/sqrt(n).
+One row per (tcpcfg, efcorr, start_s, network, T_on, overhead_). CI = mean +/- t_{0.975, n-1} sd/sqrt(n).
 `distinct` = number of different M values among the seeds (1 = every seed gave the same run).
 From the per-flow file: `near fair` = share of flows whose goodput x_i / (C/n) lies in
 [0.8, 1.2], C = bandwidth available to TCP (40 Mb/s, or 28 Mb/s with EF), mean over seeds;
-`max/min` = mean over seeds of max_i x_i / min_i x_i (= 1/M).
+`M worst` = smallest M among the seeds.
 """
 import collections
 import csv
@@ -36,7 +36,8 @@ def fmt(vals, d=3):
 
 
 def key(r):
-    return (r["tcpcfg"], int(r["efcorr"]), r["network"], float(r["ton_ms"]), float(r["overhead_s"]))
+    return (r["tcpcfg"], int(r["efcorr"]), float(r["start_s"]), r["network"], float(r["ton_ms"]),
+            float(r["overhead_s"]))
 
 
 def main(runs_path, flows_path=None):
@@ -50,23 +51,22 @@ def main(runs_path, flows_path=None):
         for r in csv.DictReader(open(flows_path)):
             per_run[key(r) + (int(r["seed"]),)].append(float(r["goodput_wire_bps"]))
         for k, xs in per_run.items():
-            c = 28e6 if k[2] == "ef" else 40e6
+            c = 28e6 if k[3] == "ef" else 40e6
             fair = c / len(xs)
-            near[k[:5]].append(sum(1 for x in xs if 0.8 <= x / fair <= 1.2) / len(xs))
+            near[k[:6]].append(sum(1 for x in xs if 0.8 <= x / fair <= 1.2) / len(xs))
 
-    order = sorted(g, key=lambda k: (k[0] != "ds", -k[1], k[3] != 1.0, k[3], k[2] != "none", k[4]))
-    print("| TCP cfg | efcorr | network | T_on ms | overhead_ s | n | distinct | M (95% CI) | max/min | Jain (95% CI) "
+    order = sorted(g, key=lambda k: (k[0] != "ds", -k[1], k[2], k[4] != 1.0, k[4], k[3] != "none", k[5]))
+    print("| TCP cfg | efcorr | start s | network | T_on ms | overhead_ s | n | distinct | M (95% CI) | M worst | Jain (95% CI) "
           "| U (95% CI) | U_avail | bneck busy | EF share | near fair | timeouts /run | TCP drops bneck /run | access drops /run |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for k in order:
         rs = g[k]
         col = lambda c: [float(r[c]) for r in rs]
         M = col("M")
-        mm = [1 / x if x > 0 else float("inf") for x in M]
         nf = near.get(k)
-        print(f"| {k[0]} | {k[1]} | {'TCP-only' if k[2] == 'none' else 'TCP+EF'} | "
-              f"{'–' if k[2] == 'none' else '%g' % k[3]} | {k[4]:g} | {len(rs)} | {len(set(M))} | "
-              f"{fmt(M)} | {st.mean(mm):.2f} | {fmt(col('jain'), 4)} | {fmt(col('U'), 4)} | "
+        print(f"| {k[0]} | {k[1]} | {k[2]:g} | {'TCP-only' if k[3] == 'none' else 'TCP+EF'} | "
+              f"{'–' if k[3] == 'none' else '%.3g' % k[4]} | {k[5]:g} | {len(rs)} | {len(set(M))} | "
+              f"{fmt(M)} | {min(M):.3f} | {fmt(col('jain'), 4)} | {fmt(col('U'), 4)} | "
               f"{st.mean(col('U_avail')):.4f} | {st.mean(col('bneck_busy')):.4f} | "
               f"{st.mean(col('ef_share')):.4f} | {'%.3f' % st.mean(nf) if nf else ''} | "
               f"{st.mean(col('timeouts')):.0f} | {st.mean(col('drops_bneck_tcp')):.0f} | "
