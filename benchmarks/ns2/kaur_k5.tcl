@@ -186,10 +186,16 @@ if {$net == "ef"} {
 }
 
 # ---------------------------------------------------------------- monitors
-# Diagnostics only: KV_TRACEQ=<file> writes an ns-2 trace of the R1->R2 queue.
+# Diagnostics only (check_k5.sh): KV_TRACEQ=<file> traces the R1->R2 queue;
+# KV_TRACE0=<file> traces flow 0's access link in both directions (S_0->R1 and R1->S_0).
 if {[info exists ::env(KV_TRACEQ)]} {
     set trq [open $::env(KV_TRACEQ) w]
     $ns trace-queue $R1 $R2 $trq
+}
+if {[info exists ::env(KV_TRACE0)]} {
+    set tr0 [open $::env(KV_TRACE0) w]
+    $ns trace-queue $S(0) $R1 $tr0
+    $ns trace-queue $R1 $S(0) $tr0
 }
 set nullf [open /dev/null w]
 set qm_bn [$ns monitor-queue $R1 $R2 $nullf]
@@ -249,7 +255,7 @@ proc finish {} {
         $net $ton_ms $seed $overhead $tcpcfg $efcorr $spread $N $dur $warm $M $jain $U $U_avail $busy $ef_frac \
         [expr {$tot/1e6}] [expr {$mn/1e6}] [expr {$mx/1e6}] $nstarved $sto $srx $scut $sacc $dbt $dbe \
         [expr {$idle_s*1000.0}]]
-    if {[info exists ::env(KV_TRACEQ)]} { $ns flush-trace }
+    if {[info exists ::env(KV_TRACEQ)] || [info exists ::env(KV_TRACE0)]} { $ns flush-trace }
     if {$opfx != ""} {
         set f [open $opfx.hdr w]; puts $f $hdr; close $f
         set f [open $opfx.run w]; puts $f $line; close $f
