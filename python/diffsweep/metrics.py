@@ -23,13 +23,13 @@ Degenerate inputs give NaN rather than an exception where the paper's formula is
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Callable, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
 
 from diffsweep.errors import ConfigError
+from diffsweep.stats import t_quantile
 
 __all__ = [
     "PER_FLOW_COLUMNS",
@@ -459,95 +459,8 @@ def padhye_error(flows: pd.DataFrame, b=1, w_max=1000.0) -> pd.DataFrame:
 
 
 # --------------------------------------------------------------------------------------------
-# Student-t confidence intervals (no scipy)
+# Student-t confidence intervals (t_quantile: diffsweep.stats)
 # --------------------------------------------------------------------------------------------
-
-def _betacf(a: float, b: float, x: float) -> float:
-    """Continued fraction of the incomplete beta function (modified Lentz; Numerical Recipes
-    6.4), converging fast for x < (a+1)/(a+b+2)."""
-    tiny, eps = 1e-300, 1e-16
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 100000):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        dl = d * c
-        h *= dl
-        if abs(dl - 1.0) < eps:
-            break
-    return h
-
-
-def _betainc(a: float, b: float, x: float) -> float:
-    """Regularised incomplete beta I_x(a, b)."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    lbt = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
-    bt = math.exp(lbt)
-    if x < (a + 1.0) / (a + b + 2.0):
-        return bt * _betacf(a, b, x) / a
-    return 1.0 - bt * _betacf(b, a, 1.0 - x) / b
-
-
-def _normal_ppf(q: float) -> float:
-    """Standard normal quantile by bisection on erfc (used for df = inf)."""
-    lo, hi = -40.0, 40.0
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if 0.5 * math.erfc(-mid / math.sqrt(2.0)) < q:
-            lo = mid
-        else:
-            hi = mid
-    return 0.5 * (lo + hi)
-
-
-@lru_cache(maxsize=4096)
-def t_quantile(q: float, df: float) -> float:
-    """Quantile ``t_{q, df}`` of Student's t distribution (for ``mean_ci``).
-
-    Exact up to floating point: the upper tail is ``P(T > t) = I_x(df/2, 1/2) / 2`` with
-    ``x = df / (df + t^2)``, so we solve for x by bisection (I_x is increasing in x) using the
-    regularised incomplete beta function, then ``t = sqrt(df (1-x) / x)``.  ``df`` may be
-    non-integer; ``df = inf`` gives the normal quantile.  E.g. t_{0.975,1} = 12.7062,
-    t_{0.975,10} = 2.2281.
-    """
-    q, df = float(q), float(df)
-    if not (0.0 < q < 1.0) or not (df > 0.0):
-        return float("nan")
-    if q == 0.5:
-        return 0.0
-    if q < 0.5:
-        return -t_quantile(1.0 - q, df)
-    if math.isinf(df):
-        return _normal_ppf(q)
-    tail2 = 2.0 * (1.0 - q)                      # target I_x(df/2, 1/2)
-    lo, hi = 0.0, 1.0                            # x bracket: I_0 = 0 < tail2 < 1 = I_1
-    a = 0.5 * df
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if mid == lo or mid == hi:
-            break
-        if _betainc(a, 0.5, mid) < tail2:
-            lo = mid
-        else:
-            hi = mid
-    x = 0.5 * (lo + hi)
-    return math.sqrt(df * (1.0 - x) / x)
-
 
 _CI_COLUMNS = ("mean", "std", "n", "ci_low", "ci_high")
 
