@@ -112,7 +112,7 @@ def _cmd_run(args) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("always")
             warnings.showwarning = show
-            res = run(grid, backend=args.backend, threads=args.threads, chunk_size=args.chunk_size,
+            res = run(cfg, backend=args.backend, threads=args.threads, chunk_size=args.chunk_size,
                       store=args.out, target_ci=args.target_ci, target_metric=args.target_metric,
                       target_relative=not args.target_absolute, max_seeds=args.max_seeds,
                       seeds_per_round=args.seeds_per_round, client=client,
