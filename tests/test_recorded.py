@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 from diffsweep import config, runner
-from diffsweep.figures import kaur_vin as kv
+from diffsweep.papers.kaur_vin import tables as kv
 
 DATA = Path(__file__).resolve().parent / "data" / "recorded"
 SWEEPS = ("k2", "k5_unequal")

@@ -7,7 +7,7 @@ import shlex
 import sys
 import warnings
 
-from . import engine
+from . import engine, papers
 from .errors import BackendError, ConfigError, EngineError, SweepInterrupted
 
 
@@ -211,9 +211,11 @@ def main(argv: list[str] | None = None) -> int:
                        "resumable results folders under DIR, draw every figure (PNG, PDF) and "
                        "write DIR/report.md and DIR/report.html: each claim of the paper beside "
                        "the measured numbers and a verdict.")
-    s.add_argument("paper", choices=["kaur-vin"])
+    s.add_argument("paper", choices=papers.names())
     s.add_argument("--figure", nargs="+", default=None, metavar="N",
-                   help="figures to make: 2 3 4 5 6 7 8 9 10 f (default: all)")
+                   help="figure families to make (default: all): " + "; ".join(
+                       f"{p}: {' '.join(papers.get(p).figure_choices())}"
+                       for p in papers.names()))
     s.add_argument("--quick", action="store_true", help="the sweeps' [quick] overrides")
     s.add_argument("--out", default=None, metavar="DIR",
                    help="output folder (default results/<paper>[-quick])")

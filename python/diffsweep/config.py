@@ -82,11 +82,13 @@ try:  # Python >= 3.11
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10 needs the tomli package
     import tomli as tomllib  # type: ignore[no-redef]
 
+from . import papers
 from .errors import ConfigError
 from .identity import canon, digest
 
 #: Builder registry: sweep-file name -> "module:attribute" (or a callable). Imported lazily.
-BUILDERS: dict[str, Any] = {"kaur_vin": "diffsweep.scenarios:kaur_vin"}
+#: Starts with every registered paper's builders (``diffsweep.papers.builders()``).
+BUILDERS: dict[str, Any] = papers.builders()
 
 #: Default number of seeds when a sweep file gives none.
 DEFAULT_SEEDS = 10
