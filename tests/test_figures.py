@@ -271,3 +271,23 @@ def test_real_engine_output_feeds_fig2_and_k2(tmp_path):
     for c in kaur_vin_claims():
         if c.family == "K2":
             assert c.evaluate({"K2": res}).status in STATUSES
+
+
+def test_fig2_explains_u_and_labels_panel_a():
+    fig = kv.fig2(S.R(S.k2_data(lambda t: S.hump(t))))
+    a = panels(fig)[0]
+    assert a.get_legend() is not None
+    assert any("bandwidth left by EF" in t.get_text() for t in a.texts)
+
+
+def test_fig5_error_bars_stay_inside_0_1():
+    """Spread-out M values near 0: a t-interval would reach below 0; the bars must not."""
+    def values(net, setting, n, t, seed):   # M = 0.01 for half the seeds, 0.4 for the rest
+        return S.spread_values(n, 0.01 if seed % 2 else 0.4)
+    reps = S.fair_data(None, values_fn=values, seeds=4)
+    fig = kv.fig5(S.R(reps))
+    for ax in panels(fig):
+        for coll in ax.collections:
+            for seg in getattr(coll, "get_segments", lambda: [])():
+                ys = [y for _, y in seg]
+                assert min(ys) >= 0 and max(ys) <= 1, ys

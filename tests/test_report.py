@@ -262,6 +262,27 @@ def test_k2_peak_thresholds():
     assert v.numbers["peak_loss"]["mean"] == pytest.approx(0.03, abs=0.01)
 
 
+def test_k2_peak_is_rated_on_its_interval():
+    """A peak whose mean clears the 'holds' threshold but whose interval includes 0 shows no
+    loss at all: the mean alone would have said 'holds'."""
+    noisy = R(k2_data(lambda t: hump(t, 0.3), noise=0.9, seeds=3))
+    v = rp.check_k2_peak(noisy)
+    peak = v.numbers["peak_loss"]
+    assert peak["mean"] >= rp.PEAK_LARGE and peak["ci95"][0] <= 0
+    assert v.status == "does not hold" and "includes 0" in v.reason
+
+
+def test_reasons_are_words():
+    """No bare booleans or arrows in a reason (they used to read "...: False; ... -> holds")."""
+    cases = [(rp.check_k3_rtp, R(k3_data(lambda t, r: hump(t) * 8 / r))),
+             (rp.check_k2_peak, R(k2_data(lambda t: hump(t, 0.45))))]
+    for check, res in cases:
+        v = check(res)
+        assert v.status != "not measured"
+        for bad in (": True", ": False", "->", "False;", "True;"):
+            assert bad not in v.reason, (check.__name__, v.reason)
+
+
 def test_k2_timeouts_shape():
     same = R(k2_data(lambda t: hump(t), lambda t: 80 * hump(t)))
     assert status(rp.check_k2_timeouts_shape, same) == "holds"

@@ -36,7 +36,8 @@ from diffsweep.results import Results
 
 __all__ = ["STATUSES", "HOLDS", "PARTLY", "NOT", "NM", "Claim", "Verdict", "evaluate_all",
            "exact_lookup", "conclusion_from", "measured", "safe", "doc_text", "finite_or_none",
-           "ci_dict", "half_width", "overall_ci", "combine_statuses", "combined_verdict", "level",
+           "ci_dict", "half_width", "overall_ci", "combine_statuses", "combined_verdict", "level_ci",
+           "ci_words", "sign_words", "flat_words",
            "sign_status", "flat_status", "rise_fall", "slopes", "trend", "paired", "pearson",
            "spearman", "subset"]
 
@@ -150,8 +151,10 @@ def half_width(row) -> float:
     return 0.0 if lo is None or hi is None else (hi - lo) / 2.0
 
 
-def overall_ci(df: pd.DataFrame, value: str) -> dict:
-    return ci_dict(metrics.mean_ci(df, None, value).iloc[0])
+def overall_ci(df: pd.DataFrame, value: str, bounds: tuple[float, float] | None = None) -> dict:
+    """Mean of ``value`` over all rows with its 95% CI (``metrics.mean_ci``; ``bounds`` for a
+    bounded quantity) as a ``ci_dict``."""
+    return ci_dict(metrics.mean_ci(df, None, value, bounds=bounds).iloc[0])
 
 
 def combine_statuses(statuses: Iterable[str]) -> str:
@@ -176,12 +179,32 @@ def combined_verdict(sts: list[str], nums: dict, whys: list[str], missing: str,
     return Verdict(combine_statuses(sts), nums, "; ".join(whys) + suffix)
 
 
-def level(value: float, hold_at: float, partly_at: float, higher_is_better: bool = True) -> str:
-    if value is None or not math.isfinite(value):
+def level_ci(ci: dict, hold_at: float, partly_at: float, higher_is_better: bool = True) -> str:
+    """A value against two thresholds, rated on its 95% CI (``ci_dict``), never on the mean
+    alone: (higher is better) holds if the whole interval is >= ``hold_at``, does not hold if
+    the whole interval is below ``partly_at``, partly holds otherwise (the interval reaches
+    across a threshold); lower is better mirrors it. Without an interval (n < 2) the mean
+    stands for both ends, and "holds" becomes "partly holds"."""
+    m, (lo, hi) = ci["mean"], ci["ci95"]
+    if m is None or not math.isfinite(m):
         return NM
-    if higher_is_better:
-        return HOLDS if value >= hold_at else (PARTLY if value >= partly_at else NOT)
-    return HOLDS if value <= hold_at else (PARTLY if value <= partly_at else NOT)
+    no_interval = lo is None or hi is None
+    if no_interval:
+        lo = hi = m
+    if not higher_is_better:
+        lo, hi, hold_at, partly_at = -hi, -lo, -hold_at, -partly_at
+    st = HOLDS if lo >= hold_at else (NOT if hi < partly_at else PARTLY)
+    return PARTLY if st == HOLDS and no_interval else st
+
+
+def ci_words(ci: dict, fmt: str = ".3g") -> str:
+    """"0.12 (95% CI 0.05 to 0.19)", or "0.12 (one value, no interval)"."""
+    m, (lo, hi) = ci["mean"], ci["ci95"]
+    if m is None:
+        return "undefined"
+    if lo is None or hi is None:
+        return f"{m:{fmt}} (no interval: fewer than 2 seeds)"
+    return f"{m:{fmt}} (95% CI {lo:{fmt}} to {hi:{fmt}})"
 
 
 def sign_status(ci: dict, direction: int) -> str:
@@ -199,15 +222,43 @@ def sign_status(ci: dict, direction: int) -> str:
 
 
 def flat_status(ci: dict, within: float, partly_within: float) -> str:
-    """"No appreciable change" (an equivalence test): holds if the whole 95% CI of the change
-    lies within +-``within``, partly holds if |mean| <= ``partly_within``, does not hold
-    otherwise."""
+    """"No appreciable change" (an equivalence test on the 95% CI of the change): holds if the
+    whole interval lies within +-``within``, partly holds if it lies within +-``partly_within``,
+    does not hold otherwise. Without an interval (n < 2): partly holds at best."""
     m, (lo, hi) = ci["mean"], ci["ci95"]
     if m is None:
         return NM
-    if lo is not None and hi is not None and -within <= lo and hi <= within:
+    if lo is None or hi is None:
+        return PARTLY if abs(m) <= partly_within else NOT
+    if -within <= lo and hi <= within:
         return HOLDS
-    return PARTLY if abs(m) <= partly_within else NOT
+    return PARTLY if -partly_within <= lo and hi <= partly_within else NOT
+
+
+def sign_words(ci: dict, direction: int) -> str:
+    """What ``sign_status`` saw, in words: "significantly above 0", "above 0 but not
+    significantly (its interval includes 0)" or "not above 0" (direction -1: below)."""
+    m, (lo, hi) = ci["mean"], ci["ci95"]
+    side = "above" if direction > 0 else "below"
+    if m is None:
+        return "undefined"
+    if (direction > 0 and lo is not None and lo > 0) or (direction < 0 and hi is not None and hi < 0):
+        return f"significantly {side} 0"
+    if (m > 0) if direction > 0 else (m < 0):
+        return f"{side} 0 but not significantly (its interval includes 0)"
+    return f"not {side} 0"
+
+
+def flat_words(ci: dict, within: float, partly_within: float) -> str:
+    """What ``flat_status`` saw, in words."""
+    lo, hi = ci["ci95"]
+    if lo is None or hi is None:
+        return "no interval (fewer than 2 seeds)"
+    if -within <= lo and hi <= within:
+        return f"the whole interval is within +-{within}: no appreciable change"
+    if -partly_within <= lo and hi <= partly_within:
+        return f"the interval is within +-{partly_within} but not +-{within}"
+    return f"the interval reaches beyond +-{partly_within}: an appreciable change"
 
 
 def rise_fall(c: pd.DataFrame, x: str) -> tuple[str, dict, str]:

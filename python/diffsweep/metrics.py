@@ -48,9 +48,14 @@ __all__ = [
     "padhye_error",
     "t_quantile",
     "mean_ci",
+    "bounded_ci",
+    "M_BOUNDS",
 ]
 
 KEYS = ["point", "seed"]
+
+#: The range of the min-max ratio M (and of any share): give it to ``mean_ci(bounds=...)``.
+M_BOUNDS = (0.0, 1.0)
 
 # Columns of the ``flows`` table that describe one flow (docs/api.md), plus ``max_window_pkts``
 # which a builder may add.  Everything else in ``flows`` is a candidate grid column.
@@ -465,8 +470,13 @@ def padhye_error(flows: pd.DataFrame, b=1, w_max=1000.0) -> pd.DataFrame:
 _CI_COLUMNS = ("mean", "std", "n", "ci_low", "ci_high")
 
 
-def mean_ci(df: pd.DataFrame, by, value: str, level: float = 0.95) -> pd.DataFrame:
+def mean_ci(df: pd.DataFrame, by, value: str, level: float = 0.95,
+            bounds: tuple[float, float] | None = None) -> pd.DataFrame:
     """Mean and Student-t confidence interval of ``value`` per group of ``by``.
+
+    ``bounds=(lo, hi)``: ``value`` cannot leave [lo, hi] (the min-max ratio M: (0, 1)); the
+    interval is then computed on the logit scale and mapped back (``bounded_ci``), so that it
+    stays inside the bounds; the mean is the same.
 
     For each group with n non-NaN values: ``mean``, ``std`` (sample, ddof=1), ``n``, and
     ``ci_low/ci_high = mean -+ t_{(1+level)/2, n-1} * std / sqrt(n)`` (independent replicas,
@@ -499,6 +509,35 @@ def mean_ci(df: pd.DataFrame, by, value: str, level: float = 0.95) -> pd.DataFra
         half = tq * res["std"].to_numpy(dtype=float) / np.sqrt(n)
     res["n"] = res["n"].astype(int)
     res.loc[res["n"] < 2, "std"] = np.nan
-    res["ci_low"] = res["mean"].to_numpy(dtype=float) - half
-    res["ci_high"] = res["mean"].to_numpy(dtype=float) + half
+    mean = res["mean"].to_numpy(dtype=float)
+    if bounds is None:
+        res["ci_low"] = mean - half
+        res["ci_high"] = mean + half
+    else:
+        res["ci_low"], res["ci_high"] = bounded_ci(mean, half, bounds)
     return res.reset_index(drop=True)
+
+
+def bounded_ci(mean, half, bounds: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """The interval ``mean -+ half`` of a quantity bounded to [lo, hi], on the logit scale.
+
+    With p = (mean - lo) / (hi - lo), the half-width on the logit scale is (delta method)
+    ``h = half / ((hi - lo) p (1 - p))``, and the interval ``lo + (hi - lo) expit(logit(p) -+ h)``
+    lies inside (lo, hi), contains the mean, and is the Student-t interval when p is far from
+    the bounds. A mean on a bound (every value on it: no spread) gives [mean, mean]; NaN stays
+    NaN."""
+    lo, hi = (float(b) for b in bounds)
+    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+        raise ConfigError(f"bounds: {bounds!r} is not allowed (expected (lo, hi), finite, lo < hi)")
+    m = np.asarray(mean, dtype=float)
+    h = np.asarray(half, dtype=float)
+    p = np.clip((m - lo) / (hi - lo), 0.0, 1.0)
+    inside = (p > 0.0) & (p < 1.0)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        z = np.log(p) - np.log1p(-p)
+        hz = h / ((hi - lo) * p * (1.0 - p))
+        low = lo + (hi - lo) / (1.0 + np.exp(-(z - hz)))
+        high = lo + (hi - lo) / (1.0 + np.exp(-(z + hz)))
+    low = np.where(inside, low, np.where(np.isnan(h), np.nan, m))
+    high = np.where(inside, high, np.where(np.isnan(h), np.nan, m))
+    return low, high

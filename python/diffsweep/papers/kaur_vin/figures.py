@@ -37,7 +37,11 @@ __all__ = ["FIGURES", "save", "fig2", "fig3", "fig4", "fig5", "fig6", "fig7", "f
 COLORS = {"TCP-only": "tab:blue", "TCP+UDP": "tab:orange", "TCP+EF": "tab:green",
           "TCP+UDP+EF": "tab:red", "TCP+CBR": "tab:gray", "TCP+UDP+CBR": "tab:brown"}
 HIST_BIN = 0.2
-CI_NOTE = "error bars: 95% CI over seeds"
+CI_NOTE = "error bars: 95% CI over seeds (M: logit scale, inside [0, 1])"
+# What Fig. 2's y quantity is (shown in panel (a)).
+U_EXPLAINED = ("U = TCP throughput on the wire / bandwidth left by EF\n(link rate - mean EF rate). "
+               "Loss U_CBR - U_EF: U with CBR\nminus U with bursty EF of the same mean rate, "
+               "same seed.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -135,11 +139,15 @@ def fig2(res: Results) -> Figure:
     tp, _ = select(tp, N=1, rtp=8.0, f=MAIN_F, has_udp=0)
     fig, (a, b) = _new_figure(2, "Kaur & Vin Fig. 2: effect of EF burstiness on TCP (one flow)")
     c = metrics.mean_ci(loss, "t_on", "loss")
-    _errorbar(a, c, "t_on", "U_CBR - U_EF", color="tab:green")
-    a.axhline(0.0, color="0.6", lw=0.8)
+    _errorbar(a, c, "t_on", "U_CBR - U_EF (mean over seeds)", color="tab:green")
+    a.axhline(0.0, color="0.6", lw=0.8, label="no loss")
     _log_ton(a)
     a.set_ylabel("Loss in TCP throughput U_CBR - U_EF")
     a.set_title("(a) Loss in TCP throughput")
+    a.legend(fontsize=8, loc="upper right")
+    a.text(0.02, 0.02, U_EXPLAINED, transform=a.transAxes, fontsize=6.5, color="0.25",
+           va="bottom", ha="left", wrap=True,
+           bbox={"boxstyle": "round", "fc": "white", "ec": "0.8", "alpha": 0.85})
     ef = tp[tp["ef_kind"] == "onoff"]
     _errorbar(b, metrics.mean_ci(ef, "t_on", "timeouts_total"), "t_on", "TCP-EF", color="tab:green")
     cb = collapse_t_on(tp[tp["ef_kind"] == "cbr"], "timeouts_total")
@@ -217,11 +225,11 @@ def _m_vs_t_on(ax, fr: pd.DataFrame) -> None:
     for net in NO_EF:
         g = collapse_t_on(fr[fr["network"] == net], "min_max_ratio")
         if not g.empty:
-            _hline_band(ax, metrics.mean_ci(g, None, "min_max_ratio"), net, COLORS[net])
+            _hline_band(ax, metrics.mean_ci(g, None, "min_max_ratio", bounds=metrics.M_BOUNDS), net, COLORS[net])
     for net in WITH_EF:
         g = fr[fr["network"] == net]
         if not g.empty:
-            _errorbar(ax, metrics.mean_ci(g, "t_on", "min_max_ratio"), "t_on", net,
+            _errorbar(ax, metrics.mean_ci(g, "t_on", "min_max_ratio", bounds=metrics.M_BOUNDS), "t_on", net,
                       color=COLORS[net])
     _log_ton(ax)
     ax.set_ylabel("Min-max ratio M")
@@ -355,7 +363,7 @@ def fig7(res: Results) -> Figure:
         for net in NO_EF + WITH_EF:
             g = sub[sub["network"] == net]
             if not g.empty:
-                _errorbar(ax, metrics.mean_ci(g, "N", "min_max_ratio"), "N", net,
+                _errorbar(ax, metrics.mean_ci(g, "N", "min_max_ratio", bounds=metrics.M_BOUNDS), "N", net,
                           color=COLORS[net], ls="--" if net in NO_EF else "-")
         _log2_n(ax, sub["N"].unique() if not sub.empty else [])
         ax.set_ylabel("Min-max ratio M")
@@ -485,11 +493,11 @@ def figkf(res: Results) -> Figure:
     if ef.empty:
         _no_data(c, "no TCP+EF rows with N > 1")
     for f, g in ef.groupby("f"):
-        _errorbar(c, metrics.mean_ci(g, "t_on", "min_max_ratio"), "t_on", f"TCP+EF, f = {100 * f:g}%",
+        _errorbar(c, metrics.mean_ci(g, "t_on", "min_max_ratio", bounds=metrics.M_BOUNDS), "t_on", f"TCP+EF, f = {100 * f:g}%",
                   color=cmap[f])
     base = collapse_t_on(fr[fr["network"] == "TCP-only"], "min_max_ratio")
     if not base.empty:
-        _hline_band(c, metrics.mean_ci(base, None, "min_max_ratio"), "TCP-only", "0.3")
+        _hline_band(c, metrics.mean_ci(base, None, "min_max_ratio", bounds=metrics.M_BOUNDS), "TCP-only", "0.3")
     _log_ton(c)
     c.set_ylabel("Min-max ratio M")
     c.set_ylim(-0.02, 1.02)
