@@ -49,9 +49,9 @@ FAMILIES = (
            make="diffsweep.papers.kaur_vin.explain:make_k5v"),
 )
 
+# The run's duration, warm-up and seeds come first in the report, from the sweep files run
+# (diffsweep.reproduce.run_assumption).
 ASSUMPTIONS = (
-    'Duration 100 s and warm-up 10 s per replica, 10 seeds per point (--quick: 20-30 s, 5'
-    ' s, 2-3 seeds, fewer grid points); the paper gives none of these.',
     "TCP timers are ns-2.35's defaults: tcpTick 10 ms, minimum RTO 200 ms, maximum 60 s, "
     'initial RTO 3 s, windowInit 2. The ns-2 of 2000 used tcpTick 100 ms and no minimum.',
     "Reno without ns-2's bugFix_ (a second fast retransmit in one window is allowed): the"

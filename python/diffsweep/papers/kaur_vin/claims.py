@@ -298,6 +298,8 @@ def check_k4_timeouts(res: Results) -> Verdict:
                    f"{c['mean'].iloc[-1]:.3g}")
 
 
+# Quantities bounded to [0, 1]: their intervals are computed on the logit scale.
+_BOUNDS = {"min_max_ratio": metrics.M_BOUNDS, "near_fair": metrics.M_BOUNDS}
 _WORDS = {"spread": "the spread (max - min of x_i/(C/n))",
           "near_fair": "the share of flows within 0.8..1.2 of the fair share",
           "min_max_ratio": "the min-max ratio M"}
@@ -453,8 +455,10 @@ def _k6_check(res: Results, value: str, direction: int, what: str) -> Verdict:
         st = cl.sign_status(ci, direction)
         key = f"{setting}: {b_net} - {a_net}"
         nums[key] = {"difference": ci,
-                     a_net: cl.overall_ci(d.rename(columns={f"{value}_a": "v"}), "v"),
-                     b_net: cl.overall_ci(d.rename(columns={f"{value}_b": "v"}), "v")}
+                     a_net: cl.overall_ci(d.rename(columns={f"{value}_a": "v"}), "v",
+                                          bounds=_BOUNDS.get(value)),
+                     b_net: cl.overall_ci(d.rename(columns={f"{value}_b": "v"}), "v",
+                                          bounds=_BOUNDS.get(value))}
         sts.append(st)
         whys.append(f"{setting} RTPs, {what} with EF minus without ({b_net} minus {a_net}, "
                     f"paired by seed) is {cl.ci_words(ci)}, {cl.sign_words(ci, direction)}: {st}")
@@ -597,7 +601,7 @@ def _trend_part(per: pd.DataFrame, value: str, mode: str):
     else:
         st = cl.sign_status(tr["slope_per_log_unit"], +1 if mode == "up" else -1)
     ch = tr["change_over_range"]
-    by_n = _curve_numbers(metrics.mean_ci(per, "N", value, bounds=metrics.M_BOUNDS if value == "min_max_ratio" else None), "N")
+    by_n = _curve_numbers(metrics.mean_ci(per, "N", value, bounds=_BOUNDS.get(value)), "N")
     return st, {"change_over_N_range": ch, "by_N": by_n}, \
         (f"{_WORDS.get(value, value)} changes by {cl.ci_words(ch)} over the N range; "
          + (cl.flat_words(ch, FLAT, FLAT_PARTLY) if mode == "flat" else

@@ -299,7 +299,7 @@ def _hist_panel(ax, series: list[tuple[str, pd.DataFrame, str | None]], edges: n
     centers = (edges[:-1] + edges[1:]) / 2
     for i, (label, nf, color) in enumerate(series):
         h = hist_per_replica(nf, edges)
-        c = metrics.mean_ci(h, "bin", "pct")
+        c = metrics.mean_ci(h, "bin", "pct", bounds=(0.0, 100.0))
         xs = centers[c["bin"].to_numpy(dtype=int)] - HIST_BIN / 2 + w * (i + 0.5)
         m = c["mean"].to_numpy(dtype=float)
         err = _yerr(c)
