@@ -27,6 +27,25 @@ if TYPE_CHECKING:
 
 __all__ = ["write_report"]
 
+INTERVALS = (
+    "Error bars and intervals are 95% Student-t confidence intervals over seeds, except for "
+    "bounded quantities (the min-max ratio M and shares of flows, which lie in [0, 1]): their "
+    "interval is computed on the logit scale and mapped back (diffsweep.metrics.bounded_ci), "
+    "so that it stays inside the bounds. Every verdict is rated on the interval, not on the "
+    "mean alone.")
+
+
+def quick_note(results_by_family: Mapping[str, Results]) -> str:
+    """The summary's warning for a --quick report: how many seeds the verdicts rest on."""
+    seeds = sorted({int(r.replicas["seed"].nunique()) for r in results_by_family.values()
+                    if r is not None and "seed" in r.replicas.columns})
+    n = " or ".join(str(k) for k in seeds) if seeds else "a few"
+    return (f"This is a --quick run: its verdicts rest on {n} seeds per point, shorter runs "
+            "and fewer grid points than the full run. With so few seeds the intervals are "
+            "wide, and the verdicts may differ from those of the full run (diffsweep reproduce "
+            "without --quick).")
+
+
 _COLOR = {HOLDS: "#1a7f37", PARTLY: "#9a6700", NOT: "#cf222e", NM: "#57606a"}
 
 
@@ -186,14 +205,14 @@ padding:0 1em;line-height:1.45;color:#1f2328}img{max-width:100%;border:1px solid
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #d0d7de;padding:3px 8px;
 text-align:left;vertical-align:top}th{background:#f6f8fa}blockquote{border-left:4px solid #d0d7de;
 margin:0.5em 0;padding:0.2em 1em;color:#424a53}.status{color:white;padding:1px 8px;
-border-radius:10px;font-weight:bold}pre{background:#f6f8fa;padding:0.8em;overflow-x:auto}
+border-radius:10px;font-weight:bold}pre{background:#f6f8fa;padding:0.8em;white-space:pre-wrap;overflow-wrap:anywhere}
 .test{font-size:0.85em;color:#57606a}details{margin:0.3em 0 0.8em 0}"""
 
 
 def write_report(paper: Paper, results_by_family: Mapping[str, Results], out_dir,
                  figures: Mapping[str, list] | None = None, assumptions: list[str] | None = None,
                  setup: str = "", timings: Mapping | None = None,
-                 notes: Mapping[str, str] | None = None) -> tuple[Path, Path]:
+                 notes: Mapping[str, str] | None = None, quick: bool = False) -> tuple[Path, Path]:
     """Write ``out_dir/report.md``, ``out_dir/report.html`` (self-contained: PNG figures inline
     as base64) and ``out_dir/verdicts.json`` for ``paper`` (a :class:`diffsweep.papers.Paper`:
     its title, claims and families).
@@ -201,7 +220,8 @@ def write_report(paper: Paper, results_by_family: Mapping[str, Results], out_dir
     ``results_by_family``: family id -> Results; ``figures``: family id -> image paths (PNG
     shown; other files linked); ``assumptions``: every value the paper does not give;
     ``setup``: free text (build, machine, sweep files); ``timings``: name -> seconds (or any
-    value); ``notes``: family id -> a paragraph under its heading.  Sections: summary, set-up,
+    value); ``notes``: family id -> a paragraph under its heading; ``quick``: the results come
+    from a ``--quick`` run (the summary says how many seeds, and that the full run may differ).  Sections: summary, set-up,
     assumptions, the conclusions, then per figure family (in the paper's order) its images,
     and per claim the paper's text, the measured numbers with 95% CIs, the verdict and the
     reason.  Returns (report.md, report.html)."""
@@ -222,10 +242,11 @@ def write_report(paper: Paper, results_by_family: Mapping[str, Results], out_dir
     doc.p(f"Generated {stamp} by diffsweep{' ' + ver if ver else ''}. Every verdict below is "
           f"computed from the simulation tables by the checks in diffsweep.papers.{paper.package}"
           ".claims; the test of "
-          "each claim and its thresholds are printed under it. Error bars and intervals are "
-          "95% Student-t confidence intervals over seeds.")
+          "each claim and its thresholds are printed under it. " + INTERVALS)
 
     doc.h(2, "Summary", "summary")
+    if quick:
+        doc.p(quick_note(results_by_family))
     counts = {s: sum(1 for v in verdicts.values() if v.status == s) for s in STATUSES}
     doc.p(", ".join(f"{counts[s]} {s}" for s in STATUSES))
     doc.table(["claim", "figure", "status", "claim text"],

@@ -58,10 +58,11 @@ def reproduce(paper: str, out, figures: list[str] | None = None, quick: bool = F
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     timings: dict[str, float] = {}
-    runs = {}
+    runs, cfgs = {}, {}
     t_all = time.perf_counter()
     for name in dict.fromkeys(s for fam in chosen for s in fam.sweeps):
-        cfg = config.load_sweep(_sweep_path(spec.package, name), quick=quick, seeds=seeds)
+        cfg = cfgs[name] = config.load_sweep(_sweep_path(spec.package, name), quick=quick,
+                                             seeds=seeds)
         log(f"[{name}] {cfg.n_points} points x {len(cfg.seeds)} seeds -> {out / name}")
         t0 = time.perf_counter()
         runs[name] = runner.run(cfg, backend=backend, store=out / name, progress=progress,
@@ -92,8 +93,32 @@ def reproduce(paper: str, out, figures: list[str] | None = None, quick: bool = F
              f"diffsweep {meta.get('version', '?')}; sweep files: "
              + ", ".join(f"sweeps/{spec.package}/{n}.toml" for n in runs) + ".")
     md, html = write_report(spec, results, out, figures=fig_paths,
-                            assumptions=list(spec.assumptions), setup=setup, timings=timings,
-                            notes=notes)
+                            assumptions=[run_assumption(cfgs, quick), *spec.assumptions],
+                            setup=setup, timings=timings, notes=notes, quick=quick)
     verdicts = spec.evaluate(results)
     log(f"wrote {md} and {html} in {timings['total']:.1f} s")
     return md, html, verdicts
+
+
+def _setting(cfg, key: str) -> str:
+    if key in cfg.fixed:
+        v = cfg.fixed[key]
+        return f"{v:g} s" if isinstance(v, (int, float)) else str(v)
+    for names in [(k,) for k in cfg.axes] + [g.names for g in cfg.zips]:
+        if key in names:
+            return "varied (a grid axis)"
+    return "the builder's default"
+
+
+def run_assumption(cfgs, quick: bool) -> str:
+    """The report's first assumption, from the sweep files actually run (after ``[quick]`` and
+    ``--seeds``): duration, warm-up and seeds per point, grouped by sweep."""
+    groups: dict[tuple, list[str]] = {}
+    for name, cfg in cfgs.items():
+        key = (_setting(cfg, "duration_s"), _setting(cfg, "warmup_s"), len(cfg.seeds))
+        groups.setdefault(key, []).append(name)
+    parts = [f"duration {d}, warm-up {w}, {n} seed{'s' if n != 1 else ''} per point "
+             f"({', '.join(names)})" for (d, w, n), names in groups.items()]
+    how = (" with their [quick] sections (which also have fewer grid points)" if quick else "")
+    return (f"Per replica, as the sweep files run here set them{how}: " + "; ".join(parts)
+            + ". The paper gives none of these.")
