@@ -13,7 +13,7 @@ from diffsweep.errors import ConfigError
 
 PKG = Path(diffsweep.__file__).resolve().parent
 GENERIC = ["reproduce.py", "report.py", "claims.py", "scenarios.py", "identity.py",
-           "figures/__init__.py"]  # (papers/__init__.py is the registry: it lists them)
+           "figures/__init__.py", "papers/__init__.py"]
 
 
 def test_registry_feeds_cli_builders_and_scenarios(capsys):

@@ -8,15 +8,17 @@ claims, figures and builder modules are imported when first used. The package al
 the paper's scenario builder (``scenario.py``), its per-seed tables, figures and claims, and
 reference data under ``data/`` (package data, read with :meth:`Paper.data_file`).
 
-``REGISTERED`` lists the packages; ``names()``, ``get(name)`` and ``builders()`` read them. The
-CLI's ``diffsweep reproduce`` choices, :func:`diffsweep.reproduce.reproduce` and the builder
-registry of sweep files (``diffsweep.config.BUILDERS``) all come from here: a paper appears in
-``diffsweep reproduce --help`` by being added to ``REGISTERED``. ``docs/design.md`` ("How to add
+``REGISTERED`` lists the packages (found, not typed: every sub-package is a paper);
+``names()``, ``get(name)`` and ``builders()`` read them. The CLI's ``diffsweep reproduce``
+choices, :func:`diffsweep.reproduce.reproduce` and the builder registry of sweep files
+(``diffsweep.config.BUILDERS``) all come from here: a paper appears in ``diffsweep reproduce
+--help`` by having its package with a ``PAPER``. ``docs/design.md`` ("How to add
 a paper") walks through the files.
 """
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -26,8 +28,9 @@ from diffsweep.errors import ConfigError
 
 __all__ = ["Family", "Paper", "REGISTERED", "names", "get", "builders", "resolve"]
 
-#: The paper packages under diffsweep.papers, in the order ``diffsweep reproduce --help`` lists them.
-REGISTERED = ("kaur_vin",)
+#: The paper packages: every sub-package of diffsweep.papers (a paper registers by existing,
+#: with a ``PAPER`` in its ``__init__``), in name order.
+REGISTERED = tuple(sorted(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg))
 
 
 def resolve(target: str | Callable) -> Any:
@@ -64,9 +67,9 @@ class Family:
 class Paper:
     """What ``diffsweep reproduce`` and the report need to know about one paper.
 
-    name: the CLI name ("kaur-vin"); package: the Python package and sweep folder
-    ("kaur_vin": ``diffsweep.papers.kaur_vin``, ``sweeps/kaur_vin/``, figure files
-    ``kaur_vin_fig2.png``); title: the paper's title line of the report; setup: the common
+    name: the CLI name (e.g. "smith-jones"); package: the Python package and sweep folder
+    (e.g. "smith_jones": ``diffsweep.papers.smith_jones``, ``sweeps/smith_jones/``, figure
+    files ``smith_jones_fig2.png``); title: the paper's title line of the report; setup: the common
     set-up as the paper gives it; families; assumptions: every value the paper does not give
     (the report's "Assumptions" section); builders: sweep-file builder name -> "module:function";
     claims: "module:function" returning the list of :class:`diffsweep.claims.Claim`; figures:
