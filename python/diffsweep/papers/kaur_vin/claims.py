@@ -346,9 +346,10 @@ def _no_ef_small(res: Results, setting: str) -> Verdict:
 
 @cl.measured
 def check_k5_small_equal(res: Results) -> Verdict:
-    """Equal RTPs, TCP-only and TCP+UDP: mean M over seeds (T_on ignored): holds if <= 0.2
-    (throughputs differ >= 5x; paper 5-10x) for each network, partly holds if <= 0.5, does not
-    hold otherwise; networks combined (all hold -> holds, all fail -> does not hold)."""
+    """Equal RTPs, TCP-only and TCP+UDP: M over seeds (T_on ignored) with its 95% CI (logit
+    scale, inside [0, 1]): holds if the whole interval is <= 0.2 (throughputs differ >= 5x;
+    paper 5-10x) for each network, does not hold if it is all above 0.5, partly holds
+    otherwise; networks combined (all hold -> holds, all fail -> does not hold)."""
     return _no_ef_small(res, "equal")
 
 
