@@ -37,7 +37,9 @@ __all__ = ["FIGURES", "save", "fig2", "fig3", "fig4", "fig5", "fig6", "fig7", "f
 COLORS = {"TCP-only": "tab:blue", "TCP+UDP": "tab:orange", "TCP+EF": "tab:green",
           "TCP+UDP+EF": "tab:red", "TCP+CBR": "tab:gray", "TCP+UDP+CBR": "tab:brown"}
 HIST_BIN = 0.2
-CI_NOTE = "error bars: 95% CI over seeds (M: logit scale, inside [0, 1])"
+CI_NOTE = "error bars: 95% CI over seeds"
+# Figures of bounded quantities (M, shares of flows) say how their intervals stay in bounds.
+BOUNDED_NOTE = "intervals of M and of shares on the logit scale, inside their bounds"
 # What Fig. 2's y quantity is (shown in panel (a)).
 U_EXPLAINED = ("U = TCP throughput on the wire / bandwidth left by EF\n(link rate - mean EF rate). "
                "Loss U_CBR - U_EF: U with CBR\nminus U with bursty EF of the same mean rate, "
@@ -254,7 +256,7 @@ def fig5(res: Results) -> Figure:
             ax.set_ylabel("Min-max ratio M")
             continue
         _m_vs_t_on(ax, sub)
-    _note(fig, notes, _nseeds(fr))
+    _note(fig, notes + [BOUNDED_NOTE], _nseeds(fr))
     return fig
 
 
@@ -337,7 +339,7 @@ def fig6(res: Results) -> Figure:
         series = [(net, sub[sub["network"] == net], COLORS[net]) for net in NO_EF + WITH_EF
                   if (sub["network"] == net).any()]
         _hist_panel(ax, series, edges, f"no {setting}-RTP rows")
-    _note(fig, notes, _nseeds(nf.drop_duplicates(KEYS)))
+    _note(fig, notes + [BOUNDED_NOTE], _nseeds(nf.drop_duplicates(KEYS)))
     return fig
 
 
@@ -370,7 +372,7 @@ def fig7(res: Results) -> Figure:
         ax.set_ylim(-0.02, 1.02)
         if not sub.empty:
             ax.legend(fontsize=7)
-    _note(fig, notes, _nseeds(fr))
+    _note(fig, notes + [BOUNDED_NOTE], _nseeds(fr))
     return fig
 
 
@@ -396,7 +398,7 @@ def _fig89(res: Results, setting: str, number: int) -> Figure:
         series = [(f"N = {_fmt_n(n)}", sub[sub["N"] == n], cmap[n]) for n in ns
                   if (sub["N"] == n).any()]
         _hist_panel(ax, series, edges, f"no {net} rows with {title} RTPs")
-    _note(fig, notes, _nseeds(nf.drop_duplicates(KEYS)) if not nf.empty else None)
+    _note(fig, notes + [BOUNDED_NOTE], _nseeds(nf.drop_duplicates(KEYS)) if not nf.empty else None)
     return fig
 
 
@@ -505,7 +507,7 @@ def figkf(res: Results) -> Figure:
     for ax in (a, b, c):
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=7)
-    _note(fig, [], None)
+    _note(fig, [BOUNDED_NOTE], None)
     return fig
 
 
