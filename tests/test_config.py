@@ -198,7 +198,7 @@ def test_make_grid_with_zip_groups():
         """)
     g = cfg.make_grid()
     assert g.n_points == cfg.n_points == 6 and len(g) == 12
-    assert g.sweep_config is cfg
+    assert not hasattr(g, "sweep_config")  # no back-reference: run(cfg) names the folder
     pts = cfg.expand_points()
     assert g.points[["ef", "rtp_ms", "buffer_bytes"]].to_dict("records") == pts
     for p, point in enumerate(pts):

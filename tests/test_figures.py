@@ -1,4 +1,4 @@
-"""diffsweep.figures.kaur_vin: every figure function returns a matplotlib Figure laid out like the
+"""diffsweep.papers.kaur_vin.figures: every figure function returns a matplotlib Figure laid out like the
 paper's (axes labels, log T_on axis, panels), from hand-made tables; missing columns give a
 ValueError naming the column; save() writes PNG and PDF.
 
@@ -12,8 +12,11 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from diffsweep.figures import kaur_vin as kv
-from diffsweep.figures import network_label, save
+from diffsweep.figures import combine, save
+from diffsweep.papers.kaur_vin import figures as kv
+from diffsweep.papers.kaur_vin import tables as kvt
+from diffsweep.papers.kaur_vin.tables import network_label
+from diffsweep.results import Results
 
 _spec = importlib.util.spec_from_file_location("_kv_synthetic",
                                                Path(__file__).with_name("test_report.py"))
@@ -67,7 +70,7 @@ def test_network_label():
 
 
 def test_prepare_canonical_columns(k5):
-    rep, fl = kv.prepare(k5)
+    rep, fl = kvt.prepare(k5)
     assert set(rep["network"]) == {"TCP-only", "TCP+UDP", "TCP+EF", "TCP+UDP+EF"}
     assert set(rep["rtp_setting"]) == {"equal", "unequal"}
     assert set(rep["N"]) == {8, 16}
@@ -81,17 +84,17 @@ def test_prepare_canonical_columns(k5):
 def test_loss_pairs_cbr_by_seed_even_at_one_t_on():
     reps = [r for r in S.k2_data(lambda t: S.hump(t, 0.4))
             if r["ef"] == "onoff" or r["t_on_ms"] == 4.0]
-    loss = kv.loss_per_seed(S.R(reps))
+    loss = kvt.loss_per_seed(S.R(reps))
     assert len(loss) == len(S.TONS) * S.SEEDS          # every EF replica has its CBR pair
     c = loss.groupby("t_on")["loss"].mean()
     assert c.idxmax() == 4.0 and c.max() == pytest.approx(0.4, abs=0.02)
 
 
 def test_duplicate_replica_keys_need_combine(k2):
-    twice = kv.Results(**{n: pd.concat([t, t]) for n, t in k2.tables().items()}, meta={})
+    twice = Results(**{n: pd.concat([t, t]) for n, t in k2.tables().items()}, meta={})
     with pytest.raises(ValueError, match="combine"):
-        kv.prepare(twice)
-    both = kv.combine([k2, k2], labels=["a", "b"])
+        kvt.prepare(twice)
+    both = combine([k2, k2], labels=["a", "b"])
     assert len(both.replicas) == 2 * len(k2.replicas)
     assert not both.replicas.duplicated(["point", "seed"]).any()
     assert set(both.flows["part"]) == {"a", "b"}
@@ -257,13 +260,34 @@ def test_save_writes_png_and_pdf(tmp_path, k2):
 
 def test_real_engine_output_feeds_fig2_and_k2(tmp_path):
     import diffsweep as ds
-    from diffsweep import report
+    from diffsweep.claims import STATUSES
+    from diffsweep.papers.kaur_vin.claims import kaur_vin_claims
     g = ds.Grid(ds.scenarios.kaur_vin, seeds=2, n_flows=1, rtp_ms=8.0, ef=["cbr", "onoff"],
                 t_on_ms=[0.4, 4.0, 40.0], duration_s=5.0, warmup_s=1.0)
     res = ds.run(g, backend="cpu", progress=False)
     fig = kv.fig2(res)
     assert len(panels(fig)) == 2
     save(fig, tmp_path / "fig2")
-    for c in report.kaur_vin_claims():
+    for c in kaur_vin_claims():
         if c.family == "K2":
-            assert c.evaluate({"K2": res}).status in report.STATUSES
+            assert c.evaluate({"K2": res}).status in STATUSES
+
+
+def test_fig2_explains_u_and_labels_panel_a():
+    fig = kv.fig2(S.R(S.k2_data(lambda t: S.hump(t))))
+    a = panels(fig)[0]
+    assert a.get_legend() is not None
+    assert any("bandwidth left by EF" in t.get_text() for t in a.texts)
+
+
+def test_fig5_error_bars_stay_inside_0_1():
+    """Spread-out M values near 0: a t-interval would reach below 0; the bars must not."""
+    def values(net, setting, n, t, seed):   # M = 0.01 for half the seeds, 0.4 for the rest
+        return S.spread_values(n, 0.01 if seed % 2 else 0.4)
+    reps = S.fair_data(None, values_fn=values, seeds=4)
+    fig = kv.fig5(S.R(reps))
+    for ax in panels(fig):
+        for coll in ax.collections:
+            for seg in getattr(coll, "get_segments", lambda: [])():
+                ys = [y for _, y in seg]
+                assert min(ys) >= 0 and max(ys) <= 1, ys

@@ -335,3 +335,29 @@ def test_mean_ci_multiple_by_columns():
     # a group column named like an output column would be ambiguous
     with pytest.raises(ConfigError, match="by"):
         m.mean_ci(df.rename(columns={"N": "n"}), ["n", "ef"], "M")
+
+
+def test_bounded_interval_never_leaves_0_1():
+    """The min-max ratio M lies in [0, 1]; its interval must too (the plain t-interval of
+    small, spread-out values crosses 0)."""
+    rng = np.random.default_rng(7)
+    rows = []
+    for g in range(200):
+        n = int(rng.integers(2, 8))
+        centre = rng.choice([0.01, 0.05, 0.5, 0.95, 0.99])
+        vals = np.clip(centre + rng.normal(0, 0.2, n), 0, 1)
+        rows += [{"g": g, "M": float(v)} for v in vals]
+    df = pd.DataFrame(rows)
+    plain = m.mean_ci(df, "g", "M")
+    assert (plain["ci_low"] < 0).any() and (plain["ci_high"] > 1).any()
+    b = m.mean_ci(df, "g", "M", bounds=m.M_BOUNDS)
+    ok = b["ci_low"].notna()
+    assert ((b.loc[ok, "ci_low"] >= 0) & (b.loc[ok, "ci_high"] <= 1)).all()
+    assert ((b.loc[ok, "ci_low"] <= b.loc[ok, "mean"]) & (b.loc[ok, "mean"] <= b.loc[ok, "ci_high"])).all()
+    pd.testing.assert_series_equal(b["mean"], plain["mean"])
+    # far from the bounds the logit interval is close to the t-interval
+    mid = df[df["M"].between(0.4, 0.6)].assign(g=0)
+    one_plain, one_b = m.mean_ci(mid, "g", "M"), m.mean_ci(mid, "g", "M", bounds=(0, 1))
+    assert one_b["ci_low"].iloc[0] == pytest.approx(one_plain["ci_low"].iloc[0], abs=0.01)
+    with pytest.raises(ConfigError, match="bounds"):
+        m.mean_ci(df, "g", "M", bounds=(1, 0))

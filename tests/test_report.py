@@ -1,5 +1,5 @@
 """Verdicts are computed from the measured tables, never written in: for every claim of
-diffsweep.report, hand-made tables where it holds and tables where it fails, and the verdict
+diffsweep.papers.kaur_vin.claims, hand-made tables where it holds and tables where it fails, and the verdict
 follows.  Also write_report's output.
 
 The tables follow docs/api.md: ``replicas`` and ``flows`` with ``point``, ``seed``, the grid
@@ -15,9 +15,22 @@ import pandas as pd
 import pytest
 
 from diffsweep import metrics
-from diffsweep.report import (STATUSES, Claim, Verdict, evaluate_all, kaur_vin_claims,
-                              results_for, write_report)
-from diffsweep import report as rp
+from diffsweep import papers
+from diffsweep.claims import STATUSES, Claim, Verdict, conclusion_from
+from diffsweep.claims import evaluate_all as _evaluate_all
+from diffsweep.papers.kaur_vin import claims as rp
+from diffsweep.papers.kaur_vin.claims import kaur_vin_claims, results_for
+from diffsweep.report import write_report as _write_report
+
+KAUR_VIN = papers.get("kaur-vin")
+
+
+def evaluate_all(results_by_family):
+    return _evaluate_all(results_by_family, kaur_vin_claims())
+
+
+def write_report(*args, **kw):
+    return _write_report(KAUR_VIN, *args, **kw)
 from diffsweep.results import Results
 
 LINK = 40e6
@@ -247,6 +260,27 @@ def test_k2_peak_thresholds():
     v = rp.check_k2_peak(R(k2_data(lambda t: hump(t, 0.03))))
     assert v.status == "does not hold"
     assert v.numbers["peak_loss"]["mean"] == pytest.approx(0.03, abs=0.01)
+
+
+def test_k2_peak_is_rated_on_its_interval():
+    """A peak whose mean clears the 'holds' threshold but whose interval includes 0 shows no
+    loss at all: the mean alone would have said 'holds'."""
+    noisy = R(k2_data(lambda t: hump(t, 0.3), noise=0.9, seeds=3))
+    v = rp.check_k2_peak(noisy)
+    peak = v.numbers["peak_loss"]
+    assert peak["mean"] >= rp.PEAK_LARGE and peak["ci95"][0] <= 0
+    assert v.status == "does not hold" and "includes 0" in v.reason
+
+
+def test_reasons_are_words():
+    """No bare booleans or arrows in a reason (they used to read "...: False; ... -> holds")."""
+    cases = [(rp.check_k3_rtp, R(k3_data(lambda t, r: hump(t) * 8 / r))),
+             (rp.check_k2_peak, R(k2_data(lambda t: hump(t, 0.45))))]
+    for check, res in cases:
+        v = check(res)
+        assert v.status != "not measured"
+        for bad in (": True", ": False", "->", "False;", "True;"):
+            assert bad not in v.reason, (check.__name__, v.reason)
 
 
 def test_k2_timeouts_shape():
@@ -610,10 +644,10 @@ def test_conclusions_follow_family_verdicts():
 
 def test_conclusion_with_missing_dependency_is_at_most_partly():
     deps = {"A": Verdict("holds"), "B": Verdict("not measured")}
-    assert rp._conclusion_from(deps).status == "partly holds"
-    assert rp._conclusion_from({"A": Verdict("holds")}).status == "holds"
-    assert rp._conclusion_from({"A": Verdict("not measured")}).status == "not measured"
-    assert rp._conclusion_from({"A": Verdict("does not hold"),
+    assert conclusion_from(deps).status == "partly holds"
+    assert conclusion_from({"A": Verdict("holds")}).status == "holds"
+    assert conclusion_from({"A": Verdict("not measured")}).status == "not measured"
+    assert conclusion_from({"A": Verdict("does not hold"),
                                 "B": Verdict("holds")}).status == "partly holds"
 
 
@@ -622,7 +656,8 @@ def test_conclusion_with_missing_dependency_is_at_most_partly():
 # ------------------------------------------------------------------------------------------
 
 def test_write_report(tmp_path):
-    from diffsweep.figures.kaur_vin import fig2, save
+    from diffsweep.figures import save
+    from diffsweep.papers.kaur_vin.figures import fig2
     k2 = R(k2_data(lambda t: hump(t, 0.4)))
     png, pdf = save(fig2(k2), tmp_path / "figs" / "k2")
     md, html_path = write_report({"K2": k2}, tmp_path / "out", {"K2": [png, pdf]},

@@ -56,6 +56,11 @@ def test_reproduce_k2_k5_through_cli(workdir):
     status_k4 = verdicts["K4.1"]["status"] if isinstance(verdicts["K4.1"], dict) else verdicts["K4.1"]
     assert status_k4 == "not measured"
     assert "data:image/png;base64," in html
+    # The assumptions state what was run (the shrunk [quick]: 4 s, warm-up 1 s, 3 seeds), and
+    # the summary says the verdicts rest on 3 seeds of a --quick run.
+    assert "duration 4 s, warm-up 1 s, 3 seeds per point (k2, k5_equal, k5_unequal)" in md
+    assert "20-30 s" not in md and "rest on 3 seeds" in md and "--quick run" in md
+    assert "white-space:pre-wrap" in html   # the set-up block wraps
     # A second run resumes: every replica is already in the folders.
     for name in ("k2", "k5_equal", "k5_unequal"):
         assert (out / name / "manifest.json").is_file()

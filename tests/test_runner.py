@@ -192,7 +192,7 @@ def test_another_sweep_into_the_folder_is_refused(tmp_path):
     # the identity of a Python grid: builder, fixed, axes; not the seeds
     h1, f1 = grid_identity(small_grid(seeds=1))
     assert h1 == grid_identity(small_grid(seeds=5))[0] != grid_identity(small_grid(rtp_ms=9.0))[0]
-    assert f1["builder"] == "diffsweep.scenarios:kaur_vin"
+    assert f1["builder"] == "diffsweep.papers.kaur_vin.scenario:kaur_vin"
 
 
 def test_cli_another_sweep_exits_2(tmp_path, capsys):

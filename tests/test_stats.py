@@ -127,3 +127,12 @@ def test_summarize_then_targets():
     # point 0: 2 +- 2.48 (124%), point 1: 10 +- 0, point 2: 6 +- 4.97 (83%)
     assert list(ci_targets_unmet(s, 0.9).point) == [0]
     assert list(ci_targets_unmet(s, 0.5).point) == [0, 2]
+
+
+def test_one_t_quantile_for_the_package():
+    """metrics.mean_ci and stats.summarize share one implementation, so they agree on bad
+    input too (both used to exist: one returned NaN, the other raised)."""
+    from diffsweep import metrics
+    assert metrics.t_quantile is t_quantile
+    with pytest.raises(ConfigError, match="dof"):
+        metrics.t_quantile(0.975, float("nan"))

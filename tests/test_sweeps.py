@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 import diffsweep
-from diffsweep.config import _hash, load_sweep
+from diffsweep.config import load_sweep
+from diffsweep.identity import digest
 from diffsweep.results import TABLES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,7 +50,7 @@ def reduced(cfg):
             _set(fixed, axes, zips, "warmup_s", min(w, d / 4))
     cfg = dataclasses.replace(cfg, fixed=fixed, axes=axes, zips=zips, seeds=cfg.seeds[:1],
                               _builder=cfg._builder)
-    cfg.points_sha256 = _hash(cfg._points_dict())
+    cfg.points_sha256 = digest(cfg._points_dict())
     return cfg
 
 

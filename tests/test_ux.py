@@ -40,7 +40,7 @@ t_on_ms = [0.4, 40.0]
 BIG_ONE_CHUNK = """name = "many"
 builder = "kaur_vin"
 seeds = 300
-duration_s = 4.0
+duration_s = 20.0  # ~200 M replica-slots: several seconds on 2 cores, so SIGINT lands mid-chunk
 warmup_s = 0.5
 [fixed]
 n_flows = 1
@@ -138,7 +138,8 @@ def test_second_ctrl_c_stops_at_once(tmp_path):
 
 
 def test_progress_moves_within_one_chunk(tmp_path):
-    grid = Grid(kaur_vin, seeds=150, n_flows=1, t_on_ms=[0.4, 40.0], duration_s=4.0,
+    # ~60 M replica-slots: a couple of seconds on 2 idle cores, several 0.25-s polls
+    grid = Grid(kaur_vin, seeds=150, n_flows=1, t_on_ms=[0.4, 40.0], duration_s=25.0,
                 warmup_s=0.5)
     seen = []
     run(grid, backend="cpu", threads=2, progress=lambda done, total: seen.append(

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the Kaur & Vin Fig. 2 grid on ns-2.35 (Debian package "ns2").
 #
-#   ./run.sh          -> results_ns2_k2.csv        (brief's grid: T_on {0.4,4,40,400} ms
+#   ./run.sh          -> results_ns2_k2.csv (in python/diffsweep/papers/kaur_vin/data/: package
+#                        data the report reads)   (brief's grid: T_on {0.4,4,40,400} ms
 #                                                    EF + CBR, seeds 1-3, timers def/old)
 #   ./run.sh extra    -> also results_ns2_k2_extra.csv (20 seeds, extra T_on points,
 #                                                    efcorr=1 variant)  ~3-4 min on 2 cores
@@ -33,8 +34,10 @@ runit() {   # reads arg lines on stdin, writes sorted CSV body
 "$NS" kaur_k2.tcl cbr 0 1 def 0.2 0.1 2>&1 >/dev/null | sed 's/^/# /' > ns2_version_defaults.txt
 "$NS" kaur_k2.tcl cbr 0 1 old 0.2 0.1 2>&1 >/dev/null | sed 's/^/# /' >> ns2_version_defaults.txt
 
-{ echo "$HDR"; grid "1 2 3" "0.4 4 40 400" 0 | runit; } > results_ns2_k2.csv
-echo "wrote results_ns2_k2.csv ($(($(wc -l < results_ns2_k2.csv)-1)) runs)"
+# The report (diffsweep reproduce kaur-vin, family K2v) reads this file as package data.
+K2=../../python/diffsweep/papers/kaur_vin/data/results_ns2_k2.csv
+{ echo "$HDR"; grid "1 2 3" "0.4 4 40 400" 0 | runit; } > "$K2"
+echo "wrote $K2 ($(($(wc -l < "$K2")-1)) runs)"
 
 if [ "${1:-}" = extra ]; then
     {

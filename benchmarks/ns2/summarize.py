@@ -39,6 +39,6 @@ def table(rows, title):
     return "\n".join(out) + "\n"
 
 if __name__ == "__main__":
-    paths = sys.argv[1:] or ["results_ns2_k2.csv"]
+    paths = sys.argv[1:] or ["../../python/diffsweep/papers/kaur_vin/data/results_ns2_k2.csv"]
     for p in paths:
         print(table(load(p), p))

@@ -8,7 +8,7 @@ import shlex
 import sys
 import warnings
 
-from . import engine
+from . import engine, papers
 from .errors import ConfigError, DiffsweepError, StoreError, SweepInterrupted
 
 
@@ -137,7 +137,7 @@ def _cmd_run(args) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("always")
             warnings.showwarning = show
-            res = run(grid, backend=args.backend, threads=args.threads, chunk_size=args.chunk_size,
+            res = run(cfg, backend=args.backend, threads=args.threads, chunk_size=args.chunk_size,
                       store=args.out, target_ci=args.target_ci, target_metric=args.target_metric,
                       target_relative=not args.target_absolute, max_seeds=args.max_seeds,
                       seeds_per_round=args.seeds_per_round, client=client,
@@ -391,9 +391,11 @@ def _main(argv: list[str], debug: bool) -> int:
                        "resumable results folders under DIR, draw every figure (PNG, PDF) and "
                        "write DIR/report.md and DIR/report.html: each claim of the paper beside "
                        "the measured numbers and a verdict.")
-    s.add_argument("paper", choices=["kaur-vin"])
+    s.add_argument("paper", choices=papers.names())
     s.add_argument("--figure", nargs="+", default=None, metavar="N",
-                   help="figures to make: 2 3 4 5 6 7 8 9 10 f (default: all)")
+                   help="figure families to make (default: all): " + "; ".join(
+                       f"{p}: {' '.join(papers.get(p).figure_choices())}"
+                       for p in papers.names()))
     s.add_argument("--quick", action="store_true", help="the sweeps' [quick] overrides")
     s.add_argument("--out", default=None, metavar="DIR",
                    help="output folder (default results/<paper>[-quick])")

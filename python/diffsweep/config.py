@@ -82,10 +82,13 @@ try:  # Python >= 3.11
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10 needs the tomli package
     import tomli as tomllib  # type: ignore[no-redef]
 
+from . import papers
 from .errors import ConfigError
+from .identity import canon, digest
 
 #: Builder registry: sweep-file name -> "module:attribute" (or a callable). Imported lazily.
-BUILDERS: dict[str, Any] = {"kaur_vin": "diffsweep.scenarios:kaur_vin"}
+#: Starts with every registered paper's builders (``diffsweep.papers.builders()``).
+BUILDERS: dict[str, Any] = papers.builders()
 
 #: Default number of seeds when a sweep file gives none.
 DEFAULT_SEEDS = 10
@@ -168,26 +171,7 @@ def _round(x: float) -> float:
 
 def _key(v: Any) -> str:
     """Type-aware identity of a value, for duplicate detection (1, 1.0 and true differ)."""
-    return json.dumps(_canon(v), sort_keys=True)
-
-
-def _canon(v: Any) -> Any:
-    if isinstance(v, (list, tuple)):
-        return [_canon(x) for x in v]
-    if isinstance(v, dict):
-        return {str(k): _canon(x) for k, x in v.items()}
-    if isinstance(v, bool) or v is None or isinstance(v, str):
-        return v
-    if isinstance(v, int):
-        return v
-    if isinstance(v, float):
-        return v if math.isfinite(v) else {"float": repr(v)}
-    return {type(v).__name__: str(v)}
-
-
-def _hash(obj: Any) -> str:
-    text = json.dumps(_canon(obj), sort_keys=True, separators=(",", ":"), allow_nan=False)
-    return hashlib.sha256(text.encode()).hexdigest()
+    return json.dumps(canon(v), sort_keys=True)
 
 
 # --------------------------------------------------------------------------------------------
@@ -401,8 +385,8 @@ class SweepConfig:
 
     def make_grid(self, max_points: Any = "default"):
         """``Grid(builder, seeds=seeds, zip_axes=grid_zip_axes(), **fixed, **axes)`` (see
-        ``grid_params``). The grid remembers this config (``grid.sweep_config``), so that
-        ``diffsweep.run(grid, store=DIR)`` identifies the folder by ``points_sha256``, as the CLI
+        ``grid_params``). The grid does not know this config: give the config itself to
+        ``diffsweep.run(cfg, store=DIR)`` to name the folder by ``points_sha256``, as the CLI
         does. ``max_points``: as ``Grid``'s (default ``sizing.MAX_POINTS``; None: no limit),
         checked from ``n_points`` before any point is listed."""
         from . import sizing  # noqa: PLC0415
@@ -414,7 +398,6 @@ class SweepConfig:
         from .grid import Grid  # noqa: PLC0415 - imported late on purpose
         grid = Grid(self.builder, seeds=list(self.seeds), zip_axes=self.grid_zip_axes() or None,
                     max_points=None, **params)
-        grid.sweep_config = self
         return grid
 
     # -- descriptions ----------------------------------------------------------------------
@@ -452,7 +435,7 @@ class SweepConfig:
             "quick": self.quick,
             "seeds": list(self.seeds),
             "n_points": self.n_points,
-            "effective": _canon(self.effective()),
+            "effective": canon(self.effective()),
         }
 
 
@@ -713,8 +696,8 @@ def _build(doc: dict, quick: bool, seeds_override: Any) -> SweepConfig:
 
     cfg = SweepConfig(name=name, builder_name=builder, fixed=fixed, axes=axes, zips=list(zips),
                       seeds=list(seeds), outputs=outputs, description=description, quick=quick)
-    cfg.effective_sha256 = _hash(cfg.effective())
-    cfg.points_sha256 = _hash(cfg._points_dict())
+    cfg.effective_sha256 = digest(cfg.effective())
+    cfg.points_sha256 = digest(cfg._points_dict())
     return cfg
 
 

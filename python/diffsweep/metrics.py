@@ -23,13 +23,13 @@ Degenerate inputs give NaN rather than an exception where the paper's formula is
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Callable, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
 
 from diffsweep.errors import ConfigError
+from diffsweep.stats import t_quantile
 
 __all__ = [
     "PER_FLOW_COLUMNS",
@@ -48,9 +48,14 @@ __all__ = [
     "padhye_error",
     "t_quantile",
     "mean_ci",
+    "bounded_ci",
+    "M_BOUNDS",
 ]
 
 KEYS = ["point", "seed"]
+
+#: The range of the min-max ratio M (and of any share): give it to ``mean_ci(bounds=...)``.
+M_BOUNDS = (0.0, 1.0)
 
 # Columns of the ``flows`` table that describe one flow (docs/api.md), plus ``max_window_pkts``
 # which a builder may add.  Everything else in ``flows`` is a candidate grid column.
@@ -459,101 +464,19 @@ def padhye_error(flows: pd.DataFrame, b=1, w_max=1000.0) -> pd.DataFrame:
 
 
 # --------------------------------------------------------------------------------------------
-# Student-t confidence intervals (no scipy)
+# Student-t confidence intervals (t_quantile: diffsweep.stats)
 # --------------------------------------------------------------------------------------------
-
-def _betacf(a: float, b: float, x: float) -> float:
-    """Continued fraction of the incomplete beta function (modified Lentz; Numerical Recipes
-    6.4), converging fast for x < (a+1)/(a+b+2)."""
-    tiny, eps = 1e-300, 1e-16
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 100000):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        dl = d * c
-        h *= dl
-        if abs(dl - 1.0) < eps:
-            break
-    return h
-
-
-def _betainc(a: float, b: float, x: float) -> float:
-    """Regularised incomplete beta I_x(a, b)."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    lbt = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
-    bt = math.exp(lbt)
-    if x < (a + 1.0) / (a + b + 2.0):
-        return bt * _betacf(a, b, x) / a
-    return 1.0 - bt * _betacf(b, a, 1.0 - x) / b
-
-
-def _normal_ppf(q: float) -> float:
-    """Standard normal quantile by bisection on erfc (used for df = inf)."""
-    lo, hi = -40.0, 40.0
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if 0.5 * math.erfc(-mid / math.sqrt(2.0)) < q:
-            lo = mid
-        else:
-            hi = mid
-    return 0.5 * (lo + hi)
-
-
-@lru_cache(maxsize=4096)
-def t_quantile(q: float, df: float) -> float:
-    """Quantile ``t_{q, df}`` of Student's t distribution (for ``mean_ci``).
-
-    Exact up to floating point: the upper tail is ``P(T > t) = I_x(df/2, 1/2) / 2`` with
-    ``x = df / (df + t^2)``, so we solve for x by bisection (I_x is increasing in x) using the
-    regularised incomplete beta function, then ``t = sqrt(df (1-x) / x)``.  ``df`` may be
-    non-integer; ``df = inf`` gives the normal quantile.  E.g. t_{0.975,1} = 12.7062,
-    t_{0.975,10} = 2.2281.
-    """
-    q, df = float(q), float(df)
-    if not (0.0 < q < 1.0) or not (df > 0.0):
-        return float("nan")
-    if q == 0.5:
-        return 0.0
-    if q < 0.5:
-        return -t_quantile(1.0 - q, df)
-    if math.isinf(df):
-        return _normal_ppf(q)
-    tail2 = 2.0 * (1.0 - q)                      # target I_x(df/2, 1/2)
-    lo, hi = 0.0, 1.0                            # x bracket: I_0 = 0 < tail2 < 1 = I_1
-    a = 0.5 * df
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if mid == lo or mid == hi:
-            break
-        if _betainc(a, 0.5, mid) < tail2:
-            lo = mid
-        else:
-            hi = mid
-    x = 0.5 * (lo + hi)
-    return math.sqrt(df * (1.0 - x) / x)
-
 
 _CI_COLUMNS = ("mean", "std", "n", "ci_low", "ci_high")
 
 
-def mean_ci(df: pd.DataFrame, by, value: str, level: float = 0.95) -> pd.DataFrame:
+def mean_ci(df: pd.DataFrame, by, value: str, level: float = 0.95,
+            bounds: tuple[float, float] | None = None) -> pd.DataFrame:
     """Mean and Student-t confidence interval of ``value`` per group of ``by``.
+
+    ``bounds=(lo, hi)``: ``value`` cannot leave [lo, hi] (the min-max ratio M: (0, 1)); the
+    interval is then computed on the logit scale and mapped back (``bounded_ci``), so that it
+    stays inside the bounds; the mean is the same.
 
     For each group with n non-NaN values: ``mean``, ``std`` (sample, ddof=1), ``n``, and
     ``ci_low/ci_high = mean -+ t_{(1+level)/2, n-1} * std / sqrt(n)`` (independent replicas,
@@ -586,6 +509,35 @@ def mean_ci(df: pd.DataFrame, by, value: str, level: float = 0.95) -> pd.DataFra
         half = tq * res["std"].to_numpy(dtype=float) / np.sqrt(n)
     res["n"] = res["n"].astype(int)
     res.loc[res["n"] < 2, "std"] = np.nan
-    res["ci_low"] = res["mean"].to_numpy(dtype=float) - half
-    res["ci_high"] = res["mean"].to_numpy(dtype=float) + half
+    mean = res["mean"].to_numpy(dtype=float)
+    if bounds is None:
+        res["ci_low"] = mean - half
+        res["ci_high"] = mean + half
+    else:
+        res["ci_low"], res["ci_high"] = bounded_ci(mean, half, bounds)
     return res.reset_index(drop=True)
+
+
+def bounded_ci(mean, half, bounds: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """The interval ``mean -+ half`` of a quantity bounded to [lo, hi], on the logit scale.
+
+    With p = (mean - lo) / (hi - lo), the half-width on the logit scale is (delta method)
+    ``h = half / ((hi - lo) p (1 - p))``, and the interval ``lo + (hi - lo) expit(logit(p) -+ h)``
+    lies inside (lo, hi), contains the mean, and is the Student-t interval when p is far from
+    the bounds. A mean on a bound (every value on it: no spread) gives [mean, mean]; NaN stays
+    NaN."""
+    lo, hi = (float(b) for b in bounds)
+    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+        raise ConfigError(f"bounds: {bounds!r} is not allowed (expected (lo, hi), finite, lo < hi)")
+    m = np.asarray(mean, dtype=float)
+    h = np.asarray(half, dtype=float)
+    p = np.clip((m - lo) / (hi - lo), 0.0, 1.0)
+    inside = (p > 0.0) & (p < 1.0)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        z = np.log(p) - np.log1p(-p)
+        hz = h / ((hi - lo) * p * (1.0 - p))
+        low = lo + (hi - lo) / (1.0 + np.exp(-(z - hz)))
+        high = lo + (hi - lo) / (1.0 + np.exp(-(z + hz)))
+    low = np.where(inside, low, np.where(np.isnan(h), np.nan, m))
+    high = np.where(inside, high, np.where(np.isnan(h), np.nan, m))
+    return low, high

@@ -17,8 +17,8 @@ tables, exactly as ``engine.execute(grid)`` does (same rows, same order). The re
   sources) are kept together; a replica's result does not depend on its chunk.
 * **Store.** ``store=DIR`` writes each finished chunk atomically (``diffsweep.store.Store``) and
   skips the (point, seed) pairs already there: a rerun resumes, a finished sweep recomputes
-  nothing. The folder is identified by ``SweepConfig.points_sha256`` for sweep files (a
-  ``SweepConfig`` or a grid from ``SweepConfig.make_grid``), else by ``grid_identity(grid)``: the
+  nothing. The folder is identified by ``SweepConfig.points_sha256`` when ``run`` is given a
+  ``SweepConfig``, else by ``grid_identity(grid)``: the
   sha256 of the canonical JSON of the builder's ``module:qualname``, the fixed parameters, the
   axes and the zip groups -- seeds are not part of it, so adding seeds resumes into the folder. A
   run into a folder holding another sweep is a ``ConfigError``. With a store, the tables returned
@@ -67,6 +67,7 @@ import pandas as pd
 
 from . import engine as _engine
 from .errors import ConfigError, StoreError, SweepInterrupted, store_error
+from .identity import canon, digest
 from .pack import layout, pack, shape_key
 from .results import TABLES, Results, sort_table
 
@@ -219,16 +220,13 @@ def plan_chunks(grid, rows: pd.DataFrame, memory_budget_bytes: int,
 # --------------------------------------------------------------------------------------------
 # identity of a results folder
 # --------------------------------------------------------------------------------------------
-def grid_identity(grid) -> tuple[str, dict]:
+def grid_identity(grid, cfg=None) -> tuple[str, dict]:
     """(config hash, manifest fields) of the results folder of ``grid``.
 
-    A grid made by ``SweepConfig.make_grid`` uses ``points_sha256`` (as the CLI does). Else the
-    hash is the sha256 of the canonical JSON (``diffsweep.config._hash``) of
+    A run of a ``SweepConfig`` ``cfg`` uses its ``points_sha256`` (as the CLI does). Else the
+    hash is ``diffsweep.identity.digest`` (sha256 of the canonical JSON) of
     ``{"builder": "module:qualname", "fixed": {...}, "axes": [[name, values]], "zip": [...]}``:
     what each (point, seed) replica computes, without the seeds."""
-    from . import config as _config  # noqa: PLC0415 - config imports grid lazily, keep it light
-
-    cfg = getattr(grid, "sweep_config", None)
     if cfg is not None:
         return cfg.points_sha256, cfg.manifest_fields()
     b = grid.builder
@@ -238,7 +236,7 @@ def grid_identity(grid) -> tuple[str, dict]:
             "zip": [{"names": list(g), "values": [list(v) for v in g.values()]}
                     for g in getattr(grid, "zips", [])]}
     fields = {"name": getattr(b, "__name__", "grid"), "builder": name,
-              "grid": _config._canon(desc), "points_sha256": _config._hash(desc),
+              "grid": canon(desc), "points_sha256": digest(desc),
               "seeds": list(grid.seeds), "n_points": grid.n_points}
     return fields["points_sha256"], fields
 
@@ -675,8 +673,6 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
     if isinstance(grid, SweepConfig):
         cfg = grid
         grid = cfg.make_grid()
-    else:
-        cfg = getattr(grid, "sweep_config", None)
     if tables is None and cfg is not None:
         tables = list(cfg.outputs.get("tables") or TABLES)
     if tables is not None:
@@ -752,7 +748,7 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
 
     # the results folder
     st = None
-    ident, fields = grid_identity(grid)
+    ident, fields = grid_identity(grid, cfg)
     if store is not None:
         from .store import Store  # noqa: PLC0415
 

@@ -38,10 +38,12 @@ TIE_BREAKS = ("random", "index")
 
 
 # --- value helpers -------------------------------------------------------------------------
+# Public: the papers' scenario builders (diffsweep.papers.<paper>.scenario) check and normalise
+# their parameters with these, so that their errors read like the Scenario's own.
 
 # The exact-type fast paths matter: ABC isinstance checks dominate building 128-flow scenarios.
 
-def _is_real(v) -> bool:
+def is_real(v) -> bool:
     t = type(v)
     if t is float:
         return math.isfinite(v)
@@ -50,7 +52,7 @@ def _is_real(v) -> bool:
     return isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) and math.isfinite(v)
 
 
-def _is_int(v) -> bool:
+def is_int(v) -> bool:
     t = type(v)
     if t is int:
         return True
@@ -59,27 +61,27 @@ def _is_int(v) -> bool:
     return isinstance(v, numbers.Integral) and not isinstance(v, np.bool_)
 
 
-def _plain(v):
+def plain(v):
     """numpy scalar -> Python scalar, so that messages and to_dict() show plain values."""
     return v.item() if isinstance(v, np.generic) else v
 
 
-def _as_float(v):
+def as_float(v):
     t = type(v)
     if t is float:
         return v
     if t is int:
         return float(v)
-    v = _plain(v)
+    v = plain(v)
     if isinstance(v, numbers.Real) and not isinstance(v, bool):
         return float(v)
     return v
 
 
-def _as_int(v):
+def as_int(v):
     if type(v) is int:
         return v
-    v = _plain(v)
+    v = plain(v)
     # TOML and np.linspace give integral floats for sizes; accept them, reject 536.5.
     if isinstance(v, float) and math.isfinite(v) and v.is_integer():
         return int(v)
@@ -94,25 +96,25 @@ def _as_tuple(v):
     return v
 
 
-def _number(path, v, cond, allowed) -> None:
+def check_number(path, v, cond, allowed) -> None:
     """A finite real satisfying ``cond``; the message says "finite" only when that is the issue."""
-    if _is_real(v) and cond(v):
+    if is_real(v) and cond(v):
         return
     if isinstance(v, numbers.Real) and not isinstance(v, bool) and not math.isfinite(v):
         allowed = "a finite " + allowed.removeprefix("a ")
     check(False, path, v, allowed)
 
 
-def _positive(path, v) -> None:
-    _number(path, v, lambda x: x > 0, "a number > 0")
+def check_positive(path, v) -> None:
+    check_number(path, v, lambda x: x > 0, "a number > 0")
 
 
-def _nonneg(path, v) -> None:
-    _number(path, v, lambda x: x >= 0, "a number >= 0")
+def check_nonneg(path, v) -> None:
+    check_number(path, v, lambda x: x >= 0, "a number >= 0")
 
 
 def _int_in(path, v, lo, hi, why="") -> None:
-    check(_is_int(v) and lo <= v <= hi, path, v, f"an integer in {lo}..{hi}{why}")
+    check(is_int(v) and lo <= v <= hi, path, v, f"an integer in {lo}..{hi}{why}")
 
 
 def _one_of(path, v, options) -> None:
@@ -120,7 +122,7 @@ def _one_of(path, v, options) -> None:
           "one of " + ", ".join(repr(o) for o in options))
 
 
-def _bool(path, v) -> None:
+def check_bool(path, v) -> None:
     check(isinstance(v, bool), path, v, "True or False")
 
 
@@ -132,15 +134,19 @@ def _route(path, route) -> None:
     check(isinstance(route, tuple) and 1 <= len(route) <= MAX_ROUTE_LINKS, path, route,
           f"a sequence of 1..{MAX_ROUTE_LINKS} link indices")
     for j, idx in enumerate(route):
-        check(_is_int(idx) and idx >= 0, f"{path}[{j}]", idx, "a link index >= 0")
+        check(is_int(idx) and idx >= 0, f"{path}[{j}]", idx, "a link index >= 0")
     check(len(set(route)) == len(route), path, route, "link indices without repeats")
+
+
+# grid.py imports these two under their former private names.
+_is_int, _plain = is_int, plain
 
 
 def _set(obj, name, value) -> None:
     object.__setattr__(obj, name, value)
 
 
-def _reprefix(message: str, old: str, new: str) -> str:
+def reprefix(message: str, old: str, new: str) -> str:
     """Replace the leading path ``old`` of a ConfigError message with ``new``."""
     if message.startswith(old) and message[len(old):len(old) + 1] in (".", ":", "["):
         return new + message[len(old):]
@@ -149,6 +155,18 @@ def _reprefix(message: str, old: str, new: str) -> str:
 
 def _field_names(cls) -> list[str]:
     return [f.name for f in fields(cls) if f.init]
+
+
+def _known_fields(cls, data: Mapping, prefix: str) -> None:
+    """ConfigError ``{prefix}{key}: unknown field of {cls} (did you mean ...? fields: ...)`` for
+    the first key of ``data`` that is not a field of ``cls``."""
+    names = _field_names(cls)
+    for key in data:
+        if key not in names:
+            close = difflib.get_close_matches(str(key), names, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise ConfigError(f"{prefix}{key}: unknown field of {cls.__name__} "
+                              f"({hint}fields: {', '.join(names)})")
 
 
 def _construct(cls, obj, path: str):
@@ -162,20 +180,14 @@ def _construct(cls, obj, path: str):
     if not isinstance(obj, Mapping):
         raise ConfigError(f"{path}: {obj!r} is not allowed "
                           f"(expected a {cls.__name__} or a dict of its fields)")
-    names = _field_names(cls)
-    for key in obj:
-        if key not in names:
-            close = difflib.get_close_matches(str(key), names, n=1)
-            hint = f"did you mean {close[0]!r}? " if close else ""
-            raise ConfigError(f"{path}.{key}: unknown field of {cls.__name__} "
-                              f"({hint}fields: {', '.join(names)})")
+    _known_fields(cls, obj, f"{path}.")
     for f in fields(cls):
         if f.init and f.default is MISSING and f.default_factory is MISSING and f.name not in obj:
             raise ConfigError(f"{path}.{f.name}: missing (required field of {cls.__name__})")
     try:
         return cls(**obj)
     except ConfigError as e:
-        raise ConfigError(_reprefix(str(e), cls.__name__, path)) from None
+        raise ConfigError(reprefix(str(e), cls.__name__, path)) from None
 
 
 def _plain_dict(obj) -> dict:
@@ -209,16 +221,16 @@ class QueueClass:
 
     def _normalize(self) -> None:
         for f in ("limit_bytes", "limit_pkts", "weight"):
-            _set(self, f, _as_int(getattr(self, f)))
+            _set(self, f, as_int(getattr(self, f)))
 
     def _validate(self, path: str) -> None:
         _name(f"{path}.name", self.name)
         for f in ("limit_bytes", "limit_pkts"):
             v = getattr(self, f)
-            check(v is None or (_is_int(v) and v >= 1), f"{path}.{f}", v, "None or an integer >= 1")
+            check(v is None or (is_int(v) and v >= 1), f"{path}.{f}", v, "None or an integer >= 1")
         check(self.limit_bytes is None or self.limit_pkts is None, f"{path}.limit_pkts",
               self.limit_pkts, f"None when limit_bytes is set ({self.limit_bytes}): give one limit")
-        check(_is_int(self.weight) and self.weight >= 1, f"{path}.weight", self.weight,
+        check(is_int(self.weight) and self.weight >= 1, f"{path}.weight", self.weight,
               "an integer >= 1")
 
 
@@ -240,7 +252,7 @@ class Link:
 
     def _normalize(self, path: str) -> None:
         for f in ("rate_bps", "prop_delay_ms", "loss_prob"):
-            _set(self, f, _as_float(getattr(self, f)))
+            _set(self, f, as_float(getattr(self, f)))
         classes = _as_tuple(self.classes)
         if isinstance(classes, tuple):
             classes = tuple(_construct(QueueClass, c, f"{path}.classes[{k}]")
@@ -248,8 +260,8 @@ class Link:
         _set(self, "classes", classes)
 
     def _validate(self, path: str) -> None:
-        _positive(f"{path}.rate_bps", self.rate_bps)
-        _nonneg(f"{path}.prop_delay_ms", self.prop_delay_ms)
+        check_positive(f"{path}.rate_bps", self.rate_bps)
+        check_nonneg(f"{path}.prop_delay_ms", self.prop_delay_ms)
         check(isinstance(self.classes, tuple) and len(self.classes) >= 1, f"{path}.classes",
               self.classes, "a non-empty sequence of QueueClass")
         seen = set()
@@ -260,7 +272,7 @@ class Link:
                   "a name not used by another class of this link")
             seen.add(c.name)
         _one_of(f"{path}.scheduler", self.scheduler, SCHEDULERS)
-        _number(f"{path}.loss_prob", self.loss_prob, lambda x: 0 <= x < 1, "a number in [0, 1)")
+        check_number(f"{path}.loss_prob", self.loss_prob, lambda x: 0 <= x < 1, "a number in [0, 1)")
 
     def class_index(self, name: str) -> int | None:
         for k, c in enumerate(self.classes):
@@ -306,26 +318,26 @@ class TcpFlow:
         self._validate(type(self).__name__)
 
     def _normalize(self) -> None:
-        drops = _as_tuple(_plain(self.drop_seqs))
+        drops = _as_tuple(plain(self.drop_seqs))
         if isinstance(drops, tuple):
-            drops = tuple(_as_int(d) for d in drops)
+            drops = tuple(as_int(d) for d in drops)
         _set(self, "drop_seqs", drops)
-        _set(self, "access_buffer_pkts", _as_int(self.access_buffer_pkts))
-        _set(self, "init_ssthresh_pkts", _as_int(self.init_ssthresh_pkts))
-        route = _as_tuple(_plain(self.route))
-        if _is_int(route):  # route=0 is the common one-link case
+        _set(self, "access_buffer_pkts", as_int(self.access_buffer_pkts))
+        _set(self, "init_ssthresh_pkts", as_int(self.init_ssthresh_pkts))
+        route = _as_tuple(plain(self.route))
+        if is_int(route):  # route=0 is the common one-link case
             route = (route,)
         if isinstance(route, tuple):
-            route = tuple(_as_int(r) for r in route)
+            route = tuple(as_int(r) for r in route)
         _set(self, "route", route)
         for f in ("segment_bytes", "header_bytes", "max_window_pkts", "init_window_pkts",
                   "size_pkts"):
-            _set(self, f, _as_int(getattr(self, f)))
+            _set(self, f, as_int(getattr(self, f)))
         for f in ("access_delay_ms", "egress_delay_ms", "reverse_delay_ms", "access_rate_bps",
                   "start_s", "send_jitter_s"):
-            _set(self, f, _as_float(getattr(self, f)))
+            _set(self, f, as_float(getattr(self, f)))
         for f in ("delayed_ack", "reno_bugfix"):
-            _set(self, f, _plain(getattr(self, f)))
+            _set(self, f, plain(getattr(self, f)))
 
     def _validate(self, path: str) -> None:
         _route(f"{path}.route", self.route)
@@ -341,23 +353,23 @@ class TcpFlow:
         if self.access_buffer_pkts is not None:
             _int_in(f"{path}.access_buffer_pkts", self.access_buffer_pkts, 1, 2**31 - 1)
         check(isinstance(self.drop_seqs, tuple) and len(self.drop_seqs) <= 8
-              and all(_is_int(d) and d >= 0 for d in self.drop_seqs), f"{path}.drop_seqs",
+              and all(is_int(d) and d >= 0 for d in self.drop_seqs), f"{path}.drop_seqs",
               self.drop_seqs, "at most 8 non-negative sequence numbers")
         _int_in(f"{path}.max_window_pkts", self.max_window_pkts, 1, MAX_WINDOW_PKTS,
                 ": the receiver's reorder bitmap is 1024 packets wide")
         _int_in(f"{path}.init_window_pkts", self.init_window_pkts, 1, self.max_window_pkts,
                 " (at most max_window_pkts)")
         for f in ("access_delay_ms", "egress_delay_ms", "reverse_delay_ms"):
-            _nonneg(f"{path}.{f}", getattr(self, f))
+            check_nonneg(f"{path}.{f}", getattr(self, f))
         v = self.access_rate_bps
-        check(v is None or (_is_real(v) and v >= 0), f"{path}.access_rate_bps", v,
+        check(v is None or (is_real(v) and v >= 0), f"{path}.access_rate_bps", v,
               "None (rate of the route's first link), 0 (unpaced) or a number > 0")
-        _nonneg(f"{path}.start_s", self.start_s)
-        _nonneg(f"{path}.send_jitter_s", self.send_jitter_s)
-        check(self.size_pkts is None or (_is_int(self.size_pkts) and self.size_pkts >= 1),
+        check_nonneg(f"{path}.start_s", self.start_s)
+        check_nonneg(f"{path}.send_jitter_s", self.send_jitter_s)
+        check(self.size_pkts is None or (is_int(self.size_pkts) and self.size_pkts >= 1),
               f"{path}.size_pkts", self.size_pkts, "None (backlogged) or an integer >= 1")
-        _bool(f"{path}.delayed_ack", self.delayed_ack)
-        _bool(f"{path}.reno_bugfix", self.reno_bugfix)
+        check_bool(f"{path}.delayed_ack", self.delayed_ack)
+        check_bool(f"{path}.reno_bugfix", self.reno_bugfix)
 
     @property
     def wire_bytes(self) -> int:
@@ -383,23 +395,23 @@ class OnOffSource:
         self._validate(type(self).__name__)
 
     def _normalize(self) -> None:
-        route = _as_tuple(_plain(self.route))
-        if _is_int(route):
+        route = _as_tuple(plain(self.route))
+        if is_int(route):
             route = (route,)
         if isinstance(route, tuple):
-            route = tuple(_as_int(r) for r in route)
+            route = tuple(as_int(r) for r in route)
         _set(self, "route", route)
-        _set(self, "pkt_bytes", _as_int(self.pkt_bytes))
+        _set(self, "pkt_bytes", as_int(self.pkt_bytes))
         for f in ("peak_bps", "t_on_ms", "t_off_ms"):
-            _set(self, f, _as_float(getattr(self, f)))
+            _set(self, f, as_float(getattr(self, f)))
 
     def _validate(self, path: str) -> None:
         _route(f"{path}.route", self.route)
         _name(f"{path}.cls", self.cls)
-        _positive(f"{path}.peak_bps", self.peak_bps)
+        check_positive(f"{path}.peak_bps", self.peak_bps)
         _int_in(f"{path}.pkt_bytes", self.pkt_bytes, 1, MAX_WIRE_BYTES)
-        _positive(f"{path}.t_on_ms", self.t_on_ms)
-        _nonneg(f"{path}.t_off_ms", self.t_off_ms)
+        check_positive(f"{path}.t_on_ms", self.t_on_ms)
+        check_nonneg(f"{path}.t_off_ms", self.t_off_ms)
         _name(f"{path}.name", self.name)
 
     @property
@@ -439,9 +451,9 @@ class Scenario:
             _set(self, name, tuple(_construct(cls, c, f"{name}[{i}]") for i, c in enumerate(seq)))
         for f in ("duration_s", "warmup_s", "slot_s", "tcp_tick_s", "min_rto_s", "max_rto_s",
                   "init_rto_s", "interval_s"):
-            _set(self, f, _as_float(getattr(self, f)))
+            _set(self, f, as_float(getattr(self, f)))
         check(isinstance(self.params, Mapping), "params", self.params, "a dict")
-        _set(self, "params", {k: _plain(v) for k, v in self.params.items()})
+        _set(self, "params", {k: plain(v) for k, v in self.params.items()})
         self._validate()
 
     def _validate(self) -> None:
@@ -455,18 +467,18 @@ class Scenario:
         check(len(self.flows) + len(self.sources) >= 1, "flows", [],
               "at least one TcpFlow, or an OnOffSource in sources")
 
-        _positive("duration_s", self.duration_s)
-        _number("warmup_s", self.warmup_s, lambda x: 0 <= x < self.duration_s,
+        check_positive("duration_s", self.duration_s)
+        check_number("warmup_s", self.warmup_s, lambda x: 0 <= x < self.duration_s,
                 f"a number >= 0 and < duration_s ({self.duration_s})")
-        check(self.slot_s is None or (_is_real(self.slot_s) and self.slot_s > 0), "slot_s",
+        check(self.slot_s is None or (is_real(self.slot_s) and self.slot_s > 0), "slot_s",
               self.slot_s, "None (engine's choice) or a number > 0")
-        _positive("tcp_tick_s", self.tcp_tick_s)
-        _nonneg("min_rto_s", self.min_rto_s)
-        _number("max_rto_s", self.max_rto_s, lambda x: x >= self.min_rto_s,
+        check_positive("tcp_tick_s", self.tcp_tick_s)
+        check_nonneg("min_rto_s", self.min_rto_s)
+        check_number("max_rto_s", self.max_rto_s, lambda x: x >= self.min_rto_s,
                 f"a number >= min_rto_s ({self.min_rto_s})")
-        _positive("init_rto_s", self.init_rto_s)
+        check_positive("init_rto_s", self.init_rto_s)
         check(self.interval_s is None
-              or (_is_real(self.interval_s) and 0 < self.interval_s <= self.duration_s),
+              or (is_real(self.interval_s) and 0 < self.interval_s <= self.duration_s),
               "interval_s", self.interval_s,
               f"None or a number > 0 and <= duration_s ({self.duration_s})")
         _one_of("tie_break", self.tie_break, TIE_BREAKS)
@@ -517,13 +529,7 @@ class Scenario:
         errors name their place (``flows[2].variant``)."""
         if not isinstance(data, Mapping):
             raise ConfigError(f"scenario: {data!r} is not allowed (expected a dict)")
-        names = _field_names(cls)
-        for key in data:
-            if key not in names:
-                close = difflib.get_close_matches(str(key), names, n=1)
-                hint = f"did you mean {close[0]!r}? " if close else ""
-                raise ConfigError(f"{key}: unknown field of Scenario ({hint}fields: "
-                                  f"{', '.join(names)})")
+        _known_fields(cls, data, "")
         for required in ("links", "duration_s"):
             if required not in data:
                 raise ConfigError(f"{required}: missing (required field of Scenario)")

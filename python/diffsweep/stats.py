@@ -30,14 +30,14 @@ SUMMARY_COLUMNS = ("metric", "mean", "std", "n", "ci_low", "ci_high", "ci_halfwi
 # special functions
 # --------------------------------------------------------------------------------------------
 def _betacf(a: float, b: float, x: float) -> float:
-    """Continued fraction of the incomplete beta function (modified Lentz)."""
-    tiny = 1e-300
+    """Continued fraction of the incomplete beta function (modified Lentz; Numerical Recipes
+    6.4), converging fast for x < (a+1)/(a+b+2)."""
+    tiny, eps = 1e-300, 1e-16
     qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c = 1.0
-    d = 1.0 - qab * x / qap
+    c, d = 1.0, 1.0 - qab * x / qap
     d = 1.0 / (d if abs(d) > tiny else tiny)
     h = d
-    for m in range(1, 10_000):
+    for m in range(1, 100000):
         m2 = 2 * m
         aa = m * (b - m) * x / ((qam + m2) * (a + m2))
         d = 1.0 + aa * d
@@ -50,9 +50,9 @@ def _betacf(a: float, b: float, x: float) -> float:
         d = 1.0 / (d if abs(d) > tiny else tiny)
         c = 1.0 + aa / c
         c = c if abs(c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < 1e-16:
+        dl = d * c
+        h *= dl
+        if abs(dl - 1.0) < eps:
             break
     return h
 
@@ -63,11 +63,23 @@ def betainc(a: float, b: float, x: float) -> float:
         return 0.0
     if x >= 1.0:
         return 1.0
-    lbt = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-           + a * math.log(x) + b * math.log1p(-x))
+    lbt = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    bt = math.exp(lbt)
     if x < (a + 1.0) / (a + b + 2.0):
-        return math.exp(lbt) * _betacf(a, b, x) / a
-    return 1.0 - math.exp(lbt) * _betacf(b, a, 1.0 - x) / b
+        return bt * _betacf(a, b, x) / a
+    return 1.0 - bt * _betacf(b, a, 1.0 - x) / b
+
+
+def _normal_ppf(q: float) -> float:
+    """Standard normal quantile by bisection on erfc (used for df = inf)."""
+    lo, hi = -40.0, 40.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if 0.5 * math.erfc(-mid / math.sqrt(2.0)) < q:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
 
 
 def _t_upper_tail(t: float, dof: float) -> float:
@@ -86,34 +98,40 @@ def t_cdf(t: float, dof: float) -> float:
 
 @lru_cache(maxsize=4096)
 def t_quantile(p: float, dof: float) -> float:
-    """Quantile of Student's t: the t with P(T <= t) = p (``dof`` > 0, may be math.inf for the
-    normal distribution). Accurate to ~1e-12 relative; no scipy needed."""
-    p, dof = float(p), float(dof)
-    if not 0.0 < p < 1.0:
+    """Quantile ``t_{p, dof}`` of Student's t distribution: the t with P(T <= t) = p. The one
+    implementation of the package (``metrics.mean_ci``, ``summarize``, ``target_ci``, the
+    reports); a p outside (0, 1) or dof <= 0 (or NaN) raises ConfigError naming the argument.
+
+    Exact up to floating point: the upper tail is ``P(T > t) = I_x(df/2, 1/2) / 2`` with
+    ``x = df / (df + t^2)``, so we solve for x by bisection (I_x is increasing in x) using the
+    regularised incomplete beta function, then ``t = sqrt(df (1-x) / x)``.  ``df`` may be
+    non-integer; ``df = inf`` gives the normal quantile.  E.g. t_{0.975,1} = 12.7062,
+    t_{0.975,10} = 2.2281.
+    """
+    q, df = float(p), float(dof)
+    if not 0.0 < q < 1.0:
         raise ConfigError(f"p: {p!r} is not allowed (expected 0 < p < 1)")
-    if not dof > 0.0:
+    if not df > 0.0:
         raise ConfigError(f"dof: {dof!r} is not allowed (expected dof > 0)")
-    if p == 0.5:
+    if q == 0.5:
         return 0.0
-    if p < 0.5:
-        return -t_quantile(1.0 - p, dof)
-    q = 1.0 - p  # upper-tail probability, decreasing in t
-    lo, hi = 0.0, 1.0
-    while _t_upper_tail(hi, dof) > q:
-        lo, hi = hi, hi * 2.0
-        if hi > 1e300:  # pragma: no cover - p rounds to 1
-            return math.inf
-    for _ in range(300):
+    if q < 0.5:
+        return -t_quantile(1.0 - q, df)
+    if math.isinf(df):
+        return _normal_ppf(q)
+    tail2 = 2.0 * (1.0 - q)                      # target I_x(df/2, 1/2)
+    lo, hi = 0.0, 1.0                            # x bracket: I_0 = 0 < tail2 < 1 = I_1
+    a = 0.5 * df
+    for _ in range(200):
         mid = 0.5 * (lo + hi)
-        if mid <= lo or mid >= hi:
+        if mid == lo or mid == hi:
             break
-        if _t_upper_tail(mid, dof) > q:
+        if betainc(a, 0.5, mid) < tail2:
             lo = mid
         else:
             hi = mid
-        if hi - lo <= 1e-15 * hi:
-            break
-    return 0.5 * (lo + hi)
+    x = 0.5 * (lo + hi)
+    return math.sqrt(df * (1.0 - x) / x)
 
 
 # --------------------------------------------------------------------------------------------

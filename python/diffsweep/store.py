@@ -59,7 +59,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .errors import ConfigError, FolderBusy, StoreError, store_error
+from .errors import ConfigError, FolderBusy, StoreError, store_error  # noqa: F401 (StoreError: documented raise)
 from .results import TABLES, Results
 
 FORMAT = 1

@@ -1,10 +1,62 @@
-"""Figure functions, one per figure family; each takes a ``diffsweep.Results`` and returns a
-``matplotlib.figure.Figure`` (built without pyplot, so no GUI backend is touched).
-
-``diffsweep.figures.kaur_vin``: Kaur & Vin, "Effect of Higher Priority EF Traffic on TCP
-Throughput and Fairness" (families K2..K10 and Kf of ``shared/FIGURES.md``).
+"""What the papers' figure modules share: ``save`` (PNG and PDF) and ``combine`` (the Results of
+several runs as one). The figure functions themselves live with their paper, in
+``diffsweep.papers.<paper>.figures`` (e.g. ``diffsweep.papers.kaur_vin.figures.fig2``), and the
+registry ``diffsweep.papers`` says which figure draws which family.
 """
-from . import kaur_vin
-from .kaur_vin import FIGURES as KAUR_VIN_FIGURES, combine, network_label, save
+from __future__ import annotations
 
-__all__ = ["kaur_vin", "KAUR_VIN_FIGURES", "combine", "network_label", "save"]
+from pathlib import Path
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from diffsweep.results import TABLES, Results
+
+__all__ = ["combine", "save"]
+
+
+def combine(parts: list[Results], labels: list | None = None, label_col: str = "part") -> Results:
+    """Stack the Results of several runs (e.g. the equal- and unequal-RTP grids of one family),
+    renumbering ``point`` so that (point, seed) stays unique; ``labels`` (one per part) go in a
+    column ``label_col`` of every table."""
+    if not parts:
+        raise ValueError("combine: needs at least one Results")
+    if labels is not None and len(labels) != len(parts):
+        raise ValueError(f"labels: {len(labels)} labels for {len(parts)} parts")
+    out, offset = [], 0
+    for i, r in enumerate(parts):
+        tabs = {}
+        top = -1
+        for name in TABLES:
+            df = getattr(r, name)
+            df = df.copy() if df is not None else pd.DataFrame()
+            if "point" in df.columns and len(df):
+                top = max(top, int(df["point"].max()))
+                df["point"] = df["point"].astype("int64") + offset
+            if labels is not None and len(df.columns):
+                df[label_col] = labels[i]
+            tabs[name] = df
+        out.append(Results(**tabs, meta=dict(r.meta)))
+        offset += top + 1
+    metas = [dict(p.meta or {}) for p in parts]
+    meta = {"parts": metas}
+    for k in ("version", "backend", "device"):
+        vals = sorted({str(m[k]) for m in metas if m.get(k) is not None})
+        if vals:
+            meta[k] = ", ".join(vals)
+    walls = [m["wall_s"] for m in metas if isinstance(m.get("wall_s"), (int, float))]
+    if walls:
+        meta["wall_s"] = float(sum(walls))
+    return Results.concat(out, meta=meta)
+
+
+def save(fig: Figure, path_stem) -> tuple[Path, Path]:
+    """Write ``path_stem.png`` (dpi 120) and ``path_stem.pdf``; returns both paths."""
+    stem = Path(path_stem)
+    if stem.suffix.lower() in (".png", ".pdf"):
+        stem = stem.with_suffix("")
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    png, pdf = stem.with_name(stem.name + ".png"), stem.with_name(stem.name + ".pdf")
+    fig.savefig(png, dpi=120)
+    fig.savefig(pdf)
+    return png, pdf

@@ -1,0 +1,100 @@
+"""Kaur & Vin, "Effect of Higher Priority EF Traffic on TCP Throughput and Fairness" (UT Austin
+TR2001-1, 2000; ``shared/papers/kaur-vin-ef-priority-tcp.md``): families K2..K10 and Kf of
+``shared/FIGURES.md``, and two families that explain verdicts (K2v, K5v).
+
+Modules: ``scenario`` (the builder ``kaur_vin``), ``tables`` (per-seed tables), ``figures``,
+``claims``, ``explain`` (the K2v and K5v families); ``data/results_ns2_k2.csv``: ns-2.35 on the
+matched single-flow scenario (``benchmarks/ns2``).
+"""
+from __future__ import annotations
+
+from diffsweep.papers import Family, Paper
+
+__all__ = ["PAPER"]
+
+# Families K6, K8, K9 read the T_on = 1 ms runs of K7; K10 reads every flow of the runs (the
+# claims pool them); Kf reads the f = 5, 10, 20 % variants.
+FAMILIES = (
+    Family('K2', '2', ('k2',),
+           'Fig. 2: effect of EF burstiness on one TCP flow'),
+    Family('K3', '3', ('k3',),
+           'Fig. 3: effect of the RTP on the loss in TCP throughput'),
+    Family('K4', '4', ('k4',),
+           'Fig. 4: many TCP flows, loss in aggregate throughput and timeouts per flow'),
+    Family('K5', '5', ('k5_equal', 'k5_unequal'),
+           'Fig. 5: fairness (min-max ratio) vs EF burst duration'),
+    Family('K6', '6', ('k7_equal', 'k7_unequal'),
+           'Fig. 6: normalized throughput with and without EF (T_on = 1 ms)'),
+    Family('K7', '7', ('k7_equal', 'k7_unequal'),
+           'Fig. 7: fairness vs number of TCP flows'),
+    Family('K8', '8', ('k7_equal', 'k7_unequal'),
+           'Fig. 8: normalized throughput per N, equal RTPs'),
+    Family('K9', '9', ('k7_equal', 'k7_unequal'),
+           'Fig. 9: normalized throughput per N, unequal RTPs'),
+    Family('K10', '10', ('k2', 'k4', 'k7_equal', 'k7_unequal'),
+           'Fig. 10: error of the Padhye et al. model'),
+    Family('Kf', 'f', ('kf_k2', 'kf_k4', 'kf_k5'),
+           'Other EF fractions (5, 10, 20%)'),
+    # Not a paper figure: Fig. 2 under other model settings, to explain K2's verdicts.
+    Family('K2v', '2v', ('k2', 'k2_newreno', 'k2_ns2000'),
+           'Why Fig. 2 differs: the same experiment with NewReno, with 2000-era ns-2 '
+           'timers, and in ns-2.35 itself',
+           make="diffsweep.papers.kaur_vin.explain:make_k2v"),
+    # Not a paper figure: Fig. 5 with no timing noise (arrivals in flow-index order, as ns-2
+    # orders same-time events), to explain the fairness verdicts.
+    Family('K5v', '5v', ('k5_equal', 'k5_unequal', 'k5_equal_index', 'k5_unequal_index',
+                         'k7_equal_index', 'k7_unequal_index'),
+           'Why the fairness results differ: Figs. 5 and 7 with same-slot arrivals in '
+           'flow-index order (no timing noise, as in ns-2)',
+           make="diffsweep.papers.kaur_vin.explain:make_k5v"),
+)
+
+# The run's duration, warm-up and seeds come first in the report, from the sweep files run
+# (diffsweep.reproduce.run_assumption).
+ASSUMPTIONS = (
+    "TCP timers are ns-2.35's defaults: tcpTick 10 ms, minimum RTO 200 ms, maximum 60 s, "
+    'initial RTO 3 s, windowInit 2. The ns-2 of 2000 used tcpTick 100 ms and no minimum.',
+    "Reno without ns-2's bugFix_ (a second fast retransmit in one window is allowed): the"
+    " paper's timeout rule (sec. 3.1.1) describes that Reno; ns-2.35 defaults bugFix_ on.",
+    'Segments of 536 B payload plus 40 B of TCP/IP header: 576 B on the wire.',
+    "Every link buffer is 200 KB (40 Mb/s x 40 ms, sec. 2.1.1): the bottleneck's "
+    "best-effort queue and each sender's access-link queue (347 packets of 576 B).",
+    "Each TCP flow has its own 40 Mb/s access link (the paper's 8 shared input links are "
+    'not modelled); EF has its own input link, strict priority and no best-effort buffer.',
+    'An RTP splits as: bottleneck 0.5 ms one way, access and egress (rtp/2 - 0.5)/2 each,'
+    ' the uncongested ACK path rtp/2.',
+    'RTPs of unequal-RTP runs are drawn uniformly within each of 8 equal intervals over '
+    '12-26 ms, N/8 flows per interval, a new draw per seed.',
+    'UDP (TCP+UDP networks): exponential on-off at 40 Mb/s while on, mean burst 4 ms, 5 %'
+    ' of the link, 1000 B packets (packet size and peak rate are not given).',
+    'EF on-off source: exponential on/off periods in continuous time, 1500 B packets at '
+    'line rate while on, credit carried between bursts (the long-run rate is exactly f x '
+    'C); the first period is drawn from the stationary distribution.',
+    'Same-slot arrivals at a queue are ordered at random; no send jitter (ns-2 overhead_ '
+    '0).',
+    'U counts TCP throughput on the wire (576 B per 536 B segment) over the bandwidth '
+    'left by EF and UDP (their mean rates).',
+    'Time is slotted at one 576 B packet time at 40 Mb/s (115.2 us); delays are rounded '
+    'to whole slots (the report of each run gives the rounding error).',
+)
+
+SETUP = (
+    'Kaur & Vin, "Effect of Higher Priority EF Traffic on TCP Throughput and Fairness" '
+    '(UT Austin TR2001-1, 2000). Dumbbell, every link 40 Mb/s; EF enters R1 on its own '
+    'input link with strict priority on R1->R2; best-effort drop-tail buffer 200 KB; TCP '
+    'Reno, 536 B segments, large receiver window, backlogged senders. EF: exponential '
+    'on-off, 1500 B at line rate while on, f = T_on/(T_on+T_off) = 30 % unless said; the '
+    'TCP-CBR network replaces EF by CBR of the same mean rate.'
+)
+
+PAPER = Paper(
+    name="kaur-vin",
+    package="kaur_vin",
+    title='Kaur & Vin, "Effect of Higher Priority EF Traffic on TCP Throughput and Fairness"',
+    setup=SETUP,
+    families=FAMILIES,
+    assumptions=ASSUMPTIONS,
+    builders={"kaur_vin": "diffsweep.papers.kaur_vin.scenario:kaur_vin"},
+    claims="diffsweep.papers.kaur_vin.claims:kaur_vin_claims",
+    figures="diffsweep.papers.kaur_vin.figures:FIGURES",
+)

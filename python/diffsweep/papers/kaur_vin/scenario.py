@@ -1,0 +1,247 @@
+"""The scenario builder of Kaur & Vin (``builder = "kaur_vin"`` in a sweep file): returns a
+validated :class:`~diffsweep.scenario.Scenario`.
+
+The builder's errors name the builder's own parameters (``tcp: 'vegas' is not allowed ...``),
+not the scenario fields they end up in, since the builder's parameters are what a sweep sets.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import contextmanager
+
+import numpy as np
+
+from diffsweep.errors import ConfigError, check
+from diffsweep.scenario import (Link, OnOffSource, QueueClass, Scenario, TcpFlow, as_float, as_int,
+                                check_bool, check_nonneg, check_number, check_positive, is_int,
+                                is_real, plain, reprefix)
+
+# Stream key of the RTP draws: keeps them independent of any engine stream that uses the seed.
+_RTP_STREAM = 0x525450  # "RTP"
+_DEFAULT_RTP_MS = 8.0
+
+
+@contextmanager
+def _renamed(renames: dict[str, str]):
+    """Re-raise a ConfigError from scenario construction under the builder's parameter name."""
+    try:
+        yield
+    except ConfigError as e:
+        msg = str(e)
+        for old, new in renames.items():
+            msg = reprefix(msg, old, new)
+        raise ConfigError(msg) from None
+
+
+def _unit_fraction(path, v) -> None:
+    check_number(path, v, lambda x: 0 < x < 1, "a number in (0, 1)")
+
+
+def _kaur_vin_rtps(n_flows, rtp_ms, rtp_intervals, min_rtp_ms, seed) -> list[float]:
+    """One RTP per flow, from a scalar, a per-flow sequence or stratified intervals."""
+    if rtp_intervals is not None:
+        check(rtp_ms is None, "rtp_ms", rtp_ms,
+              "None when rtp_intervals is given: give one of the two")
+        iv = rtp_intervals.tolist() if isinstance(rtp_intervals, np.ndarray) else rtp_intervals
+        shape = "(lo_ms, hi_ms, k); in a Grid axis wrap it: rtp_intervals=[(12, 26, 8)]"
+        check(isinstance(iv, (tuple, list)) and len(iv) == 3, "rtp_intervals", rtp_intervals,
+              shape)
+        lo, hi, k = as_float(iv[0]), as_float(iv[1]), as_int(iv[2])
+        check(is_real(lo) and is_real(hi) and lo < hi, "rtp_intervals", rtp_intervals,
+              f"{shape}, with finite lo_ms < hi_ms")
+        check(is_int(k) and k >= 1, "rtp_intervals", rtp_intervals, f"{shape}, with k >= 1")
+        check(lo >= min_rtp_ms, "rtp_intervals", rtp_intervals,
+              f"lo_ms >= 2 * bottleneck_delay_ms = {min_rtp_ms}: the bottleneck link alone "
+              "takes that much of the round trip")
+        check(n_flows % k == 0, "n_flows", n_flows,
+              f"a multiple of k = {k}, the number of rtp_intervals, so that every interval "
+              "gets as many flows")
+        edges = np.linspace(lo, hi, k + 1)
+        per = n_flows // k
+        rng = np.random.default_rng([seed, _RTP_STREAM])
+        # Flows are listed interval by interval (flow 0 in the lowest); tie_break="random"
+        # keeps the flow index from mattering to the engine.
+        draws = rng.uniform(np.repeat(edges[:-1], per), np.repeat(edges[1:], per))
+        return [float(x) for x in draws]
+
+    if rtp_ms is None:
+        rtp_ms = _DEFAULT_RTP_MS
+    allowed = (f"a number >= 2 * bottleneck_delay_ms = {min_rtp_ms}: the bottleneck link "
+               "alone takes that much of the round trip")
+    if isinstance(rtp_ms, (Sequence, np.ndarray)) and not isinstance(rtp_ms, str):
+        values = [as_float(v) for v in (rtp_ms.tolist() if isinstance(rtp_ms, np.ndarray)
+                                         else rtp_ms)]
+        check(len(values) == n_flows, "rtp_ms", rtp_ms,
+              f"a number or n_flows ({n_flows}) numbers, one per flow; in a Grid axis wrap "
+              "a per-flow list: rtp_ms=[[...]]")
+        for i, v in enumerate(values):
+            check_number(f"rtp_ms[{i}]", v, lambda x: x >= min_rtp_ms, allowed)
+        return values
+    rtp_ms = as_float(rtp_ms)
+    check_number("rtp_ms", rtp_ms, lambda x: x >= min_rtp_ms, allowed)
+    return [rtp_ms] * n_flows
+
+
+def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction=0.3,
+             t_on_ms=10.0, udp=False, udp_fraction=0.05, udp_t_on_ms=4.0, udp_pkt_bytes=1000,
+             tcp="reno", duration_s=100.0, warmup_s=10.0, link_rate_bps=40e6,
+             buffer_bytes=200_000, segment_bytes=536, header_bytes=40, ef_pkt_bytes=1500,
+             max_window_pkts=1000, bottleneck_delay_ms=0.5, min_rto_s=0.2, tcp_tick_s=0.01,
+             reno_bugfix=False, tie_break="random", access_buffer_bytes=None,
+             seed=0) -> Scenario:
+    """Kaur & Vin, "Effect of Higher Priority EF Traffic on TCP Throughput and Fairness"
+    (UT Austin TR2001-1, 2000): best-effort TCP flows sharing a drop-tail bottleneck with
+    strict-priority EF traffic.
+
+    Network: one bottleneck link (link 0, R1 -> R2) with classes ``ef`` (first: strict
+    priority, unlimited, since EF arrives on its own input link and takes no best-effort
+    buffer, sec. 2.1.1 and its footnote 1) and ``be`` (drop-tail, ``buffer_bytes``).
+
+    Parameters and where their defaults come from:
+
+    - ``n_flows=1``: sec. 3.1 (one TCP flow); sec. 3.2 and 4.2 use 8, 16, 32, 64, 128.
+    - ``rtp_ms``: round-trip propagation latency; None means 8 ms, the single-flow RTP of
+      sec. 3.1.1 (sec. 3.1.2 uses 6..12 ms; sec. 4's equal-RTP setting 8 ms). A number gives
+      every flow that RTP; a sequence gives one per flow.
+    - ``rtp_intervals=(lo_ms, hi_ms, k)``: the unequal-RTP setting of sec. 3.2 and 4, which
+      is ``(12, 26, 8)``: k adjacent equal intervals spanning [lo, hi], n_flows/k flows drawn
+      uniformly in each, from ``numpy.random.default_rng([seed, 0x525450])``, so each seed
+      is another RTP draw ("we repeat the experiment with different combinations of RTPs",
+      sec. 4). Excludes ``rtp_ms``.
+    - ``ef="onoff"``: sec. 2.1.2, exponential on/off, ``ef_pkt_bytes=1500`` packets at the
+      link rate while on, ``t_off_ms = t_on_ms (1 - f) / f``. ``"cbr"``: the TCP-CBR network
+      of sec. 2.3, CBR at the same mean rate ``f * link_rate_bps``. None: no EF (the TCP-only
+      and TCP+UDP networks of sec. 4).
+    - ``ef_fraction=0.3``: f; sec. 2.2 reports 30% (5, 10, 20% "hold as well").
+    - ``t_on_ms=10.0``: mean on time. The paper sweeps 0.4..400 ms (sec. 3.1.1, 4.1) and
+      uses 1 ms in sec. 4.2; 10 ms is only a mid-range default.
+    - ``udp=False``: True adds the best-effort UDP aggregate of sec. 4, an on/off source of
+      ``udp_fraction=0.05`` of the link (sec. 4; sec. 2.2 says "5% of the total best-effort
+      traffic", we follow sec. 4) with mean burst ``udp_t_on_ms=4.0`` (sec. 4), sharing the
+      TCP buffer.
+    - ``tcp="reno"``: sec. 2.1.2 (TCP-Reno; sec. 5 mentions SACK giving the same results).
+    - ``link_rate_bps=40e6``: sec. 2.1.1, every link 40 Mb/s, so the senders' access links
+      (``access_rate_bps``) are 40 Mb/s too.
+    - ``buffer_bytes=200_000``: sec. 2.1.1, delay-bandwidth product at the largest RTP,
+      40 Mb/s x 40 ms.
+    - ``access_buffer_bytes=None`` (= ``buffer_bytes``): sec. 2.1.1 provisions *link* buffers
+      by the delay-bandwidth product, so each sender's 40 Mb/s access link gets a drop-tail
+      buffer of the same size. Each flow has its own access link here (the paper's 8 input
+      links are shared; docs/model.md).
+    - ``segment_bytes=536``: sec. 2.1.2 ("packets of size 536B").
+    - ``max_window_pkts=1000``: sec. 2.1.2 asks for a "large" receiver window; 1000 is the
+      engine's limit, far above any window the 200 KB buffer lets a flow use.
+    - backlogged senders (``size_pkts=None``): sec. 2.1.2.
+
+    Choices the paper leaves open (defaults here, all parameters):
+
+    - ``header_bytes=40``: whether 536 B is payload or packet; we read it as ns-2's
+      ``packetSize_`` (payload) plus 40 B of TCP/IP header, 576 B on the wire.
+    - How an RTP splits over the path: ``bottleneck_delay_ms=0.5`` on R1 -> R2; the ACK path
+      (uncongested) takes rtp/2; access and egress links each take (rtp/2 - 0.5)/2.
+    - ``duration_s=100.0`` and ``warmup_s=10.0``: not given in the paper.
+    - Timer constants ``min_rto_s=0.2`` and ``tcp_tick_s=0.01`` (today's ns-2 defaults). The
+      ns-2 of 1999 had ``tcpTick_ 0.1``, ``minrto_ 0``, ``windowInit_ 1`` and
+      ``rtxcur_init_ 6``; the scenario keeps its own defaults for the initial window (2) and
+      RTO (3 s). ``reno_bugfix=False``: ns-2's ``bugFix_`` is not mentioned. No delayed ACKs.
+    - UDP: packet size ``udp_pkt_bytes=1000`` and a peak rate equal to the link rate are not
+      in the paper (we mirror the EF source's shape); the UDP source enters the ``be`` class
+      at R1 directly.
+    - All flows start at t = 0; the warm-up hides the common slow start.
+    - ``tie_break="random"``: order of simultaneous events (ns-2 uses insertion order).
+    - EF packets with T_on = 0.4 ms: the paper's "burst size ~1 packet" is 0.4 ms x 40 Mb/s
+      / 1500 B = 1.3 packets; bursts are drawn in time, not packets.
+
+    ``params`` of the scenario (shown as Grid columns):
+    ``t_off_ms`` is the EF on/off pattern's mean off time at this ``t_on_ms`` and f, the same
+    for ``ef="cbr"`` and None so that the networks' rows line up (None if f is not in (0, 1));
+    ``ef_rate_bps`` and ``udp_rate_bps`` are the mean rates (0 when absent);
+    ``available_bps = link_rate_bps - ef_rate_bps - udp_rate_bps`` is the bandwidth left to
+    TCP, the denominator of the paper's U (sec. 2.3).
+    """
+    n_flows, seed = as_int(plain(n_flows)), as_int(plain(seed))
+    check(is_int(n_flows) and n_flows >= 1, "n_flows", n_flows, "an integer >= 1")
+    check(is_int(seed) and seed >= 0, "seed", seed, "an integer >= 0")
+    link_rate_bps = as_float(link_rate_bps)
+    check_positive("link_rate_bps", link_rate_bps)
+    bottleneck_delay_ms = as_float(bottleneck_delay_ms)
+    check_nonneg("bottleneck_delay_ms", bottleneck_delay_ms)
+    t_on_ms = as_float(t_on_ms)
+    check_positive("t_on_ms", t_on_ms)
+    ef = plain(ef)
+    if ef == "none":  # TOML has no null: sweep files say "none"
+        ef = None
+    check(ef in ("onoff", "cbr", None), "ef", ef, "one of 'onoff', 'cbr', 'none' (or None)")
+    ef_fraction = as_float(ef_fraction)
+    if ef is not None:
+        _unit_fraction("ef_fraction", ef_fraction)
+    udp = plain(udp)
+    check_bool("udp", udp)
+    if udp:
+        udp_fraction = as_float(udp_fraction)
+        _unit_fraction("udp_fraction", udp_fraction)
+        udp_t_on_ms = as_float(udp_t_on_ms)
+        check_positive("udp_t_on_ms", udp_t_on_ms)
+
+    rtps = _kaur_vin_rtps(n_flows, rtp_ms, rtp_intervals, 2 * bottleneck_delay_ms, seed)
+
+    with _renamed({"Link.rate_bps": "link_rate_bps", "Link.prop_delay_ms": "bottleneck_delay_ms",
+                   "QueueClass.limit_bytes": "buffer_bytes"}):
+        link = Link(rate_bps=link_rate_bps, prop_delay_ms=bottleneck_delay_ms,
+                    classes=(QueueClass("ef"), QueueClass("be", limit_bytes=buffer_bytes)),
+                    scheduler="priority")
+
+    flows = []
+    with _renamed({"TcpFlow.variant": "tcp", "TcpFlow.segment_bytes": "segment_bytes",
+                   "TcpFlow.header_bytes": "header_bytes",
+                   "TcpFlow.max_window_pkts": "max_window_pkts",
+                   "TcpFlow.reno_bugfix": "reno_bugfix"}):
+        # A window of 1 cannot start at 2.
+        init_window = min(2, max_window_pkts) if is_int(max_window_pkts) else 2
+        # Sec. 2.1.1 provisions *link* buffers by the delay-bandwidth product: the 40 Mb/s
+        # access links get the same 200 KB drop-tail buffer, so a lone flow's window is
+        # bounded by losses at its access link even without EF.
+        access_bytes = buffer_bytes if access_buffer_bytes is None else access_buffer_bytes
+        access_pkts = (max(1, int(access_bytes) // (int(segment_bytes) + int(header_bytes)))
+                       if is_int(access_bytes) and is_int(segment_bytes) and is_int(header_bytes)
+                       else None)
+        for rtp in rtps:
+            side_ms = (rtp / 2 - bottleneck_delay_ms) / 2
+            flows.append(TcpFlow(route=(0,), cls="be", variant=tcp, segment_bytes=segment_bytes,
+                                 header_bytes=header_bytes, max_window_pkts=max_window_pkts,
+                                 init_window_pkts=init_window, access_delay_ms=side_ms,
+                                 egress_delay_ms=side_ms, reverse_delay_ms=rtp / 2,
+                                 access_rate_bps=link_rate_bps, reno_bugfix=reno_bugfix,
+                                 access_buffer_pkts=access_pkts))
+
+    sources = []
+    t_off_ms = (t_on_ms * (1 - ef_fraction) / ef_fraction
+                if is_real(ef_fraction) and 0 < ef_fraction < 1 else None)
+    ef_rate_bps = 0.0
+    if ef is not None:
+        ef_rate_bps = ef_fraction * link_rate_bps
+        with _renamed({"OnOffSource.t_on_ms": "t_on_ms", "OnOffSource.pkt_bytes": "ef_pkt_bytes"}):
+            if ef == "onoff":
+                sources.append(OnOffSource(name="ef", cls="ef", peak_bps=link_rate_bps,
+                                           pkt_bytes=ef_pkt_bytes, t_on_ms=t_on_ms,
+                                           t_off_ms=t_off_ms))
+            else:
+                sources.append(OnOffSource(name="ef", cls="ef", peak_bps=ef_rate_bps,
+                                           pkt_bytes=ef_pkt_bytes, t_on_ms=t_on_ms,
+                                           t_off_ms=0.0))
+    udp_rate_bps = 0.0
+    if udp:
+        udp_rate_bps = udp_fraction * link_rate_bps
+        with _renamed({"OnOffSource.t_on_ms": "udp_t_on_ms",
+                       "OnOffSource.pkt_bytes": "udp_pkt_bytes"}):
+            # Assumed shape (the paper gives neither): line-rate bursts of 1000 B packets.
+            sources.append(OnOffSource(name="udp", cls="be", peak_bps=link_rate_bps,
+                                       pkt_bytes=udp_pkt_bytes, t_on_ms=udp_t_on_ms,
+                                       t_off_ms=udp_t_on_ms * (1 - udp_fraction) / udp_fraction))
+
+    params = {"t_off_ms": t_off_ms, "ef_rate_bps": ef_rate_bps, "udp_rate_bps": udp_rate_bps,
+              "available_bps": link_rate_bps - ef_rate_bps - udp_rate_bps}
+    with _renamed({"links[0].classes[1].limit_bytes": "buffer_bytes"}):
+        return Scenario(links=(link,), flows=tuple(flows), sources=tuple(sources),
+                        duration_s=duration_s, warmup_s=warmup_s, tcp_tick_s=tcp_tick_s,
+                        min_rto_s=min_rto_s, tie_break=tie_break, params=params)
