@@ -5,7 +5,11 @@
 #if defined(__CUDACC__)
 #define DS_HD __host__ __device__
 #define DS_INLINE __forceinline__
+#define DS_FLATTEN __forceinline__
 #else
 #define DS_HD
 #define DS_INLINE inline
+// Hot per-packet helpers that take a callback: inlined into their caller on the host too
+// (measured: a call per send cost ~8% of the 1-flow case's time).
+#define DS_FLATTEN inline __attribute__((always_inline))
 #endif

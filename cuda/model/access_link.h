@@ -39,7 +39,7 @@ DS_HD DS_INLINE bool access_push(Ring<uint32_t> fifo, int32_t seq, bool rexmit) 
 // on, t being the time (slots) its transmission starts: unpaced, at once or, after a held
 // send (nic_free set by the sender), at that time.
 template <class Emit>
-DS_HD inline uint32_t access_transmit(AccessLink& a, Ring<uint32_t> fifo, double pace_bytes,
+DS_HD DS_FLATTEN uint32_t access_transmit(AccessLink& a, Ring<uint32_t> fifo, double pace_bytes,
                                       int32_t wire_bytes, uint32_t now, Emit emit) {
   const double tx_slots = pace_bytes > 0.0 ? (double)wire_bytes / pace_bytes : 0.0;
   while (!fifo.empty()) {
