@@ -198,3 +198,14 @@ def test_two_zip_groups_and_labels():
 def test_bad_zip_axes(kw, pattern):
     with pytest.raises(ConfigError, match=pattern):
         Grid(kaur_vin, seeds=1, **kw)
+
+
+def test_results_where_keeps_the_rows_of_one_grid_value():
+    import diffsweep as ds
+    g = Grid(kaur_vin, seeds=1, n_flows=2, ef=None, send_jitter_s=[0.0, 1e-4], tie_break="index",
+                duration_s=1.0, warmup_s=0.1)
+    res = ds.run(g, backend="cpu")
+    one = res.where(send_jitter_s=1e-4)
+    assert set(one.flows.send_jitter_s) == {1e-4} and len(one.flows) == 2
+    assert len(one.replicas) == 1 and one.sources.equals(res.sources)  # no such column: kept
+    assert {f.send_jitter_s for f in g.scenario(1, 0).flows} == {1e-4}

@@ -5,7 +5,9 @@ import argparse
 import os
 import re
 import shlex
+import signal
 import sys
+import threading
 import warnings
 
 from . import engine, papers
@@ -304,6 +306,13 @@ def _silence_stdout() -> None:
         pass
 
 
+def _exiting_on_interrupt() -> None:
+    """After a Ctrl-C the command is on its way out with status 130: a further Ctrl-C (the
+    "stop at once" one) must not turn that into a death by SIGINT halfway through."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug, argv = _debug_requested(argv)
@@ -313,9 +322,11 @@ def main(argv: list[str] | None = None) -> int:
         _silence_stdout()
         return 141
     except SweepInterrupted as e:
+        _exiting_on_interrupt()
         print(f"\ndiffsweep: {e}", file=sys.stderr)
         return 130
     except KeyboardInterrupt:
+        _exiting_on_interrupt()
         print("\ndiffsweep: interrupted", file=sys.stderr)
         return 130
     except (DiffsweepError, OSError) as e:

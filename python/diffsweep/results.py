@@ -41,6 +41,20 @@ class Results:
             out[name] = sort_table(df)
         return Results(**out, meta=dict(meta if meta is not None else parts[0].meta))
 
+    def where(self, **values) -> "Results":
+        """The rows whose columns equal ``values`` (e.g. ``res.where(send_jitter_s=1e-4)``), in
+        every table that has those columns; a table without them is kept whole."""
+        out = {}
+        for name in TABLES:
+            df = getattr(self, name)
+            if len(df) and all(c in df.columns for c in values):
+                keep = pd.Series(True, index=df.index)
+                for c, v in values.items():
+                    keep &= df[c] == v
+                df = df[keep].reset_index(drop=True)
+            out[name] = df
+        return Results(**out, meta=dict(self.meta))
+
     def __len__(self) -> int:
         return len(self.replicas)
 

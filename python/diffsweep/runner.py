@@ -360,7 +360,9 @@ class _Sigint:
         return self
 
     def __exit__(self, *exc):
-        if self._old is not None:
+        # On the way out of an interrupted command-line run, keep the handler: a second Ctrl-C
+        # during the unwinding must still exit with 130 at once, not kill the process by SIGINT.
+        if self._old is not None and not (self.hard_exit and self.requested):
             signal.signal(signal.SIGINT, self._old)
         return False
 

@@ -30,25 +30,64 @@ def make_k2v(runs, figures_dir: Path, paper):
     return paths, k2_variant_notes(variants, ns2)
 
 
+FAIRNESS = ("K5", "K6", "K7", "K8", "K9")
+
+
 def make_k5v(runs, figures_dir: Path, paper):
-    index = combine([runs["k5_equal_index"], runs["k5_unequal_index"]],
-                    labels=["k5_equal_index", "k5_unequal_index"])
-    index7 = combine([runs["k7_equal_index"], runs["k7_unequal_index"]],
-                     labels=["k7_equal_index", "k7_unequal_index"])
+    def pair(a, b, where=None):
+        parts = [runs[a], runs[b]] if where is None else [runs[a].where(**where),
+                                                           runs[b].where(**where)]
+        return combine(parts, labels=[a, b])
+
+    index = pair("k5_equal_index", "k5_unequal_index")
+    index7 = pair("k7_equal_index", "k7_unequal_index")
+    conditions = {"index order": (index, index7)}
+    jitters = sorted(set(runs["k5_equal_jitter"].replicas["send_jitter_s"]))
+    for j in jitters:
+        conditions[f"index order + {j * 1e3:g} ms send jitter"] = (
+            pair("k5_equal_jitter", "k5_unequal_jitter", {"send_jitter_s": j}),
+            pair("k7_equal_jitter", "k7_unequal_jitter", {"send_jitter_s": j}))
     paths = []
-    for fn, res, stem in ((kvf.fig5, index, "fig5_index"), (kvf.fig7, index7, "fig7_index")):
+    figs = [(kvf.fig5, index, "fig5_index", "flow-index order (no timing noise)"),
+            (kvf.fig7, index7, "fig7_index", "flow-index order (no timing noise)")]
+    if jitters:
+        j = jitters[0]
+        k5j, k7j = conditions[f"index order + {j * 1e3:g} ms send jitter"]
+        figs += [(kvf.fig5, k5j, "fig5_jitter", f"flow-index order, {j * 1e3:g} ms send jitter"),
+                 (kvf.fig7, k7j, "fig7_jitter", f"flow-index order, {j * 1e3:g} ms send jitter")]
+    for fn, res, stem, what in figs:
         fig = fn(res)
-        fig.suptitle(f"{stem[:4].replace('fig', 'Fig. ')} with same-slot arrivals in "
-                     "flow-index order (no timing noise)")
+        fig.suptitle(f"{stem[:4].replace('fig', 'Fig. ')} with same-slot arrivals in {what}")
         paths += list(save(fig, Path(figures_dir) / f"{paper.package}_{stem}"))
     note = k5_order_notes(
         combine([runs["k5_equal"], runs["k5_unequal"]], labels=["eq", "un"]), index)
-    alt = paper.evaluate({"K5": index, "K6": index7, "K7": index7, "K8": index7, "K9": index7})
-    note += (" The paper's claims of Figs. 5-9 evaluated on these index-order "
-             "runs (same checks and thresholds): " + "; ".join(
-                 f"{cid} {v.status}" for cid, v in alt.items()
-                 if cid.split(".")[0] in ("K5", "K6", "K7", "K8", "K9")) + ".")
+    primary = paper.evaluate({"K5": pair("k5_equal", "k5_unequal"),
+                              "K6": pair("k7_equal", "k7_unequal"),
+                              "K7": pair("k7_equal", "k7_unequal"),
+                              "K8": pair("k7_equal", "k7_unequal"),
+                              "K9": pair("k7_equal", "k7_unequal")})
+    by_condition = {"random order (primary)": primary}
+    for name, (k5, k7) in conditions.items():
+        by_condition[name] = paper.evaluate({"K5": k5, "K6": k7, "K7": k7, "K8": k7, "K9": k7})
+    note += (" The paper's claims of Figs. 5-9 under each condition (same checks and "
+             "thresholds): " + claims_by_condition(by_condition) + ".")
     return paths, note
+
+
+def claims_by_condition(by_condition: dict) -> str:
+    """One entry per fairness claim: its status under each condition, and the conditions
+    under which it holds."""
+    first = next(iter(by_condition.values()))
+    parts = []
+    for cid in first:
+        if cid.split(".")[0] not in FAIRNESS:
+            continue
+        statuses = {name: v[cid].status for name, v in by_condition.items() if cid in v}
+        holds = [name for name, s in statuses.items() if s == "holds"]
+        parts.append(f"{cid}: " + ", ".join(f"{s} ({name})" for name, s in statuses.items())
+                     + (f" -- holds under {' and '.join(holds)}" if holds else
+                        " -- holds under none"))
+    return "; ".join(parts)
 
 
 def ns2_k2_loss(path: Path):

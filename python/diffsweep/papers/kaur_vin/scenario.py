@@ -88,7 +88,7 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
              buffer_bytes=200_000, segment_bytes=536, header_bytes=40, ef_pkt_bytes=1500,
              max_window_pkts=1000, bottleneck_delay_ms=0.5, min_rto_s=0.2, tcp_tick_s=0.01,
              reno_bugfix=False, tie_break="random", access_buffer_bytes=None,
-             seed=0) -> Scenario:
+             send_jitter_s=0.0, seed=0) -> Scenario:
     """Kaur & Vin, "Effect of Higher Priority EF Traffic on TCP Throughput and Fairness"
     (UT Austin TR2001-1, 2000): best-effort TCP flows sharing a drop-tail bottleneck with
     strict-priority EF traffic.
@@ -149,6 +149,8 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
       at R1 directly.
     - All flows start at t = 0; the warm-up hides the common slow start.
     - ``tie_break="random"``: order of simultaneous events (ns-2 uses insertion order).
+    - ``send_jitter_s=0.0``: ns-2's ``overhead_`` (0 in ns-2 and, by its silence, in the paper);
+      ns-2 users set 1e-4 s to break phase effects (``TcpFlow.send_jitter_s``).
     - EF packets with T_on = 0.4 ms: the paper's "burst size ~1 packet" is 0.4 ms x 40 Mb/s
       / 1500 B = 1.3 packets; bursts are drawn in time, not packets.
 
@@ -195,7 +197,8 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
     with _renamed({"TcpFlow.variant": "tcp", "TcpFlow.segment_bytes": "segment_bytes",
                    "TcpFlow.header_bytes": "header_bytes",
                    "TcpFlow.max_window_pkts": "max_window_pkts",
-                   "TcpFlow.reno_bugfix": "reno_bugfix"}):
+                   "TcpFlow.reno_bugfix": "reno_bugfix",
+                   "TcpFlow.send_jitter_s": "send_jitter_s"}):
         # A window of 1 cannot start at 2.
         init_window = min(2, max_window_pkts) if is_int(max_window_pkts) else 2
         # Sec. 2.1.1 provisions *link* buffers by the delay-bandwidth product: the 40 Mb/s
@@ -212,7 +215,7 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
                                  init_window_pkts=init_window, access_delay_ms=side_ms,
                                  egress_delay_ms=side_ms, reverse_delay_ms=rtp / 2,
                                  access_rate_bps=link_rate_bps, reno_bugfix=reno_bugfix,
-                                 access_buffer_pkts=access_pkts))
+                                 access_buffer_pkts=access_pkts, send_jitter_s=send_jitter_s))
 
     sources = []
     t_off_ms = (t_on_ms * (1 - ef_fraction) / ef_fraction
