@@ -44,7 +44,8 @@ FAMILIES = (
     # order of same-slot arrivals (the default, primary), flow-index order (no noise at all),
     # and index order with ns-2's send jitter overhead_ (0.1 ms; 1 ms in the full run), to
     # explain the fairness verdicts (benchmarks/ns2: ns-2.35 itself on the matched K5).
-    Family('K5v', '5v', ('k5_equal', 'k5_unequal', 'k5_equal_index', 'k5_unequal_index',
+    Family('K5v', '5v', ('k5_equal', 'k5_unequal', 'k7_equal', 'k7_unequal',
+                         'k5_equal_index', 'k5_unequal_index',
                          'k7_equal_index', 'k7_unequal_index', 'k5_equal_jitter',
                          'k5_unequal_jitter', 'k7_equal_jitter', 'k7_unequal_jitter'),
            'Why the fairness results differ: Figs. 5-9 with same-slot arrivals in '
