@@ -2,7 +2,10 @@
 
 Their outputs were recorded with the serial engine of 0.1.0 (one replica's slot as one
 chain, before the lane-team engine) in tests/data/engine_golden.npz by
-tests/data/make_engine_golden.py; the engine that replaced it must give the same bits.
+tests/data/make_engine_golden.py, and the lane-team engine reproduced every bit of them for
+team sizes 1-32. They were re-recorded once, for the 0.2 model fix that keeps a sender's own
+same-slot packets in order under the random tie-break (the multihop, WRR and access-link
+families changed; the Kaur & Vin families did not).
 Each family exercises one model path: Kaur & Vin with EF on-off, CBR and UDP, random and
 index tie-break, NewReno, multi-hop with delayed ACKs and a lossy link, WRR, injected drops,
 access-link buffers, finite transfers with start times, and per-interval goodput.

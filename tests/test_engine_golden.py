@@ -1,8 +1,8 @@
 """The engine against outputs recorded from the serial engine it replaced (bit for bit).
 
 tests/engine_cases.py lists the scenario families; tests/data/engine_golden.npz holds every
-output array of each, recorded with the serial engine of 0.1.0. Every case must reproduce
-them exactly, alone and inside one mixed batch, on every built backend with a device.
+output array of each (recorded with 0.1.0's serial engine; see engine_cases.py for the one
+re-recording). Every case must reproduce them exactly, alone and inside one mixed batch, on every built backend with a device.
 """
 from __future__ import annotations
 
