@@ -7,35 +7,49 @@
 # flows against the number of replicas; 4. the quick and full Kaur & Vin reproductions,
 # timed, on cuda and on all CPU cores; 5. an Nsight Compute summary of the engine kernel
 # when ncu is installed. Each step's log is kept; a failed step does not stop the others.
+# A device call is limited to 10 minutes: each step runs under `timeout $STEP_TIMEOUT` (default
+# 240 s; rc 124 in the summary means it was cut), and STEPS picks the steps of this call, e.g.
+#   STEPS="build tests throughput" bash benchmarks/gpu.sh; STEPS="build reproduce ncu" bash ...
 set -uo pipefail
+STEPS=${STEPS:-"build tests throughput reproduce ncu"}
+STEP_TIMEOUT=${STEP_TIMEOUT:-240}
+want() { [[ " $STEPS " == *" $1 "* ]]; }
 cd "$(dirname "$0")/.."
 OUT=${OUT:-benchmarks/results/gpu-$(hostname)}
 mkdir -p "$OUT"
 log() { echo "== $(date +%T) $*" | tee -a "$OUT/gpu-summary.txt"; }
-step() { local name=$1; shift; local t0=$(date +%s.%N); "$@" > "$OUT/$name.log" 2>&1; local rc=$?
+step() { local name=$1; shift; local t0=$(date +%s.%N); timeout "$STEP_TIMEOUT" "$@" > "$OUT/$name.log" 2>&1; local rc=$?
   local t1=$(date +%s.%N); log "$name rc=$rc wall=$(python3 -c "print(f'{$t1-$t0:.1f}')") s"; return $rc; }
 
 log "machine: $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -1); $(nproc) CPU threads"
-step build python3 -m pip install --no-build-isolation --no-deps -v . || { tail -50 "$OUT/build.log"; exit 1; }
+if want build; then
+  step build python3 -m pip install --no-build-isolation --no-deps -v . || { tail -50 "$OUT/build.log"; exit 1; }
+fi
 python3 -c "import diffsweep as ds, json; print(json.dumps(ds.info()))" | tee -a "$OUT/gpu-summary.txt"
-step tests python3 -m pytest -q -p no:cacheprovider tests/test_gpu.py tests/test_engine_golden.py
-tail -3 "$OUT/tests.log" | tee -a "$OUT/gpu-summary.txt"
-step throughput python3 benchmarks/gpu.py --backend cuda --out "$OUT"
-step throughput_cpu python3 benchmarks/gpu.py --backend cpu --max-replicas 1024 --out "$OUT"
-grep -E "flows  R=" "$OUT/throughput.log" "$OUT/throughput_cpu.log" | tee -a "$OUT/gpu-summary.txt"
-for b in cuda cpu; do
-  rm -rf "/tmp/kv-quick-$b" "/tmp/kv-full-$b"
-  step "reproduce_quick_$b" diffsweep reproduce kaur-vin --quick --backend "$b" --out "/tmp/kv-quick-$b"
-  step "reproduce_full_$b" diffsweep reproduce kaur-vin --backend "$b" --out "/tmp/kv-full-$b"
-done
-cmp /tmp/kv-full-cuda/verdicts.json /tmp/kv-full-cpu/verdicts.json && log "full verdicts.json: cuda == cpu"
-if command -v ncu > /dev/null; then
+if want tests; then
+  step tests python3 -m pytest -q -p no:cacheprovider tests/test_gpu.py tests/test_engine_golden.py
+  tail -3 "$OUT/tests.log" | tee -a "$OUT/gpu-summary.txt"
+fi
+if want throughput; then
+  step throughput python3 benchmarks/gpu.py --backend cuda --out "$OUT"
+  step throughput_cpu python3 benchmarks/gpu.py --backend cpu --max-replicas 1024 --out "$OUT"
+  grep -E "flows  R=" "$OUT/throughput.log" "$OUT/throughput_cpu.log" | tee -a "$OUT/gpu-summary.txt"
+fi
+if want reproduce; then
+  for b in cuda cpu; do
+    rm -rf "/tmp/kv-quick-$b" "/tmp/kv-full-$b"
+    step "reproduce_quick_$b" diffsweep reproduce kaur-vin --quick --backend "$b" --out "/tmp/kv-quick-$b"
+    step "reproduce_full_$b" diffsweep reproduce kaur-vin --backend "$b" --out "/tmp/kv-full-$b"
+  done
+  cmp /tmp/kv-full-cuda/verdicts.json /tmp/kv-full-cpu/verdicts.json && log "full verdicts.json: cuda == cpu"
+fi
+if want ncu && command -v ncu > /dev/null; then
   step ncu ncu --kernel-name regex:run_teams --launch-count 1 --section SpeedOfLight \
     --section Occupancy --section LaunchStats --section WarpStateStats \
     python3 benchmarks/gpu.py --backend cuda --max-replicas 4096 --duration-s 0.5 --out /tmp/ncu-out
   grep -E "Registers Per|Achieved Occupancy|Theoretical Occupancy|Local Memory|Stall|Duration|Block Limit" \
     "$OUT/ncu.log" | head -40 | tee -a "$OUT/gpu-summary.txt"
-else
+elif want ncu; then
   log "ncu not found: no Nsight Compute summary"
 fi
 log "done"
