@@ -30,7 +30,6 @@ struct ReplicaHdr {
   uint32_t stage_count;
   uint32_t t_queue;      // the queue side has done every slot before this one
   uint32_t lookahead;    // W: the shortest ACK loop of the replica, in slots (>= 1)
-  uint32_t stopped;      // a stop request was seen
   uint32_t ack_head;     // the ACK pool: entries [ack_head, ack_tail) (mod ack_cap) may be live
   uint32_t ack_tail;
 };

@@ -17,7 +17,6 @@ DS_HD inline void init_replica(Replica& x, const Layout& L) {
   h.ctr_loss = 0;
   h.stage_count = 0;
   h.t_queue = 0;
-  h.stopped = 0;
   h.ack_head = 0;
   h.ack_tail = 0;
   for (int l = 0; l < x.shape.max_links; ++l) {
