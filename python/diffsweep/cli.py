@@ -148,9 +148,6 @@ def _cmd_run(args) -> int:
                       break_lock=args.break_lock, exit_on_second_interrupt=True)
     except ConfigError as e:
         raise ConfigError(f"{_sweep_path(cfg, str(e))} (in {args.sweep})") from None
-    except SweepInterrupted as e:
-        print(f"\ndiffsweep: {e}", file=sys.stderr)
-        return 130
     finally:
         if client is not None:
             client.close()
@@ -179,14 +176,11 @@ def _cmd_reproduce(args) -> int:
 
     out = args.out or f"results/{args.paper}{'-quick' if args.quick else ''}"
     log = (lambda *a, **k: None) if args.quiet else print
-    try:
-        md, html, verdicts = reproduce(args.paper, out, figures=args.figure, quick=args.quick,
-                                       backend=args.backend, seeds=args.seeds,
-                                       progress=False if args.quiet else None,
-                                       threads=args.threads, log=log)
-    except SweepInterrupted as e:
-        print(f"\ndiffsweep: {e}", file=sys.stderr)
-        return 130
+    # a Ctrl-C (SweepInterrupted) is reported by main(), which also ignores further Ctrl-Cs
+    md, html, verdicts = reproduce(args.paper, out, figures=args.figure, quick=args.quick,
+                                   backend=args.backend, seeds=args.seeds,
+                                   progress=False if args.quiet else None,
+                                   threads=args.threads, log=log)
     if not args.quiet:
         width = max(len(k) for k in verdicts)
         for cid, v in verdicts.items():
