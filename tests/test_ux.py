@@ -137,6 +137,22 @@ def test_second_ctrl_c_stops_at_once(tmp_path):
     assert not (tmp_path / "out" / LOCK).exists()
 
 
+def test_in_process_interrupt_leaves_the_sigint_handler_as_it_was(tmp_path, capsys,
+                                                                   monkeypatch):
+    """main() called in-process (a notebook, these tests) returns 130 after a Ctrl-C and puts
+    the SIGINT handler back; only the program (cli.entry) keeps ignoring SIGINT until exit.
+    Left ignored, every process started afterwards would inherit SIG_IGN and never stop."""
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(engine, "execute", interrupted)
+    before = signal.getsignal(signal.SIGINT)
+    rc, _, err = cli_run(capsys, "run", sweep(tmp_path), "--out", tmp_path / "out", "--quiet")
+    assert rc == 130, err
+    assert "interrupted" in err
+    assert signal.getsignal(signal.SIGINT) is before
+
+
 def test_progress_moves_within_one_chunk(tmp_path):
     # ~60 M replica-slots: a couple of seconds on 2 idle cores, several 0.25-s polls
     grid = Grid(kaur_vin, seeds=150, n_flows=1, t_on_ms=[0.4, 40.0], duration_s=25.0,

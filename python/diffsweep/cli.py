@@ -307,9 +307,19 @@ def _exiting_on_interrupt() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def main(argv: list[str] | None = None) -> int:
+def entry() -> None:
+    """The ``diffsweep`` program: main(), leaving a Ctrl-C after an interrupt ignored until the
+    process has exited (Python's finalizer would otherwise restore SIGINT's default action)."""
+    sys.exit(main(_program=True))
+
+
+def main(argv: list[str] | None = None, *, _program: bool = False) -> int:
+    """The command line, callable in-process (``main(["run", ...])``): returns the exit
+    status; the SIGINT handler is as it was on return."""
     argv = list(sys.argv[1:] if argv is None else argv)
     debug, argv = _debug_requested(argv)
+    in_main = threading.current_thread() is threading.main_thread()
+    before = signal.getsignal(signal.SIGINT) if in_main else None
     try:
         return _main(argv, debug)
     except BrokenPipeError:  # e.g. diffsweep reproduce ... | head
@@ -340,6 +350,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"diffsweep: internal error: {type(e).__name__}: {e} (rerun with --debug for the "
               "traceback, and please report it)", file=sys.stderr)
         return 1
+    finally:
+        if in_main and not _program and before is not None:
+            signal.signal(signal.SIGINT, before)
 
 
 def _main(argv: list[str], debug: bool) -> int:
@@ -443,4 +456,4 @@ def _main(argv: list[str], debug: bool) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()
