@@ -21,6 +21,8 @@ namespace ds {
 
 constexpr int kMaxHops = 4;           // routes of 1..4 links (DESIGN: Routes)
 constexpr int kMaxClasses = 4;        // queues (classes) per link
+constexpr int kMaxColours = 3;        // drop precedences: green, yellow, red (IN = green, OUT = red)
+constexpr int kMaxMarkers = 64;       // edge conditioners (aggregates) per replica
 constexpr int kMaxInjectedDrops = 8;  // validation hook: seqs dropped on first transmission
 constexpr int kRxBitmapBits = 1024;   // receiver out-of-order window; max_window <= 1000
 constexpr int kMaxFlows = 65000;      // flow indices are 16-bit in a packet, sources after them
@@ -33,6 +35,18 @@ enum TcpVariant : uint8_t { kReno = 0, kNewReno = 1 };
 enum Scheduler : uint8_t { kSchedPriority = 0, kSchedWrr = 1 };
 enum TieBreak : uint8_t { kTieRandom = 0, kTieIndex = 1 };
 enum LimitKind : uint8_t { kLimitPkts = 0, kLimitBytes = 1, kLimitNone = 2 };
+enum Colour : uint8_t { kGreen = 0, kYellow = 1, kRed = 2 };
+// Edge conditioners (model/marker*.h).
+enum MarkerKind : uint8_t {
+  kMarkTokenBucket = 0,  // one bucket (CIR, CBS): green or red (ns-2 TokenBucket)
+  kMarkTsw2cm = 1,       // TSW rate estimate, CIR: green or red (RFC 2859, ns-2 TSW2CM)
+  kMarkTsw3cm = 2,       // TSW, CIR and PIR: three colours (RFC 2859, ns-2 TSW3CM)
+  kMarkSrtcm = 3,        // single-rate three-colour marker (RFC 2697)
+  kMarkTrtcm = 4,        // two-rate three-colour marker (RFC 2698)
+  kMarkBalancing = 5,    // Lee & Jeong's Balancing Marker (two buckets, three colours)
+};
+// Active queue management of a class queue (model/queue_droptail.h, model/queue_red.h).
+enum Aqm : uint8_t { kAqmDropTail = 0, kAqmRed = 1, kAqmRioC = 2, kAqmRioD = 3, kAqmWred = 4 };
 
 // Bits of out_overflow: an internal capacity was exceeded, so the replica's result is not
 // trustworthy. The host raises EngineError naming the replica; it is never silent.
