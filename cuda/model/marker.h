@@ -1,6 +1,7 @@
 // Edge conditioners (meters + markers), one per aggregate of senders: the colour a packet
-// leaves the edge with. Plain state structs and pure functions of (parameters, state, packet,
-// time, one uniform draw); the engine (engine/queue_side.h) calls mark_packet() when a packet
+// leaves the edge with. Plain state structs (marker_state.h) and pure functions of (parameters,
+// state, packet, time, one uniform draw), one model per file (marker_*.h); this is the header
+// the engine includes; the engine (engine/queue_side.h) calls mark_packet() when a packet
 // of a marked sender arrives at its marker's link, before the queue's admission.
 // Units: bytes, slots, bytes per slot (converted on the host, python/diffsweep/pack/markers.py).
 // Semantics follow ns-2.35's DiffServ policies (dsPolicy.cc) and the RFCs cited per model file.
@@ -9,56 +10,77 @@
 
 #include "../batch.h"
 #include "../core/hd.h"
+#include "marker_balancing.h"
+#include "marker_srtcm.h"
+#include "marker_state.h"  // MarkerParams, MarkerState, ConnMeter
+#include "marker_token_bucket.h"
+#include "marker_trtcm.h"
+#include "marker_tsw.h"
 #include "packet.h"
 
 namespace ds {
 
-// One aggregate's conditioner parameters (gathered from the RM input arrays).
-struct MarkerParams {
-  uint8_t kind;          // MarkerKind
-  uint8_t colour_aware;  // srTCM/trTCM: colour-aware mode (RFC 2697/2698 section 3)
-  double cir;            // committed rate, bytes per slot
-  double cbs;            // committed burst size (bucket depth), bytes
-  double pir;            // trTCM/TSW3CM: peak rate, bytes per slot
-  double pbs;            // trTCM: peak burst size; srTCM: excess burst size (EBS), bytes
-  double win;            // TSW window length, slots (also the Balancing Marker's AR_x window)
-  // Balancing Marker (Lee & Jeong, section 3): first bucket per connection, depth b1 bytes, rate
-  // R_x_basic = cir / T (T = active connections); second bucket = (cir, cbs) shared.
-  double b1;             // depth of each connection's first bucket, bytes
-  double w_lo, w_hi;     // P(W_x) = p_max for W_x <= w_lo, 0 for W_x >= w_hi, linear between
-  double p_max;          // RED-to-YELLOW re-marking probability at W_x <= w_lo
-  double active_slots;   // a connection silent for longer than this is not active
-};
+// A fresh meter (replica start). Buckets are filled at the first packet (marker_start), which
+// knows the parameters. t_front = 0 is the start of the run: ns-2 sets a TSW policy's
+// arrivalTime to 0 when the policy is created, so its first estimate spans [0, first arrival].
+DS_HD inline void marker_init(MarkerState& s) {
+  s.tc = 0.0;
+  s.tp = 0.0;
+  s.t_last = 0.0;
+  s.avg_rate = 0.0;
+  s.t_front = 0.0;
+  s.started = 0;
+  for (int i = 0; i < 7; ++i) s.pad[i] = 0;
+}
 
-// One aggregate's meter state (replica state, sized by shape.max_markers).
-struct MarkerState {
-  double tc;        // committed bucket tokens, bytes (token bucket, srTCM, trTCM, BMarker 2nd)
-  double tp;        // peak/excess bucket tokens, bytes (trTCM: Tp; srTCM: Te)
-  double t_last;    // slot time of the last token update
-  double avg_rate;  // TSW: estimated rate, bytes per slot
-  double t_front;   // TSW: time of the last arrival, slots
-  uint8_t started;  // 0 until the first packet (buckets start full, RFC 2697/2698)
-  uint8_t pad[7];
-};
+// A connection not yet seen by its Balancing Marker (t_pre < 0 = never).
+DS_HD inline void conn_init(ConnMeter& c) {
+  c.tokens = 0.0;
+  c.t_last = 0.0;
+  c.avg_rate = 0.0;
+  c.t_pre = -1.0;
+}
 
-// Per-connection state of the Balancing Marker's connection table (one per sender).
-struct ConnMeter {
-  double tokens;    // first bucket, bytes
-  double t_last;    // slot time of its last token update
-  double avg_rate;  // AR_x, bytes per slot (TSW estimate)
-  double t_pre;     // t_x_pre: slot time of the connection's last packet; < 0 = never
-};
+// For the engine's count of a Balancing Marker's active connections (n_active).
+DS_HD inline bool conn_active(const ConnMeter& c, double now, double active_slots) {
+  return balancing_active(c, now, active_slots);
+}
+
+// The first packet at a meter: buckets start full (RFC 2697/2698 section 3: "initially full";
+// ns-2 sets cBucket = CBS, eBucket = EBS, pBucket = PBS when the policy is added) and the TSW
+// estimate starts at the CIR (ns-2: avgRate = CIR). The bucket clock starts at this packet,
+// which is the same as starting it at 0 since a full bucket stays full.
+DS_HD DS_INLINE void marker_start(const MarkerParams& m, MarkerState& s, double now) {
+  s.started = 1;
+  s.tc = m.cbs;
+  s.tp = m.pbs;
+  s.t_last = now;
+  s.avg_rate = m.cir;
+}
 
 // The colour a packet of `bytes` bytes, arriving with colour `colour_in` at slot time `now`
 // (fractional), leaves with. `u` is a uniform draw in [0, 1) used by the probabilistic markers
 // (TSW2CM/TSW3CM, the Balancing Marker's P(W_x)); others ignore it. For the Balancing Marker,
 // `conn` is the sender's ConnMeter and `n_active` the number of active connections of the
-// aggregate counting this one (balancing_active() over the aggregate's members).
-// Defined below, after the per-model files (marker_*.h), as an inline DS_HD dispatcher:
-//   DS_HD inline uint8_t mark_packet(const MarkerParams& m, MarkerState& s, ConnMeter* conn,
-//                                    int n_active, int bytes, double now, uint8_t colour_in,
-//                                    double u);
-// and, for the engine's count of active connections:
-//   DS_HD inline bool conn_active(const ConnMeter& c, double now, double active_slots);
+// aggregate counting this one (conn_active() over the aggregate's members; < 1 is taken as 1).
+// Only srTCM and trTCM look at colour_in (and only in colour-aware mode); the others are
+// colour-blind as in ns-2. An unknown kind, or a Balancing Marker without a ConnMeter, leaves
+// the colour unchanged.
+DS_HD inline uint8_t mark_packet(const MarkerParams& m, MarkerState& s, ConnMeter* conn,
+                                 int n_active, int bytes, double now, uint8_t colour_in,
+                                 double u) {
+  if (!s.started) marker_start(m, s, now);
+  switch (m.kind) {
+    case kMarkTokenBucket: return mark_token_bucket(m, s, bytes, now);
+    case kMarkTsw2cm: return mark_tsw2cm(m, s, bytes, now, u);
+    case kMarkTsw3cm: return mark_tsw3cm(m, s, bytes, now, u);
+    case kMarkSrtcm: return mark_srtcm(m, s, bytes, now, colour_in);
+    case kMarkTrtcm: return mark_trtcm(m, s, bytes, now, colour_in);
+    case kMarkBalancing:
+      if (conn == nullptr) return colour_in;
+      return mark_balancing(m, s, *conn, n_active, bytes, now, u);
+    default: return colour_in;
+  }
+}
 
 }  // namespace ds
