@@ -1,8 +1,9 @@
 """The header-only core and model pieces tested in C++: Philox4x32-10 known answers,
 portable log/exp (test_core.cpp), and each model's narrow functions on hand-computed cases
 without a replica (test_models.cpp: ring, drop-tail, priority, WRR, link credit, RTO,
-access link, receiver; test_markers.cpp: the edge conditioners on hand-computed
-packet trains). Compiled with the engine's floating-point flags, run from pytest."""
+access link, receiver; test_markers.cpp: the edge conditioners on hand-computed packet
+trains; test_red.cpp: RED, RIO-C, RIO-D, WRED). Compiled with the engine's floating-point
+flags, run from pytest."""
 import shutil
 import subprocess
 from pathlib import Path
@@ -13,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
-@pytest.mark.parametrize("name", ["test_core", "test_models", "test_markers"])
+@pytest.mark.parametrize("name", ["test_core", "test_models", "test_markers", "test_red"])
 def test_cpp(tmp_path, name):
     exe = tmp_path / name
     subprocess.run(["g++", "-std=c++17", "-O2", "-ffp-contract=off", "-Wall", "-Wextra", "-Werror",

@@ -3,6 +3,24 @@
 // (decoupled) and WRED. Plain state and pure functions; the engine (engine/queue_side.h) calls
 // red_arrival() before the drop-tail limit (which stays the buffer size: its overflow is a
 // forced drop), red_enqueued() when the packet is queued and red_dequeued() when it leaves.
+//
+// Semantics (docs/model.md, "RED, RIO and WRED"):
+//  * kAqmRed follows red.cc (REDQueue::enque, estimator, drop_early, calculate_p_new,
+//    modify_p): one average over the whole class queue, gentle_, wait_, bytes_, old_, and
+//    count_ (count_bytes_ in bytes mode) incremented on every arrival.
+//  * kAqmRioC / kAqmRioD / kAqmWred follow dsredq.cc (redQueue::enque, calcAvg,
+//    updateREDStateVar, updateIdleFlag): no gentle, no wait, a per-precedence count set to -1
+//    while the average is at or below min_th, p_a = p_b / (1 - count p_b) with no clamp.
+//  * The queue averaged: RED and WRED the whole class queue (sum over colours); RIO-D the
+//    packet's own colour's virtual queue; RIO-C colour k averages n[0..k] (green = 0 is the
+//    most protected). A RIO-C arrival of colour c updates the averages of colours c..2 (every
+//    average whose queue contains colour c), as dsredq.cc's enque loops i = prec..numPrec-1.
+//  * Queues count the packet being transmitted (diffsweep keeps it at the head of its queue
+//    until it leaves); ns-2 counts only waiting packets.
+//  * Buffer overflow: red.cc updates the average first, then drops (forced) and resets count_;
+//    the engine does the same for kAqmRed by calling red_overflow() after red_arrival().
+//    dsredq.cc refuses an overflowing packet before touching any RED state, so for RIO/WRED
+//    the engine should test the buffer first and call red_arrival() only when it fits.
 #pragma once
 #include <cstdint>
 
@@ -27,12 +45,17 @@ struct RedParams {
 // One class queue's RED state (replica state, one per link class).
 struct RedState {
   double avg[kMaxColours];      // EWMA per colour (RED, WRED: avg[0] is the one average)
-  int32_t count[kMaxColours];   // packets since the last drop (ns-2 count_), per colour
+  int32_t count[kMaxColours];   // packets since the last drop (ns-2 count_), per colour;
+                                // kAqmRed in bytes mode: bytes (ns-2 count_bytes_)
   uint8_t old[kMaxColours];     // ns-2 old_: the average was above min_th at the last arrival
   uint8_t idle;                 // the queue has been empty since idle_since
   double idle_since;            // slot time it went idle
   int32_t n[kMaxColours];       // packets queued per colour (virtual queues)
   int64_t b[kMaxColours];       // bytes queued per colour
+  // Added for RIO (dsredq.cc keeps an idle flag and time per precedence). The flags follow
+  // from n[] (see red_dequeued); these are the slot times the virtual queues went empty.
+  double vq_idle_since[kMaxColours];  // RIO-D: n[c] == 0 since
+  double cq_idle_since[kMaxColours];  // RIO-C: n[0..c] all 0 since
 };
 
 enum RedVerdict : uint8_t { kRedAccept = 0, kRedEarly = 1, kRedForced = 2 };
@@ -44,5 +67,258 @@ enum RedVerdict : uint8_t { kRedAccept = 0, kRedEarly = 1, kRedForced = 2 };
 //   void red_enqueued(RedState& s, uint8_t colour, int bytes);
 //   void red_dequeued(RedState& s, uint8_t colour, int bytes, double now);  // idle if empty
 //   double red_avg_of(const RedParams& p, const RedState& s, uint8_t colour); // for outputs
+//   void red_overflow(const RedParams& p, RedState& s, uint8_t colour);  // buffer-full drop
+
+DS_HD DS_INLINE void red_init(RedState& s) {
+  for (int c = 0; c < kMaxColours; ++c) {
+    s.avg[c] = 0.0;
+    s.count[c] = 0;
+    s.old[c] = 0;
+    s.n[c] = 0;
+    s.b[c] = 0;
+    s.vq_idle_since[c] = 0.0;
+    s.cq_idle_since[c] = 0.0;
+  }
+  s.idle = 1;
+  s.idle_since = 0.0;
+}
+
+namespace detail {
+
+DS_HD DS_INLINE int red_colour(uint8_t colour) {
+  return colour < kMaxColours ? (int)colour : kMaxColours - 1;
+}
+
+// ns-2's m: the number of mean-size packets the link could have sent while the queue was idle,
+// int(ptc * (now - idle_since)), truncated toward zero. Capped at 2^30 (far past the point where
+// (1 - w_q)^m underflows for any usable w_q) so the int conversion cannot overflow.
+DS_HD DS_INLINE int64_t red_idle_pkts(double ptc, double idle_time) {
+  double m = ptc * idle_time;
+  if (!(m > 0.0)) return 0;
+  if (m > 1073741824.0) m = 1073741824.0;
+  return (int64_t)m;
+}
+
+// ns-2 estimator(nq, k, ave, q_w) without the final "+ q_w * nq": ave * (1 - q_w)^k, k >= 1.
+// Up to 64 factors are applied one at a time as ns-2's loop does (same rounding); a longer
+// idle period uses binary powering (deterministic IEEE products, O(log k)).
+DS_HD DS_INLINE double red_decay(double ave, int64_t k, double w) {
+  const double f = 1.0 - w;
+  if (k <= 64) {
+    for (int64_t i = 0; i < k; ++i) ave *= f;
+    return ave;
+  }
+  double r = 1.0, x = f;
+  while (k > 0) {
+    if (k & 1) r *= x;
+    x *= x;
+    k >>= 1;
+  }
+  return ave * r;
+}
+
+DS_HD DS_INLINE int32_t red_count_add(int32_t c, int32_t d) {  // saturating (ns-2: int)
+  return (int64_t)c + d > 2147483647 ? 2147483647 : c + d;
+}
+
+// red.cc calculate_p_new(), in its own arithmetic (v_a, v_b, v_c, v_d of REDQueue::reset()).
+DS_HD DS_INLINE double red_calculate_p(double ave, double min_th, double max_th, double max_p,
+                                       bool gentle) {
+  double p;
+  if (gentle && ave >= max_th) {
+    const double v_c = (1.0 - max_p) / max_th;
+    const double v_d = 2.0 * max_p - 1.0;
+    p = v_c * ave + v_d;  // max_p at max_th, 1 at 2 max_th
+  } else if (!gentle && ave >= max_th) {
+    p = 1.0;
+  } else {
+    double th_diff = max_th - min_th;
+    if (th_diff == 0.0) th_diff = 1.0;
+    const double v_a = 1.0 / th_diff;
+    const double v_b = -min_th / th_diff;
+    p = v_a * ave + v_b;
+    p *= max_p;
+  }
+  if (p > 1.0) p = 1.0;
+  return p;
+}
+
+// red.cc modify_p(): uniform instead of geometric inter-drop spacing. `count` is count_ (or
+// count_bytes_ when bytes: count1 = count_bytes / mean_pktsize, truncated as ns-2's int
+// division), then p scaled by size / mean_pktsize in bytes mode.
+DS_HD DS_INLINE double red_modify_p(double p, int32_t count, bool bytes, double mean,
+                                    bool wait, int size) {
+  double count1 = (double)count;
+  if (bytes) count1 = (double)(int64_t)((double)count / mean);
+  if (wait) {
+    if (count1 * p < 1.0)
+      p = 0.0;
+    else if (count1 * p < 2.0)
+      p /= (2.0 - count1 * p);
+    else
+      p = 1.0;
+  } else {
+    if (count1 * p < 1.0)
+      p /= (1.0 - count1 * p);
+    else
+      p = 1.0;
+  }
+  if (bytes && p < 1.0) p = (p * size) / mean;
+  if (p > 1.0) p = 1.0;
+  return p;
+}
+
+// kAqmRed: red.cc REDQueue::enque + drop_early, on the whole class queue, index 0.
+DS_HD DS_INLINE uint8_t red_arrival_red(const RedParams& p, RedState& s, int bytes, double now,
+                                        double u) {
+  double q = 0.0;
+  for (int c = 0; c < kMaxColours; ++c) q += p.bytes ? (double)s.b[c] : (double)s.n[c];
+  int64_t m = 0;
+  if (s.idle) {  // red.cc clears idle_ on any arrival, dropped or not
+    s.idle = 0;
+    m = red_idle_pkts(p.ptc, now - s.idle_since);
+  }
+  s.avg[0] = red_decay(s.avg[0], m + 1, p.w_q) + p.w_q * q;
+  const double ave = s.avg[0];
+  // count_ and count_bytes_ tally every arrival since the last drop.
+  s.count[0] = red_count_add(s.count[0], p.bytes ? bytes : 1);
+  uint8_t verdict = kRedAccept;
+  if (ave >= p.min_th[0] && q > 1.0) {
+    if ((!p.gentle && ave >= p.max_th[0]) || (p.gentle && ave >= 2.0 * p.max_th[0])) {
+      verdict = kRedForced;
+    } else if (s.old[0] == 0) {
+      // First arrival with the average above min_th (or after a near-empty queue): no drop,
+      // the count restarts at this packet.
+      s.count[0] = p.bytes ? bytes : 1;
+      s.old[0] = 1;
+    } else {
+      const double pb = red_calculate_p(ave, p.min_th[0], p.max_th[0], p.max_p[0], p.gentle);
+      const double pa = red_modify_p(pb, s.count[0], p.bytes, p.mean_pkt_bytes, p.wait, bytes);
+      if (u <= pa) {
+        s.count[0] = 0;
+        verdict = kRedEarly;
+      }
+    }
+  } else {
+    s.old[0] = 0;
+  }
+  if (verdict == kRedForced) s.count[0] = 0;  // red.cc (ns1_compat_ off)
+  return verdict;
+}
+
+// One dsredq.cc calcAvg(i, m + 1) with the idle correction of enque(): returns the new average.
+DS_HD DS_INLINE double red_mred_avg(const RedParams& p, const RedState& s, double ave,
+                                    bool idle, double since, double now, int lo, int hi) {
+  const int64_t m = idle ? red_idle_pkts(p.ptc, now - since) : 0;
+  double f = red_decay(ave, m + 1, p.w_q);
+  for (int j = lo; j <= hi; ++j)  // "f += q_w * qlen" per virtual queue, as calcAvg adds them
+    f += p.w_q * (p.bytes ? (double)s.b[j] : (double)s.n[j]);
+  return f;
+}
+
+// RIO-C, RIO-D, WRED: dsredq.cc redQueue::enque (non-ECN).
+DS_HD DS_INLINE uint8_t red_arrival_mred(const RedParams& p, RedState& s, int c, int bytes,
+                                         double now, double u) {
+  if (p.aqm == kAqmRioC) {
+    // Every average whose queue holds colour c: i = c .. kMaxColours-1, average i over n[0..i].
+    int32_t below = 0;  // packets of colours 0..c-1
+    for (int j = 0; j < c; ++j) below += s.n[j];
+    int32_t prefix = below;
+    for (int i = c; i < kMaxColours; ++i) {
+      prefix += s.n[i];
+      const bool idle = prefix == 0;  // vqueue i's idle_ (see red_dequeued)
+      s.avg[i] = red_mred_avg(p, s, s.avg[i], idle, s.cq_idle_since[i], now, 0, i);
+    }
+  } else if (p.aqm == kAqmRioD) {
+    s.avg[c] = red_mred_avg(p, s, s.avg[c], s.n[c] == 0, s.vq_idle_since[c], now, c, c);
+  } else {  // WRED: one average over the whole queue, copied to every precedence
+    const double a = red_mred_avg(p, s, s.avg[0], s.idle != 0, s.idle_since, now, 0,
+                                  kMaxColours - 1);
+    for (int i = 0; i < kMaxColours; ++i) s.avg[i] = a;
+  }
+  const double ave = s.avg[c];
+  if (ave > p.min_th[c]) {
+    if (ave <= p.max_th[c]) {
+      s.count[c] = red_count_add(s.count[c], 1);
+      const double pb = p.max_p[c] * (ave - p.min_th[c]) / (p.max_th[c] - p.min_th[c]);
+      // No clamp, as in dsredq.cc: count*pb == 1 gives +inf (drop), beyond 1 a negative p_a
+      // (no early drop until the count is reset).
+      double pa = pb / (1.0 - (double)s.count[c] * pb);
+      if (p.bytes && pa < 1.0) pa = (pa * bytes) / p.mean_pkt_bytes;  // diffsweep extension
+      if (u <= pa) {
+        s.count[c] = 0;
+        return kRedEarly;
+      }
+    } else {
+      s.count[c] = 0;
+      return kRedForced;
+    }
+  } else {
+    s.count[c] = -1;
+  }
+  // Accepted: dsredq.cc updateIdleFlag(). For RIO the flags are n[]-derived (the packet is
+  // about to be counted by red_enqueued); WRED's is the one whole-queue flag (also kept up to
+  // date under RIO, where nothing reads it).
+  s.idle = 0;
+  return kRedAccept;
+}
+
+}  // namespace detail
+
+// An arriving packet of `colour` and `bytes` at slot time `now`, `u` a uniform draw in (0, 1):
+// updates the average(s) and the count, returns kRedAccept, kRedEarly (probabilistic drop) or
+// kRedForced (average beyond the drop region). The caller queues an accepted packet with
+// red_enqueued() (and applies the buffer limit; see red_overflow()).
+DS_HD DS_INLINE uint8_t red_arrival(const RedParams& p, RedState& s, uint8_t colour, int bytes,
+                                    double now, double u) {
+  if (p.aqm == kAqmRed) return detail::red_arrival_red(p, s, bytes, now, u);
+  return detail::red_arrival_mred(p, s, detail::red_colour(colour), bytes, now, u);
+}
+
+// A packet that red_arrival() accepted was refused by the buffer limit: red.cc counts it a
+// forced drop and resets count_ (and count_bytes_). dsredq.cc never reaches its RED state for
+// such a packet (the engine tests the buffer before red_arrival() there): nothing to do.
+DS_HD DS_INLINE void red_overflow(const RedParams& p, RedState& s, uint8_t colour) {
+  (void)colour;
+  if (p.aqm == kAqmRed) s.count[0] = 0;
+}
+
+DS_HD DS_INLINE void red_enqueued(RedState& s, uint8_t colour, int bytes) {
+  const int c = detail::red_colour(colour);
+  s.n[c] += 1;
+  s.b[c] += bytes;
+}
+
+// A packet of `colour` left the queue at slot time `now` (the end of its transmission).
+//  * Whole queue empty: idle = 1, idle_since = now (red.cc deque() finding the queue empty; used
+//    by RED and WRED).
+//  * RIO-D: colour c's virtual queue is idle while n[c] == 0, since vq_idle_since[c] (dsredq.cc
+//    updateREDStateVar sets idle_[prec] when qlen[prec] reaches 0; updateIdleFlag clears it
+//    when a packet of prec is accepted, i.e. when n[prec] becomes non-zero).
+//  * RIO-C: average i is idle while n[0..i] are all 0, since cq_idle_since[i]
+//    (updateREDStateVar: when qlen[prec] reaches 0 and every more protected qlen is 0, mark
+//    i = prec, prec+1, ... idle until the first non-empty one; updateIdleFlag clears i >= prec).
+DS_HD DS_INLINE void red_dequeued(RedState& s, uint8_t colour, int bytes, double now) {
+  const int c = detail::red_colour(colour);
+  s.n[c] -= 1;
+  s.b[c] -= bytes;
+  if (s.n[c] != 0) return;
+  s.vq_idle_since[c] = now;
+  int32_t prefix = 0;
+  for (int i = 0; i < kMaxColours; ++i) {
+    prefix += s.n[i];
+    if (i >= c && prefix == 0) s.cq_idle_since[i] = now;
+  }
+  if (prefix == 0) {
+    s.idle = 1;
+    s.idle_since = now;
+  }
+}
+
+// The average that governs `colour` (RED and WRED: the one average).
+DS_HD DS_INLINE double red_avg_of(const RedParams& p, const RedState& s, uint8_t colour) {
+  if (p.aqm == kAqmRed || p.aqm == kAqmWred) return s.avg[0];
+  return s.avg[detail::red_colour(colour)];
+}
 
 }  // namespace ds
