@@ -26,7 +26,8 @@ const char* dim_name(Dim d) {
   switch (d) {
     case R: return "R"; case RL: return "RL"; case RLC: return "RLC"; case RF: return "RF";
     case RFH: return "RFH"; case RFD: return "RFD"; case RS: return "RS"; case RSH: return "RSH";
-    case RFI: return "RFI";
+    case RFI: return "RFI"; case RM: return "RM"; case RLCK: return "RLCK"; case RFK: return "RFK";
+    case RMK: return "RMK";
   }
   return "?";
 }
@@ -52,6 +53,7 @@ BatchShape shape_from(const py::dict& s) {
   b.max_links = s["max_links"].cast<int32_t>();
   b.max_sources = s["max_sources"].cast<int32_t>();
   b.max_intervals = s["max_intervals"].cast<int32_t>();
+  b.max_markers = s.contains("max_markers") ? s["max_markers"].cast<int32_t>() : 1;
   b.queue_cap = s["queue_cap"].cast<int32_t>();
   b.ack_cap = s["ack_cap"].cast<int32_t>();
   b.delay_cap = s["delay_cap"].cast<int32_t>();
@@ -69,6 +71,7 @@ BatchShape shape_from(const py::dict& s) {
   if (b.max_links < 1 || b.max_links > kMaxLinks) bad("max_links", b.max_links, "1..127");
   if (b.max_sources < 1 || b.max_sources > kMaxSources) bad("max_sources", b.max_sources, "1..512");
   if (b.max_intervals < 1) bad("max_intervals", b.max_intervals, ">= 1");
+  if (b.max_markers < 1 || b.max_markers > kMaxMarkers) bad("max_markers", b.max_markers, "1..64");
   if (b.stage_cap < 1) bad("stage_cap", b.stage_cap, ">= 1");
   if (!pow2(b.lanes) || b.lanes > kMaxLanes) bad("lanes", b.lanes, "a power of two <= 32");
   if (!pow2(b.queue_cap)) bad("queue_cap", b.queue_cap, "a power of two");
@@ -159,6 +162,8 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     d["max_flows"] = kMaxFlows;
     d["max_links"] = kMaxLinks;
     d["max_sources"] = kMaxSources;
+    d["max_markers"] = kMaxMarkers;
+    d["max_colours"] = kMaxColours;
     d["max_lanes"] = kMaxLanes;
     d["max_slots"] = kMaxSlots;
     d["poll_slots"] = kPollSlots;
@@ -176,6 +181,10 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     d["RS"] = std::vector<std::string>{"n_replicas", "max_sources"};
     d["RSH"] = std::vector<std::string>{"n_replicas", "max_sources", "max_hops"};
     d["RFI"] = std::vector<std::string>{"n_replicas", "max_flows", "max_intervals"};
+    d["RM"] = std::vector<std::string>{"n_replicas", "max_markers"};
+    d["RLCK"] = std::vector<std::string>{"n_replicas", "max_links", "max_classes", "max_colours"};
+    d["RFK"] = std::vector<std::string>{"n_replicas", "max_flows", "max_colours"};
+    d["RMK"] = std::vector<std::string>{"n_replicas", "max_markers", "max_colours"};
     return d;
   });
   m.def("enums", [] {
@@ -185,6 +194,15 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     d["tie_break"] = py::dict(py::arg("random") = (int)kTieRandom, py::arg("index") = (int)kTieIndex);
     d["limit_kind"] = py::dict(py::arg("pkts") = (int)kLimitPkts, py::arg("bytes") = (int)kLimitBytes,
                                py::arg("none") = (int)kLimitNone);
+    d["colour"] = py::dict(py::arg("green") = (int)kGreen, py::arg("yellow") = (int)kYellow,
+                           py::arg("red") = (int)kRed);
+    d["marker_kind"] = py::dict(py::arg("token_bucket") = (int)kMarkTokenBucket,
+                                py::arg("tsw2cm") = (int)kMarkTsw2cm, py::arg("tsw3cm") = (int)kMarkTsw3cm,
+                                py::arg("srtcm") = (int)kMarkSrtcm, py::arg("trtcm") = (int)kMarkTrtcm,
+                                py::arg("balancing") = (int)kMarkBalancing);
+    d["aqm"] = py::dict(py::arg("droptail") = (int)kAqmDropTail, py::arg("red") = (int)kAqmRed,
+                        py::arg("rio-c") = (int)kAqmRioC, py::arg("rio-d") = (int)kAqmRioD,
+                        py::arg("wred") = (int)kAqmWred);
     return d;
   });
   m.def("overflow_bits", [] {

@@ -9,6 +9,10 @@
 //   RS   [r*S + s]           per source          (S = shape.max_sources)
 //   RSH  [(r*S + s)*H + h]   per source hop
 //   RFI  [(r*F + f)*I + i]   per flow interval   (I = shape.max_intervals)
+//   RM   [r*M + m]           per edge conditioner (M = shape.max_markers)
+//   RLCK [((r*L + l)*C + c)*K + k]  per link class colour (K = kMaxColours)
+//   RFK  [(r*F + f)*K + k]   per flow colour
+//   RMK  [(r*M + m)*K + k]   per conditioner colour
 // Times are whole slots (int) or slot fractions (double) — converted once on the host
 // (python/diffsweep/pack.py); sizes are bytes on the wire unless the name says payload.
 #pragma once
@@ -66,6 +70,7 @@ struct BatchShape {
   int32_t max_links;      // L >= 1
   int32_t max_sources;    // S >= 1 (padding rows have n_sources < S)
   int32_t max_intervals;  // I >= 1
+  int32_t max_markers;    // M >= 1 (edge conditioners; n_markers may be 0)
   int32_t queue_cap;      // packets per (link, class) ring; power of two
   int32_t ack_cap;        // ACKs in flight per replica (one pool); power of two
   int32_t delay_cap;      // packets in a link's delay line; power of two
@@ -82,6 +87,7 @@ struct BatchShape {
   X(n_flows, int32_t, R)            /* flows in use, <= F */                               \
   X(n_links, int32_t, R)            /* links in use, <= L */                               \
   X(n_sources, int32_t, R)          /* on-off/CBR sources in use, <= S */                  \
+  X(n_markers, int32_t, R)          /* edge conditioners in use, <= M */                   \
   X(end_slot, int64_t, R)           /* the replica runs slots [0, end_slot) */             \
   X(warmup_slot, int64_t, R)        /* counters count events at slots >= warmup_slot */    \
   X(interval_slots, int64_t, R)     /* goodput interval length; 0 = no intervals */        \
@@ -99,6 +105,16 @@ struct BatchShape {
   X(class_limit, int64_t, RLC)        /* drop-tail limit, packets or bytes */              \
   X(class_limit_kind, uint8_t, RLC)   /* LimitKind */                                      \
   X(class_weight, int32_t, RLC)       /* WRR weight in packets per round */                \
+  X(class_aqm, uint8_t, RLC)          /* Aqm: drop-tail, or RED/RIO/WRED before the limit */ \
+  X(red_w_q, double, RLC)             /* EWMA weight (ns-2 q_weight_) */                   \
+  X(red_gentle, uint8_t, RLC)         /* ns-2 gentle_ */                                   \
+  X(red_wait, uint8_t, RLC)           /* ns-2 wait_ */                                     \
+  X(red_bytes, uint8_t, RLC)          /* ns-2 bytes_: thresholds in bytes */               \
+  X(red_mean_pkt_bytes, double, RLC)  /* ns-2 mean_pktsize_ */                             \
+  X(red_ptc, double, RLC)             /* link rate in mean-size packets per slot */        \
+  X(red_min_th, double, RLCK)         /* per colour; packets (or bytes) */                 \
+  X(red_max_th, double, RLCK)                                                              \
+  X(red_max_p, double, RLCK)                                                               \
   X(flow_variant, uint8_t, RF)        /* TcpVariant */                                     \
   X(flow_cls, uint8_t, RF)            /* class index on every link of the route */         \
   X(flow_n_hops, uint8_t, RF)         /* 1..kMaxHops */                                    \
@@ -117,13 +133,31 @@ struct BatchShape {
   X(flow_bugfix, uint8_t, RF)         /* ns-2 bugFix_: no 2nd fast retransmit per window */ \
   X(flow_send_jitter_slots, double, RF) /* ns-2 overhead_: sends wait U(0, this); 0 = off */ \
   X(flow_drop_seq, int32_t, RFD)      /* seqs lost on first transmission; -1 = none */     \
+  X(flow_marker, int8_t, RF)          /* edge conditioner of the flow's aggregate; -1 = none */ \
+  X(flow_colour, uint8_t, RF)         /* Colour its packets leave the host with */          \
   X(src_cls, uint8_t, RS)                                                                  \
   X(src_n_hops, uint8_t, RS)                                                               \
   X(src_route, int8_t, RSH)                                                                \
   X(src_pkt_bytes, int32_t, RS)                                                            \
   X(src_peak_bytes_per_slot, double, RS)                                                   \
   X(src_t_on_slots, double, RS)       /* mean on-duration */                               \
-  X(src_t_off_slots, double, RS)      /* mean off-duration; 0 = always on (CBR) */
+  X(src_t_off_slots, double, RS)      /* mean off-duration; 0 = always on (CBR) */         \
+  X(src_fixed, uint8_t, RS)           /* 1: on/off durations fixed (periodic), 0: Exp */    \
+  X(src_marker, int8_t, RS)           /* edge conditioner; -1 = none */                     \
+  X(src_colour, uint8_t, RS)          /* Colour its packets leave the host with */          \
+  X(marker_kind, uint8_t, RM)         /* MarkerKind */                                      \
+  X(marker_link, int8_t, RM)          /* link at whose ingress it colours packets */        \
+  X(marker_colour_aware, uint8_t, RM) /* srTCM/trTCM colour-aware mode */                   \
+  X(marker_cir, double, RM)           /* committed rate, bytes per slot */                  \
+  X(marker_cbs, double, RM)           /* committed burst, bytes */                          \
+  X(marker_pir, double, RM)           /* peak rate, bytes per slot */                       \
+  X(marker_pbs, double, RM)           /* peak (trTCM) or excess (srTCM) burst, bytes */     \
+  X(marker_win, double, RM)           /* TSW window, slots */                               \
+  X(marker_b1, double, RM)            /* Balancing Marker: 1st bucket depth, bytes */       \
+  X(marker_w_lo, double, RM)          /* Balancing Marker P(W_x) curve */                   \
+  X(marker_w_hi, double, RM)                                                                \
+  X(marker_p_max, double, RM)                                                               \
+  X(marker_active_slots, double, RM)  /* Balancing Marker: activity timeout, slots */
 
 #define DS_OUTPUT_FIELDS(X)                                                               \
   X(slots_run, int64_t, R)                                                                \
@@ -147,11 +181,20 @@ struct BatchShape {
   X(q_max_delay_slots, int64_t, RLC)                                                      \
   X(q_pkt_slots, double, RLC)         /* sum over slots of the queue length (packets) */  \
   X(q_byte_slots, double, RLC)                                                            \
+  X(q_colour_arrivals, int64_t, RLCK)  /* arrivals per colour (after marking) */          \
+  X(q_early_drops, int64_t, RLCK)      /* RED/RIO/WRED probabilistic drops */             \
+  X(q_forced_drops, int64_t, RLCK)     /* average beyond max_th (2 max_th gentle), or the buffer */ \
+  X(q_red_avg_slots, double, RLCK)     /* sum over slots of the average governing a colour */ \
   X(src_pkts, int64_t, RS)                                                                \
   X(src_bytes, int64_t, RS)                                                               \
   X(src_bursts, int64_t, RS)                                                              \
   X(src_on_slots, double, RS)                                                             \
-  X(interval_bytes, int64_t, RFI)
+  X(interval_bytes, int64_t, RFI)                                                         \
+  X(flow_colour_pkts, int64_t, RFK)    /* packets into the network per colour (after marking) */ \
+  X(flow_early_drops, int64_t, RFK)    /* per colour */                                   \
+  X(flow_forced_drops, int64_t, RFK)   /* per colour, buffer overflow included */         \
+  X(marker_pkts, int64_t, RMK)         /* packets a conditioner left with each colour */  \
+  X(marker_bytes, int64_t, RMK)
 
 #define DS_DECLARE_IN(name, T, dim) const T* name;
 #define DS_DECLARE_OUT(name, T, dim) T* name;
@@ -165,7 +208,7 @@ struct BatchOutput {
   DS_OUTPUT_FIELDS(DS_DECLARE_OUT)
 };
 
-enum Dim { R, RL, RLC, RF, RFH, RFD, RS, RSH, RFI };
+enum Dim { R, RL, RLC, RF, RFH, RFD, RS, RSH, RFI, RM, RLCK, RFK, RMK };
 
 // Number of elements of an array of dimension d.
 DS_HD inline size_t dim_size(const BatchShape& s, Dim d) {
@@ -180,6 +223,10 @@ DS_HD inline size_t dim_size(const BatchShape& s, Dim d) {
     case RS: return r * s.max_sources;
     case RSH: return r * s.max_sources * kMaxHops;
     case RFI: return r * s.max_flows * s.max_intervals;
+    case RM: return r * s.max_markers;
+    case RLCK: return r * s.max_links * kMaxClasses * kMaxColours;
+    case RFK: return r * s.max_flows * kMaxColours;
+    case RMK: return r * s.max_markers * kMaxColours;
   }
   return 0;
 }

@@ -23,12 +23,108 @@ DS_HD DS_INLINE void count_flow_drop(Replica& x, const Packet& p) {
   if (!(p.flags & kPktSource) && x.measuring) x.out.flow_drops[p.sender] += 1;
 }
 
-// A packet arrives at link p.link: the validation hooks (injected drops, Bernoulli loss),
-// then the class queue's admission.
+DS_HD DS_INLINE int sender_marker(const Replica& x, const Packet& p) {
+  return (p.flags & kPktSource) ? x.in->src_marker[x.iS(p.sender - x.shape.max_flows)]
+                                : x.in->flow_marker[x.iF(p.sender)];
+}
+
+// The edge conditioner of marker m colours packet p arriving at `t` (slot time with its
+// sub-slot part). The Balancing Marker counts the aggregate's active connections first: a
+// scan of its members (Lee & Jeong section 3 keeps a connection table and scans it the same
+// way), so its cost grows with the aggregate's size.
+DS_HD inline void condition(Replica& x, Packet& p, int m, double t) {
+  const size_t im = x.iM(m);
+  MarkerParams mp;
+  mp.kind = x.in->marker_kind[im];
+  mp.colour_aware = x.in->marker_colour_aware[im];
+  mp.cir = x.in->marker_cir[im];
+  mp.cbs = x.in->marker_cbs[im];
+  mp.pir = x.in->marker_pir[im];
+  mp.pbs = x.in->marker_pbs[im];
+  mp.win = x.in->marker_win[im];
+  mp.b1 = x.in->marker_b1[im];
+  mp.w_lo = x.in->marker_w_lo[im];
+  mp.w_hi = x.in->marker_w_hi[im];
+  mp.p_max = x.in->marker_p_max[im];
+  mp.active_slots = x.in->marker_active_slots[im];
+  ConnMeter& conn = x.conns[p.sender];
+  int n_active = 1;
+  if (mp.kind == kMarkBalancing) {
+    const int nf = x.in->n_flows[x.iR()], ns = x.in->n_sources[x.iR()];
+    for (int f = 0; f < nf; ++f)
+      if (f != p.sender && x.in->flow_marker[x.iF(f)] == m &&
+          conn_active(x.conns[f], t, mp.active_slots))
+        n_active += 1;
+    for (int s = 0; s < ns; ++s) {
+      const int k = x.shape.max_flows + s;
+      if (k != p.sender && x.in->src_marker[x.iS(s)] == m &&
+          conn_active(x.conns[k], t, mp.active_slots))
+        n_active += 1;
+    }
+  }
+  const double u = draw_u01(x.seed, kFamMarker, (uint32_t)m, x.hdr->ctr_mark);
+  const uint8_t c = mark_packet(mp, x.markers[m], &conn, n_active, p.bytes, t, colour_of(p), u);
+  set_colour(p, c);
+  if (x.measuring) {
+    x.out.marker_pkts[(size_t)m * kMaxColours + c] += 1;
+    x.out.marker_bytes[(size_t)m * kMaxColours + c] += p.bytes;
+  }
+}
+
+DS_HD inline RedParams red_params(const Replica& x, size_t ik) {
+  RedParams rp;
+  rp.aqm = x.in->class_aqm[ik];
+  rp.gentle = x.in->red_gentle[ik];
+  rp.wait = x.in->red_wait[ik];
+  rp.bytes = x.in->red_bytes[ik];
+  rp.w_q = x.in->red_w_q[ik];
+  rp.ptc = x.in->red_ptc[ik];
+  rp.mean_pkt_bytes = x.in->red_mean_pkt_bytes[ik];
+  for (int k = 0; k < kMaxColours; ++k) {
+    rp.min_th[k] = x.in->red_min_th[ik * kMaxColours + k];
+    rp.max_th[k] = x.in->red_max_th[ik * kMaxColours + k];
+    rp.max_p[k] = x.in->red_max_p[ik * kMaxColours + k];
+  }
+  return rp;
+}
+
+DS_HD DS_INLINE void count_aqm_drop(Replica& x, const Packet& p, size_t k, uint8_t colour,
+                                    bool early) {
+  if (!x.measuring) return;
+  const size_t kc = k * kMaxColours + colour;
+  if (early) x.out.q_early_drops[kc] += 1;
+  else x.out.q_forced_drops[kc] += 1;
+  if (!(p.flags & kPktSource)) {
+    const size_t fc = (size_t)p.sender * kMaxColours + colour;
+    if (early) x.out.flow_early_drops[fc] += 1;
+    else x.out.flow_forced_drops[fc] += 1;
+  }
+}
+
+// A packet arrives at link p.link (at sub-slot time p.t_enq of slot `now`): its colour at
+// the first link, its edge conditioner, the validation hooks (injected drops, Bernoulli loss),
+// then the class queue's admission: RED/RIO/WRED if the class has one, then the buffer.
 DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
   const int l = p.link, c = p.cls;
   const size_t k = x.oLC(l, c);
   if (x.measuring) x.out.q_arrivals[k] += 1;
+  // Time for the conditioners and RED: within the slot only under the index order, which
+  // sorts arrivals by it; the random order puts them at the slot's start (a meter's clock
+  // must not run backwards between two arrivals).
+  const double t = (double)now + (x.in->tie_break[x.iR()] == kTieIndex
+                                      ? (double)p.t_enq / kSubSlot : 0.0);
+  if (p.hop == 0)
+    set_colour(p, (p.flags & kPktSource) ? x.in->src_colour[x.iS(p.sender - x.shape.max_flows)]
+                                         : x.in->flow_colour[x.iF(p.sender)]);
+  const int m = sender_marker(x, p);
+  const bool marked_here = m >= 0 && x.in->marker_link[x.iM(m)] == l;
+  if (marked_here) condition(x, p, m, t);
+  const uint8_t colour = colour_of(p);
+  if (x.measuring) {
+    x.out.q_colour_arrivals[k * kMaxColours + colour] += 1;
+    if (!(p.flags & kPktSource) && (marked_here || (m < 0 && p.hop == 0)))
+      x.out.flow_colour_pkts[(size_t)p.sender * kMaxColours + colour] += 1;
+  }
   bool lost = false;
   if (!(p.flags & (kPktSource | kPktRexmit)) && p.hop == 0) {
     const int32_t* drops = x.in->flow_drop_seq + x.iF(p.sender) * kMaxInjectedDrops;
@@ -43,9 +139,25 @@ DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
   }
   ClassQueue& q = x.link_queues(l)[c];
   const size_t ik = x.iLC(l, c);
-  if (!drop_tail_accepts(x.in->class_limit_kind[ik], x.in->class_limit[ik], q.ring.count, q.bytes,
-                         p.bytes)) {
+  const uint8_t aqm = x.in->class_aqm[ik];
+  const bool fits = drop_tail_accepts(x.in->class_limit_kind[ik], x.in->class_limit[ik],
+                                      q.ring.count, q.bytes, p.bytes);
+  // ns-2's RED (red.cc) updates its average before it sees that the buffer is full; its
+  // DiffServ multi-RED (dsredq.cc) refuses an overflowing packet first (model/queue_red.h).
+  if (aqm == kAqmRed || (aqm != kAqmDropTail && fits)) {
+    const RedParams rp = red_params(x, ik);
+    const double u = draw_u01(x.seed, kFamAqm, (uint32_t)k, x.hdr->ctr_aqm);
+    const uint8_t v = red_arrival(rp, x.red[k], colour, p.bytes, t, u);
+    if (v == kRedAccept && !fits) red_overflow(rp, x.red[k], colour);
+    if (v != kRedAccept) {
+      count_aqm_drop(x, p, k, colour, v == kRedEarly);
+      count_flow_drop(x, p);
+      return;
+    }
+  }
+  if (!fits) {
     if (x.measuring) x.out.q_drops[k] += 1;
+    count_aqm_drop(x, p, k, colour, false);
     count_flow_drop(x, p);
     return;
   }
@@ -59,6 +171,7 @@ DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
   p.t_enq = now;
   ring.push(p);
   q.bytes += p.bytes;
+  if (aqm != kAqmDropTail) red_enqueued(x.red[k], colour, p.bytes);
 }
 
 // A packet has left link l: on to the next hop's delay line, or to its receiver.
@@ -103,6 +216,9 @@ DS_HD inline void serve_link(Replica& x, int l, uint32_t now) {
     ls.busy_cls = -1;
     const Packet p = ring.pop();
     q[c].bytes -= p.bytes;
+    // the packet has left at the slot's end (a queue emptied now is idle from then on)
+    if (x.in->class_aqm[x.iLC(l, c)] != kAqmDropTail)
+      red_dequeued(x.red[x.oLC(l, c)], colour_of(p), p.bytes, (double)now + 1.0);
     if (sched == kSchedWrr) wrr_sent(ls.wrr, c, nc, weight);
     if (x.measuring) {
       const size_t k = x.oLC(l, c);
@@ -207,6 +323,12 @@ DS_HD inline void queue_slot(Replica& x, uint32_t now) {
         const size_t k = x.oLC(l, c);
         x.out.q_pkt_slots[k] += (double)q[c].ring.count;
         x.out.q_byte_slots[k] += (double)q[c].bytes;
+        const size_t ik = x.iLC(l, c);
+        if (x.in->class_aqm[ik] != kAqmDropTail) {
+          const RedParams rp = red_params(x, ik);
+          for (int col = 0; col < kMaxColours; ++col)
+            x.out.q_red_avg_slots[k * kMaxColours + col] += red_avg_of(rp, x.red[k], (uint8_t)col);
+        }
       }
     }
   }

@@ -16,8 +16,10 @@
 #include "../core/random.h"
 #include "../core/ring.h"
 #include "../model/link.h"
+#include "../model/marker.h"
 #include "../model/packet.h"
 #include "../model/queue_droptail.h"
+#include "../model/queue_red.h"
 #include "../model/source_onoff.h"
 #include "../model/tcp_receiver.h"
 #include "../model/tcp_sender.h"
@@ -27,6 +29,8 @@ namespace ds {
 struct ReplicaHdr {
   uint32_t ctr_tie;      // Philox counters, one per stream family (core/random.h)
   uint32_t ctr_loss;
+  uint32_t ctr_mark;     // kFamMarker: probabilistic markers (TSW, Balancing Marker)
+  uint32_t ctr_aqm;      // kFamAqm: RED early drops
   uint32_t stage_count;
   uint32_t t_queue;      // the queue side has done every slot before this one
   uint32_t lookahead;    // W: the shortest ACK loop of the replica, in slots (>= 1)
@@ -54,7 +58,7 @@ struct OutOffsets {
 struct Layout {
   OutOffsets out;
   size_t out_begin, out_end;
-  size_t hdr, links, queues, qring, dline, snd, acks, nic, rcv, rxbits, tree_key, tree_win,
+  size_t hdr, links, queues, red, markers, conns, qring, dline, snd, acks, nic, rcv, rxbits, tree_key, tree_win,
       rx_key, rx_win, sources, lane_t, emit_idx, emit, emit_sub, stage, stage2, stride;
   int32_t P;  // tree leaves: a power of two >= max(flows, lanes)
 };
@@ -70,6 +74,9 @@ inline Layout make_layout(const BatchShape& s) {
   take(L.hdr, sizeof(ReplicaHdr));
   take(L.links, NL * sizeof(LinkState));
   take(L.queues, NL * kMaxClasses * sizeof(ClassQueue));
+  take(L.red, NL * kMaxClasses * sizeof(RedState));
+  take(L.markers, (size_t)s.max_markers * sizeof(MarkerState));
+  take(L.conns, (F + S) * sizeof(ConnMeter));  // by sender: flows, then sources
   take(L.qring, NL * kMaxClasses * (size_t)s.queue_cap * sizeof(Packet));
   take(L.dline, NL * (size_t)s.delay_cap * sizeof(TimedPacket));
   take(L.snd, F * sizeof(TcpSender));
@@ -107,6 +114,9 @@ struct Replica {
   ReplicaHdr* hdr;
   LinkState* links;
   ClassQueue* queues;  // [l*kMaxClasses + c]
+  RedState* red;       // [l*kMaxClasses + c]: classes with an AQM
+  MarkerState* markers;  // [m]
+  ConnMeter* conns;    // [sender]: the Balancing Marker's connection table
   Packet* qring;       // [(l*kMaxClasses + c)*queue_cap + i]
   TimedPacket* dline;  // [l*delay_cap + i]
   TcpSender* snds;
@@ -136,6 +146,7 @@ struct Replica {
   DS_HD DS_INLINE size_t iS(int s) const { return (size_t)r * shape.max_sources + s; }
   // Index of a link class in this replica's own output block.
   DS_HD DS_INLINE size_t oLC(int l, int c) const { return (size_t)l * kMaxClasses + c; }
+  DS_HD DS_INLINE size_t iM(int m) const { return (size_t)r * shape.max_markers + m; }
 
   DS_HD DS_INLINE TcpSender& snd(int f) const { return snds[f]; }
   DS_HD DS_INLINE TcpReceiver& rcv(int f) const { return rcvs[f]; }
@@ -262,6 +273,9 @@ DS_HD inline Replica bind_replica(int32_t r, const BatchInput* in, const Layout&
   x.hdr = (ReplicaHdr*)(b + L.hdr);
   x.links = (LinkState*)(b + L.links);
   x.queues = (ClassQueue*)(b + L.queues);
+  x.red = (RedState*)(b + L.red);
+  x.markers = (MarkerState*)(b + L.markers);
+  x.conns = (ConnMeter*)(b + L.conns);
   x.qring = (Packet*)(b + L.qring);
   x.dline = (TimedPacket*)(b + L.dline);
   x.snds = (TcpSender*)(b + L.snd);

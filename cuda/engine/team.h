@@ -15,6 +15,8 @@ DS_HD inline void init_replica(Replica& x, const Layout& L) {
   ReplicaHdr& h = *x.hdr;
   h.ctr_tie = 0;
   h.ctr_loss = 0;
+  h.ctr_mark = 0;
+  h.ctr_aqm = 0;
   h.stage_count = 0;
   h.t_queue = 0;
   h.ack_head = 0;
@@ -25,8 +27,11 @@ DS_HD inline void init_replica(Replica& x, const Layout& L) {
       ClassQueue& q = x.link_queues(l)[c];
       ring_clear(q.ring);
       q.bytes = 0;
+      red_init(x.red[(size_t)l * kMaxClasses + c]);
     }
   }
+  for (int m = 0; m < x.shape.max_markers; ++m) marker_init(x.markers[m]);
+  for (int k = 0; k < x.shape.max_flows + x.shape.max_sources; ++k) conn_init(x.conns[k]);
   x.tree.init_all_never();
   x.rxtree.init_all_never();
   const int nf = x.in->n_flows[x.iR()];

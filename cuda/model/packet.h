@@ -15,11 +15,22 @@ struct Packet {
   uint16_t bytes;    // size on the wire
   uint8_t hop;       // index into the sender's route
   uint8_t cls;       // class index on every link of the route
-  uint8_t flags;     // kPktSource | kPktRexmit
+  uint8_t flags;     // kPktSource | kPktRexmit | colour << kPktColourShift
   uint8_t link;      // link it is arriving at (emission ring and arrival buffer)
 };
 constexpr uint8_t kPktSource = 1;
 constexpr uint8_t kPktRexmit = 2;
+// The DiffServ drop precedence (batch.h Colour) rides in two bits of flags: the packet stays
+// 16 bytes. Set at the first link from the sender's colour, then by its edge conditioner.
+constexpr uint8_t kPktColourShift = 2;
+constexpr uint8_t kPktColourMask = 3u << kPktColourShift;
+
+DS_HD DS_INLINE uint8_t colour_of(const Packet& p) {
+  return (uint8_t)((p.flags & kPktColourMask) >> kPktColourShift);
+}
+DS_HD DS_INLINE void set_colour(Packet& p, uint8_t c) {
+  p.flags = (uint8_t)((p.flags & ~kPktColourMask) | ((c << kPktColourShift) & kPktColourMask));
+}
 
 // Time within a slot in fixed point: same-slot arrivals are ordered by it under the index
 // tie-break (engine/queue_side.h). A packet a sender hands over at time t has t - floor(t);

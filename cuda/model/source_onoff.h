@@ -1,4 +1,4 @@
-// Exponential on-off source at a peak rate (EF and best-effort UDP in Kaur & Vin, ns-2's
+// Exponential (or periodic) on-off source at a peak rate (EF and best-effort UDP in Kaur & Vin, ns-2's
 // Application/Traffic/Exponential) and CBR as its always-on case. Time is continuous inside
 // a slot: the source accrues peak_rate * (on-time within the slot) bytes of credit and emits
 // whole packets from it, carrying the remainder into the next on-period. The long-run rate is
@@ -28,6 +28,13 @@ DS_HD DS_INLINE double source_exp(uint64_t seed, int s, SourceState& st, double 
   return exponential(draw_u01(seed, kFamSource, (uint32_t)s, st.ctr), mean);
 }
 
+// The next on- or off-period: Exp(mean), or exactly the mean for a periodic source (Lee &
+// Jeong's UDP on-off "period 0.04 s"; docs/model.md, "Sources").
+DS_HD DS_INLINE double source_period(uint64_t seed, int s, SourceState& st, double mean,
+                                     uint8_t fixed) {
+  return fixed ? mean : source_exp(seed, s, st, mean);
+}
+
 template <class X>
 DS_HD inline void source_init(X& x, int s) {
   SourceState& st = x.src(s);
@@ -43,6 +50,12 @@ DS_HD inline void source_init(X& x, int s) {
   }
   // Start in the stationary phase distribution so that no warm-up is needed for the source.
   const double u = draw_u01(x.seed, kFamSource, (uint32_t)s, st.ctr);
+  if (x.in->src_fixed[i]) {  // periodic: a uniformly random phase within one period
+    const double at = u * (t_on + t_off);
+    st.on = at < t_on ? 1 : 0;
+    st.phase_end = st.on ? t_on - at : t_on + t_off - at;
+    return;
+  }
   st.on = u < t_on / (t_on + t_off) ? 1 : 0;
   st.phase_end = source_exp(x.seed, s, st, st.on ? t_on : t_off);
 }
@@ -64,7 +77,9 @@ DS_HD inline void source_step(X& x, int s, uint32_t now) {
     pos = st.phase_end;
     st.on = !st.on;
     if (st.on) bursts += 1;
-    st.phase_end += source_exp(x.seed, s, st, st.on ? x.in->src_t_on_slots[i] : x.in->src_t_off_slots[i]);
+    st.phase_end += source_period(x.seed, s, st,
+                                  st.on ? x.in->src_t_on_slots[i] : x.in->src_t_off_slots[i],
+                                  x.in->src_fixed[i]);
   }
   st.credit += on_time * peak;
   if (x.measuring) {

@@ -18,7 +18,7 @@ import pandas as pd
 from .errors import BackendError, ConfigError, EngineError
 from .pack import Packed, layout, pack, shape_key
 from .results import Results
-from .scenario import Scenario
+from .scenario import COLOURS, Scenario
 
 BACKENDS = ("auto", "cpu", "cuda")
 
@@ -275,6 +275,13 @@ def _tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> dict:
         "rtt_mean_s": rtt_mean, "rto_mean_s": rto_mean,
         "finish_s": np.where(finish >= 0, finish * slot[fr], np.nan),
     })
+    # DiffServ colours (green, yellow, red): packets into the network after marking, early
+    # (RED) and forced (RED beyond max_th, or the buffer) drops.
+    for k, col in enumerate(COLOURS):
+        flows[f"pkts_{col}"] = out["flow_colour_pkts"][fr, ff, k]
+    for kind in ("early", "forced"):
+        for k, col in enumerate(COLOURS):
+            flows[f"{kind}_drops_{col}"] = out[f"flow_{kind}_drops"][fr, ff, k]
     goodput = np.zeros(R)
     np.add.at(goodput, fr, flows["goodput_bps"].to_numpy())
     replicas = pd.DataFrame({
@@ -298,7 +305,17 @@ def _tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> dict:
         "mean_queue_pkts": out["q_pkt_slots"][qr, ql, qc] / msl,
         "mean_queue_bytes": out["q_byte_slots"][qr, ql, qc] / msl,
         "max_delay_s": out["q_max_delay_slots"][qr, ql, qc] * slot[qr],
+        "aqm": [scs[r].links[l].classes[c].aqm for r, l, c in rows_q],
     })
+    for k, col in enumerate(COLOURS):
+        queues[f"arrivals_{col}"] = out["q_colour_arrivals"][qr, ql, qc, k]
+    for kind in ("early", "forced"):
+        for k, col in enumerate(COLOURS):
+            queues[f"{kind}_drops_{col}"] = out[f"q_{kind}_drops"][qr, ql, qc, k]
+    has_aqm = (queues["aqm"] != "droptail").to_numpy()
+    for k, col in enumerate(COLOURS):  # time average of the RED average governing the colour
+        avg = out["q_red_avg_slots"][qr, ql, qc, k] / msl
+        queues[f"red_avg_{col}"] = np.where(has_aqm, avg, np.nan)
 
     rows_s = [(r, s) for r, sc in enumerate(scs) for s in range(len(sc.sources))]
     if rows_s:

@@ -35,6 +35,15 @@ MAX_WIRE_BYTES = 65535
 VARIANTS = ("reno", "newreno")
 SCHEDULERS = ("priority", "wrr")
 TIE_BREAKS = ("random", "index")
+COLOURS = ("green", "yellow", "red")  # drop precedence, most protected first (IN = green, OUT = red)
+AQMS = ("droptail", "red", "rio-c", "rio-d", "wred")
+MARKER_KINDS = ("token_bucket", "tsw2cm", "tsw3cm", "srtcm", "trtcm", "balancing")
+ONOFF = ("exponential", "fixed")
+MAX_MARKERS = 64
+
+# Fields added after 0.2.0 leave to_dict() (and so digest()) when they hold their default, so
+# that a scenario that does not use them keeps its identity and its results folder.
+_OMIT = {"omit_default": True}
 
 
 # --- value helpers -------------------------------------------------------------------------
@@ -130,6 +139,11 @@ def _name(path, v) -> None:
     check(isinstance(v, str) and v != "", path, v, "a non-empty string")
 
 
+def _colour(path, v) -> None:
+    check(v is None or (isinstance(v, str) and v in COLOURS), path, v,
+          "None or one of " + ", ".join(repr(c) for c in COLOURS))
+
+
 def _route(path, route) -> None:
     check(isinstance(route, tuple) and 1 <= len(route) <= MAX_ROUTE_LINKS, path, route,
           f"a sequence of 1..{MAX_ROUTE_LINKS} link indices")
@@ -191,7 +205,8 @@ def _construct(cls, obj, path: str):
 
 
 def _plain_dict(obj) -> dict:
-    """A dataclass as JSON-able plain data: tuples become lists, children become dicts."""
+    """A dataclass as JSON-able plain data: tuples become lists, children become dicts; a
+    field marked ``_OMIT`` is left out while it holds its default."""
     def conv(v):
         if hasattr(v, "__dataclass_fields__"):
             return _plain_dict(v)
@@ -200,28 +215,78 @@ def _plain_dict(obj) -> dict:
         if isinstance(v, Mapping):
             return {str(k): conv(x) for k, x in v.items()}
         return v
-    return {name: conv(getattr(obj, name)) for name in _field_names(type(obj))}
+    out = {}
+    for f in fields(type(obj)):
+        if not f.init:
+            continue
+        v = getattr(obj, f.name)
+        if f.metadata.get("omit_default") and f.default is not MISSING and v == f.default:
+            continue
+        out[f.name] = conv(v)
+    return out
 
 
 # --- the classes ----------------------------------------------------------------------------
 
 @dataclass(frozen=True)
+class RedThresholds:
+    """RED thresholds of one drop precedence: the average queue ``min_th``/``max_th`` (packets,
+    or bytes when the class has ``red_bytes``) and the drop probability ``max_p`` at max_th."""
+
+    min_th: float
+    max_th: float
+    max_p: float
+
+    def __post_init__(self):
+        for f in ("min_th", "max_th", "max_p"):
+            _set(self, f, as_float(getattr(self, f)))
+        self._validate(type(self).__name__)
+
+    def _validate(self, path: str) -> None:
+        check_nonneg(f"{path}.min_th", self.min_th)
+        check_number(f"{path}.max_th", self.max_th, lambda x: x > self.min_th,
+                      f"a number > min_th ({self.min_th}): thresholds in order")
+        check_number(f"{path}.max_p", self.max_p, lambda x: 0 < x <= 1, "a number in (0, 1]")
+
+
+@dataclass(frozen=True)
 class QueueClass:
     """One queue of a link. ``limit_bytes``/``limit_pkts``: at most one; both None = unlimited
-    (sensible only for a priority class whose arrival rate the scheduler bounds, e.g. EF)."""
+    (sensible only for a priority class whose arrival rate the scheduler bounds, e.g. EF).
+
+    ``aqm``: ``"droptail"`` (default), or RED before the limit (which stays the buffer):
+    ``"red"`` (one average, ``red`` = one RedThresholds), ``"rio-c"`` / ``"rio-d"`` (RIO
+    coupled / decoupled) and ``"wred"`` (one average, per-colour thresholds), whose ``red``
+    gives (green, red) or (green, yellow, red). ``red_w_q`` is ns-2's q_weight_, ``red_gentle``
+    its gentle_, ``red_wait`` its wait_, ``red_bytes`` its bytes_ and ``red_mean_pkt_bytes``
+    its mean_pktsize_ (docs/model.md, "RED, RIO and WRED")."""
 
     name: str = "be"
     limit_bytes: int | None = None
     limit_pkts: int | None = None
     weight: int = 1
+    aqm: str = field(default="droptail", metadata=_OMIT)
+    red: tuple[RedThresholds, ...] = field(default=(), metadata=_OMIT)
+    red_w_q: float = field(default=0.002, metadata=_OMIT)
+    red_gentle: bool = field(default=False, metadata=_OMIT)
+    red_wait: bool = field(default=True, metadata=_OMIT)
+    red_bytes: bool = field(default=False, metadata=_OMIT)
+    red_mean_pkt_bytes: int = field(default=500, metadata=_OMIT)
 
     def __post_init__(self):
-        self._normalize()
+        self._normalize(type(self).__name__)
         self._validate(type(self).__name__)
 
-    def _normalize(self) -> None:
-        for f in ("limit_bytes", "limit_pkts", "weight"):
+    def _normalize(self, path: str = "QueueClass") -> None:
+        for f in ("limit_bytes", "limit_pkts", "weight", "red_mean_pkt_bytes"):
             _set(self, f, as_int(getattr(self, f)))
+        _set(self, "red_w_q", as_float(self.red_w_q))
+        for f in ("red_gentle", "red_wait", "red_bytes"):
+            _set(self, f, plain(getattr(self, f)))
+        red = _as_tuple(self.red)
+        if isinstance(red, tuple):
+            red = tuple(_construct(RedThresholds, t, f"{path}.red[{k}]") for k, t in enumerate(red))
+        _set(self, "red", red)
 
     def _validate(self, path: str) -> None:
         _name(f"{path}.name", self.name)
@@ -232,6 +297,31 @@ class QueueClass:
               self.limit_pkts, f"None when limit_bytes is set ({self.limit_bytes}): give one limit")
         check(is_int(self.weight) and self.weight >= 1, f"{path}.weight", self.weight,
               "an integer >= 1")
+        _one_of(f"{path}.aqm", self.aqm, AQMS)
+        check(isinstance(self.red, tuple), f"{path}.red", self.red, "a sequence of RedThresholds")
+        for k, t in enumerate(self.red):
+            check(isinstance(t, RedThresholds), f"{path}.red[{k}]", t, "a RedThresholds")
+            t._validate(f"{path}.red[{k}]")
+        if self.aqm == "droptail":
+            check(self.red == (), f"{path}.red", self.red, "() for aqm 'droptail' (set aqm to "
+                  "'red', 'rio-c', 'rio-d' or 'wred' to use thresholds)")
+        elif self.aqm == "red":
+            check(len(self.red) == 1, f"{path}.red", self.red, "one RedThresholds for aqm 'red'")
+        else:
+            check(len(self.red) in (2, 3), f"{path}.red", self.red,
+                  f"2 RedThresholds (green, red) or 3 (green, yellow, red) for aqm {self.aqm!r}")
+        check_number(f"{path}.red_w_q", self.red_w_q, lambda x: 0 < x <= 1, "a number in (0, 1]")
+        for f in ("red_gentle", "red_wait", "red_bytes"):
+            check_bool(f"{path}.{f}", getattr(self, f))
+        _int_in(f"{path}.red_mean_pkt_bytes", self.red_mean_pkt_bytes, 1, MAX_WIRE_BYTES)
+
+    def thresholds(self) -> tuple[RedThresholds, ...]:
+        """Per colour (green, yellow, red); a (green, red) pair gives yellow red's values."""
+        if len(self.red) == 2:
+            return (self.red[0], self.red[1], self.red[1])
+        if len(self.red) == 1:
+            return self.red * 3
+        return self.red
 
 
 @dataclass(frozen=True)
@@ -291,7 +381,9 @@ class TcpFlow:
     none until the first loss; ns-2's ssthresh_). ``drop_seqs``: validation hook, sequence numbers lost on
     their first transmission at the first link (at most 8). ``send_jitter_s``: ns-2's
     ``overhead_``, a send the window allows waits a uniform random time in [0, send_jitter_s)
-    (breaks phase effects; 0 = off; docs/model.md, "Send jitter")."""
+    (breaks phase effects; 0 = off; docs/model.md, "Send jitter"). ``colour``: the drop
+    precedence its packets leave the host with ("green", "yellow", "red"; None = green and not
+    pre-coloured); an edge conditioner (``Scenario.markers``) may re-mark them."""
 
     route: tuple[int, ...] = (0,)
     cls: str = "be"
@@ -312,6 +404,7 @@ class TcpFlow:
     init_ssthresh_pkts: int | None = None
     drop_seqs: tuple[int, ...] = ()
     send_jitter_s: float = 0.0
+    colour: str | None = field(default=None, metadata=_OMIT)
 
     def __post_init__(self):
         self._normalize()
@@ -370,6 +463,7 @@ class TcpFlow:
               f"{path}.size_pkts", self.size_pkts, "None (backlogged) or an integer >= 1")
         check_bool(f"{path}.delayed_ack", self.delayed_ack)
         check_bool(f"{path}.reno_bugfix", self.reno_bugfix)
+        _colour(f"{path}.colour", self.colour)
 
     @property
     def wire_bytes(self) -> int:
@@ -379,8 +473,11 @@ class TcpFlow:
 
 @dataclass(frozen=True, kw_only=True)
 class OnOffSource:
-    """Exponential on/off source sending ``pkt_bytes`` packets at ``peak_bps`` while on.
-    ``t_off_ms == 0`` means always on (CBR at ``peak_bps``)."""
+    """On/off source sending ``pkt_bytes`` packets at ``peak_bps`` while on, for on- and
+    off-periods of mean ``t_on_ms``/``t_off_ms``: exponential (``onoff="exponential"``, ns-2's
+    Application/Traffic/Exponential) or exactly those lengths (``"fixed"``: periodic, with a
+    random phase). ``t_off_ms == 0`` means always on (CBR at ``peak_bps``). ``colour``: as
+    TcpFlow's."""
 
     route: tuple[int, ...] = (0,)
     cls: str = "ef"
@@ -389,6 +486,8 @@ class OnOffSource:
     t_on_ms: float
     t_off_ms: float
     name: str = "ef"
+    onoff: str = field(default="exponential", metadata=_OMIT)
+    colour: str | None = field(default=None, metadata=_OMIT)
 
     def __post_init__(self):
         self._normalize()
@@ -413,10 +512,104 @@ class OnOffSource:
         check_positive(f"{path}.t_on_ms", self.t_on_ms)
         check_nonneg(f"{path}.t_off_ms", self.t_off_ms)
         _name(f"{path}.name", self.name)
+        _one_of(f"{path}.onoff", self.onoff, ONOFF)
+        _colour(f"{path}.colour", self.colour)
 
     @property
     def mean_rate_bps(self) -> float:
         return self.peak_bps * self.t_on_ms / (self.t_on_ms + self.t_off_ms)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Marker:
+    """An edge conditioner (meter + marker) for one aggregate: the TCP flows ``flows`` and the
+    sources ``sources`` (indices into the scenario's lists), metered together at the ingress of
+    link ``link`` (which must be on each member's route), before that link's queue.
+
+    kinds (docs/model.md, "Edge conditioners"): ``"token_bucket"`` (``cir_bps``, ``cbs_bytes``:
+    green or red), ``"tsw2cm"`` (TSW rate estimate over ``window_s`` against ``cir_bps``),
+    ``"tsw3cm"`` (and ``pir_bps``: three colours), ``"srtcm"`` (RFC 2697: ``cir_bps``,
+    ``cbs_bytes``, EBS = ``pbs_bytes``), ``"trtcm"`` (RFC 2698: ``cir_bps``/``cbs_bytes``,
+    ``pir_bps``/``pbs_bytes``), ``"balancing"`` (Lee & Jeong's Balancing Marker: per-connection
+    first buckets of ``b1_bytes`` at cir_bps / active connections, a shared second bucket
+    (``cir_bps``, ``cbs_bytes``), and the RED-to-YELLOW re-marking probability P(W) =
+    ``p_max`` for W <= ``w_lo``, 0 for W >= ``w_hi``, linear between, W = AR_x / R_x_basic;
+    a connection silent for ``active_s`` is not active). ``colour_aware``: srTCM/trTCM read the
+    colour packets arrive with (the members must then have a ``colour``)."""
+
+    name: str
+    kind: str
+    cir_bps: float
+    cbs_bytes: float
+    link: int = 0
+    flows: tuple[int, ...] = ()
+    sources: tuple[int, ...] = ()
+    pir_bps: float | None = None
+    pbs_bytes: float | None = None
+    window_s: float = 1.0
+    colour_aware: bool = False
+    b1_bytes: float | None = None
+    w_lo: float = 1.0
+    w_hi: float = 2.0
+    p_max: float = 1.0
+    active_s: float = 1.0
+
+    def __post_init__(self):
+        for f in ("flows", "sources"):
+            v = _as_tuple(plain(getattr(self, f)))
+            if isinstance(v, tuple):
+                v = tuple(as_int(i) for i in v)
+            _set(self, f, v)
+        _set(self, "link", as_int(self.link))
+        for f in ("cir_bps", "cbs_bytes", "pir_bps", "pbs_bytes", "window_s", "b1_bytes", "w_lo",
+                  "w_hi", "p_max", "active_s"):
+            _set(self, f, as_float(getattr(self, f)))
+        _set(self, "colour_aware", plain(self.colour_aware))
+        self._validate(type(self).__name__)
+
+    def _validate(self, path: str) -> None:
+        _name(f"{path}.name", self.name)
+        _one_of(f"{path}.kind", self.kind, MARKER_KINDS)
+        check(is_int(self.link) and self.link >= 0, f"{path}.link", self.link, "a link index >= 0")
+        for f in ("flows", "sources"):
+            v = getattr(self, f)
+            check(isinstance(v, tuple), f"{path}.{f}", v, "a sequence of indices")
+            for j, i in enumerate(v):
+                check(is_int(i) and i >= 0, f"{path}.{f}[{j}]", i, "an index >= 0")
+            check(len(set(v)) == len(v), f"{path}.{f}", v, "indices without repeats")
+        check(len(self.flows) + len(self.sources) >= 1, f"{path}.flows", self.flows,
+              "at least one flow (or a source in sources): an aggregate has members")
+        check_positive(f"{path}.cir_bps", self.cir_bps)
+        check_positive(f"{path}.cbs_bytes", self.cbs_bytes)
+        if self.kind in ("tsw3cm", "trtcm"):
+            check(self.pir_bps is not None, f"{path}.pir_bps", self.pir_bps,
+                  f"a number >= cir_bps ({self.cir_bps}) for kind {self.kind!r}")
+        if self.pir_bps is not None:
+            check_number(f"{path}.pir_bps", self.pir_bps, lambda x: x >= self.cir_bps,
+                         f"a number >= cir_bps ({self.cir_bps}): the peak rate is not below "
+                         "the committed rate")
+        if self.kind == "trtcm":
+            check(self.pbs_bytes is not None, f"{path}.pbs_bytes", self.pbs_bytes,
+                  "a number > 0 for kind 'trtcm'")
+            check_positive(f"{path}.pbs_bytes", self.pbs_bytes)
+        if self.kind == "srtcm":
+            check(self.pbs_bytes is not None, f"{path}.pbs_bytes", self.pbs_bytes,
+                  "a number >= 0 (the excess burst size, EBS) for kind 'srtcm'")
+            check_nonneg(f"{path}.pbs_bytes", self.pbs_bytes)
+        check_positive(f"{path}.window_s", self.window_s)
+        check_bool(f"{path}.colour_aware", self.colour_aware)
+        check(not self.colour_aware or self.kind in ("srtcm", "trtcm"), f"{path}.colour_aware",
+              self.colour_aware, f"False for kind {self.kind!r} (only 'srtcm' and 'trtcm' are "
+              "colour-aware)")
+        if self.kind == "balancing":
+            check(self.b1_bytes is not None, f"{path}.b1_bytes", self.b1_bytes,
+                  "a number > 0 (each connection's first bucket) for kind 'balancing'")
+            check_positive(f"{path}.b1_bytes", self.b1_bytes)
+        check_nonneg(f"{path}.w_lo", self.w_lo)
+        check_number(f"{path}.w_hi", self.w_hi, lambda x: x > self.w_lo,
+                     f"a number > w_lo ({self.w_lo})")
+        check_number(f"{path}.p_max", self.p_max, lambda x: 0 < x <= 1, "a number in (0, 1]")
+        check_positive(f"{path}.active_s", self.active_s)
 
 
 _PARAM_TYPES = (str, bool, int, float, type(None))
@@ -441,11 +634,13 @@ class Scenario:
     init_rto_s: float = 3.0
     interval_s: float | None = None
     tie_break: str = "random"
+    markers: tuple[Marker, ...] = field(default=(), metadata=_OMIT)
     # hash=False: a dict is unhashable, and equal scenarios still hash equal without it.
     params: dict = field(default_factory=dict, hash=False)
 
     def __post_init__(self):
-        for name, cls in (("links", Link), ("flows", TcpFlow), ("sources", OnOffSource)):
+        for name, cls in (("links", Link), ("flows", TcpFlow), ("sources", OnOffSource),
+                          ("markers", Marker)):
             seq = _as_tuple(getattr(self, name))
             check(isinstance(seq, tuple), name, seq, f"a sequence of {cls.__name__}")
             _set(self, name, tuple(_construct(cls, c, f"{name}[{i}]") for i, c in enumerate(seq)))
@@ -496,6 +691,36 @@ class Scenario:
         for i, src in enumerate(self.sources):
             self._check_route(f"sources[{i}]", src.route, src.cls, src.pkt_bytes,
                               f"pkt_bytes {src.pkt_bytes}")
+        self._check_markers()
+
+    def _check_markers(self) -> None:
+        check(len(self.markers) <= MAX_MARKERS, "markers", f"{len(self.markers)} markers",
+              f"at most {MAX_MARKERS} edge conditioners")
+        owner: dict[tuple[str, int], int] = {}
+        names = set()
+        for m, mk in enumerate(self.markers):
+            path = f"markers[{m}]"
+            mk._validate(path)
+            check(mk.name not in names, f"{path}.name", mk.name, "a name no other marker has")
+            names.add(mk.name)
+            check(mk.link < len(self.links), f"{path}.link", mk.link,
+                  f"a link index in 0..{len(self.links) - 1}")
+            for what, members, have in (("flows", mk.flows, self.flows),
+                                        ("sources", mk.sources, self.sources)):
+                for j, i in enumerate(members):
+                    check(i < len(have), f"{path}.{what}[{j}]", i,
+                          f"a {what[:-1]} index in 0..{len(have) - 1}" if have
+                          else f"no index: the scenario has no {what}")
+                    prev = owner.get((what, i))
+                    check(prev is None, f"{path}.{what}[{j}]", i,
+                          f"a {what[:-1]} of no other aggregate (markers[{prev}] has it)")
+                    owner[(what, i)] = m
+                    check(mk.link in have[i].route, f"{path}.link", mk.link,
+                          f"a link on the route of {what}[{i}] {have[i].route}")
+                    if mk.colour_aware:
+                        check(have[i].colour is not None, f"{what}[{i}].colour", None,
+                              f"a colour: {path} is colour-aware and nothing else colours "
+                              f"{what}[{i}]'s packets before it")
 
     def _check_route(self, path, route, cls, wire_bytes, wire_text) -> None:
         n = len(self.links)

@@ -1,7 +1,7 @@
 """pack: a list of Scenarios -> the flat arrays of one engine batch (cuda/batch.h).
 
-One packer per model fills its rows (``links``, ``flows``, ``sources``; markers and queue
-disciplines to come add theirs); this module assembles the batch and sizes the engine's
+One packer per model fills its rows (``links`` with their queue disciplines, ``flows``,
+``sources``, ``markers``); this module assembles the batch and sizes the engine's
 capacities, each from what one replica can hold, never from the batch. Every delay and
 rate is converted to slots here, once; the rounding error of the delays is returned so
 that the results can report it (DESIGN: Time). Dtypes and dimensions come from the compiled
@@ -19,6 +19,7 @@ from ..scenario import Scenario
 from .flows import DELACK_S, delack_slots, flow_rows
 from .layout import layout
 from .links import UNLIMITED_CLASS_PKTS, acks_in_flight, link_rows
+from .markers import marker_rows
 from .sources import source_rows
 
 __all__ = ["DELACK_S", "Packed", "UNLIMITED_CLASS_PKTS", "default_slot_s", "layout", "pack",
@@ -64,6 +65,8 @@ class _Rows:
     links: object
     flows: object
     sources: dict
+    markers: dict     # RM rows
+    sender: dict      # flow_/src_ marker and colour rows
     slot_s: float
     stage: int        # arrivals at links in one slot
     acks: int         # ACKs in flight
@@ -81,6 +84,7 @@ def _scenario_rows(sc: Scenario) -> _Rows:
                           f"2^32 slots of {sl:.3g} s, i.e. at most {lay.limits['max_slots'] * sl:.4g} s)")
     scalars = {
         "n_flows": len(sc.flows), "n_links": len(sc.links), "n_sources": len(sc.sources),
+        "n_markers": len(sc.markers),
         "end_slot": end, "warmup_slot": _slots(sc.warmup_s, sl),
         "interval_slots": _slots(sc.interval_s, sl) if sc.interval_s else 0,
         "tie_break": lay.enums["tie_break"][sc.tie_break],
@@ -91,9 +95,10 @@ def _scenario_rows(sc: Scenario) -> _Rows:
     links = link_rows(sc, sl)
     flows = flow_rows(sc, sl, links)
     sources, src_burst = source_rows(sc, sl)
+    mk = marker_rows(sc, sl)
     max_loop = int(flows.loop_slots.max(initial=1))
     stage = 1 + int(flows.per_slot.sum()) + src_burst + len(sc.links) * links.max_dep_per_slot
-    return _Rows(scalars, links, flows, sources, sl, stage,
+    return _Rows(scalars, links, flows, sources, mk["markers"], mk["sender"], sl, stage,
                  acks_in_flight(links, max_loop, len(sc.flows)), flows.per_slot,
                  int(flows.loop_slots.min()) if len(sc.flows) else 1, links.sustained)
 
@@ -121,14 +126,17 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1) -> Packed:
     ivs = np.array([u.scalars["interval_slots"] for u in uniq], dtype=np.int64)
     I = max(1, max((int(math.ceil(e / i)) for e, i in zip(ends, ivs) if i > 0), default=1))
 
-    shape = {"n_replicas": R, "max_flows": F, "max_links": L, "max_sources": S, "max_intervals": I}
+    M = max(1, max(u.scalars["n_markers"] for u in uniq))
+    shape = {"n_replicas": R, "max_flows": F, "max_links": L, "max_sources": S, "max_intervals": I,
+             "max_markers": M}
     a = {name: lay.zeros(name, shape) for name in lay.inputs}
     # Padding rows (flows, links, sources a replica does not use) hold harmless values.
     for name, v in (("class_weight", 1), ("class_limit_kind", lay.enums["limit_kind"]["none"]),
                     ("flow_drop_seq", -1), ("flow_size_pkts", -1), ("flow_route", -1),
                     ("src_route", -1), ("flow_n_hops", 1), ("src_n_hops", 1),
                     ("flow_max_window", 1), ("flow_init_window", 1), ("flow_loop_slots", 1),
-                    ("flow_wire_bytes", 1), ("src_pkt_bytes", 1), ("link_n_classes", 1)):
+                    ("flow_wire_bytes", 1), ("src_pkt_bytes", 1), ("link_n_classes", 1),
+                    ("flow_marker", -1), ("src_marker", -1), ("marker_link", -1)):
         a[name][:] = v
     a["seed"][:] = np.asarray(seeds, dtype=np.uint64)
     for name in uniq[0].scalars:
@@ -136,11 +144,14 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1) -> Packed:
     for k, u in enumerate(uniq):
         rs = np.nonzero(which == k)[0]
         for rows, n in ((u.links.rows, u.scalars["n_links"]), (u.flows.rows, u.scalars["n_flows"]),
-                        (u.sources, u.scalars["n_sources"])):
+                        (u.sources, u.scalars["n_sources"]), (u.markers, u.scalars["n_markers"])):
             if n == 0:
                 continue
             for name, v in rows.items():
                 a[name][rs, :n] = v
+        for name, v in u.sender.items():
+            if len(v):
+                a[name][rs, :len(v)] = v
 
     # Capacities: each the largest one replica needs (engine/replica.h).
     def most(f) -> int:

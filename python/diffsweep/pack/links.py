@@ -1,5 +1,5 @@
-"""Links and their class queues -> the RL / RLC rows of one scenario (cuda/model/link.h,
-queue_droptail.h, sched_*.h), and what they need of the engine's capacities."""
+"""Links and their class queues -> the RL / RLC / RLCK rows of one scenario (cuda/model/link.h,
+queue_droptail.h, queue_red.h, sched_*.h), and what they need of the engine's capacities."""
 from __future__ import annotations
 
 import math
@@ -34,6 +34,7 @@ def _packet_sizes(sc: Scenario, link: int) -> list[int]:
 def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
     lay = layout()
     C = lay.limits["max_classes"]
+    K = lay.limits["max_colours"]
     nl = len(sc.links)
     sched = lay.enums["scheduler"]
     kind = lay.enums["limit_kind"]
@@ -46,7 +47,14 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
         "class_limit": np.zeros((nl, C), dtype=np.int64),
         "class_limit_kind": np.full((nl, C), kind["none"]),
         "class_weight": np.ones((nl, C), dtype=np.int64),
+        "class_aqm": np.zeros((nl, C), dtype=np.int64),
+        "red_w_q": np.zeros((nl, C)), "red_gentle": np.zeros((nl, C), dtype=np.int64),
+        "red_wait": np.zeros((nl, C), dtype=np.int64), "red_bytes": np.zeros((nl, C), dtype=np.int64),
+        "red_mean_pkt_bytes": np.ones((nl, C)), "red_ptc": np.zeros((nl, C)),
+        "red_min_th": np.zeros((nl, C, K)), "red_max_th": np.ones((nl, C, K)),
+        "red_max_p": np.ones((nl, C, K)),
     }
+    aqm = lay.enums["aqm"]
     sizes = [_packet_sizes(sc, l) for l in range(nl)]
     min_pkt = np.array([max(1, min(s, default=1500)) for s in sizes])
     max_pkt = np.array([max(s, default=1500) for s in sizes])
@@ -62,6 +70,19 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
         delay_need = max(delay_need, (int(rows["link_prop_slots"][l]) + 2) * deps)
         for c, qc in enumerate(link.classes):
             rows["class_weight"][l, c] = qc.weight
+            if qc.aqm != "droptail":
+                rows["class_aqm"][l, c] = aqm[qc.aqm]
+                rows["red_w_q"][l, c] = qc.red_w_q
+                rows["red_gentle"][l, c] = qc.red_gentle
+                rows["red_wait"][l, c] = qc.red_wait
+                rows["red_bytes"][l, c] = qc.red_bytes
+                rows["red_mean_pkt_bytes"][l, c] = qc.red_mean_pkt_bytes
+                # the idle-time correction counts mean-size packets the link could have sent
+                rows["red_ptc"][l, c] = per_slot / qc.red_mean_pkt_bytes
+                for k, t in enumerate(qc.thresholds()):
+                    rows["red_min_th"][l, c, k] = t.min_th
+                    rows["red_max_th"][l, c, k] = t.max_th
+                    rows["red_max_p"][l, c, k] = t.max_p
             if qc.limit_pkts is not None:
                 rows["class_limit"][l, c], rows["class_limit_kind"][l, c] = qc.limit_pkts, kind["pkts"]
                 queue_need = max(queue_need, qc.limit_pkts)

@@ -27,6 +27,7 @@ def source_rows(sc: Scenario, slot_s: float) -> tuple[dict, int]:
         "src_peak_bytes_per_slot": peak,
         "src_t_on_slots": np.array([s.t_on_ms / 1e3 / slot_s for s in srcs]),
         "src_t_off_slots": np.array([s.t_off_ms / 1e3 / slot_s for s in srcs]),
+        "src_fixed": np.array([s.onoff == "fixed" for s in srcs], dtype=np.int64),
     }
     burst = sum(int(math.ceil(pk / s.pkt_bytes)) + 2 for pk, s in zip(peak, srcs))
     return rows, burst
