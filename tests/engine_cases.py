@@ -8,11 +8,14 @@ same-slot packets in order under the random tie-break (the multihop, WRR and acc
 families changed; the Kaur & Vin families did not).
 Each family exercises one model path: Kaur & Vin with EF on-off, CBR and UDP, random and
 index tie-break, NewReno, multi-hop with delayed ACKs and a lossy link, WRR, injected drops,
-access-link buffers, finite transfers with start times, and per-interval goodput.
+access-link buffers, finite transfers with start times, and per-interval goodput; and (0.3)
+every edge conditioner with RED, RIO-C, RIO-D and WRED, recorded when they were added: the
+families before them were checked unchanged bit for bit before the file was re-recorded.
 """
 from __future__ import annotations
 
-from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow
+from diffsweep.scenario import (Link, Marker, OnOffSource, QueueClass, RedThresholds, Scenario,
+                                TcpFlow)
 from diffsweep.scenarios import kaur_vin
 
 
@@ -71,6 +74,46 @@ def _drops_and_access() -> list[tuple[Scenario, int]]:
     return out
 
 
+def _diffserv() -> list[tuple[Scenario, int]]:
+    """Every edge conditioner and every AQM (issue 11): six aggregates of two flows each, one per
+    marker kind, a colour-aware srTCM/trTCM pair fed by pre-coloured flows, a periodic on-off
+    source; the bottleneck's class runs RIO-C, RIO-D, WRED or RED (gentle, bytes), a second
+    class is drop-tail; random and index tie-breaks."""
+    th = (RedThresholds(20, 40, 0.02), RedThresholds(12, 30, 0.05), RedThresholds(5, 15, 0.1))
+    out = []
+    for i, (aqm, tie) in enumerate([("rio-c", "random"), ("rio-d", "index"), ("wred", "random"),
+                                    ("red", "index")]):
+        red = th[:1] if aqm == "red" else th
+        af = QueueClass("af", limit_pkts=60, aqm=aqm, red=red, red_w_q=0.02,
+                        red_gentle=aqm == "red", red_bytes=aqm == "red", red_mean_pkt_bytes=1000)
+        be = QueueClass("be", limit_pkts=40)
+        link = Link(rate_bps=10e6, prop_delay_ms=2.0, classes=(af, be), scheduler="wrr")
+        colours = [None] * 6 + ["green", "yellow", "yellow", "red", None, None, "red", None]
+        flows = tuple(TcpFlow(cls="af" if k < 12 else "be", segment_bytes=960,
+                              reverse_delay_ms=2.0 + 6 * (k % 4), access_delay_ms=1.0 + k % 3,
+                              start_s=0.05 * k, colour=colours[k], max_window_pkts=64)
+                      for k in range(14))
+        src = (OnOffSource(cls="af", peak_bps=4e6, pkt_bytes=1000, t_on_ms=20, t_off_ms=20,
+                           onoff="fixed", colour="red", name="udp"),
+               OnOffSource(cls="be", peak_bps=2e6, pkt_bytes=500, t_on_ms=5, t_off_ms=15,
+                           name="exp"))
+        mk = (Marker(name="tb", kind="token_bucket", cir_bps=1.5e6, cbs_bytes=8000, flows=(0, 1)),
+              Marker(name="tsw2", kind="tsw2cm", cir_bps=1.5e6, cbs_bytes=1, window_s=0.2,
+                     flows=(2, 3)),
+              Marker(name="tsw3", kind="tsw3cm", cir_bps=1e6, pir_bps=2e6, cbs_bytes=1,
+                     window_s=0.5, flows=(4, 5)),
+              Marker(name="sr", kind="srtcm", cir_bps=1e6, cbs_bytes=5000, pbs_bytes=10000,
+                     colour_aware=True, flows=(6, 7)),
+              Marker(name="tr", kind="trtcm", cir_bps=1e6, cbs_bytes=5000, pir_bps=2e6,
+                     pbs_bytes=8000, colour_aware=True, flows=(8, 9)),
+              Marker(name="bm", kind="balancing", cir_bps=2e6, cbs_bytes=20000, b1_bytes=4000,
+                     w_lo=0.8, w_hi=1.5, p_max=0.9, active_s=0.3, flows=(10, 11), sources=(0,)))
+        out.append((Scenario(links=(link,), flows=flows, sources=src, markers=mk,
+                             duration_s=3.0, warmup_s=0.5, tie_break=tie), 30 + i))
+    return out
+
+
 def golden_cases() -> list[tuple[str, Scenario, int]]:
-    fams = {"kaur": _kaur(), "multihop": _multihop(), "wrr": _wrr(), "drops": _drops_and_access()}
+    fams = {"kaur": _kaur(), "multihop": _multihop(), "wrr": _wrr(), "drops": _drops_and_access(),
+            "diffserv": _diffserv()}
     return [(f"{fam}{i}", sc, seed) for fam, items in fams.items() for i, (sc, seed) in enumerate(items)]
