@@ -11,6 +11,7 @@ from diffsweep.engine import run_packed
 from diffsweep.pack import pack
 from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow
 from diffsweep.scenarios import kaur_vin
+from engine_cases import _diffserv
 
 pytestmark = pytest.mark.gpu
 
@@ -38,6 +39,10 @@ def _mixed_batch():
         scs.append(Scenario(links=(lossy, second), flows=flows, duration_s=5.0, warmup_s=1.0,
                             interval_s=1.0))
         seeds.append(7 + s)
+    # every edge conditioner and every AQM (issue 11), as recorded in tests/engine_cases.py
+    for sc, seed in _diffserv():
+        scs.append(sc)
+        seeds.append(seed)
     return scs, seeds
 
 
