@@ -62,7 +62,9 @@ DS_HD inline void condition(Replica& x, Packet& p, int m, double t) {
         n_active += 1;
     }
   }
-  const double u = draw_u01(x.seed, kFamMarker, (uint32_t)m, x.hdr->ctr_mark);
+  // only the probabilistic markers draw (TSW2CM/TSW3CM, the Balancing Marker's P(W_x))
+  const bool draws = mp.kind == kMarkTsw2cm || mp.kind == kMarkTsw3cm || mp.kind == kMarkBalancing;
+  const double u = draws ? draw_u01(x.seed, kFamMarker, (uint32_t)m, x.hdr->ctr_mark) : 0.0;
   const uint8_t c = mark_packet(mp, x.markers[m], &conn, n_active, p.bytes, t, colour_of(p), u);
   set_colour(p, c);
   if (x.measuring) {
@@ -146,8 +148,11 @@ DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
   // DiffServ multi-RED (dsredq.cc) refuses an overflowing packet first (model/queue_red.h).
   if (aqm == kAqmRed || (aqm != kAqmDropTail && fits)) {
     const RedParams rp = red_params(x, ik);
-    const double u = draw_u01(x.seed, kFamAqm, (uint32_t)k, x.hdr->ctr_aqm);
-    const uint8_t v = red_arrival(rp, x.red[k], colour, p.bytes, t, u);
+    ReplicaHdr* h = x.hdr;
+    const uint64_t seed = x.seed;
+    const uint8_t v = red_arrival(rp, x.red[k], colour, p.bytes, t, [h, seed, k]() {
+      return draw_u01(seed, kFamAqm, (uint32_t)k, h->ctr_aqm);
+    });
     if (v == kRedAccept && !fits) red_overflow(rp, x.red[k], colour);
     if (v != kRedAccept) {
       count_aqm_drop(x, p, k, colour, v == kRedEarly);
@@ -325,7 +330,8 @@ DS_HD inline void queue_slot(Replica& x, uint32_t now) {
         x.out.q_byte_slots[k] += (double)q[c].bytes;
         const size_t ik = x.iLC(l, c);
         if (x.in->class_aqm[ik] != kAqmDropTail) {
-          const RedParams rp = red_params(x, ik);
+          RedParams rp;  // red_avg_of reads only the mode
+          rp.aqm = x.in->class_aqm[ik];
           for (int col = 0; col < kMaxColours; ++col)
             x.out.q_red_avg_slots[k * kMaxColours + col] += red_avg_of(rp, x.red[k], (uint8_t)col);
         }

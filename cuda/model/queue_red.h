@@ -169,8 +169,9 @@ DS_HD DS_INLINE double red_modify_p(double p, int32_t count, bool bytes, double 
 }
 
 // kAqmRed: red.cc REDQueue::enque + drop_early, on the whole class queue, index 0.
+template <class Draw>
 DS_HD DS_INLINE uint8_t red_arrival_red(const RedParams& p, RedState& s, int bytes, double now,
-                                        double u) {
+                                        const Draw& u) {
   double q = 0.0;
   for (int c = 0; c < kMaxColours; ++c) q += p.bytes ? (double)s.b[c] : (double)s.n[c];
   int64_t m = 0;
@@ -194,7 +195,7 @@ DS_HD DS_INLINE uint8_t red_arrival_red(const RedParams& p, RedState& s, int byt
     } else {
       const double pb = red_calculate_p(ave, p.min_th[0], p.max_th[0], p.max_p[0], p.gentle);
       const double pa = red_modify_p(pb, s.count[0], p.bytes, p.mean_pkt_bytes, p.wait, bytes);
-      if (u <= pa) {
+      if (u() <= pa) {
         s.count[0] = 0;
         verdict = kRedEarly;
       }
@@ -217,8 +218,9 @@ DS_HD DS_INLINE double red_mred_avg(const RedParams& p, const RedState& s, doubl
 }
 
 // RIO-C, RIO-D, WRED: dsredq.cc redQueue::enque (non-ECN).
+template <class Draw>
 DS_HD DS_INLINE uint8_t red_arrival_mred(const RedParams& p, RedState& s, int c, int bytes,
-                                         double now, double u) {
+                                         double now, const Draw& u) {
   if (p.aqm == kAqmRioC) {
     // Every average whose queue holds colour c: i = c .. kMaxColours-1, average i over n[0..i].
     int32_t below = 0;  // packets of colours 0..c-1
@@ -245,7 +247,7 @@ DS_HD DS_INLINE uint8_t red_arrival_mred(const RedParams& p, RedState& s, int c,
       // (no early drop until the count is reset).
       double pa = pb / (1.0 - (double)s.count[c] * pb);
       if (p.bytes && pa < 1.0) pa = (pa * bytes) / p.mean_pkt_bytes;  // diffsweep extension
-      if (u <= pa) {
+      if (u() <= pa) {
         s.count[c] = 0;
         return kRedEarly;
       }
@@ -269,10 +271,18 @@ DS_HD DS_INLINE uint8_t red_arrival_mred(const RedParams& p, RedState& s, int c,
 // updates the average(s) and the count, returns kRedAccept, kRedEarly (probabilistic drop) or
 // kRedForced (average beyond the drop region). The caller queues an accepted packet with
 // red_enqueued() (and applies the buffer limit; see red_overflow()).
+// `draw()` is called only when a drop probability has to be tested (the engine's draws are
+// counter-based: drawing only when needed keeps the cost off the common accept path).
+template <class Draw>
+DS_HD DS_INLINE uint8_t red_arrival(const RedParams& p, RedState& s, uint8_t colour, int bytes,
+                                    double now, const Draw& draw) {
+  if (p.aqm == kAqmRed) return detail::red_arrival_red(p, s, bytes, now, draw);
+  return detail::red_arrival_mred(p, s, detail::red_colour(colour), bytes, now, draw);
+}
+
 DS_HD DS_INLINE uint8_t red_arrival(const RedParams& p, RedState& s, uint8_t colour, int bytes,
                                     double now, double u) {
-  if (p.aqm == kAqmRed) return detail::red_arrival_red(p, s, bytes, now, u);
-  return detail::red_arrival_mred(p, s, detail::red_colour(colour), bytes, now, u);
+  return red_arrival(p, s, colour, bytes, now, [u]() { return u; });
 }
 
 // A packet that red_arrival() accepted was refused by the buffer limit: red.cc counts it a
