@@ -102,8 +102,8 @@ def main() -> None:
               f"{r['ns_per_bottleneck_pkt']:8.0f} {r['ns_per_pkt_vs_droptail']:7.2f}")
     info = ds.info()
     doc = {"machine": {"host": platform.node(), "cpu": cpu_model(), "cores": os.cpu_count(),
-                       "backend": a.backend, "device": info.get("cuda_device_name"),
-                       "threads": a.threads or info.get("threads")},
+                       "backend": a.backend, "device": info.get("cuda_device") or None,
+                       "threads": a.threads or info.get("openmp_threads")},
            "version": ds.engine.version(), "date": time.strftime("%Y-%m-%d"), "results": rows}
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -27,12 +27,14 @@ if want build; then
 fi
 python3 -c "import diffsweep as ds, json; print(json.dumps(ds.info()))" | tee -a "$OUT/gpu-summary.txt"
 if want tests; then
-  step tests python3 -m pytest -q -p no:cacheprovider tests/test_gpu.py tests/test_engine_golden.py
+  step tests python3 -m pytest -q -p no:cacheprovider tests/test_gpu.py tests/test_engine_golden.py tests/test_diffserv.py
   tail -3 "$OUT/tests.log" | tee -a "$OUT/gpu-summary.txt"
 fi
 if want throughput; then
   step throughput python3 benchmarks/gpu.py --backend cuda --out "$OUT"
   step throughput_cpu python3 benchmarks/gpu.py --backend cpu --max-replicas 1024 --out "$OUT"
+  step diffserv python3 benchmarks/diffserv.py --backend cuda --replicas 4096 --out "$OUT"
+  step diffserv_cpu python3 benchmarks/diffserv.py --backend cpu --replicas 256 --out "$OUT"
   grep -E "flows  R=" "$OUT/throughput.log" "$OUT/throughput_cpu.log" | tee -a "$OUT/gpu-summary.txt"
 fi
 if want reproduce; then

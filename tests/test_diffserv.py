@@ -223,3 +223,18 @@ def test_new_fields_keep_old_scenarios_identity():
     assert Scenario.from_dict(with_red.to_dict()) == with_red
     assert with_red.digest() != sc.digest()
     assert math.isfinite(len(sc.digest()))
+
+
+def test_per_aggregate_sums_its_flows():
+    """metrics.per_aggregate: one row per (replica, aggregate), the sums of its member flows;
+    unmetered flows form the aggregate ""."""
+    from engine_cases import _diffserv  # noqa: PLC0415
+    from diffsweep.metrics import per_aggregate  # noqa: PLC0415
+    sc, seed = _diffserv()[0]
+    fl = simulate([sc], [seed], backend="cpu").flows
+    agg = per_aggregate(fl).set_index("aggregate")
+    assert sorted(agg.index) == ["", "bm", "sr", "tb", "tr", "tsw2", "tsw3"]
+    assert agg.loc["tb", "n_flows"] == 2 and agg.loc["", "n_flows"] == 2
+    for col in ("delivered_bytes", "pkts_green", "early_drops_red", "forced_drops_yellow"):
+        assert agg[col].sum() == fl[col].sum()
+        assert agg.loc["sr", col] == fl[fl.flow.isin([6, 7])][col].sum()

@@ -275,6 +275,9 @@ def _tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> dict:
         "rtt_mean_s": rtt_mean, "rto_mean_s": rto_mean,
         "finish_s": np.where(finish >= 0, finish * slot[fr], np.nan),
     })
+    # The aggregate (edge conditioner) a flow belongs to: "" for none.
+    member = [{i: mk.name for mk in sc.markers for i in mk.flows} for sc in scs]
+    flows["aggregate"] = [member[r].get(f, "") for r, f in rows_f]
     # DiffServ colours (green, yellow, red): packets into the network after marking, early
     # (RED) and forced (RED beyond max_th, or the buffer) drops.
     for k, col in enumerate(COLOURS):

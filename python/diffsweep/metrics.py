@@ -62,7 +62,8 @@ M_BOUNDS = (0.0, 1.0)
 PER_FLOW_COLUMNS = frozenset({
     "flow", "variant", "rtp_ms", "segment_bytes", "header_bytes", "delivered_bytes",
     "goodput_bps", "pkts_sent", "retransmits", "timeouts", "fast_retransmits", "drops",
-    "rtt_mean_s", "rto_mean_s", "finish_s", "max_window_pkts",
+    "rtt_mean_s", "rto_mean_s", "finish_s", "max_window_pkts", "aggregate",
+    *(f"{k}_{c}" for k in ("pkts", "early_drops", "forced_drops") for c in ("green", "yellow", "red")),
 })
 
 # Result columns of the ``replicas`` table (docs/api.md) and the ones ``utilization`` adds:
@@ -468,6 +469,27 @@ def padhye_error(flows: pd.DataFrame, b=1, w_max=1000.0) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------------
 
 _CI_COLUMNS = ("mean", "std", "n", "ci_low", "ci_high")
+
+
+AGGREGATE_SUMS = ("delivered_bytes", "goodput_bps", "pkts_sent", "drops",
+                  *(f"{k}_{c}" for k in ("pkts", "early_drops", "forced_drops")
+                    for c in ("green", "yellow", "red")))
+
+
+def per_aggregate(flows: pd.DataFrame) -> pd.DataFrame:
+    """Per replica and DiffServ aggregate (the flows one edge conditioner meters; column
+    ``aggregate``, "" for unmetered flows): the sums over its flows of goodput, bytes delivered,
+    packets sent and dropped, and per colour the packets marked and the early and forced drops,
+    with ``n_flows``; grid columns are kept."""
+    _need(flows, ["aggregate", *AGGREGATE_SUMS], "flows")
+    flows = flows.assign(aggregate=flows["aggregate"].fillna(""))
+    keys = [k for k in ("replica", *KEYS) if k in flows.columns] + ["aggregate"]
+    if all(k in flows.columns for k in KEYS):  # a grid's results: keep its columns
+        keys += [c for c in grid_columns(flows) if c not in keys]
+    g = flows.groupby(keys, sort=True, dropna=False)
+    out = g[list(AGGREGATE_SUMS)].sum()
+    out["n_flows"] = g.size()
+    return out.reset_index()
 
 
 def mean_ci(df: pd.DataFrame, by, value: str, level: float = 0.95,
