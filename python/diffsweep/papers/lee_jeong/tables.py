@@ -1,0 +1,153 @@
+"""Per-seed tables of Lee & Jeong (Balancing Marker): what the figures (``figures``) draw and
+the claims (``claims``) check, so that both read the same numbers.
+
+Every function takes a :class:`diffsweep.Results` with the grid columns of the builder
+``diffsweep.papers.lee_jeong.scenario.lee_jeong`` (its ``params`` put ``cir_mbps``,
+``bucket_pkts``, ``method``, ``udp``, ``bab_mbps``, ``atb_mbps`` and ``atb_be_mbps`` in every
+table, axis or not).
+
+Rates are in Mb/s of 1000-B packets on the wire (the paper's packet size; the bucket and the
+RIO thresholds count the same packets): a flow's rate is its ``goodput_bps`` (payload) times
+``(segment_bytes + header_bytes) / segment_bytes``. The UDP rate is what the UDP sources got
+through the bottleneck: the queue's ``bytes_departed`` less the TCP packets that left it
+(``pkts_sent - drops`` per flow, 1000 B each); packets still queued at the end blur it by at
+most a buffer (100 packets) per run.
+
+* ``per_connection(res)``: one row per (replica, flow 0..6): ``conn`` (1..7), ``rate_mbps``.
+* ``per_seed(res)``: one row per replica: ``jain`` (Jain's index over S1..S7), ``total_mbps``
+  (their sum), ``be_mbps`` (best effort total), ``udp_mbps`` (UDP total), ``tcp7_mbps``,
+  ``others_mbps`` (mean of S1..S6), and the cell columns ``CELL_COLS``.
+* ``jain(x)``: (sum x)^2 / (n sum x^2).
+* ``table2()``: the paper's Table 2 (``data/table2.csv``).
+* ``max_jain_given(total, top, n)``: the largest Jain index of n rates summing to ``total`` with
+  one of them equal to ``top`` (the others equal), used to check the paper's own numbers.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+import numpy as np
+import pandas as pd
+
+from diffsweep.results import Results
+
+__all__ = ["N_AGG", "CELLS", "CELL_COLS", "FIGURE_CELLS", "need", "jain", "per_connection",
+           "per_seed", "cell_label", "table2", "max_jain_given", "rates_mbps"]
+
+N_AGG = 7
+#: The four (CIR Mb/s, bucket packets) cells, in Table 2's row order (by its labels).
+CELLS = ((7.0, 70), (3.5, 70), (7.0, 35), (3.5, 35))
+CELL_COLS = ["cir_mbps", "bucket_pkts", "udp", "method"]
+#: Figure number -> (cir, bucket, udp): Figs. 4/5 = (7, 70), 6/7 = (3.5, 35), 8/9 = (7, 35),
+#: 10/11 = (3.5, 70) (the text's cases 1..4); odd-numbered figures are the UDP ones.
+FIGURE_CELLS = {4: (7.0, 70, False), 5: (7.0, 70, True), 6: (3.5, 35, False),
+                7: (3.5, 35, True), 8: (7.0, 35, False), 9: (7.0, 35, True),
+                10: (3.5, 70, False), 11: (3.5, 70, True)}
+KEYS = ["point", "seed"]
+
+
+def need(df: pd.DataFrame, cols: Iterable[str], table: str) -> None:
+    """ValueError naming the first of ``cols`` that is not a column of ``df``."""
+    for c in cols:
+        if c not in df.columns:
+            raise ValueError(f"{table}.{c}: column is missing (the Lee & Jeong tables need it; "
+                             "build the runs with the lee_jeong builder, whose params carry it)")
+
+
+def jain(x) -> float:
+    """Jain's fairness index (sum x)^2 / (n sum x^2) of the rates ``x`` (NaN if all are 0)."""
+    x = np.asarray(x, dtype=float)
+    s2 = float(np.sum(x * x))
+    return float(np.sum(x) ** 2 / (len(x) * s2)) if s2 > 0 else float("nan")
+
+
+def max_jain_given(total: float, top: float, n: int = N_AGG) -> float:
+    """Largest Jain index of ``n`` non-negative rates summing to ``total`` with one of them
+    equal to ``top``: the other n - 1 equal at (total - top) / (n - 1)."""
+    rest = (total - top) / (n - 1)
+    return jain([top] + [rest] * (n - 1))
+
+
+def cell_label(cir, bucket) -> str:
+    """"(7M, 70)", as Table 2 labels its rows."""
+    return f"({float(cir):g}M, {int(bucket)})"
+
+
+def _bool(v) -> bool:
+    if isinstance(v, str):
+        return v.strip().lower() in ("true", "1", "yes")
+    return bool(v)
+
+
+def rates_mbps(flows: pd.DataFrame) -> pd.Series:
+    """Each flow row's rate in Mb/s of wire packets (goodput x wire / segment)."""
+    need(flows, ["goodput_bps", "segment_bytes", "header_bytes"], "flows")
+    seg = flows["segment_bytes"].astype(float)
+    return flows["goodput_bps"].astype(float) * (seg + flows["header_bytes"]) / seg / 1e6
+
+
+def _canon(df: pd.DataFrame, table: str) -> pd.DataFrame:
+    need(df, KEYS + CELL_COLS, table)
+    df = df.copy()
+    df["cir_mbps"] = df["cir_mbps"].astype(float)
+    df["bucket_pkts"] = df["bucket_pkts"].astype(int)
+    df["udp"] = df["udp"].map(_bool)
+    df["method"] = df["method"].astype(str)
+    return df
+
+
+def per_connection(res: Results) -> pd.DataFrame:
+    """One row per (replica, connection S1..S7): cell columns, ``conn``, ``rate_mbps``,
+    ``bab_mbps``, ``atb_mbps``."""
+    f = _canon(res.flows, "flows")
+    f = f[f["flow"] < N_AGG].copy()
+    f["conn"] = f["flow"].astype(int) + 1
+    f["rate_mbps"] = rates_mbps(f)
+    extra = [c for c in ("bab_mbps", "atb_mbps") if c in f.columns]
+    return f[KEYS + CELL_COLS + ["conn", "rate_mbps"] + extra].reset_index(drop=True)
+
+
+def per_seed(res: Results) -> pd.DataFrame:
+    """One row per replica: ``jain``, ``total_mbps``, ``tcp7_mbps``, ``others_mbps``,
+    ``be_mbps``, ``udp_mbps`` and the cell, BAB and ATB columns."""
+    f = _canon(res.flows, "flows")
+    f["rate_mbps"] = rates_mbps(f)
+    need(f, ["pkts_sent", "drops"], "flows")
+    agg = f[f["flow"] < N_AGG]
+    rows = []
+    for key, g in agg.groupby(KEYS, sort=True):
+        x = g.sort_values("flow")["rate_mbps"].to_numpy(float)
+        rows.append({"point": key[0], "seed": key[1], "jain": jain(x),
+                     "total_mbps": float(x.sum()), "tcp7_mbps": float(x[-1]),
+                     "tcp1_mbps": float(x[0]), "others_mbps": float(x[:-1].mean())})
+    out = pd.DataFrame(rows, columns=KEYS + ["jain", "total_mbps", "tcp7_mbps", "tcp1_mbps",
+                                             "others_mbps"])
+    be = f[f["flow"] >= N_AGG].groupby(KEYS)["rate_mbps"].sum().rename("be_mbps")
+    # TCP packets that left the bottleneck, in bytes on the wire.
+    wire = (f["segment_bytes"] + f["header_bytes"]).astype(float)
+    f["_dep"] = (f["pkts_sent"] - f["drops"]).astype(float) * wire
+    tcp_dep = f.groupby(KEYS)["_dep"].sum()
+    q = res.queues
+    need(q, KEYS + ["bytes_departed"], "queues")
+    qd = q.groupby(KEYS)["bytes_departed"].sum()
+    r = res.replicas
+    need(r, KEYS + ["measured_s"], "replicas")
+    meas = r.set_index(KEYS)["measured_s"].astype(float)
+    has_src = res.sources is not None and len(res.sources) > 0
+    src = (res.sources.groupby(KEYS).size() if has_src else pd.Series(dtype=float))
+    udp = ((qd - tcp_dep).clip(lower=0) * 8 / meas / 1e6).rename("udp_mbps")
+    udp = udp.where(udp.index.isin(src.index), 0.0) if has_src else udp * 0.0
+    out = out.merge(be.reset_index(), on=KEYS, how="left").merge(udp.reset_index(), on=KEYS,
+                                                                 how="left")
+    cols = CELL_COLS + [c for c in ("bab_mbps", "atb_mbps", "atb_be_mbps") if c in f.columns]
+    cells = f.drop_duplicates(KEYS)[KEYS + cols]
+    return cells.merge(out, on=KEYS, how="inner").reset_index(drop=True)
+
+
+def table2() -> pd.DataFrame:
+    """The paper's Table 2: columns ``case``, ``cir_mbps``, ``bucket_pkts``, ``udp``,
+    ``method``, ``jain``, ``total_mbps`` (one row per cell)."""
+    from diffsweep.papers import get  # noqa: PLC0415
+    df = pd.read_csv(get("lee-jeong").data_file("table2.csv"))
+    df["udp"] = df["udp"].map(_bool)
+    return df
