@@ -189,6 +189,7 @@ struct BatchShape {
   X(src_bytes, int64_t, RS)                                                               \
   X(src_bursts, int64_t, RS)                                                              \
   X(src_on_slots, double, RS)                                                             \
+  X(src_delivered_bytes, int64_t, RS) /* bytes that left the last link of its route */    \
   X(interval_bytes, int64_t, RFI)                                                         \
   X(flow_colour_pkts, int64_t, RFK)    /* packets into the network per colour (after marking) */ \
   X(flow_early_drops, int64_t, RFK)    /* per colour */                                   \

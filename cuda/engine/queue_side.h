@@ -197,6 +197,7 @@ DS_HD inline void depart(Replica& x, const Packet& p, int l, uint32_t now) {
     return;
   }
   if (!(p.flags & kPktSource)) receive_segment(x, p.sender, p.seq, now);
+  else if (x.measuring) x.out.src_delivered_bytes[p.sender - x.shape.max_flows] += p.bytes;
 }
 
 // Byte-credit service of link l for one slot (model/link.h).

@@ -331,10 +331,13 @@ def _tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> dict:
             "replica": rep[sr], "source": ss, "name": [scs[r].sources[s].name for r, s in rows_s],
             "pkts_emitted": out["src_pkts"][sr, ss], "bytes_emitted": out["src_bytes"][sr, ss],
             "on_fraction": on / measured[sr], "bursts": bursts, "mean_on_s": mean_on,
+            "delivered_bytes": out["src_delivered_bytes"][sr, ss],
+            "throughput_bps": out["src_delivered_bytes"][sr, ss] * 8.0 / measured[sr],
         })
     else:
         sources = pd.DataFrame(columns=["replica", "source", "name", "pkts_emitted", "bytes_emitted",
-                                        "on_fraction", "bursts", "mean_on_s"])
+                                        "on_fraction", "bursts", "mean_on_s", "delivered_bytes",
+                                        "throughput_bps"])
 
     rows_i = []
     for r, sc in enumerate(scs):

@@ -9,9 +9,8 @@ table, axis or not).
 Rates are in Mb/s of 1000-B packets on the wire (the paper's packet size; the bucket and the
 RIO thresholds count the same packets): a flow's rate is its ``goodput_bps`` (payload) times
 ``(segment_bytes + header_bytes) / segment_bytes``. The UDP rate is what the UDP sources got
-through the bottleneck: the queue's ``bytes_departed`` less the TCP packets that left it
-(``pkts_sent - drops`` per flow, 1000 B each); packets still queued at the end blur it by at
-most a buffer (100 packets) per run.
+through the bottleneck (the sources table's ``throughput_bps``: bytes that left their last
+link).
 
 * ``per_connection(res)``: one row per (replica, flow 0..6): ``conn`` (1..7), ``rate_mbps``.
 * ``per_seed(res)``: one row per replica: ``jain`` (Jain's index over S1..S7), ``total_mbps``
@@ -123,22 +122,16 @@ def per_seed(res: Results) -> pd.DataFrame:
     out = pd.DataFrame(rows, columns=KEYS + ["jain", "total_mbps", "tcp7_mbps", "tcp1_mbps",
                                              "others_mbps"])
     be = f[f["flow"] >= N_AGG].groupby(KEYS)["rate_mbps"].sum().rename("be_mbps")
-    # TCP packets that left the bottleneck, in bytes on the wire.
-    wire = (f["segment_bytes"] + f["header_bytes"]).astype(float)
-    f["_dep"] = (f["pkts_sent"] - f["drops"]).astype(float) * wire
-    tcp_dep = f.groupby(KEYS)["_dep"].sum()
-    q = res.queues
-    need(q, KEYS + ["bytes_departed"], "queues")
-    qd = q.groupby(KEYS)["bytes_departed"].sum()
-    r = res.replicas
-    need(r, KEYS + ["measured_s"], "replicas")
-    meas = r.set_index(KEYS)["measured_s"].astype(float)
-    has_src = res.sources is not None and len(res.sources) > 0
-    src = (res.sources.groupby(KEYS).size() if has_src else pd.Series(dtype=float))
-    udp = ((qd - tcp_dep).clip(lower=0) * 8 / meas / 1e6).rename("udp_mbps")
-    udp = udp.where(udp.index.isin(src.index), 0.0) if has_src else udp * 0.0
+    if res.sources is not None and len(res.sources) > 0:
+        src = _canon(res.sources, "sources")
+        need(src, ["throughput_bps"], "sources")
+        udp = (src.groupby(KEYS)["throughput_bps"].sum() / 1e6).rename("udp_mbps")
+    else:
+        udp = pd.Series(dtype=float, name="udp_mbps", index=pd.MultiIndex.from_arrays(
+            [[], []], names=KEYS))
     out = out.merge(be.reset_index(), on=KEYS, how="left").merge(udp.reset_index(), on=KEYS,
                                                                  how="left")
+    out["udp_mbps"] = out["udp_mbps"].fillna(0.0)
     cols = CELL_COLS + [c for c in ("bab_mbps", "atb_mbps", "atb_be_mbps") if c in f.columns]
     cells = f.drop_duplicates(KEYS)[KEYS + cols]
     return cells.merge(out, on=KEYS, how="inner").reset_index(drop=True)
