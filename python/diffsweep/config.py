@@ -33,7 +33,7 @@ Schema
                                            #   all of equal length
 
     [outputs]                      # optional
-    figures = ["fig2"]             #   figure names: fig2..fig10 (default: none)
+    figures = ["fig2"]             #   figure names: fig<figure> of a paper's families (default: none)
     tables = ["replicas", "flows"] #   tables to keep (default: all of results.TABLES)
 
     [quick]                        # optional overrides used by --quick; keys: seeds, duration_s,
@@ -100,9 +100,10 @@ TOP_KEYS = ("name", "description", "builder", "seeds", "duration_s", "warmup_s",
             "zip", "outputs", "quick")
 QUICK_KEYS = ("seeds", "duration_s", "warmup_s", "fixed", "axes", "zip")
 OUTPUT_KEYS = ("figures", "tables")
-#: figure names an ``[outputs] figures`` list may name (the Kaur & Vin figures that
-#: ``diffsweep reproduce kaur-vin`` draws); ``register_figure`` adds more
-FIGURES: list[str] = [f"fig{i}" for i in range(2, 11)]
+#: figure names an ``[outputs] figures`` list may name beyond the registered papers' own
+#: (``fig<figure>`` for every family of every paper, e.g. fig5, figt2); ``register_figure``
+#: adds more
+FIGURES: list[str] = []
 SPEC_KEYS = ("range", "logspace", "linspace")
 ZIP_KEYS = ("names", "values")
 RESERVED = ("seed", "seeds", "point", "builder")
@@ -672,7 +673,7 @@ def _build(doc: dict, quick: bool, seeds_override: Any) -> SweepConfig:
 
     outputs_raw = _table(doc, "outputs", "outputs")
     _check_keys(outputs_raw, OUTPUT_KEYS, "outputs")
-    outputs = {"figures": _str_list(outputs_raw.get("figures", []), "outputs.figures", FIGURES,
+    outputs = {"figures": _str_list(outputs_raw.get("figures", []), "outputs.figures", figure_names(),
                                     "figure"),
                "tables": _str_list(outputs_raw.get("tables", list(_tables())), "outputs.tables",
                                    _tables())}
@@ -706,11 +707,19 @@ def _tables() -> tuple[str, ...]:
     return TABLES
 
 
+def figure_names() -> list[str]:
+    """Every name ``[outputs] figures`` accepts: ``fig<figure>`` of each registered paper's
+    families, then the registered extras."""
+    from . import papers  # noqa: PLC0415
+    names = [f"fig{fam.figure}" for name in papers.names() for fam in papers.get(name).families]
+    return list(dict.fromkeys(names + FIGURES))
+
+
 def register_figure(name: str) -> None:
     """Allow ``name`` in ``[outputs] figures``."""
     if not (isinstance(name, str) and _NAME_RE.match(name)):
         _bad("figure", name, "a name of [a-z0-9_-]+")
-    if name not in FIGURES:
+    if name not in figure_names():
         FIGURES.append(name)
 
 

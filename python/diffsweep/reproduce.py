@@ -96,7 +96,7 @@ def reproduce(paper: str, out, figures: list[str] | None = None, quick: bool = F
              f"diffsweep {meta.get('version', '?')}; sweep files: "
              + ", ".join(f"sweeps/{spec.package}/{n}.toml" for n in runs) + ".")
     md, html = write_report(spec, results, out, figures=fig_paths,
-                            assumptions=[run_assumption(cfgs, quick), *spec.assumptions],
+                            assumptions=[run_assumption(cfgs, quick, spec.run_note), *spec.assumptions],
                             setup=setup, timings=timings, notes=notes, quick=quick)
     verdicts = spec.evaluate(results)
     log(f"wrote {md} and {html} in {timings['total']:.1f} s")
@@ -113,9 +113,10 @@ def _setting(cfg, key: str) -> str:
     return "the builder's default"
 
 
-def run_assumption(cfgs, quick: bool) -> str:
+def run_assumption(cfgs, quick: bool, note: str = "") -> str:
     """The report's first assumption, from the sweep files actually run (after ``[quick]`` and
-    ``--seeds``): duration, warm-up and seeds per point, grouped by sweep."""
+    ``--seeds``): duration, warm-up and seeds per point, grouped by sweep; ``note`` (the
+    paper's ``run_note``) says what the paper itself gives."""
     groups: dict[tuple, list[str]] = {}
     for name, cfg in cfgs.items():
         key = (_setting(cfg, "duration_s"), _setting(cfg, "warmup_s"), len(cfg.seeds))
@@ -124,4 +125,4 @@ def run_assumption(cfgs, quick: bool) -> str:
              f"({', '.join(names)})" for (d, w, n), names in groups.items()]
     how = (" with their [quick] sections (which also have fewer grid points)" if quick else "")
     return (f"Per replica, as the sweep files run here set them{how}: " + "; ".join(parts)
-            + ". The paper gives none of these.")
+            + "." + (f" {note}" if note else ""))

@@ -73,7 +73,9 @@ class Paper:
     set-up as the paper gives it; families; assumptions: every value the paper does not give
     (the report's "Assumptions" section); builders: sweep-file builder name -> "module:function";
     claims: "module:function" returning the list of :class:`diffsweep.claims.Claim`; figures:
-    "module:attribute", a mapping family id -> figure function (``Results -> Figure``)."""
+    "module:attribute", a mapping family id -> figure function (``Results -> Figure``);
+    run_note: what the paper gives of the run length, warm-up and runs (the report adds it to
+    the run settings actually used)."""
 
     name: str
     package: str
@@ -85,6 +87,7 @@ class Paper:
     claims: str
     figures: str
     notes: Mapping[str, str] = field(default_factory=dict)
+    run_note: str = ""
 
     def claim_list(self) -> list:
         return resolve(self.claims)()

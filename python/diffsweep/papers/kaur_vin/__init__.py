@@ -103,4 +103,5 @@ PAPER = Paper(
     builders={"kaur_vin": "diffsweep.papers.kaur_vin.scenario:kaur_vin"},
     claims="diffsweep.papers.kaur_vin.claims:kaur_vin_claims",
     figures="diffsweep.papers.kaur_vin.figures:FIGURES",
+    run_note="The paper gives none of these.",
 )

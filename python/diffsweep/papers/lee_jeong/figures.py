@@ -98,8 +98,10 @@ def fig_t2(res: Results) -> Figure:
                             for c, bk, u in groups], fontsize=7)
         ax.set_ylabel(ylabel)
         ax.grid(True, axis="y", alpha=0.3)
-        ax.legend(fontsize=7)
-    a.set_ylim(0, 1.05)
+        # above the bars: room at the top of each panel, legend in two columns
+        ax.legend(fontsize=7, loc="upper center", ncol=2)
+    a.set_ylim(0, 1.25)
+    b.set_ylim(0, b.get_ylim()[1] * 1.25)
     a.set_title("(a) Fairness index")
     b.set_title("(b) Throughput (values in parentheses in Table 2)")
     fig.supxlabel(f"{CI_NOTE} (n = {_nseeds(ps)}); rates in 1000-B packets over the whole run",
