@@ -19,6 +19,7 @@ import json
 import math
 import numbers
 from collections.abc import Mapping
+from contextlib import contextmanager
 from dataclasses import KW_ONLY, MISSING, dataclass, field, fields
 
 import numpy as np
@@ -158,6 +159,19 @@ _is_int, _plain = is_int, plain
 
 def _set(obj, name, value) -> None:
     object.__setattr__(obj, name, value)
+
+
+@contextmanager
+def renamed_errors(renames: dict[str, str]):
+    """Re-raise a ConfigError of scenario construction under another leading path (a paper's
+    builder names its own parameter: ``buffer_pkts`` rather than ``links[0].classes[0]...``)."""
+    try:
+        yield
+    except ConfigError as e:
+        msg = str(e)
+        for old, new in renames.items():
+            msg = reprefix(msg, old, new)
+        raise ConfigError(msg) from None
 
 
 def reprefix(message: str, old: str, new: str) -> str:

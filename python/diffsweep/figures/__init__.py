@@ -7,12 +7,34 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from diffsweep.results import TABLES, Results
 
 __all__ = ["combine", "save"]
+
+
+def new_figure(ncols: int, title: str, width: float = 5.4,
+               height: float = 4.2) -> tuple[Figure, list]:
+    """A figure of ``ncols`` panels side by side on the Agg canvas (no GUI backend, no pyplot
+    state), with ``title`` above them: the papers' figures start here."""
+    fig = Figure(figsize=(width * ncols, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(1, ncols, squeeze=False)[0]
+    fig.suptitle(title, fontsize=11)
+    return fig, list(axes)
+
+
+def yerr(c: pd.DataFrame) -> np.ndarray:
+    """Error-bar extents (2 x n) of a ``metrics.mean_ci`` table (``mean``, ``ci_low``,
+    ``ci_high``): NaN bounds draw no bar."""
+    m = c["mean"].to_numpy(dtype=float)
+    lo = np.nan_to_num(m - c["ci_low"].to_numpy(dtype=float), nan=0.0)
+    hi = np.nan_to_num(c["ci_high"].to_numpy(dtype=float) - m, nan=0.0)
+    return np.vstack([np.maximum(lo, 0), np.maximum(hi, 0)])
 
 
 def combine(parts: list[Results], labels: list | None = None, label_col: str = "part") -> Results:

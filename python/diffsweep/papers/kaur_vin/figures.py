@@ -19,12 +19,11 @@ from typing import Mapping
 
 import numpy as np
 import pandas as pd
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter, ScalarFormatter
 
 from diffsweep import metrics
-from diffsweep.figures import save
+from diffsweep.figures import new_figure, save, yerr
 from diffsweep.results import Results
 
 from .tables import (CANON, KEYS, MAIN_F, N_LARGE, NEAR_FAIR, NO_EF, WITH_EF, collapse_t_on,
@@ -50,27 +49,12 @@ U_EXPLAINED = ("U = TCP throughput on the wire / bandwidth left by EF\n(link rat
 # Drawing helpers
 # --------------------------------------------------------------------------------------------
 
-def _new_figure(ncols: int, title: str, width: float = 5.4, height: float = 4.2) -> tuple[Figure, list]:
-    fig = Figure(figsize=(width * ncols, height), layout="constrained")
-    FigureCanvasAgg(fig)            # the Agg canvas: no GUI backend, no pyplot state
-    axes = fig.subplots(1, ncols, squeeze=False)[0]
-    fig.suptitle(title, fontsize=11)
-    return fig, list(axes)
-
-
-def _yerr(c: pd.DataFrame) -> np.ndarray:
-    m = c["mean"].to_numpy(dtype=float)
-    lo = np.nan_to_num(m - c["ci_low"].to_numpy(dtype=float), nan=0.0)
-    hi = np.nan_to_num(c["ci_high"].to_numpy(dtype=float) - m, nan=0.0)
-    return np.vstack([np.maximum(lo, 0), np.maximum(hi, 0)])
-
-
 def _errorbar(ax, c: pd.DataFrame, x: str, label: str, **kw) -> None:
     c = c.sort_values(x)
     kw.setdefault("marker", "o")
     kw.setdefault("ms", 4)
     kw.setdefault("capsize", 3)
-    ax.errorbar(c[x].to_numpy(dtype=float), c["mean"].to_numpy(dtype=float), yerr=_yerr(c),
+    ax.errorbar(c[x].to_numpy(dtype=float), c["mean"].to_numpy(dtype=float), yerr=yerr(c),
                 label=label, **kw)
 
 
@@ -139,7 +123,7 @@ def fig2(res: Results) -> Figure:
     loss, notes = select(loss, N=1, rtp=8.0, f=MAIN_F, has_udp=0)
     tp = timeouts_per_seed(res)
     tp, _ = select(tp, N=1, rtp=8.0, f=MAIN_F, has_udp=0)
-    fig, (a, b) = _new_figure(2, "Kaur & Vin Fig. 2: effect of EF burstiness on TCP (one flow)")
+    fig, (a, b) = new_figure(2, "Kaur & Vin Fig. 2: effect of EF burstiness on TCP (one flow)")
     c = metrics.mean_ci(loss, "t_on", "loss")
     _errorbar(a, c, "t_on", "U_CBR - U_EF (mean over seeds)", color="tab:green")
     a.axhline(0.0, color="0.6", lw=0.8, label="no loss")
@@ -175,7 +159,7 @@ def fig3(res: Results) -> Figure:
     loss = loss[loss["rtp_setting"] == "equal"]
     if loss.empty:
         raise ValueError("rtp_ms: Fig. 3 needs equal-RTP rows (rtp_ms = one number per point)")
-    fig, (a,) = _new_figure(1, "Kaur & Vin Fig. 3: effect of RTT on loss in TCP throughput",
+    fig, (a,) = new_figure(1, "Kaur & Vin Fig. 3: effect of RTT on loss in TCP throughput",
                             width=6.4)
     c = metrics.mean_ci(loss, ["rtp", "t_on"], "loss")
     for rtp, g in c.groupby("rtp"):
@@ -201,7 +185,7 @@ def fig4(res: Results) -> Figure:
     tp = timeouts_per_seed(res)
     tp, _ = select(tp, f=MAIN_F, has_udp=0)
     tp = tp[tp["ef_kind"] == "onoff"]
-    fig, (a, b) = _new_figure(2, "Kaur & Vin Fig. 4: bursty EF traffic and many TCP flows")
+    fig, (a, b) = new_figure(2, "Kaur & Vin Fig. 4: bursty EF traffic and many TCP flows")
     for n, g in metrics.mean_ci(loss, ["N", "t_on"], "loss").groupby("N"):
         _errorbar(a, g, "t_on", f"N = {_fmt_n(n)}")
     a.axhline(0.0, color="0.6", lw=0.8)
@@ -246,7 +230,7 @@ def fig5(res: Results) -> Figure:
     _require_t_on(res)
     fr = fairness_per_seed(res)
     fr, notes = select(fr, N=64, f=MAIN_F)
-    fig, axes = _new_figure(2, "Kaur & Vin Fig. 5: effect of burstiness in EF traffic on TCP fairness")
+    fig, axes = new_figure(2, "Kaur & Vin Fig. 5: effect of burstiness in EF traffic on TCP fairness")
     for ax, setting, tag in zip(axes, ("equal", "unequal"), ("(a) Equal RTPs", "(b) Unequal RTPs")):
         ax.set_title(tag)
         sub = fr[fr["rtp_setting"] == setting]
@@ -304,7 +288,7 @@ def _hist_panel(ax, series: list[tuple[str, pd.DataFrame, str | None]], edges: n
         c = metrics.mean_ci(h, "bin", "pct", bounds=(0.0, 100.0))
         xs = centers[c["bin"].to_numpy(dtype=int)] - HIST_BIN / 2 + w * (i + 0.5)
         m = c["mean"].to_numpy(dtype=float)
-        err = _yerr(c)
+        err = yerr(c)
         err[0] = np.minimum(err[0], m)              # a percentage is >= 0 ...
         err[1] = np.minimum(err[1], 100.0 - m)      # ... and <= 100
         ax.bar(xs, m, width=w * 0.95, label=label, color=color, alpha=0.8)
@@ -330,7 +314,7 @@ def fig6(res: Results) -> Figure:
     nf, notes = select(nf, N=64, f=MAIN_F)
     nf, note = nearest_t_on(nf, 1.0)
     notes.append(note)
-    fig, axes = _new_figure(2, "Kaur & Vin Fig. 6: normalized throughput of TCP flows "
+    fig, axes = new_figure(2, "Kaur & Vin Fig. 6: normalized throughput of TCP flows "
                                "(EF T_on = 1 ms)")
     edges = _edges(nf["normalized"].to_numpy(dtype=float))
     for ax, setting, tag in zip(axes, ("equal", "unequal"), ("(a) Equal RTPs", "(b) Unequal RTPs")):
@@ -355,7 +339,7 @@ def fig7(res: Results) -> Figure:
     fr, note = nearest_t_on(fr, 1.0)
     notes.append(note)
     fr = collapse_t_on(fr, "min_max_ratio", networks=NO_EF)
-    fig, axes = _new_figure(2, "Kaur & Vin Fig. 7: effect of increasing the number of TCP "
+    fig, axes = new_figure(2, "Kaur & Vin Fig. 7: effect of increasing the number of TCP "
                                "flows on fairness")
     for ax, setting, tag in zip(axes, ("equal", "unequal"), ("(a) Equal RTPs", "(b) Unequal RTPs")):
         ax.set_title(tag)
@@ -387,7 +371,7 @@ def _fig89(res: Results, setting: str, number: int) -> Figure:
     notes.append(note)
     nf = nf[nf["rtp_setting"] == setting]
     title = "equal" if setting == "equal" else "unequal"
-    fig, axes = _new_figure(2, f"Kaur & Vin Fig. {number}: normalized throughput of TCP flows "
+    fig, axes = new_figure(2, f"Kaur & Vin Fig. {number}: normalized throughput of TCP flows "
                                f"with {title} round-trip propagation latencies")
     edges = _edges(nf["normalized"].to_numpy(dtype=float)) if not nf.empty else _edges(np.array([]))
     ns = sorted(nf["N"].dropna().unique())
@@ -424,7 +408,7 @@ def fig10(res: Results) -> Figure:
     pe = padhye_per_flow(res)
     err = pe["padhye_error"].to_numpy(dtype=float)
     ok = np.isfinite(err)
-    fig, (a,) = _new_figure(1, "Kaur & Vin Fig. 10: error in prediction by the model of "
+    fig, (a,) = new_figure(1, "Kaur & Vin Fig. 10: error in prediction by the model of "
                                "Padhye et al.", width=6.4)
     if not ok.any():
         _no_data(a, "no flow with losses")
@@ -464,7 +448,7 @@ def figkf(res: Results) -> Figure:
     if not fs:
         raise ValueError("ef_fraction: Kf needs EF or CBR rows (ef = 'onoff'/'cbr')")
     cmap = {f: f"C{i % 10}" for i, f in enumerate(fs)}
-    fig, (a, b, c) = _new_figure(3, "Kaur & Vin, EF fractions f (Sec. 2.2: conclusions hold for "
+    fig, (a, b, c) = new_figure(3, "Kaur & Vin, EF fractions f (Sec. 2.2: conclusions hold for "
                                     "5-30%)", width=4.8)
     try:
         loss = loss_per_seed(res)
@@ -524,7 +508,7 @@ def fig2_variants(variants: Mapping[str, Results], ns2: pd.DataFrame | None = No
     a K2-like sweep), plus ns-2.35 on the matched scenario when ``ns2`` (columns ``t_on_ms``,
     ``loss``, ``loss_ci``) is given. Shows whether TCP variant or timer defaults explain a
     claim that does not hold, without tuning anything to agree."""
-    fig, (a, b) = _new_figure(2, "Fig. 2 under other settings: loss and timeouts vs T_on (one flow)")
+    fig, (a, b) = new_figure(2, "Fig. 2 under other settings: loss and timeouts vs T_on (one flow)")
     colors = ["tab:green", "tab:blue", "tab:purple", "tab:brown", "tab:olive"]
     for (label, res), color in zip(variants.items(), colors):
         loss, _ = select(loss_per_seed(res), N=1, rtp=8.0, f=MAIN_F, has_udp=0)

@@ -7,30 +7,17 @@ not the scenario fields they end up in, since the builder's parameters are what 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import contextmanager
 
 import numpy as np
 
-from diffsweep.errors import ConfigError, check
+from diffsweep.errors import check
 from diffsweep.scenario import (Link, OnOffSource, QueueClass, Scenario, TcpFlow, as_float, as_int,
                                 check_bool, check_nonneg, check_number, check_positive, is_int,
-                                is_real, plain, reprefix)
+                                is_real, plain, renamed_errors)
 
 # Stream key of the RTP draws: keeps them independent of any engine stream that uses the seed.
 _RTP_STREAM = 0x525450  # "RTP"
 _DEFAULT_RTP_MS = 8.0
-
-
-@contextmanager
-def _renamed(renames: dict[str, str]):
-    """Re-raise a ConfigError from scenario construction under the builder's parameter name."""
-    try:
-        yield
-    except ConfigError as e:
-        msg = str(e)
-        for old, new in renames.items():
-            msg = reprefix(msg, old, new)
-        raise ConfigError(msg) from None
 
 
 def _unit_fraction(path, v) -> None:
@@ -187,14 +174,14 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
 
     rtps = _kaur_vin_rtps(n_flows, rtp_ms, rtp_intervals, 2 * bottleneck_delay_ms, seed)
 
-    with _renamed({"Link.rate_bps": "link_rate_bps", "Link.prop_delay_ms": "bottleneck_delay_ms",
+    with renamed_errors({"Link.rate_bps": "link_rate_bps", "Link.prop_delay_ms": "bottleneck_delay_ms",
                    "QueueClass.limit_bytes": "buffer_bytes"}):
         link = Link(rate_bps=link_rate_bps, prop_delay_ms=bottleneck_delay_ms,
                     classes=(QueueClass("ef"), QueueClass("be", limit_bytes=buffer_bytes)),
                     scheduler="priority")
 
     flows = []
-    with _renamed({"TcpFlow.variant": "tcp", "TcpFlow.segment_bytes": "segment_bytes",
+    with renamed_errors({"TcpFlow.variant": "tcp", "TcpFlow.segment_bytes": "segment_bytes",
                    "TcpFlow.header_bytes": "header_bytes",
                    "TcpFlow.max_window_pkts": "max_window_pkts",
                    "TcpFlow.reno_bugfix": "reno_bugfix",
@@ -223,7 +210,7 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
     ef_rate_bps = 0.0
     if ef is not None:
         ef_rate_bps = ef_fraction * link_rate_bps
-        with _renamed({"OnOffSource.t_on_ms": "t_on_ms", "OnOffSource.pkt_bytes": "ef_pkt_bytes"}):
+        with renamed_errors({"OnOffSource.t_on_ms": "t_on_ms", "OnOffSource.pkt_bytes": "ef_pkt_bytes"}):
             if ef == "onoff":
                 sources.append(OnOffSource(name="ef", cls="ef", peak_bps=link_rate_bps,
                                            pkt_bytes=ef_pkt_bytes, t_on_ms=t_on_ms,
@@ -235,7 +222,7 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
     udp_rate_bps = 0.0
     if udp:
         udp_rate_bps = udp_fraction * link_rate_bps
-        with _renamed({"OnOffSource.t_on_ms": "udp_t_on_ms",
+        with renamed_errors({"OnOffSource.t_on_ms": "udp_t_on_ms",
                        "OnOffSource.pkt_bytes": "udp_pkt_bytes"}):
             # Assumed shape (the paper gives neither): line-rate bursts of 1000 B packets.
             sources.append(OnOffSource(name="udp", cls="be", peak_bps=link_rate_bps,
@@ -244,7 +231,7 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
 
     params = {"t_off_ms": t_off_ms, "ef_rate_bps": ef_rate_bps, "udp_rate_bps": udp_rate_bps,
               "available_bps": link_rate_bps - ef_rate_bps - udp_rate_bps}
-    with _renamed({"links[0].classes[1].limit_bytes": "buffer_bytes"}):
+    with renamed_errors({"links[0].classes[1].limit_bytes": "buffer_bytes"}):
         return Scenario(links=(link,), flows=tuple(flows), sources=tuple(sources),
                         duration_s=duration_s, warmup_s=warmup_s, tcp_tick_s=tcp_tick_s,
                         min_rto_s=min_rto_s, tie_break=tie_break, params=params)

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from diffsweep import metrics
+from diffsweep.figures import new_figure, yerr
 from diffsweep.results import Results
 
 from .tables import (CELLS, FIGURE_CELLS, N_AGG, cell_label, per_connection, per_seed,
@@ -30,21 +30,6 @@ __all__ = ["FIGURES", "fig_t2", "fig_cell"]
 METHOD_LABEL = {"marker": "Method 1 (Marker)", "bmarker": "Method 2 (BMarker)"}
 COLORS = {"marker": "tab:blue", "bmarker": "tab:orange"}
 CI_NOTE = "error bars: 95% CI over seeds"
-
-
-def _new_figure(ncols: int, title: str, width: float = 5.6, height: float = 4.2):
-    fig = Figure(figsize=(width * ncols, height), layout="constrained")
-    FigureCanvasAgg(fig)
-    axes = fig.subplots(1, ncols, squeeze=False)[0]
-    fig.suptitle(title, fontsize=11)
-    return fig, list(axes)
-
-
-def _yerr(c: pd.DataFrame) -> np.ndarray:
-    m = c["mean"].to_numpy(dtype=float)
-    lo = np.nan_to_num(m - c["ci_low"].to_numpy(dtype=float), nan=0.0)
-    hi = np.nan_to_num(c["ci_high"].to_numpy(dtype=float) - m, nan=0.0)
-    return np.vstack([np.maximum(lo, 0), np.maximum(hi, 0)])
 
 
 def _no_data(ax, what: str) -> None:
@@ -63,7 +48,7 @@ def fig_t2(res: Results) -> Figure:
     """Table 2: Jain index (a) and total throughput of S1..S7 (b) per cell."""
     ps = per_seed(res)
     ref = table2()
-    fig, (a, b) = _new_figure(2, "Table 2: fairness and throughput of the aggregated "
+    fig, (a, b) = new_figure(2, "Table 2: fairness and throughput of the aggregated "
                                  "connections, Marker vs BMarker", width=6.4)
     groups = [(cir, bk, udp) for udp in (False, True) for cir, bk in CELLS]
     x = np.arange(len(groups))
@@ -129,7 +114,7 @@ def _cell_figure(res: Results, number: int, cir: float, bucket: int, udp: bool) 
     pc = _select(per_connection(res), cir, bucket, udp)
     ps = _select(per_seed(res), cir, bucket, udp)
     side = "UDP sources" if udp else "best-effort sources"
-    fig, (a, b) = _new_figure(2, f"Fig. {number}: achieved rates, {cell_label(cir, bucket)}, "
+    fig, (a, b) = new_figure(2, f"Fig. {number}: achieved rates, {cell_label(cir, bucket)}, "
                                  f"{'with' if udp else 'no'} UDP", width=5.8)
     w = 0.38
     x = np.arange(1, N_AGG + 1)
@@ -141,7 +126,7 @@ def _cell_figure(res: Results, number: int, cir: float, bucket: int, udp: bool) 
             continue
         c = metrics.mean_ci(sub, "conn", "rate_mbps").set_index("conn").reindex(x).reset_index()
         j = ps[ps["method"] == method]["jain"]
-        a.bar(x + (k - 0.5) * w, c["mean"], w, yerr=_yerr(c), capsize=3, color=COLORS[method],
+        a.bar(x + (k - 0.5) * w, c["mean"], w, yerr=yerr(c), capsize=3, color=COLORS[method],
               label=f"{METHOD_LABEL[method]} (Jain {j.mean():.2f})")
     bab = cir / N_AGG
     a.axhline(bab, color="black", ls="--", lw=1.2, label=f"BAB = {bab:.2f} Mb/s")
@@ -163,7 +148,7 @@ def _cell_figure(res: Results, number: int, cir: float, bucket: int, udp: bool) 
             if sub.empty:
                 continue
             c = metrics.mean_ci(sub, None, "udp_mbps")
-            b.bar([k], c["mean"], 0.6, yerr=_yerr(c), capsize=3, color=COLORS[method],
+            b.bar([k], c["mean"], 0.6, yerr=yerr(c), capsize=3, color=COLORS[method],
                   label=METHOD_LABEL[method])
         b.set_xticks([0, 1])
         b.set_xticklabels(["Method 1", "Method 2"])
@@ -183,7 +168,7 @@ def _cell_figure(res: Results, number: int, cir: float, bucket: int, udp: bool) 
                 continue
             c = metrics.mean_ci(sub, "src", "rate_mbps")
             tot = ps[ps["method"] == method]["be_mbps"].mean()
-            b.bar(c["src"] + (k - 0.5) * w, c["mean"], w, yerr=_yerr(c), capsize=3,
+            b.bar(c["src"] + (k - 0.5) * w, c["mean"], w, yerr=yerr(c), capsize=3,
                   color=COLORS[method], label=f"{METHOD_LABEL[method]} (total {tot:.2f} Mb/s)")
         if not ps.empty and "atb_be_mbps" in ps.columns:
             atb = float(ps["atb_be_mbps"].iloc[0])

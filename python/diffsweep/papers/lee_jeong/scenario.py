@@ -9,14 +9,13 @@ up in.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import contextmanager
 
 import numpy as np
 
-from diffsweep.errors import ConfigError, check
+from diffsweep.errors import check
 from diffsweep.scenario import (Link, Marker, OnOffSource, QueueClass, RedThresholds, Scenario,
                                 TcpFlow, as_float, as_int, check_bool, check_nonneg,
-                                check_number, check_positive, is_int, plain, reprefix)
+                                check_number, check_positive, is_int, plain, renamed_errors)
 
 __all__ = ["lee_jeong", "ACCESS_DELAYS_MS", "METHODS", "RIO_THRESHOLDS", "N_AGG"]
 
@@ -31,18 +30,6 @@ N_AGG = len(ACCESS_DELAYS_MS)
 METHODS = ("marker", "bmarker")
 #: RIO thresholds (min_th, max_th, max_p) in packets for GREEN, YELLOW, RED (Table 3).
 RIO_THRESHOLDS = ((40, 60, 0.02), (30, 50, 0.04), (20, 40, 0.1))
-
-
-@contextmanager
-def _renamed(renames: dict[str, str]):
-    """Re-raise a ConfigError from scenario construction under the builder's parameter name."""
-    try:
-        yield
-    except ConfigError as e:
-        msg = str(e)
-        for old, new in renames.items():
-            msg = reprefix(msg, old, new)
-        raise ConfigError(msg) from None
 
 
 def start_times(seed: int, n: int) -> list[float]:
@@ -142,7 +129,7 @@ def lee_jeong(cir_mbps=7.0, bucket_pkts=70, method="marker", udp=False, duration
     wire = (int(segment_bytes) + int(header_bytes)
             if is_int(as_int(segment_bytes)) and is_int(as_int(header_bytes)) else 1000)
     red = [RedThresholds(*t) for t in RIO_THRESHOLDS]
-    with _renamed({"Link.rate_bps": "link_rate_bps", "QueueClass.limit_pkts": "buffer_pkts"}):
+    with renamed_errors({"Link.rate_bps": "link_rate_bps", "QueueClass.limit_pkts": "buffer_pkts"}):
         link = Link(rate_bps=link_rate_bps, prop_delay_ms=1.0,
                     classes=(QueueClass("be", limit_pkts=buffer_pkts, aqm="rio-c", red=red,
                                         red_mean_pkt_bytes=1000),))
@@ -152,7 +139,7 @@ def lee_jeong(cir_mbps=7.0, bucket_pkts=70, method="marker", udp=False, duration
                "TcpFlow.max_window_pkts": "max_window_pkts",
                "TcpFlow.reno_bugfix": "reno_bugfix", "TcpFlow.access_rate_bps": "access_rate_bps"}
     flows = []
-    with _renamed(renames):
+    with renamed_errors(renames):
         common = dict(route=(0,), cls="be", variant="reno", segment_bytes=segment_bytes,
                       header_bytes=header_bytes, max_window_pkts=max_window_pkts,
                       access_rate_bps=access_rate_bps, reno_bugfix=reno_bugfix,
@@ -167,7 +154,7 @@ def lee_jeong(cir_mbps=7.0, bucket_pkts=70, method="marker", udp=False, duration
 
     sources = []
     if udp:
-        with _renamed({"OnOffSource.peak_bps": "udp_peak_bps", "OnOffSource.t_on_ms": "udp_t_on_ms",
+        with renamed_errors({"OnOffSource.peak_bps": "udp_peak_bps", "OnOffSource.t_on_ms": "udp_t_on_ms",
                        "OnOffSource.t_off_ms": "udp_t_off_ms"}):
             for k in range(n_udp):
                 sources.append(OnOffSource(name=f"udp{k}", cls="be", peak_bps=udp_peak_bps,
@@ -177,7 +164,7 @@ def lee_jeong(cir_mbps=7.0, bucket_pkts=70, method="marker", udp=False, duration
     cir_bps = cir_mbps * 1e6
     cbs = float(bucket_pkts * wire)
     members = tuple(range(n_agg))
-    with _renamed({"Marker.w_lo": "w_lo", "Marker.w_hi": "w_hi", "Marker.p_max": "p_max",
+    with renamed_errors({"Marker.w_lo": "w_lo", "Marker.w_hi": "w_hi", "Marker.p_max": "p_max",
                    "Marker.window_s": "window_s", "Marker.active_s": "active_s"}):
         if method == "marker":
             marker = Marker(name="agg", kind="token_bucket", cir_bps=cir_bps, cbs_bytes=cbs,
@@ -193,7 +180,7 @@ def lee_jeong(cir_mbps=7.0, bucket_pkts=70, method="marker", udp=False, duration
     params = {"cir_mbps": cir_mbps, "bucket_pkts": bucket_pkts, "method": method, "udp": udp,
               "bab_mbps": bab, "excess_mbps": excess, "atb_mbps": bab + share,
               "atb_be_mbps": share}
-    with _renamed({"markers[0].w_lo": "w_lo", "markers[0].w_hi": "w_hi",
+    with renamed_errors({"markers[0].w_lo": "w_lo", "markers[0].w_hi": "w_hi",
                    "markers[0].p_max": "p_max"}):
         return Scenario(links=(link,), flows=tuple(flows), sources=tuple(sources),
                         markers=(marker,), duration_s=duration_s, warmup_s=warmup_s,
