@@ -27,7 +27,7 @@ const char* dim_name(Dim d) {
     case R: return "R"; case RL: return "RL"; case RLC: return "RLC"; case RF: return "RF";
     case RFH: return "RFH"; case RFD: return "RFD"; case RS: return "RS"; case RSH: return "RSH";
     case RFI: return "RFI"; case RM: return "RM"; case RLCK: return "RLCK"; case RFK: return "RFK";
-    case RMK: return "RMK";
+    case RMK: return "RMK"; case RG: return "RG"; case RGZ: return "RGZ"; case RT: return "RT";
   }
   return "?";
 }
@@ -54,6 +54,8 @@ BatchShape shape_from(const py::dict& s) {
   b.max_sources = s["max_sources"].cast<int32_t>();
   b.max_intervals = s["max_intervals"].cast<int32_t>();
   b.max_markers = s.contains("max_markers") ? s["max_markers"].cast<int32_t>() : 1;
+  b.max_gens = s.contains("max_gens") ? s["max_gens"].cast<int32_t>() : 1;
+  b.max_transfers = s.contains("max_transfers") ? s["max_transfers"].cast<int32_t>() : 1;
   b.queue_cap = s["queue_cap"].cast<int32_t>();
   b.ack_cap = s["ack_cap"].cast<int32_t>();
   b.delay_cap = s["delay_cap"].cast<int32_t>();
@@ -72,6 +74,8 @@ BatchShape shape_from(const py::dict& s) {
   if (b.max_sources < 1 || b.max_sources > kMaxSources) bad("max_sources", b.max_sources, "1..512");
   if (b.max_intervals < 1) bad("max_intervals", b.max_intervals, ">= 1");
   if (b.max_markers < 1 || b.max_markers > kMaxMarkers) bad("max_markers", b.max_markers, "1..64");
+  if (b.max_gens < 1 || b.max_gens > kMaxGens) bad("max_gens", b.max_gens, "1..64");
+  if (b.max_transfers < 1) bad("max_transfers", b.max_transfers, ">= 1");
   if (b.stage_cap < 1) bad("stage_cap", b.stage_cap, ">= 1");
   if (!pow2(b.lanes) || b.lanes > kMaxLanes) bad("lanes", b.lanes, "a power of two <= 32");
   if (!pow2(b.queue_cap)) bad("queue_cap", b.queue_cap, "a power of two");
@@ -108,6 +112,7 @@ py::dict run(const py::dict& shape, const py::dict& arrays, int threads, py::obj
     result[#name] = a;                                               \
   }
   DS_OUTPUT_FIELDS(DS_ALLOC)
+  DS_RECORD_FIELDS(DS_ALLOC)
 #undef DS_ALLOC
   {
     py::gil_scoped_release release;
@@ -148,6 +153,7 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
   m.def("output_fields", [] {
     std::vector<std::tuple<std::string, std::string, std::string>> v;
     DS_OUTPUT_FIELDS(DS_F)
+    DS_RECORD_FIELDS(DS_F)
 #undef DS_F
     return v;
   });
@@ -164,6 +170,8 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     d["max_sources"] = kMaxSources;
     d["max_markers"] = kMaxMarkers;
     d["max_colours"] = kMaxColours;
+    d["max_gens"] = kMaxGens;
+    d["max_size_set"] = kMaxSizeSet;
     d["max_lanes"] = kMaxLanes;
     d["max_slots"] = kMaxSlots;
     d["poll_slots"] = kPollSlots;
@@ -185,6 +193,9 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     d["RLCK"] = std::vector<std::string>{"n_replicas", "max_links", "max_classes", "max_colours"};
     d["RFK"] = std::vector<std::string>{"n_replicas", "max_flows", "max_colours"};
     d["RMK"] = std::vector<std::string>{"n_replicas", "max_markers", "max_colours"};
+    d["RG"] = std::vector<std::string>{"n_replicas", "max_gens"};
+    d["RGZ"] = std::vector<std::string>{"n_replicas", "max_gens", "max_size_set"};
+    d["RT"] = std::vector<std::string>{"n_replicas", "max_transfers"};
     return d;
   });
   m.def("enums", [] {
@@ -200,6 +211,10 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
                                 py::arg("tsw2cm") = (int)kMarkTsw2cm, py::arg("tsw3cm") = (int)kMarkTsw3cm,
                                 py::arg("srtcm") = (int)kMarkSrtcm, py::arg("trtcm") = (int)kMarkTrtcm,
                                 py::arg("balancing") = (int)kMarkBalancing);
+    d["gen_kind"] = py::dict(py::arg("poisson") = (int)kGenPoisson,
+                             py::arg("sessions") = (int)kGenSessions);
+    d["size_kind"] = py::dict(py::arg("set") = (int)kSizeSet, py::arg("exponential") = (int)kSizeExp,
+                              py::arg("pareto") = (int)kSizePareto);
     d["aqm"] = py::dict(py::arg("droptail") = (int)kAqmDropTail, py::arg("red") = (int)kAqmRed,
                         py::arg("rio-c") = (int)kAqmRioC, py::arg("rio-d") = (int)kAqmRioD,
                         py::arg("wred") = (int)kAqmWred);

@@ -34,6 +34,7 @@ void run_batch_cpu(const BatchInput& in, BatchOutput& out, int threads, int64_t*
     unsigned char* block = base;
 #endif
     Replica x = bind_replica(r, &in, L, block);
+    bind_records(x, &out);
     init_replica(x, L);
     const int32_t need = emit_need(x);
     const uint32_t end = (uint32_t)in.end_slot[r];

@@ -63,6 +63,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     r = __shfl_sync(mask, r, 0, lanes);
     if (r >= in->shape.n_replicas) return;
     Replica x = bind_replica(r, in, L, block);
+    bind_records(x, out);
     if (lane == 0) init_replica(x, L);
     const int32_t need = emit_need(x);
     const uint32_t end = (uint32_t)in->end_slot[r];
@@ -112,6 +113,7 @@ void run_batch_cuda(const BatchInput& hin, BatchOutput& hout, int64_t* control) 
 #define DS_MIRROR_OUT(name, T, dim) dout.name = mem.copy_in<T>(hout.name, dim_size(s, dim));
   DS_INPUT_FIELDS(DS_MIRROR_IN)
   DS_OUTPUT_FIELDS(DS_MIRROR_OUT)
+  DS_RECORD_FIELDS(DS_MIRROR_OUT)
 #undef DS_MIRROR_IN
 #undef DS_MIRROR_OUT
   BatchInput* pin = mem.copy_in(&din, 1);
@@ -172,6 +174,7 @@ void run_batch_cuda(const BatchInput& hin, BatchOutput& hout, int64_t* control) 
 #define DS_COPY_BACK(name, T, dim) \
   check(cudaMemcpy(hout.name, dout.name, dim_size(s, dim) * sizeof(T), cudaMemcpyDeviceToHost), "copy to host");
   DS_OUTPUT_FIELDS(DS_COPY_BACK)
+  DS_RECORD_FIELDS(DS_COPY_BACK)
 #undef DS_COPY_BACK
 }
 

@@ -13,6 +13,9 @@
 //   RLCK [((r*L + l)*C + c)*K + k]  per link class colour (K = kMaxColours)
 //   RFK  [(r*F + f)*K + k]   per flow colour
 //   RMK  [(r*M + m)*K + k]   per conditioner colour
+//   RG   [r*G + g]           per traffic generator (G = shape.max_gens)
+//   RGZ  [(r*G + g)*Z + z]   per generator size-set entry (Z = kMaxSizeSet)
+//   RT   [r*T + k]           per transfer record (T = shape.max_transfers), written in place
 // Times are whole slots (int) or slot fractions (double) — converted once on the host
 // (python/diffsweep/pack.py); sizes are bytes on the wire unless the name says payload.
 #pragma once
@@ -27,6 +30,8 @@ constexpr int kMaxHops = 4;           // routes of 1..4 links (DESIGN: Routes)
 constexpr int kMaxClasses = 4;        // queues (classes) per link
 constexpr int kMaxColours = 3;        // drop precedences: green, yellow, red (IN = green, OUT = red)
 constexpr int kMaxMarkers = 64;       // edge conditioners (aggregates) per replica
+constexpr int kMaxGens = 64;          // traffic generators (transfer arrivals) per replica
+constexpr int kMaxSizeSet = 32;       // entries of an empirical transfer-size set
 constexpr int kMaxInjectedDrops = 8;  // validation hook: seqs dropped on first transmission
 constexpr int kRxBitmapBits = 1024;   // receiver out-of-order window; max_window <= 1000
 constexpr int kMaxFlows = 65000;      // flow indices are 16-bit in a packet, sources after them
@@ -48,6 +53,16 @@ enum MarkerKind : uint8_t {
   kMarkSrtcm = 3,        // single-rate three-colour marker (RFC 2697)
   kMarkTrtcm = 4,        // two-rate three-colour marker (RFC 2698)
   kMarkBalancing = 5,    // Lee & Jeong's Balancing Marker (two buckets, three colours)
+};
+// Traffic generators (model/traffic_gen.h, engine/traffic.h): how transfers arrive, how big.
+enum GenKind : uint8_t {
+  kGenPoisson = 0,   // Poisson arrivals of transfers, each a new connection from the pool
+  kGenSessions = 1,  // each pool slot a session: the next transfer a think time after the last
+};
+enum SizeKind : uint8_t {
+  kSizeSet = 0,      // uniform choice from an empirical set (packets)
+  kSizeExp = 1,      // exponential with mean size_mean, rounded up to whole packets
+  kSizePareto = 2,   // bounded Pareto (shape size_alpha) on [size_min, size_max], rounded up
 };
 // Active queue management of a class queue (model/queue_droptail.h, model/queue_red.h).
 enum Aqm : uint8_t { kAqmDropTail = 0, kAqmRed = 1, kAqmRioC = 2, kAqmRioD = 3, kAqmWred = 4 };
@@ -71,6 +86,8 @@ struct BatchShape {
   int32_t max_sources;    // S >= 1 (padding rows have n_sources < S)
   int32_t max_intervals;  // I >= 1
   int32_t max_markers;    // M >= 1 (edge conditioners; n_markers may be 0)
+  int32_t max_gens;       // G >= 1 (traffic generators; n_gens may be 0)
+  int32_t max_transfers;  // T >= 1: transfer records per replica (more are counted, not kept)
   int32_t queue_cap;      // packets per (link, class) ring; power of two
   int32_t ack_cap;        // ACKs in flight per replica (one pool); power of two
   int32_t delay_cap;      // packets in a link's delay line; power of two
@@ -88,6 +105,7 @@ struct BatchShape {
   X(n_links, int32_t, R)            /* links in use, <= L */                               \
   X(n_sources, int32_t, R)          /* on-off/CBR sources in use, <= S */                  \
   X(n_markers, int32_t, R)          /* edge conditioners in use, <= M */                   \
+  X(n_gens, int32_t, R)             /* traffic generators in use, <= G */                  \
   X(end_slot, int64_t, R)           /* the replica runs slots [0, end_slot) */             \
   X(warmup_slot, int64_t, R)        /* counters count events at slots >= warmup_slot */    \
   X(interval_slots, int64_t, R)     /* goodput interval length; 0 = no intervals */        \
@@ -134,6 +152,7 @@ struct BatchShape {
   X(flow_send_jitter_slots, double, RF) /* ns-2 overhead_: sends wait U(0, this); 0 = off */ \
   X(flow_drop_seq, int32_t, RFD)      /* seqs lost on first transmission; -1 = none */     \
   X(flow_marker, int8_t, RF)          /* edge conditioner of the flow's aggregate; -1 = none */ \
+  X(flow_gen, int8_t, RF)             /* generator whose pool the slot is in; -1 = a fixed flow */ \
   X(flow_colour, uint8_t, RF)         /* Colour its packets leave the host with */          \
   X(src_cls, uint8_t, RS)                                                                  \
   X(src_n_hops, uint8_t, RS)                                                               \
@@ -157,7 +176,20 @@ struct BatchShape {
   X(marker_w_lo, double, RM)          /* Balancing Marker P(W_x) curve */                   \
   X(marker_w_hi, double, RM)                                                                \
   X(marker_p_max, double, RM)                                                               \
-  X(marker_active_slots, double, RM)  /* Balancing Marker: activity timeout, slots */
+  X(marker_active_slots, double, RM)  /* Balancing Marker: activity timeout, slots */        \
+  X(gen_kind, uint8_t, RG)            /* GenKind */                                         \
+  X(gen_first_flow, int32_t, RG)      /* its pool: flow slots [first, first + pool) */      \
+  X(gen_pool, int32_t, RG)                                                                  \
+  X(gen_mean_iat_slots, double, RG)   /* Poisson: mean interarrival */                      \
+  X(gen_t_stop_slot, double, RG)      /* no transfer starts at or after this time */        \
+  X(gen_think_slots, double, RG)      /* sessions: mean (exponential) think time */         \
+  X(gen_size_kind, uint8_t, RG)       /* SizeKind */                                        \
+  X(gen_size_mean, double, RG)        /* kSizeExp: mean packets */                          \
+  X(gen_size_min, double, RG)         /* kSizePareto: bounds and shape, packets */          \
+  X(gen_size_max, double, RG)                                                               \
+  X(gen_size_alpha, double, RG)                                                             \
+  X(gen_size_n, int32_t, RG)          /* kSizeSet: entries in use */                        \
+  X(gen_size_set, int32_t, RGZ)       /* kSizeSet: sizes in packets */
 
 #define DS_OUTPUT_FIELDS(X)                                                               \
   X(slots_run, int64_t, R)                                                                \
@@ -195,7 +227,28 @@ struct BatchShape {
   X(flow_early_drops, int64_t, RFK)    /* per colour */                                   \
   X(flow_forced_drops, int64_t, RFK)   /* per colour, buffer overflow included */         \
   X(marker_pkts, int64_t, RMK)         /* packets a conditioner left with each colour */  \
-  X(marker_bytes, int64_t, RMK)
+  X(marker_bytes, int64_t, RMK)                                                           \
+  X(n_records, int64_t, R)             /* transfer records written (<= T) */              \
+  X(gen_started, int64_t, RG)          /* transfers started */                            \
+  X(gen_completed, int64_t, RG)        /* transfers whose last packet was received */     \
+  X(gen_refused, int64_t, RG)          /* arrivals that found the pool empty: not started */ \
+  X(gen_records_lost, int64_t, RG)     /* records beyond max_transfers: counted only */   \
+  X(gen_peak_active, int64_t, RG)      /* most transfers alive at once */
+
+// X(name, C type, dim): transfer records. Written by the queue side straight into the batch's
+// arrays (row r*T + k), not through the replica's block: they are many, and only written.
+// A transfer still running at the end has tr_end_slot = -1.
+#define DS_RECORD_FIELDS(X)                                                               \
+  X(tr_gen, int32_t, RT)               /* generator */                                    \
+  X(tr_size_pkts, int32_t, RT)                                                            \
+  X(tr_start_slot, double, RT)         /* arrival (slot time) */                          \
+  X(tr_end_slot, double, RT)           /* its last packet left the last link; -1 = unfinished */ \
+  X(tr_pkts_sent, int32_t, RT)         /* as the flow counters: after warm-up only */     \
+  X(tr_retransmits, int32_t, RT)                                                          \
+  X(tr_timeouts, int32_t, RT)                                                             \
+  X(tr_drops, int32_t, RT)                                                                \
+  X(tr_early_drops, int32_t, RT)                                                          \
+  X(tr_pkts_red, int32_t, RT)          /* packets that left their marker red */
 
 #define DS_DECLARE_IN(name, T, dim) const T* name;
 #define DS_DECLARE_OUT(name, T, dim) T* name;
@@ -207,9 +260,10 @@ struct BatchInput {
 
 struct BatchOutput {
   DS_OUTPUT_FIELDS(DS_DECLARE_OUT)
+  DS_RECORD_FIELDS(DS_DECLARE_OUT)
 };
 
-enum Dim { R, RL, RLC, RF, RFH, RFD, RS, RSH, RFI, RM, RLCK, RFK, RMK };
+enum Dim { R, RL, RLC, RF, RFH, RFD, RS, RSH, RFI, RM, RLCK, RFK, RMK, RG, RGZ, RT };
 
 // Number of elements of an array of dimension d.
 DS_HD inline size_t dim_size(const BatchShape& s, Dim d) {
@@ -228,6 +282,9 @@ DS_HD inline size_t dim_size(const BatchShape& s, Dim d) {
     case RLCK: return r * s.max_links * kMaxClasses * kMaxColours;
     case RFK: return r * s.max_flows * kMaxColours;
     case RMK: return r * s.max_markers * kMaxColours;
+    case RG: return r * s.max_gens;
+    case RGZ: return r * s.max_gens * kMaxSizeSet;
+    case RT: return r * s.max_transfers;
   }
   return 0;
 }

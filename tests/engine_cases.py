@@ -9,13 +9,14 @@ families changed; the Kaur & Vin families did not).
 Each family exercises one model path: Kaur & Vin with EF on-off, CBR and UDP, random and
 index tie-break, NewReno, multi-hop with delayed ACKs and a lossy link, WRR, injected drops,
 access-link buffers, finite transfers with start times, and per-interval goodput; and (0.3)
-every edge conditioner with RED, RIO-C, RIO-D and WRED, recorded when they were added: the
-families before them were checked unchanged bit for bit before the file was re-recorded.
+every edge conditioner with RED, RIO-C, RIO-D and WRED, and (issue 12) short-lived transfers
+from traffic generators, each recorded when they were added: the families before them were
+checked unchanged bit for bit before the file was re-recorded.
 """
 from __future__ import annotations
 
 from diffsweep.scenario import (Link, Marker, OnOffSource, QueueClass, RedThresholds, Scenario,
-                                TcpFlow)
+                                TcpFlow, Traffic)
 from diffsweep.scenarios import kaur_vin
 
 
@@ -113,7 +114,39 @@ def _diffserv() -> list[tuple[Scenario, int]]:
     return out
 
 
+def _traffic() -> list[tuple[Scenario, int]]:
+    """Short-lived transfers (issue 12): Poisson web transfers from an empirical size set
+    through a TSW2CM marker into RIO-C, exponential and Pareto sizes, sessions with think
+    times, a small pool that runs dry, and one backlogged FTP flow beside them."""
+    red = (RedThresholds(20, 40, 0.02), RedThresholds(5, 10, 0.2))
+    link = Link(rate_bps=10e6, prop_delay_ms=5.0,
+                classes=(QueueClass("q", limit_pkts=50, aqm="rio-c", red=red,
+                                    red_mean_pkt_bytes=1000),))
+    web = TcpFlow(cls="q", segment_bytes=1000, header_bytes=0, max_window_pkts=20,
+                  access_delay_ms=1.0, egress_delay_ms=1.0, reverse_delay_ms=7.0,
+                  access_rate_bps=100e6)
+    be = TcpFlow(**{**web.__dict__, "colour": "red"})
+    out = []
+    for i, tie in enumerate(["random", "index"]):
+        traffic = (
+            Traffic(name="af", flow=web, mean_interarrival_s=0.02, t_stop_s=3.0,
+                    size_set_pkts=(1, 2, 3, 4, 5, 6, 7, 8, 10, 90), pool=64),
+            Traffic(name="be", flow=be, mean_interarrival_s=0.03, size_dist="exponential",
+                    size_mean_pkts=12.0, pool=4),
+            Traffic(name="pareto", flow=be, mean_interarrival_s=0.1, size_dist="pareto",
+                    size_min_pkts=2.0, size_max_pkts=200.0, size_alpha=1.3, pool=16),
+            Traffic(name="sessions", flow=web, kind="sessions", think_s=0.2, pool=5,
+                    size_set_pkts=(3, 30)),
+        )
+        ftp = (TcpFlow(**{**web.__dict__, "colour": "red", "reverse_delay_ms": 20.0}),)
+        mk = (Marker(name="af", kind="tsw2cm", cir_bps=3e6, cbs_bytes=1, window_s=0.5,
+                     traffic=(0, 3)),)
+        out.append((Scenario(links=(link,), flows=ftp, traffic=traffic, markers=mk,
+                             duration_s=4.0, warmup_s=0.0, tie_break=tie), 40 + i))
+    return out
+
+
 def golden_cases() -> list[tuple[str, Scenario, int]]:
     fams = {"kaur": _kaur(), "multihop": _multihop(), "wrr": _wrr(), "drops": _drops_and_access(),
-            "diffserv": _diffserv()}
+            "diffserv": _diffserv(), "traffic": _traffic()}
     return [(f"{fam}{i}", sc, seed) for fam, items in fams.items() for i, (sc, seed) in enumerate(items)]

@@ -94,10 +94,10 @@ def test_small_emission_rings_cut_rounds_short_without_changing_bits(lanes):
     shrunk = 0
     for name, sc, seed in CASES:
         p = pack([sc], [seed], lanes=lanes)
-        paced = all(f.access_rate_bps != 0 for f in sc.flows)
+        paced = all(f.access_rate_bps != 0 for f in [*sc.flows, *(t.flow for t in sc.traffic)])
         if not paced:
             continue
-        flows_per_lane = -(-len(sc.flows) // lanes)
+        flows_per_lane = -(-p.shape["max_flows"] // lanes)  # pool slots included
         need = int(p.arrays["flow_pace_bytes_per_slot"].max() // p.arrays["flow_wire_bytes"][0].min()) + 2
         small = 1 << max(0, ((flows_per_lane + 1) * need - 1).bit_length())
         shrunk += small < p.shape["emit_cap"]

@@ -127,6 +127,9 @@ DS_HD DS_INLINE double pexp(double x) {
   return (p * detail::pow2i(k1)) * detail::pow2i(k - k1);
 }
 
+// a^b for a > 0, from plog and pexp (so it is the same on every backend).
+DS_HD DS_INLINE double ppow(double a, double b) { return pexp(b * plog(a)); }
+
 // Exponential variate with the given mean from a uniform u in (0,1)
 // (inverse CDF); use u01_open() so u is never 0 and the result is finite.
 DS_HD DS_INLINE double exponential(double u, double mean) {

@@ -9,6 +9,7 @@
 // earlier only when its emission ring could not take the next event's packets.
 #pragma once
 #include "replica.h"
+#include "traffic.h"
 
 namespace ds {
 
@@ -16,6 +17,7 @@ namespace ds {
 // arrivals, sending (a jittered send that is due goes out then, with what the ACKs opened).
 DS_HD inline void flow_events(Replica& x, int f, uint32_t now) {
   TcpSender& s = x.snd(f);
+  if (s.pending && s.pend_at <= now) transfer_start(x, f, s);  // a pool slot's next transfer
   if (s.start_due != kNeverSlot) {
     if (s.start_due > now) return;
     s.start_due = kNeverSlot;
@@ -23,13 +25,17 @@ DS_HD inline void flow_events(Replica& x, int f, uint32_t now) {
   const bool delayed_send = s.delsnd_due <= now;  // send jitter: the held send is due
   if (delayed_send) s.delsnd_due = kNeverSlot;
   if (s.rto_due <= now) rto_fire(x, f, s, now);
-  for (const Ack* a = x.first_ack(f); a && a->due <= now; a = x.first_ack(f))
-    recv_ack(x, f, s, x.take_ack(f).ackno, now);
+  for (const Ack* a = x.first_ack(f); a && a->due <= now; a = x.first_ack(f)) {
+    const Ack ack = x.take_ack(f);
+    if (ack.gen == s.gen) recv_ack(x, f, s, ack.ackno, now);  // else for an earlier transfer
+  }
+  if (s.finished && s.rec_k >= 0) transfer_sender_done(x, f);
   send_much(x, f, s, now, delayed_send);
   // The next slot with something to do: a timer, an ACK arriving, the access link freeing up.
   uint32_t k = s.rto_due < s.wake_due ? s.rto_due : s.wake_due;
   if (s.start_due < k) k = s.start_due;
   if (s.delsnd_due < k) k = s.delsnd_due;
+  if (s.pending && s.pend_at < k) k = s.pend_at;
   const Ack* a = x.first_ack(f);
   if (a && a->due < k) k = a->due;
   x.tree.set(f, k, x.lane_root(f));

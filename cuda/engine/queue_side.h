@@ -5,6 +5,7 @@
 //   queue admission) -> service -> deliveries to receivers -> ACKs.
 #pragma once
 #include "replica.h"
+#include "traffic.h"
 
 namespace ds {
 
@@ -20,7 +21,7 @@ DS_HD DS_INLINE const int8_t* route_of(const Replica& x, const Packet& p, int& n
 }
 
 DS_HD DS_INLINE void count_flow_drop(Replica& x, const Packet& p) {
-  if (!(p.flags & kPktSource) && x.measuring) x.out.flow_drops[p.sender] += 1;
+  if (!(p.flags & kPktSource) && x.measuring && !stale(x, p)) x.out.flow_drops[p.sender] += 1;
 }
 
 DS_HD DS_INLINE int sender_marker(const Replica& x, const Packet& p) {
@@ -96,7 +97,7 @@ DS_HD DS_INLINE void count_aqm_drop(Replica& x, const Packet& p, size_t k, uint8
   const size_t kc = k * kMaxColours + colour;
   if (early) x.out.q_early_drops[kc] += 1;
   else x.out.q_forced_drops[kc] += 1;
-  if (!(p.flags & kPktSource)) {
+  if (!(p.flags & kPktSource) && !stale(x, p)) {
     const size_t fc = (size_t)p.sender * kMaxColours + colour;
     if (early) x.out.flow_early_drops[fc] += 1;
     else x.out.flow_forced_drops[fc] += 1;
@@ -113,6 +114,7 @@ DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
   // Time for the conditioners and RED: within the slot only under the index order, which
   // sorts arrivals by it; the random order puts them at the slot's start (a meter's clock
   // must not run backwards between two arrivals).
+  if (p.hop == 0) transfer_switch(x, p);  // the first packet of a pool slot's next transfer
   const double t = (double)now + (x.in->tie_break[x.iR()] == kTieIndex
                                       ? (double)p.t_enq / kSubSlot : 0.0);
   if (p.hop == 0)
@@ -124,7 +126,7 @@ DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
   const uint8_t colour = colour_of(p);
   if (x.measuring) {
     x.out.q_colour_arrivals[k * kMaxColours + colour] += 1;
-    if (!(p.flags & kPktSource) && (marked_here || (m < 0 && p.hop == 0)))
+    if (!(p.flags & kPktSource) && (marked_here || (m < 0 && p.hop == 0)) && !stale(x, p))
       x.out.flow_colour_pkts[(size_t)p.sender * kMaxColours + colour] += 1;
   }
   bool lost = false;
@@ -196,8 +198,13 @@ DS_HD inline void depart(Replica& x, const Packet& p, int l, uint32_t now) {
     dl.push(tp);
     return;
   }
-  if (!(p.flags & kPktSource)) receive_segment(x, p.sender, p.seq, now);
-  else if (x.measuring) x.out.src_delivered_bytes[p.sender - x.shape.max_flows] += p.bytes;
+  if (p.flags & kPktSource) {
+    if (x.measuring) x.out.src_delivered_bytes[p.sender - x.shape.max_flows] += p.bytes;
+    return;
+  }
+  if (stale(x, p)) return;  // from an earlier transfer of a reused pool slot
+  receive_segment(x, p.sender, p.seq, now);
+  if (x.in->flow_gen[x.iF(p.sender)] >= 0) transfer_progress(x, p.sender, now);
 }
 
 // Byte-credit service of link l for one slot (model/link.h).

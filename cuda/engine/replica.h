@@ -23,6 +23,7 @@
 #include "../model/source_onoff.h"
 #include "../model/tcp_receiver.h"
 #include "../model/tcp_sender.h"
+#include "../model/traffic_gen.h"
 
 namespace ds {
 
@@ -36,6 +37,21 @@ struct ReplicaHdr {
   uint32_t lookahead;    // W: the shortest ACK loop of the replica, in slots (>= 1)
   uint32_t ack_head;     // the ACK pool: entries [ack_head, ack_tail) (mod ack_cap) may be live
   uint32_t ack_tail;
+};
+
+// One flow slot's transfer (slots of a generator's pool; queue side, engine/traffic.h).
+struct Transfer {
+  double start;       // slot time it starts
+  double next_start;  // sessions: when the slot's next transfer may start
+  double free_at;     // the slot may take a new transfer from this slot time on
+  int32_t size;       // packets
+  int32_t base[3];    // the slot's queue-side counters when it started: drops, early drops,
+                      // red packets (a record is the difference; flow-side ones: TcpSender)
+  uint8_t gen;        // the generation the receiver works for (4 bits on its packets)
+  uint8_t next_gen;   // the generation of the transfer assigned to the slot (== gen once the
+                      // receiver has seen its first packet)
+  uint8_t active;     // assigned and its record not yet written
+  uint8_t rx_done;    // its last packet was received (the record is written)
 };
 
 // Elements of an output array that belong to one replica.
@@ -58,7 +74,7 @@ struct OutOffsets {
 struct Layout {
   OutOffsets out;
   size_t out_begin, out_end;
-  size_t hdr, links, queues, red, markers, conns, qring, dline, snd, acks, nic, rcv, rxbits, tree_key, tree_win,
+  size_t hdr, links, queues, red, markers, conns, gens, xfers, qring, dline, snd, acks, nic, rcv, rxbits, tree_key, tree_win,
       rx_key, rx_win, sources, lane_t, emit_idx, emit, emit_sub, stage, stage2, stride;
   int32_t P;  // tree leaves: a power of two >= max(flows, lanes)
 };
@@ -77,6 +93,8 @@ inline Layout make_layout(const BatchShape& s) {
   take(L.red, NL * kMaxClasses * sizeof(RedState));
   take(L.markers, (size_t)s.max_markers * sizeof(MarkerState));
   take(L.conns, (F + S) * sizeof(ConnMeter));  // by sender: flows, then sources
+  take(L.gens, (size_t)s.max_gens * sizeof(GenState));
+  take(L.xfers, F * sizeof(Transfer));
   take(L.qring, NL * kMaxClasses * (size_t)s.queue_cap * sizeof(Packet));
   take(L.dline, NL * (size_t)s.delay_cap * sizeof(TimedPacket));
   take(L.snd, F * sizeof(TcpSender));
@@ -117,6 +135,9 @@ struct Replica {
   RedState* red;       // [l*kMaxClasses + c]: classes with an AQM
   MarkerState* markers;  // [m]
   ConnMeter* conns;    // [sender]: the Balancing Marker's connection table
+  GenState* gens;      // [g]
+  Transfer* xfers;     // [f]
+  BatchOutput* rec;    // the batch's arrays: transfer records go straight there (row r*T + k)
   Packet* qring;       // [(l*kMaxClasses + c)*queue_cap + i]
   TimedPacket* dline;  // [l*delay_cap + i]
   TcpSender* snds;
@@ -147,6 +168,7 @@ struct Replica {
   // Index of a link class in this replica's own output block.
   DS_HD DS_INLINE size_t oLC(int l, int c) const { return (size_t)l * kMaxClasses + c; }
   DS_HD DS_INLINE size_t iM(int m) const { return (size_t)r * shape.max_markers + m; }
+  DS_HD DS_INLINE size_t iG(int g) const { return (size_t)r * shape.max_gens + g; }
 
   DS_HD DS_INLINE TcpSender& snd(int f) const { return snds[f]; }
   DS_HD DS_INLINE TcpReceiver& rcv(int f) const { return rcvs[f]; }
@@ -240,6 +262,7 @@ struct Replica {
     a.ackno = ackno;
     a.next = -1;
     a.consumed = 0;
+    a.gen = xfers[f].gen;
     TcpSender& s = snds[f];
     if (s.ack_first >= 0) {
       acks[s.ack_last].next = k;
@@ -276,6 +299,9 @@ DS_HD inline Replica bind_replica(int32_t r, const BatchInput* in, const Layout&
   x.red = (RedState*)(b + L.red);
   x.markers = (MarkerState*)(b + L.markers);
   x.conns = (ConnMeter*)(b + L.conns);
+  x.gens = (GenState*)(b + L.gens);
+  x.xfers = (Transfer*)(b + L.xfers);
+  x.rec = nullptr;  // set by the backend (bind_records)
   x.qring = (Packet*)(b + L.qring);
   x.dline = (TimedPacket*)(b + L.dline);
   x.snds = (TcpSender*)(b + L.snd);
@@ -305,5 +331,8 @@ DS_HD inline Replica bind_replica(int32_t r, const BatchInput* in, const Layout&
   x.measuring = false;
   return x;
 }
+
+// Where the replica writes its transfer records: the batch's output arrays.
+DS_HD DS_INLINE void bind_records(Replica& x, BatchOutput* out) { x.rec = out; }
 
 }  // namespace ds

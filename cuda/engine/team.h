@@ -52,6 +52,10 @@ DS_HD inline void init_replica(Replica& x, const Layout& L) {
     x.lane_t[k] = 0;
     ring_clear(x.emit_idx[k]);
   }
+  init_traffic(x);
+  const uint64_t first = (uint64_t)h.lookahead;  // the first round's horizon
+  const uint64_t end = (uint64_t)x.in->end_slot[x.iR()];
+  admit_transfers(x, (uint32_t)(first < end ? first : end));
 }
 
 // The most packets one flow event can hand to the first link (its access link's output in
@@ -88,12 +92,15 @@ DS_HD inline bool queue_phase(Replica& x) {
   }
   for (uint32_t t = x.hdr->t_queue; t < t_end; ++t) queue_slot(x, t);
   x.hdr->t_queue = t_end;
+  // Transfers that arrive before the next round's horizon start now, between rounds.
+  admit_transfers(x, round_horizon(x, (uint32_t)x.in->end_slot[x.iR()]));
   return true;
 }
 
 // Copies a replica's counters from its block to the batch's output arrays.
-DS_HD inline void flush_replica(const Replica& x, BatchOutput* out) {
+DS_HD inline void flush_replica(Replica& x, BatchOutput* out) {
   x.out.slots_run[0] = (int64_t)x.hdr->t_queue;
+  flush_traffic(x);
   const size_t r = (size_t)x.r;
 #define DS_FLUSH(name, T, dim)                                               \
   {                                                                          \

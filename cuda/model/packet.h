@@ -15,7 +15,7 @@ struct Packet {
   uint16_t bytes;    // size on the wire
   uint8_t hop;       // index into the sender's route
   uint8_t cls;       // class index on every link of the route
-  uint8_t flags;     // kPktSource | kPktRexmit | colour << kPktColourShift
+  uint8_t flags;     // kPktSource | kPktRexmit | colour << kPktColourShift | gen << kPktGenShift
   uint8_t link;      // link it is arriving at (emission ring and arrival buffer)
 };
 constexpr uint8_t kPktSource = 1;
@@ -24,6 +24,14 @@ constexpr uint8_t kPktRexmit = 2;
 // 16 bytes. Set at the first link from the sender's colour, then by its edge conditioner.
 constexpr uint8_t kPktColourShift = 2;
 constexpr uint8_t kPktColourMask = 3u << kPktColourShift;
+
+// The transfer generation of a TCP packet from a reused pool slot (engine/traffic.h): 4 bits,
+// so a stale packet is recognised unless its slot was reused 16 times while it was in flight
+// (each transfer lasts at least a round trip).
+constexpr uint8_t kPktGenShift = 4;
+constexpr uint8_t kPktGenMask = 0xF0;
+
+DS_HD DS_INLINE uint8_t gen_of(const Packet& p) { return (uint8_t)(p.flags >> kPktGenShift); }
 
 DS_HD DS_INLINE uint8_t colour_of(const Packet& p) {
   return (uint8_t)((p.flags & kPktColourMask) >> kPktColourShift);

@@ -34,7 +34,9 @@ struct Ack {
   uint32_t due;
   int32_t ackno;     // highest in-order seq received (ns-2 TCPSink convention)
   int32_t next;      // the flow's next ACK in the pool; -1 = none
-  uint32_t consumed; // the sender has taken it (the pool reclaims it)
+  uint16_t consumed; // the sender has taken it (the pool reclaims it)
+  uint16_t gen;      // the receiver's transfer generation (engine/traffic.h): a reused slot's
+                     // sender ignores ACKs of its predecessor
 };
 
 struct TcpSender {
@@ -62,7 +64,18 @@ struct TcpSender {
   uint8_t last_cwnd_action;
   uint8_t rtt_active;
   uint8_t finished;
-  uint8_t pad;
+  uint8_t gen;          // transfer generation of a pool slot (engine/traffic.h); stamped on
+                        // its packets so that a reused slot ignores its predecessor's
+  // A pool slot's next transfer, assigned between rounds, started by the flow side when it
+  // reaches pend_at (so at the same simulated time whatever the rounds): engine/traffic.h.
+  uint8_t pending;
+  uint8_t pend_gen;
+  uint8_t pad[1];
+  int32_t pend_size;
+  uint32_t pend_at;
+  int32_t base[3];      // its counters when the transfer started: sent, rexmits, timeouts
+  int32_t pad2;
+  int64_t rec_k;        // the record its last ACK completes (-1: none)
 };
 
 // RenoTcpAgent::window(): cwnd inflated by dupwnd during fast recovery, capped by the
@@ -170,7 +183,8 @@ DS_HD inline void send_much(X& x, int f, TcpSender& s, uint32_t now, bool force)
                                  p.bytes = (uint16_t)wire;
                                  p.hop = 0;
                                  p.cls = cls;
-                                 p.flags = rexmit ? kPktRexmit : 0;
+                                 p.flags = (uint8_t)((rexmit ? kPktRexmit : 0) |
+                                                     (s.gen << kPktGenShift));
                                  p.link = link;
                                  x.emit(p, sub_slot(start, now));
                                });
@@ -314,6 +328,7 @@ DS_HD inline void sender_init(X& x, int f, TcpSender& s) {
   s.last_cwnd_action = kActNone;
   s.rtt_active = 0;
   s.finished = 0;
+  s.gen = 0;
   x.out.flow_finish_slot[f] = -1;
 }
 

@@ -235,7 +235,8 @@ def _select_replicas(p: Packed, out: dict, keep: np.ndarray) -> tuple[Packed, di
 
 def _empty_results(backend: str) -> Results:
     cols = {"replicas": ["replica"], "flows": ["replica", "flow"], "queues": ["replica", "link"],
-            "sources": ["replica", "source"], "intervals": ["replica", "flow", "interval"]}
+            "sources": ["replica", "source"], "intervals": ["replica", "flow", "interval"],
+            "transfers": ["replica", "traffic"], "traffic": ["replica", "traffic"]}
     return Results(**{k: pd.DataFrame(columns=v) for k, v in cols.items()},
                    meta={"backend": backend, "n_replicas": 0})
 
@@ -289,7 +290,7 @@ def _tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> dict:
     np.add.at(goodput, fr, flows["goodput_bps"].to_numpy())
     replicas = pd.DataFrame({
         "replica": rep, "slot_s": slot, "duration_s": end * slot, "warmup_s": warm * slot,
-        "measured_s": measured, "n_flows": a["n_flows"].astype(np.int64),
+        "measured_s": measured, "n_flows": np.array([len(sc.flows) for sc in scs], dtype=np.int64),
         "tcp_goodput_bps": goodput, "delay_rounding_ms": p.delay_rounding_ms,
         "slots_run": out["slots_run"],
     })
@@ -357,8 +358,55 @@ def _tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> dict:
         })
     else:
         intervals = pd.DataFrame(columns=["replica", "flow", "interval", "t_start_s", "goodput_bps"])
+    transfers, traffic = _traffic_tables(out, scs, rep, slot)
     return {"replicas": replicas, "flows": flows, "queues": queues, "sources": sources,
-            "intervals": intervals}
+            "intervals": intervals, "transfers": transfers, "traffic": traffic}
+
+
+TRANSFER_COLUMNS = ["replica", "traffic", "cls", "size_pkts", "start_s", "end_s", "completion_s",
+                    "pkts_sent", "retransmits", "timeouts", "drops", "early_drops", "pkts_red"]
+TRAFFIC_COLUMNS = ["replica", "traffic", "cls", "kind", "pool", "started", "completed",
+                   "unfinished", "refused", "records_lost", "peak_active"]
+
+
+def _traffic_tables(out: dict, scs: list[Scenario], rep: np.ndarray, slot: np.ndarray):
+    """The transfer records (one row per transfer, started before the end) and the per-generator
+    counts. A record's end is when its last packet left the last link plus the constant delays
+    after it (last link, egress): when the receiver has it all; NaN if still running."""
+    rows_g = [(r, g) for r, sc in enumerate(scs) for g in range(len(sc.traffic))]
+    if not rows_g:
+        return pd.DataFrame(columns=TRANSFER_COLUMNS), pd.DataFrame(columns=TRAFFIC_COLUMNS)
+    gr, gg = (np.array(v, dtype=int) for v in zip(*rows_g))
+    started, completed = out["gen_started"][gr, gg], out["gen_completed"][gr, gg]
+    traffic = pd.DataFrame({
+        "replica": rep[gr], "traffic": [scs[r].traffic[g].name for r, g in rows_g],
+        "cls": [scs[r].traffic[g].flow.cls for r, g in rows_g],
+        "kind": [scs[r].traffic[g].kind for r, g in rows_g],
+        "pool": [scs[r].traffic[g].pool for r, g in rows_g],
+        "started": started, "completed": completed, "unfinished": started - completed,
+        "refused": out["gen_refused"][gr, gg], "records_lost": out["gen_records_lost"][gr, gg],
+        "peak_active": out["gen_peak_active"][gr, gg],
+    })
+    n = out["n_records"].astype(np.int64)
+    tr_r = np.repeat(np.arange(len(scs)), n)
+    tr_k = np.concatenate([np.arange(k) for k in n]) if len(n) else np.zeros(0, dtype=int)
+    g = out["tr_gen"][tr_r, tr_k].astype(int)
+    # delays after the last link of each generator's route, per replica: seconds
+    after = {(r, j): (scs[r].links[t.flow.route[-1]].prop_delay_ms + t.flow.egress_delay_ms) / 1e3
+             for r, sc in enumerate(scs) for j, t in enumerate(sc.traffic)}
+    post = np.array([after[(r, j)] for r, j in zip(tr_r, g)], dtype=float)
+    start = out["tr_start_slot"][tr_r, tr_k] * slot[tr_r]
+    end_slot = out["tr_end_slot"][tr_r, tr_k]
+    end = np.where(end_slot >= 0, end_slot * slot[tr_r] + post, np.nan)
+    transfers = pd.DataFrame({
+        "replica": rep[tr_r], "traffic": [scs[r].traffic[j].name for r, j in zip(tr_r, g)],
+        "cls": [scs[r].traffic[j].flow.cls for r, j in zip(tr_r, g)],
+        "size_pkts": out["tr_size_pkts"][tr_r, tr_k].astype(np.int64),
+        "start_s": start, "end_s": end, "completion_s": end - start,
+        **{c: out[f"tr_{c}"][tr_r, tr_k].astype(np.int64)
+           for c in ("pkts_sent", "retransmits", "timeouts", "drops", "early_drops", "pkts_red")},
+    })
+    return transfers, traffic
 
 
 def execute(grid, rows: pd.DataFrame | None = None, backend: str = "auto",

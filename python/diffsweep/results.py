@@ -5,7 +5,9 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-TABLES = ("replicas", "flows", "queues", "sources", "intervals")
+TABLES = ("replicas", "flows", "queues", "sources", "intervals", "transfers", "traffic")
+#: tables added after results folders of 0.2 were written: such a folder lacks them (empty)
+LATER_TABLES = ("transfers", "traffic")
 
 
 @dataclass
@@ -17,6 +19,8 @@ class Results:
     queues: pd.DataFrame
     sources: pd.DataFrame
     intervals: pd.DataFrame
+    transfers: pd.DataFrame = field(default_factory=pd.DataFrame)  # short-lived transfers
+    traffic: pd.DataFrame = field(default_factory=pd.DataFrame)    # per traffic generator
     meta: dict = field(default_factory=dict)
 
     def tables(self) -> dict[str, pd.DataFrame]:
@@ -95,7 +99,8 @@ class Results:
                            lambda df, p: df.to_parquet(p, index=False))
 
 
-_ORDER = ("point", "seed", "flow", "link", "cls_index", "source", "interval")
+_ORDER = ("point", "seed", "flow", "link", "cls_index", "source", "interval", "traffic",
+          "start_s")
 
 
 def sort_table(df: pd.DataFrame) -> pd.DataFrame:

@@ -69,7 +69,7 @@ from . import engine as _engine
 from .errors import ConfigError, StoreError, SweepInterrupted, store_error
 from .identity import canon, digest
 from .pack import layout, pack, shape_key
-from .results import TABLES, Results, sort_table
+from .results import LATER_TABLES, TABLES, Results, sort_table
 
 #: default upper bound of replicas per chunk, per backend
 MAX_CHUNK = {"cpu": 4096, "cuda": 65536}
@@ -126,7 +126,7 @@ def replica_bytes(scenario, seed: int = 0) -> int:
     lay = layout()
     outputs = sum(dt.itemsize * int(np.prod(lay.axes(dim, s))) for dt, dim in lay.outputs.values())
     rows = (1 + s["max_flows"] + s["max_links"] * 4 + s["max_sources"]
-            + s["max_flows"] * s["max_intervals"])
+            + s["max_flows"] * s["max_intervals"] + s.get("max_transfers", 0) + s.get("max_gens", 0))
     return 2 * (inputs + outputs) + TABLE_ROW_BYTES * rows
 
 
@@ -158,7 +158,8 @@ def point_info(grid, p: int) -> tuple[tuple, int]:
     seed = grid.seeds[0]
     sc = grid.scenario(p, seed)
     limits = _engine_limits()
-    for key, n in (("max_flows", len(sc.flows)), ("max_links", len(sc.links)),
+    for key, n in (("max_flows", len(sc.flows) + sum(t.pool for t in sc.traffic)),
+                   ("max_links", len(sc.links)),
                    ("max_sources", len(sc.sources))):
         top = limits.get(key)
         if top is not None and n > top:
@@ -898,7 +899,11 @@ def _check_folder_tables(st, ident: str, tables) -> None:
     if m.get("config_hash") != ident:
         return  # Store.open reports the other sweep
     have = sorted(m.get("tables") or TABLES)
-    if have != sorted(tables or TABLES):
+    want = sorted(tables or TABLES)
+    if tables is None:  # a folder written before some tables existed resumes with all it had
+        have = [t for t in have if t not in LATER_TABLES]
+        want = [t for t in want if t not in LATER_TABLES]
+    if have != want:
         raise ConfigError(
             f"tables: {sorted(tables or TABLES)} differ from the tables kept in {st.path} "
             f"({have}); a resumed sweep keeps the same tables: keep [outputs] tables as "

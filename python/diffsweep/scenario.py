@@ -41,6 +41,10 @@ AQMS = ("droptail", "red", "rio-c", "rio-d", "wred")
 MARKER_KINDS = ("token_bucket", "tsw2cm", "tsw3cm", "srtcm", "trtcm", "balancing")
 ONOFF = ("exponential", "fixed")
 MAX_MARKERS = 64
+MAX_GENS = 64
+MAX_SIZE_SET = 32
+TRAFFIC_KINDS = ("poisson", "sessions")
+SIZE_DISTS = ("set", "exponential", "pareto")
 
 # Fields added after 0.2.0 leave to_dict() (and so digest()) when they hold their default, so
 # that a scenario that does not use them keeps its identity and its results folder.
@@ -558,6 +562,7 @@ class Marker:
     link: int = 0
     flows: tuple[int, ...] = ()
     sources: tuple[int, ...] = ()
+    traffic: tuple[int, ...] = field(default=(), metadata=_OMIT)
     pir_bps: float | None = None
     pbs_bytes: float | None = None
     window_s: float = 1.0
@@ -569,7 +574,7 @@ class Marker:
     active_s: float = 1.0
 
     def __post_init__(self):
-        for f in ("flows", "sources"):
+        for f in ("flows", "sources", "traffic"):
             v = _as_tuple(plain(getattr(self, f)))
             if isinstance(v, tuple):
                 v = tuple(as_int(i) for i in v)
@@ -585,14 +590,15 @@ class Marker:
         _name(f"{path}.name", self.name)
         _one_of(f"{path}.kind", self.kind, MARKER_KINDS)
         check(is_int(self.link) and self.link >= 0, f"{path}.link", self.link, "a link index >= 0")
-        for f in ("flows", "sources"):
+        for f in ("flows", "sources", "traffic"):
             v = getattr(self, f)
             check(isinstance(v, tuple), f"{path}.{f}", v, "a sequence of indices")
             for j, i in enumerate(v):
                 check(is_int(i) and i >= 0, f"{path}.{f}[{j}]", i, "an index >= 0")
             check(len(set(v)) == len(v), f"{path}.{f}", v, "indices without repeats")
-        check(len(self.flows) + len(self.sources) >= 1, f"{path}.flows", self.flows,
-              "at least one flow (or a source in sources): an aggregate has members")
+        check(len(self.flows) + len(self.sources) + len(self.traffic) >= 1, f"{path}.flows",
+              self.flows, "at least one flow (or a source in sources, or a generator in "
+              "traffic): an aggregate has members")
         check_positive(f"{path}.cir_bps", self.cir_bps)
         check_positive(f"{path}.cbs_bytes", self.cbs_bytes)
         if self.kind in ("tsw3cm", "trtcm"):
@@ -626,6 +632,95 @@ class Marker:
         check_positive(f"{path}.active_s", self.active_s)
 
 
+@dataclass(frozen=True, kw_only=True)
+class Traffic:
+    """Short-lived TCP transfers arriving over time (web-like traffic, Rossi et al.; sessions).
+
+    Each transfer is a new connection (slow start, initial RTO) with the parameters of the
+    template ``flow`` (a TcpFlow: route, class, variant, sizes, delays, colour; its ``size_pkts``
+    and ``start_s`` are ignored) and a size drawn per transfer:
+    ``size_dist="set"``: uniform over ``size_set_pkts``; ``"exponential"``: ceil(Exp(``size_mean_pkts``));
+    ``"pareto"``: bounded Pareto, shape ``size_alpha`` on [``size_min_pkts``, ``size_max_pkts``],
+    rounded up.
+
+    ``kind="poisson"``: Poisson arrivals, mean interarrival ``mean_interarrival_s``;
+    ``"sessions"``: ``pool`` sessions, each starting its next transfer an exponential think
+    time (mean ``think_s``) after its last one was received. No transfer starts at or after
+    ``t_stop_s`` (None: the scenario's end).
+
+    ``pool``: flow slots the engine keeps for transfers alive at once (their state is all the
+    memory transfers take): an arrival that finds every slot busy is refused and counted
+    (results ``traffic.refused``). ``max_records``: transfer records kept per replica (None:
+    enough for the expected arrivals); more are counted, not kept."""
+
+    name: str
+    flow: TcpFlow
+    kind: str = "poisson"
+    mean_interarrival_s: float | None = None
+    think_s: float = 1.0
+    t_stop_s: float | None = None
+    size_dist: str = "set"
+    size_set_pkts: tuple[int, ...] = ()
+    size_mean_pkts: float = 10.0
+    size_min_pkts: float = 1.0
+    size_max_pkts: float = 1000.0
+    size_alpha: float = 1.2
+    pool: int = 256
+    max_records: int | None = None
+
+    def __post_init__(self):
+        _set(self, "flow", _construct(TcpFlow, self.flow, f"{type(self).__name__}.flow"))
+        v = _as_tuple(plain(self.size_set_pkts))
+        if isinstance(v, tuple):
+            v = tuple(as_int(i) for i in v)
+        _set(self, "size_set_pkts", v)
+        for f in ("mean_interarrival_s", "think_s", "t_stop_s", "size_mean_pkts", "size_min_pkts",
+                  "size_max_pkts", "size_alpha"):
+            _set(self, f, as_float(getattr(self, f)))
+        for f in ("pool", "max_records"):
+            _set(self, f, as_int(getattr(self, f)))
+        self._validate(type(self).__name__)
+
+    def _validate(self, path: str) -> None:
+        _name(f"{path}.name", self.name)
+        check(isinstance(self.flow, TcpFlow), f"{path}.flow", self.flow, "a TcpFlow (the template)")
+        self.flow._validate(f"{path}.flow")
+        _one_of(f"{path}.kind", self.kind, TRAFFIC_KINDS)
+        if self.kind == "poisson":
+            check(self.mean_interarrival_s is not None, f"{path}.mean_interarrival_s", None,
+                  "a number > 0 for kind 'poisson'")
+            check_positive(f"{path}.mean_interarrival_s", self.mean_interarrival_s)
+        check_positive(f"{path}.think_s", self.think_s)
+        if self.t_stop_s is not None:
+            check_positive(f"{path}.t_stop_s", self.t_stop_s)
+        _one_of(f"{path}.size_dist", self.size_dist, SIZE_DISTS)
+        v = self.size_set_pkts
+        if self.size_dist == "set":
+            check(isinstance(v, tuple) and 1 <= len(v) <= MAX_SIZE_SET, f"{path}.size_set_pkts", v,
+                  f"1..{MAX_SIZE_SET} transfer sizes in packets for size_dist 'set'")
+            for j, k in enumerate(v):
+                _int_in(f"{path}.size_set_pkts[{j}]", k, 1, 2**30 - 1)
+        check_positive(f"{path}.size_mean_pkts", self.size_mean_pkts)
+        check_positive(f"{path}.size_min_pkts", self.size_min_pkts)
+        check_number(f"{path}.size_max_pkts", self.size_max_pkts,
+                     lambda x: x > self.size_min_pkts, f"a number > size_min_pkts ({self.size_min_pkts})")
+        check_positive(f"{path}.size_alpha", self.size_alpha)
+        _int_in(f"{path}.pool", self.pool, 1, 60000)
+        if self.max_records is not None:
+            _int_in(f"{path}.max_records", self.max_records, 1, 2**31 - 1)
+
+    def mean_size_pkts(self) -> float:
+        """The mean transfer size in packets (before rounding up, for exponential and Pareto)."""
+        if self.size_dist == "set":
+            return sum(self.size_set_pkts) / len(self.size_set_pkts)
+        if self.size_dist == "exponential":
+            return self.size_mean_pkts
+        a, lo, hi = self.size_alpha, self.size_min_pkts, self.size_max_pkts
+        if abs(a - 1.0) < 1e-12:
+            return lo * hi / (hi - lo) * math.log(hi / lo)
+        return (lo ** a / (1 - (lo / hi) ** a)) * a / (a - 1) * (lo ** (1 - a) - hi ** (1 - a))
+
+
 _PARAM_TYPES = (str, bool, int, float, type(None))
 
 
@@ -649,12 +744,13 @@ class Scenario:
     interval_s: float | None = None
     tie_break: str = "random"
     markers: tuple[Marker, ...] = field(default=(), metadata=_OMIT)
+    traffic: tuple[Traffic, ...] = field(default=(), metadata=_OMIT)
     # hash=False: a dict is unhashable, and equal scenarios still hash equal without it.
     params: dict = field(default_factory=dict, hash=False)
 
     def __post_init__(self):
         for name, cls in (("links", Link), ("flows", TcpFlow), ("sources", OnOffSource),
-                          ("markers", Marker)):
+                          ("markers", Marker), ("traffic", Traffic)):
             seq = _as_tuple(getattr(self, name))
             check(isinstance(seq, tuple), name, seq, f"a sequence of {cls.__name__}")
             _set(self, name, tuple(_construct(cls, c, f"{name}[{i}]") for i, c in enumerate(seq)))
@@ -673,8 +769,8 @@ class Scenario:
         for i, src in enumerate(self.sources):
             src._validate(f"sources[{i}]")
         check(len(self.links) >= 1, "links", [], "at least one Link")
-        check(len(self.flows) + len(self.sources) >= 1, "flows", [],
-              "at least one TcpFlow, or an OnOffSource in sources")
+        check(len(self.flows) + len(self.sources) + len(self.traffic) >= 1, "flows", [],
+              "at least one TcpFlow, or an OnOffSource in sources, or a Traffic in traffic")
 
         check_positive("duration_s", self.duration_s)
         check_number("warmup_s", self.warmup_s, lambda x: 0 <= x < self.duration_s,
@@ -705,7 +801,29 @@ class Scenario:
         for i, src in enumerate(self.sources):
             self._check_route(f"sources[{i}]", src.route, src.cls, src.pkt_bytes,
                               f"pkt_bytes {src.pkt_bytes}")
+        self._check_traffic()
         self._check_markers()
+
+    def _check_traffic(self) -> None:
+        check(len(self.traffic) <= MAX_GENS, "traffic", f"{len(self.traffic)} generators",
+              f"at most {MAX_GENS} traffic generators")
+        names = set()
+        for g, tr in enumerate(self.traffic):
+            path = f"traffic[{g}]"
+            tr._validate(path)
+            check(tr.name not in names, f"{path}.name", tr.name, "a name no other traffic has")
+            names.add(tr.name)
+            self._check_route(f"{path}.flow", tr.flow.route, tr.flow.cls, tr.flow.wire_bytes,
+                              f"segment_bytes {tr.flow.segment_bytes} + header_bytes "
+                              f"{tr.flow.header_bytes}")
+            if tr.t_stop_s is not None:
+                check(tr.t_stop_s <= self.duration_s, f"{path}.t_stop_s", tr.t_stop_s,
+                      f"a number > 0 and <= duration_s ({self.duration_s}): the run halts at "
+                      "duration_s, after the last start")
+        if self.traffic:  # (the flows alone are checked against the engine's limit by the runner)
+            n = len(self.flows) + sum(t.pool for t in self.traffic)
+            check(n <= 60000, "traffic", f"{n} flow slots",
+                  "at most 60000 flows and pool slots in all")
 
     def _check_markers(self) -> None:
         check(len(self.markers) <= MAX_MARKERS, "markers", f"{len(self.markers)} markers",
@@ -720,21 +838,24 @@ class Scenario:
             check(mk.link < len(self.links), f"{path}.link", mk.link,
                   f"a link index in 0..{len(self.links) - 1}")
             for what, members, have in (("flows", mk.flows, self.flows),
-                                        ("sources", mk.sources, self.sources)):
+                                        ("sources", mk.sources, self.sources),
+                                        ("traffic", mk.traffic, [t.flow for t in self.traffic])):
+                one = {"flows": "flow", "sources": "source", "traffic": "traffic generator"}[what]
                 for j, i in enumerate(members):
                     check(i < len(have), f"{path}.{what}[{j}]", i,
-                          f"a {what[:-1]} index in 0..{len(have) - 1}" if have
+                          f"a {one} index in 0..{len(have) - 1}" if have
                           else f"no index: the scenario has no {what}")
                     prev = owner.get((what, i))
                     check(prev is None, f"{path}.{what}[{j}]", i,
-                          f"a {what[:-1]} of no other aggregate (markers[{prev}] has it)")
+                          f"a {one} of no other aggregate (markers[{prev}] has it)")
                     owner[(what, i)] = m
+                    member = f"{what}[{i}]" + (".flow" if what == "traffic" else "")
                     check(mk.link in have[i].route, f"{path}.link", mk.link,
-                          f"a link on the route of {what}[{i}] {have[i].route}")
+                          f"a link on the route of {member} {have[i].route}")
                     if mk.colour_aware:
-                        check(have[i].colour is not None, f"{what}[{i}].colour", None,
+                        check(have[i].colour is not None, f"{member}.colour", None,
                               f"a colour: {path} is colour-aware and nothing else colours "
-                              f"{what}[{i}]'s packets before it")
+                              f"{member}'s packets before it")
 
     def _check_route(self, path, route, cls, wire_bytes, wire_text) -> None:
         n = len(self.links)

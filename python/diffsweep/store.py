@@ -60,7 +60,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import ConfigError, FolderBusy, StoreError, store_error  # noqa: F401 (StoreError: documented raise)
-from .results import TABLES, Results
+from .results import LATER_TABLES, TABLES, Results
 
 FORMAT = 1
 MANIFEST = "manifest.json"
@@ -480,7 +480,9 @@ class Store:
     def _write_files(self, chunk_id: str, tables: dict, pairs: list, meta: dict) -> str:
         files = {}
         for name, df in tables.items():
-            if not len(df.columns):
+            # A table added after 0.2 (transfers, traffic) is written only when it has rows: a
+            # sweep without short-lived traffic keeps its chunks as they were.
+            if not len(df.columns) or (name in LATER_TABLES and df.empty):
                 continue
             final = self.chunk_dir / f"{chunk_id}.{name}.parquet"
             tmp = _tmp_path(final)

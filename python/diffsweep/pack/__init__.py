@@ -1,7 +1,8 @@
 """pack: a list of Scenarios -> the flat arrays of one engine batch (cuda/batch.h).
 
 One packer per model fills its rows (``links`` with their queue disciplines, ``flows``,
-``sources``, ``markers``); this module assembles the batch and sizes the engine's
+``sources``, ``markers``, ``traffic``: generators and the pools of flow slots their transfers
+use); this module assembles the batch and sizes the engine's
 capacities, each from what one replica can hold, never from the batch. Every delay and
 rate is converted to slots here, once; the rounding error of the delays is returned so
 that the results can report it (DESIGN: Time). Dtypes and dimensions come from the compiled
@@ -20,6 +21,7 @@ from .flows import DELACK_S, delack_slots, flow_rows
 from .layout import layout
 from .links import UNLIMITED_CLASS_PKTS, acks_in_flight, link_rows
 from .markers import marker_rows
+from .traffic import pool_flows, traffic_rows
 from .sources import source_rows
 
 __all__ = ["DELACK_S", "Packed", "UNLIMITED_CLASS_PKTS", "default_slot_s", "layout", "pack",
@@ -41,7 +43,9 @@ def default_slot_s(sc: Scenario) -> float:
     if sc.slot_s is not None:
         return float(sc.slot_s)
     fastest = max(link.rate_bps for link in sc.links)
-    wire = [f.segment_bytes + f.header_bytes for f in sc.flows] or [s.pkt_bytes for s in sc.sources]
+    wire = ([f.segment_bytes + f.header_bytes for f in sc.flows]
+            + [t.flow.segment_bytes + t.flow.header_bytes for t in sc.traffic]
+            or [s.pkt_bytes for s in sc.sources])
     return max(wire) * 8.0 / fastest
 
 
@@ -53,7 +57,7 @@ def shape_key(sc: Scenario) -> tuple:
     """Replicas with the same key go into one batch (one launch): flows rounded up to a power
     of two, so that a sweep over N = 8..128 flows is a handful of launches rather than one per
     N, at most half of a batch's flow rows being padding; links and sources exactly."""
-    n = len(sc.flows)
+    n = len(sc.flows) + sum(t.pool for t in sc.traffic)  # pool slots are flows to the engine
     return (1 << max(0, n - 1).bit_length() if n else 0, len(sc.links), len(sc.sources))
 
 
@@ -67,6 +71,8 @@ class _Rows:
     sources: dict
     markers: dict     # RM rows
     sender: dict      # flow_/src_ marker and colour rows
+    gens: dict        # RG / RGZ rows
+    records: int      # transfer records one replica keeps
     slot_s: float
     stage: int        # arrivals at links in one slot
     acks: int         # ACKs in flight
@@ -83,8 +89,8 @@ def _scenario_rows(sc: Scenario) -> _Rows:
         raise ConfigError(f"duration_s: {sc.duration_s!r} is not allowed (expected fewer than "
                           f"2^32 slots of {sl:.3g} s, i.e. at most {lay.limits['max_slots'] * sl:.4g} s)")
     scalars = {
-        "n_flows": len(sc.flows), "n_links": len(sc.links), "n_sources": len(sc.sources),
-        "n_markers": len(sc.markers),
+        "n_flows": len(sc.flows) + sum(t.pool for t in sc.traffic), "n_links": len(sc.links),
+        "n_sources": len(sc.sources), "n_markers": len(sc.markers), "n_gens": len(sc.traffic),
         "end_slot": end, "warmup_slot": _slots(sc.warmup_s, sl),
         "interval_slots": _slots(sc.interval_s, sl) if sc.interval_s else 0,
         "tie_break": lay.enums["tie_break"][sc.tie_break],
@@ -93,14 +99,18 @@ def _scenario_rows(sc: Scenario) -> _Rows:
         "delack_slots": delack_slots(sl),
     }
     links = link_rows(sc, sl)
-    flows = flow_rows(sc, sl, links)
+    slots, flow_gen, first = pool_flows(sc)
+    flows = flow_rows(sc, sl, links, slots)
+    flows.rows["flow_gen"] = flow_gen
     sources, src_burst = source_rows(sc, sl)
-    mk = marker_rows(sc, sl)
+    mk = marker_rows(sc, sl, slots, first)
+    gens, records = traffic_rows(sc, sl, first)
     max_loop = int(flows.loop_slots.max(initial=1))
     stage = 1 + int(flows.per_slot.sum()) + src_burst + len(sc.links) * links.max_dep_per_slot
-    return _Rows(scalars, links, flows, sources, mk["markers"], mk["sender"], sl, stage,
-                 acks_in_flight(links, max_loop, len(sc.flows)), flows.per_slot,
-                 int(flows.loop_slots.min()) if len(sc.flows) else 1, links.sustained)
+    return _Rows(scalars, links, flows, sources, mk["markers"], mk["sender"], gens, records, sl,
+                 stage,
+                 acks_in_flight(links, max_loop, len(slots)), flows.per_slot,
+                 int(flows.loop_slots.min()) if len(slots) else 1, links.sustained)
 
 
 def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1) -> Packed:
@@ -127,8 +137,10 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1) -> Packed:
     I = max(1, max((int(math.ceil(e / i)) for e, i in zip(ends, ivs) if i > 0), default=1))
 
     M = max(1, max(u.scalars["n_markers"] for u in uniq))
+    G = max(1, max(u.scalars["n_gens"] for u in uniq))
+    T = max(u.records for u in uniq)
     shape = {"n_replicas": R, "max_flows": F, "max_links": L, "max_sources": S, "max_intervals": I,
-             "max_markers": M}
+             "max_markers": M, "max_gens": G, "max_transfers": T}
     a = {name: lay.zeros(name, shape) for name in lay.inputs}
     # Padding rows (flows, links, sources a replica does not use) hold harmless values.
     for name, v in (("class_weight", 1), ("class_limit_kind", lay.enums["limit_kind"]["none"]),
@@ -136,7 +148,8 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1) -> Packed:
                     ("src_route", -1), ("flow_n_hops", 1), ("src_n_hops", 1),
                     ("flow_max_window", 1), ("flow_init_window", 1), ("flow_loop_slots", 1),
                     ("flow_wire_bytes", 1), ("src_pkt_bytes", 1), ("link_n_classes", 1),
-                    ("flow_marker", -1), ("src_marker", -1), ("marker_link", -1)):
+                    ("flow_marker", -1), ("src_marker", -1), ("marker_link", -1),
+                    ("flow_gen", -1), ("gen_size_n", 1), ("gen_pool", 1)):
         a[name][:] = v
     a["seed"][:] = np.asarray(seeds, dtype=np.uint64)
     for name in uniq[0].scalars:
@@ -144,7 +157,8 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1) -> Packed:
     for k, u in enumerate(uniq):
         rs = np.nonzero(which == k)[0]
         for rows, n in ((u.links.rows, u.scalars["n_links"]), (u.flows.rows, u.scalars["n_flows"]),
-                        (u.sources, u.scalars["n_sources"]), (u.markers, u.scalars["n_markers"])):
+                        (u.sources, u.scalars["n_sources"]), (u.markers, u.scalars["n_markers"]),
+                        (u.gens, u.scalars["n_gens"])):
             if n == 0:
                 continue
             for name, v in rows.items():

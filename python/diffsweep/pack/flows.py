@@ -39,10 +39,12 @@ def class_index(sc: Scenario, route, name: str, path: str) -> int:
     return int(idx.pop())
 
 
-def flow_rows(sc: Scenario, slot_s: float, links: LinkRows) -> FlowRows:
+def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowRows:
+    """``flows``: every flow slot (the scenario's flows and its traffic pools; default the
+    scenario's flows)."""
     lay = layout()
     H, D = lay.limits["max_hops"], lay.limits["max_injected_drops"]
-    flows = sc.flows
+    flows = sc.flows if flows is None else flows
     n = len(flows)
     variant = lay.enums["tcp_variant"]
     v = np.array([_get(f) for f in flows], dtype=np.float64).reshape(n, len(_ATTRS))

@@ -27,7 +27,8 @@ class LinkRows:
 
 
 def _packet_sizes(sc: Scenario, link: int) -> list[int]:
-    sizes = [f.segment_bytes + f.header_bytes for f in sc.flows if link in f.route]
+    flows = list(sc.flows) + [t.flow for t in sc.traffic]
+    sizes = [f.segment_bytes + f.header_bytes for f in flows if link in f.route]
     return sizes + [s.pkt_bytes for s in sc.sources if link in s.route]
 
 

@@ -8,9 +8,11 @@ from ..scenario import Scenario
 from .layout import layout
 
 
-def marker_rows(sc: Scenario, slot_s: float) -> dict:
+def marker_rows(sc: Scenario, slot_s: float, flows=None, first=()) -> dict:
     """RM rows (rates in bytes per slot, times in slots), and the RF/RS rows saying which
-    conditioner meters each flow and source and the colour its packets start with."""
+    conditioner meters each flow slot and source and the colour its packets start with
+    (``flows``: every flow slot, pools included; ``first``: each pool's first slot)."""
+    flows = list(sc.flows) if flows is None else flows
     lay = layout()
     kind, colour = lay.enums["marker_kind"], lay.enums["colour"]
     mks = sc.markers
@@ -30,14 +32,16 @@ def marker_rows(sc: Scenario, slot_s: float) -> dict:
         "marker_p_max": np.array([m.p_max for m in mks]),
         "marker_active_slots": np.array([m.active_s / slot_s for m in mks]),
     }
-    flow_marker = np.full(len(sc.flows), -1, dtype=np.int64)
+    flow_marker = np.full(len(flows), -1, dtype=np.int64)
     src_marker = np.full(len(sc.sources), -1, dtype=np.int64)
     for m, mk in enumerate(mks):
         flow_marker[list(mk.flows)] = m
         src_marker[list(mk.sources)] = m
+        for g in mk.traffic:
+            flow_marker[first[g]:first[g] + sc.traffic[g].pool] = m
     sender = {
         "flow_marker": flow_marker,
-        "flow_colour": np.array([colour[f.colour or "green"] for f in sc.flows], dtype=np.int64),
+        "flow_colour": np.array([colour[f.colour or "green"] for f in flows], dtype=np.int64),
         "src_marker": src_marker,
         "src_colour": np.array([colour[s.colour or "green"] for s in sc.sources], dtype=np.int64),
     }

@@ -1,0 +1,298 @@
+// Short-lived traffic: transfers that arrive over time and take a flow slot from their
+// generator's pool (model/traffic_gen.h gives arrival times and sizes). The pool is a block
+// of flow slots with the generator's template parameters (python/diffsweep/pack/traffic.py), so
+// a replica's memory is set by the transfers alive at once, not by all it will see.
+//
+// A transfer's life, each step at a fixed simulated time (so results do not depend on how the
+// replica's rounds fall, on the team size or on the backend):
+//  - admit_transfers (between rounds, one lane): an arrival before the next round's horizon
+//    takes a free slot (none free: counted as refused, never silent) and is assigned to it:
+//    the sender gets it as pending, the queue side expects its generation;
+//  - the flow side starts it when it reaches the arrival time: a new connection (slow start,
+//    initial RTO, empty access FIFO); ACKs still due to the slot's last transfer are dropped;
+//  - the queue side switches the slot's receiver to it at the first packet of its generation;
+//  - its last packet received (queue side) completes it: the record is written then (the
+//    paper's completion time: "the time required to completely receive all the flow packets");
+//    the sender adds its own counts to the record when the last ACK reaches it;
+//  - the slot is free again once that last ACK has surely arrived: a loop delay (and a
+//    delayed-ACK interval) after the completion.
+// Packets and ACKs of an earlier transfer still in the network carry the old generation: they
+// are ignored and not counted.
+#pragma once
+#include "replica.h"
+
+namespace ds {
+
+DS_HD DS_INLINE GenParams gen_params(const Replica& x, int g) {
+  const size_t i = x.iG(g);
+  GenParams p;
+  p.size_kind = x.in->gen_size_kind[i];
+  p.size_mean = x.in->gen_size_mean[i];
+  p.size_min = x.in->gen_size_min[i];
+  p.size_max = x.in->gen_size_max[i];
+  p.size_alpha = x.in->gen_size_alpha[i];
+  p.size_n = x.in->gen_size_n[i];
+  p.size_set = x.in->gen_size_set + i * kMaxSizeSet;
+  return p;
+}
+
+// A packet of flow slot f from one of its earlier transfers (queue side).
+DS_HD DS_INLINE bool stale(const Replica& x, const Packet& p) {
+  return !(p.flags & kPktSource) && gen_of(p) != (x.xfers[p.sender].gen & 15u);
+}
+
+DS_HD DS_INLINE void queue_counters(const Replica& x, int f, int32_t* c) {
+  c[0] = (int32_t)x.out.flow_drops[f];
+  int32_t early = 0;
+  for (int k = 0; k < kMaxColours; ++k)
+    early += (int32_t)x.out.flow_early_drops[(size_t)f * kMaxColours + k];
+  c[1] = early;
+  c[2] = (int32_t)x.out.flow_colour_pkts[(size_t)f * kMaxColours + kRed];
+}
+
+DS_HD DS_INLINE void sender_counters(const Replica& x, int f, int32_t* c) {
+  c[0] = (int32_t)x.out.flow_pkts_sent[f];
+  c[1] = (int32_t)x.out.flow_retransmits[f];
+  c[2] = (int32_t)x.out.flow_timeouts[f];
+}
+
+// The sender's part of record k: what it sent up to now (its last ACK, or the end).
+DS_HD DS_INLINE void record_sender(const Replica& x, int f, int64_t k) {
+  const TcpSender& s = x.snd(f);
+  int32_t c[3];
+  sender_counters(x, f, c);
+  const size_t i = (size_t)x.r * x.shape.max_transfers + (size_t)k;
+  x.rec->tr_pkts_sent[i] = c[0] - s.base[0];
+  x.rec->tr_retransmits[i] = c[1] - s.base[1];
+  x.rec->tr_timeouts[i] = c[2] - s.base[2];
+}
+
+// Queue side: the record of the transfer in slot f, ending at `end` (-1: running at the end).
+// Returns its index, or -1 when the replica's records are full (counted).
+DS_HD inline int64_t write_record(Replica& x, int f, double end) {
+  const int g = x.in->flow_gen[x.iF(f)];
+  int64_t& n = x.out.n_records[0];
+  if (n >= x.shape.max_transfers) {
+    x.out.gen_records_lost[g] += 1;
+    return -1;
+  }
+  const int64_t k = n;
+  n += 1;
+  const Transfer& t = x.xfers[f];
+  int32_t c[3] = {0, 0, 0};
+  if (t.gen == t.next_gen) queue_counters(x, f, c);  // else no packet of it was seen yet
+  const int32_t* b = t.gen == t.next_gen ? t.base : c;
+  const size_t i = (size_t)x.r * x.shape.max_transfers + (size_t)k;
+  BatchOutput* o = x.rec;
+  o->tr_gen[i] = g;
+  o->tr_size_pkts[i] = t.size;
+  o->tr_start_slot[i] = t.start;
+  o->tr_end_slot[i] = end;
+  o->tr_drops[i] = c[0] - b[0];
+  o->tr_early_drops[i] = c[1] - b[1];
+  o->tr_pkts_red[i] = c[2] - b[2];
+  return k;
+}
+
+// Queue side, at a packet's first link: the first packet of the slot's assigned transfer
+// switches its receiver to it.
+DS_HD inline void transfer_switch(Replica& x, const Packet& p) {
+  if (p.flags & kPktSource) return;
+  const int f = p.sender;
+  Transfer& t = x.xfers[f];
+  if (t.gen == t.next_gen || gen_of(p) != t.next_gen) return;
+  t.gen = t.next_gen;
+  x.rcv(f).rcv_next = 0;
+  if (x.rcv(f).delack_due != kNeverSlot) {
+    x.rcv(f).delack_due = kNeverSlot;
+    x.set_delack(f, kNeverSlot);
+  }
+  for (int w = 0; w < kRxWords; ++w) x.rxbits(f)[w] = 0;
+  queue_counters(x, f, t.base);
+}
+
+// Queue side: flow slot f's receiver has everything in order up to rcv_next.
+DS_HD inline void transfer_progress(Replica& x, int f, uint32_t now) {
+  Transfer& t = x.xfers[f];
+  if (!t.active || t.rx_done || x.rcv(f).rcv_next < t.size) return;
+  t.rx_done = 1;
+  t.active = 0;
+  const int g = x.in->flow_gen[x.iF(f)];
+  const size_t i = x.iF(f);
+  // The last packet left the last link in slot `now`: done at the slot's end (the delays
+  // after the last link are added on the host, python/diffsweep/engine.py).
+  const int64_t k = write_record(x, f, (double)now + 1.0);
+  TcpSender& s = x.snd(f);
+  s.rec_k = k;  // the sender adds its counts when the last ACK reaches it
+  x.out.gen_completed[g] += 1;
+  x.gens[g].active -= 1;
+  // The last (cumulative) ACK leaves now, or within a delayed-ACK interval, and is at the
+  // sender a loop delay later: the slot is free from then on.
+  t.free_at = (double)now + 2.0 + (double)x.in->flow_loop_slots[i] +
+              (x.in->flow_delack[i] ? (double)x.in->delack_slots[x.iR()] : 0.0);
+  if (x.in->gen_kind[x.iG(g)] == kGenSessions)
+    t.next_start = (double)now + 1.0 +
+                   gen_exp(x.seed, g, x.gens[g], x.in->gen_think_slots[x.iG(g)]);
+}
+
+// Flow side: flow slot f's sender has its transfer's last ACK.
+DS_HD inline void transfer_sender_done(Replica& x, int f) {
+  TcpSender& s = x.snd(f);
+  if (s.rec_k >= 0) record_sender(x, f, s.rec_k);
+  s.rec_k = -1;
+}
+
+// Flow side, at s.pend_at: the slot's assigned transfer starts as a new connection.
+DS_HD inline void transfer_start(Replica& x, int f, TcpSender& s) {
+  if (s.rec_k >= 0) transfer_sender_done(x, f);
+  for (int32_t a = s.ack_first; a >= 0; a = x.acks[a].next) x.acks[a].consumed = 1;
+  const uint8_t gen = s.pend_gen;
+  const int32_t size = s.pend_size;
+  const uint32_t at = s.pend_at;
+  sender_init(x, f, s);
+  s.curseq = size;
+  s.start_due = at;
+  s.gen = gen;
+  s.pending = 0;
+  sender_counters(x, f, s.base);
+}
+
+DS_HD DS_INLINE bool slot_free(const Replica& x, int f, double at) {
+  const Transfer& t = x.xfers[f];
+  return !t.active && t.free_at <= at;
+}
+
+// Between rounds (one lane): transfer of `size` packets assigned to free slot f at `at`.
+DS_HD inline void assign_transfer(Replica& x, int f, int g, double at, int32_t size) {
+  Transfer& t = x.xfers[f];
+  t.start = at;
+  t.size = size;
+  t.next_gen = (uint8_t)((t.next_gen + 1u) & 15u);
+  t.active = 1;
+  t.rx_done = 0;
+  TcpSender& s = x.snd(f);
+  s.pending = 1;
+  s.pend_gen = t.next_gen;
+  s.pend_size = size;
+  s.pend_at = (uint32_t)at;
+  // The arrival is past everything the slot's lane has done (it is at or past the previous
+  // round's horizon, or a loop delay after the slot's last completion): no clamping needed.
+  if (s.pend_at < x.tree.key[f]) {
+    MinTree tree = x.tree;
+    tree.set(f, s.pend_at, x.lane_root(f));
+  }
+  GenState& st = x.gens[g];
+  st.active += 1;
+  x.out.gen_started[g] += 1;
+  if (st.active > x.out.gen_peak_active[g]) x.out.gen_peak_active[g] = st.active;
+}
+
+// Next-fit search of generator g's pool for a slot free at `at`; -1 if none.
+DS_HD inline int free_slot(Replica& x, int g, double at) {
+  const size_t i = x.iG(g);
+  const int first = x.in->gen_first_flow[i], pool = x.in->gen_pool[i];
+  GenState& st = x.gens[g];
+  for (int n = 0; n < pool; ++n) {
+    const int f = first + (st.scan + n) % pool;
+    if (slot_free(x, f, at)) {
+      st.scan = (st.scan + n + 1) % pool;
+      return f;
+    }
+  }
+  return -1;
+}
+
+// Between rounds (one lane): every transfer that arrives before `horizon` is assigned.
+DS_HD inline void admit_transfers(Replica& x, uint32_t horizon) {
+  const int ng = x.in->n_gens[x.iR()];
+  for (int g = 0; g < ng; ++g) {
+    const size_t i = x.iG(g);
+    GenState& st = x.gens[g];
+    const double t_stop = x.in->gen_t_stop_slot[i];
+    const GenParams gp = gen_params(x, g);
+    if (x.in->gen_kind[i] == kGenPoisson) {
+      while (st.next_arrival < (double)horizon && st.next_arrival < t_stop) {
+        const double at = st.next_arrival;
+        st.next_arrival += gen_exp(x.seed, g, st, x.in->gen_mean_iat_slots[i]);
+        const int32_t size = gen_size(x.seed, g, st, gp);
+        const int f = free_slot(x, g, at);
+        if (f < 0)
+          x.out.gen_refused[g] += 1;
+        else
+          assign_transfer(x, f, g, at, size);
+      }
+      continue;
+    }
+    // Sessions: each pool slot starts its next transfer when its think time is over.
+    const int first = x.in->gen_first_flow[i], pool = x.in->gen_pool[i];
+    for (int f = first; f < first + pool; ++f) {
+      Transfer& t = x.xfers[f];
+      if (t.active) continue;
+      const double at = t.next_start > t.free_at ? t.next_start : t.free_at;
+      if (at < (double)horizon && at < t_stop) {
+        t.next_start = 1e300;  // set again when this transfer completes
+        assign_transfer(x, f, g, at, gen_size(x.seed, g, st, gp));
+      }
+    }
+  }
+}
+
+// init_replica: generators and their pools (every pool slot idle until a transfer comes).
+DS_HD inline void init_traffic(Replica& x) {
+  const int nf = x.in->n_flows[x.iR()];
+  for (int f = 0; f < nf; ++f) {
+    Transfer& t = x.xfers[f];
+    t.start = 0.0;
+    t.next_start = 1e300;
+    t.free_at = 0.0;
+    t.size = 0;
+    for (int k = 0; k < 3; ++k) t.base[k] = 0;
+    t.gen = 0;
+    t.next_gen = 0;
+    t.active = 0;
+    t.rx_done = 0;
+    TcpSender& s = x.snd(f);
+    s.pending = 0;
+    s.rec_k = -1;
+    if (x.in->flow_gen[x.iF(f)] >= 0) {  // a pool slot: no connection until assigned
+      s.start_due = kNeverSlot;
+      s.finished = 1;
+      x.tree.set(f, kNeverSlot);
+    }
+  }
+  const int ng = x.in->n_gens[x.iR()];
+  for (int g = 0; g < ng; ++g) {
+    const size_t i = x.iG(g);
+    GenState& st = x.gens[g];
+    st.ctr = 0;
+    st.scan = 0;
+    st.active = 0;
+    st.pad = 0;
+    st.next_arrival = 1e300;
+    if (x.in->gen_kind[i] == kGenPoisson) {
+      st.next_arrival = gen_exp(x.seed, g, st, x.in->gen_mean_iat_slots[i]);
+    } else {  // sessions start after a first think time each
+      const int first = x.in->gen_first_flow[i], pool = x.in->gen_pool[i];
+      for (int f = first; f < first + pool; ++f)
+        x.xfers[f].next_start = gen_exp(x.seed, g, st, x.in->gen_think_slots[i]);
+    }
+  }
+}
+
+// flush: transfers still running get a record with end -1, and senders whose last ACK had
+// not arrived add their counts so far.
+DS_HD inline void flush_traffic(Replica& x) {
+  const int nf = x.in->n_flows[x.iR()];
+  for (int f = 0; f < nf; ++f) {
+    if (x.in->flow_gen[x.iF(f)] < 0) continue;
+    TcpSender& s = x.snd(f);
+    if (x.xfers[f].active) {
+      const int64_t k = write_record(x, f, -1.0);
+      if (k >= 0 && !s.pending) record_sender(x, f, k);
+    } else if (s.rec_k >= 0) {
+      record_sender(x, f, s.rec_k);
+    }
+  }
+}
+
+}  // namespace ds
