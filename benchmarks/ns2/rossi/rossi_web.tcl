@@ -133,7 +133,19 @@ $q configQ 0 1 5 10 0.20
 $q setSchedularMode RR
 
 # per-fid flow monitor on S->R, with early-drop accounting
-set fmon [$ns makeflowmon Fid]
+# (built as Simulator::makeflowmon does, but each new per-fid Flow object is also remembered
+#  in flowobj(fid): `$fmon flows` overflows FlowMon's fixed text buffer with >10^4 flows)
+set fmon [new QueueMonitor/ED/Flowmon]
+set fcl [new Classifier/Hash/Fid 4096]
+$fcl proc unknown-flow { src dst fid } {
+    global flowobj
+    set fdesc [new QueueMonitor/ED/Flow]
+    set slot [$self installNext $fdesc]
+    $self set-hash auto $src $dst $fid $slot
+    set flowobj($fid) $fdesc
+}
+$fcl proc no-slot slotnum { }
+$fmon classifier $fcl
 $ns attach-fmon [$ns link $S $R] $fmon 1
 
 # ---------------------------------------------------------------- TCP defaults
@@ -213,7 +225,7 @@ foreach c {AF BE} {
 # ---------------------------------------------------------------- end of run
 proc finish {} {
     global ns fmon q tinfo tdone pairfid tcp RHO ALPHA seed syncfg opfx TSTOP THALT ACKDLY
-    global CP_G CP_R CP_BE nstarted ndone npool BW
+    global CP_G CP_R CP_BE nstarted ndone npool BW flowobj
     set now [$ns now]
     # transfers still running at t_halt: counters as they stand
     foreach key [array names pairfid] {
@@ -221,8 +233,9 @@ proc finish {} {
         set t $tcp($key)
         set topen($fid) [list "" [$t set ndatapack_] [$t set nrexmitpack_] [$t set nrexmit_]]
     }
-    foreach f [$fmon flows] {
-        set fl([$f set flowid_]) [list [$f set parrivals_] [$f set barrivals_] [$f set pdrops_] \
+    foreach fid [array names flowobj] {
+        set f $flowobj($fid)
+        set fl($fid) [list [$f set parrivals_] [$f set barrivals_] [$f set pdrops_] \
                                       [$f set bdrops_] [$f set epdrops_] [$f set ebdrops_]]
     }
     set key [format "%g,%g,%d,%s" $RHO $ALPHA $seed $syncfg]
