@@ -4,8 +4,9 @@
 #
 #   ./run.sh  -> results_ns2_rossi_transfers.csv  one row per run x cloud x transfer size
 #                                                  (sums over the transfers of that run; the
-#                                                  per-transfer files are ~1.5 MB per run and are
+#                                                  per-transfer files are ~1 MB per run and are
 #                                                  kept only with KEEP=dir)
+#                results_ns2_rossi_transfers_syn.csv.gz  one row per transfer, syn runs only
 #                results_ns2_rossi_runs.csv       one row per run (counts, dsRED counters per
 #                                                  code point, utilisation)
 #                summary_ns2_rossi.md             per point, cloud and size class
@@ -46,6 +47,12 @@ end=$(date +%s.%N)
 n=$(ls "$TMP"/*.run | wc -l)
 echo "ns runs done: $n runs in $(python3 -c "print(round($end - $start, 1))") s wall ($P parallel)"
 
+# one row per transfer, ns-2.35 defaults (syn) only: ~3.7 MB gzipped (the nosyn runs add as much)
+if ls "$TMP"/*_syn.tr >/dev/null 2>&1; then
+    { cat "$(ls "$TMP"/*.trhdr | head -1)"
+      cat $(cd "$TMP" && ls *_syn.tr | sort -t_ -k1,1g -k2,2g -k3,3n | sed "s|^|$TMP/|"); } \
+        | gzip -9n > results_ns2_rossi_transfers_syn.csv.gz
+fi
 python3 summarize.py aggregate "$TMP" results_ns2_rossi_runs.csv results_ns2_rossi_transfers.csv
 python3 summarize.py report results_ns2_rossi_runs.csv results_ns2_rossi_transfers.csv > summary_ns2_rossi.md
 echo "wrote results_ns2_rossi_runs.csv, results_ns2_rossi_transfers.csv, summary_ns2_rossi.md"
