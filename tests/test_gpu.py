@@ -11,7 +11,7 @@ from diffsweep.engine import run_packed
 from diffsweep.pack import pack
 from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow
 from diffsweep.scenarios import kaur_vin
-from engine_cases import _diffserv
+from engine_cases import _diffserv, _traffic
 
 pytestmark = pytest.mark.gpu
 
@@ -40,7 +40,8 @@ def _mixed_batch():
                             interval_s=1.0))
         seeds.append(7 + s)
     # every edge conditioner and every AQM (issue 11), as recorded in tests/engine_cases.py
-    for sc, seed in _diffserv():
+    # ... and short-lived transfers on reused pool slots, sessions included (issue 12)
+    for sc, seed in [*_diffserv(), *_traffic()]:
         scs.append(sc)
         seeds.append(seed)
     return scs, seeds
@@ -77,7 +78,7 @@ def test_ten_thousand_replica_mixed_batch():
                                      warmup_s=0.5) for i, sc in enumerate(big)]
     a = ds.simulate(big, big_seeds, backend="cpu")
     b = ds.simulate(big, big_seeds, backend="cuda")
-    for t in ("replicas", "flows", "queues", "sources", "intervals"):
+    for t in ("replicas", "flows", "queues", "sources", "intervals", "transfers", "traffic"):
         assert getattr(a, t).equals(getattr(b, t)), t
 
 

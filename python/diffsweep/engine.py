@@ -371,8 +371,10 @@ TRAFFIC_COLUMNS = ["replica", "traffic", "cls", "kind", "pool", "started", "comp
 
 def _traffic_tables(out: dict, scs: list[Scenario], rep: np.ndarray, slot: np.ndarray):
     """The transfer records (one row per transfer, started before the end) and the per-generator
-    counts. A record's end is when its last packet left the last link plus the constant delays
-    after it (last link, egress): when the receiver has it all; NaN if still running."""
+    counts. ``start_s`` is the arrival (the connection opens at the sender); ``end_s`` is when
+    the receiver has every packet: the engine's slot of the last departure from the last link,
+    plus the constant delays after it (last link, egress) and the access delay, which the
+    engine folds into the sender's clock (docs/model.md, "Delays"); NaN if still running."""
     rows_g = [(r, g) for r, sc in enumerate(scs) for g in range(len(sc.traffic))]
     if not rows_g:
         return pd.DataFrame(columns=TRANSFER_COLUMNS), pd.DataFrame(columns=TRAFFIC_COLUMNS)
@@ -392,7 +394,8 @@ def _traffic_tables(out: dict, scs: list[Scenario], rep: np.ndarray, slot: np.nd
     tr_k = np.concatenate([np.arange(k) for k in n]) if len(n) else np.zeros(0, dtype=int)
     g = out["tr_gen"][tr_r, tr_k].astype(int)
     # delays after the last link of each generator's route, per replica: seconds
-    after = {(r, j): (scs[r].links[t.flow.route[-1]].prop_delay_ms + t.flow.egress_delay_ms) / 1e3
+    after = {(r, j): (scs[r].links[t.flow.route[-1]].prop_delay_ms + t.flow.egress_delay_ms
+                      + t.flow.access_delay_ms) / 1e3
              for r, sc in enumerate(scs) for j, t in enumerate(sc.traffic)}
     post = np.array([after[(r, j)] for r, j in zip(tr_r, g)], dtype=float)
     start = out["tr_start_slot"][tr_r, tr_k] * slot[tr_r]

@@ -1,0 +1,174 @@
+"""Short-lived traffic in the engine (issue 12): transfers arriving over time on a pool of flow
+slots. Poisson arrivals (count and Kolmogorov-Smirnov), slow-start completion times by hand,
+processor sharing at load 0.5, memory set by the pool, a pool that runs dry, sessions,
+determinism, bad input named."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from diffsweep.engine import simulate, state_bytes
+from diffsweep.errors import ConfigError
+from diffsweep.pack import pack
+from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow, Traffic
+
+PKT = 1000
+
+
+def fat_path(rate_bps=100e6, prop_ms=4.0, buffer_pkts=10000):
+    return Link(rate_bps=rate_bps, prop_delay_ms=prop_ms,
+                classes=(QueueClass("q", limit_pkts=buffer_pkts),))
+
+
+def template(**kw):
+    base = dict(cls="q", segment_bytes=PKT, header_bytes=0, max_window_pkts=1000,
+                access_delay_ms=0.8, egress_delay_ms=0.8, reverse_delay_ms=5.6,
+                access_rate_bps=100e6)
+    base.update(kw)
+    return TcpFlow(**base)
+
+
+def test_poisson_arrivals_count_and_exponential_gaps():
+    """Over 200 s at 40 arrivals/s the number started is within 3 sigma of 8,000 and the gaps
+    between arrivals pass a Kolmogorov-Smirnov test against the exponential (5% level)."""
+    tr = Traffic(name="web", flow=template(), mean_interarrival_s=0.025, size_set_pkts=(1,),
+                 pool=64)
+    sc = Scenario(links=(fat_path(),), traffic=(tr,), duration_s=200.0)
+    res = simulate([sc], [11], backend="cpu")
+    n = int(res.traffic.started.iloc[0])
+    assert res.traffic.refused.iloc[0] == 0
+    assert abs(n - 8000) < 3 * math.sqrt(8000)
+    starts = np.sort(res.transfers.start_s.to_numpy())
+    assert len(starts) == n
+    gaps = np.diff(starts)
+    x = np.sort(gaps)
+    cdf = 1.0 - np.exp(-x / 0.025)
+    k = np.arange(1, len(x) + 1)
+    d = max(np.max(k / len(x) - cdf), np.max(cdf - (k - 1) / len(x)))
+    assert d < 1.36 / math.sqrt(len(x)), d
+
+
+@pytest.mark.parametrize("n, rounds", [(1, 1), (10, 3), (90, 6)])
+def test_single_transfer_completes_in_the_slow_start_time(n, rounds):
+    """A transfer of n packets alone on a fat path (100 Mb/s, 11.2 ms of propagation round
+    trip): initial window 2, the window doubles every round trip (2, 4, 8, ... packets), so n
+    packets take `rounds` rounds; it completes (rounds - 1) round trips plus one way after it
+    starts, plus the transmission of the last round's packets: checked within 3 slots per
+    round. One session, one transfer at a time, so each is alone on the path."""
+    tr = Traffic(name="one", flow=template(), kind="sessions", think_s=0.5, pool=1,
+                 size_set_pkts=(n,))
+    sc = Scenario(links=(fat_path(),), traffic=(tr,), duration_s=5.0)
+    t = simulate([sc], [3], backend="cpu").transfers.dropna()
+    assert len(t) >= 3 and (t.drops == 0).all()
+    tx = PKT * 8 / 100e6                      # 80 us per packet on every link
+    one_way = (0.8 + 4.0 + 0.8) / 1e3 + 2 * tx  # access, bottleneck, egress; two transmissions
+    rtt = (0.8 + 4.0 + 0.8 + 5.6) / 1e3 + 2 * tx
+    last_round = n - (2 ** rounds - 2)  # the first rounds - 1 rounds send 2 + 4 + ... packets
+    expect = (rounds - 1) * rtt + one_way + (last_round - 1) * tx
+    assert np.allclose(t.completion_s, expect, atol=3 * rounds * tx), (t.completion_s.tolist(),
+                                                                       expect)
+
+
+def test_tcp_transfers_share_a_link_like_processor_sharing():
+    """M/G/1-PS: exponential sizes (mean 20 packets), Poisson arrivals at load 0.5 on a
+    10 Mb/s link with a negligible round trip and no loss; windows of 4 packets interleave the
+    transfers at the FIFO as round robin does. Mean completion time per size class follows
+    x / (C (1 - rho)) within 15% for transfers of 10 packets and more, and over all
+    transfers."""
+    rho, mean, c = 0.5, 20.0, 10e6
+    flow = TcpFlow(cls="q", segment_bytes=PKT, header_bytes=0, max_window_pkts=4,
+                   init_window_pkts=2, reverse_delay_ms=0.08, access_rate_bps=1e9)
+    tr = Traffic(name="ps", flow=flow, mean_interarrival_s=mean * PKT * 8 / (rho * c),
+                 size_dist="exponential", size_mean_pkts=mean, pool=512, t_stop_s=300.0)
+    sc = Scenario(links=(Link(rate_bps=c, classes=(QueueClass("q", limit_pkts=100000),)),),
+                  traffic=(tr,), duration_s=330.0, slot_s=PKT * 8 / c / 10)
+    res = simulate([sc], [1], backend="cpu")
+    t = res.transfers
+    assert t.completion_s.notna().all() and (t.drops == 0).all()
+    pred = t.size_pkts * PKT * 8 / (c * (1 - rho))
+    assert t.completion_s.mean() == pytest.approx(pred.mean(), rel=0.15)
+    for lo, hi in [(10, 20), (20, 40), (40, 80), (80, 10**6)]:
+        sel = (t.size_pkts >= lo) & (t.size_pkts < hi)
+        assert sel.sum() > 100
+        assert t.completion_s[sel].mean() == pytest.approx(pred[sel].mean(), rel=0.15), (lo, hi)
+
+
+def test_memory_is_set_by_the_pool_not_by_the_transfers():
+    """50,000 one-packet transfers (500 per second for 100 s) with a pool of 200 slots: the
+    replica's engine state is the same as for 5,000 transfers, and the pool never ran dry
+    (the most alive at once is far below 200)."""
+    def sc(t_stop):
+        tr = Traffic(name="many", flow=template(), mean_interarrival_s=0.002, size_set_pkts=(1, 2),
+                     pool=200, t_stop_s=t_stop)
+        return Scenario(links=(fat_path(),), traffic=(tr,), duration_s=101.0)
+    big, small = sc(100.0), sc(10.0)
+    assert state_bytes(pack([big], [1]).shape) == state_bytes(pack([small], [1]).shape)
+    res = simulate([big], [2], backend="cpu")
+    tf = res.traffic.iloc[0]
+    assert 49_000 < tf.started < 51_000 and tf.refused == 0 and tf.unfinished == 0
+    assert tf.peak_active < 50
+    assert len(res.transfers) == tf.started and res.transfers.completion_s.notna().all()
+
+
+def test_a_pool_that_runs_dry_is_reported():
+    """A pool of 2 slots for arrivals that need more: refused arrivals are counted, every
+    arrival is either started or refused, and nothing is silently lost."""
+    tr = Traffic(name="tight", flow=template(), mean_interarrival_s=0.002, size_set_pkts=(90,),
+                 pool=2, t_stop_s=2.0)
+    sc = Scenario(links=(fat_path(rate_bps=10e6),), traffic=(tr,), duration_s=3.0)
+    tf = simulate([sc], [5], backend="cpu").traffic.iloc[0]
+    assert tf.refused > 0 and tf.peak_active == 2
+    assert abs(tf.started + tf.refused - 1000) < 4 * math.sqrt(1000)
+
+
+def test_sessions_run_back_to_back_with_think_times():
+    """Sessions: each pool slot runs one transfer at a time, the next an exponential think time
+    after the last one was received: transfers never overlap within a session, and the number
+    per session over T seconds is about T / (think + completion)."""
+    tr = Traffic(name="s", flow=template(), kind="sessions", think_s=0.2, pool=3,
+                 size_set_pkts=(5,))
+    sc = Scenario(links=(fat_path(),), traffic=(tr,), duration_s=60.0)
+    res = simulate([sc], [8], backend="cpu")
+    t = res.transfers.dropna()
+    per = 60.0 / (0.2 + t.completion_s.mean())
+    assert len(t) == pytest.approx(3 * per, rel=0.15)
+    assert res.traffic.peak_active.iloc[0] <= 3
+
+
+def test_same_seed_same_transfers_whatever_the_batch():
+    """A replica's transfer records depend on its seed only: alone, or in a batch with other
+    scenarios, or with another team size."""
+    tr = Traffic(name="web", flow=template(max_window_pkts=20), mean_interarrival_s=0.01,
+                 size_set_pkts=(1, 3, 10, 40), pool=32)
+    sc = Scenario(links=(fat_path(rate_bps=10e6, buffer_pkts=30),), traffic=(tr,),
+                  duration_s=8.0)
+    other = Scenario(links=(fat_path(),), flows=(template(),), duration_s=8.0)
+    alone = simulate([sc], [9], backend="cpu").transfers
+    mixed = simulate([other, sc, other], [1, 9, 2], backend="cpu", lanes=4).transfers
+    mixed = mixed[mixed.replica == 1].drop(columns="replica").reset_index(drop=True)
+    alone = alone.drop(columns="replica").reset_index(drop=True)
+    assert alone["drops"].sum() > 0  # a congested case
+    assert alone.equals(mixed)
+
+
+@pytest.mark.parametrize("kw, where, says", [
+    (dict(size_set_pkts=()), "traffic[0].size_set_pkts", "1..32 transfer sizes"),
+    (dict(size_set_pkts=(1, 0)), "traffic[0].size_set_pkts[1]", "1.."),
+    (dict(pool=0), "traffic[0].pool", "1..60000"),
+    (dict(mean_interarrival_s=-1.0), "traffic[0].mean_interarrival_s", "> 0"),
+    (dict(mean_interarrival_s=None), "traffic[0].mean_interarrival_s", "kind 'poisson'"),
+    (dict(t_stop_s=20.0), "traffic[0].t_stop_s", "<= duration_s"),
+    (dict(kind="web"), "traffic[0].kind", "'poisson'"),
+    (dict(size_dist="pareto", size_min_pkts=5.0, size_max_pkts=2.0), "traffic[0].size_max_pkts",
+     "> size_min_pkts"),
+    (dict(flow=dict(cls="nope")), "traffic[0].flow.cls", "a class of every link"),
+])
+def test_bad_traffic_is_named(kw, where, says):
+    base = dict(name="w", flow=template(), mean_interarrival_s=0.1, size_set_pkts=(1, 2))
+    base.update(kw)
+    with pytest.raises(ConfigError) as e:
+        Scenario(links=(fat_path(),), traffic=(base,), duration_s=10.0)
+    assert str(e.value).startswith(where), str(e.value)
+    assert says in str(e.value), str(e.value)
