@@ -6,9 +6,13 @@
 #define DS_HD __host__ __device__
 #define DS_INLINE __forceinline__
 #define DS_FLATTEN __forceinline__
+// Rare, bulky steps (between rounds, a replica's start and end, conditioners): a call on the
+// device, so that their registers do not weigh on the per-packet loop.
+#define DS_COLD __noinline__
 #else
 #define DS_HD
 #define DS_INLINE inline
+#define DS_COLD inline
 // Hot per-packet helpers that take a callback: inlined into their caller on the host too
 // (measured: a call per send cost ~8% of the 1-flow case's time).
 #define DS_FLATTEN inline __attribute__((always_inline))

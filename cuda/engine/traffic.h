@@ -203,7 +203,7 @@ DS_HD inline int free_slot(Replica& x, int g, double at) {
 }
 
 // Between rounds (one lane): every transfer that arrives before `horizon` is assigned.
-DS_HD inline void admit_transfers(Replica& x, uint32_t horizon) {
+DS_HD DS_COLD void admit_transfers(Replica& x, uint32_t horizon) {
   const int ng = x.in->n_gens[x.iR()];
   for (int g = 0; g < ng; ++g) {
     const size_t i = x.iG(g);
@@ -238,7 +238,7 @@ DS_HD inline void admit_transfers(Replica& x, uint32_t horizon) {
 }
 
 // init_replica: generators and their pools (every pool slot idle until a transfer comes).
-DS_HD inline void init_traffic(Replica& x) {
+DS_HD DS_COLD void init_traffic(Replica& x) {
   const int nf = x.in->n_flows[x.iR()];
   for (int f = 0; f < nf; ++f) {
     Transfer& t = x.xfers[f];
@@ -281,7 +281,7 @@ DS_HD inline void init_traffic(Replica& x) {
 
 // flush: transfers still running get a record with end -1, and senders whose last ACK had
 // not arrived add their counts so far.
-DS_HD inline void flush_traffic(Replica& x) {
+DS_HD DS_COLD void flush_traffic(Replica& x) {
   const int nf = x.in->n_flows[x.iR()];
   for (int f = 0; f < nf; ++f) {
     if (x.in->flow_gen[x.iF(f)] < 0) continue;
