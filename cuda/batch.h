@@ -153,6 +153,7 @@ struct BatchShape {
   X(flow_drop_seq, int32_t, RFD)      /* seqs lost on first transmission; -1 = none */     \
   X(flow_marker, int8_t, RF)          /* edge conditioner of the flow's aggregate; -1 = none */ \
   X(flow_gen, int8_t, RF)             /* generator whose pool the slot is in; -1 = a fixed flow */ \
+  X(flow_app_iat_slots, double, RF)   /* telnet-like: a segment per Exp(this); 0 = bulk data */ \
   X(flow_colour, uint8_t, RF)         /* Colour its packets leave the host with */          \
   X(src_cls, uint8_t, RS)                                                                  \
   X(src_n_hops, uint8_t, RS)                                                               \

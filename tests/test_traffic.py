@@ -172,3 +172,21 @@ def test_bad_traffic_is_named(kw, where, says):
         Scenario(links=(fat_path(),), traffic=(base,), duration_s=10.0)
     assert str(e.value).startswith(where), str(e.value)
     assert says in str(e.value), str(e.value)
+
+
+def test_telnet_like_flows_send_what_their_application_writes():
+    """A telnet-like flow (ns-2 Application/Telnet, exponential intervals) sends one small
+    segment per application write: over 100 s at a mean interval of 0.1 s, about 1,000
+    segments (Poisson: within 4 sigma), each acknowledged within a round trip on an idle
+    path; it never 'finishes'."""
+    link = Link(rate_bps=1e6, prop_delay_ms=5.0, classes=(QueueClass("q", limit_pkts=100),))
+    flows = tuple(TcpFlow(cls="q", segment_bytes=40, header_bytes=40, telnet_interval_s=0.1,
+                          reverse_delay_ms=5.0) for _ in range(4))
+    f = simulate([Scenario(links=(link,), flows=flows, duration_s=100.0)], [1],
+                 backend="cpu").flows
+    assert (abs(f.pkts_sent - 1000) < 4 * math.sqrt(1000)).all()
+    assert ((f.pkts_sent - f.delivered_bytes / 40) <= 3).all()  # all but the last few delivered
+    assert (f.rtt_mean_s < 0.0125).all() and f.finish_s.isna().all()
+    with pytest.raises(ConfigError, match=r"flows\[0\]\.size_pkts: .*telnet-like"):
+        Scenario(links=(link,), flows=(TcpFlow(cls="q", telnet_interval_s=0.1, size_pkts=3),),
+                 duration_s=1.0)

@@ -30,12 +30,14 @@ DS_HD inline void flow_events(Replica& x, int f, uint32_t now) {
     if (ack.gen == s.gen) recv_ack(x, f, s, ack.ackno, now);  // else for an earlier transfer
   }
   if (s.finished && s.rec_k >= 0) transfer_sender_done(x, f);
+  if (s.app_next < (double)now + 1.0) app_writes(x, f, s, now);
   send_much(x, f, s, now, delayed_send);
   // The next slot with something to do: a timer, an ACK arriving, the access link freeing up.
   uint32_t k = s.rto_due < s.wake_due ? s.rto_due : s.wake_due;
   if (s.start_due < k) k = s.start_due;
   if (s.delsnd_due < k) k = s.delsnd_due;
   if (s.pending && s.pend_at < k) k = s.pend_at;
+  if (s.app_next < (double)k) k = (uint32_t)s.app_next;  // the application's next write
   const Ack* a = x.first_ack(f);
   if (a && a->due < k) k = a->due;
   x.tree.set(f, k, x.lane_root(f));

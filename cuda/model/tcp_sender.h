@@ -13,6 +13,7 @@
 
 #include "../batch.h"
 #include "../core/hd.h"
+#include "../core/pmath.h"
 #include "../core/random.h"
 #include "../core/ring.h"
 #include "access_link.h"
@@ -74,8 +75,9 @@ struct TcpSender {
   int32_t pend_size;
   uint32_t pend_at;
   int32_t base[3];      // its counters when the transfer started: sent, rexmits, timeouts
-  int32_t pad2;
+  uint32_t app_ctr;     // Philox counter of a telnet-like application (kFamApp)
   int64_t rec_k;        // the record its last ACK completes (-1: none)
+  double app_next;      // telnet-like application: slot time of its next segment
 };
 
 // RenoTcpAgent::window(): cwnd inflated by dupwnd during fast recovery, capped by the
@@ -234,6 +236,7 @@ DS_HD inline void newack(X& x, int f, TcpSender& s, int32_t ackno, uint32_t now)
 
 template <class X>
 DS_HD inline void check_finished(X& x, int f, TcpSender& s, uint32_t now) {
+  if (x.in->flow_app_iat_slots[x.iF(f)] > 0.0) return;  // an interactive application never ends
   if (s.curseq != INT32_MAX && s.highest_ack >= s.curseq - 1 && !s.finished) {
     s.finished = 1;
     s.rto_due = kNeverSlot;
@@ -298,6 +301,17 @@ DS_HD inline void rto_fire(X& x, int f, TcpSender& s, uint32_t now) {
   s.last_cwnd_action = kActTimeout;
 }
 
+// A telnet-like application (ns-2 Application/Telnet with an exponential interval_): it hands
+// TCP one segment at exponential intervals; each goes out as soon as the window allows.
+template <class X>
+DS_HD DS_INLINE void app_writes(X& x, int f, TcpSender& s, uint32_t now) {
+  const double iat = x.in->flow_app_iat_slots[x.iF(f)];
+  while (s.app_next < (double)now + 1.0) {
+    s.curseq += 1;
+    s.app_next += exponential(draw_u01(x.seed, kFamApp, (uint32_t)f, s.app_ctr), iat);
+  }
+}
+
 template <class X>
 DS_HD inline void sender_init(X& x, int f, TcpSender& s) {
   const size_t i = x.iF(f);
@@ -315,6 +329,14 @@ DS_HD inline void sender_init(X& x, int f, TcpSender& s) {
   s.recover = -1;
   const int64_t size = x.in->flow_size_pkts[i];
   s.curseq = size < 0 ? INT32_MAX : (int32_t)size;
+  s.app_ctr = 0;
+  s.app_next = 1e300;
+  const double iat = x.in->flow_app_iat_slots[i];
+  if (iat > 0.0) {  // telnet-like: nothing to send until the application writes
+    s.curseq = 0;
+    s.app_next = (double)x.in->flow_start_slot[i] +
+                 exponential(draw_u01(x.seed, kFamApp, (uint32_t)f, s.app_ctr), iat);
+  }
   s.rtt_seq = -1;
   s.rtt_ts = 0;
   s.rto_due = kNeverSlot;

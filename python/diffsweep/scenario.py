@@ -401,7 +401,10 @@ class TcpFlow:
     ``overhead_``, a send the window allows waits a uniform random time in [0, send_jitter_s)
     (breaks phase effects; 0 = off; docs/model.md, "Send jitter"). ``colour``: the drop
     precedence its packets leave the host with ("green", "yellow", "red"; None = green and not
-    pre-coloured); an edge conditioner (``Scenario.markers``) may re-mark them."""
+    pre-coloured); an edge conditioner (``Scenario.markers``) may re-mark them.
+    ``telnet_interval_s``: a telnet-like application (ns-2 Application/Telnet): instead of bulk
+    data it writes one segment at exponential intervals of this mean, each sent as soon as the
+    window allows (use a small ``segment_bytes``); None = bulk data (``size_pkts``)."""
 
     route: tuple[int, ...] = (0,)
     cls: str = "be"
@@ -423,12 +426,14 @@ class TcpFlow:
     drop_seqs: tuple[int, ...] = ()
     send_jitter_s: float = 0.0
     colour: str | None = field(default=None, metadata=_OMIT)
+    telnet_interval_s: float | None = field(default=None, metadata=_OMIT)
 
     def __post_init__(self):
         self._normalize()
         self._validate(type(self).__name__)
 
     def _normalize(self) -> None:
+        _set(self, "telnet_interval_s", as_float(self.telnet_interval_s))
         drops = _as_tuple(plain(self.drop_seqs))
         if isinstance(drops, tuple):
             drops = tuple(as_int(d) for d in drops)
@@ -482,6 +487,11 @@ class TcpFlow:
         check_bool(f"{path}.delayed_ack", self.delayed_ack)
         check_bool(f"{path}.reno_bugfix", self.reno_bugfix)
         _colour(f"{path}.colour", self.colour)
+        if self.telnet_interval_s is not None:
+            check_positive(f"{path}.telnet_interval_s", self.telnet_interval_s)
+            check(self.size_pkts is None, f"{path}.size_pkts", self.size_pkts,
+                  "None for a telnet-like flow (telnet_interval_s is set): it sends what its "
+                  "application writes")
 
     @property
     def wire_bytes(self) -> int:
@@ -685,6 +695,8 @@ class Traffic:
         _name(f"{path}.name", self.name)
         check(isinstance(self.flow, TcpFlow), f"{path}.flow", self.flow, "a TcpFlow (the template)")
         self.flow._validate(f"{path}.flow")
+        check(self.flow.telnet_interval_s is None, f"{path}.flow.telnet_interval_s",
+              self.flow.telnet_interval_s, "None: a transfer is bulk data of its drawn size")
         _one_of(f"{path}.kind", self.kind, TRAFFIC_KINDS)
         if self.kind == "poisson":
             check(self.mean_interarrival_s is not None, f"{path}.mean_interarrival_s", None,

@@ -101,6 +101,7 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
         "flow_bugfix": np.where(is_newreno, 1, np.array([f.reno_bugfix for f in flows], dtype=np.int64)),
         "flow_drop_seq": drops,
         "flow_send_jitter_slots": jitter / slot_s,
+        "flow_app_iat_slots": np.array([(f.telnet_interval_s or 0.0) / slot_s for f in flows]),
     }
     # Access FIFO: its buffer, or (unlimited) a window plus a go-back-N window.
     nic = np.where(access_buf > 0, access_buf, 2 * mw + 16)
