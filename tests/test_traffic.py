@@ -187,6 +187,6 @@ def test_telnet_like_flows_send_what_their_application_writes():
     assert (abs(f.pkts_sent - 1000) < 4 * math.sqrt(1000)).all()
     assert ((f.pkts_sent - f.delivered_bytes / 40) <= 3).all()  # all but the last few delivered
     assert (f.rtt_mean_s < 0.0125).all() and f.finish_s.isna().all()
-    with pytest.raises(ConfigError, match=r"flows\[0\]\.size_pkts: .*telnet-like"):
+    with pytest.raises(ConfigError, match=r"TcpFlow\.size_pkts: .*telnet-like"):
         Scenario(links=(link,), flows=(TcpFlow(cls="q", telnet_interval_s=0.1, size_pkts=3),),
                  duration_s=1.0)
