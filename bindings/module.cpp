@@ -56,6 +56,7 @@ BatchShape shape_from(const py::dict& s) {
   b.max_markers = s.contains("max_markers") ? s["max_markers"].cast<int32_t>() : 1;
   b.max_gens = s.contains("max_gens") ? s["max_gens"].cast<int32_t>() : 1;
   b.max_transfers = s.contains("max_transfers") ? s["max_transfers"].cast<int32_t>() : 1;
+  b.max_sessions = s.contains("max_sessions") ? s["max_sessions"].cast<int32_t>() : 1;
   b.queue_cap = s["queue_cap"].cast<int32_t>();
   b.ack_cap = s["ack_cap"].cast<int32_t>();
   b.delay_cap = s["delay_cap"].cast<int32_t>();
@@ -76,6 +77,7 @@ BatchShape shape_from(const py::dict& s) {
   if (b.max_markers < 1 || b.max_markers > kMaxMarkers) bad("max_markers", b.max_markers, "1..64");
   if (b.max_gens < 1 || b.max_gens > kMaxGens) bad("max_gens", b.max_gens, "1..64");
   if (b.max_transfers < 1) bad("max_transfers", b.max_transfers, ">= 1");
+  if (b.max_sessions < 1) bad("max_sessions", b.max_sessions, ">= 1");
   if (b.stage_cap < 1) bad("stage_cap", b.stage_cap, ">= 1");
   if (!pow2(b.lanes) || b.lanes > kMaxLanes) bad("lanes", b.lanes, "a power of two <= 32");
   if (!pow2(b.queue_cap)) bad("queue_cap", b.queue_cap, "a power of two");
@@ -212,9 +214,10 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
                                 py::arg("srtcm") = (int)kMarkSrtcm, py::arg("trtcm") = (int)kMarkTrtcm,
                                 py::arg("balancing") = (int)kMarkBalancing);
     d["gen_kind"] = py::dict(py::arg("poisson") = (int)kGenPoisson,
-                             py::arg("sessions") = (int)kGenSessions);
+                             py::arg("sessions") = (int)kGenSessions, py::arg("web") = (int)kGenWeb);
     d["size_kind"] = py::dict(py::arg("set") = (int)kSizeSet, py::arg("exponential") = (int)kSizeExp,
-                              py::arg("pareto") = (int)kSizePareto);
+                              py::arg("pareto") = (int)kSizePareto,
+                              py::arg("paretoII") = (int)kSizeParetoII);
     d["aqm"] = py::dict(py::arg("droptail") = (int)kAqmDropTail, py::arg("red") = (int)kAqmRed,
                         py::arg("rio-c") = (int)kAqmRioC, py::arg("rio-d") = (int)kAqmRioD,
                         py::arg("wred") = (int)kAqmWred);

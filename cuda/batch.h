@@ -58,11 +58,15 @@ enum MarkerKind : uint8_t {
 enum GenKind : uint8_t {
   kGenPoisson = 0,   // Poisson arrivals of transfers, each a new connection from the pool
   kGenSessions = 1,  // each pool slot a session: the next transfer a think time after the last
+  kGenWeb = 2,       // ns-2 WebTraf sessions: pages at exponential intervals, each a number of
+                     // objects at exponential intervals, each object a transfer from the pool
 };
 enum SizeKind : uint8_t {
   kSizeSet = 0,      // uniform choice from an empirical set (packets)
   kSizeExp = 1,      // exponential with mean size_mean, rounded up to whole packets
   kSizePareto = 2,   // bounded Pareto (shape size_alpha) on [size_min, size_max], rounded up
+  kSizeParetoII = 3, // Pareto of the second kind (Lomax; ns-2 ParetoII), mean size_mean, shape
+                     // size_alpha, rounded up
 };
 // Active queue management of a class queue (model/queue_droptail.h, model/queue_red.h).
 enum Aqm : uint8_t { kAqmDropTail = 0, kAqmRed = 1, kAqmRioC = 2, kAqmRioD = 3, kAqmWred = 4 };
@@ -88,6 +92,7 @@ struct BatchShape {
   int32_t max_markers;    // M >= 1 (edge conditioners; n_markers may be 0)
   int32_t max_gens;       // G >= 1 (traffic generators; n_gens may be 0)
   int32_t max_transfers;  // T >= 1: transfer records per replica (more are counted, not kept)
+  int32_t max_sessions;   // web sessions per replica, all generators together (>= 1)
   int32_t queue_cap;      // packets per (link, class) ring; power of two
   int32_t ack_cap;        // ACKs in flight per replica (one pool); power of two
   int32_t delay_cap;      // packets in a link's delay line; power of two
@@ -190,7 +195,13 @@ struct BatchShape {
   X(gen_size_max, double, RG)                                                               \
   X(gen_size_alpha, double, RG)                                                             \
   X(gen_size_n, int32_t, RG)          /* kSizeSet: entries in use */                        \
-  X(gen_size_set, int32_t, RGZ)       /* kSizeSet: sizes in packets */
+  X(gen_size_set, int32_t, RGZ)       /* kSizeSet: sizes in packets */                      \
+  X(gen_first_session, int32_t, RG)   /* kGenWeb: its sessions [first, first + n) */         \
+  X(gen_sessions, int32_t, RG)                                                               \
+  X(gen_pages, int32_t, RG)           /* kGenWeb: pages per session */                       \
+  X(gen_objects, int32_t, RG)         /* kGenWeb: objects per page */                        \
+  X(gen_inter_obj_slots, double, RG)  /* kGenWeb: mean gap between a page's objects; the   \
+                                         gap between pages is gen_think_slots */
 
 #define DS_OUTPUT_FIELDS(X)                                                               \
   X(slots_run, int64_t, R)                                                                \

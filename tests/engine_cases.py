@@ -137,6 +137,9 @@ def _traffic() -> list[tuple[Scenario, int]]:
                     size_min_pkts=2.0, size_max_pkts=200.0, size_alpha=1.3, pool=16),
             Traffic(name="sessions", flow=web, kind="sessions", think_s=0.2, pool=5,
                     size_set_pkts=(3, 30)),
+            Traffic(name="www", flow=be, kind="web", sessions=4, pages_per_session=6,
+                    objects_per_page=2, inter_page_s=0.3, inter_object_s=0.01,
+                    size_dist="paretoII", size_mean_pkts=10.0, size_alpha=1.2, pool=6),
         )
         ftp = (TcpFlow(**{**web.__dict__, "colour": "red", "reverse_delay_ms": 20.0}),)
         mk = (Marker(name="af", kind="tsw2cm", cir_bps=3e6, cbs_bytes=1, window_s=0.5,

@@ -160,7 +160,7 @@ def test_same_seed_same_transfers_whatever_the_batch():
     (dict(mean_interarrival_s=-1.0), "traffic[0].mean_interarrival_s", "> 0"),
     (dict(mean_interarrival_s=None), "traffic[0].mean_interarrival_s", "kind 'poisson'"),
     (dict(t_stop_s=20.0), "traffic[0].t_stop_s", "<= duration_s"),
-    (dict(kind="web"), "traffic[0].kind", "'poisson'"),
+    (dict(kind="http"), "traffic[0].kind", "'poisson'"),
     (dict(size_dist="pareto", size_min_pkts=5.0, size_max_pkts=2.0), "traffic[0].size_max_pkts",
      "> size_min_pkts"),
     (dict(flow=dict(cls="nope")), "traffic[0].flow.cls", "a class of every link"),
@@ -190,3 +190,19 @@ def test_telnet_like_flows_send_what_their_application_writes():
     with pytest.raises(ConfigError, match=r"TcpFlow\.size_pkts: .*telnet-like"):
         Scenario(links=(link,), flows=(TcpFlow(cls="q", telnet_interval_s=0.1, size_pkts=3),),
                  duration_s=1.0)
+
+
+def test_web_sessions_request_every_object_of_every_page():
+    """ns-2's WebTraf model: 20 sessions x 5 pages x 3 objects on a fat pipe with a large
+    pool: all 300 objects are requested and completed, each page's objects start within a few
+    inter-object gaps of each other, and sizes follow ParetoII (median ceil(scale (2^(1/a) - 1)),
+    scale = mean (a - 1))."""
+    tr = Traffic(name="www", flow=template(max_window_pkts=20), kind="web", sessions=20,
+                 pages_per_session=5, objects_per_page=3, inter_page_s=1.0,
+                 inter_object_s=0.01, size_dist="paretoII", size_mean_pkts=10.0,
+                 size_alpha=1.2, pool=300)
+    res = simulate([Scenario(links=(fat_path(),), traffic=(tr,), duration_s=60.0)], [4],
+                   backend="cpu")
+    tf = res.traffic.iloc[0]
+    assert tf.started == 300 and tf.completed == 300 and tf.refused == 0
+    assert res.transfers.size_pkts.median() == math.ceil(10 * 0.2 * (2 ** (1 / 1.2) - 1))

@@ -74,7 +74,7 @@ struct OutOffsets {
 struct Layout {
   OutOffsets out;
   size_t out_begin, out_end;
-  size_t hdr, links, queues, red, markers, conns, gens, xfers, qring, dline, snd, acks, nic, rcv, rxbits, tree_key, tree_win,
+  size_t hdr, links, queues, red, markers, conns, gens, xfers, websess, qring, dline, snd, acks, nic, rcv, rxbits, tree_key, tree_win,
       rx_key, rx_win, sources, lane_t, emit_idx, emit, emit_sub, stage, stage2, stride;
   int32_t P;  // tree leaves: a power of two >= max(flows, lanes)
 };
@@ -95,6 +95,7 @@ inline Layout make_layout(const BatchShape& s) {
   take(L.conns, (F + S) * sizeof(ConnMeter));  // by sender: flows, then sources
   take(L.gens, (size_t)s.max_gens * sizeof(GenState));
   take(L.xfers, F * sizeof(Transfer));
+  take(L.websess, (size_t)s.max_sessions * sizeof(WebSession));
   take(L.qring, NL * kMaxClasses * (size_t)s.queue_cap * sizeof(Packet));
   take(L.dline, NL * (size_t)s.delay_cap * sizeof(TimedPacket));
   take(L.snd, F * sizeof(TcpSender));
@@ -137,6 +138,7 @@ struct Replica {
   ConnMeter* conns;    // [sender]: the Balancing Marker's connection table
   GenState* gens;      // [g]
   Transfer* xfers;     // [f]
+  WebSession* websess; // [session]: web sessions of every kGenWeb generator
   BatchOutput* rec;    // the batch's arrays: transfer records go straight there (row r*T + k)
   Packet* qring;       // [(l*kMaxClasses + c)*queue_cap + i]
   TimedPacket* dline;  // [l*delay_cap + i]
@@ -301,6 +303,7 @@ DS_HD inline Replica bind_replica(int32_t r, const BatchInput* in, const Layout&
   x.conns = (ConnMeter*)(b + L.conns);
   x.gens = (GenState*)(b + L.gens);
   x.xfers = (Transfer*)(b + L.xfers);
+  x.websess = (WebSession*)(b + L.websess);
   x.rec = nullptr;  // set by the backend (bind_records)
   x.qring = (Packet*)(b + L.qring);
   x.dline = (TimedPacket*)(b + L.dline);

@@ -202,6 +202,48 @@ DS_HD inline int free_slot(Replica& x, int g, double at) {
   return -1;
 }
 
+// ns-2 WebTraf-like sessions (kGenWeb): a session's pages come at exponential intervals
+// (gen_think_slots; the next page is scheduled when a page starts, as ns-2 does, whatever its
+// objects' progress); a page asks for gen_objects objects at exponential intervals
+// (gen_inter_obj_slots) from its start; each object is a transfer from the pool.
+DS_HD inline void admit_web(Replica& x, int g, uint32_t horizon, double t_stop,
+                            const GenParams& gp) {
+  const size_t i = x.iG(g);
+  GenState& st = x.gens[g];
+  const int first = x.in->gen_first_session[i], n = x.in->gen_sessions[i];
+  const double h = (double)horizon < t_stop ? (double)horizon : t_stop;
+  for (int k = first; k < first + n; ++k) {
+    WebSession& w = x.websess[k];
+    // In time order (so no start is earlier than one already made): the next object of the
+    // current page, or the next page. A page that starts before the last one's objects have
+    // all been asked for adds its objects to those left, from its start time on (ns-2 keeps
+    // one schedule per page; here they share one: the same number of objects, at most an
+    // inter-object gap apart from ns-2's times).
+    for (;;) {
+      const bool page = w.pages_left > 0 && w.next_page < h &&
+                        (w.objs_left == 0 || w.next_page <= w.next_obj);
+      if (page) {
+        w.pages_left -= 1;
+        if (w.objs_left == 0 || w.next_page < w.next_obj) w.next_obj = w.next_page;
+        w.objs_left += x.in->gen_objects[i];
+        w.next_page += gen_exp(x.seed, g, st, x.in->gen_think_slots[i]);
+      } else if (w.objs_left > 0 && w.next_obj < h) {
+        const double at = w.next_obj;
+        w.objs_left -= 1;
+        w.next_obj += gen_exp(x.seed, g, st, x.in->gen_inter_obj_slots[i]);
+        const int32_t size = gen_size(x.seed, g, st, gp);
+        const int f = free_slot(x, g, at);
+        if (f < 0)
+          x.out.gen_refused[g] += 1;
+        else
+          assign_transfer(x, f, g, at, size);
+      } else {
+        break;
+      }
+    }
+  }
+}
+
 // Between rounds (one lane): every transfer that arrives before `horizon` is assigned.
 DS_HD DS_COLD void admit_transfers(Replica& x, uint32_t horizon) {
   const int ng = x.in->n_gens[x.iR()];
@@ -221,6 +263,10 @@ DS_HD DS_COLD void admit_transfers(Replica& x, uint32_t horizon) {
         else
           assign_transfer(x, f, g, at, size);
       }
+      continue;
+    }
+    if (x.in->gen_kind[i] == kGenWeb) {
+      admit_web(x, g, horizon, t_stop, gp);
       continue;
     }
     // Sessions: each pool slot starts its next transfer when its think time is over.
@@ -271,6 +317,15 @@ DS_HD DS_COLD void init_traffic(Replica& x) {
     st.next_arrival = 1e300;
     if (x.in->gen_kind[i] == kGenPoisson) {
       st.next_arrival = gen_exp(x.seed, g, st, x.in->gen_mean_iat_slots[i]);
+    } else if (x.in->gen_kind[i] == kGenWeb) {  // each session's first page after a gap
+      const int first = x.in->gen_first_session[i], n = x.in->gen_sessions[i];
+      for (int k = first; k < first + n; ++k) {
+        WebSession& w = x.websess[k];
+        w.next_page = gen_exp(x.seed, g, st, x.in->gen_think_slots[i]);
+        w.next_obj = 1e300;
+        w.pages_left = x.in->gen_pages[i];
+        w.objs_left = 0;
+      }
     } else {  // sessions start after a first think time each
       const int first = x.in->gen_first_flow[i], pool = x.in->gen_pool[i];
       for (int f = first; f < first + pool; ++f)

@@ -22,6 +22,14 @@ struct GenState {
   int32_t pad;
 };
 
+// One ns-2 WebTraf-like session (kGenWeb): its pages and the objects of the current page.
+struct WebSession {
+  double next_page;   // slot time of its next page
+  double next_obj;    // slot time of the current page's next object
+  int32_t pages_left;
+  int32_t objs_left;  // objects of the current page still to request
+};
+
 struct GenParams {
   uint8_t size_kind;   // SizeKind
   double size_mean;    // kSizeExp: mean packets
@@ -46,7 +54,9 @@ DS_HD DS_INLINE double gen_exp(uint64_t seed, int g, GenState& st, double mean) 
 //               set of empirically selected flow lengths");
 //  exponential: ceil(Exp(mean));
 //  Pareto:      bounded Pareto on [min, max] with shape alpha by inversion,
-//               x = min / (1 - u (1 - (min/max)^alpha))^(1/alpha), then ceil.
+//               x = min / (1 - u (1 - (min/max)^alpha))^(1/alpha), then ceil;
+//  ParetoII:    ns-2's RandomVariable/ParetoII (Lomax) of mean m and shape alpha,
+//               x = m (alpha - 1) ((1 - u)^(-1/alpha) - 1), then ceil (ns-2's web objects).
 DS_HD inline int32_t gen_size(uint64_t seed, int g, GenState& st, const GenParams& p) {
   const double u = gen_u01(seed, g, st);
   double x = 1.0;
@@ -57,6 +67,8 @@ DS_HD inline int32_t gen_size(uint64_t seed, int g, GenState& st, const GenParam
   }
   if (p.size_kind == kSizeExp) {
     x = exponential(u, p.size_mean);
+  } else if (p.size_kind == kSizeParetoII) {
+    x = p.size_mean * (p.size_alpha - 1.0) * (ppow(1.0 - u, -1.0 / p.size_alpha) - 1.0);
   } else {
     const double ratio = ppow(p.size_min / p.size_max, p.size_alpha);
     x = p.size_min / ppow(1.0 - u * (1.0 - ratio), 1.0 / p.size_alpha);

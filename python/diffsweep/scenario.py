@@ -43,8 +43,8 @@ ONOFF = ("exponential", "fixed")
 MAX_MARKERS = 64
 MAX_GENS = 64
 MAX_SIZE_SET = 32
-TRAFFIC_KINDS = ("poisson", "sessions")
-SIZE_DISTS = ("set", "exponential", "pareto")
+TRAFFIC_KINDS = ("poisson", "sessions", "web")
+SIZE_DISTS = ("set", "exponential", "pareto", "paretoII")
 
 # Fields added after 0.2.0 leave to_dict() (and so digest()) when they hold their default, so
 # that a scenario that does not use them keeps its identity and its results folder.
@@ -651,11 +651,17 @@ class Traffic:
     and ``start_s`` are ignored) and a size drawn per transfer:
     ``size_dist="set"``: uniform over ``size_set_pkts``; ``"exponential"``: ceil(Exp(``size_mean_pkts``));
     ``"pareto"``: bounded Pareto, shape ``size_alpha`` on [``size_min_pkts``, ``size_max_pkts``],
-    rounded up.
+    rounded up; ``"paretoII"``: Pareto of the second kind (ns-2's ParetoII) of mean
+    ``size_mean_pkts`` and shape ``size_alpha`` (> 1), rounded up.
 
     ``kind="poisson"``: Poisson arrivals, mean interarrival ``mean_interarrival_s``;
     ``"sessions"``: ``pool`` sessions, each starting its next transfer an exponential think
-    time (mean ``think_s``) after its last one was received. No transfer starts at or after
+    time (mean ``think_s``) after its last one was received; ``"web"``: ns-2's WebTraf model
+    (tcl/ex/web-traffic.tcl): ``sessions`` sessions of ``pages_per_session`` pages at
+    exponential intervals (mean ``inter_page_s``, the first after one such interval), each page
+    ``objects_per_page`` objects at exponential intervals (mean ``inter_object_s``), each object
+    a transfer (HTTP/1.0: one connection per object), sizes by default ns-2's ParetoII of mean
+    10 packets and shape 1.2 (``size_dist="paretoII"``). No transfer starts at or after
     ``t_stop_s`` (None: the scenario's end).
 
     ``pool``: flow slots the engine keeps for transfers alive at once (their state is all the
@@ -677,6 +683,11 @@ class Traffic:
     size_alpha: float = 1.2
     pool: int = 256
     max_records: int | None = None
+    sessions: int = field(default=1, metadata=_OMIT)
+    pages_per_session: int = field(default=10, metadata=_OMIT)
+    objects_per_page: int = field(default=1, metadata=_OMIT)
+    inter_page_s: float = field(default=1.0, metadata=_OMIT)
+    inter_object_s: float = field(default=0.01, metadata=_OMIT)
 
     def __post_init__(self):
         _set(self, "flow", _construct(TcpFlow, self.flow, f"{type(self).__name__}.flow"))
@@ -685,9 +696,9 @@ class Traffic:
             v = tuple(as_int(i) for i in v)
         _set(self, "size_set_pkts", v)
         for f in ("mean_interarrival_s", "think_s", "t_stop_s", "size_mean_pkts", "size_min_pkts",
-                  "size_max_pkts", "size_alpha"):
+                  "size_max_pkts", "size_alpha", "inter_page_s", "inter_object_s"):
             _set(self, f, as_float(getattr(self, f)))
-        for f in ("pool", "max_records"):
+        for f in ("pool", "max_records", "sessions", "pages_per_session", "objects_per_page"):
             _set(self, f, as_int(getattr(self, f)))
         self._validate(type(self).__name__)
 
@@ -717,7 +728,15 @@ class Traffic:
         check_number(f"{path}.size_max_pkts", self.size_max_pkts,
                      lambda x: x > self.size_min_pkts, f"a number > size_min_pkts ({self.size_min_pkts})")
         check_positive(f"{path}.size_alpha", self.size_alpha)
+        if self.size_dist == "paretoII":
+            check_number(f"{path}.size_alpha", self.size_alpha, lambda x: x > 1,
+                         "a number > 1 for size_dist 'paretoII' (a finite mean)")
         _int_in(f"{path}.pool", self.pool, 1, 60000)
+        _int_in(f"{path}.sessions", self.sessions, 1, 1_000_000)
+        _int_in(f"{path}.pages_per_session", self.pages_per_session, 1, 2**31 - 1)
+        _int_in(f"{path}.objects_per_page", self.objects_per_page, 1, 2**31 - 1)
+        check_positive(f"{path}.inter_page_s", self.inter_page_s)
+        check_positive(f"{path}.inter_object_s", self.inter_object_s)
         if self.max_records is not None:
             _int_in(f"{path}.max_records", self.max_records, 1, 2**31 - 1)
 
@@ -725,7 +744,7 @@ class Traffic:
         """The mean transfer size in packets (before rounding up, for exponential and Pareto)."""
         if self.size_dist == "set":
             return sum(self.size_set_pkts) / len(self.size_set_pkts)
-        if self.size_dist == "exponential":
+        if self.size_dist in ("exponential", "paretoII"):
             return self.size_mean_pkts
         a, lo, hi = self.size_alpha, self.size_min_pkts, self.size_max_pkts
         if abs(a - 1.0) < 1e-12:

@@ -73,6 +73,7 @@ class _Rows:
     sender: dict      # flow_/src_ marker and colour rows
     gens: dict        # RG / RGZ rows
     records: int      # transfer records one replica keeps
+    sessions: int     # web sessions
     slot_s: float
     stage: int        # arrivals at links in one slot
     acks: int         # ACKs in flight
@@ -104,11 +105,11 @@ def _scenario_rows(sc: Scenario) -> _Rows:
     flows.rows["flow_gen"] = flow_gen
     sources, src_burst = source_rows(sc, sl)
     mk = marker_rows(sc, sl, slots, first)
-    gens, records = traffic_rows(sc, sl, first)
+    gens, records, sessions = traffic_rows(sc, sl, first)
     max_loop = int(flows.loop_slots.max(initial=1))
     stage = 1 + int(flows.per_slot.sum()) + src_burst + len(sc.links) * links.max_dep_per_slot
-    return _Rows(scalars, links, flows, sources, mk["markers"], mk["sender"], gens, records, sl,
-                 stage,
+    return _Rows(scalars, links, flows, sources, mk["markers"], mk["sender"], gens, records,
+                 sessions, sl, stage,
                  acks_in_flight(links, max_loop, len(slots)), flows.per_slot,
                  int(flows.loop_slots.min()) if len(slots) else 1, links.sustained)
 
@@ -139,8 +140,9 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1) -> Packed:
     M = max(1, max(u.scalars["n_markers"] for u in uniq))
     G = max(1, max(u.scalars["n_gens"] for u in uniq))
     T = max(u.records for u in uniq)
+    W = max(u.sessions for u in uniq)
     shape = {"n_replicas": R, "max_flows": F, "max_links": L, "max_sources": S, "max_intervals": I,
-             "max_markers": M, "max_gens": G, "max_transfers": T}
+             "max_markers": M, "max_gens": G, "max_transfers": T, "max_sessions": W}
     a = {name: lay.zeros(name, shape) for name in lay.inputs}
     # Padding rows (flows, links, sources a replica does not use) hold harmless values.
     for name, v in (("class_weight", 1), ("class_limit_kind", lay.enums["limit_kind"]["none"]),

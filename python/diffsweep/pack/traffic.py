@@ -40,14 +40,16 @@ def records_needed(sc: Scenario, tr) -> int:
     if tr.max_records is not None:
         return int(tr.max_records)
     t_stop = sc.duration_s if tr.t_stop_s is None else tr.t_stop_s
+    if tr.kind == "web":
+        return tr.sessions * tr.pages_per_session * tr.objects_per_page + tr.pool
     if tr.kind == "poisson":
         mean = t_stop / tr.mean_interarrival_s
         return int(math.ceil(mean + 6.0 * math.sqrt(mean) + 16)) + tr.pool
     return int(math.ceil(3.0 * tr.pool * (t_stop / tr.think_s + 1.0))) + 16
 
 
-def traffic_rows(sc: Scenario, slot_s: float, first: list[int]) -> tuple[dict, int]:
-    """The RG / RGZ rows and the records one replica needs (at least 1)."""
+def traffic_rows(sc: Scenario, slot_s: float, first: list[int]) -> tuple[dict, int, int]:
+    """The RG / RGZ rows, the records one replica needs (at least 1) and its web sessions."""
     lay = layout()
     Z = lay.limits["max_size_set"]
     kind, size_kind = lay.enums["gen_kind"], lay.enums["size_kind"]
@@ -62,7 +64,9 @@ def traffic_rows(sc: Scenario, slot_s: float, first: list[int]) -> tuple[dict, i
         "gen_mean_iat_slots": np.array([(t.mean_interarrival_s or 1.0) / slot_s for t in trs]),
         "gen_t_stop_slot": np.array([(sc.duration_s if t.t_stop_s is None else t.t_stop_s) / slot_s
                                      for t in trs]),
-        "gen_think_slots": np.array([t.think_s / slot_s for t in trs]),
+        # the think time of sessions, the gap between pages of web sessions
+        "gen_think_slots": np.array([(t.inter_page_s if t.kind == "web" else t.think_s) / slot_s
+                                     for t in trs]),
         "gen_size_kind": np.array([size_kind[t.size_dist] for t in trs], dtype=np.int64),
         "gen_size_mean": np.array([t.size_mean_pkts for t in trs]),
         "gen_size_min": np.array([t.size_min_pkts for t in trs]),
@@ -70,5 +74,13 @@ def traffic_rows(sc: Scenario, slot_s: float, first: list[int]) -> tuple[dict, i
         "gen_size_alpha": np.array([t.size_alpha for t in trs]),
         "gen_size_n": np.array([len(t.size_set_pkts) for t in trs], dtype=np.int64),
         "gen_size_set": sizes,
+        "gen_sessions": np.array([t.sessions if t.kind == "web" else 0 for t in trs],
+                                 dtype=np.int64),
+        "gen_pages": np.array([t.pages_per_session for t in trs], dtype=np.int64),
+        "gen_objects": np.array([t.objects_per_page for t in trs], dtype=np.int64),
+        "gen_inter_obj_slots": np.array([t.inter_object_s / slot_s for t in trs]),
     }
-    return rows, max(1, sum(records_needed(sc, t) for t in trs))
+    rows["gen_first_session"] = np.concatenate([[0], np.cumsum(rows["gen_sessions"])[:-1]]) \
+        if len(trs) else np.zeros(0, dtype=np.int64)
+    return (rows, max(1, sum(records_needed(sc, t) for t in trs)),
+            max(1, int(rows["gen_sessions"].sum())))
