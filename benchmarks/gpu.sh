@@ -27,7 +27,7 @@ if want build; then
 fi
 python3 -c "import diffsweep as ds, json; print(json.dumps(ds.info()))" | tee -a "$OUT/gpu-summary.txt"
 if want tests; then
-  step tests python3 -m pytest -q -p no:cacheprovider tests/test_gpu.py tests/test_engine_golden.py tests/test_diffserv.py
+  step tests python3 -m pytest -q -p no:cacheprovider tests/test_gpu.py tests/test_engine_golden.py tests/test_diffserv.py tests/test_traffic.py
   tail -3 "$OUT/tests.log" | tee -a "$OUT/gpu-summary.txt"
 fi
 if want throughput; then
@@ -35,6 +35,7 @@ if want throughput; then
   step throughput_cpu python3 benchmarks/gpu.py --backend cpu --max-replicas 1024 --out "$OUT"
   step diffserv python3 benchmarks/diffserv.py --backend cuda --replicas 4096 --out "$OUT"
   step diffserv_cpu python3 benchmarks/diffserv.py --backend cpu --replicas 256 --out "$OUT"
+  step traffic python3 benchmarks/traffic.py --backend cuda --replicas 64 --out "$OUT"
   grep -E "flows  R=" "$OUT/throughput.log" "$OUT/throughput_cpu.log" | tee -a "$OUT/gpu-summary.txt"
 fi
 if want reproduce; then
