@@ -305,3 +305,20 @@ def test_sub_slot_jitter_reorders_same_slot_arrivals_by_time_under_index_order()
     assert not (plain == jittered).all()
     plain, jittered = runs("random")
     assert (plain == jittered).all()
+
+
+@pytest.mark.parametrize("limited_transmit, timeouts, fast_retransmits", [(False, 1, 0),
+                                                                         (True, 0, 1)])
+def test_limited_transmit_turns_a_small_window_timeout_into_a_fast_retransmit(
+        limited_transmit, timeouts, fast_retransmits):
+    """RFC 3042 (ns-2 singledup_): window 3, segment 3 lost. Its successors 4 and 5 bring two
+    duplicate ACKs only: without limited transmit Reno must time out; with it each of those
+    dupacks sends one new segment (6, 7), whose dupacks make the third and a fast
+    retransmit."""
+    link = Link(rate_bps=10e6, prop_delay_ms=5.0, classes=(QueueClass("be", limit_pkts=1000),))
+    fl = TcpFlow(max_window_pkts=1000, init_window_pkts=3, init_ssthresh_pkts=3,
+                 reverse_delay_ms=10.0, drop_seqs=(3,), limited_transmit=limited_transmit,
+                 size_pkts=40)
+    f = simulate([Scenario(links=(link,), flows=(fl,), duration_s=10.0)], [1],
+                 backend="cpu").flows.iloc[0]
+    assert (f.timeouts, f.fast_retransmits) == (timeouts, fast_retransmits)

@@ -84,8 +84,11 @@ def test_af_faster_than_be_short_run():
     assert set(tr["traffic"]) == {"af", "be"} and len(tr) > 1000
     ct = tr.groupby("traffic")["completion_s"].mean()
     assert ct["af"] < ct["be"], ct
-    assert tr.loc[tr.traffic == "be", "pkts_red"].sum() == tr.loc[tr.traffic == "be",
-                                                                  "pkts_sent"].sum()
+    # every BE packet is red; a record's sender counts are taken at its last ACK and its
+    # queue counts when the receiver completes it, so a packet sent in between (a spurious
+    # retransmission) or still on its way at the end is in one count only
+    red, sent = (tr.loc[tr.traffic == "be", c].sum() for c in ("pkts_red", "pkts_sent"))
+    assert red <= sent and red >= 0.999 * sent
 
 
 def _hand_results() -> Results:

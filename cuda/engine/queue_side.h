@@ -152,9 +152,26 @@ DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
     const RedParams rp = red_params(x, ik);
     ReplicaHdr* h = x.hdr;
     const uint64_t seed = x.seed;
-    const uint8_t v = red_arrival(rp, x.red[k], colour, p.bytes, t, [h, seed, k]() {
+    // ns-2's RED counts the packets waiting; the one on the wire has left its queue. Here a
+    // packet stays at the head of its queue until it has been sent, so the head of the class
+    // the link is sending (on a one-class link: any head) is left out of RED's count.
+    RedState& rs = x.red[k];
+    Ring<Packet> ring = x.queue_ring(l, c);
+    const bool on_wire = !ring.empty() && (x.links[l].busy_cls == c ||
+                                           (x.links[l].busy_cls < 0 && x.in->link_n_classes[x.iL(l)] == 1));
+    const uint8_t head_colour = on_wire ? colour_of(ring.front()) : 0;
+    const int head_bytes = on_wire ? ring.front().bytes : 0;
+    if (on_wire) {
+      rs.n[head_colour] -= 1;
+      rs.b[head_colour] -= head_bytes;
+    }
+    const uint8_t v = red_arrival(rp, rs, colour, p.bytes, t, [h, seed, k]() {
       return draw_u01(seed, kFamAqm, (uint32_t)k, h->ctr_aqm);
     });
+    if (on_wire) {
+      rs.n[head_colour] += 1;
+      rs.b[head_colour] += head_bytes;
+    }
     if (v == kRedAccept && !fits) red_overflow(rp, x.red[k], colour);
     if (v != kRedAccept) {
       count_aqm_drop(x, p, k, colour, v == kRedEarly);
@@ -168,15 +185,15 @@ DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
     count_flow_drop(x, p);
     return;
   }
-  Ring<Packet> ring = x.queue_ring(l, c);
-  if (ring.full()) {  // only an unlimited class can get here
+  Ring<Packet> qring = x.queue_ring(l, c);
+  if (qring.full()) {  // only an unlimited class can get here
     x.flag(kOvfQueueRing);
     if (x.measuring) x.out.q_drops[k] += 1;
     count_flow_drop(x, p);
     return;
   }
   p.t_enq = now;
-  ring.push(p);
+  qring.push(p);
   q.bytes += p.bytes;
   if (aqm != kAqmDropTail) red_enqueued(x.red[k], colour, p.bytes);
 }

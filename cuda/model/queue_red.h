@@ -15,8 +15,9 @@
 //    packet's own colour's virtual queue; RIO-C colour k averages n[0..k] (green = 0 is the
 //    most protected). A RIO-C arrival of colour c updates the averages of colours c..2 (every
 //    average whose queue contains colour c), as dsredq.cc's enque loops i = prec..numPrec-1.
-//  * Queues count the packet being transmitted (diffsweep keeps it at the head of its queue
-//    until it leaves); ns-2 counts only waiting packets.
+//  * ns-2 counts only waiting packets; diffsweep keeps the packet being transmitted at the head
+//    of its queue until it leaves, so the engine takes it out of n[]/b[] around red_arrival()
+//    (engine/queue_side.h: arrive).
 //  * Buffer overflow: red.cc updates the average first, then drops (forced) and resets count_;
 //    the engine does the same for kAqmRed by calling red_overflow() after red_arrival().
 //    dsredq.cc refuses an overflowing packet before touching any RED state, so for RIO/WRED

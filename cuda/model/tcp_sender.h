@@ -273,6 +273,16 @@ DS_HD inline void recv_ack(X& x, int f, TcpSender& s, int32_t ackno, uint32_t no
       s.dupwnd = kNumDupacks;  // ns-2 sets it whether or not a retransmit happened
     } else if (s.dupacks > kNumDupacks) {
       s.dupwnd += 1;  // fast recovery: each further dupack means a segment has left
+    } else if (x.in->flow_limited_transmit[i]) {
+      // Limited transmit (RFC 3042; ns-2 singledup_ and TcpAgent::send_one()): on the first
+      // and second duplicate ACK, one new segment if the receiver's window and cwnd plus the
+      // duplicate ACKs allow it, so that a small window can still reach three dupacks.
+      const int32_t wnd = x.in->flow_max_window[i];
+      if (s.t_seqno <= s.highest_ack + wnd && s.t_seqno < s.curseq &&
+          s.t_seqno <= s.highest_ack + (int32_t)s.cwnd + s.dupacks) {
+        output(x, f, s, s.t_seqno, now);
+        s.t_seqno += 1;
+      }
     }
   }
 }

@@ -402,7 +402,9 @@ class TcpFlow:
     (breaks phase effects; 0 = off; docs/model.md, "Send jitter"). ``colour``: the drop
     precedence its packets leave the host with ("green", "yellow", "red"; None = green and not
     pre-coloured); an edge conditioner (``Scenario.markers``) may re-mark them.
-    ``telnet_interval_s``: a telnet-like application (ns-2 Application/Telnet): instead of bulk
+    ``limited_transmit``: RFC 3042 (ns-2.35's default ``singledup_ 1``): a new segment on each
+    of the first two duplicate ACKs. ``telnet_interval_s``: a telnet-like application (ns-2
+    Application/Telnet): instead of bulk
     data it writes one segment at exponential intervals of this mean, each sent as soon as the
     window allows (use a small ``segment_bytes``); None = bulk data (``size_pkts``)."""
 
@@ -427,6 +429,7 @@ class TcpFlow:
     send_jitter_s: float = 0.0
     colour: str | None = field(default=None, metadata=_OMIT)
     telnet_interval_s: float | None = field(default=None, metadata=_OMIT)
+    limited_transmit: bool = field(default=False, metadata=_OMIT)
 
     def __post_init__(self):
         self._normalize()
@@ -452,7 +455,7 @@ class TcpFlow:
         for f in ("access_delay_ms", "egress_delay_ms", "reverse_delay_ms", "access_rate_bps",
                   "start_s", "send_jitter_s"):
             _set(self, f, as_float(getattr(self, f)))
-        for f in ("delayed_ack", "reno_bugfix"):
+        for f in ("delayed_ack", "reno_bugfix", "limited_transmit"):
             _set(self, f, plain(getattr(self, f)))
 
     def _validate(self, path: str) -> None:
@@ -486,6 +489,7 @@ class TcpFlow:
               f"{path}.size_pkts", self.size_pkts, "None (backlogged) or an integer >= 1")
         check_bool(f"{path}.delayed_ack", self.delayed_ack)
         check_bool(f"{path}.reno_bugfix", self.reno_bugfix)
+        check_bool(f"{path}.limited_transmit", self.limited_transmit)
         _colour(f"{path}.colour", self.colour)
         if self.telnet_interval_s is not None:
             check_positive(f"{path}.telnet_interval_s", self.telnet_interval_s)

@@ -102,6 +102,7 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
         "flow_drop_seq": drops,
         "flow_send_jitter_slots": jitter / slot_s,
         "flow_app_iat_slots": np.array([(f.telnet_interval_s or 0.0) / slot_s for f in flows]),
+        "flow_limited_transmit": np.array([f.limited_transmit for f in flows], dtype=np.int64),
     }
     # Access FIFO: its buffer, or (unlimited) a window plus a go-back-N window.
     nic = np.where(access_buf > 0, access_buf, 2 * mw + 16)

@@ -43,7 +43,8 @@ def lee_jeong(cir_mbps=7.0, bucket_pkts=70, method="marker", udp=False, duration
               warmup_s=0.0, w_lo=1.0, w_hi=2.0, p_max=1.0, window_s=1.0, active_s=1.0,
               n_best_effort=10, access_delays_ms=ACCESS_DELAYS_MS, be_delay_ms=2.0,
               link_rate_bps=10e6, access_rate_bps=10e6, buffer_pkts=100, segment_bytes=960,
-              header_bytes=40, max_window_pkts=110, reno_bugfix=True, udp_peak_bps=10e6,
+              header_bytes=40, max_window_pkts=110, reno_bugfix=True, limited_transmit=True,
+              udp_peak_bps=10e6,
               udp_t_on_ms=20.0, udp_t_off_ms=20.0, n_udp=2, tie_break="random",
               seed=0) -> Scenario:
     """Lee & Jeong, "Improvement of fairness between assured service TCP users in a
@@ -137,13 +138,15 @@ def lee_jeong(cir_mbps=7.0, bucket_pkts=70, method="marker", udp=False, duration
     starts = start_times(seed, n_agg + n_best_effort)
     renames = {"TcpFlow.segment_bytes": "segment_bytes", "TcpFlow.header_bytes": "header_bytes",
                "TcpFlow.max_window_pkts": "max_window_pkts",
-               "TcpFlow.reno_bugfix": "reno_bugfix", "TcpFlow.access_rate_bps": "access_rate_bps"}
+               "TcpFlow.reno_bugfix": "reno_bugfix", "TcpFlow.access_rate_bps": "access_rate_bps",
+               "TcpFlow.limited_transmit": "limited_transmit"}
     flows = []
     with renamed_errors(renames):
         common = dict(route=(0,), cls="be", variant="reno", segment_bytes=segment_bytes,
                       header_bytes=header_bytes, max_window_pkts=max_window_pkts,
                       access_rate_bps=access_rate_bps, reno_bugfix=reno_bugfix,
-                      egress_delay_ms=1.0, access_buffer_pkts=200)
+                      limited_transmit=limited_transmit, egress_delay_ms=1.0,
+                      access_buffer_pkts=200)
         for i, d in enumerate(delays):
             flows.append(TcpFlow(access_delay_ms=d + 1.0, reverse_delay_ms=d + 3.0,
                                  start_s=starts[i], **common))

@@ -40,7 +40,7 @@ def mean_interarrival_s(rho: float, alpha: float, link_rate_bps: float = 10e6,
 def rossi(rho=0.5, alpha_af=0.5, ftp_per_cloud=0, t_stop_s=600.0, t_halt_s=900.0, pool=8192,
           warmup_s=0.0, cir_fraction=0.5, link_rate_bps=10e6, buffer_pkts=50,
           max_window_pkts=20, size_set_pkts=SIZE_SET_PKTS, tsw_window_s=1.0,
-          seed=0) -> Scenario:
+          limited_transmit=True, seed=0) -> Scenario:
     """Rossi, Casetti & Mellia, web traffic over DiffServ (Sec. II-III), as
     ``benchmarks/ns2/rossi/README.md`` fixes it.
 
@@ -110,11 +110,13 @@ def rossi(rho=0.5, alpha_af=0.5, ftp_per_cloud=0, t_stop_s=600.0, t_halt_s=900.0
         link = Link(rate_bps=link_rate_bps, prop_delay_ms=10.0,
                     classes=(QueueClass("q", limit_pkts=buffer_pkts, aqm="rio-c", red=red,
                                         red_w_q=0.002, red_mean_pkt_bytes=1000),))
-    with renamed_errors({"TcpFlow.max_window_pkts": "max_window_pkts"}):
+    with renamed_errors({"TcpFlow.max_window_pkts": "max_window_pkts",
+                         "TcpFlow.limited_transmit": "limited_transmit"}):
         tmpl = TcpFlow(route=(0,), cls="q", variant="reno", segment_bytes=960, header_bytes=40,
                        max_window_pkts=max_window_pkts, init_window_pkts=2,
                        access_delay_ms=1.0, egress_delay_ms=1.0, reverse_delay_ms=12.0,
-                       access_rate_bps=100e6, reno_bugfix=True)
+                       access_rate_bps=100e6, reno_bugfix=True,
+                       limited_transmit=limited_transmit)
     tmpl_be = TcpFlow(**{**tmpl.__dict__, "colour": "red"})
     wire = tmpl.segment_bytes + tmpl.header_bytes
     mean_bytes = float(np.mean(sizes)) * wire
