@@ -54,7 +54,7 @@ ASSUMPTIONS = (
     "packets with a mean packet of 1000 B, RED weight 0.002 (ns-2's default), not gentle.",
     "TCP Reno, 960 B segments + 40 B header = 1000 B on the wire, window 110, one ACK per "
     "packet, ns-2.35 timer defaults (tick 10 ms, min RTO 200 ms, initial window 2, bugFix_ "
-    "on); no limited transmit (ns-2.35's singledup_). The paper used 'NS-1', whose defaults "
+    "on), limited transmit on (ns-2.35's singledup_ 1). The paper used 'NS-1', whose defaults "
     "are unknown. Start times uniform in [0, 1) s, a new draw per seed.",
     "UDP: two sources, square wave 20 ms on / 20 ms off (period 0.04 s), 10 Mb/s while on, "
     "1000 B packets, a random phase per source.",

@@ -49,7 +49,7 @@ ASSUMPTIONS = (
     "No SYN: diffsweep's transfers send data at once, while ns-2.35's default one-way TCP "
     "(syn_ 1) first sends a 40-B SYN (one extra round trip, ~24 ms, per transfer; a lost SYN "
     "costs the 3-s initial RTO). benchmarks/ns2/rossi ran both; our numbers compare with its "
-    "syn_ 0 runs. No limited transmit either (ns-2.35's singledup_ 1).",
+    "syn_ 0 runs. Limited transmit on, as ns-2.35's singledup_ 1.",
     "FTP background (Figs. 5-7): ftp_per_cloud = 10 backlogged Reno sources per cloud, same "
     "path and TCP as the web transfers, AF ones metered by the AF marker, BE ones red; start "
     "times uniform in [0, 1) s per seed.",
