@@ -206,3 +206,28 @@ def test_web_sessions_request_every_object_of_every_page():
     tf = res.traffic.iloc[0]
     assert tf.started == 300 and tf.completed == 300 and tf.refused == 0
     assert res.transfers.size_pkts.median() == math.ceil(10 * 0.2 * (2 ** (1 / 1.2) - 1))
+
+
+def test_interval_fairness_per_group_by_hand():
+    """metrics.interval_fairness: Jain per (replica, interval, group); the interval goodputs
+    of a run add up to its whole-run goodput."""
+    import pandas as pd  # noqa: PLC0415
+
+    from diffsweep.metrics import interval_fairness  # noqa: PLC0415
+    iv = pd.DataFrame({"replica": [0] * 6, "flow": [0, 1, 2, 0, 1, 2], "interval": [0, 0, 0, 1, 1, 1],
+                       "t_start_s": [0.0] * 3 + [20.0] * 3,
+                       "goodput_bps": [1.0, 3.0, 5.0, 2.0, 2.0, 8.0]})
+    j = interval_fairness(iv, groups={0: "short", 1: "short", 2: "long"})
+    short0 = j[(j.interval == 0) & (j.group == "short")].iloc[0]
+    assert short0.jain_index == pytest.approx(16 / (2 * 10)) and short0.n_flows == 2
+    assert short0.goodput_bps == 4.0
+    assert j[(j.interval == 1) & (j.group == "short")].jain_index.iloc[0] == pytest.approx(1.0)
+    assert len(interval_fairness(iv)) == 2
+    # a real run: the intervals' goodputs average to the whole run's
+    link = Link(rate_bps=10e6, prop_delay_ms=5.0, classes=(QueueClass("q", limit_pkts=50),))
+    flows = tuple(template(max_window_pkts=20, reverse_delay_ms=5.0 + 10 * k) for k in range(3))
+    res = simulate([Scenario(links=(link,), flows=flows, duration_s=20.0, interval_s=5.0)], [1],
+                   backend="cpu")
+    per_flow = res.intervals.groupby("flow").goodput_bps.mean()
+    assert np.allclose(per_flow.to_numpy(), res.flows.goodput_bps.to_numpy(), rtol=1e-12)
+    assert len(interval_fairness(res.intervals)) == 4

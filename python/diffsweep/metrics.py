@@ -207,6 +207,29 @@ def fairness(flows: pd.DataFrame, value: str = "goodput_bps") -> pd.DataFrame:
     return out
 
 
+def interval_fairness(intervals: pd.DataFrame, groups: dict | None = None,
+                      value: str = "goodput_bps") -> pd.DataFrame:
+    """Jain's index of the flows' per-interval ``value`` (the ``intervals`` table, from
+    ``Scenario.interval_s``), per replica and interval and, with ``groups`` (flow index ->
+    group name, e.g. a class: "short", "long"), per group: Matta & Guo's fairness per class
+    over 20-s intervals. Columns: the replica keys (``point``/``seed`` or ``replica``), grid
+    columns, ``interval``, ``t_start_s``, ``group`` (with ``groups``), ``jain_index``,
+    ``n_flows`` and ``goodput_bps`` (the group's total in the interval). Flows missing from
+    ``groups`` are left out."""
+    keys = [k for k in (*KEYS, "replica") if k in intervals.columns]
+    _need(intervals, keys + ["flow", "interval", "t_start_s", value], "intervals")
+    df = intervals
+    by = keys + ["interval", "t_start_s"]
+    if groups is not None:
+        df = df.assign(group=df["flow"].map(groups)).dropna(subset=["group"])
+        by = by + ["group"]
+    carried = [c for c in df.columns if c not in set(by) | {"flow", value}
+               and c in grid_columns(intervals)] if all(k in df.columns for k in KEYS) else []
+    g = df.groupby(by + carried, sort=True, dropna=False)[value]
+    out = g.agg(jain_index=jain_index, n_flows="size", total="sum").reset_index()
+    return out.rename(columns={"total": value})
+
+
 def normalized_throughputs(flows: pd.DataFrame, capacity="available_bps",
                            value: str = "goodput_bps") -> pd.DataFrame:
     """Per-flow normalised throughput ``x_i / (C/n)`` (Kaur & Vin Sec. 4.1) for histograms.
