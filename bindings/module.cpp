@@ -218,6 +218,9 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     d["size_kind"] = py::dict(py::arg("set") = (int)kSizeSet, py::arg("exponential") = (int)kSizeExp,
                               py::arg("pareto") = (int)kSizePareto,
                               py::arg("paretoII") = (int)kSizeParetoII);
+    d["split"] = py::dict(py::arg("none") = (int)kSplitNone, py::arg("random") = (int)kSplitRandom,
+                          py::arg("size") = (int)kSplitSize,
+                          py::arg("lifetime") = (int)kSplitLifetime);
     d["aqm"] = py::dict(py::arg("droptail") = (int)kAqmDropTail, py::arg("red") = (int)kAqmRed,
                         py::arg("rio-c") = (int)kAqmRioC, py::arg("rio-d") = (int)kAqmRioD,
                         py::arg("wred") = (int)kAqmWred);

@@ -69,6 +69,15 @@ enum SizeKind : uint8_t {
                      // size_alpha, rounded up
 };
 // Active queue management of a class queue (model/queue_droptail.h, model/queue_red.h).
+// Two paths per TCP flow and the edge classifier that picks one (docs/model.md, "Two paths
+// and the edge classifier"); path 2 is flow_route2. A packet's path rides in its hop byte
+// (model/packet.h, kHopPath2).
+enum Split : uint8_t {
+  kSplitNone = 0,      // every packet on path 1
+  kSplitRandom = 1,    // each connection on path 1 or 2 with probability 1/2 (kFamPath)
+  kSplitSize = 2,      // connection size (packets) < flow_split_pkts: path 1, else path 2
+  kSplitLifetime = 3,  // a segment with seq < flow_split_pkts: path 1, later ones path 2
+};
 enum Aqm : uint8_t { kAqmDropTail = 0, kAqmRed = 1, kAqmRioC = 2, kAqmRioD = 3, kAqmWred = 4 };
 
 // Bits of out_overflow: an internal capacity was exceeded, so the replica's result is not
@@ -142,6 +151,10 @@ struct BatchShape {
   X(flow_cls, uint8_t, RF)            /* class index on every link of the route */         \
   X(flow_n_hops, uint8_t, RF)         /* 1..kMaxHops */                                    \
   X(flow_route, int8_t, RFH)          /* link index per hop */                             \
+  X(flow_n_hops2, uint8_t, RF)        /* hops of path 2; 0 = no second path */              \
+  X(flow_route2, int8_t, RFH)         /* path 2: link index per hop */                      \
+  X(flow_split, uint8_t, RF)          /* Split: which path a packet takes */                \
+  X(flow_split_pkts, int32_t, RF)     /* size/lifetime threshold, packets */                \
   X(flow_wire_bytes, int32_t, RF)     /* segment + header */                               \
   X(flow_payload_bytes, int32_t, RF)  /* segment */                                        \
   X(flow_max_window, int32_t, RF)     /* receiver window in packets (ns-2 window_) */      \

@@ -10,8 +10,9 @@ Each family exercises one model path: Kaur & Vin with EF on-off, CBR and UDP, ra
 index tie-break, NewReno, multi-hop with delayed ACKs and a lossy link, WRR, injected drops,
 access-link buffers, finite transfers with start times, and per-interval goodput; and (0.3)
 every edge conditioner with RED, RIO-C, RIO-D and WRED, and (issue 12) short-lived transfers
-from traffic generators, each recorded when they were added: the families before them were
-checked unchanged bit for bit before the file was re-recorded.
+from traffic generators, and (issue: two paths) a second path per flow with each edge-classifier
+split, each recorded when they were added: the families before them were checked unchanged
+bit for bit before the file was re-recorded.
 """
 from __future__ import annotations
 
@@ -149,7 +150,37 @@ def _traffic() -> list[tuple[Scenario, int]]:
     return out
 
 
+def _paths() -> list[tuple[Scenario, int]]:
+    """Two paths and the edge classifier (Matta & Guo's diamond): link 0 the edge, 1 and 2 the
+    two middle links (2 the narrower, with a RED queue), 3 the exit. Each split kind: none,
+    random and size on Poisson transfers beside a backlogged flow, lifetime on two backlogged
+    flows and transfers, with an injected drop of an early segment (its retransmission goes
+    on path 1)."""
+    red = (RedThresholds(5, 15, 0.1),)
+    links = (Link(rate_bps=20e6, prop_delay_ms=1.0, classes=(QueueClass("q", limit_pkts=100),)),
+             Link(rate_bps=5e6, prop_delay_ms=4.0, classes=(QueueClass("q", limit_pkts=30),)),
+             Link(rate_bps=3e6, prop_delay_ms=2.0,
+                  classes=(QueueClass("q", limit_pkts=30, aqm="red", red=red,
+                                      red_mean_pkt_bytes=1000),)),
+             Link(rate_bps=20e6, prop_delay_ms=1.0, classes=(QueueClass("q", limit_pkts=100),)))
+    base = TcpFlow(route=(0, 1, 3), route2=(0, 2, 3), cls="q", segment_bytes=1000,
+                   header_bytes=0, max_window_pkts=40, access_delay_ms=0.5,
+                   egress_delay_ms=0.5, reverse_delay_ms=6.0, access_rate_bps=100e6)
+    out = []
+    for i, (split, thr) in enumerate([("none", None), ("random", None), ("size", 20),
+                                      ("lifetime", 16)]):
+        tmpl = TcpFlow(**{**base.__dict__, "split": split, "split_pkts": thr})
+        flows = (TcpFlow(**{**tmpl.__dict__, "drop_seqs": (3,)}),
+                 TcpFlow(**{**tmpl.__dict__, "start_s": 0.3, "size_pkts": 400,
+                            "delayed_ack": True}))
+        traffic = (Traffic(name="web", flow=tmpl, mean_interarrival_s=0.03, t_stop_s=2.5,
+                           size_set_pkts=(2, 5, 12, 40, 90), pool=24),)
+        out.append((Scenario(links=links, flows=flows, traffic=traffic, duration_s=3.0,
+                             warmup_s=0.2, tie_break="random" if i % 2 else "index"), 50 + i))
+    return out
+
+
 def golden_cases() -> list[tuple[str, Scenario, int]]:
     fams = {"kaur": _kaur(), "multihop": _multihop(), "wrr": _wrr(), "drops": _drops_and_access(),
-            "diffserv": _diffserv(), "traffic": _traffic()}
+            "diffserv": _diffserv(), "traffic": _traffic(), "paths": _paths()}
     return [(f"{fam}{i}", sc, seed) for fam, items in fams.items() for i, (sc, seed) in enumerate(items)]

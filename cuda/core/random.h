@@ -11,7 +11,7 @@ namespace ds {
 
 enum Family : uint32_t {
   kFamTie = 1, kFamSource = 2, kFamLoss = 3, kFamJitter = 4, kFamMarker = 5, kFamAqm = 6,
-  kFamArrival = 7, kFamApp = 8
+  kFamArrival = 7, kFamApp = 8, kFamPath = 9
 };
 
 DS_HD DS_INLINE double draw_u01(uint64_t seed, uint32_t family, uint32_t component,

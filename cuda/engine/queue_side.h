@@ -16,6 +16,10 @@ DS_HD DS_INLINE const int8_t* route_of(const Replica& x, const Packet& p, int& n
     return x.in->src_route + i * kMaxHops;
   }
   const size_t i = x.iF(p.sender);
+  if (on_path2(p)) {
+    n_hops = x.in->flow_n_hops2[i];
+    return x.in->flow_route2 + i * kMaxHops;
+  }
   n_hops = x.in->flow_n_hops[i];
   return x.in->flow_route + i * kMaxHops;
 }
@@ -114,10 +118,10 @@ DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
   // Time for the conditioners and RED: within the slot only under the index order, which
   // sorts arrivals by it; the random order puts them at the slot's start (a meter's clock
   // must not run backwards between two arrivals).
-  if (p.hop == 0) transfer_switch(x, p);  // the first packet of a pool slot's next transfer
+  if (hop_index(p) == 0) transfer_switch(x, p);  // the first packet of a pool slot's next transfer
   const double t = (double)now + (x.in->tie_break[x.iR()] == kTieIndex
                                       ? (double)p.t_enq / kSubSlot : 0.0);
-  if (p.hop == 0)
+  if (hop_index(p) == 0)
     set_colour(p, (p.flags & kPktSource) ? x.in->src_colour[x.iS(p.sender - x.shape.max_flows)]
                                          : x.in->flow_colour[x.iF(p.sender)]);
   const int m = sender_marker(x, p);
@@ -126,11 +130,11 @@ DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
   const uint8_t colour = colour_of(p);
   if (x.measuring) {
     x.out.q_colour_arrivals[k * kMaxColours + colour] += 1;
-    if (!(p.flags & kPktSource) && (marked_here || (m < 0 && p.hop == 0)) && !stale(x, p))
+    if (!(p.flags & kPktSource) && (marked_here || (m < 0 && hop_index(p) == 0)) && !stale(x, p))
       x.out.flow_colour_pkts[(size_t)p.sender * kMaxColours + colour] += 1;
   }
   bool lost = false;
-  if (!(p.flags & (kPktSource | kPktRexmit)) && p.hop == 0) {
+  if (!(p.flags & (kPktSource | kPktRexmit)) && hop_index(p) == 0) {
     const int32_t* drops = x.in->flow_drop_seq + x.iF(p.sender) * kMaxInjectedDrops;
     for (int d = 0; d < kMaxInjectedDrops && drops[d] >= 0; ++d) lost |= drops[d] == p.seq;
   }
@@ -202,7 +206,7 @@ DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
 DS_HD inline void depart(Replica& x, const Packet& p, int l, uint32_t now) {
   int n_hops = 0;
   route_of(x, p, n_hops);
-  if (p.hop + 1 < n_hops) {
+  if (hop_index(p) + 1 < n_hops) {
     Ring<TimedPacket> dl = x.dline_ring(l);
     if (dl.full()) {
       x.flag(kOvfDelayLine);
@@ -336,7 +340,7 @@ DS_HD inline void queue_slot(Replica& x, uint32_t now) {
       int n_hops = 0;
       const int8_t* route = route_of(x, p, n_hops);
       p.hop += 1;
-      p.link = (uint8_t)route[p.hop];
+      p.link = (uint8_t)route[hop_index(p)];
       p.t_enq = 0;  // at the slot's start
       x.stage_arrival(p);
     }

@@ -152,6 +152,7 @@ DS_HD inline void transfer_start(Replica& x, int f, TcpSender& s) {
   sender_init(x, f, s);
   s.curseq = size;
   s.start_due = at;
+  pick_path(x, f, s, size, at);  // the edge classifier sees the transfer's drawn size
   s.gen = gen;
   s.pending = 0;
   sender_counters(x, f, s.base);

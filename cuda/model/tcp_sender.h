@@ -71,7 +71,7 @@ struct TcpSender {
   // reaches pend_at (so at the same simulated time whatever the rounds): engine/traffic.h.
   uint8_t pending;
   uint8_t pend_gen;
-  uint8_t pad[1];
+  uint8_t path2;        // random/size split: this connection's packets take path 2
   int32_t pend_size;
   uint32_t pend_at;
   int32_t base[3];      // its counters when the transfer started: sent, rexmits, timeouts
@@ -144,6 +144,35 @@ DS_HD inline void output(X& x, int f, TcpSender& s, int32_t seq, uint32_t now) {
   if (!access_push(fifo, seq, rexmit)) x.flag(kOvfNic);
 }
 
+// The edge classifier (batch.h Split): at a connection's start (a fixed flow's start, or a
+// pool slot's transfer), random and size splits fix the connection's path. `size`: its
+// packets (< 0: backlogged or telnet-like, i.e. unbounded). The random draw is Philox family
+// kFamPath, component the flow slot, counter the connection's start slot: one draw per
+// connection, no shared stream advanced (a slot's connections start at different slots).
+template <class X>
+DS_HD inline void pick_path(const X& x, int f, TcpSender& s, int64_t size, uint32_t at) {
+  const size_t i = x.iF(f);
+  s.path2 = 0;
+  if (x.in->flow_n_hops2[i] == 0) return;
+  const uint8_t split = x.in->flow_split[i];
+  if (split == kSplitRandom) {
+    uint32_t ctr = at;
+    s.path2 = draw_u01(x.seed, kFamPath, (uint32_t)f, ctr) < 0.5 ? 1 : 0;
+  } else if (split == kSplitSize) {
+    s.path2 = (size < 0 || size >= (int64_t)x.in->flow_split_pkts[i]) ? 1 : 0;
+  }
+}
+
+// The path of segment `seq` as it leaves the access link: the connection's (random, size), or
+// by its sequence number (lifetime: a retransmission of an early segment goes on path 1).
+template <class X>
+DS_HD DS_INLINE bool seg_on_path2(const X& x, size_t i, const TcpSender& s, int32_t seq) {
+  if (x.in->flow_n_hops2[i] == 0) return false;
+  const uint8_t split = x.in->flow_split[i];
+  if (split == kSplitLifetime) return seq >= x.in->flow_split_pkts[i];
+  return split != kSplitNone && s.path2;
+}
+
 // TcpAgent::send_much(): new segments while the window allows; then the access link sends
 // what it can this slot. With a send jitter (ns-2 overhead_ > 0), a send the window allows
 // is not made at once: ns-2 arms its delayed-send timer for U(0, overhead_) and, when it
@@ -175,7 +204,8 @@ DS_HD inline void send_much(X& x, int f, TcpSender& s, uint32_t now, bool force)
   }
   const int32_t wire = x.in->flow_wire_bytes[i];
   const uint8_t cls = x.in->flow_cls[i];
-  const uint8_t link = (uint8_t)x.in->flow_route[i * kMaxHops];
+  const uint8_t link1 = (uint8_t)x.in->flow_route[i * kMaxHops];
+  const uint8_t link2 = (uint8_t)x.in->flow_route2[i * kMaxHops];
   s.wake_due = access_transmit(s.nic, x.nic_fifo(f), x.in->flow_pace_bytes_per_slot[i], wire, now,
                                [&](int32_t seq, bool rexmit, double start) {
                                  Packet p;
@@ -183,11 +213,12 @@ DS_HD inline void send_much(X& x, int f, TcpSender& s, uint32_t now, bool force)
                                  p.t_enq = now;
                                  p.sender = (uint16_t)f;
                                  p.bytes = (uint16_t)wire;
-                                 p.hop = 0;
+                                 const bool two = seg_on_path2(x, i, s, seq);
+                                 p.hop = two ? kHopPath2 : 0;
                                  p.cls = cls;
                                  p.flags = (uint8_t)((rexmit ? kPktRexmit : 0) |
                                                      (s.gen << kPktGenShift));
-                                 p.link = link;
+                                 p.link = two ? link2 : link1;
                                  x.emit(p, sub_slot(start, now));
                                });
 }
@@ -361,6 +392,7 @@ DS_HD inline void sender_init(X& x, int f, TcpSender& s) {
   s.rtt_active = 0;
   s.finished = 0;
   s.gen = 0;
+  pick_path(x, f, s, iat > 0.0 ? -1 : size, s.start_due);
   x.out.flow_finish_slot[f] = -1;
 }
 

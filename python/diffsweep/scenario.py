@@ -34,6 +34,7 @@ MAX_HEADER_BYTES = 1000
 MAX_WIRE_BYTES = 65535
 
 VARIANTS = ("reno", "newreno")
+SPLITS = ("none", "random", "size", "lifetime")  # TcpFlow.split: the edge classifier
 SCHEDULERS = ("priority", "wrr")
 TIE_BREAKS = ("random", "index")
 COLOURS = ("green", "yellow", "red")  # drop precedence, most protected first (IN = green, OUT = red)
@@ -406,7 +407,13 @@ class TcpFlow:
     of the first two duplicate ACKs. ``telnet_interval_s``: a telnet-like application (ns-2
     Application/Telnet): instead of bulk
     data it writes one segment at exponential intervals of this mean, each sent as soon as the
-    window allows (use a small ``segment_bytes``); None = bulk data (``size_pkts``)."""
+    window allows (use a small ``segment_bytes``); None = bulk data (``size_pkts``).
+    ``route2``: a second path (Matta & Guo's two-path "diamond"); ``split`` picks a packet's
+    path: "none" (all on ``route``), "random" (each connection/transfer on either path with
+    probability 1/2), "size" (a connection of fewer than ``split_pkts`` packets on ``route``,
+    larger or backlogged ones on ``route2``), "lifetime" (segments with sequence number <
+    ``split_pkts`` on ``route``, later ones on ``route2``; docs/model.md, "Two paths and the
+    edge classifier")."""
 
     route: tuple[int, ...] = (0,)
     cls: str = "be"
@@ -430,6 +437,9 @@ class TcpFlow:
     colour: str | None = field(default=None, metadata=_OMIT)
     telnet_interval_s: float | None = field(default=None, metadata=_OMIT)
     limited_transmit: bool = field(default=False, metadata=_OMIT)
+    route2: tuple[int, ...] = field(default=(), metadata=_OMIT)
+    split: str = field(default="none", metadata=_OMIT)
+    split_pkts: int | None = field(default=None, metadata=_OMIT)
 
     def __post_init__(self):
         self._normalize()
@@ -449,6 +459,13 @@ class TcpFlow:
         if isinstance(route, tuple):
             route = tuple(as_int(r) for r in route)
         _set(self, "route", route)
+        route2 = _as_tuple(plain(self.route2))
+        if is_int(route2):
+            route2 = (route2,)
+        if isinstance(route2, tuple):
+            route2 = tuple(as_int(r) for r in route2)
+        _set(self, "route2", route2)
+        _set(self, "split_pkts", as_int(self.split_pkts))
         for f in ("segment_bytes", "header_bytes", "max_window_pkts", "init_window_pkts",
                   "size_pkts"):
             _set(self, f, as_int(getattr(self, f)))
@@ -460,6 +477,19 @@ class TcpFlow:
 
     def _validate(self, path: str) -> None:
         _route(f"{path}.route", self.route)
+        if self.route2 != ():
+            _route(f"{path}.route2", self.route2)
+        _one_of(f"{path}.split", self.split, SPLITS)
+        if self.split != "none":
+            check(self.route2 != (), f"{path}.route2", self.route2,
+                  f"a second route: split is {self.split!r}")
+        if self.split in ("size", "lifetime"):
+            check(is_int(self.split_pkts) and 1 <= self.split_pkts <= 2**31 - 1,
+                  f"{path}.split_pkts", self.split_pkts,
+                  f"an integer >= 1: the threshold of the {self.split!r} split")
+        else:
+            check(self.split_pkts is None, f"{path}.split_pkts", self.split_pkts,
+                  f"None: split is {self.split!r} (only 'size' and 'lifetime' take a threshold)")
         _name(f"{path}.cls", self.cls)
         _one_of(f"{path}.variant", self.variant, VARIANTS)
         _int_in(f"{path}.segment_bytes", self.segment_bytes, 1, MAX_SEGMENT_BYTES)
@@ -831,6 +861,7 @@ class Scenario:
             self._check_route(f"flows[{i}]", flow.route, flow.cls, flow.wire_bytes,
                               f"segment_bytes {flow.segment_bytes} + header_bytes "
                               f"{flow.header_bytes}")
+            self._check_route2(f"flows[{i}]", flow)
             check(flow.start_s < self.duration_s, f"flows[{i}].start_s", flow.start_s,
                   f"a number >= 0 and < duration_s ({self.duration_s})")
         for i, src in enumerate(self.sources):
@@ -851,6 +882,7 @@ class Scenario:
             self._check_route(f"{path}.flow", tr.flow.route, tr.flow.cls, tr.flow.wire_bytes,
                               f"segment_bytes {tr.flow.segment_bytes} + header_bytes "
                               f"{tr.flow.header_bytes}")
+            self._check_route2(f"{path}.flow", tr.flow)
             if tr.t_stop_s is not None:
                 check(tr.t_stop_s <= self.duration_s, f"{path}.t_stop_s", tr.t_stop_s,
                       f"a number > 0 and <= duration_s ({self.duration_s}): the run halts at "
@@ -885,24 +917,45 @@ class Scenario:
                           f"a {one} of no other aggregate (markers[{prev}] has it)")
                     owner[(what, i)] = m
                     member = f"{what}[{i}]" + (".flow" if what == "traffic" else "")
-                    check(mk.link in have[i].route, f"{path}.link", mk.link,
-                          f"a link on the route of {member} {have[i].route}")
+                    on = mk.link in have[i].route or mk.link in getattr(have[i], "route2", ())
+                    check(on, f"{path}.link", mk.link,
+                          f"a link on the route (or route2) of {member} {have[i].route}")
                     if mk.colour_aware:
                         check(have[i].colour is not None, f"{member}.colour", None,
                               f"a colour: {path} is colour-aware and nothing else colours "
                               f"{member}'s packets before it")
 
-    def _check_route(self, path, route, cls, wire_bytes, wire_text) -> None:
+    def _check_route(self, path, route, cls, wire_bytes, wire_text, name="route") -> None:
         n = len(self.links)
         for j, idx in enumerate(route):
-            check(idx < n, f"{path}.route[{j}]", idx, f"a link index in 0..{n - 1}")
+            check(idx < n, f"{path}.{name}[{j}]", idx, f"a link index in 0..{n - 1}")
             link = self.links[idx]
             k = link.class_index(cls)
-            check(k is not None, f"{path}.cls", cls, f"a class of every link of the route; "
+            check(k is not None, f"{path}.cls", cls, f"a class of every link of the {name}; "
                   f"link {idx} has " + ", ".join(repr(c.name) for c in link.classes))
             lim = link.classes[k].limit_bytes
             check(lim is None or lim >= wire_bytes, f"links[{idx}].classes[{k}].limit_bytes", lim,
                   f"an integer >= {wire_bytes}: one packet of {path} ({wire_text}) must fit")
+
+    def _check_route2(self, path, flow) -> None:
+        """A second path: its links exist and carry the flow's class at the same position as
+        on ``route`` (a packet has one class index); both routes end at the same destination,
+        which here means: their last links (which may differ) have the same propagation
+        delay, so that the delays after the last link -- folded into the ACK's flight time,
+        one per flow -- are the same on both paths. Forward delays may differ."""
+        if not flow.route2:
+            return
+        self._check_route(path, flow.route2, flow.cls, flow.wire_bytes,
+                          f"segment_bytes {flow.segment_bytes} + header_bytes {flow.header_bytes}",
+                          name="route2")
+        ks = {self.links[l].class_index(flow.cls) for l in flow.route + flow.route2}
+        check(len(ks) == 1, f"{path}.route2", flow.route2,
+              f"links where class {flow.cls!r} is at the same position as on route {flow.route}")
+        d1 = self.links[flow.route[-1]].prop_delay_ms
+        d2 = self.links[flow.route2[-1]].prop_delay_ms
+        check(d1 == d2, f"{path}.route2", flow.route2,
+              f"a route to the same destination: its last link's prop_delay_ms ({d2}) equal to "
+              f"that of route's last link ({d1}), as the ACK loop delay is one per flow")
 
     # --- derived values ---
 

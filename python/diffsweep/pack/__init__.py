@@ -147,6 +147,7 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1) -> Packed:
     # Padding rows (flows, links, sources a replica does not use) hold harmless values.
     for name, v in (("class_weight", 1), ("class_limit_kind", lay.enums["limit_kind"]["none"]),
                     ("flow_drop_seq", -1), ("flow_size_pkts", -1), ("flow_route", -1),
+                    ("flow_route2", -1),
                     ("src_route", -1), ("flow_n_hops", 1), ("src_n_hops", 1),
                     ("flow_max_window", 1), ("flow_init_window", 1), ("flow_loop_slots", 1),
                     ("flow_wire_bytes", 1), ("src_pkt_bytes", 1), ("link_n_classes", 1),

@@ -31,7 +31,8 @@ class FlowRows:
 
 
 def class_index(sc: Scenario, route, name: str, path: str) -> int:
-    """The engine gives a packet one class index for its whole route."""
+    """The engine gives a packet one class index for its whole route (both routes of a flow
+    with a second path: pass their links together)."""
     idx = {sc.links[l].class_index(name) for l in route}
     if len(idx) != 1 or None in idx:
         raise ConfigError(f"{path}: {name!r} is not allowed (expected a class at the same "
@@ -47,6 +48,7 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
     flows = sc.flows if flows is None else flows
     n = len(flows)
     variant = lay.enums["tcp_variant"]
+    split = lay.enums["split"]
     v = np.array([_get(f) for f in flows], dtype=np.float64).reshape(n, len(_ATTRS))
     seg, hdr, mw, iw, acc, egr, rev, start, jitter = (v[:, k] for k in range(len(_ATTRS)))
     wire = seg + hdr
@@ -54,24 +56,33 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
     n_hops = np.array([len(f.route) for f in flows], dtype=np.int64)
     for i, f in enumerate(flows):
         route[i, :len(f.route)] = f.route
+    # The second path (docs/model.md, "Two paths and the edge classifier"): Scenario checks
+    # that its last link has the route's last link's delay, so the loop delay is one per flow.
+    route2 = np.full((n, H), -1, dtype=np.int64)
+    n_hops2 = np.array([len(f.route2) for f in flows], dtype=np.int64)
+    for i, f in enumerate(flows):
+        route2[i, :len(f.route2)] = f.route2
     last = route[np.arange(n), n_hops - 1]
     last_prop_ms = np.array([sc.links[l].prop_delay_ms for l in last]) if n else np.zeros(0)
     # Constant delays after the last link (and the access delay, by shifting the sender's
     # clock) fold into the ACK's flight time (docs/model.md, "Delays").
     loop_s = (last_prop_ms + egr + rev + acc) / 1e3
     loop = np.maximum(1, np.rint(loop_s / slot_s)).astype(np.int64)
-    hops = np.zeros(n, dtype=np.int64)   # propagation slots before the last link
-    route_ms = np.zeros(n)               # sum of the route's link delays, in route order
     prop_ms = np.array([l.prop_delay_ms for l in sc.links])
-    for h in range(H):
-        on = h < n_hops
-        if not on.any():
-            break
-        lk = np.where(on, route[:, h], 0)
-        route_ms = np.where(on, route_ms + prop_ms[lk], route_ms)
-        hops += np.where(h < n_hops - 1, links.prop_slots[lk], 0)
-    exact_ms = acc + route_ms + egr + rev
-    worst = float(np.abs((loop + hops) * slot_s * 1e3 - exact_ms).max(initial=0.0))
+    worst = 0.0
+    for rt, nh in ((route, n_hops), (route2, n_hops2)):
+        hops = np.zeros(n, dtype=np.int64)   # propagation slots before the last link
+        route_ms = np.zeros(n)               # sum of the route's link delays, in route order
+        for h in range(H):
+            on = h < nh
+            if not on.any():
+                break
+            lk = np.where(on, rt[:, h], 0)
+            route_ms = np.where(on, route_ms + prop_ms[lk], route_ms)
+            hops += np.where(h < nh - 1, links.prop_slots[lk], 0)
+        exact_ms = acc + route_ms + egr + rev
+        err = np.abs((loop + hops) * slot_s * 1e3 - exact_ms)
+        worst = max(worst, float(np.where(nh > 0, err, 0.0).max(initial=0.0)))
     rate = np.array([sc.links[f.route[0]].rate_bps if f.access_rate_bps is None else f.access_rate_bps
                      for f in flows], dtype=np.float64)
     pace = rate * slot_s / 8.0
@@ -82,10 +93,14 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
     is_newreno = np.array([f.variant == "newreno" for f in flows], dtype=bool)
     rows = {
         "flow_variant": np.array([variant[f.variant] for f in flows]),
-        "flow_cls": np.array([class_index(sc, f.route, f.cls, f"flows[{i}].cls")
+        "flow_cls": np.array([class_index(sc, f.route + f.route2, f.cls, f"flows[{i}].cls")
                               for i, f in enumerate(flows)]),
         "flow_n_hops": n_hops,
         "flow_route": route,
+        "flow_n_hops2": n_hops2,
+        "flow_route2": route2,
+        "flow_split": np.array([split[f.split] for f in flows], dtype=np.int64),
+        "flow_split_pkts": np.array([f.split_pkts or 0 for f in flows], dtype=np.int64),
         "flow_wire_bytes": wire,
         "flow_payload_bytes": seg,
         "flow_max_window": mw,

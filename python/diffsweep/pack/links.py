@@ -28,7 +28,8 @@ class LinkRows:
 
 def _packet_sizes(sc: Scenario, link: int) -> list[int]:
     flows = list(sc.flows) + [t.flow for t in sc.traffic]
-    sizes = [f.segment_bytes + f.header_bytes for f in flows if link in f.route]
+    sizes = [f.segment_bytes + f.header_bytes for f in flows
+             if link in f.route or link in f.route2]
     return sizes + [s.pkt_bytes for s in sc.sources if link in s.route]
 
 
