@@ -203,7 +203,8 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
   m.def("enums", [] {
     py::dict d;
     d["tcp_variant"] = py::dict(py::arg("reno") = (int)kReno, py::arg("newreno") = (int)kNewReno);
-    d["scheduler"] = py::dict(py::arg("priority") = (int)kSchedPriority, py::arg("wrr") = (int)kSchedWrr);
+    d["scheduler"] = py::dict(py::arg("priority") = (int)kSchedPriority, py::arg("wrr") = (int)kSchedWrr,
+                              py::arg("cbq") = (int)kSchedCbq);
     d["tie_break"] = py::dict(py::arg("random") = (int)kTieRandom, py::arg("index") = (int)kTieIndex);
     d["limit_kind"] = py::dict(py::arg("pkts") = (int)kLimitPkts, py::arg("bytes") = (int)kLimitBytes,
                                py::arg("none") = (int)kLimitNone);

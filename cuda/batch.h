@@ -41,7 +41,7 @@ constexpr int kMaxLanes = 32;         // a team is at most a warp
 constexpr int64_t kMaxSlots = 0xFFFFFFFDll;  // slot times are 32-bit; kNever is 0xFFFFFFFF
 
 enum TcpVariant : uint8_t { kReno = 0, kNewReno = 1 };
-enum Scheduler : uint8_t { kSchedPriority = 0, kSchedWrr = 1 };
+enum Scheduler : uint8_t { kSchedPriority = 0, kSchedWrr = 1, kSchedCbq = 2 };
 enum TieBreak : uint8_t { kTieRandom = 0, kTieIndex = 1 };
 enum LimitKind : uint8_t { kLimitPkts = 0, kLimitBytes = 1, kLimitNone = 2 };
 enum Colour : uint8_t { kGreen = 0, kYellow = 1, kRed = 2 };
@@ -134,9 +134,11 @@ struct BatchShape {
   X(link_loss_prob, double, RL)       /* Bernoulli loss at arrival (validation element) */ \
   X(link_sched, uint8_t, RL)          /* Scheduler */                                      \
   X(link_n_classes, int32_t, RL)      /* classes in use, <= kMaxClasses */                 \
+  X(link_cbq_lend, uint8_t, RL)       /* cbq: unused share goes to backlogged classes */   \
   X(class_limit, int64_t, RLC)        /* drop-tail limit, packets or bytes */              \
   X(class_limit_kind, uint8_t, RLC)   /* LimitKind */                                      \
   X(class_weight, int32_t, RLC)       /* WRR weight in packets per round */                \
+  X(class_share, double, RLC)         /* cbq: fraction of the link rate */                 \
   X(class_aqm, uint8_t, RLC)          /* Aqm: drop-tail, or RED/RIO/WRED before the limit */ \
   X(red_w_q, double, RLC)             /* EWMA weight (ns-2 q_weight_) */                   \
   X(red_gentle, uint8_t, RLC)         /* ns-2 gentle_ */                                   \

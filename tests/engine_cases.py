@@ -10,9 +10,9 @@ Each family exercises one model path: Kaur & Vin with EF on-off, CBR and UDP, ra
 index tie-break, NewReno, multi-hop with delayed ACKs and a lossy link, WRR, injected drops,
 access-link buffers, finite transfers with start times, and per-interval goodput; and (0.3)
 every edge conditioner with RED, RIO-C, RIO-D and WRED, and (issue 12) short-lived transfers
-from traffic generators, and (issue: two paths) a second path per flow with each edge-classifier
-split, each recorded when they were added: the families before them were checked unchanged
-bit for bit before the file was re-recorded.
+from traffic generators, a second path per flow with each edge-classifier split, and
+class-based isolation (cbq, lending off and on), each recorded when they were added: the
+families before them were checked unchanged bit for bit before the file was re-recorded.
 """
 from __future__ import annotations
 
@@ -180,7 +180,26 @@ def _paths() -> list[tuple[Scenario, int]]:
     return out
 
 
+def _cbq() -> list[tuple[Scenario, int]]:
+    """Class-based isolation (cbq): a drop-tail class of backlogged TCP and a RED class whose
+    flows start late and one of which ends, so that it is idle for a while; lending off and on."""
+    classes = (QueueClass("a", limit_pkts=40, share=0.4),
+               QueueClass("b", limit_pkts=60, share=0.5, aqm="red",
+                          red=(RedThresholds(8, 24, 0.1),)))
+    flows = (TcpFlow(cls="a", reverse_delay_ms=6.0, access_rate_bps=40e6),
+             TcpFlow(cls="a", variant="newreno", reverse_delay_ms=14.0, delayed_ack=True),
+             TcpFlow(cls="b", reverse_delay_ms=4.0, start_s=1.2),
+             TcpFlow(cls="b", reverse_delay_ms=9.0, size_pkts=400, start_s=0.4))
+    out = []
+    for lend in (False, True):
+        link = Link(rate_bps=8e6, prop_delay_ms=3.0, classes=classes, scheduler="cbq",
+                    cbq_lend=lend)
+        out.append((Scenario(links=(link,), flows=flows, duration_s=4.0, warmup_s=0.5,
+                             interval_s=0.5), 31))
+    return out
+
+
 def golden_cases() -> list[tuple[str, Scenario, int]]:
     fams = {"kaur": _kaur(), "multihop": _multihop(), "wrr": _wrr(), "drops": _drops_and_access(),
-            "diffserv": _diffserv(), "traffic": _traffic(), "paths": _paths()}
+            "diffserv": _diffserv(), "traffic": _traffic(), "paths": _paths(), "cbq": _cbq()}
     return [(f"{fam}{i}", sc, seed) for fam, items in fams.items() for i, (sc, seed) in enumerate(items)]

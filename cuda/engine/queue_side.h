@@ -161,8 +161,10 @@ DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
     // the link is sending (on a one-class link: any head) is left out of RED's count.
     RedState& rs = x.red[k];
     Ring<Packet> ring = x.queue_ring(l, c);
+    // Under "cbq" every class is its own pipe: its head is on that pipe's wire.
     const bool on_wire = !ring.empty() && (x.links[l].busy_cls == c ||
-                                           (x.links[l].busy_cls < 0 && x.in->link_n_classes[x.iL(l)] == 1));
+                                           (x.links[l].busy_cls < 0 && x.in->link_n_classes[x.iL(l)] == 1) ||
+                                           x.in->link_sched[x.iL(l)] == kSchedCbq);
     const uint8_t head_colour = on_wire ? colour_of(ring.front()) : 0;
     const int head_bytes = on_wire ? ring.front().bytes : 0;
     if (on_wire) {
@@ -228,14 +230,73 @@ DS_HD inline void depart(Replica& x, const Packet& p, int l, uint32_t now) {
   if (x.in->flow_gen[x.iF(p.sender)] >= 0) transfer_progress(x, p.sender, now);
 }
 
+// The head packet of class c leaves link l (its credit has been taken).
+DS_HD inline void link_send(Replica& x, int l, int c, uint32_t now) {
+  ClassQueue* q = x.link_queues(l);
+  Ring<Packet> ring = x.queue_ring(l, c);
+  const Packet p = ring.pop();
+  q[c].bytes -= p.bytes;
+  // the packet has left at the slot's end (a queue emptied now is idle from then on)
+  if (x.in->class_aqm[x.iLC(l, c)] != kAqmDropTail)
+    red_dequeued(x.red[x.oLC(l, c)], colour_of(p), p.bytes, (double)now + 1.0);
+  if (x.measuring) {
+    const size_t k = x.oLC(l, c);
+    x.out.q_departures[k] += 1;
+    x.out.q_bytes_departed[k] += p.bytes;
+    const int64_t wait = (int64_t)(now - p.t_enq);
+    if (wait > x.out.q_max_delay_slots[k]) x.out.q_max_delay_slots[k] = wait;
+  }
+  depart(x, p, l, now);
+}
+
+// Class c sends from its own cbq credit while that covers its head packet.
+DS_HD inline void cbq_serve_class(Replica& x, int l, int c, uint32_t now) {
+  CbqState& s = x.links[l].cbq;
+  Ring<Packet> ring = x.queue_ring(l, c);
+  while (!ring.empty() && (double)ring.front().bytes <= s.credit[c]) {
+    s.credit[c] -= (double)ring.front().bytes;
+    link_send(x, l, c, now);
+  }
+}
+
+// Class-based isolation (model/sched_cbq.h): each class from its own credit, then (lending)
+// the empty classes' leftover to the backlogged ones in class order.
+DS_HD inline void serve_link_cbq(Replica& x, int l, uint32_t now) {
+  LinkState& ls = x.links[l];
+  const size_t il = x.iL(l);
+  ClassQueue* q = x.link_queues(l);
+  const int nc = x.in->link_n_classes[il];
+  cbq_add_credit(ls.cbq, x.in->class_share + x.iLC(l, 0), x.in->link_bytes_per_slot[il], nc);
+  for (int c = 0; c < nc; ++c) cbq_serve_class(x, l, c, now);
+  if (x.in->link_cbq_lend[il]) {
+    double pool = cbq_collect(ls.cbq, q, nc);
+    for (int c = 0; c < nc && pool > 0.0; ++c) {
+      if (q[c].ring.count == 0) continue;
+      ls.cbq.credit[c] += pool;
+      pool = 0.0;
+      cbq_serve_class(x, l, c, now);
+      if (q[c].ring.count == 0) {  // emptied on borrowed credit: the rest passes on
+        pool = ls.cbq.credit[c];
+        ls.cbq.credit[c] = 0.0;
+      }
+    }
+  }
+  cbq_end_slot(ls.cbq, q, nc);
+  link_end_slot(ls, q);
+}
+
 // Byte-credit service of link l for one slot (model/link.h).
 DS_HD inline void serve_link(Replica& x, int l, uint32_t now) {
   LinkState& ls = x.links[l];
   const size_t il = x.iL(l);
+  const uint8_t sched = x.in->link_sched[il];
+  if (sched == kSchedCbq) {
+    serve_link_cbq(x, l, now);
+    return;
+  }
   link_add_credit(ls, x.in->link_bytes_per_slot[il]);
   ClassQueue* q = x.link_queues(l);
   const int nc = x.in->link_n_classes[il];
-  const uint8_t sched = x.in->link_sched[il];
   const int32_t* weight = x.in->class_weight + x.iLC(l, 0);
   for (;;) {
     const int c = link_pick(ls, sched, q, nc, weight);
@@ -248,20 +309,8 @@ DS_HD inline void serve_link(Replica& x, int l, uint32_t now) {
     }
     ls.credit -= (double)bytes;
     ls.busy_cls = -1;
-    const Packet p = ring.pop();
-    q[c].bytes -= p.bytes;
-    // the packet has left at the slot's end (a queue emptied now is idle from then on)
-    if (x.in->class_aqm[x.iLC(l, c)] != kAqmDropTail)
-      red_dequeued(x.red[x.oLC(l, c)], colour_of(p), p.bytes, (double)now + 1.0);
     if (sched == kSchedWrr) wrr_sent(ls.wrr, c, nc, weight);
-    if (x.measuring) {
-      const size_t k = x.oLC(l, c);
-      x.out.q_departures[k] += 1;
-      x.out.q_bytes_departed[k] += bytes;
-      const int64_t wait = (int64_t)(now - p.t_enq);
-      if (wait > x.out.q_max_delay_slots[k]) x.out.q_max_delay_slots[k] = wait;
-    }
-    depart(x, p, l, now);
+    link_send(x, l, c, now);
   }
   link_end_slot(ls, q);
 }

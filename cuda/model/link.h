@@ -8,6 +8,7 @@
 #include "../batch.h"
 #include "../core/hd.h"
 #include "../core/ring.h"
+#include "sched_cbq.h"
 #include "sched_priority.h"
 #include "sched_wrr.h"
 
@@ -19,6 +20,7 @@ struct LinkState {
   int8_t idle;      // no packet queued at the end of the last slot
   int8_t pad[2];
   WrrState wrr;
+  CbqState cbq;     // per-class credit ("cbq")
   RingIdx dline;    // delay line to the next hop
 };
 
@@ -27,6 +29,7 @@ DS_HD DS_INLINE void link_init(LinkState& ls, const int32_t* weight) {
   ls.busy_cls = -1;
   ls.idle = 1;
   wrr_init(ls.wrr, weight);
+  cbq_init(ls.cbq);
   ring_clear(ls.dline);
 }
 

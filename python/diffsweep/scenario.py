@@ -35,7 +35,7 @@ MAX_WIRE_BYTES = 65535
 
 VARIANTS = ("reno", "newreno")
 SPLITS = ("none", "random", "size", "lifetime")  # TcpFlow.split: the edge classifier
-SCHEDULERS = ("priority", "wrr")
+SCHEDULERS = ("priority", "wrr", "cbq")
 TIE_BREAKS = ("random", "index")
 COLOURS = ("green", "yellow", "red")  # drop precedence, most protected first (IN = green, OUT = red)
 AQMS = ("droptail", "red", "rio-c", "rio-d", "wred")
@@ -278,7 +278,10 @@ class QueueClass:
     coupled / decoupled) and ``"wred"`` (one average, per-colour thresholds), whose ``red``
     gives (green, red) or (green, yellow, red). ``red_w_q`` is ns-2's q_weight_, ``red_gentle``
     its gentle_, ``red_wait`` its wait_, ``red_bytes`` its bytes_ and ``red_mean_pkt_bytes``
-    its mean_pktsize_ (docs/model.md, "RED, RIO and WRED")."""
+    its mean_pktsize_ (docs/model.md, "RED, RIO and WRED").
+
+    ``share``: the class's fraction of the link rate under the ``"cbq"`` scheduler (required
+    there, in (0, 1]; an error on a link with another scheduler)."""
 
     name: str = "be"
     limit_bytes: int | None = None
@@ -291,6 +294,7 @@ class QueueClass:
     red_wait: bool = field(default=True, metadata=_OMIT)
     red_bytes: bool = field(default=False, metadata=_OMIT)
     red_mean_pkt_bytes: int = field(default=500, metadata=_OMIT)
+    share: float | None = field(default=None, metadata=_OMIT)
 
     def __post_init__(self):
         self._normalize(type(self).__name__)
@@ -300,6 +304,8 @@ class QueueClass:
         for f in ("limit_bytes", "limit_pkts", "weight", "red_mean_pkt_bytes"):
             _set(self, f, as_int(getattr(self, f)))
         _set(self, "red_w_q", as_float(self.red_w_q))
+        if self.share is not None:
+            _set(self, "share", as_float(self.share))
         for f in ("red_gentle", "red_wait", "red_bytes"):
             _set(self, f, plain(getattr(self, f)))
         red = _as_tuple(self.red)
@@ -333,6 +339,9 @@ class QueueClass:
         for f in ("red_gentle", "red_wait", "red_bytes"):
             check_bool(f"{path}.{f}", getattr(self, f))
         _int_in(f"{path}.red_mean_pkt_bytes", self.red_mean_pkt_bytes, 1, MAX_WIRE_BYTES)
+        if self.share is not None:
+            check_number(f"{path}.share", self.share, lambda x: 0 < x <= 1,
+                          "None or a number in (0, 1]: a fraction of the link rate")
 
     def thresholds(self) -> tuple[RedThresholds, ...]:
         """Per colour (green, yellow, red); a (green, red) pair gives yellow red's values."""
@@ -346,13 +355,18 @@ class QueueClass:
 @dataclass(frozen=True)
 class Link:
     """A one-way link. Class order is priority order (index 0 highest); ``weight`` is used by
-    ``"wrr"``. ``loss_prob``: independent random loss per packet on top of queue drops."""
+    ``"wrr"``. ``loss_prob``: independent random loss per packet on top of queue drops.
+
+    ``"cbq"`` (class-based isolation): each class sends at most its ``share`` of the rate from
+    its own byte credit; ``cbq_lend`` hands the credit that empty classes leave unused in a
+    slot to the backlogged classes, in class order (docs/model.md, "Class-based isolation")."""
 
     rate_bps: float
     prop_delay_ms: float = 0.0
     classes: tuple[QueueClass, ...] = field(default_factory=lambda: (QueueClass(),))
     scheduler: str = "priority"
     loss_prob: float = 0.0
+    cbq_lend: bool = field(default=False, metadata=_OMIT)
 
     def __post_init__(self):
         path = type(self).__name__
@@ -362,6 +376,7 @@ class Link:
     def _normalize(self, path: str) -> None:
         for f in ("rate_bps", "prop_delay_ms", "loss_prob"):
             _set(self, f, as_float(getattr(self, f)))
+        _set(self, "cbq_lend", plain(self.cbq_lend))
         classes = _as_tuple(self.classes)
         if isinstance(classes, tuple):
             classes = tuple(_construct(QueueClass, c, f"{path}.classes[{k}]")
@@ -382,6 +397,21 @@ class Link:
             seen.add(c.name)
         _one_of(f"{path}.scheduler", self.scheduler, SCHEDULERS)
         check_number(f"{path}.loss_prob", self.loss_prob, lambda x: 0 <= x < 1, "a number in [0, 1)")
+        check_bool(f"{path}.cbq_lend", self.cbq_lend)
+        if self.scheduler == "cbq":
+            for k, c in enumerate(self.classes):
+                check(c.share is not None, f"{path}.classes[{k}].share", c.share,
+                      "a number in (0, 1] on a 'cbq' link: the class's fraction of the link rate")
+            total = math.fsum(c.share for c in self.classes)
+            if total > 1.0 + 1e-9:
+                raise ConfigError(f"{path}.classes: shares sum to {total:g} (expected at most 1: "
+                                  "each share is a fraction of the link rate)")
+        else:
+            for k, c in enumerate(self.classes):
+                check(c.share is None, f"{path}.classes[{k}].share", c.share,
+                      f"None on a {self.scheduler!r} link (shares are for scheduler 'cbq')")
+            check(self.cbq_lend is False, f"{path}.cbq_lend", self.cbq_lend,
+                  f"False on a {self.scheduler!r} link (lending is for scheduler 'cbq')")
 
     def class_index(self, name: str) -> int | None:
         for k, c in enumerate(self.classes):

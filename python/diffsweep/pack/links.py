@@ -24,6 +24,7 @@ class LinkRows:
     delay_need: int            # packets a delay line must hold
     max_dep_per_slot: int      # most departures of one link in one slot
     sustained: int             # most departures per slot of one link in the long run
+    held: np.ndarray           # [links] packets' worth of credit a link may hold (cbq: one per class)
 
 
 def _packet_sizes(sc: Scenario, link: int) -> list[int]:
@@ -46,9 +47,11 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
         "link_loss_prob": np.array([l.loss_prob for l in sc.links]),
         "link_sched": np.array([sched[l.scheduler] for l in sc.links]),
         "link_n_classes": np.array([len(l.classes) for l in sc.links]),
+        "link_cbq_lend": np.array([int(l.cbq_lend) for l in sc.links]),
         "class_limit": np.zeros((nl, C), dtype=np.int64),
         "class_limit_kind": np.full((nl, C), kind["none"]),
         "class_weight": np.ones((nl, C), dtype=np.int64),
+        "class_share": np.zeros((nl, C)),
         "class_aqm": np.zeros((nl, C), dtype=np.int64),
         "red_w_q": np.zeros((nl, C)), "red_gentle": np.zeros((nl, C), dtype=np.int64),
         "red_wait": np.zeros((nl, C), dtype=np.int64), "red_bytes": np.zeros((nl, C), dtype=np.int64),
@@ -61,17 +64,22 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
     min_pkt = np.array([max(1, min(s, default=1500)) for s in sizes])
     max_pkt = np.array([max(s, default=1500) for s in sizes])
     queue_need, delay_need, max_dep, sustained = 1, 1, 1, 1
+    helds = np.ones(nl, dtype=np.int64)
     for l, link in enumerate(sc.links):
         per_slot = float(rows["link_bytes_per_slot"][l])
         mn = int(min_pkt[l])
         # Departures per slot: the credit is at most one slot plus the leftover of one
-        # packet; in the long run at most rate/min_packet per slot.
-        deps = int(math.ceil((per_slot + int(max_pkt[l])) / mn)) + 1
+        # packet (under "cbq" one per class); in the long run at most rate/min_packet per slot.
+        held = len(link.classes) if link.scheduler == "cbq" else 1
+        helds[l] = held
+        deps = int(math.ceil((per_slot + held * int(max_pkt[l])) / mn)) + 1
         max_dep = max(max_dep, deps)
         sustained = max(sustained, int(math.ceil(per_slot / mn)))
         delay_need = max(delay_need, (int(rows["link_prop_slots"][l]) + 2) * deps)
         for c, qc in enumerate(link.classes):
             rows["class_weight"][l, c] = qc.weight
+            if link.scheduler == "cbq":
+                rows["class_share"][l, c] = qc.share
             if qc.aqm != "droptail":
                 rows["class_aqm"][l, c] = aqm[qc.aqm]
                 rows["red_w_q"][l, c] = qc.red_w_q
@@ -94,7 +102,7 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
             else:
                 queue_need = max(queue_need, UNLIMITED_CLASS_PKTS)
     return LinkRows(rows, rows["link_bytes_per_slot"], rows["link_prop_slots"], min_pkt, max_pkt,
-                    queue_need, delay_need, max_dep, sustained)
+                    queue_need, delay_need, max_dep, sustained, helds)
 
 
 def acks_in_flight(links: LinkRows, max_loop_slots: int, n_flows: int) -> int:
@@ -104,5 +112,5 @@ def acks_in_flight(links: LinkRows, max_loop_slots: int, n_flows: int) -> int:
     n = n_flows + 8
     for l in range(len(links.bytes_per_slot)):
         n += int(math.ceil(((max_loop_slots + 2) * float(links.bytes_per_slot[l])
-                            + int(links.max_pkt[l])) / int(links.min_pkt[l]))) + 1
+                            + int(links.held[l]) * int(links.max_pkt[l])) / int(links.min_pkt[l]))) + 1
     return n
