@@ -118,13 +118,16 @@ DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
   // Time for the conditioners and RED: within the slot only under the index order, which
   // sorts arrivals by it; the random order puts them at the slot's start (a meter's clock
   // must not run backwards between two arrivals).
-  if (hop_index(p) == 0) transfer_switch(x, p);  // the first packet of a pool slot's next transfer
-  const double t = (double)now + (x.in->tie_break[x.iR()] == kTieIndex
-                                      ? (double)p.t_enq / kSubSlot : 0.0);
-  if (hop_index(p) == 0)
+  const ReplicaHdr& fh = *x.hdr;
+  if (fh.f_traffic && hop_index(p) == 0) transfer_switch(x, p);  // a pool slot's next transfer
+  const double t = (fh.f_markers || fh.f_aqm)
+                       ? (double)now + (x.in->tie_break[x.iR()] == kTieIndex
+                                            ? (double)p.t_enq / kSubSlot : 0.0)
+                       : 0.0;
+  if (fh.f_colour && hop_index(p) == 0)
     set_colour(p, (p.flags & kPktSource) ? x.in->src_colour[x.iS(p.sender - x.shape.max_flows)]
                                          : x.in->flow_colour[x.iF(p.sender)]);
-  const int m = sender_marker(x, p);
+  const int m = fh.f_markers ? sender_marker(x, p) : -1;
   const bool marked_here = m >= 0 && x.in->marker_link[x.iM(m)] == l;
   if (marked_here) condition(x, p, m, t);
   const uint8_t colour = colour_of(p);
@@ -147,7 +150,7 @@ DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
   }
   ClassQueue& q = x.link_queues(l)[c];
   const size_t ik = x.iLC(l, c);
-  const uint8_t aqm = x.in->class_aqm[ik];
+  const uint8_t aqm = fh.f_aqm ? x.in->class_aqm[ik] : (uint8_t)kAqmDropTail;
   const bool fits = drop_tail_accepts(x.in->class_limit_kind[ik], x.in->class_limit[ik],
                                       q.ring.count, q.bytes, p.bytes);
   // ns-2's RED (red.cc) updates its average before it sees that the buffer is full; its
@@ -205,7 +208,7 @@ DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
 }
 
 // A packet has left link l: on to the next hop's delay line, or to its receiver.
-DS_HD inline void depart(Replica& x, const Packet& p, int l, uint32_t now) {
+DS_HD DS_FLATTEN void depart(Replica& x, const Packet& p, int l, uint32_t now) {
   int n_hops = 0;
   route_of(x, p, n_hops);
   if (hop_index(p) + 1 < n_hops) {
@@ -227,17 +230,17 @@ DS_HD inline void depart(Replica& x, const Packet& p, int l, uint32_t now) {
   }
   if (stale(x, p)) return;  // from an earlier transfer of a reused pool slot
   receive_segment(x, p.sender, p.seq, now);
-  if (x.in->flow_gen[x.iF(p.sender)] >= 0) transfer_progress(x, p.sender, now);
+  if (x.hdr->f_traffic && x.in->flow_gen[x.iF(p.sender)] >= 0) transfer_progress(x, p.sender, now);
 }
 
 // The head packet of class c leaves link l (its credit has been taken).
-DS_HD inline void link_send(Replica& x, int l, int c, uint32_t now) {
+DS_HD DS_FLATTEN void link_send(Replica& x, int l, int c, uint32_t now) {
   ClassQueue* q = x.link_queues(l);
   Ring<Packet> ring = x.queue_ring(l, c);
   const Packet p = ring.pop();
   q[c].bytes -= p.bytes;
   // the packet has left at the slot's end (a queue emptied now is idle from then on)
-  if (x.in->class_aqm[x.iLC(l, c)] != kAqmDropTail)
+  if (x.hdr->f_aqm && x.in->class_aqm[x.iLC(l, c)] != kAqmDropTail)
     red_dequeued(x.red[x.oLC(l, c)], colour_of(p), p.bytes, (double)now + 1.0);
   if (x.measuring) {
     const size_t k = x.oLC(l, c);
@@ -407,7 +410,7 @@ DS_HD inline void queue_slot(Replica& x, uint32_t now) {
         x.out.q_pkt_slots[k] += (double)q[c].ring.count;
         x.out.q_byte_slots[k] += (double)q[c].bytes;
         const size_t ik = x.iLC(l, c);
-        if (x.in->class_aqm[ik] != kAqmDropTail) {
+        if (x.hdr->f_aqm && x.in->class_aqm[ik] != kAqmDropTail) {
           RedParams rp;  // red_avg_of reads only the mode
           rp.aqm = x.in->class_aqm[ik];
           for (int col = 0; col < kMaxColours; ++col)

@@ -37,6 +37,12 @@ struct ReplicaHdr {
   uint32_t lookahead;    // W: the shortest ACK loop of the replica, in slots (>= 1)
   uint32_t ack_head;     // the ACK pool: entries [ack_head, ack_tail) (mod ack_cap) may be live
   uint32_t ack_tail;
+  // What the replica uses beyond plain TCP over drop-tail (init_replica): the per-packet
+  // work of colours, markers, RED and transfer generations is skipped when it is not.
+  uint8_t f_colour;   // a marker, or a sender whose packets start other than green
+  uint8_t f_markers;  // edge conditioners
+  uint8_t f_aqm;      // a class with RED/RIO/WRED
+  uint8_t f_traffic;  // traffic generators (pool slots, generations)
 };
 
 // One flow slot's transfer (slots of a generator's pool; queue side, engine/traffic.h).

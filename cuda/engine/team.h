@@ -53,6 +53,21 @@ DS_HD inline void init_replica(Replica& x, const Layout& L) {
     ring_clear(x.emit_idx[k]);
   }
   init_traffic(x);
+  {  // the features the replica uses (ReplicaHdr)
+    const int nf = x.in->n_flows[x.iR()], ns = x.in->n_sources[x.iR()];
+    const int nl = x.in->n_links[x.iR()];
+    h.f_markers = x.in->n_markers[x.iR()] > 0 ? 1 : 0;
+    h.f_traffic = x.in->n_gens[x.iR()] > 0 ? 1 : 0;
+    h.f_aqm = 0;
+    for (int l = 0; l < nl; ++l)
+      for (int c = 0; c < x.in->link_n_classes[x.iL(l)]; ++c)
+        if (x.in->class_aqm[x.iLC(l, c)] != kAqmDropTail) h.f_aqm = 1;
+    h.f_colour = h.f_markers;
+    for (int f = 0; f < nf; ++f)
+      if (x.in->flow_colour[x.iF(f)] != kGreen) h.f_colour = 1;
+    for (int s = 0; s < ns; ++s)
+      if (x.in->src_colour[x.iS(s)] != kGreen) h.f_colour = 1;
+  }
   const uint64_t first = (uint64_t)h.lookahead;  // the first round's horizon
   const uint64_t end = (uint64_t)x.in->end_slot[x.iR()];
   admit_transfers(x, (uint32_t)(first < end ? first : end));
@@ -93,7 +108,7 @@ DS_HD inline bool queue_phase(Replica& x) {
   for (uint32_t t = x.hdr->t_queue; t < t_end; ++t) queue_slot(x, t);
   x.hdr->t_queue = t_end;
   // Transfers that arrive before the next round's horizon start now, between rounds.
-  admit_transfers(x, round_horizon(x, (uint32_t)x.in->end_slot[x.iR()]));
+  if (x.hdr->f_traffic) admit_transfers(x, round_horizon(x, (uint32_t)x.in->end_slot[x.iR()]));
   return true;
 }
 

@@ -38,7 +38,8 @@ DS_HD DS_INLINE GenParams gen_params(const Replica& x, int g) {
 
 // A packet of flow slot f from one of its earlier transfers (queue side).
 DS_HD DS_INLINE bool stale(const Replica& x, const Packet& p) {
-  return !(p.flags & kPktSource) && gen_of(p) != (x.xfers[p.sender].gen & 15u);
+  return x.hdr->f_traffic && !(p.flags & kPktSource) &&
+         gen_of(p) != (x.xfers[p.sender].gen & 15u);
 }
 
 DS_HD DS_INLINE void queue_counters(const Replica& x, int f, int32_t* c) {
