@@ -231,3 +231,21 @@ def test_interval_fairness_per_group_by_hand():
     per_flow = res.intervals.groupby("flow").goodput_bps.mean()
     assert np.allclose(per_flow.to_numpy(), res.flows.goodput_bps.to_numpy(), rtol=1e-12)
     assert len(interval_fairness(res.intervals)) == 4
+
+
+def test_show_summarises_transfers_of_a_traffic_only_sweep(tmp_path, capsys):
+    """`diffsweep show` on a sweep of short-lived traffic only (no fixed flows) summarises the
+    transfers' completion time per point, not a goodput that is always 0; --table transfers
+    is accepted."""
+    from diffsweep import cli  # noqa: PLC0415
+    p = tmp_path / "s.toml"
+    p.write_text('name = "web"\nbuilder = "rossi"\nseeds = 1\n[fixed]\nt_stop_s = 4.0\n'
+                 't_halt_s = 6.0\npool = 64\n[axes]\nrho = [0.3, 0.6]\n')
+    assert cli.main(["run", str(p), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    capsys.readouterr()
+    assert cli.main(["show", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert "completion_s: mean over seeds" in out
+    assert cli.main(["show", str(tmp_path / "out"), "--table", "transfers", "--metric",
+                     "drops"]) == 0
+    assert "drops: mean over seeds" in capsys.readouterr().out

@@ -12,6 +12,7 @@ import warnings
 
 from . import engine, papers
 from .errors import ConfigError, DiffsweepError, StoreError, SweepInterrupted
+from .results import TABLES
 
 
 def _cmd_info(args) -> int:
@@ -245,8 +246,11 @@ def _cmd_show(args) -> int:
         print("no replicas finished yet")
         return 0
     dims = [d for d in dims_of(m) if d in res.replicas.columns]
-    metric = args.metric or DEFAULT_METRIC
-    t = summary_table(res, dims or ["point"], metric, table=args.table)
+    metric, table = args.metric or DEFAULT_METRIC, args.table
+    if args.metric is None and args.table is None and not len(res.flows) and len(res.transfers):
+        # short-lived traffic only: its transfers' completion time says more than goodput
+        metric, table = "completion_s", "transfers"
+    t = summary_table(res, dims or ["point"], metric, table=table)
     import pandas as pd  # noqa: PLC0415
     print(f"\n{metric}: mean over seeds and 95% CI")
     with pd.option_context("display.width", 160, "display.max_rows", args.rows,
@@ -426,9 +430,9 @@ def _main(argv: list[str], debug: bool) -> int:
                        "missing, runs and timings, a summary with CIs")
     s.add_argument("dir", metavar="DIR")
     s.add_argument("--metric", default=None, metavar="COLUMN",
-                   help="column to summarise (default tcp_goodput_bps)")
-    s.add_argument("--table", default=None, choices=("replicas", "flows", "queues", "sources",
-                                                     "intervals"))
+                   help="column to summarise (default tcp_goodput_bps; completion_s of the "
+                   "transfers table for a sweep of short-lived traffic only)")
+    s.add_argument("--table", default=None, choices=TABLES)
     s.add_argument("--rows", type=int, default=40, help="most summary rows shown")
     s.set_defaults(fn=_cmd_show)
     s = sub.add_parser("plot", help="plot a column against an axis: mean over seeds, CI band")
@@ -436,8 +440,7 @@ def _main(argv: list[str], debug: bool) -> int:
     s.add_argument("--x", required=True, metavar="COLUMN")
     s.add_argument("--y", required=True, metavar="COLUMN")
     s.add_argument("--hue", default=None, metavar="COLUMN", help="one line per value")
-    s.add_argument("--table", default=None, choices=("replicas", "flows", "queues", "sources",
-                                                     "intervals"))
+    s.add_argument("--table", default=None, choices=TABLES)
     s.add_argument("--logx", action="store_true", help="log x axis (default: when x spans "
                    "two decades)")
     s.add_argument("--dpi", type=int, default=120)
