@@ -1,0 +1,54 @@
+"""Figures of Matta & Guo (families M3, M4, M5): (a) Jain's fairness index per class, averaged
+over 20-s intervals, (b) goodput per class, against k (Figs. 3-4) or k_b/k_c (Fig. 5);
+isolation solid, sharing dashed. Error bars: 95% Student-t CIs over seeds of ``tables.per_seed``.
+"""
+from __future__ import annotations
+
+from matplotlib.figure import Figure
+
+from diffsweep import metrics
+from diffsweep.figures import new_figure, yerr
+from diffsweep.results import Results
+
+from .tables import per_seed
+
+__all__ = ["FIGURES"]
+
+SPEC = {"M3": (3, "k", "Large pipe case (N = 30)"),
+        "M4": (4, "k", "Small pipe case (N = 60)"),
+        "M5": (5, "buffer_ratio", "Buffer size (N = 30, k_c = 1 short / 4 long)")}
+XLABEL = {"k": "Long-to-short pipe size ratio k",
+          "buffer_ratio": "Buffer-to-capacity ratio k_b / k_c"}
+STYLE = {"isolation": "-", "sharing": "--", "sharing RED": ":"}
+COLOR = {"short": "tab:blue", "long": "tab:red"}
+
+
+def _family(fam: str):
+    number, x, title = SPEC[fam]
+
+    def fig(res: Results) -> Figure:
+        ps = per_seed(res)
+        f, (a, b) = new_figure(2, f"Fig. {number}: {title}")
+        for (mode, cls), d in ps.groupby(["mode", "cls"]):
+            for ax, value in ((a, "jain_index"), (b, "goodput_mbps")):
+                c = metrics.mean_ci(d, x, value).dropna(subset=["mean"])
+                ax.errorbar(c[x], c["mean"], yerr=yerr(c), ls=STYLE.get(mode, "-."),
+                            color=COLOR.get(cls, "0.3"), marker="o", ms=4, capsize=3,
+                            label=f"{cls}, {mode}")
+        a.set_ylabel("Fairness index (mean over 20-s intervals)")
+        b.set_ylabel("Goodput per class (Mb/s)")
+        for ax, t in ((a, "(a) Fairness index"), (b, "(b) Goodput")):
+            ax.set_xlabel(XLABEL[x])
+            ax.set_title(t, fontsize=9)
+            ax.grid(True, alpha=0.3)
+            if ax.get_legend_handles_labels()[0]:
+                ax.legend(fontsize=7)
+        n = ps.groupby("point")["seed"].nunique()
+        f.supxlabel(f"error bars: 95% CI over seeds (n = {n.min() if len(n) else 0})",
+                    fontsize=7, color="0.35")
+        return f
+    fig.__name__ = f"fig{number}"
+    return fig
+
+
+FIGURES = {fam: _family(fam) for fam in SPEC}
