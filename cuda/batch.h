@@ -268,6 +268,7 @@ struct BatchShape {
 // A transfer still running at the end has tr_end_slot = -1.
 #define DS_RECORD_FIELDS(X)                                                               \
   X(tr_gen, int32_t, RT)               /* generator */                                    \
+  X(tr_slot, int32_t, RT)              /* its slot in the generator's pool (a session's index) */ \
   X(tr_size_pkts, int32_t, RT)                                                            \
   X(tr_start_slot, double, RT)         /* arrival (slot time) */                          \
   X(tr_end_slot, double, RT)           /* its last packet left the last link; -1 = unfinished */ \

@@ -135,6 +135,10 @@ def test_sessions_run_back_to_back_with_think_times():
     per = 60.0 / (0.2 + t.completion_s.mean())
     assert len(t) == pytest.approx(3 * per, rel=0.15)
     assert res.traffic.peak_active.iloc[0] <= 3
+    assert sorted(t.slot.unique()) == [0, 1, 2]  # the slot is the session
+    for _, s in t.groupby("slot"):
+        s = s.sort_values("start_s")
+        assert (s.start_s.to_numpy()[1:] > s.end_s.to_numpy()[:-1]).all()  # back to back
 
 
 def test_same_seed_same_transfers_whatever_the_batch():

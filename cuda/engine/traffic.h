@@ -86,6 +86,7 @@ DS_HD inline int64_t write_record(Replica& x, int f, double end) {
   const size_t i = (size_t)x.r * x.shape.max_transfers + (size_t)k;
   BatchOutput* o = x.rec;
   o->tr_gen[i] = g;
+  o->tr_slot[i] = f - x.in->gen_first_flow[x.iG(g)];
   o->tr_size_pkts[i] = t.size;
   o->tr_start_slot[i] = t.start;
   o->tr_end_slot[i] = end;

@@ -363,7 +363,8 @@ def _tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> dict:
             "intervals": intervals, "transfers": transfers, "traffic": traffic}
 
 
-TRANSFER_COLUMNS = ["replica", "traffic", "cls", "size_pkts", "start_s", "end_s", "completion_s",
+TRANSFER_COLUMNS = ["replica", "traffic", "slot", "cls", "size_pkts", "start_s", "end_s",
+                    "completion_s",
                     "pkts_sent", "retransmits", "timeouts", "drops", "early_drops", "pkts_red"]
 TRAFFIC_COLUMNS = ["replica", "traffic", "cls", "kind", "pool", "started", "completed",
                    "unfinished", "refused", "records_lost", "peak_active"]
@@ -403,6 +404,7 @@ def _traffic_tables(out: dict, scs: list[Scenario], rep: np.ndarray, slot: np.nd
     end = np.where(end_slot >= 0, end_slot * slot[tr_r] + post, np.nan)
     transfers = pd.DataFrame({
         "replica": rep[tr_r], "traffic": [scs[r].traffic[j].name for r, j in zip(tr_r, g)],
+        "slot": out["tr_slot"][tr_r, tr_k].astype(np.int64),
         "cls": [scs[r].traffic[j].flow.cls for r, j in zip(tr_r, g)],
         "size_pkts": out["tr_size_pkts"][tr_r, tr_k].astype(np.int64),
         "start_s": start, "end_s": end, "completion_s": end - start,
