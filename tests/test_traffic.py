@@ -253,3 +253,19 @@ def test_show_summarises_transfers_of_a_traffic_only_sweep(tmp_path, capsys):
     assert cli.main(["show", str(tmp_path / "out"), "--table", "transfers", "--metric",
                      "drops"]) == 0
     assert "drops: mean over seeds" in capsys.readouterr().out
+
+
+def test_telnet_flows_beside_transfers():
+    """Telnet-like flows and short-lived transfers in one replica: each keeps to its own
+    application (the transfers' slots have no application writes), every transfer completes."""
+    link = Link(rate_bps=10e6, prop_delay_ms=2.0, classes=(QueueClass("q", limit_pkts=100),))
+    telnet = tuple(TcpFlow(cls="q", segment_bytes=40, header_bytes=40, telnet_interval_s=0.05,
+                           reverse_delay_ms=4.0) for _ in range(3))
+    tr = Traffic(name="web", flow=template(max_window_pkts=20), mean_interarrival_s=0.05,
+                 size_set_pkts=(3, 10), pool=16, t_stop_s=8.0)
+    res = simulate([Scenario(links=(link,), flows=telnet, traffic=(tr,), duration_s=10.0)], [2],
+                   backend="cpu")
+    t = res.transfers
+    assert len(t) > 100 and t.completion_s.notna().all()
+    assert (t.pkts_sent >= t.size_pkts).all() and (t.pkts_sent <= 2 * t.size_pkts + 3).all()
+    assert (abs(res.flows.pkts_sent - 200) < 5 * math.sqrt(200)).all()

@@ -43,6 +43,7 @@ struct ReplicaHdr {
   uint8_t f_markers;  // edge conditioners
   uint8_t f_aqm;      // a class with RED/RIO/WRED
   uint8_t f_traffic;  // traffic generators (pool slots, generations)
+  uint8_t f_app;      // telnet-like applications
 };
 
 // One flow slot's transfer (slots of a generator's pool; queue side, engine/traffic.h).
@@ -80,7 +81,7 @@ struct OutOffsets {
 struct Layout {
   OutOffsets out;
   size_t out_begin, out_end;
-  size_t hdr, links, queues, red, markers, conns, gens, xfers, websess, qring, dline, snd, acks, nic, rcv, rxbits, tree_key, tree_win,
+  size_t hdr, links, queues, red, markers, conns, gens, xfers, websess, sx, qring, dline, snd, acks, nic, rcv, rxbits, tree_key, tree_win,
       rx_key, rx_win, sources, lane_t, emit_idx, emit, emit_sub, stage, stage2, stride;
   int32_t P;  // tree leaves: a power of two >= max(flows, lanes)
 };
@@ -102,6 +103,7 @@ inline Layout make_layout(const BatchShape& s) {
   take(L.gens, (size_t)s.max_gens * sizeof(GenState));
   take(L.xfers, F * sizeof(Transfer));
   take(L.websess, (size_t)s.max_sessions * sizeof(WebSession));
+  take(L.sx, F * sizeof(SenderExt));
   take(L.qring, NL * kMaxClasses * (size_t)s.queue_cap * sizeof(Packet));
   take(L.dline, NL * (size_t)s.delay_cap * sizeof(TimedPacket));
   take(L.snd, F * sizeof(TcpSender));
@@ -145,6 +147,7 @@ struct Replica {
   GenState* gens;      // [g]
   Transfer* xfers;     // [f]
   WebSession* websess; // [session]: web sessions of every kGenWeb generator
+  SenderExt* sxs;      // [f]: senders' rarely used state (transfers, telnet)
   BatchOutput* rec;    // the batch's arrays: transfer records go straight there (row r*T + k)
   Packet* qring;       // [(l*kMaxClasses + c)*queue_cap + i]
   TimedPacket* dline;  // [l*delay_cap + i]
@@ -179,6 +182,7 @@ struct Replica {
   DS_HD DS_INLINE size_t iG(int g) const { return (size_t)r * shape.max_gens + g; }
 
   DS_HD DS_INLINE TcpSender& snd(int f) const { return snds[f]; }
+  DS_HD DS_INLINE SenderExt& sx(int f) const { return sxs[f]; }
   DS_HD DS_INLINE TcpReceiver& rcv(int f) const { return rcvs[f]; }
   DS_HD DS_INLINE SourceState& src(int s) const { return sources[s]; }
   DS_HD DS_INLINE uint32_t* rxbits(int f) const { return rxb + (size_t)f * kRxWords; }
@@ -310,6 +314,7 @@ DS_HD inline Replica bind_replica(int32_t r, const BatchInput* in, const Layout&
   x.gens = (GenState*)(b + L.gens);
   x.xfers = (Transfer*)(b + L.xfers);
   x.websess = (WebSession*)(b + L.websess);
+  x.sxs = (SenderExt*)(b + L.sx);
   x.rec = nullptr;  // set by the backend (bind_records)
   x.qring = (Packet*)(b + L.qring);
   x.dline = (TimedPacket*)(b + L.dline);

@@ -59,7 +59,7 @@ DS_HD DS_INLINE void sender_counters(const Replica& x, int f, int32_t* c) {
 
 // The sender's part of record k: what it sent up to now (its last ACK, or the end).
 DS_HD DS_INLINE void record_sender(const Replica& x, int f, int64_t k) {
-  const TcpSender& s = x.snd(f);
+  const SenderExt& s = x.sx(f);
   int32_t c[3];
   sender_counters(x, f, c);
   const size_t i = (size_t)x.r * x.shape.max_transfers + (size_t)k;
@@ -124,8 +124,7 @@ DS_HD inline void transfer_progress(Replica& x, int f, uint32_t now) {
   // The last packet left the last link in slot `now`: done at the slot's end (the delays
   // after the last link are added on the host, python/diffsweep/engine.py).
   const int64_t k = write_record(x, f, (double)now + 1.0);
-  TcpSender& s = x.snd(f);
-  s.rec_k = k;  // the sender adds its counts when the last ACK reaches it
+  x.sx(f).rec_k = k;  // the sender adds its counts when the last ACK reaches it
   x.out.gen_completed[g] += 1;
   x.gens[g].active -= 1;
   // The last (cumulative) ACK leaves now, or within a delayed-ACK interval, and is at the
@@ -139,25 +138,26 @@ DS_HD inline void transfer_progress(Replica& x, int f, uint32_t now) {
 
 // Flow side: flow slot f's sender has its transfer's last ACK.
 DS_HD inline void transfer_sender_done(Replica& x, int f) {
-  TcpSender& s = x.snd(f);
-  if (s.rec_k >= 0) record_sender(x, f, s.rec_k);
-  s.rec_k = -1;
+  SenderExt& e = x.sx(f);
+  if (e.rec_k >= 0) record_sender(x, f, e.rec_k);
+  e.rec_k = -1;
 }
 
-// Flow side, at s.pend_at: the slot's assigned transfer starts as a new connection.
+// Flow side, at its pend_at: the slot's assigned transfer starts as a new connection.
 DS_HD inline void transfer_start(Replica& x, int f, TcpSender& s) {
-  if (s.rec_k >= 0) transfer_sender_done(x, f);
+  SenderExt& e = x.sx(f);
+  if (e.rec_k >= 0) transfer_sender_done(x, f);
   for (int32_t a = s.ack_first; a >= 0; a = x.acks[a].next) x.acks[a].consumed = 1;
-  const uint8_t gen = s.pend_gen;
-  const int32_t size = s.pend_size;
-  const uint32_t at = s.pend_at;
+  const uint8_t gen = e.pend_gen;
+  const int32_t size = e.pend_size;
+  const uint32_t at = e.pend_at;
   sender_init(x, f, s);
   s.curseq = size;
   s.start_due = at;
   pick_path(x, f, s, size, at);  // the edge classifier sees the transfer's drawn size
   s.gen = gen;
-  s.pending = 0;
-  sender_counters(x, f, s.base);
+  e.pending = 0;
+  sender_counters(x, f, e.base);
 }
 
 DS_HD DS_INLINE bool slot_free(const Replica& x, int f, double at) {
@@ -173,7 +173,7 @@ DS_HD inline void assign_transfer(Replica& x, int f, int g, double at, int32_t s
   t.next_gen = (uint8_t)((t.next_gen + 1u) & 15u);
   t.active = 1;
   t.rx_done = 0;
-  TcpSender& s = x.snd(f);
+  SenderExt& s = x.sx(f);
   s.pending = 1;
   s.pend_gen = t.next_gen;
   s.pend_size = size;
@@ -301,8 +301,8 @@ DS_HD DS_COLD void init_traffic(Replica& x) {
     t.active = 0;
     t.rx_done = 0;
     TcpSender& s = x.snd(f);
-    s.pending = 0;
-    s.rec_k = -1;
+    x.sx(f).pending = 0;
+    x.sx(f).rec_k = -1;
     if (x.in->flow_gen[x.iF(f)] >= 0) {  // a pool slot: no connection until assigned
       s.start_due = kNeverSlot;
       s.finished = 1;
@@ -343,7 +343,7 @@ DS_HD DS_COLD void flush_traffic(Replica& x) {
   const int nf = x.in->n_flows[x.iR()];
   for (int f = 0; f < nf; ++f) {
     if (x.in->flow_gen[x.iF(f)] < 0) continue;
-    TcpSender& s = x.snd(f);
+    const SenderExt& s = x.sx(f);
     if (x.xfers[f].active) {
       const int64_t k = write_record(x, f, -1.0);
       if (k >= 0 && !s.pending) record_sender(x, f, k);

@@ -67,17 +67,23 @@ struct TcpSender {
   uint8_t finished;
   uint8_t gen;          // transfer generation of a pool slot (engine/traffic.h); stamped on
                         // its packets so that a reused slot ignores its predecessor's
+  uint8_t path2;        // random/size split: this connection's packets take path 2
+};
+
+// A sender's rarely used state, apart from TcpSender so that plain TCP keeps its state small
+// (engine/replica.h: one per flow; read only by replicas that use these features).
+struct SenderExt {
+  double app_next;      // telnet-like application: slot time of its next segment
+  int64_t rec_k;        // the record its last ACK completes (-1: none)
   // A pool slot's next transfer, assigned between rounds, started by the flow side when it
   // reaches pend_at (so at the same simulated time whatever the rounds): engine/traffic.h.
-  uint8_t pending;
-  uint8_t pend_gen;
-  uint8_t path2;        // random/size split: this connection's packets take path 2
   int32_t pend_size;
   uint32_t pend_at;
   int32_t base[3];      // its counters when the transfer started: sent, rexmits, timeouts
   uint32_t app_ctr;     // Philox counter of a telnet-like application (kFamApp)
-  int64_t rec_k;        // the record its last ACK completes (-1: none)
-  double app_next;      // telnet-like application: slot time of its next segment
+  uint8_t pending;
+  uint8_t pend_gen;
+  uint8_t pad[6];
 };
 
 // RenoTcpAgent::window(): cwnd inflated by dupwnd during fast recovery, capped by the
@@ -347,9 +353,10 @@ DS_HD inline void rto_fire(X& x, int f, TcpSender& s, uint32_t now) {
 template <class X>
 DS_HD DS_INLINE void app_writes(X& x, int f, TcpSender& s, uint32_t now) {
   const double iat = x.in->flow_app_iat_slots[x.iF(f)];
-  while (s.app_next < (double)now + 1.0) {
+  SenderExt& e = x.sx(f);
+  while (e.app_next < (double)now + 1.0) {
     s.curseq += 1;
-    s.app_next += exponential(draw_u01(x.seed, kFamApp, (uint32_t)f, s.app_ctr), iat);
+    e.app_next += exponential(draw_u01(x.seed, kFamApp, (uint32_t)f, e.app_ctr), iat);
   }
 }
 
@@ -370,13 +377,14 @@ DS_HD inline void sender_init(X& x, int f, TcpSender& s) {
   s.recover = -1;
   const int64_t size = x.in->flow_size_pkts[i];
   s.curseq = size < 0 ? INT32_MAX : (int32_t)size;
-  s.app_ctr = 0;
-  s.app_next = 1e300;
   const double iat = x.in->flow_app_iat_slots[i];
+  SenderExt& e = x.sx(f);
+  e.app_ctr = 0;
+  e.app_next = 1e300;  // no application writes (bulk data)
   if (iat > 0.0) {  // telnet-like: nothing to send until the application writes
     s.curseq = 0;
-    s.app_next = (double)x.in->flow_start_slot[i] +
-                 exponential(draw_u01(x.seed, kFamApp, (uint32_t)f, s.app_ctr), iat);
+    e.app_next = (double)x.in->flow_start_slot[i] +
+                 exponential(draw_u01(x.seed, kFamApp, (uint32_t)f, e.app_ctr), iat);
   }
   s.rtt_seq = -1;
   s.rtt_ts = 0;
