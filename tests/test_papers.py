@@ -56,3 +56,23 @@ def test_generic_modules_never_name_a_paper(module):
             hits = [line for line in text.splitlines() if word in line
                     and not re.search(r"``[^`]*" + re.escape(word) + r"[^`]*``|e\.g\.", line)]
             assert not hits, f"{module} names the paper {paper}: {hits[:3]}"
+
+
+def test_kaur_vin_fairness_figures_run_in_index_order_with_noisy_variants():
+    """Issue 10: the primary K5-K9 (Figs. 5-9) run as the paper's ns-2 did, same-slot arrivals
+    in flow-index order without send jitter; K5v holds the random-order and jitter variants."""
+    from diffsweep.reproduce import _sweep_path
+    paper = papers.get("kaur-vin")
+
+    def fixed(name):
+        return config.load_sweep(_sweep_path(paper.package, name)).fixed
+
+    for fid in ("K5", "K6", "K7", "K8", "K9"):
+        sweeps = paper.family(fid).sweeps
+        assert sweeps and all(fixed(n).get("tie_break") == "index" for n in sweeps), fid
+        assert all("send_jitter_s" not in fixed(n) for n in sweeps), fid
+    variants = paper.family("K5v").sweeps
+    assert {"k5_equal", "k5_unequal", "k7_equal", "k7_unequal"} <= set(variants)
+    assert all(fixed(n).get("tie_break", "random") == "random"
+               for n in ("k5_equal", "k5_unequal", "k7_equal", "k7_unequal"))
+    assert any(n.endswith("_jitter") for n in variants)

@@ -29,7 +29,7 @@ def shrunk_sweeps(dest: Path, names) -> None:
 
 @pytest.fixture
 def workdir(tmp_path, monkeypatch):
-    shrunk_sweeps(tmp_path, ["k2", "k5_equal", "k5_unequal"])
+    shrunk_sweeps(tmp_path, ["k2", "k5_equal_index", "k5_unequal_index"])
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -58,11 +58,11 @@ def test_reproduce_k2_k5_through_cli(workdir):
     assert "data:image/png;base64," in html
     # The assumptions state what was run (the shrunk [quick]: 4 s, warm-up 1 s, 3 seeds), and
     # the summary says the verdicts rest on 3 seeds of a --quick run.
-    assert "duration 4 s, warm-up 1 s, 3 seeds per point (k2, k5_equal, k5_unequal)" in md
+    assert "duration 4 s, warm-up 1 s, 3 seeds per point (k2, k5_equal_index, k5_unequal_index)" in md
     assert "20-30 s" not in md and "rest on 3 seeds" in md and "--quick run" in md
     assert "white-space:pre-wrap" in html   # the set-up block wraps
     # A second run resumes: every replica is already in the folders.
-    for name in ("k2", "k5_equal", "k5_unequal"):
+    for name in ("k2", "k5_equal_index", "k5_unequal_index"):
         assert (out / name / "manifest.json").is_file()
     rc = cli.main(["reproduce", "kaur-vin", "--figure", "2", "--quick", "--out", str(out),
                    "--backend", "cpu", "--quiet"])
