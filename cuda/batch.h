@@ -174,7 +174,7 @@ struct BatchShape {
   X(flow_drop_seq, int32_t, RFD)      /* seqs lost on first transmission; -1 = none */     \
   X(flow_marker, int8_t, RF)          /* edge conditioner of the flow's aggregate; -1 = none */ \
   X(flow_gen, int8_t, RF)             /* generator whose pool the slot is in; -1 = a fixed flow */ \
-  X(flow_app_iat_slots, double, RF)   /* telnet-like: a segment per Exp(this); 0 = bulk data */ \
+  X(flow_app_iat_slots, double, RF)   /* telnet-like: > 0 a segment per Exp(this); < 0 tcplib gaps, -this slots/s; 0 bulk */ \
   X(flow_colour, uint8_t, RF)         /* Colour its packets leave the host with */          \
   X(src_cls, uint8_t, RS)                                                                  \
   X(src_n_hops, uint8_t, RS)                                                               \
@@ -217,7 +217,9 @@ struct BatchShape {
   X(gen_pages, int32_t, RG)           /* kGenWeb: pages per session */                       \
   X(gen_objects, int32_t, RG)         /* kGenWeb: objects per page */                        \
   X(gen_inter_obj_slots, double, RG)  /* kGenWeb: mean gap between a page's objects; the   \
-                                         gap between pages is gen_think_slots */
+                                         gap between pages is gen_think_slots */ \
+  X(gen_first_start_slots, double, RG) /* kGenSessions: > 0 each session's first transfer at \
+                                          a uniform time in [0, this); 0 after a think time */
 
 #define DS_OUTPUT_FIELDS(X)                                                               \
   X(slots_run, int64_t, R)                                                                \

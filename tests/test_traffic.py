@@ -269,3 +269,38 @@ def test_telnet_flows_beside_transfers():
     assert len(t) > 100 and t.completion_s.notna().all()
     assert (t.pkts_sent >= t.size_pkts).all() and (t.pkts_sent <= 2 * t.size_pkts + 3).all()
     assert (abs(res.flows.pkts_sent - 200) < 5 * math.sqrt(200)).all()
+
+
+def test_tcplib_telnet_flows_send_at_tcplib_rate():
+    """telnet_interval_s = 0 is ns-2's Application/Telnet with interval_ 0: gaps from tcplib's
+    telnet distribution (mean 1.0995 s in diffsweep's summary of ns-2's table). 32 flows over
+    1,000 s send about 32,000 / 1.0995 segments in all (the heavy tail makes one flow's count
+    noisy; the total is within 10%), each flow at least a few."""
+    link = Link(rate_bps=1e6, prop_delay_ms=5.0, classes=(QueueClass("q", limit_pkts=100),))
+    flows = tuple(TcpFlow(cls="q", segment_bytes=40, header_bytes=40, telnet_interval_s=0.0,
+                          reverse_delay_ms=5.0) for _ in range(32))
+    f = simulate([Scenario(links=(link,), flows=flows, duration_s=1000.0)], [3],
+                 backend="cpu").flows
+    expected = 32 * 1000.0 / 1.0995
+    assert abs(f.pkts_sent.sum() - expected) < 0.10 * expected
+    assert (f.pkts_sent > 10).all() and f.finish_s.isna().all()
+    with pytest.raises(ConfigError, match=r"TcpFlow\.telnet_interval_s"):
+        TcpFlow(cls="q", telnet_interval_s=-1.0)
+
+
+def test_sessions_first_start_spread_uniformly():
+    """Traffic(first_start_s=T): each session's first transfer starts at a uniform time in
+    [0, T) (Matta & Guo: sessions start in the first 5 s); without it, after a think time."""
+    tr = Traffic(name="s", flow=template(), kind="sessions", pool=200, think_s=0.001,
+                 first_start_s=5.0, size_set_pkts=(1,))
+    sc = Scenario(links=(fat_path(),), traffic=(tr,), duration_s=6.0)
+    t = simulate([sc], [4], backend="cpu").transfers
+    first = t.groupby("slot")["start_s"].min()
+    assert len(first) == 200 and first.max() < 5.0
+    # uniform on [0, 5): KS distance to the uniform CDF
+    x = np.sort(first.to_numpy()) / 5.0
+    d = np.max(np.abs(x - (np.arange(1, 201) - 0.5) / 200))
+    assert d < 1.63 / math.sqrt(200)  # 1% level
+    with pytest.raises(ConfigError, match=r"Traffic\.first_start_s: .*'sessions'"):
+        Traffic(name="p", flow=template(), kind="poisson", mean_interarrival_s=1.0,
+                first_start_s=5.0, size_set_pkts=(1,))

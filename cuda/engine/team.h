@@ -64,7 +64,7 @@ DS_HD inline void init_replica(Replica& x, const Layout& L) {
         if (x.in->class_aqm[x.iLC(l, c)] != kAqmDropTail) h.f_aqm = 1;
     h.f_app = 0;
     for (int f = 0; f < nf; ++f)
-      if (x.in->flow_app_iat_slots[x.iF(f)] > 0.0) h.f_app = 1;
+      if (x.in->flow_app_iat_slots[x.iF(f)] != 0.0) h.f_app = 1;
     h.f_colour = h.f_markers;
     for (int f = 0; f < nf; ++f)
       if (x.in->flow_colour[x.iF(f)] != kGreen) h.f_colour = 1;

@@ -329,10 +329,12 @@ DS_HD DS_COLD void init_traffic(Replica& x) {
         w.pages_left = x.in->gen_pages[i];
         w.objs_left = 0;
       }
-    } else {  // sessions start after a first think time each
+    } else {  // sessions start after a first think time each, or at a uniform time
       const int first = x.in->gen_first_flow[i], pool = x.in->gen_pool[i];
+      const double spread = x.in->gen_first_start_slots[i];
       for (int f = first; f < first + pool; ++f)
-        x.xfers[f].next_start = gen_exp(x.seed, g, st, x.in->gen_think_slots[i]);
+        x.xfers[f].next_start = spread > 0.0 ? spread * gen_u01(x.seed, g, st)
+                                             : gen_exp(x.seed, g, st, x.in->gen_think_slots[i]);
     }
   }
 }

@@ -17,6 +17,7 @@
 #include "../core/random.h"
 #include "../core/ring.h"
 #include "access_link.h"
+#include "app_telnet.h"
 #include "tcp_newreno.h"
 #include "tcp_rtt.h"
 
@@ -273,7 +274,7 @@ DS_HD inline void newack(X& x, int f, TcpSender& s, int32_t ackno, uint32_t now)
 
 template <class X>
 DS_HD inline void check_finished(X& x, int f, TcpSender& s, uint32_t now) {
-  if (x.in->flow_app_iat_slots[x.iF(f)] > 0.0) return;  // an interactive application never ends
+  if (x.in->flow_app_iat_slots[x.iF(f)] != 0.0) return;  // an interactive application never ends
   if (s.curseq != INT32_MAX && s.highest_ack >= s.curseq - 1 && !s.finished) {
     s.finished = 1;
     s.rto_due = kNeverSlot;
@@ -348,15 +349,16 @@ DS_HD inline void rto_fire(X& x, int f, TcpSender& s, uint32_t now) {
   s.last_cwnd_action = kActTimeout;
 }
 
-// A telnet-like application (ns-2 Application/Telnet with an exponential interval_): it hands
-// TCP one segment at exponential intervals; each goes out as soon as the window allows.
+// A telnet-like application (ns-2 Application/Telnet): it hands TCP one segment after each gap
+// (exponential, or tcplib's telnet distribution: model/app_telnet.h); each goes out as soon as
+// the window allows.
 template <class X>
 DS_HD DS_INLINE void app_writes(X& x, int f, TcpSender& s, uint32_t now) {
   const double iat = x.in->flow_app_iat_slots[x.iF(f)];
   SenderExt& e = x.sx(f);
   while (e.app_next < (double)now + 1.0) {
     s.curseq += 1;
-    e.app_next += exponential(draw_u01(x.seed, kFamApp, (uint32_t)f, e.app_ctr), iat);
+    e.app_next += telnet_gap_slots(iat, draw_u01(x.seed, kFamApp, (uint32_t)f, e.app_ctr));
   }
 }
 
@@ -381,10 +383,10 @@ DS_HD inline void sender_init(X& x, int f, TcpSender& s) {
   SenderExt& e = x.sx(f);
   e.app_ctr = 0;
   e.app_next = 1e300;  // no application writes (bulk data)
-  if (iat > 0.0) {  // telnet-like: nothing to send until the application writes
+  if (iat != 0.0) {  // telnet-like: nothing to send until the application writes
     s.curseq = 0;
     e.app_next = (double)x.in->flow_start_slot[i] +
-                 exponential(draw_u01(x.seed, kFamApp, (uint32_t)f, e.app_ctr), iat);
+                 telnet_gap_slots(iat, draw_u01(x.seed, kFamApp, (uint32_t)f, e.app_ctr));
   }
   s.rtt_seq = -1;
   s.rtt_ts = 0;
@@ -400,7 +402,7 @@ DS_HD inline void sender_init(X& x, int f, TcpSender& s) {
   s.rtt_active = 0;
   s.finished = 0;
   s.gen = 0;
-  pick_path(x, f, s, iat > 0.0 ? -1 : size, s.start_due);
+  pick_path(x, f, s, iat != 0.0 ? -1 : size, s.start_due);
   x.out.flow_finish_slot[f] = -1;
 }
 

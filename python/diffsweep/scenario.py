@@ -437,7 +437,9 @@ class TcpFlow:
     of the first two duplicate ACKs. ``telnet_interval_s``: a telnet-like application (ns-2
     Application/Telnet): instead of bulk
     data it writes one segment at exponential intervals of this mean, each sent as soon as the
-    window allows (use a small ``segment_bytes``); None = bulk data (``size_pkts``).
+    window allows (use a small ``segment_bytes``); 0 = ns-2's ``interval_ 0``: gaps drawn from
+    tcplib's telnet interarrival distribution (mean 1.1 s, median 0.24 s, heavy-tailed;
+    docs/model.md, "Telnet"); None = bulk data (``size_pkts``).
     ``route2``: a second path (Matta & Guo's two-path "diamond"); ``split`` picks a packet's
     path: "none" (all on ``route``), "random" (each connection/transfer on either path with
     probability 1/2), "size" (a connection of fewer than ``split_pkts`` packets on ``route``,
@@ -552,7 +554,7 @@ class TcpFlow:
         check_bool(f"{path}.limited_transmit", self.limited_transmit)
         _colour(f"{path}.colour", self.colour)
         if self.telnet_interval_s is not None:
-            check_positive(f"{path}.telnet_interval_s", self.telnet_interval_s)
+            check_nonneg(f"{path}.telnet_interval_s", self.telnet_interval_s)
             check(self.size_pkts is None, f"{path}.size_pkts", self.size_pkts,
                   "None for a telnet-like flow (telnet_interval_s is set): it sends what its "
                   "application writes")
@@ -720,8 +722,9 @@ class Traffic:
 
     ``kind="poisson"``: Poisson arrivals, mean interarrival ``mean_interarrival_s``;
     ``"sessions"``: ``pool`` sessions, each starting its next transfer an exponential think
-    time (mean ``think_s``) after its last one was received; ``"web"``: ns-2's WebTraf model
-    (tcl/ex/web-traffic.tcl): ``sessions`` sessions of ``pages_per_session`` pages at
+    time (mean ``think_s``) after its last one was received, the first one after such a think
+    time or, with ``first_start_s``, at a uniform time in [0, ``first_start_s``); ``"web"``:
+    ns-2's WebTraf model (tcl/ex/web-traffic.tcl): ``sessions`` sessions of ``pages_per_session`` pages at
     exponential intervals (mean ``inter_page_s``, the first after one such interval), each page
     ``objects_per_page`` objects at exponential intervals (mean ``inter_object_s``), each object
     a transfer (HTTP/1.0: one connection per object), sizes by default ns-2's ParetoII of mean
@@ -752,6 +755,7 @@ class Traffic:
     objects_per_page: int = field(default=1, metadata=_OMIT)
     inter_page_s: float = field(default=1.0, metadata=_OMIT)
     inter_object_s: float = field(default=0.01, metadata=_OMIT)
+    first_start_s: float | None = field(default=None, metadata=_OMIT)
 
     def __post_init__(self):
         _set(self, "flow", _construct(TcpFlow, self.flow, f"{type(self).__name__}.flow"))
@@ -760,7 +764,8 @@ class Traffic:
             v = tuple(as_int(i) for i in v)
         _set(self, "size_set_pkts", v)
         for f in ("mean_interarrival_s", "think_s", "t_stop_s", "size_mean_pkts", "size_min_pkts",
-                  "size_max_pkts", "size_alpha", "inter_page_s", "inter_object_s"):
+                  "size_max_pkts", "size_alpha", "inter_page_s", "inter_object_s",
+                  "first_start_s"):
             _set(self, f, as_float(getattr(self, f)))
         for f in ("pool", "max_records", "sessions", "pages_per_session", "objects_per_page"):
             _set(self, f, as_int(getattr(self, f)))
@@ -778,6 +783,10 @@ class Traffic:
                   "a number > 0 for kind 'poisson'")
             check_positive(f"{path}.mean_interarrival_s", self.mean_interarrival_s)
         check_positive(f"{path}.think_s", self.think_s)
+        if self.first_start_s is not None:
+            check(self.kind == "sessions", f"{path}.first_start_s", self.first_start_s,
+                  "None unless kind is 'sessions'")
+            check_positive(f"{path}.first_start_s", self.first_start_s)
         if self.t_stop_s is not None:
             check_positive(f"{path}.t_stop_s", self.t_stop_s)
         _one_of(f"{path}.size_dist", self.size_dist, SIZE_DISTS)

@@ -2,6 +2,7 @@
 // functions against hand-computed cases (cuda/model/*.h, cuda/core/ring.h).
 // Build (from the repo root):
 //   g++ -std=c++17 -O2 -ffp-contract=off -Wall -Wextra -Icuda tests/cpp/test_models.cpp -o test_models
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "check.h"
 #include "core/ring.h"
 #include "model/access_link.h"
+#include "model/app_telnet.h"
 #include "model/link.h"
 #include "model/queue_droptail.h"
 #include "model/sched_priority.h"
@@ -133,9 +135,35 @@ void test_receiver() {
   check(ds::rx_accept(r, bits, 4 + ds::kRxBitmapBits) == -1, "beyond the bitmap: refused");
 }
 
+// tcplib telnet gaps (ns-2 Application/Telnet, interval_ 0): the summary's ends, its median,
+// the tail taken exactly, and the moments over a fine grid of u against ns-2's 10,000-sample
+// table (mean 1.0919 s, median 0.2364 s: benchmarks/ns2/tcplib).
+void test_tcplib_telnet() {
+  check(ds::tcplib_telnet_gap_s(0.0) == 0.000606425, "smallest sample at u = 0");
+  check(ds::tcplib_telnet_gap_s(0.99999) == 209.921219, "largest sample at the top");
+  check(ds::tcplib_telnet_gap_s(ds::kTcplibCut) == 43.8102773, "first tail sample");
+  const double med = ds::tcplib_telnet_gap_s(0.5);
+  check(med > 0.235 && med < 0.238, "median 0.236 s");
+  double sum = 0.0, prev = 0.0;
+  bool monotone = true;
+  const int n = 1000000;
+  for (int i = 0; i < n; ++i) {
+    const double g = ds::tcplib_telnet_gap_s((i + 0.5) / n);
+    monotone = monotone && g >= prev;
+    prev = g;
+    sum += g;
+  }
+  check(monotone, "inverse CDF non-decreasing");
+  check(std::fabs(sum / n - 1.0919) < 0.01 * 1.0919, "mean within 1% of ns-2's 1.0919 s");
+  check(ds::telnet_gap_slots(-100.0, 0.5) == 100.0 * med, "tcplib: -iat slots per second");
+  check(std::fabs(ds::telnet_gap_slots(10.0, std::exp(-1.0)) - 10.0) < 1e-9,
+        "exponential: -iat log(u)");
+}
+
 }  // namespace
 
 int main() {
+  test_tcplib_telnet();
   test_ring();
   test_drop_tail();
   test_schedulers();

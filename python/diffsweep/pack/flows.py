@@ -116,7 +116,10 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
         "flow_bugfix": np.where(is_newreno, 1, np.array([f.reno_bugfix for f in flows], dtype=np.int64)),
         "flow_drop_seq": drops,
         "flow_send_jitter_slots": jitter / slot_s,
-        "flow_app_iat_slots": np.array([(f.telnet_interval_s or 0.0) / slot_s for f in flows]),
+        # > 0: exponential mean in slots; < 0: tcplib gaps, -value slots per second; 0: bulk.
+        "flow_app_iat_slots": np.array([0.0 if f.telnet_interval_s is None else
+                                        f.telnet_interval_s / slot_s if f.telnet_interval_s > 0
+                                        else -1.0 / slot_s for f in flows]),
         "flow_limited_transmit": np.array([f.limited_transmit for f in flows], dtype=np.int64),
     }
     # Access FIFO: its buffer, or (unlimited) a window plus a go-back-N window.

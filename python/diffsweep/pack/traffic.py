@@ -79,6 +79,7 @@ def traffic_rows(sc: Scenario, slot_s: float, first: list[int]) -> tuple[dict, i
         "gen_pages": np.array([t.pages_per_session for t in trs], dtype=np.int64),
         "gen_objects": np.array([t.objects_per_page for t in trs], dtype=np.int64),
         "gen_inter_obj_slots": np.array([t.inter_object_s / slot_s for t in trs]),
+        "gen_first_start_slots": np.array([(t.first_start_s or 0.0) / slot_s for t in trs]),
     }
     rows["gen_first_session"] = np.concatenate([[0], np.cumsum(rows["gen_sessions"])[:-1]]) \
         if len(trs) else np.zeros(0, dtype=np.int64)
