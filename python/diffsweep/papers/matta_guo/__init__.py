@@ -1,9 +1,9 @@
 """Matta & Guo, "Differentiated Predictive Fair Service for TCP Flows"
 (``shared/papers/matta-guo-isolation-short-long.md``): families M3, M4, M5 (Figs. 3-5) of
-``shared/FIGURES.md``. M7 (Fig. 7, web background on a diamond) is not implemented yet.
+``shared/FIGURES.md``, and M7 (Fig. 7: web background on the two-path diamond of Fig. 6).
 
-Modules: ``scenario`` (the builder ``matta_guo``), ``tables`` (per-session goodput per 20-s
-interval, Jain per class), ``figures``, ``claims``. Sweeps: ``m3``, ``m4``, ``m5``.
+Modules: ``scenario`` (the builders ``matta_guo`` and ``matta_guo_web``), ``tables``
+(per-session goodput per 20-s interval, Jain per class), ``figures``, ``claims``. Sweeps: ``m3``, ``m4``, ``m5``, ``m7``.
 """
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ FAMILIES = (
     Family("M3", "3", ("m3",), "Fig. 3: large pipe (N = 30): fairness and goodput per class vs k"),
     Family("M4", "4", ("m4",), "Fig. 4: small pipe (N = 60): fairness and goodput per class vs k"),
     Family("M5", "5", ("m5",), "Fig. 5: fairness and goodput per class vs k_b/k_c (N = 30)"),
+    Family("M7", "7", ("m7",), "Fig. 7: web background on two paths: fairness and goodput of "
+           "short and long sessions per splitting scheme"),
 )
 
 ASSUMPTIONS = (
@@ -27,21 +29,32 @@ ASSUMPTIONS = (
     "buffer_ratio x k x B_u; sharing: one drop-tail FIFO of the summed rate and buffers. "
     "Buffers rounded to whole packets.",
     "Sessions: N short (10-packet) and N long (1000-packet) sessions of back-to-back "
-    "connections; the next connection starts an exponential think time of mean 1 ms after the "
-    "last was received. DEVIATION: the first connection too starts after such a think time, so "
-    "sessions start within milliseconds, not uniformly in the first 5 s.",
-    "Each session is a traffic generator (the per-session goodput needs it); the engine takes at "
-    "most 64 generators, so at N = 60 a generator holds 2 sessions and the fairness index is "
-    "computed over 30 pairs (their mean per-session goodput): it smooths the index upward.",
-    "Telnet background: 6 flows (3 per pipe under isolation) with exponential packet intervals "
-    "of mean 1 s; ns-2's tcplib telnet distribution is not modelled.",
+    "connections, one traffic generator per class with a pool slot per session; a session's "
+    "first connection starts at a uniform time in the first 5 s (Sec. 4.1), each next one an "
+    "exponential think time of mean 1 ms after the last was received.",
+    "Telnet background: 6 flows (3 per pipe under isolation), ns-2 Application/Telnet with "
+    "interval_ 0: gaps from tcplib's telnet distribution (diffsweep's 161-number summary of "
+    "ns-2's 10,000-sample table: mean 1.10 s vs 1.09 s, same median 0.236 s), one 576-B "
+    "segment per gap.",
     "Goodput of a session in a 20-s interval: each connection's packets spread evenly over its "
     "lifetime (start to last packet received; an unfinished one: packets sent less "
     "retransmissions over start to run end). The first 20-s interval is left out (warm-up). "
     "Fairness: Jain's index over the class's sessions per interval, averaged over intervals; "
     "goodput: the class's mean over intervals (Mb/s of 576-B packets). 95% CIs over seeds.",
     "Run length: the paper gives none; the full sweeps run 200 s (9 measured intervals), 5 "
-    "seeds; the quick ones 60 s (2 measured intervals), 2 seeds, 3 points.",
+    "seeds; the quick ones 60 s (2 measured intervals), 2 seeds, 3 points of k.",
+    "Fig. 7 (Sec. 4.4, Table 3): the diamond of Fig. 6 as two parallel 5 Mb/s links of 100 ms "
+    "with 250-packet buffers (RED: 20 / 245 packets, max_p 0.002, w_q 0.002, gentle); access "
+    "5 ms at 3 C = 15 Mb/s with 4000-packet buffers, egress 4.5 ms, ACKs back over 109.5 ms: "
+    "a round trip of 219 ms, i.e. Table 3's C x RTT = 238 packets (the paper prints no "
+    "delays). The rest of Fig. 6 (the pools' own links) is not modelled.",
+    "Fig. 7 foreground: 10 sessions of back-to-back 1000-packet and 10 of 10-packet "
+    "connections (Table 3's 'connections', read as the sessions of Sec. 4.2), measured like "
+    "Figs. 3-5. Background: Table 3's web model, 200 sessions of 1,900 one-object pages at "
+    "exponential intervals of mean 2.4 s (83 connections/s), bounded Pareto sizes on [4, "
+    "2e5] packets with shape 1.2 (mean 21 packets): about 81% of the two paths' 10 Mb/s. "
+    "Every flow, foreground and background, is routed by the scheme; under lifetime-based "
+    "splitting a flow's packets in flight stay on path 1 when it moves.",
 )
 
 SETUP = (
@@ -59,7 +72,8 @@ PAPER = Paper(
     setup=SETUP,
     families=FAMILIES,
     assumptions=ASSUMPTIONS,
-    builders={"matta_guo": "diffsweep.papers.matta_guo.scenario:matta_guo"},
+    builders={"matta_guo": "diffsweep.papers.matta_guo.scenario:matta_guo",
+              "matta_guo_web": "diffsweep.papers.matta_guo.scenario:matta_guo_web"},
     claims="diffsweep.papers.matta_guo.claims:matta_guo_claims",
     figures="diffsweep.papers.matta_guo.figures:FIGURES",
     run_note=("The paper gives no run length or number of runs; the full sweeps run 200 s with "

@@ -1,4 +1,4 @@
-"""The claims of Matta & Guo (families M3, M4, M5), checked against ``tables.per_seed`` (Jain's
+"""The claims of Matta & Guo (families M3, M4, M5, M7), checked against ``tables.per_seed`` (Jain's
 index per class per 20-s interval, averaged over the intervals after the first; goodput per
 class). Means and 95% Student-t CIs are over seeds; sub-results (k points) combine as usual.
 
@@ -8,6 +8,10 @@ holds, CI all >= 0.8 does not hold; "linear in k": the line through the seed-mea
 goodput against k has R^2 >= ``LINEAR_R2`` = 0.98 and the per-seed slopes' CI is above 0;
 "falls" (sharing short goodput vs k_b/k_c): per-seed slope CI below 0; "steady" (isolation):
 the seed-mean short goodput varies by at most ``STEADY`` = 15% of its mean over k_b/k_c.
+Fig. 7 (M7) compares schemes on the same seeds (common random numbers: the same web
+background), so its differences are paired per seed: "comparable" fairness: the paired
+difference's CI within +-``COMPARABLE`` = 0.1 holds, within +-0.2 partly; "higher" goodput: the
+paired difference's CI above 0; "above 80%" / "as low as 0.2": level checks on the index's CI.
 """
 from __future__ import annotations
 
@@ -20,12 +24,16 @@ from diffsweep.results import Results
 
 from . import tables as mt
 
-__all__ = ["matta_guo_claims", "ABOUT_ONE", "LINEAR_R2", "STEADY"]
+__all__ = ["matta_guo_claims", "ABOUT_ONE", "LINEAR_R2", "STEADY", "COMPARABLE"]
 
 ABOUT_ONE = 0.95
 LINEAR_R2 = 0.98
 STEADY = 0.15
 SMALL = 0.8
+COMPARABLE = 0.1
+FAIR_M7 = 0.8     # Sec. 4.4: RED and isolation "all above 80%"
+UNFAIR_M7 = 0.5   # drop-tail shared: "as low as 20%"; holds below 0.5, does not at >= 0.8
+ISOLATION_SCHEMES = ("size-based", "lifetime-based")
 
 
 def _lin(v):
@@ -128,6 +136,88 @@ def check_buffer(res: Results) -> Verdict:
                    f"(steady at <= {100 * STEADY:g}%)")
 
 
+def _scheme_diff(res: Results, a: str, b: str, cls: str, value: str) -> dict:
+    """Per-seed difference b - a of ``value`` for class ``cls`` between schemes a and b."""
+    ps = mt.per_seed(res)
+    d = ps[ps["cls"] == cls]
+    m = cl.paired(d[d["mode"] == a], d[d["mode"] == b], value, on=("seed",))
+    return cl.overall_ci(m, "diff")
+
+
+def _have(res: Results, modes) -> bool:
+    ps = mt.per_seed(res)
+    return set(modes) <= set(ps["mode"])
+
+
+@cl.measured
+def check_isolation_fair_as_red(res: Results) -> Verdict:
+    """Fairness of short and of long sessions under size- and lifetime-based splitting against
+    RED (load-balanced): per class and scheme the per-seed paired difference (isolation - RED)
+    of the index; holds if its CI lies within +-0.1, partly within +-0.2, else does not hold;
+    combined over the four."""
+    if not _have(res, ("red",)):
+        return Verdict(NM, {}, "no RED runs")
+    sts, nums, whys = [], {}, []
+    for scheme in ISOLATION_SCHEMES:
+        if not _have(res, (scheme,)):
+            continue
+        for cls in ("short", "long"):
+            ci = _scheme_diff(res, "red", scheme, cls, "jain_index")
+            sts.append(cl.flat_status(ci, COMPARABLE, 2 * COMPARABLE))
+            nums[f"{scheme} - red, {cls}"] = ci
+            whys.append(f"{cls}, {scheme} - RED: {cl.ci_words(ci)}")
+    return cl.combined_verdict(sts, nums, whys, "no isolation runs",
+                               suffix=f" (holds: within +-{COMPARABLE})")
+
+
+@cl.measured
+def check_size_short_goodput(res: Results) -> Verdict:
+    """Short sessions under size-based splitting against RED: the per-seed paired difference of
+    the short class's goodput (CI above 0: holds) and the size-based short fairness (CI >= 0.8
+    holds, all below 0.6 does not); combined."""
+    if not _have(res, ("red", "size-based")):
+        return Verdict(NM, {}, "needs the RED and size-based runs")
+    gd = _scheme_diff(res, "red", "size-based", "short", "goodput_mbps")
+    ps = mt.per_seed(res)
+    fair = cl.overall_ci(ps[(ps["mode"] == "size-based") & (ps["cls"] == "short")],
+                         "jain_index", bounds=(0.0, 1.0))
+    st = cl.combine_statuses([cl.sign_status(gd, +1), cl.level_ci(fair, FAIR_M7, 0.6)])
+    return Verdict(st, {"short_goodput_size_minus_red_mbps": gd, "jain_short_size": fair},
+                   f"short goodput, size-based - RED: {cl.ci_words(gd)} Mb/s, "
+                   f"{cl.sign_words(gd, +1)}; size-based short fairness {cl.ci_words(fair)}")
+
+
+@cl.measured
+def check_droptail_long(res: Results) -> Verdict:
+    """Load-balanced drop-tail against RED and isolation, long sessions: the paired difference
+    of the long class's goodput against each of RED, size- and lifetime-based (CI above 0:
+    holds), the drop-tail long fairness (CI below 0.5 holds, all >= 0.8 does not) and each
+    other scheme's long fairness (CI >= 0.8 holds, all below 0.6 does not); combined."""
+    if not _have(res, ("load-balanced",)):
+        return Verdict(NM, {}, "no load-balanced drop-tail runs")
+    ps = mt.per_seed(res)
+    long_ = ps[ps["cls"] == "long"]
+    others = [m for m in ("red",) + ISOLATION_SCHEMES if m in set(long_["mode"])]
+    if not others:
+        return Verdict(NM, {}, "no RED or isolation runs to compare with")
+    sts, nums, whys = [], {}, []
+    for m in others:
+        gd = _scheme_diff(res, m, "load-balanced", "long", "goodput_mbps")
+        sts.append(cl.sign_status(gd, +1))
+        nums[f"long goodput, drop-tail - {m}"] = gd
+        whys.append(f"long goodput drop-tail - {m}: {cl.ci_words(gd)} Mb/s")
+    dt = cl.overall_ci(long_[long_["mode"] == "load-balanced"], "jain_index", bounds=(0.0, 1.0))
+    sts.append(cl.level_ci(dt, UNFAIR_M7, FAIR_M7, higher_is_better=False))
+    nums["jain_long_droptail"] = dt
+    whys.append(f"drop-tail long fairness {cl.ci_words(dt)} (holds below {UNFAIR_M7})")
+    for m in others:
+        ci = cl.overall_ci(long_[long_["mode"] == m], "jain_index", bounds=(0.0, 1.0))
+        sts.append(cl.level_ci(ci, FAIR_M7, 0.6))
+        nums[f"jain_long_{m}"] = ci
+        whys.append(f"{m} long fairness {cl.ci_words(ci)}")
+    return cl.combined_verdict(sts, nums, whys, "no runs")
+
+
 def _claim(cid, figure, text, check, family) -> Claim:
     return Claim(id=cid, figure=figure, text=text, check=check, family=family,
                  thresholds=cl.doc_text(check))
@@ -149,4 +239,14 @@ def matta_guo_claims() -> list[Claim]:
         _claim("M5.1", "Fig. 5", "Sharing: short goodput falls as the buffer grows (slope CI "
                "< 0); isolation: short goodput steady (spread <= 15% of the mean).",
                check_buffer, "M5"),
+        _claim("M7.1", "Fig. 7", "Isolation (size- and lifetime-based splitting) achieves "
+               "fairness comparable to that of RED shared queues, for short and long sessions "
+               "('comparable': paired difference within +-0.1).", check_isolation_fair_as_red,
+               "M7"),
+        _claim("M7.2", "Fig. 7", "RED's fairness costs short connections goodput; with "
+               "size-based isolation short connections get both high fairness and higher "
+               "goodput than under RED.", check_size_short_goodput, "M7"),
+        _claim("M7.3", "Fig. 7", "With drop-tail shared queues (load-balanced) long connections "
+               "get much higher goodput, but their fairness is very low (as low as 0.2), while "
+               "RED and isolation keep it above 0.8.", check_droptail_long, "M7"),
     ]

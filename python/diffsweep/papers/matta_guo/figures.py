@@ -1,6 +1,8 @@
-"""Figures of Matta & Guo (families M3, M4, M5): (a) Jain's fairness index per class, averaged
-over 20-s intervals, (b) goodput per class, against k (Figs. 3-4) or k_b/k_c (Fig. 5);
-isolation solid, sharing dashed. Error bars: 95% Student-t CIs over seeds of ``tables.per_seed``.
+"""Figures of Matta & Guo (families M3, M4, M5, M7): (a) Jain's fairness index per class,
+averaged over 20-s intervals, (b) goodput per class, against k (Figs. 3-4) or k_b/k_c (Fig. 5);
+isolation solid, sharing dashed. Fig. 7: the four panels of the paper (fairness and goodput of
+short and of long foreground sessions) as bars per scheme. Error bars: 95% Student-t CIs over
+seeds of ``tables.per_seed``.
 """
 from __future__ import annotations
 
@@ -51,4 +53,35 @@ def _family(fam: str):
     return fig
 
 
+M7_ORDER = ("load-balanced", "size-based", "lifetime-based", "red")
+M7_LABEL = {"load-balanced": "load-bal.\n(drop-tail)", "size-based": "size-based\n(75 pkts)",
+            "lifetime-based": "lifetime\n(32 pkts)", "red": "load-bal.\n(RED)"}
+
+
+def fig7(res: Results) -> Figure:
+    ps = per_seed(res)
+    f, axes = new_figure(4, "Fig. 7: performance with web background traffic", width=3.6)
+    panels = (("short", "jain_index", "(a) Fairness index, short"),
+              ("short", "goodput_mbps", "(b) Goodput of short sessions (Mb/s)"),
+              ("long", "jain_index", "(c) Fairness index, long"),
+              ("long", "goodput_mbps", "(d) Goodput of long sessions (Mb/s)"))
+    for ax, (cls, value, title) in zip(axes, panels):
+        d = ps[ps["cls"] == cls]
+        c = metrics.mean_ci(d, "mode", value).dropna(subset=["mean"]).set_index("mode")
+        order = [m for m in M7_ORDER if m in c.index] + [m for m in c.index if m not in M7_ORDER]
+        c = c.loc[order].reset_index()
+        ax.bar(range(len(c)), c["mean"], yerr=yerr(c), capsize=4, color=COLOR.get(cls, "0.5"),
+               alpha=0.8)
+        ax.set_xticks(range(len(c)), [M7_LABEL.get(m, m) for m in c["mode"]], fontsize=7)
+        ax.set_title(title, fontsize=9)
+        ax.grid(True, axis="y", alpha=0.3)
+        if value == "jain_index":
+            ax.set_ylim(0, 1.05)
+    n = ps.groupby("point")["seed"].nunique()
+    f.supxlabel(f"error bars: 95% CI over seeds (n = {n.min() if len(n) else 0}); "
+                "fairness: mean over 20-s intervals", fontsize=7, color="0.35")
+    return f
+
+
 FIGURES = {fam: _family(fam) for fam in SPEC}
+FIGURES["M7"] = fig7

@@ -2,11 +2,9 @@
 (``builder = "matta_guo"`` in a sweep file): the dumbbell of Fig. 2 with Table 2's values,
 isolation (class-based queueing, one pipe per class) or sharing (one drop-tail or RED FIFO).
 
-Every session is its own traffic generator (``s0``..``s{N-1}`` short, ``l0``..``l{N-1}`` long,
-one connection at a time), so that per-session goodput can be read from ``res.transfers``;
-above 32 sessions per class (the engine takes 64 generators) a generator holds
-``group_size(N)`` sessions (N = 60: pairs), whose goodput the tables average.
-Errors name the builder's parameters.
+Each class is one traffic generator of N sessions (``short``, ``long``; one connection at a
+time per session), and each transfer record names its session (``res.transfers.slot``), so
+per-session goodput is read from ``res.transfers``. Errors name the builder's parameters.
 """
 from __future__ import annotations
 
@@ -15,8 +13,8 @@ from diffsweep.scenario import (Link, QueueClass, RedThresholds, Scenario, TcpFl
                                 as_float, as_int, check_number, check_positive, is_int, plain,
                                 renamed_errors)
 
-__all__ = ["matta_guo", "C_U_BPS", "B_U_PKTS", "WIRE_BYTES", "SHORT_PKTS", "LONG_PKTS",
-           "session_class", "group_size"]
+__all__ = ["matta_guo", "matta_guo_web", "SCHEMES", "C_U_BPS", "B_U_PKTS", "WIRE_BYTES", "SHORT_PKTS", "LONG_PKTS",
+           "CLASSES", "FIRST_START_S"]
 
 #: Capacity unit C_u = 2.5 Mb/s (542 packets/s of 576 B).
 C_U_BPS = 2.5e6
@@ -26,14 +24,10 @@ B_U_PKTS = 50
 WIRE_BYTES = 576
 SHORT_PKTS = 10
 LONG_PKTS = 1000
-#: Generators per class (the engine's limit is 64 generators per scenario).
-MAX_GENERATORS_PER_CLASS = 32
-
-
-def group_size(n_flows: int) -> int:
-    """Sessions per traffic generator: 1 up to 32 sessions per class (the engine takes at most
-    64 generators), else ceil(n_flows / 32) (N = 60: pairs of sessions)."""
-    return max(1, -(-int(n_flows) // MAX_GENERATORS_PER_CLASS))
+#: The traffic generators, one per class of sessions.
+CLASSES = ("short", "long")
+#: Sec. 4.1: "each session starts at a randomly chosen time in the first 5 seconds".
+FIRST_START_S = 5.0
 
 
 def _records(sessions: int, duration_s: float, min_conn_s: float) -> int:
@@ -42,17 +36,8 @@ def _records(sessions: int, duration_s: float, min_conn_s: float) -> int:
     return int(sessions * (duration_s / min_conn_s + 2)) + 8
 
 
-def session_class(traffic_name: str) -> str | None:
-    """"short" for a generator ``s<i>``, "long" for ``l<i>``, None otherwise."""
-    if traffic_name[:1] == "s" and traffic_name[1:].isdigit():
-        return "short"
-    if traffic_name[:1] == "l" and traffic_name[1:].isdigit():
-        return "long"
-    return None
-
-
 def matta_guo(n_flows=30, k=4, isolation=True, short_k=1, buffer_ratio=1.0, aqm="droptail",
-              duration_s=200.0, think_s=0.001, telnet_sessions=6, telnet_interval_s=1.0,
+              duration_s=200.0, think_s=0.001, telnet_sessions=6, telnet_interval_s=0.0,
               max_window_pkts=128, red_min_th=None, red_max_th=None, red_max_p=0.02,
               seed=0) -> Scenario:
     """Matta & Guo, Sec. 4.2-4.3 (Fig. 2, Table 2).
@@ -66,10 +51,11 @@ def matta_guo(n_flows=30, k=4, isolation=True, short_k=1, buffer_ratio=1.0, aqm=
     ``red_max_p``). Buffers are rounded to whole packets (at least 1).
 
     Traffic: ``n_flows`` sessions of back-to-back 10-packet (short) connections and
-    ``n_flows`` of 1000-packet (long) ones, one generator each; the next connection of a
-    session starts an exponential ``think_s`` after the last one was received (also the first
-    one's start). ``telnet_sessions`` telnet flows (exponential intervals of mean
-    ``telnet_interval_s``), half on each pipe under isolation. TCP Reno, 576-B packets, window
+    ``n_flows`` of 1000-packet (long) ones, one generator per class; each session's first
+    connection starts at a uniform time in the first 5 s, the next one an exponential
+    ``think_s`` after the last one was received. ``telnet_sessions`` telnet flows, half on
+    each pipe under isolation: ns-2's tcplib telnet gaps (``telnet_interval_s`` 0, ns-2's
+    ``interval_ 0``) or exponential ones of that mean. TCP Reno, 576-B packets, window
     ``max_window_pkts``, timer tick 0.5 s; access links 4 C_u, 5 ms, 4000-packet buffers;
     round trip 100 ms. ``params``: ``n_flows``, ``k``, ``isolation``, ``short_k``,
     ``buffer_ratio``, ``aqm``, ``duration_s``.
@@ -96,7 +82,8 @@ def matta_guo(n_flows=30, k=4, isolation=True, short_k=1, buffer_ratio=1.0, aqm=
     check_positive("think_s", as_float(plain(think_s)))
     tel = as_int(plain(telnet_sessions))
     check(is_int(tel) and tel >= 0, "telnet_sessions", tel, "an integer >= 0")
-    check_positive("telnet_interval_s", as_float(plain(telnet_interval_s)))
+    check_number("telnet_interval_s", as_float(plain(telnet_interval_s)), lambda x: x >= 0,
+                 "a number >= 0 (0: tcplib's telnet distribution, as ns-2's interval_ 0)")
 
     def buf(kk: float) -> int:
         return max(1, int(round(ratio * kk * B_U_PKTS)))
@@ -134,19 +121,101 @@ def matta_guo(n_flows=30, k=4, isolation=True, short_k=1, buffer_ratio=1.0, aqm=
                                    "telnet_interval_s": telnet_interval_s})
                         for i in range(tel))
     long_t = TcpFlow(**{**tmpl.__dict__, "cls": cls["long"]})
-    g = group_size(n)
-    sizes = [g] * (n // g) + ([n % g] if n % g else [])
     with renamed_errors({"Traffic.think_s": "think_s"}):
-        traffic = tuple(Traffic(name=f"s{i}", flow=tmpl, kind="sessions", pool=p,
-                                think_s=think_s, size_set_pkts=(SHORT_PKTS,),
-                                max_records=_records(p, duration_s, 0.3))
-                        for i, p in enumerate(sizes))
-        traffic += tuple(Traffic(name=f"l{i}", flow=long_t, kind="sessions", pool=p,
-                                 think_s=think_s, size_set_pkts=(LONG_PKTS,),
-                                 max_records=_records(p, duration_s, 0.4))
-                         for i, p in enumerate(sizes))
+        traffic = (Traffic(name="short", flow=tmpl, kind="sessions", pool=n, think_s=think_s,
+                           first_start_s=FIRST_START_S, size_set_pkts=(SHORT_PKTS,),
+                           max_records=_records(n, duration_s, 0.3)),
+                   Traffic(name="long", flow=long_t, kind="sessions", pool=n, think_s=think_s,
+                           first_start_s=FIRST_START_S, size_set_pkts=(LONG_PKTS,),
+                           max_records=_records(n, duration_s, 0.4)))
     params = {"n_flows": n, "k": k, "isolation": iso, "short_k": short_k, "buffer_ratio": ratio,
               "aqm": aqm, "duration_s": duration_s}
     with renamed_errors({"duration_s": "duration_s"}):
         return Scenario(links=(link,), flows=telnets, traffic=traffic, duration_s=duration_s,
                         tcp_tick_s=0.5, interval_s=min(20.0, duration_s), params=params)
+
+
+#: Fig. 7's schemes at the edge node 4: the split of flows over the two paths, and the queues.
+SCHEMES = ("load-balanced", "size-based", "lifetime-based", "red")
+#: Table 3: the size-based threshold (a transfer below it takes path 1) and the lifetime one
+#: (a flow's first 32 packets take path 1, the rest path 2).
+SIZE_SPLIT_PKTS = 75
+LIFETIME_SPLIT_PKTS = 32
+#: Table 3: each path's bottleneck C = 5 Mb/s, buffer 250 packets, C x round trip 238 packets
+#: (0.219 s at 576 B), RED thresholds 20 / 245 packets and max_p 0.2 %.
+WEB_C_BPS = 5e6
+WEB_BUFFER_PKTS = 250
+WEB_PATH_DELAY_MS = 100.0
+
+
+def matta_guo_web(scheme="size-based", duration_s=200.0, n_long=10, n_short=10,
+                  web_sessions=200, web_connections=1900, web_interarrival_s=2.4,
+                  web_pool=2048, think_s=0.001, max_window_pkts=128, seed=0) -> Scenario:
+    """Matta & Guo, Sec. 4.4 (Fig. 6, Table 3): the diamond of Fig. 6 with web background.
+
+    Two parallel paths from the edge node 4 to node 6, each a ``WEB_C_BPS`` bottleneck with
+    ``WEB_BUFFER_PKTS`` of buffer and ``WEB_PATH_DELAY_MS`` of propagation (with access 5 ms,
+    egress 4.5 ms and the uncongested ACK path 109.5 ms: a round trip of 219 ms, C x RTT =
+    238 packets as Table 3 says). ``scheme``: "load-balanced" (each flow on either path with
+    probability 1/2, drop-tail), "size-based" (a transfer below 75 packets on path 1, others
+    on path 2), "lifetime-based" (a flow's first 32 packets on path 1, the rest on path 2),
+    "red" (load-balanced over RED queues, thresholds 20 / 245 packets, max_p 0.002).
+    Foreground: ``n_long`` sessions of back-to-back 1000-packet connections and ``n_short`` of
+    10-packet ones (generators ``long`` and ``short``, first connections in the first 5 s).
+    Background (generator ``web``): ``web_sessions`` sessions of ``web_connections`` one-object
+    pages at exponential intervals of mean ``web_interarrival_s``, sizes bounded Pareto on
+    [4, 2e5] packets, shape 1.2 (Table 3), at most ``web_pool`` alive at once. Every flow is
+    routed by the scheme (the paper: "both foreground TCP connections and the Web background
+    connections are routed according to the routing scheme"). TCP Reno, 576-B packets, window
+    ``max_window_pkts``, initial window 1, timer tick 0.5 s; access links 3 C = 15 Mb/s with
+    4000-packet buffers. ``params``: ``scheme``, ``duration_s``.
+    """
+    seed = as_int(plain(seed))
+    check(is_int(seed) and seed >= 0, "seed", seed, "an integer >= 0")
+    scheme = plain(scheme)
+    check(scheme in SCHEMES, "scheme", scheme, "one of " + ", ".join(repr(s) for s in SCHEMES))
+    duration_s = as_float(plain(duration_s))
+    check_positive("duration_s", duration_s)
+    for name, v in (("n_long", n_long), ("n_short", n_short), ("web_sessions", web_sessions),
+                    ("web_connections", web_connections), ("web_pool", web_pool)):
+        v = as_int(plain(v))
+        check(is_int(v) and v >= 1, name, v, "an integer >= 1")
+    check_positive("web_interarrival_s", as_float(plain(web_interarrival_s)))
+    check_positive("think_s", as_float(plain(think_s)))
+    if scheme == "red":
+        q = QueueClass("be", limit_pkts=WEB_BUFFER_PKTS, aqm="red",
+                       red=(RedThresholds(20.0, 245.0, 0.002),), red_mean_pkt_bytes=WIRE_BYTES)
+    else:
+        q = QueueClass("be", limit_pkts=WEB_BUFFER_PKTS)
+    links = tuple(Link(rate_bps=WEB_C_BPS, prop_delay_ms=WEB_PATH_DELAY_MS, classes=(q,))
+                  for _ in range(2))
+    split = {"load-balanced": ("random", None), "red": ("random", None),
+             "size-based": ("size", SIZE_SPLIT_PKTS),
+             "lifetime-based": ("lifetime", LIFETIME_SPLIT_PKTS)}[scheme]
+    with renamed_errors({"TcpFlow.max_window_pkts": "max_window_pkts"}):
+        tmpl = TcpFlow(route=(0,), route2=(1,), split=split[0], split_pkts=split[1], cls="be",
+                       variant="reno", segment_bytes=536, header_bytes=40,
+                       max_window_pkts=max_window_pkts, init_window_pkts=1, access_delay_ms=5.0,
+                       egress_delay_ms=4.5, reverse_delay_ms=109.5,
+                       access_rate_bps=3 * WEB_C_BPS, access_buffer_pkts=4000)
+    n_long, n_short = as_int(plain(n_long)), as_int(plain(n_short))
+    with renamed_errors({"Traffic.think_s": "think_s", "Traffic.pool": "web_pool",
+                         "Traffic.sessions": "web_sessions",
+                         "Traffic.pages_per_session": "web_connections",
+                         "Traffic.inter_page_s": "web_interarrival_s"}):
+        traffic = (
+            Traffic(name="short", flow=tmpl, kind="sessions", pool=n_short, think_s=think_s,
+                    first_start_s=FIRST_START_S, size_set_pkts=(SHORT_PKTS,),
+                    max_records=_records(n_short, duration_s, 0.5)),
+            Traffic(name="long", flow=tmpl, kind="sessions", pool=n_long, think_s=think_s,
+                    first_start_s=FIRST_START_S, size_set_pkts=(LONG_PKTS,),
+                    max_records=_records(n_long, duration_s, 0.5)),
+            Traffic(name="web", flow=tmpl, kind="web", sessions=as_int(plain(web_sessions)),
+                    pages_per_session=as_int(plain(web_connections)), objects_per_page=1,
+                    inter_page_s=as_float(plain(web_interarrival_s)), size_dist="pareto",
+                    size_min_pkts=4.0, size_max_pkts=2e5, size_alpha=1.2,
+                    pool=as_int(plain(web_pool))))
+    params = {"scheme": scheme, "duration_s": duration_s}
+    with renamed_errors({"duration_s": "duration_s"}):
+        return Scenario(links=links, traffic=traffic, duration_s=duration_s, tcp_tick_s=0.5,
+                        interval_s=min(20.0, duration_s), params=params)

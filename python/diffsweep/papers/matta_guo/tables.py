@@ -1,19 +1,19 @@
 """Per-seed tables of Matta & Guo: what the figures draw and the claims check.
 
-Every session is one traffic generator (``s<i>`` short, ``l<i>`` long: see ``scenario``).
-A session's goodput in a 20-s interval is the packets of its connections delivered in that
+A class is one traffic generator (``short``, ``long``: see ``scenario``) and a session is one
+of its pool slots (``transfers.slot``). A session's goodput in a 20-s interval is the packets of its connections delivered in that
 interval, each connection's packets spread evenly over its lifetime [start_s, end_s] (a
 connection unfinished at the end: its packets sent less retransmissions, capped at its size,
 over [start_s, duration_s]). ``WARMUP_INTERVALS`` = 1: the first interval is left out.
 
-* ``session_intervals(res)``: one row per (point, seed, session, interval): ``cls``, ``pkts``,
-  ``goodput_bps`` (576-B packets x 8 / 20 s); "session" is a generator, which holds
-  ``scenario.group_size(N)`` sessions (2 at N = 60): its values are per session (/ size),
-  ``per_interval``'s class goodput is the sum over sessions.
+* ``session_intervals(res)``: one row per (point, seed, class, session, interval): ``cls``,
+  ``session``, ``pkts``, ``goodput_bps`` (576-B packets x 8 / 20 s). Other generators (web
+  background) are left out.
 * ``per_interval(res)``: one row per (point, seed, class, interval): ``jain_index`` over the
   class's sessions, ``goodput_bps`` (the class's total).
 * ``per_seed(res)``: one row per (point, seed, class): the grid columns, ``jain_index`` (mean
-  over intervals) and ``goodput_mbps`` (mean over intervals).
+  over intervals), ``goodput_mbps`` (mean over intervals) and ``mode`` (the scheme: Fig. 7's
+  ``scheme`` column, else isolation / sharing / sharing RED).
 """
 from __future__ import annotations
 
@@ -23,15 +23,22 @@ import pandas as pd
 from diffsweep.metrics import jain_index
 from diffsweep.results import Results
 
-from .scenario import WIRE_BYTES, group_size, session_class
+from .scenario import CLASSES, WIRE_BYTES
 
-__all__ = ["INTERVAL_S", "WARMUP_INTERVALS", "GRID_COLS", "KEYS", "session_intervals",
-           "per_interval", "per_seed"]
+__all__ = ["INTERVAL_S", "WARMUP_INTERVALS", "KEYS", "session_intervals", "per_interval",
+           "per_seed"]
 
 INTERVAL_S = 20.0
 WARMUP_INTERVALS = 1
-GRID_COLS = ["n_flows", "k", "isolation", "short_k", "buffer_ratio", "aqm", "duration_s"]
 KEYS = ["point", "seed"]
+# The transfer records' own columns; every other column of ``transfers`` is the grid's.
+RECORD_COLS = {"replica", "traffic", "slot", "cls", "size_pkts", "start_s", "end_s",
+               "completion_s", "pkts_sent", "retransmits", "timeouts", "drops", "early_drops",
+               "pkts_red"}
+
+
+def _grid_cols(df: pd.DataFrame) -> list[str]:
+    return [c for c in df.columns if c not in RECORD_COLS and c not in KEYS]
 
 
 def _need(df: pd.DataFrame, cols, table: str) -> None:
@@ -45,9 +52,11 @@ def session_intervals(res_or_transfers) -> pd.DataFrame:
     tr = res_or_transfers.transfers if isinstance(res_or_transfers, Results) else res_or_transfers
     if tr is None or len(tr.columns) == 0:
         raise ValueError("transfers: the table is empty (runs without sessions)")
-    _need(tr, KEYS + GRID_COLS + ["traffic", "size_pkts", "start_s", "end_s", "pkts_sent",
-                                  "retransmits"], "transfers")
-    tr = tr.assign(cls=tr["traffic"].astype(str).map(session_class)).dropna(subset=["cls"])
+    _need(tr, KEYS + ["duration_s", "traffic", "slot", "size_pkts", "start_s", "end_s",
+                      "pkts_sent", "retransmits"], "transfers")
+    grid = _grid_cols(tr)
+    tr = tr[tr["traffic"].astype(str).isin(CLASSES)]
+    tr = tr.assign(cls=tr["traffic"].astype(str), session=tr["slot"].astype(np.int64))
     start = tr["start_s"].to_numpy(float)
     dur = tr["duration_s"].to_numpy(float)
     end = tr["end_s"].to_numpy(float)
@@ -62,38 +71,38 @@ def session_intervals(res_or_transfers) -> pd.DataFrame:
     ov = np.clip(np.minimum(end[:, None], lo[None, :] + INTERVAL_S)
                  - np.maximum(start[:, None], lo[None, :]), 0.0, None)
     share = pk[:, None] * ov / span[:, None]
-    base = tr[KEYS + GRID_COLS + ["traffic", "cls"]].reset_index(drop=True)
-    rows = []
-    for i in range(n_int):
-        rows.append(base.assign(interval=i, pkts=share[:, i]))
-    df = pd.concat(rows, ignore_index=True)
+    base = tr[KEYS + grid + ["cls", "session"]].reset_index(drop=True)
+    df = pd.concat([base.assign(interval=i, pkts=share[:, i]) for i in range(n_int)],
+                   ignore_index=True)
     df = df[df["interval"] * INTERVAL_S + INTERVAL_S <= df["duration_s"] + 1e-9]
-    out = df.groupby(KEYS + GRID_COLS + ["traffic", "cls", "interval"], sort=True,
+    out = df.groupby(KEYS + grid + ["cls", "session", "interval"], sort=True,
                      dropna=False)["pkts"].sum().reset_index()
-    g = out["n_flows"].map(lambda n: group_size(int(n)))
-    last = out["traffic"].str[1:].astype(int) == (out["n_flows"].astype(int) - 1) // g
-    per = np.where(last & (out["n_flows"].astype(int) % g > 0), out["n_flows"].astype(int) % g, g)
-    out["pkts"] = out["pkts"] / per          # per session (a generator of ``per`` sessions)
     out["goodput_bps"] = out["pkts"] * WIRE_BYTES * 8 / INTERVAL_S
-    return out.rename(columns={"traffic": "session"})
+    return out
 
 
 def per_interval(res_or_transfers) -> pd.DataFrame:
     si = session_intervals(res_or_transfers)
     si = si[si["interval"] >= WARMUP_INTERVALS]
-    si = si.assign(_tot=si["goodput_bps"] * si["n_flows"].map(lambda n: group_size(int(n))))
-    g = si.groupby(KEYS + GRID_COLS + ["cls", "interval"], sort=True, dropna=False)
+    grid = [c for c in _grid_cols(si) if c not in ("cls", "session", "interval", "pkts",
+                                                    "goodput_bps")]
+    g = si.groupby(KEYS + grid + ["cls", "interval"], sort=True, dropna=False)
     out = g["goodput_bps"].agg(jain_index=jain_index, sessions="size").reset_index()
-    out["goodput_bps"] = g["_tot"].sum().to_numpy()
+    out["goodput_bps"] = g["goodput_bps"].sum().to_numpy()
     return out
 
 
 def per_seed(res_or_transfers) -> pd.DataFrame:
     pi = per_interval(res_or_transfers)
-    g = pi.groupby(KEYS + GRID_COLS + ["cls"], sort=True, dropna=False)
+    grid = [c for c in _grid_cols(pi) if c not in ("cls", "interval", "jain_index", "sessions",
+                                                    "goodput_bps")]
+    g = pi.groupby(KEYS + grid + ["cls"], sort=True, dropna=False)
     out = g.agg(jain_index=("jain_index", "mean"), goodput_bps=("goodput_bps", "mean"),
                 intervals=("interval", "size")).reset_index()
     out["goodput_mbps"] = out["goodput_bps"] / 1e6
-    out["mode"] = np.where(out["isolation"].astype(bool), "isolation",
-                           np.where(out["aqm"] == "red", "sharing RED", "sharing"))
+    if "scheme" in out.columns:
+        out["mode"] = out["scheme"].astype(str)
+    else:
+        out["mode"] = np.where(out["isolation"].astype(bool), "isolation",
+                               np.where(out["aqm"] == "red", "sharing RED", "sharing"))
     return out.drop(columns=["goodput_bps"])
