@@ -28,6 +28,7 @@ const char* dim_name(Dim d) {
     case RFH: return "RFH"; case RFD: return "RFD"; case RS: return "RS"; case RSH: return "RSH";
     case RFI: return "RFI"; case RM: return "RM"; case RLCK: return "RLCK"; case RFK: return "RFK";
     case RMK: return "RMK"; case RG: return "RG"; case RGZ: return "RGZ"; case RT: return "RT";
+    case RX: return "RX";
   }
   return "?";
 }
@@ -57,6 +58,8 @@ BatchShape shape_from(const py::dict& s) {
   b.max_gens = s.contains("max_gens") ? s["max_gens"].cast<int32_t>() : 1;
   b.max_transfers = s.contains("max_transfers") ? s["max_transfers"].cast<int32_t>() : 1;
   b.max_sessions = s.contains("max_sessions") ? s["max_sessions"].cast<int32_t>() : 1;
+  b.max_trace_samples =
+      s.contains("max_trace_samples") ? s["max_trace_samples"].cast<int32_t>() : 1;
   b.queue_cap = s["queue_cap"].cast<int32_t>();
   b.ack_cap = s["ack_cap"].cast<int32_t>();
   b.delay_cap = s["delay_cap"].cast<int32_t>();
@@ -78,6 +81,7 @@ BatchShape shape_from(const py::dict& s) {
   if (b.max_gens < 1 || b.max_gens > kMaxGens) bad("max_gens", b.max_gens, "1..64");
   if (b.max_transfers < 1) bad("max_transfers", b.max_transfers, ">= 1");
   if (b.max_sessions < 1) bad("max_sessions", b.max_sessions, ">= 1");
+  if (b.max_trace_samples < 1) bad("max_trace_samples", b.max_trace_samples, ">= 1");
   if (b.stage_cap < 1) bad("stage_cap", b.stage_cap, ">= 1");
   if (!pow2(b.lanes) || b.lanes > kMaxLanes) bad("lanes", b.lanes, "a power of two <= 32");
   if (!pow2(b.queue_cap)) bad("queue_cap", b.queue_cap, "a power of two");
@@ -174,6 +178,7 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     d["max_colours"] = kMaxColours;
     d["max_gens"] = kMaxGens;
     d["max_size_set"] = kMaxSizeSet;
+    d["max_traced"] = kMaxTraced;
     d["max_lanes"] = kMaxLanes;
     d["max_slots"] = kMaxSlots;
     d["poll_slots"] = kPollSlots;
@@ -198,6 +203,7 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     d["RG"] = std::vector<std::string>{"n_replicas", "max_gens"};
     d["RGZ"] = std::vector<std::string>{"n_replicas", "max_gens", "max_size_set"};
     d["RT"] = std::vector<std::string>{"n_replicas", "max_transfers"};
+    d["RX"] = std::vector<std::string>{"n_replicas", "max_trace_samples", "max_traced"};
     return d;
   });
   m.def("enums", [] {
@@ -213,7 +219,9 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     d["marker_kind"] = py::dict(py::arg("token_bucket") = (int)kMarkTokenBucket,
                                 py::arg("tsw2cm") = (int)kMarkTsw2cm, py::arg("tsw3cm") = (int)kMarkTsw3cm,
                                 py::arg("srtcm") = (int)kMarkSrtcm, py::arg("trtcm") = (int)kMarkTrtcm,
-                                py::arg("balancing") = (int)kMarkBalancing);
+                                py::arg("balancing") = (int)kMarkBalancing,
+                                py::arg("rtt_aware") = (int)kMarkRttAware,
+                                py::arg("rtt_rto") = (int)kMarkRttRto);
     d["gen_kind"] = py::dict(py::arg("poisson") = (int)kGenPoisson,
                              py::arg("sessions") = (int)kGenSessions, py::arg("web") = (int)kGenWeb);
     d["size_kind"] = py::dict(py::arg("set") = (int)kSizeSet, py::arg("exponential") = (int)kSizeExp,

@@ -16,6 +16,8 @@
 //   RG   [r*G + g]           per traffic generator (G = shape.max_gens)
 //   RGZ  [(r*G + g)*Z + z]   per generator size-set entry (Z = kMaxSizeSet)
 //   RT   [r*T + k]           per transfer record (T = shape.max_transfers), written in place
+//   RX   [(r*X + k)*Q + j]   per cwnd-trace sample and traced flow (X = shape.max_trace_samples,
+//                            Q = kMaxTraced)
 // Times are whole slots (int) or slot fractions (double) — converted once on the host
 // (python/diffsweep/pack.py); sizes are bytes on the wire unless the name says payload.
 #pragma once
@@ -32,6 +34,7 @@ constexpr int kMaxColours = 3;        // drop precedences: green, yellow, red (I
 constexpr int kMaxMarkers = 64;       // edge conditioners (aggregates) per replica
 constexpr int kMaxGens = 64;          // traffic generators (transfer arrivals) per replica
 constexpr int kMaxSizeSet = 32;       // entries of an empirical transfer-size set
+constexpr int kMaxTraced = 4;         // flows whose cwnd a replica traces
 constexpr int kMaxInjectedDrops = 8;  // validation hook: seqs dropped on first transmission
 constexpr int kRxBitmapBits = 1024;   // receiver out-of-order window; max_window <= 1000
 constexpr int kMaxFlows = 65000;      // flow indices are 16-bit in a packet, sources after them
@@ -53,6 +56,8 @@ enum MarkerKind : uint8_t {
   kMarkSrtcm = 3,        // single-rate three-colour marker (RFC 2697)
   kMarkTrtcm = 4,        // two-rate three-colour marker (RFC 2698)
   kMarkBalancing = 5,    // Lee & Jeong's Balancing Marker (two buckets, three colours)
+  kMarkRttAware = 6,     // Nandy et al.'s RTT-aware conditioner (TSW, CIR; DP2 share by RTT^2)
+  kMarkRttRto = 7,       // Habib et al.'s RTT-RTO conditioner (DP2 share by RTT and RTO, eq. 9)
 };
 // Traffic generators (model/traffic_gen.h, engine/traffic.h): how transfers arrive, how big.
 enum GenKind : uint8_t {
@@ -102,6 +107,7 @@ struct BatchShape {
   int32_t max_gens;       // G >= 1 (traffic generators; n_gens may be 0)
   int32_t max_transfers;  // T >= 1: transfer records per replica (more are counted, not kept)
   int32_t max_sessions;   // web sessions per replica, all generators together (>= 1)
+  int32_t max_trace_samples;  // X >= 1: cwnd-trace samples per traced flow
   int32_t queue_cap;      // packets per (link, class) ring; power of two
   int32_t ack_cap;        // ACKs in flight per replica (one pool); power of two
   int32_t delay_cap;      // packets in a link's delay line; power of two
@@ -123,6 +129,8 @@ struct BatchShape {
   X(end_slot, int64_t, R)           /* the replica runs slots [0, end_slot) */             \
   X(warmup_slot, int64_t, R)        /* counters count events at slots >= warmup_slot */    \
   X(interval_slots, int64_t, R)     /* goodput interval length; 0 = no intervals */        \
+  X(trace_interval_slots, double, R) /* cwnd trace: a sample every this; 0 = no trace */  \
+  X(trace_samples, int32_t, R)      /* samples at k * trace_interval_slots, k < this */     \
   X(tie_break, uint8_t, R)          /* TieBreak: order of same-slot arrivals at a queue */ \
   X(tick_slots, double, R)          /* TCP clock granularity (ns-2 tcpTick_) */            \
   X(min_rto_slots, double, R)       /* ns-2 minrto_ */                                     \
@@ -173,6 +181,10 @@ struct BatchShape {
   X(flow_send_jitter_slots, double, RF) /* ns-2 overhead_: sends wait U(0, this); 0 = off */ \
   X(flow_drop_seq, int32_t, RFD)      /* seqs lost on first transmission; -1 = none */     \
   X(flow_marker, int8_t, RF)          /* edge conditioner of the flow's aggregate; -1 = none */ \
+  X(flow_marker2, int8_t, RF)         /* a second domain's conditioner, later on the route */ \
+  X(flow_trace, int8_t, RF)           /* its column in the cwnd trace (0..kMaxTraced-1); -1 */ \
+  X(flow_base_rtt_slots, double, RF)  /* propagation round trip (TCP-aware markers' stand-in \
+                                         for the smoothed RTT before its first sample) */     \
   X(flow_gen, int8_t, RF)             /* generator whose pool the slot is in; -1 = a fixed flow */ \
   X(flow_app_iat_slots, double, RF)   /* telnet-like: > 0 a segment per Exp(this); < 0 tcplib gaps, -this slots/s; 0 bulk */ \
   X(flow_colour, uint8_t, RF)         /* Colour its packets leave the host with */          \
@@ -199,6 +211,9 @@ struct BatchShape {
   X(marker_w_hi, double, RM)                                                                \
   X(marker_p_max, double, RM)                                                               \
   X(marker_active_slots, double, RM)  /* Balancing Marker: activity timeout, slots */        \
+  X(marker_sw_k, int32_t, RM)         /* small-window protection: cwnd < k -> DP0; 0 = off */ \
+  X(marker_ref_rtt, double, RM)       /* RTT-aware / RTT-RTO: reference (minimum) RTT, slots */ \
+  X(marker_ref_rto, double, RM)       /* RTT-RTO: reference (minimum) RTO, slots */           \
   X(gen_kind, uint8_t, RG)            /* GenKind */                                         \
   X(gen_first_flow, int32_t, RG)      /* its pool: flow slots [first, first + pool) */      \
   X(gen_pool, int32_t, RG)                                                                  \
@@ -263,7 +278,8 @@ struct BatchShape {
   X(gen_completed, int64_t, RG)        /* transfers whose last packet was received */     \
   X(gen_refused, int64_t, RG)          /* arrivals that found the pool empty: not started */ \
   X(gen_records_lost, int64_t, RG)     /* records beyond max_transfers: counted only */   \
-  X(gen_peak_active, int64_t, RG)      /* most transfers alive at once */
+  X(gen_peak_active, int64_t, RG)      /* most transfers alive at once */                 \
+  X(trace_cwnd, float, RX)             /* traced flows' cwnd (packets) at each sample time */
 
 // X(name, C type, dim): transfer records. Written by the queue side straight into the batch's
 // arrays (row r*T + k), not through the replica's block: they are many, and only written.
@@ -294,7 +310,7 @@ struct BatchOutput {
   DS_RECORD_FIELDS(DS_DECLARE_OUT)
 };
 
-enum Dim { R, RL, RLC, RF, RFH, RFD, RS, RSH, RFI, RM, RLCK, RFK, RMK, RG, RGZ, RT };
+enum Dim { R, RL, RLC, RF, RFH, RFD, RS, RSH, RFI, RM, RLCK, RFK, RMK, RG, RGZ, RT, RX };
 
 // Number of elements of an array of dimension d.
 DS_HD inline size_t dim_size(const BatchShape& s, Dim d) {
@@ -316,6 +332,7 @@ DS_HD inline size_t dim_size(const BatchShape& s, Dim d) {
     case RG: return r * s.max_gens;
     case RGZ: return r * s.max_gens * kMaxSizeSet;
     case RT: return r * s.max_transfers;
+    case RX: return r * s.max_trace_samples * kMaxTraced;
   }
   return 0;
 }

@@ -11,8 +11,9 @@ index tie-break, NewReno, multi-hop with delayed ACKs and a lossy link, WRR, inj
 access-link buffers, finite transfers with start times, and per-interval goodput; and (0.3)
 every edge conditioner with RED, RIO-C, RIO-D and WRED, and (issue 12) short-lived transfers
 from traffic generators, a second path per flow with each edge-classifier split, and
-class-based isolation (cbq, lending off and on), each recorded when they were added: the
-families before them were checked unchanged bit for bit before the file was re-recorded.
+class-based isolation (cbq, lending off and on), and (issue 13) the TCP-aware conditioners,
+two DiffServ domains and the cwnd trace, each recorded when they were added: the families
+before them were checked unchanged bit for bit before the file was re-recorded.
 """
 from __future__ import annotations
 
@@ -199,7 +200,49 @@ def _cbq() -> list[tuple[Scenario, int]]:
     return out
 
 
+def _tcp_aware() -> list[tuple[Scenario, int]]:
+    """TCP-aware conditioners (issue 13): standard TSW3CM with small-window protection, the
+    basic RTT-aware conditioner with SW (RTT-SW), RTT-RTO, over a three-colour RIO-C core;
+    flows of different RTTs, one of them traced; and two DiffServ domains in a row, where the
+    long flows are conditioned again at the second domain's edge, with web transfers."""
+    th = (RedThresholds(40, 55, 0.02), RedThresholds(25, 40, 0.05), RedThresholds(10, 25, 0.1))
+    rio = QueueClass("af", limit_pkts=80, aqm="rio-c", red=th, red_w_q=0.002)
+    out = []
+    core = Link(rate_bps=6e6, prop_delay_ms=2.0, classes=(rio,))
+    flows = tuple(TcpFlow(cls="af", variant="newreno", segment_bytes=984, max_window_pkts=64,
+                          reverse_delay_ms=2.0 + 30.0 * (k % 3), start_s=0.03 * k)
+                  for k in range(9))
+    mk = (Marker(name="std_sw", kind="tsw3cm", cir_bps=1e6, pir_bps=1.5e6, cbs_bytes=1,
+                 window_s=0.5, small_window_pkts=3, flows=(0, 1, 2)),
+          Marker(name="rtt_sw", kind="rtt_aware", cir_bps=1e6, cbs_bytes=1, window_s=0.5,
+                 small_window_pkts=3, flows=(3, 4, 5)),
+          Marker(name="rto", kind="rtt_rto", cir_bps=1e6, cbs_bytes=1, window_s=0.5,
+                 flows=(6, 7, 8)))
+    for tie in ("random", "index"):
+        out.append((Scenario(links=(core,), flows=flows, markers=mk, duration_s=3.0,
+                             warmup_s=0.5, tie_break=tie, trace_flows=(0, 4, 8),
+                             trace_interval_s=0.05), 41))
+    d1 = Link(rate_bps=8e6, prop_delay_ms=3.0, classes=(rio,), domain=0)
+    d2 = Link(rate_bps=5e6, prop_delay_ms=4.0, classes=(rio,), domain=1)
+    long_ = tuple(TcpFlow(route=(0, 1), cls="af", reverse_delay_ms=20.0 + 10 * k,
+                          max_window_pkts=40) for k in range(3))
+    cross = tuple(TcpFlow(route=(1,), cls="af", reverse_delay_ms=3.0) for _ in range(2))
+    web = Traffic(name="www", flow=TcpFlow(route=(1,), cls="af", reverse_delay_ms=5.0),
+                  kind="web", sessions=4, pages_per_session=50, objects_per_page=2,
+                  inter_page_s=0.3, size_dist="paretoII", pool=16)
+    mk2 = (Marker(name="d1", kind="rtt_rto", cir_bps=1.5e6, cbs_bytes=1, link=0, flows=(0, 1, 2)),
+           Marker(name="d2", kind="rtt_aware", cir_bps=1e6, cbs_bytes=1, link=1,
+                  small_window_pkts=2, flows=(0, 1, 2)),
+           Marker(name="x", kind="tsw3cm", cir_bps=1e6, pir_bps=2e6, cbs_bytes=1, link=1,
+                  small_window_pkts=3, flows=(3, 4), traffic=(0,)))
+    out.append((Scenario(links=(d1, d2), flows=long_ + cross, traffic=(web,), markers=mk2,
+                         duration_s=3.0, warmup_s=0.5, trace_flows=(1,),
+                         trace_interval_s=0.1), 42))
+    return out
+
+
 def golden_cases() -> list[tuple[str, Scenario, int]]:
     fams = {"kaur": _kaur(), "multihop": _multihop(), "wrr": _wrr(), "drops": _drops_and_access(),
-            "diffserv": _diffserv(), "traffic": _traffic(), "paths": _paths(), "cbq": _cbq()}
+            "diffserv": _diffserv(), "traffic": _traffic(), "paths": _paths(), "cbq": _cbq(),
+            "tcpaware": _tcp_aware()}
     return [(f"{fam}{i}", sc, seed) for fam, items in fams.items() for i, (sc, seed) in enumerate(items)]

@@ -13,11 +13,26 @@
 
 namespace ds {
 
+// The cwnd trace of flow f (Scenario.trace_flows): every sample due at or before slot time `t`
+// that is not written yet gets the current cwnd. A sender's cwnd changes only in its events,
+// so a sample at time t_k holds the window in force at the start of slot ceil(t_k), whatever
+// the rounds; called before a flow's events and, with t = infinity, at the replica's end.
+DS_HD inline void trace_until(Replica& x, int f, const TcpSender& s, double t) {
+  const int j = x.in->flow_trace[x.iF(f)];
+  if (j < 0) return;
+  const double iv = x.in->trace_interval_slots[x.iR()];
+  const int32_t n = x.in->trace_samples[x.iR()];
+  int32_t& k = x.hdr->trace_next[j];
+  for (; k < n && (double)k * iv <= t; ++k)
+    x.out.trace_cwnd[(size_t)k * kMaxTraced + j] = (float)s.cwnd;
+}
+
 // Everything due for flow f at slot `now`, in the fixed order: retransmission timer, ACK
 // arrivals, sending (a jittered send that is due goes out then, with what the ACKs opened).
 DS_HD inline void flow_events(Replica& x, int f, uint32_t now) {
   TcpSender& s = x.snd(f);
   const ReplicaHdr& fh = *x.hdr;
+  if (fh.f_trace) trace_until(x, f, s, (double)now);
   if (fh.f_traffic && x.sx(f).pending && x.sx(f).pend_at <= now)
     transfer_start(x, f, s);  // a pool slot's next transfer
   if (s.start_due != kNeverSlot) {

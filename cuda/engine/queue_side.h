@@ -52,6 +52,7 @@ DS_HD inline void condition(Replica& x, Packet& p, int m, double t) {
   mp.w_hi = x.in->marker_w_hi[im];
   mp.p_max = x.in->marker_p_max[im];
   mp.active_slots = x.in->marker_active_slots[im];
+  mp.sw_k = x.in->marker_sw_k[im];
   ConnMeter& conn = x.conns[p.sender];
   int n_active = 1;
   if (mp.kind == kMarkBalancing) {
@@ -67,10 +68,14 @@ DS_HD inline void condition(Replica& x, Packet& p, int m, double t) {
         n_active += 1;
     }
   }
-  // only the probabilistic markers draw (TSW2CM/TSW3CM, the Balancing Marker's P(W_x))
-  const bool draws = mp.kind == kMarkTsw2cm || mp.kind == kMarkTsw3cm || mp.kind == kMarkBalancing;
+  // only the probabilistic markers draw (TSW2CM/TSW3CM, the Balancing Marker's P(W_x), the
+  // TCP-aware conditioners)
+  const bool draws = mp.kind == kMarkTsw2cm || mp.kind == kMarkTsw3cm ||
+                     mp.kind == kMarkBalancing || mp.kind == kMarkRttAware ||
+                     mp.kind == kMarkRttRto;
   const double u = draws ? draw_u01(x.seed, kFamMarker, (uint32_t)m, x.hdr->ctr_mark) : 0.0;
-  const uint8_t c = mark_packet(mp, x.markers[m], &conn, n_active, p.bytes, t, colour_of(p), u);
+  const uint8_t c = mark_packet(mp, x.markers[m], &conn, n_active, p.bytes, t, colour_of(p), u,
+                                tag_of(p));
   set_colour(p, c);
   if (x.measuring) {
     x.out.marker_pkts[(size_t)m * kMaxColours + c] += 1;
@@ -129,7 +134,12 @@ DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
                                          : x.in->flow_colour[x.iF(p.sender)]);
   const int m = fh.f_markers ? sender_marker(x, p) : -1;
   const bool marked_here = m >= 0 && x.in->marker_link[x.iM(m)] == l;
-  if (marked_here) condition(x, p, m, t);
+  if (marked_here) {
+    condition(x, p, m, t);
+  } else if (m >= 0 && !(p.flags & kPktSource)) {  // a later domain's edge re-conditions it
+    const int m2 = x.in->flow_marker2[x.iF(p.sender)];
+    if (m2 >= 0 && x.in->marker_link[x.iM(m2)] == l) condition(x, p, m2, t);
+  }
   const uint8_t colour = colour_of(p);
   if (x.measuring) {
     x.out.q_colour_arrivals[k * kMaxColours + colour] += 1;

@@ -44,6 +44,9 @@ struct ReplicaHdr {
   uint8_t f_aqm;      // a class with RED/RIO/WRED
   uint8_t f_traffic;  // traffic generators (pool slots, generations)
   uint8_t f_app;      // telnet-like applications
+  uint8_t f_tcp_tag;  // a conditioner that reads its senders' TCP state (marker_tcp_aware.h)
+  uint8_t f_trace;    // flows whose cwnd is traced
+  int32_t trace_next[kMaxTraced];  // each traced flow's next sample (written by its lane only)
 };
 
 // One flow slot's transfer (slots of a generator's pool; queue side, engine/traffic.h).

@@ -65,6 +65,17 @@ DS_HD inline void init_replica(Replica& x, const Layout& L) {
     h.f_app = 0;
     for (int f = 0; f < nf; ++f)
       if (x.in->flow_app_iat_slots[x.iF(f)] != 0.0) h.f_app = 1;
+    h.f_trace = 0;
+    for (int j = 0; j < kMaxTraced; ++j) h.trace_next[j] = 0;
+    if (x.in->trace_samples[x.iR()] > 0)
+      for (int f = 0; f < nf; ++f)
+        if (x.in->flow_trace[x.iF(f)] >= 0) h.f_trace = 1;
+    h.f_tcp_tag = 0;
+    for (int m = 0; m < x.in->n_markers[x.iR()]; ++m) {
+      const uint8_t kind = x.in->marker_kind[x.iM(m)];
+      if (kind == kMarkRttAware || kind == kMarkRttRto || x.in->marker_sw_k[x.iM(m)] > 0)
+        h.f_tcp_tag = 1;
+    }
     h.f_colour = h.f_markers;
     for (int f = 0; f < nf; ++f)
       if (x.in->flow_colour[x.iF(f)] != kGreen) h.f_colour = 1;
@@ -119,6 +130,8 @@ DS_HD inline bool queue_phase(Replica& x) {
 DS_HD inline void flush_replica(Replica& x, BatchOutput* out) {
   x.out.slots_run[0] = (int64_t)x.hdr->t_queue;
   flush_traffic(x);
+  if (x.hdr->f_trace)
+    for (int f = 0; f < x.in->n_flows[x.iR()]; ++f) trace_until(x, f, x.snd(f), 1e300);
   const size_t r = (size_t)x.r;
 #define DS_FLUSH(name, T, dim)                                               \
   {                                                                          \

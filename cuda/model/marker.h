@@ -13,6 +13,7 @@
 #include "marker_balancing.h"
 #include "marker_srtcm.h"
 #include "marker_state.h"  // MarkerParams, MarkerState, ConnMeter
+#include "marker_tcp_aware.h"
 #include "marker_token_bucket.h"
 #include "marker_trtcm.h"
 #include "marker_tsw.h"
@@ -64,16 +65,23 @@ DS_HD DS_INLINE void marker_start(const MarkerParams& m, MarkerState& s, double 
 // `conn` is the sender's ConnMeter and `n_active` the number of active connections of the
 // aggregate counting this one (conn_active() over the aggregate's members; < 1 is taken as 1).
 // Only srTCM and trTCM look at colour_in (and only in colour-aware mode); the others are
-// colour-blind as in ns-2. An unknown kind, or a Balancing Marker without a ConnMeter, leaves
-// the colour unchanged.
+// colour-blind as in ns-2. `tag` is the TCP-aware tag the sender put in the packet
+// (marker_tcp_aware.h): the RTT-aware and RTT-RTO conditioners read it, and TSW3CM with
+// small-window protection (sw_k > 0) greens a packet tagged kTagSmallWindow after metering
+// it. An unknown kind, or a Balancing Marker without a ConnMeter, leaves the colour unchanged.
 DS_HD inline uint8_t mark_packet(const MarkerParams& m, MarkerState& s, ConnMeter* conn,
                                  int n_active, int bytes, double now, uint8_t colour_in,
-                                 double u) {
+                                 double u, uint8_t tag = 0) {
   if (!s.started) marker_start(m, s, now);
   switch (m.kind) {
     case kMarkTokenBucket: return mark_token_bucket(m, s, bytes, now);
     case kMarkTsw2cm: return mark_tsw2cm(m, s, bytes, now, u);
-    case kMarkTsw3cm: return mark_tsw3cm(m, s, bytes, now, u);
+    case kMarkTsw3cm: {
+      const uint8_t c = mark_tsw3cm(m, s, bytes, now, u);
+      return (m.sw_k > 0 && tag == kTagSmallWindow) ? (uint8_t)kGreen : c;
+    }
+    case kMarkRttAware:
+    case kMarkRttRto: return mark_tcp_aware(m, s, tag, bytes, now, u);
     case kMarkSrtcm: return mark_srtcm(m, s, bytes, now, colour_in);
     case kMarkTrtcm: return mark_trtcm(m, s, bytes, now, colour_in);
     case kMarkBalancing:

@@ -21,6 +21,8 @@ struct MarkerParams {
   double w_lo, w_hi;     // P(W_x) = p_max for W_x <= w_lo, 0 for W_x >= w_hi, linear between
   double p_max;          // RED-to-YELLOW re-marking probability at W_x <= w_lo
   double active_slots;   // a connection silent for longer than this is not active
+  int32_t sw_k;          // small-window protection (TSW3CM, RTT-aware): a packet whose sender's
+                         // cwnd was < sw_k is green; 0 = off (model/marker_tcp_aware.h)
 };
 
 // One aggregate's meter state (replica state, sized by shape.max_markers).

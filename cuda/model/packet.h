@@ -13,16 +13,20 @@ struct Packet {
                      // slot; in the arrival buffer, its time within the slot (kSubSlot)
   uint16_t sender;   // flow index, or max_flows + source index
   uint16_t bytes;    // size on the wire
-  uint8_t hop;       // index into the sender's route; top bit kHopPath2: its second route
+  uint8_t hop;       // bits 0-2: index into the sender's route; bits 3-6: TCP-aware marker
+                     // tag (model/marker_tcp_aware.h); top bit kHopPath2: its second route
   uint8_t cls;       // class index on every link of the route
   uint8_t flags;     // kPktSource | kPktRexmit | colour << kPktColourShift | gen << kPktGenShift
   uint8_t link;      // link it is arriving at (emission ring and arrival buffer)
 };
-// A TCP packet on its flow's second path (batch.h Split) has the top bit of hop set: hop
-// indices are < kMaxHops, so the bit is free and the packet stays 16 bytes. Read the hop index
-// with hop_index(); hop += 1 keeps the bit.
+// A TCP packet on its flow's second path (batch.h Split) has the top bit of hop set, and the
+// tag a TCP-aware conditioner reads in bits 3-6: hop indices are <= kMaxHops (4), so these
+// bits are free and the packet stays 16 bytes. Read the hop index with hop_index(); hop += 1
+// keeps the other bits.
 constexpr uint8_t kHopPath2 = 0x80;
-constexpr uint8_t kHopMask = 0x7F;
+constexpr uint8_t kHopMask = 0x07;
+constexpr uint8_t kHopTagShift = 3;
+constexpr uint8_t kHopTagMask = 0x78;
 constexpr uint8_t kPktSource = 1;
 constexpr uint8_t kPktRexmit = 2;
 // The DiffServ drop precedence (batch.h Colour) rides in two bits of flags: the packet stays
@@ -38,6 +42,9 @@ constexpr uint8_t kPktGenMask = 0xF0;
 
 DS_HD DS_INLINE int hop_index(const Packet& p) { return p.hop & kHopMask; }
 DS_HD DS_INLINE bool on_path2(const Packet& p) { return (p.hop & kHopPath2) != 0; }
+DS_HD DS_INLINE uint8_t tag_of(const Packet& p) {
+  return (uint8_t)((p.hop & kHopTagMask) >> kHopTagShift);
+}
 
 DS_HD DS_INLINE uint8_t gen_of(const Packet& p) { return (uint8_t)(p.flags >> kPktGenShift); }
 

@@ -18,6 +18,7 @@
 #include "../core/ring.h"
 #include "access_link.h"
 #include "app_telnet.h"
+#include "marker_tcp_aware.h"
 #include "tcp_newreno.h"
 #include "tcp_rtt.h"
 
@@ -180,6 +181,28 @@ DS_HD DS_INLINE bool seg_on_path2(const X& x, size_t i, const TcpSender& s, int3
   return split != kSplitNone && s.path2;
 }
 
+// The TCP-aware tag of the packets this sender starts on its access link now
+// (model/marker_tcp_aware.h), for its first conditioner that reads one (its own domain's, else
+// a later domain's): from its cwnd, smoothed RTT (ns-2's t_srtt_, in ticks << 3) and current
+// RTO (with the backoff). 0 when neither of its conditioners reads a tag.
+template <class X>
+DS_HD inline uint8_t sender_tag(const X& x, int f, const TcpSender& s) {
+  const size_t i = x.iF(f);
+  int m = x.in->flow_marker[i];
+  for (int k = 0; k < 2; ++k, m = x.in->flow_marker2[i]) {
+    if (m < 0) continue;
+    const size_t im = x.iM(m);
+    const uint8_t kind = x.in->marker_kind[im];
+    const int32_t sw_k = x.in->marker_sw_k[im];
+    if (kind != kMarkRttAware && kind != kMarkRttRto && sw_k <= 0) continue;
+    const double srtt = (double)s.rtt.t_srtt / (double)(1 << kSrttBits) * x.rto.tick;
+    const double rto = rto_slots(x.rto, s.rtt, s.rtt.t_backoff);
+    return tcp_aware_tag(kind, sw_k, x.in->marker_ref_rtt[im], x.in->marker_ref_rto[im], s.cwnd,
+                         srtt, rto, x.in->flow_base_rtt_slots[i]);
+  }
+  return 0;
+}
+
 // TcpAgent::send_much(): new segments while the window allows; then the access link sends
 // what it can this slot. With a send jitter (ns-2 overhead_ > 0), a send the window allows
 // is not made at once: ns-2 arms its delayed-send timer for U(0, overhead_) and, when it
@@ -211,6 +234,7 @@ DS_HD inline void send_much(X& x, int f, TcpSender& s, uint32_t now, bool force)
   }
   const int32_t wire = x.in->flow_wire_bytes[i];
   const uint8_t cls = x.in->flow_cls[i];
+  const uint8_t tag = x.hdr->f_tcp_tag ? (uint8_t)(sender_tag(x, f, s) << kHopTagShift) : 0;
   const uint8_t link1 = (uint8_t)x.in->flow_route[i * kMaxHops];
   const uint8_t link2 = (uint8_t)x.in->flow_route2[i * kMaxHops];
   s.wake_due = access_transmit(s.nic, x.nic_fifo(f), x.in->flow_pace_bytes_per_slot[i], wire, now,
@@ -221,7 +245,7 @@ DS_HD inline void send_much(X& x, int f, TcpSender& s, uint32_t now, bool force)
                                  p.sender = (uint16_t)f;
                                  p.bytes = (uint16_t)wire;
                                  const bool two = seg_on_path2(x, i, s, seq);
-                                 p.hop = two ? kHopPath2 : 0;
+                                 p.hop = (uint8_t)((two ? kHopPath2 : 0) | tag);
                                  p.cls = cls;
                                  p.flags = (uint8_t)((rexmit ? kPktRexmit : 0) |
                                                      (s.gen << kPktGenShift));

@@ -236,7 +236,8 @@ def _select_replicas(p: Packed, out: dict, keep: np.ndarray) -> tuple[Packed, di
 def _empty_results(backend: str) -> Results:
     cols = {"replicas": ["replica"], "flows": ["replica", "flow"], "queues": ["replica", "link"],
             "sources": ["replica", "source"], "intervals": ["replica", "flow", "interval"],
-            "transfers": ["replica", "traffic"], "traffic": ["replica", "traffic"]}
+            "transfers": ["replica", "traffic"], "traffic": ["replica", "traffic"],
+            "cwnd_trace": ["replica", "flow", "t_s", "cwnd_pkts"]}
     return Results(**{k: pd.DataFrame(columns=v) for k, v in cols.items()},
                    meta={"backend": backend, "n_replicas": 0})
 
@@ -360,7 +361,26 @@ def _tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> dict:
         intervals = pd.DataFrame(columns=["replica", "flow", "interval", "t_start_s", "goodput_bps"])
     transfers, traffic = _traffic_tables(out, scs, rep, slot)
     return {"replicas": replicas, "flows": flows, "queues": queues, "sources": sources,
-            "intervals": intervals, "transfers": transfers, "traffic": traffic}
+            "intervals": intervals, "transfers": transfers, "traffic": traffic,
+            "cwnd_trace": _trace_table(a, out, scs, rep, slot)}
+
+
+def _trace_table(a: dict, out: dict, scs: list[Scenario], rep: np.ndarray,
+                 slot: np.ndarray) -> pd.DataFrame:
+    """One row per traced flow and sample: ``t_s`` (k x trace_interval_s) and ``cwnd_pkts``,
+    the window in force at that time (engine/flow_side.h: trace_until)."""
+    parts = []
+    for r, sc in enumerate(scs):
+        n = int(a["trace_samples"][r])
+        if n <= 0:
+            continue
+        t = np.arange(n) * a["trace_interval_slots"][r] * slot[r]
+        for j, f in enumerate(sc.trace_flows):
+            parts.append(pd.DataFrame({"replica": rep[r], "flow": f, "t_s": t,
+                                       "cwnd_pkts": out["trace_cwnd"][r, :n, j].astype(float)}))
+    if not parts:
+        return pd.DataFrame(columns=["replica", "flow", "t_s", "cwnd_pkts"])
+    return pd.concat(parts, ignore_index=True)
 
 
 TRANSFER_COLUMNS = ["replica", "traffic", "slot", "cls", "size_pkts", "start_s", "end_s",

@@ -5,9 +5,10 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-TABLES = ("replicas", "flows", "queues", "sources", "intervals", "transfers", "traffic")
+TABLES = ("replicas", "flows", "queues", "sources", "intervals", "transfers", "traffic",
+          "cwnd_trace")
 #: tables added after results folders of 0.2 were written: such a folder lacks them (empty)
-LATER_TABLES = ("transfers", "traffic")
+LATER_TABLES = ("transfers", "traffic", "cwnd_trace")
 
 
 @dataclass
@@ -21,6 +22,7 @@ class Results:
     intervals: pd.DataFrame
     transfers: pd.DataFrame = field(default_factory=pd.DataFrame)  # short-lived transfers
     traffic: pd.DataFrame = field(default_factory=pd.DataFrame)    # per traffic generator
+    cwnd_trace: pd.DataFrame = field(default_factory=pd.DataFrame)  # Scenario.trace_flows
     meta: dict = field(default_factory=dict)
 
     def tables(self) -> dict[str, pd.DataFrame]:
@@ -100,7 +102,7 @@ class Results:
 
 
 _ORDER = ("point", "seed", "flow", "link", "cls_index", "source", "interval", "traffic",
-          "start_s")
+          "start_s", "t_s")
 
 
 def sort_table(df: pd.DataFrame) -> pd.DataFrame:

@@ -39,7 +39,11 @@ SCHEDULERS = ("priority", "wrr", "cbq")
 TIE_BREAKS = ("random", "index")
 COLOURS = ("green", "yellow", "red")  # drop precedence, most protected first (IN = green, OUT = red)
 AQMS = ("droptail", "red", "rio-c", "rio-d", "wred")
-MARKER_KINDS = ("token_bucket", "tsw2cm", "tsw3cm", "srtcm", "trtcm", "balancing")
+MAX_TRACED = 4            # Scenario.trace_flows (cuda/batch.h kMaxTraced)
+MAX_TRACE_SAMPLES = 100_000
+MARKER_KINDS = ("token_bucket", "tsw2cm", "tsw3cm", "srtcm", "trtcm", "balancing", "rtt_aware",
+                "rtt_rto")
+SMALL_WINDOW_KINDS = ("tsw3cm", "rtt_aware", "rtt_rto")  # Marker.small_window_pkts
 ONOFF = ("exponential", "fixed")
 MAX_MARKERS = 64
 MAX_GENS = 64
@@ -359,7 +363,11 @@ class Link:
 
     ``"cbq"`` (class-based isolation): each class sends at most its ``share`` of the rate from
     its own byte credit; ``cbq_lend`` hands the credit that empty classes leave unused in a
-    slot to the backlogged classes, in class order (docs/model.md, "Class-based isolation")."""
+    slot to the backlogged classes, in class order (docs/model.md, "Class-based isolation").
+
+    ``domain``: the DiffServ domain the link belongs to (None: not said). A conditioned flow
+    whose route enters another domain must be conditioned again at the link where it enters
+    (a second Marker holding it there; Habib et al.'s multi-domain topology)."""
 
     rate_bps: float
     prop_delay_ms: float = 0.0
@@ -367,6 +375,7 @@ class Link:
     scheduler: str = "priority"
     loss_prob: float = 0.0
     cbq_lend: bool = field(default=False, metadata=_OMIT)
+    domain: int | None = field(default=None, metadata=_OMIT)
 
     def __post_init__(self):
         path = type(self).__name__
@@ -377,6 +386,7 @@ class Link:
         for f in ("rate_bps", "prop_delay_ms", "loss_prob"):
             _set(self, f, as_float(getattr(self, f)))
         _set(self, "cbq_lend", plain(self.cbq_lend))
+        _set(self, "domain", as_int(plain(self.domain)))
         classes = _as_tuple(self.classes)
         if isinstance(classes, tuple):
             classes = tuple(_construct(QueueClass, c, f"{path}.classes[{k}]")
@@ -396,6 +406,9 @@ class Link:
                   "a name not used by another class of this link")
             seen.add(c.name)
         _one_of(f"{path}.scheduler", self.scheduler, SCHEDULERS)
+        if self.domain is not None:
+            check(is_int(self.domain) and self.domain >= 0, f"{path}.domain", self.domain,
+                  "an integer >= 0 (a DiffServ domain) or None")
         check_number(f"{path}.loss_prob", self.loss_prob, lambda x: 0 <= x < 1, "a number in [0, 1)")
         check_bool(f"{path}.cbq_lend", self.cbq_lend)
         if self.scheduler == "cbq":
@@ -628,8 +641,19 @@ class Marker:
     first buckets of ``b1_bytes`` at cir_bps / active connections, a shared second bucket
     (``cir_bps``, ``cbs_bytes``), and the RED-to-YELLOW re-marking probability P(W) =
     ``p_max`` for W <= ``w_lo``, 0 for W >= ``w_hi``, linear between, W = AR_x / R_x_basic;
-    a connection silent for ``active_s`` is not active). ``colour_aware``: srTCM/trTCM read the
-    colour packets arrive with (the members must then have a ``colour``)."""
+    a connection silent for ``active_s`` is not active), ``"rtt_aware"`` (Nandy et al.'s
+    RTT-aware conditioner: the aggregate's TSW rate against the target ``cir_bps``; an
+    out-of-profile packet is DP2 (red) with probability (``ref_rtt_s`` / RTT)^2, else DP1,
+    RTT being its sender's smoothed RTT when sent), ``"rtt_rto"`` (Habib et al.'s RTT-RTO
+    conditioner, eq. 9: DP2 with probability (``ref_rtt_s`` / RTT) sqrt(``ref_rto_s`` / RTO),
+    a flow at or below the references by its own RTT / RTO). ``ref_rtt_s`` / ``ref_rto_s``:
+    None = the shortest propagation round trip of the flows metered by a TCP-aware
+    conditioner, and max(min_rto_s, that RTT). ``small_window_pkts`` (k; tsw3cm, rtt_aware,
+    rtt_rto; None = off): a packet whose sender's cwnd was below k when sent is green (DP0:
+    Feroz et al.'s small-window protection; "standard+SW" with tsw3cm, "RTT-SW" with
+    rtt_aware). docs/model.md, "TCP-aware conditioners". ``colour_aware``: srTCM/trTCM read the
+    colour packets arrive with (the members must then have a ``colour``). A flow crossing two
+    DiffServ domains may be a member of two conditioners, on different links of its route."""
 
     name: str
     kind: str
@@ -648,6 +672,9 @@ class Marker:
     w_hi: float = 2.0
     p_max: float = 1.0
     active_s: float = 1.0
+    small_window_pkts: int | None = field(default=None, metadata=_OMIT)
+    ref_rtt_s: float | None = field(default=None, metadata=_OMIT)
+    ref_rto_s: float | None = field(default=None, metadata=_OMIT)
 
     def __post_init__(self):
         for f in ("flows", "sources", "traffic"):
@@ -657,8 +684,9 @@ class Marker:
             _set(self, f, v)
         _set(self, "link", as_int(self.link))
         for f in ("cir_bps", "cbs_bytes", "pir_bps", "pbs_bytes", "window_s", "b1_bytes", "w_lo",
-                  "w_hi", "p_max", "active_s"):
+                  "w_hi", "p_max", "active_s", "ref_rtt_s", "ref_rto_s"):
             _set(self, f, as_float(getattr(self, f)))
+        _set(self, "small_window_pkts", as_int(self.small_window_pkts))
         _set(self, "colour_aware", plain(self.colour_aware))
         self._validate(type(self).__name__)
 
@@ -675,8 +703,24 @@ class Marker:
         check(len(self.flows) + len(self.sources) + len(self.traffic) >= 1, f"{path}.flows",
               self.flows, "at least one flow (or a source in sources, or a generator in "
               "traffic): an aggregate has members")
+        if self.kind in ("rtt_aware", "rtt_rto"):
+            check(self.cir_bps is not None, f"{path}.cir_bps", self.cir_bps,
+                  f"a number > 0 (the aggregate's target rate) for kind {self.kind!r}")
         check_positive(f"{path}.cir_bps", self.cir_bps)
         check_positive(f"{path}.cbs_bytes", self.cbs_bytes)
+        if self.small_window_pkts is not None:
+            check(self.kind in SMALL_WINDOW_KINDS, f"{path}.small_window_pkts",
+                  self.small_window_pkts, "None for kind " + repr(self.kind) + " (small-window "
+                  "protection goes with " + ", ".join(repr(k) for k in SMALL_WINDOW_KINDS) + ")")
+            check(is_int(self.small_window_pkts) and 1 <= self.small_window_pkts <= 2**31 - 1,
+                  f"{path}.small_window_pkts", self.small_window_pkts,
+                  "an integer k >= 1 (cwnd < k is protected) or None (off)")
+        for f in ("ref_rtt_s", "ref_rto_s"):
+            if getattr(self, f) is not None:
+                check(self.kind in ("rtt_aware", "rtt_rto"), f"{path}.{f}", getattr(self, f),
+                      "None for kind " + repr(self.kind) + " (a reference of the RTT-aware "
+                      "and RTT-RTO conditioners)")
+                check_positive(f"{path}.{f}", getattr(self, f))
         if self.kind in ("tsw3cm", "trtcm"):
             check(self.pir_bps is not None, f"{path}.pir_bps", self.pir_bps,
                   f"a number >= cir_bps ({self.cir_bps}) for kind {self.kind!r}")
@@ -831,8 +875,10 @@ _PARAM_TYPES = (str, bool, int, float, type(None))
 @dataclass(frozen=True)
 class Scenario:
     """One simulated network. ``slot_s`` None lets the engine choose its time slot;
-    ``interval_s`` set asks for per-interval goodput; ``params`` are derived/descriptive values
-    (plain scalars) that ``Grid`` shows as columns."""
+    ``interval_s`` set asks for per-interval goodput; ``trace_flows`` (at most 4 indices into
+    ``flows``) asks for their congestion window every ``trace_interval_s`` (results table
+    ``cwnd_trace``); ``params`` are derived/descriptive values (plain scalars) that ``Grid``
+    shows as columns."""
 
     links: tuple[Link, ...]
     flows: tuple[TcpFlow, ...] = ()
@@ -849,6 +895,8 @@ class Scenario:
     tie_break: str = "random"
     markers: tuple[Marker, ...] = field(default=(), metadata=_OMIT)
     traffic: tuple[Traffic, ...] = field(default=(), metadata=_OMIT)
+    trace_flows: tuple[int, ...] = field(default=(), metadata=_OMIT)
+    trace_interval_s: float | None = field(default=None, metadata=_OMIT)
     # hash=False: a dict is unhashable, and equal scenarios still hash equal without it.
     params: dict = field(default_factory=dict, hash=False)
 
@@ -859,8 +907,12 @@ class Scenario:
             check(isinstance(seq, tuple), name, seq, f"a sequence of {cls.__name__}")
             _set(self, name, tuple(_construct(cls, c, f"{name}[{i}]") for i, c in enumerate(seq)))
         for f in ("duration_s", "warmup_s", "slot_s", "tcp_tick_s", "min_rto_s", "max_rto_s",
-                  "init_rto_s", "interval_s"):
+                  "init_rto_s", "interval_s", "trace_interval_s"):
             _set(self, f, as_float(getattr(self, f)))
+        v = _as_tuple(plain(self.trace_flows))
+        if isinstance(v, tuple):
+            v = tuple(as_int(i) for i in v)
+        _set(self, "trace_flows", v)
         check(isinstance(self.params, Mapping), "params", self.params, "a dict")
         _set(self, "params", {k: plain(v) for k, v in self.params.items()})
         self._validate()
@@ -891,6 +943,7 @@ class Scenario:
               "interval_s", self.interval_s,
               f"None or a number > 0 and <= duration_s ({self.duration_s})")
         _one_of("tie_break", self.tie_break, TIE_BREAKS)
+        self._check_trace()
         for k, v in self.params.items():
             check(isinstance(k, str), "params", k, "string keys")
             check(isinstance(v, _PARAM_TYPES), f"params[{k!r}]", v,
@@ -934,7 +987,7 @@ class Scenario:
     def _check_markers(self) -> None:
         check(len(self.markers) <= MAX_MARKERS, "markers", f"{len(self.markers)} markers",
               f"at most {MAX_MARKERS} edge conditioners")
-        owner: dict[tuple[str, int], int] = {}
+        owner: dict[tuple[str, int], list[int]] = {}
         names = set()
         for m, mk in enumerate(self.markers):
             path = f"markers[{m}]"
@@ -951,18 +1004,67 @@ class Scenario:
                     check(i < len(have), f"{path}.{what}[{j}]", i,
                           f"a {one} index in 0..{len(have) - 1}" if have
                           else f"no index: the scenario has no {what}")
-                    prev = owner.get((what, i))
-                    check(prev is None, f"{path}.{what}[{j}]", i,
-                          f"a {one} of no other aggregate (markers[{prev}] has it)")
-                    owner[(what, i)] = m
+                    prev = owner.get((what, i), [])
                     member = f"{what}[{i}]" + (".flow" if what == "traffic" else "")
                     on = mk.link in have[i].route or mk.link in getattr(have[i], "route2", ())
                     check(on, f"{path}.link", mk.link,
                           f"a link on the route (or route2) of {member} {have[i].route}")
+                    if prev:
+                        # a second domain's conditioner: TCP members only, another link of
+                        # the route (model/marker.h: flow_marker2)
+                        other = self.markers[prev[0]]
+                        check(what != "sources" and len(prev) == 1
+                              and mk.link != other.link and mk.link in have[i].route
+                              and other.link in have[i].route, f"{path}.{what}[{j}]", i,
+                              f"a {one} of no other aggregate (markers[{prev[0]}] has it), "
+                              "unless it crosses two domains: a TCP flow may be a member of "
+                              "two conditioners on different links of its route")
+                    owner[(what, i)] = prev + [m]
                     if mk.colour_aware:
                         check(have[i].colour is not None, f"{member}.colour", None,
                               f"a colour: {path} is colour-aware and nothing else colours "
                               f"{member}'s packets before it")
+        self._check_domains(owner)
+
+    def _check_trace(self) -> None:
+        v = self.trace_flows
+        check(isinstance(v, tuple) and len(v) <= MAX_TRACED, "trace_flows", v,
+              f"at most {MAX_TRACED} flow indices")
+        for j, i in enumerate(v):
+            check(is_int(i) and 0 <= i < len(self.flows), f"trace_flows[{j}]", i,
+                  f"a flow index in 0..{len(self.flows) - 1}" if self.flows
+                  else "no index: the scenario has no flows")
+        check(len(set(v)) == len(v), "trace_flows", v, "indices without repeats")
+        if not v:
+            check(self.trace_interval_s is None, "trace_interval_s", self.trace_interval_s,
+                  "None without trace_flows")
+            return
+        check(self.trace_interval_s is not None and is_real(self.trace_interval_s)
+              and 0 < self.trace_interval_s <= self.duration_s, "trace_interval_s",
+              self.trace_interval_s, f"a number > 0 and <= duration_s ({self.duration_s})")
+        n = math.floor(self.duration_s / self.trace_interval_s + 1e-9) + 1
+        check(n <= MAX_TRACE_SAMPLES, "trace_interval_s", self.trace_interval_s,
+              f"a sampling interval giving at most {MAX_TRACE_SAMPLES} samples over duration_s "
+              f"({self.duration_s}), i.e. >= {self.duration_s / (MAX_TRACE_SAMPLES - 1):.3g} s")
+
+    def _check_domains(self, owner) -> None:
+        """A conditioned TCP flow that enters another domain is conditioned again where it
+        enters (Link.domain)."""
+        if all(l.domain is None for l in self.links):
+            return
+        for (what, i), ms in owner.items():
+            if what == "sources":
+                continue
+            f = self.flows[i] if what == "flows" else self.traffic[i].flow
+            links = {self.markers[m].link for m in ms}
+            path = f"{what}[{i}]" + (".flow" if what == "traffic" else "") + ".route"
+            for a, b in zip(f.route, f.route[1:]):
+                da, db = self.links[a].domain, self.links[b].domain
+                if da is not None and db is not None and da != db:
+                    check(b in links, path, f.route,
+                          f"a route conditioned where it enters each domain: it enters domain "
+                          f"{db} at link {b} without an edge conditioner there (a Marker with "
+                          f"link {b} holding it)")
 
     def _check_route(self, path, route, cls, wire_bytes, wire_text, name="route") -> None:
         n = len(self.links)

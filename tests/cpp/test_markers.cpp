@@ -1,7 +1,9 @@
 // The edge conditioners (cuda/model/marker*.h) on hand-computed packet trains: ns-2's token
 // bucket, srTCM (RFC 2697) and trTCM (RFC 2698) colour-blind and colour-aware, the TSW
 // estimator and TSW2CM/TSW3CM shares (RFC 2859, ns-2 dsPolicy.cc), and the Balancing Marker
-// (Lee & Jeong, section 3). Units as in the engine: bytes, slots, bytes per slot.
+// (Lee & Jeong, section 3), and the TCP-aware conditioners (Habib et al.: small-window
+// protection, basic RTT-aware, RTT-RTO and its minimum-RTT rule). Units as in the engine:
+// bytes, slots, bytes per slot.
 // Build (from the repo root):
 //   g++ -std=c++17 -O2 -ffp-contract=off -Wall -Wextra -Werror -Icuda tests/cpp/test_markers.cpp -o test_markers
 #include <cmath>
@@ -356,9 +358,82 @@ void test_dispatch() {
   check(ds::mark_packet(m, s, nullptr, 1, 500, 0.0, ds::kRed, 0.0) == ds::kRed, "dispatch: unknown kind keeps the colour");
 }
 
+// Small-window protection, the RTT-aware and RTT-RTO DP2 shares (Habib et al. sec. III, eq.
+// 9) and the meter's DP1/DP2 split, on hand-computed values.
+void test_tcp_aware() {
+  using ds::tcp_aware_tag;
+  const uint8_t sw = ds::kTagSmallWindow;
+  // SW (k = 3): DP0 exactly when cwnd < k, for every kind that takes it.
+  for (uint8_t kind : {(uint8_t)ds::kMarkTsw3cm, (uint8_t)ds::kMarkRttAware,
+                       (uint8_t)ds::kMarkRttRto}) {
+    check(tcp_aware_tag(kind, 3, 20, 200, 1.0, 40, 300, 20) == sw, "SW: cwnd 1 < 3");
+    check(tcp_aware_tag(kind, 3, 20, 200, 2.999, 40, 300, 20) == sw, "SW: cwnd 2.999 < 3");
+    check(tcp_aware_tag(kind, 3, 20, 200, 3.0, 40, 300, 20) != sw, "SW: cwnd 3 is not < 3");
+    check(tcp_aware_tag(kind, 0, 20, 200, 1.0, 40, 300, 20) != sw, "SW off (k = 0)");
+  }
+  // Basic RTT-aware: share (RTT_ref / RTT)^2; RTT 40 vs ref 20: 1/4 -> tag round(3.5) = 4.
+  check(tcp_aware_tag(ds::kMarkRttAware, 0, 20, 200, 10, 40, 300, 20) == 4, "RTT-aware 1/4");
+  // RTT 140 vs 20: 1/49 -> tag round(0.2857) = 0; RTT 20 (the reference): 1 -> tag 14.
+  check(tcp_aware_tag(ds::kMarkRttAware, 0, 20, 200, 10, 140, 300, 20) == 0, "RTT-aware 1/49");
+  check(tcp_aware_tag(ds::kMarkRttAware, 0, 20, 200, 10, 20, 300, 20) == 14, "RTT-aware ref: 1");
+  // No RTT sample yet (srtt 0): the propagation round trip stands in (40 -> 1/4).
+  check(tcp_aware_tag(ds::kMarkRttAware, 0, 20, 200, 10, 0, 300, 40) == 4, "RTT-aware: base RTT");
+  // RTT-RTO, eq. 9: share = (20/40) sqrt(200/800) = 0.25 -> tag 4 (3.5 rounds up).
+  check(tcp_aware_tag(ds::kMarkRttRto, 0, 20, 200, 10, 40, 800, 20) == 4, "RTT-RTO 0.25");
+  // (20/25) sqrt(200/200) = 0.8 -> round(11.2) = 11.
+  check(tcp_aware_tag(ds::kMarkRttRto, 0, 20, 200, 10, 25, 200, 20) == 11, "RTT-RTO 0.8");
+  // The minimum-RTT rule: a flow at the references (share would be 1) uses its own RTT / RTO:
+  // 20 / 200 = 0.1 -> round(1.4) = 1; below them too (RTT 10, RTO 200: 0.05 -> round(0.7) = 1).
+  check(tcp_aware_tag(ds::kMarkRttRto, 0, 20, 200, 10, 20, 200, 20) == 1, "min rule: RTT/RTO");
+  check(tcp_aware_tag(ds::kMarkRttRto, 0, 20, 200, 10, 10, 200, 20) == 1, "min rule below");
+  check(std::fabs(ds::tag_share(7) - 0.5) < 1e-15 && ds::tag_share(sw) == 0.0, "tag shares");
+
+  // The meter: TSW at 2x the target -> out of profile w.p. 1/2; with share 0.5 (tag 7) red
+  // w.p. 1/4, yellow w.p. 1/4. Draws u = 0.2 -> red, 0.3 -> yellow, 0.6 -> green.
+  ds::MarkerParams m = params(ds::kMarkRttAware);
+  m.cir = 500.0;
+  m.win = 1e9;  // a window so long that one packet barely moves the estimate
+  const uint8_t want[3] = {ds::kRed, ds::kYellow, ds::kGreen};
+  const double us[3] = {0.2, 0.3, 0.6};
+  for (int i = 0; i < 3; ++i) {
+    ds::MarkerState s = fresh();
+    ds::marker_start(m, s, 0.0);
+    s.avg_rate = 1000.0;
+    const uint8_t c = ds::mark_packet(m, s, nullptr, 1, 1000, 1.0, ds::kGreen, us[i], 7);
+    check(c == want[i], "RTT-aware split: red / yellow / green by u");
+  }
+  {  // at or below the target: green whatever u; SW-tagged: green
+    ds::MarkerState s = fresh();
+    ds::marker_start(m, s, 0.0);
+    s.avg_rate = 100.0;  // well below the target
+    check(ds::mark_packet(m, s, nullptr, 1, 1000, 1.0, ds::kGreen, 0.0, 14) == ds::kGreen,
+          "in profile: green");
+    s.avg_rate = 1e6;
+    check(ds::mark_packet(m, s, nullptr, 1, 1000, 1.0, ds::kGreen, 0.0, sw) == ds::kGreen,
+          "small window: green even far out of profile");
+  }
+  {  // TSW3CM + SW: a tagged packet is metered (the estimate moves) but leaves green
+    ds::MarkerParams t = params(ds::kMarkTsw3cm);
+    t.cir = 500.0;
+    t.pir = 600.0;
+    t.win = 10.0;
+    t.sw_k = 3;
+    ds::MarkerState s = fresh();
+    ds::marker_start(t, s, 0.0);
+    s.avg_rate = 5000.0;
+    const double before = s.avg_rate;
+    check(ds::mark_packet(t, s, nullptr, 1, 1000, 1.0, ds::kGreen, 0.0, sw) == ds::kGreen,
+          "TSW3CM+SW: protected");
+    check(s.avg_rate != before, "TSW3CM+SW: still metered");
+    check(ds::mark_packet(t, s, nullptr, 1, 1000, 1.0, ds::kGreen, 0.0, 0) == ds::kRed,
+          "TSW3CM+SW: untagged packet marked as TSW3CM does");
+  }
+}
+
 }  // namespace
 
 int main() {
+  test_tcp_aware();
   test_token_bucket();
   test_srtcm();
   test_trtcm();

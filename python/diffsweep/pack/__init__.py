@@ -49,6 +49,13 @@ def default_slot_s(sc: Scenario) -> float:
     return max(wire) * 8.0 / fastest
 
 
+def trace_samples(sc: Scenario) -> int:
+    """Samples of the cwnd trace: at 0, trace_interval_s, ... up to duration_s (0: no trace)."""
+    if not sc.trace_flows:
+        return 0
+    return int(math.floor(sc.duration_s / sc.trace_interval_s + 1e-9)) + 1
+
+
 def _slots(seconds: float, slot_s: float) -> int:
     return int(round(seconds / slot_s))
 
@@ -98,11 +105,16 @@ def _scenario_rows(sc: Scenario) -> _Rows:
         "tick_slots": sc.tcp_tick_s / sl, "min_rto_slots": sc.min_rto_s / sl,
         "max_rto_slots": sc.max_rto_s / sl, "init_rto_slots": sc.init_rto_s / sl,
         "delack_slots": delack_slots(sl),
+        "trace_interval_slots": (sc.trace_interval_s or 0.0) / sl,
+        "trace_samples": trace_samples(sc),
     }
     links = link_rows(sc, sl)
     slots, flow_gen, first = pool_flows(sc)
     flows = flow_rows(sc, sl, links, slots)
     flows.rows["flow_gen"] = flow_gen
+    trace = np.full(len(slots), -1, dtype=np.int64)
+    trace[list(sc.trace_flows)] = np.arange(len(sc.trace_flows))
+    flows.rows["flow_trace"] = trace
     sources, src_burst = source_rows(sc, sl)
     mk = marker_rows(sc, sl, slots, first)
     gens, records, sessions = traffic_rows(sc, sl, first)
@@ -141,8 +153,10 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1) -> Packed:
     G = max(1, max(u.scalars["n_gens"] for u in uniq))
     T = max(u.records for u in uniq)
     W = max(u.sessions for u in uniq)
+    X = max(1, max(u.scalars["trace_samples"] for u in uniq))
     shape = {"n_replicas": R, "max_flows": F, "max_links": L, "max_sources": S, "max_intervals": I,
-             "max_markers": M, "max_gens": G, "max_transfers": T, "max_sessions": W}
+             "max_markers": M, "max_gens": G, "max_transfers": T, "max_sessions": W,
+             "max_trace_samples": X}
     a = {name: lay.zeros(name, shape) for name in lay.inputs}
     # Padding rows (flows, links, sources a replica does not use) hold harmless values.
     for name, v in (("class_weight", 1), ("class_limit_kind", lay.enums["limit_kind"]["none"]),
@@ -151,7 +165,8 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1) -> Packed:
                     ("src_route", -1), ("flow_n_hops", 1), ("src_n_hops", 1),
                     ("flow_max_window", 1), ("flow_init_window", 1), ("flow_loop_slots", 1),
                     ("flow_wire_bytes", 1), ("src_pkt_bytes", 1), ("link_n_classes", 1),
-                    ("flow_marker", -1), ("src_marker", -1), ("marker_link", -1),
+                    ("flow_marker", -1), ("flow_marker2", -1), ("src_marker", -1), ("flow_trace", -1),
+                    ("marker_link", -1),
                     ("flow_gen", -1), ("gen_size_n", 1), ("gen_pool", 1)):
         a[name][:] = v
     a["seed"][:] = np.asarray(seeds, dtype=np.uint64)

@@ -70,6 +70,7 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
     loop = np.maximum(1, np.rint(loop_s / slot_s)).astype(np.int64)
     prop_ms = np.array([l.prop_delay_ms for l in sc.links])
     worst = 0.0
+    base_ms = None
     for rt, nh in ((route, n_hops), (route2, n_hops2)):
         hops = np.zeros(n, dtype=np.int64)   # propagation slots before the last link
         route_ms = np.zeros(n)               # sum of the route's link delays, in route order
@@ -81,6 +82,8 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
             route_ms = np.where(on, route_ms + prop_ms[lk], route_ms)
             hops += np.where(h < nh - 1, links.prop_slots[lk], 0)
         exact_ms = acc + route_ms + egr + rev
+        if base_ms is None:
+            base_ms = exact_ms  # the first route's propagation round trip
         err = np.abs((loop + hops) * slot_s * 1e3 - exact_ms)
         worst = max(worst, float(np.where(nh > 0, err, 0.0).max(initial=0.0)))
     rate = np.array([sc.links[f.route[0]].rate_bps if f.access_rate_bps is None else f.access_rate_bps
@@ -107,6 +110,8 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
         "flow_init_window": iw,
         "flow_init_ssthresh": np.array([f.init_ssthresh_pkts or 0 for f in flows]),
         "flow_loop_slots": loop,
+        # TCP-aware conditioners' stand-in for the smoothed RTT before its first sample
+        "flow_base_rtt_slots": base_ms / 1e3 / slot_s,
         "flow_pace_bytes_per_slot": pace,
         "flow_access_limit": access_buf,
         "flow_start_slot": np.rint(start / slot_s).astype(np.int64),

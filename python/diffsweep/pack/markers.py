@@ -8,6 +8,28 @@ from ..scenario import Scenario
 from .layout import layout
 
 
+TCP_AWARE = ("rtt_aware", "rtt_rto")
+
+
+def rtp_ms(sc: Scenario, f) -> float:
+    """Propagation round trip of a TcpFlow (or a traffic template) on its first route."""
+    return (f.access_delay_ms + sum(sc.links[l].prop_delay_ms for l in f.route)
+            + f.egress_delay_ms + f.reverse_delay_ms)
+
+
+def references(sc: Scenario, mk, members) -> tuple[float, float]:
+    """A TCP-aware conditioner's reference RTT and RTO in seconds: as given, else the shortest
+    propagation round trip of the flows metered by any RTT-aware or RTT-RTO conditioner of the
+    scenario (Habib et al.: "the minimum aggregate RTT", which the edges exchange) and the RTO
+    a TCP with that RTT has at the floor: max(min_rto_s, RTT) (docs/model.md)."""
+    rtt = mk.ref_rtt_s
+    if rtt is None:
+        rtts = [rtp_ms(sc, f) / 1e3 for f in members] or [0.0]
+        rtt = min(rtts)
+    rto = mk.ref_rto_s if mk.ref_rto_s is not None else max(sc.min_rto_s, rtt)
+    return rtt, rto
+
+
 def marker_rows(sc: Scenario, slot_s: float, flows=None, first=()) -> dict:
     """RM rows (rates in bytes per slot, times in slots), and the RF/RS rows saying which
     conditioner meters each flow slot and source and the colour its packets start with
@@ -31,16 +53,35 @@ def marker_rows(sc: Scenario, slot_s: float, flows=None, first=()) -> dict:
         "marker_w_hi": np.array([m.w_hi for m in mks]),
         "marker_p_max": np.array([m.p_max for m in mks]),
         "marker_active_slots": np.array([m.active_s / slot_s for m in mks]),
+        "marker_sw_k": np.array([m.small_window_pkts or 0 for m in mks], dtype=np.int64),
     }
+    aware = [sc.flows[i] for mk in mks if mk.kind in TCP_AWARE for i in mk.flows]
+    aware += [sc.traffic[g].flow for mk in mks if mk.kind in TCP_AWARE for g in mk.traffic]
+    refs = [references(sc, mk, aware) for mk in mks]
+    rows["marker_ref_rtt"] = np.array([r[0] / slot_s for r in refs])
+    rows["marker_ref_rto"] = np.array([r[1] / slot_s for r in refs])
+    # A flow metered in two domains (Scenario checks: at most two conditioners, on different
+    # links of its route): flow_marker is the one it meets first, flow_marker2 the other.
     flow_marker = np.full(len(flows), -1, dtype=np.int64)
+    flow_marker2 = np.full(len(flows), -1, dtype=np.int64)
     src_marker = np.full(len(sc.sources), -1, dtype=np.int64)
     for m, mk in enumerate(mks):
-        flow_marker[list(mk.flows)] = m
         src_marker[list(mk.sources)] = m
+        slots = list(mk.flows)
         for g in mk.traffic:
-            flow_marker[first[g]:first[g] + sc.traffic[g].pool] = m
+            slots += list(range(first[g], first[g] + sc.traffic[g].pool))
+        for i in slots:
+            if flow_marker[i] < 0:
+                flow_marker[i] = m
+                continue
+            route = flows[i].route
+            a, b = int(flow_marker[i]), m
+            if route.index(mks[b].link) < route.index(mks[a].link):
+                a, b = b, a
+            flow_marker[i], flow_marker2[i] = a, b
     sender = {
         "flow_marker": flow_marker,
+        "flow_marker2": flow_marker2,
         "flow_colour": np.array([colour[f.colour or "green"] for f in flows], dtype=np.int64),
         "src_marker": src_marker,
         "src_colour": np.array([colour[s.colour or "green"] for s in sc.sources], dtype=np.int64),
