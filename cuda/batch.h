@@ -250,6 +250,9 @@ struct BatchShape {
   X(flow_rtt_sum_slots, double, RF)                                                       \
   X(flow_rto_sum_slots, double, RF)   /* un-backed-off RTO at each RTT sample */          \
   X(flow_finish_slot, int64_t, RF)    /* -1 = not finished */                             \
+  X(flow_app_delivered, int64_t, RF)  /* telnet-like: segments delivered (ACKed) */           \
+  X(flow_app_delay_sum_slots, double, RF) /* their write-to-delivery delays less the constant \
+                                          delays after the last link and the access delay */ \
   X(q_arrivals, int64_t, RLC)                                                             \
   X(q_departures, int64_t, RLC)                                                           \
   X(q_drops, int64_t, RLC)            /* buffer overflow (drop-tail) */                   \
@@ -290,6 +293,7 @@ struct BatchShape {
   X(tr_size_pkts, int32_t, RT)                                                            \
   X(tr_start_slot, double, RT)         /* arrival (slot time) */                          \
   X(tr_end_slot, double, RT)           /* its last packet left the last link; -1 = unfinished */ \
+  X(tr_first_slot, double, RT)         /* its first packet left the last link; -1 = none yet */ \
   X(tr_pkts_sent, int32_t, RT)         /* as the flow counters: after warm-up only */     \
   X(tr_retransmits, int32_t, RT)                                                          \
   X(tr_timeouts, int32_t, RT)                                                             \

@@ -191,9 +191,24 @@ def test_telnet_like_flows_send_what_their_application_writes():
     assert (abs(f.pkts_sent - 1000) < 4 * math.sqrt(1000)).all()
     assert ((f.pkts_sent - f.delivered_bytes / 40) <= 3).all()  # all but the last few delivered
     assert (f.rtt_mean_s < 0.0125).all() and f.finish_s.isna().all()
-    with pytest.raises(ConfigError, match=r"TcpFlow\.size_pkts: .*telnet-like"):
-        Scenario(links=(link,), flows=(TcpFlow(cls="q", telnet_interval_s=0.1, size_pkts=3),),
-                 duration_s=1.0)
+    # On an idle path each segment's delay from its write to its delivery is one way: the
+    # two transmissions of 40 B at 1 Mb/s (access link, link) and 5 ms, to slot rounding.
+    assert ((f.app_delay_mean_s > 0.005) & (f.app_delay_mean_s < 0.0075)).all()
+    assert (abs(f.app_segments - f.pkts_sent) <= 3).all()
+
+
+def test_telnet_session_of_n_segments_ends():
+    """A telnet-like flow with size_pkts is a session (Habib et al.'s telnet sessions): it
+    writes that many segments and finishes when the last is acknowledged; its segments'
+    delays add up to the session's delay."""
+    link = Link(rate_bps=1e6, prop_delay_ms=5.0, classes=(QueueClass("q", limit_pkts=100),))
+    flows = tuple(TcpFlow(cls="q", segment_bytes=40, header_bytes=40, telnet_interval_s=0.0,
+                          size_pkts=n, reverse_delay_ms=5.0) for n in (3, 12))
+    f = simulate([Scenario(links=(link,), flows=flows, duration_s=400.0)], [2],
+                 backend="cpu").flows
+    assert list(f.pkts_sent) == [3, 12] and list(f.app_segments) == [3, 12]
+    assert f.finish_s.notna().all()
+    assert (abs(f.app_delay_sum_s - f.app_delay_mean_s * f.app_segments) < 1e-9).all()
 
 
 def test_web_sessions_request_every_object_of_every_page():

@@ -52,6 +52,7 @@ struct ReplicaHdr {
 // One flow slot's transfer (slots of a generator's pool; queue side, engine/traffic.h).
 struct Transfer {
   double start;       // slot time it starts
+  double first_at;    // slot time its first packet left the last link (-1: not yet)
   double next_start;  // sessions: when the slot's next transfer may start
   double free_at;     // the slot may take a new transfer from this slot time on
   int32_t size;       // packets

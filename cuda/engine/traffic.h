@@ -90,6 +90,7 @@ DS_HD inline int64_t write_record(Replica& x, int f, double end) {
   o->tr_size_pkts[i] = t.size;
   o->tr_start_slot[i] = t.start;
   o->tr_end_slot[i] = end;
+  o->tr_first_slot[i] = t.gen == t.next_gen ? t.first_at : -1.0;
   o->tr_drops[i] = c[0] - b[0];
   o->tr_early_drops[i] = c[1] - b[1];
   o->tr_pkts_red[i] = c[2] - b[2];
@@ -116,6 +117,8 @@ DS_HD inline void transfer_switch(Replica& x, const Packet& p) {
 // Queue side: flow slot f's receiver has everything in order up to rcv_next.
 DS_HD inline void transfer_progress(Replica& x, int f, uint32_t now) {
   Transfer& t = x.xfers[f];
+  if (t.active && t.gen == t.next_gen && t.first_at < 0.0)
+    t.first_at = (double)now + 1.0;  // its first packet: at the slot's end, as the last
   if (!t.active || t.rx_done || x.rcv(f).rcv_next < t.size) return;
   t.rx_done = 1;
   t.active = 0;
@@ -169,6 +172,7 @@ DS_HD DS_INLINE bool slot_free(const Replica& x, int f, double at) {
 DS_HD inline void assign_transfer(Replica& x, int f, int g, double at, int32_t size) {
   Transfer& t = x.xfers[f];
   t.start = at;
+  t.first_at = -1.0;
   t.size = size;
   t.next_gen = (uint8_t)((t.next_gen + 1u) & 15u);
   t.active = 1;
@@ -294,6 +298,7 @@ DS_HD DS_COLD void init_traffic(Replica& x) {
     t.start = 0.0;
     t.next_start = 1e300;
     t.free_at = 0.0;
+    t.first_at = -1.0;
     t.size = 0;
     for (int k = 0; k < 3; ++k) t.base[k] = 0;
     t.gen = 0;

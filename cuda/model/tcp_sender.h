@@ -85,7 +85,13 @@ struct SenderExt {
   uint32_t app_ctr;     // Philox counter of a telnet-like application (kFamApp)
   uint8_t pending;
   uint8_t pend_gen;
-  uint8_t pad[6];
+  uint8_t pad[2];
+  // Telnet-like application: the write time of segment highest_ack + 1, replayed from the
+  // application's own draws (ack_ctr), so that each segment's delay from its write to its
+  // delivery is measured when the ACK covering it arrives (recv_app_delays).
+  double ack_w;
+  uint32_t ack_ctr;
+  uint32_t pad2;
 };
 
 // RenoTcpAgent::window(): cwnd inflated by dupwnd during fast recovery, capped by the
@@ -277,6 +283,7 @@ DS_HD inline void dupack_action(X& x, int f, TcpSender& s, uint32_t now) {
 template <class X>
 DS_HD inline void newack(X& x, int f, TcpSender& s, int32_t ackno, uint32_t now) {
   s.dupacks = 0;
+  if (x.hdr->f_app && x.in->flow_app_iat_slots[x.iF(f)] != 0.0) recv_app_delays(x, f, s, ackno, now);
   s.highest_ack = ackno;
   if (s.t_seqno < ackno + 1) s.t_seqno = ackno + 1;
   if (s.rtt_active && ackno >= s.rtt_seq) {
@@ -298,7 +305,10 @@ DS_HD inline void newack(X& x, int f, TcpSender& s, int32_t ackno, uint32_t now)
 
 template <class X>
 DS_HD inline void check_finished(X& x, int f, TcpSender& s, uint32_t now) {
-  if (x.in->flow_app_iat_slots[x.iF(f)] != 0.0) return;  // an interactive application never ends
+  // an interactive application ends only when it has written a finite session's last segment
+  if (x.in->flow_app_iat_slots[x.iF(f)] != 0.0 &&
+      (x.in->flow_size_pkts[x.iF(f)] < 0 || s.curseq < x.in->flow_size_pkts[x.iF(f)]))
+    return;
   if (s.curseq != INT32_MAX && s.highest_ack >= s.curseq - 1 && !s.finished) {
     s.finished = 1;
     s.rto_due = kNeverSlot;
@@ -376,13 +386,43 @@ DS_HD inline void rto_fire(X& x, int f, TcpSender& s, uint32_t now) {
 // A telnet-like application (ns-2 Application/Telnet): it hands TCP one segment after each gap
 // (exponential, or tcplib's telnet distribution: model/app_telnet.h); each goes out as soon as
 // the window allows.
+// A session of size_pkts segments (>= 0) stops writing after the last one.
 template <class X>
 DS_HD DS_INLINE void app_writes(X& x, int f, TcpSender& s, uint32_t now) {
-  const double iat = x.in->flow_app_iat_slots[x.iF(f)];
+  const size_t i = x.iF(f);
+  const double iat = x.in->flow_app_iat_slots[i];
+  const int64_t size = x.in->flow_size_pkts[i];
   SenderExt& e = x.sx(f);
   while (e.app_next < (double)now + 1.0) {
     s.curseq += 1;
     e.app_next += telnet_gap_slots(iat, draw_u01(x.seed, kFamApp, (uint32_t)f, e.app_ctr));
+    if (size >= 0 && s.curseq >= size) {
+      e.app_next = 1e300;
+      break;
+    }
+  }
+}
+
+// Segments highest_ack + 1 .. ackno of a telnet-like application are delivered: each one's
+// delay from its write to its delivery at the receiver is (now - loop + 1) + (the constant delays
+// after the last link and the access delay, added on the host) - its write time, since the
+// ACK left the receiver when the segment was delivered and took the loop delay back
+// (docs/model.md, "Telnet"). The write times are replayed from the application's own draws.
+template <class X>
+DS_HD inline void recv_app_delays(X& x, int f, const TcpSender& s, int32_t ackno,
+                                  uint32_t now) {
+  const size_t i = x.iF(f);
+  const double iat = x.in->flow_app_iat_slots[i];
+  SenderExt& e = x.sx(f);
+  // the segment left the last link in slot now - loop: delivered at that slot's end, as a
+  // transfer's last packet (engine/traffic.h)
+  const double dep = (double)now - (double)x.in->flow_loop_slots[i] + 1.0;
+  for (int32_t k = s.highest_ack + 1; k <= ackno; ++k) {
+    if (x.measuring) {
+      x.out.flow_app_delay_sum_slots[f] += dep - e.ack_w;
+      x.out.flow_app_delivered[f] += 1;
+    }
+    e.ack_w += telnet_gap_slots(iat, draw_u01(x.seed, kFamApp, (uint32_t)f, e.ack_ctr));
   }
 }
 
@@ -407,10 +447,14 @@ DS_HD inline void sender_init(X& x, int f, TcpSender& s) {
   SenderExt& e = x.sx(f);
   e.app_ctr = 0;
   e.app_next = 1e300;  // no application writes (bulk data)
+  e.ack_w = 0.0;
+  e.ack_ctr = 0;
   if (iat != 0.0) {  // telnet-like: nothing to send until the application writes
     s.curseq = 0;
     e.app_next = (double)x.in->flow_start_slot[i] +
                  telnet_gap_slots(iat, draw_u01(x.seed, kFamApp, (uint32_t)f, e.app_ctr));
+    e.ack_w = e.app_next;  // segment 0's write; the cursor replays the same draws
+    e.ack_ctr = e.app_ctr;
   }
   s.rtt_seq = -1;
   s.rtt_ts = 0;

@@ -277,9 +277,31 @@ def _tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> dict:
         "rtt_mean_s": rtt_mean, "rto_mean_s": rto_mean,
         "finish_s": np.where(finish >= 0, finish * slot[fr], np.nan),
     })
-    # The aggregate (edge conditioner) a flow belongs to: "" for none.
-    member = [{i: mk.name for mk in sc.markers for i in mk.flows} for sc in scs]
+    # The aggregate (edge conditioner) a flow belongs to: "" for none; a flow conditioned in
+    # two domains belongs to the conditioner it meets first.
+    member = []
+    for sc in scs:
+        m: dict[int, tuple[int, str]] = {}
+        for mk in sc.markers:
+            for i in mk.flows:
+                route = sc.flows[i].route
+                at = route.index(mk.link) if mk.link in route else len(route)
+                if i not in m or at < m[i][0]:
+                    m[i] = (at, mk.name)
+        member.append({i: name for i, (_, name) in m.items()})
     flows["aggregate"] = [member[r].get(f, "") for r, f in rows_f]
+    if any(fl.telnet_interval_s is not None for sc in scs for fl in sc.flows):
+        # Telnet-like flows: each segment's delay from its write to its delivery (the engine
+        # sums them less the constant delays after the last link and the access delay).
+        n_app = out["flow_app_delivered"][fr, ff]
+        post_s = np.array([(scs[r].links[scs[r].flows[f].route[-1]].prop_delay_ms
+                            + scs[r].flows[f].egress_delay_ms
+                            + scs[r].flows[f].access_delay_ms) / 1e3 for r, f in rows_f])
+        total_s = out["flow_app_delay_sum_slots"][fr, ff] * slot[fr] + n_app * post_s
+        flows["app_segments"] = n_app
+        flows["app_delay_sum_s"] = total_s
+        with np.errstate(invalid="ignore", divide="ignore"):
+            flows["app_delay_mean_s"] = np.where(n_app > 0, total_s / n_app, np.nan)
     # DiffServ colours (green, yellow, red): packets into the network after marking, early
     # (RED) and forced (RED beyond max_th, or the buffer) drops.
     for k, col in enumerate(COLOURS):
@@ -384,7 +406,7 @@ def _trace_table(a: dict, out: dict, scs: list[Scenario], rep: np.ndarray,
 
 
 TRANSFER_COLUMNS = ["replica", "traffic", "slot", "cls", "size_pkts", "start_s", "end_s",
-                    "completion_s",
+                    "completion_s", "first_s",
                     "pkts_sent", "retransmits", "timeouts", "drops", "early_drops", "pkts_red"]
 TRAFFIC_COLUMNS = ["replica", "traffic", "cls", "kind", "pool", "started", "completed",
                    "unfinished", "refused", "records_lost", "peak_active"]
@@ -422,12 +444,14 @@ def _traffic_tables(out: dict, scs: list[Scenario], rep: np.ndarray, slot: np.nd
     start = out["tr_start_slot"][tr_r, tr_k] * slot[tr_r]
     end_slot = out["tr_end_slot"][tr_r, tr_k]
     end = np.where(end_slot >= 0, end_slot * slot[tr_r] + post, np.nan)
+    first_slot = out["tr_first_slot"][tr_r, tr_k]
+    first = np.where(first_slot >= 0, first_slot * slot[tr_r] + post, np.nan)
     transfers = pd.DataFrame({
         "replica": rep[tr_r], "traffic": [scs[r].traffic[j].name for r, j in zip(tr_r, g)],
         "slot": out["tr_slot"][tr_r, tr_k].astype(np.int64),
         "cls": [scs[r].traffic[j].flow.cls for r, j in zip(tr_r, g)],
         "size_pkts": out["tr_size_pkts"][tr_r, tr_k].astype(np.int64),
-        "start_s": start, "end_s": end, "completion_s": end - start,
+        "start_s": start, "end_s": end, "completion_s": end - start, "first_s": first,
         **{c: out[f"tr_{c}"][tr_r, tr_k].astype(np.int64)
            for c in ("pkts_sent", "retransmits", "timeouts", "drops", "early_drops", "pkts_red")},
     })

@@ -452,7 +452,8 @@ class TcpFlow:
     data it writes one segment at exponential intervals of this mean, each sent as soon as the
     window allows (use a small ``segment_bytes``); 0 = ns-2's ``interval_ 0``: gaps drawn from
     tcplib's telnet interarrival distribution (mean 1.1 s, median 0.24 s, heavy-tailed;
-    docs/model.md, "Telnet"); None = bulk data (``size_pkts``).
+    docs/model.md, "Telnet"); a telnet-like flow with ``size_pkts`` is a session that ends
+    after writing that many segments; None = bulk data (``size_pkts``).
     ``route2``: a second path (Matta & Guo's two-path "diamond"); ``split`` picks a packet's
     path: "none" (all on ``route``), "random" (each connection/transfer on either path with
     probability 1/2), "size" (a connection of fewer than ``split_pkts`` packets on ``route``,
@@ -568,9 +569,6 @@ class TcpFlow:
         _colour(f"{path}.colour", self.colour)
         if self.telnet_interval_s is not None:
             check_nonneg(f"{path}.telnet_interval_s", self.telnet_interval_s)
-            check(self.size_pkts is None, f"{path}.size_pkts", self.size_pkts,
-                  "None for a telnet-like flow (telnet_interval_s is set): it sends what its "
-                  "application writes")
 
     @property
     def wire_bytes(self) -> int:

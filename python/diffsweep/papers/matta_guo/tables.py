@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from diffsweep.engine import TRANSFER_COLUMNS
 from diffsweep.metrics import jain_index
 from diffsweep.results import Results
 
@@ -32,9 +33,7 @@ INTERVAL_S = 20.0
 WARMUP_INTERVALS = 1
 KEYS = ["point", "seed"]
 # The transfer records' own columns; every other column of ``transfers`` is the grid's.
-RECORD_COLS = {"replica", "traffic", "slot", "cls", "size_pkts", "start_s", "end_s",
-               "completion_s", "pkts_sent", "retransmits", "timeouts", "drops", "early_drops",
-               "pkts_red"}
+RECORD_COLS = set(TRANSFER_COLUMNS)
 
 
 def _grid_cols(df: pd.DataFrame) -> list[str]:
