@@ -29,6 +29,10 @@ W_Q = 0.002
 PAYLOAD_BYTES = 1024   # ns-2 packetSize_ 1024; 40 B of TCP/IP header on top: 1064 B
 HEADER_BYTES = 40
 MAX_WINDOW = 64
+#: Objects per web page: ns-2 WebTraf's default pageSize (tcl/ex/web-traffic.tcl: Constant 1);
+#: the paper speaks of "a variable number of objects" and uses "the default ns-2
+#: distributions" (4 per page overloads the 1-Mb/s network far beyond Table II's times).
+WWW_OBJECTS = 1
 LINK_DELAY_MS = 2.5    # every link of Fig. 2(a) (benchmarks/ns2/habib: ours)
 FAST_BPS = 100e6       # every link but the bottleneck
 BIG_BUFFER = 20000     # packets: no loss anywhere but at the core
@@ -71,9 +75,10 @@ def _tcp(variant="newreno", **kw) -> TcpFlow:
     """A micro-flow: 1024-B segments, window 64, ns-2.35's initial window 2; its host link at
     100 Mb/s with an unlimited buffer (it never holds more than a window and its
     retransmissions: ns-2's 20000-packet host queues never drop either)."""
+    kw.setdefault("access_rate_bps", FAST_BPS)
     return TcpFlow(cls="af", variant=variant, segment_bytes=PAYLOAD_BYTES,
                    header_bytes=HEADER_BYTES, max_window_pkts=MAX_WINDOW, init_window_pkts=2,
-                   access_rate_bps=FAST_BPS, **kw)
+                   **kw)
 
 
 def _common_checks(conditioner, n_micro, duration_s, warmup_s, seed, sw_k):
@@ -169,27 +174,38 @@ AGGREGATES_2B = (
 
 def habib_2b(conditioner="rtt_rto", n_micro=200, core_bps=10e6, edge_bps=100e6,
              buffer_pkts=100, cir_bps=2e6, pir_bps=3e6, sw_k=3, duration_s=100.0,
-             warmup_s=20.0, app="ftp", telnet_sessions=100, www_sessions=50, pool=None,
+             warmup_s=20.0, app="ftp", telnet_sessions=100, telnet_min_pkts=5,
+             telnet_max_pkts=35, www_sessions=50, www_pool=512, edge_queue="fifo",
              seed=0) -> Scenario:
     """Habib et al., the multiple-domain topology 2(b) (sec. V.C-D; Fig. 6, Tables I-II).
 
     The figure is not reproduced in the text; from what the text says (F1 = n1 -> n7 and F2 =
     n2 -> n8 traverse two domains with long RTTs, F3 = n3 -> n4 very short, F4 = n0 -> n9 in the
     middle, F5 = n5 -> n6 short; F3, F4, F5 are cross traffic) we derive two DiffServ domains
-    in a row (``AGGREGATES_2B``): domain A (links 0, 1: 100 Mb/s edges; link 2: A's core, 
+    in a row (``AGGREGATES_2B``): domain A (links 0, 1: 100 Mb/s edges; link 2: A's core,
     ``core_bps`` = 10 Mb/s, RIO-C as in 2(a)) and domain B (link 3: its 100 Mb/s edge; link 4:
     B's core, 10 Mb/s RIO-C). F1 and F2 cross A's core and B's core: conditioned at A's edge
     (link 0) and again at B's (link 3); F4 crosses A only, F3 and F5 B only. Every link 2.5 ms;
-    host links 100 Mb/s with one-way delays F1 45, F2 70, F3 0, F4 15, F5 7.5 ms, so that the
-    propagation round trips are F1 110, F2 160, F3 10, F4 45, F5 25 ms (ours). Each aggregate:
-    CIR ``cir_bps`` = 2 Mb/s, PIR 3 Mb/s at every edge it crosses (each core carries at most
-    four aggregates: 8 Mb/s of 10 committed, over-provisioned as the paper says).
+    host links with one-way delays F1 45, F2 70, F3 0, F4 15, F5 7.5 ms, so that the
+    propagation round trips are F1 115, F2 165, F3 15, F4 45, F5 30 ms (ours). Each aggregate:
+    CIR ``cir_bps`` = 2 Mb/s, PIR ``pir_bps`` = 3 Mb/s at every edge it crosses (each core
+    carries at most four aggregates: 8 of its 10 Mb/s committed, over-provisioned as the
+    paper's runs are).
 
-    ``app``: "ftp" (``n_micro`` = 200 backlogged micro-flows per aggregate, 1,000 flows),
-    "telnet" (``telnet_sessions`` = 100 per aggregate, ns-2 tcplib telnet; every link
-    ``core_bps``, Table I's 1 Mb/s set by the sweep), "www" (``www_sessions`` = 50 web sessions
-    per aggregate of 5 pages, HTTP/1.0 over Reno, ns-2 WebTraf's default distributions;
-    Table II). ``params``: ``conditioner``, ``app``.
+    ``app``: "ftp": ``n_micro`` = 200 backlogged NewReno micro-flows per aggregate (1,000
+    flows; Fig. 6). "telnet" (Table I): ``telnet_sessions`` = 100 sessions per aggregate, each
+    a TCP Reno connection whose application writes one 1024-B segment per ns-2 tcplib telnet
+    gap, a uniform ``telnet_min_pkts``..``telnet_max_pkts`` segments in all ("less than 10 to
+    more than 30"), starting at uniform times in [0, 1) s. "www" (Table II): ``www_sessions``
+    = 50 web sessions in all, spread over F1, F2, F3 (the paper's servers n7, n8, n4 and
+    clients n1, n2, n3), each of 5 pages at ns-2 WebTraf's defaults (``WWW_OBJECTS`` = 1
+    object per page, pages at exponential intervals of 1 s, sizes ParetoII of mean 10 packets
+    and shape 1.2), HTTP/1.0 over TCP Reno; the data cross the aggregate's route (the links are one-way here, so the
+    server sits at the route's source). Table I and II's networks have every link at
+    ``core_bps`` = ``edge_bps`` = 1 Mb/s and ``edge_queue`` = "rio" (set by their sweeps): at
+    equal rates the edge links, where aggregates meet, are where queues build, so they get the
+    core's RIO-C queue instead of the over-provisioned edges' large FIFO ("fifo", 20000
+    packets). ``params``: ``conditioner``, ``app``, ``n_micro``.
     """
     conditioner, n, k, duration_s, warmup_s, seed = _common_checks(
         conditioner, n_micro, duration_s, warmup_s, seed, sw_k)
@@ -199,59 +215,66 @@ def habib_2b(conditioner="rtt_rto", n_micro=200, core_bps=10e6, edge_bps=100e6,
     edge = as_float(plain(edge_bps))
     buf = as_int(plain(buffer_pkts))
     with renamed_errors({"Link.rate_bps": "core_bps", "QueueClass.limit_pkts": "buffer_pkts"}):
-        links = (Link(rate_bps=edge, prop_delay_ms=LINK_DELAY_MS,
-                      classes=(QueueClass("af", limit_pkts=BIG_BUFFER),), domain=0),
-                 Link(rate_bps=edge, prop_delay_ms=LINK_DELAY_MS,
-                      classes=(QueueClass("af", limit_pkts=BIG_BUFFER),), domain=0),
-                 _core(buf, core, LINK_DELAY_MS, domain=0),
-                 Link(rate_bps=edge, prop_delay_ms=LINK_DELAY_MS,
-                      classes=(QueueClass("af", limit_pkts=BIG_BUFFER),), domain=1),
-                 _core(buf, core, LINK_DELAY_MS, domain=1))
+        core_a = _core(buf, core, LINK_DELAY_MS, domain=0)
+        core_b = _core(buf, core, LINK_DELAY_MS, domain=1)
+    eq = plain(edge_queue)
+    check(eq in ("fifo", "rio"), "edge_queue", eq, "'fifo' (a 20000-packet drop-tail queue) or "
+          "'rio' (RIO-C as the cores)")
+    with renamed_errors({"Link.rate_bps": "edge_bps"}):
+        if eq == "rio":
+            edges = [_core(buf, edge, LINK_DELAY_MS, domain=d) for d in (0, 0, 1)]
+        else:
+            edges = [Link(rate_bps=edge, prop_delay_ms=LINK_DELAY_MS,
+                          classes=(QueueClass("af", limit_pkts=BIG_BUFFER),), domain=d)
+                     for d in (0, 0, 1)]
+    links = (edges[0], edges[1], core_a, edges[2], core_b)
     cir, pir = as_float(plain(cir_bps)), as_float(plain(pir_bps))
     flows, traffic, members = [], [], {}
-    access_bps = edge
+    if app == "telnet":
+        m = as_int(plain(telnet_sessions))
+        check(is_int(m) and m >= 1, "telnet_sessions", m, "an integer >= 1")
+        lo, hi = as_int(plain(telnet_min_pkts)), as_int(plain(telnet_max_pkts))
+        check(is_int(lo) and lo >= 1, "telnet_min_pkts", lo, "an integer >= 1")
+        check(is_int(hi) and hi >= lo, "telnet_max_pkts", hi, f"an integer >= {lo}")
+    if app == "www":
+        w = as_int(plain(www_sessions))
+        check(is_int(w) and w >= 3, "www_sessions", w, "an integer >= 3 (over F1, F2, F3)")
     for a, (name, _, route, host_ms) in enumerate(AGGREGATES_2B):
         one_way = host_ms + LINK_DELAY_MS * (len(route) + 1)  # host, route links, egress
         kw = dict(route=route, access_delay_ms=host_ms, egress_delay_ms=LINK_DELAY_MS,
                   reverse_delay_ms=one_way)
+        rng = np.random.default_rng([int(seed), _START_STREAM, a])
         if app == "ftp":
-            starts = _start_times(seed * 8 + a, n)
             members[name] = ("flows", list(range(len(flows), len(flows) + n)))
-            flows += [_tcp(start_s=float(t), **kw) for t in starts]
+            flows += [_tcp(start_s=float(t), **kw) for t in rng.uniform(0.0, 1.0, n)]
         elif app == "telnet":
-            m = as_int(plain(telnet_sessions))
-            check(is_int(m) and m >= 1, "telnet_sessions", m, "an integer >= 1")
-            starts = _start_times(seed * 8 + a, m)
             members[name] = ("flows", list(range(len(flows), len(flows) + m)))
-            flows += [TcpFlow(cls="af", variant="reno", segment_bytes=PAYLOAD_BYTES,
-                              header_bytes=HEADER_BYTES, max_window_pkts=MAX_WINDOW,
-                              init_window_pkts=2, access_rate_bps=access_bps,
-                              access_buffer_pkts=BIG_BUFFER, telnet_interval_s=0.0,
-                              start_s=float(t), **kw) for t in starts]
-        else:
-            m = as_int(plain(www_sessions))
-            check(is_int(m) and m >= 1, "www_sessions", m, "an integer >= 1")
-            tmpl = TcpFlow(cls="af", variant="reno", segment_bytes=PAYLOAD_BYTES,
-                           header_bytes=HEADER_BYTES, max_window_pkts=MAX_WINDOW,
-                           init_window_pkts=2, access_rate_bps=access_bps,
-                           access_buffer_pkts=BIG_BUFFER, **kw)
+            sizes = rng.integers(lo, hi + 1, m)
+            flows += [_tcp(variant="reno", telnet_interval_s=0.0, size_pkts=int(z),
+                           start_s=float(t), **dict(kw, access_rate_bps=edge))
+                      for t, z in zip(rng.uniform(0.0, 1.0, m), sizes)]
+        elif name in ("F1", "F2", "F3"):
+            share = w // 3 + (1 if a < w % 3 else 0)
+            tmpl = _tcp(variant="reno", **dict(kw, access_rate_bps=edge))
             members[name] = ("traffic", [len(traffic)])
-            traffic.append(Traffic(name=name, flow=tmpl, kind="web", sessions=m,
-                                   pages_per_session=5, objects_per_page=4,
-                                   inter_page_s=15.0, inter_object_s=0.01,
-                                   size_dist="paretoII", size_mean_pkts=12.0, size_alpha=1.2,
-                                   pool=as_int(plain(pool)) if pool is not None else 4 * m))
+            with renamed_errors({"Traffic.pool": "www_pool"}):
+                traffic.append(Traffic(name=name, flow=tmpl, kind="web", sessions=share,
+                                       pages_per_session=5, objects_per_page=WWW_OBJECTS,
+                                       inter_page_s=1.0, inter_object_s=0.01,
+                                       size_dist="paretoII", size_mean_pkts=10.0,
+                                       size_alpha=1.2, pool=as_int(plain(www_pool))))
     markers = []
     with renamed_errors({"Marker.cir_bps": "cir_bps", "Marker.pir_bps": "pir_bps"}):
         for name, _, route, _ in AGGREGATES_2B:
+            if name not in members:
+                continue
             what, idx = members[name]
-            edges = [l for l in route if l in (0, 1, 3)]
-            for j, l in enumerate(edges):
+            for j, l in enumerate(x for x in route if x in (0, 1, 3)):
                 kw = {"flows": idx} if what == "flows" else {"flows": (), "traffic": idx}
-                m = _marker(conditioner, f"{name}" + ("" if j == 0 else "@B"), l,
-                            cir_bps=cir, pir_bps=pir, sw_k=k, **kw)
-                if m is not None:
-                    markers.append(m)
+                mk = _marker(conditioner, name + ("" if j == 0 else "@B"), l, cir_bps=cir,
+                             pir_bps=pir, sw_k=k, **kw)
+                if mk is not None:
+                    markers.append(mk)
     params = {"conditioner": conditioner, "app": app, "n_micro": n}
     with renamed_errors({"duration_s": "duration_s"}):
         return Scenario(links=links, flows=tuple(flows), traffic=tuple(traffic),
