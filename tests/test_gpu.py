@@ -11,7 +11,7 @@ from diffsweep.engine import run_packed
 from diffsweep.pack import pack
 from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow
 from diffsweep.scenarios import kaur_vin
-from engine_cases import _cbq, _diffserv, _paths, _traffic
+from engine_cases import _cbq, _diffserv, _paths, _tcp_aware, _traffic
 
 pytestmark = pytest.mark.gpu
 
@@ -41,7 +41,8 @@ def _mixed_batch():
         seeds.append(7 + s)
     # every edge conditioner and every AQM (issue 11), as recorded in tests/engine_cases.py
     # ... and short-lived transfers on reused pool slots, sessions included (issue 12)
-    for sc, seed in [*_diffserv(), *_traffic(), *_paths(), *_cbq()]:
+    # ... and the TCP-aware conditioners, two domains and the cwnd trace (issue 13)
+    for sc, seed in [*_diffserv(), *_traffic(), *_paths(), *_cbq(), *_tcp_aware()]:
         scs.append(sc)
         seeds.append(seed)
     return scs, seeds
