@@ -4,18 +4,16 @@ reference script and the text, bad input named, short runs where the paper's mec
 trace), the tables by hand, and ``diffsweep reproduce habib`` of one family through the CLI."""
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 
-from diffsweep import cli, simulate
+from diffsweep import simulate
 from diffsweep.errors import ConfigError
 from diffsweep.papers.habib import tables as ht
 from diffsweep.papers.habib.scenario import AGGREGATES_2B, habib_2a, habib_2b
+from reproduce_util import reproduce_shrunk
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -128,19 +126,9 @@ def test_tables_by_hand():
 
 
 def test_reproduce_one_family_through_cli(tmp_path, monkeypatch):
-    (tmp_path / "sweeps/habib").mkdir(parents=True)
-    text = (ROOT / "sweeps/habib/h3.toml").read_text()
-    head, quick = text.split("[quick]", 1)
-    quick = re.sub(r"duration_s = [\d.]+", "duration_s = 15.0", quick, count=1)
-    quick = re.sub(r"warmup_s = [\d.]+", "warmup_s = 5.0", quick, count=1)
-    (tmp_path / "sweeps/habib/h3.toml").write_text(head + "[quick]" + quick)
-    monkeypatch.chdir(tmp_path)
-    out = tmp_path / "out"
-    rc = cli.main(["reproduce", "habib", "--figure", "3", "--quick", "--out", str(out),
-                   "--backend", "cpu", "--quiet"])
-    assert rc == 0
+    out, status = reproduce_shrunk(tmp_path, monkeypatch, "habib", "habib", ["h3"], "3",
+                                   [(r"duration_s = [\d.]+", "duration_s = 15.0"),
+                                    (r"warmup_s = [\d.]+", "warmup_s = 5.0")])
     assert (out / "figures" / "habib_fig3.png").stat().st_size > 1000
-    verdicts = json.loads((out / "verdicts.json").read_text())
-    status = {k: (v["status"] if isinstance(v, dict) else v) for k, v in verdicts.items()}
     assert status["H3.1"] != "not measured" and status["H3.2"] != "not measured"
     assert status["H6.1"] == "not measured"

@@ -3,20 +3,19 @@ is fairer than the Marker, the tables' Jain index, the paper-consistency computa
 ``diffsweep reproduce lee-jeong`` of one family through the CLI on a shrunk sweep."""
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from diffsweep import cli, simulate
+from diffsweep import simulate
 from diffsweep.errors import ConfigError
 from diffsweep.papers.lee_jeong import claims as ljc
 from diffsweep.papers.lee_jeong import tables as lt
 from diffsweep.papers.lee_jeong.scenario import lee_jeong
 from diffsweep.results import Results
+from reproduce_util import reproduce_shrunk
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -127,20 +126,10 @@ def test_paper_consistency_is_computed():
 
 
 def test_reproduce_one_family_through_cli(tmp_path, monkeypatch):
-    (tmp_path / "sweeps/lee_jeong").mkdir(parents=True)
-    text = (ROOT / "sweeps/lee_jeong/table2.toml").read_text()
-    head, quick = text.split("[quick]", 1)
-    quick = re.sub(r"seeds = \d+", "seeds = 2", quick, count=1)
-    quick = re.sub(r"duration_s = [\d.]+", "duration_s = 5.0", quick, count=1)
-    (tmp_path / "sweeps/lee_jeong/table2.toml").write_text(head + "[quick]" + quick)
-    monkeypatch.chdir(tmp_path)
-    out = tmp_path / "out"
-    rc = cli.main(["reproduce", "lee-jeong", "--figure", "4", "--quick", "--out", str(out),
-                   "--backend", "cpu", "--quiet"])
-    assert rc == 0
+    out, status = reproduce_shrunk(tmp_path, monkeypatch, "lee-jeong", "lee_jeong", ["table2"],
+                                   "4", [(r"seeds = \d+", "seeds = 2"),
+                                         (r"duration_s = [\d.]+", "duration_s = 5.0")])
     assert (out / "figures" / "lee_jeong_fig4.png").stat().st_size > 1000
-    verdicts = json.loads((out / "verdicts.json").read_text())
-    status = {k: (v["status"] if isinstance(v, dict) else v) for k, v in verdicts.items()}
     assert status["L4.1"] != "not measured" and status["L4.2"] != "not measured"
     assert status["LT2.1"] == "not measured"                  # the family was not run
     md = (out / "report.md").read_text()

@@ -3,18 +3,17 @@ run where isolated short flows are fairer than shared ones, the tables on a hand
 frame, and ``diffsweep reproduce matta-guo`` of one family through the CLI on a tiny sweep."""
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from diffsweep import cli, simulate
+from diffsweep import simulate
 from diffsweep.errors import ConfigError
 from diffsweep.papers.matta_guo import tables as mt
 from diffsweep.papers.matta_guo.scenario import matta_guo, matta_guo_web
+from reproduce_util import reproduce_shrunk
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -165,39 +164,19 @@ def test_tables_by_hand():
 
 
 def test_reproduce_one_family_through_cli(tmp_path, monkeypatch):
-    (tmp_path / "sweeps/matta_guo").mkdir(parents=True)
-    for name in ("m3", "m4", "m5", "m7"):
-        text = (ROOT / f"sweeps/matta_guo/{name}.toml").read_text()
-        head, quick = text.split("[quick]", 1)
-        quick = re.sub(r"duration_s = [\d.]+", "duration_s = 40.0", quick, count=1)
-        (tmp_path / f"sweeps/matta_guo/{name}.toml").write_text(head + "[quick]" + quick)
-    monkeypatch.chdir(tmp_path)
-    out = tmp_path / "out"
-    rc = cli.main(["reproduce", "matta-guo", "--figure", "3", "--quick", "--out", str(out),
-                   "--backend", "cpu", "--quiet"])
-    assert rc == 0
+    out, status = reproduce_shrunk(tmp_path, monkeypatch, "matta-guo", "matta_guo",
+                                   ["m3", "m4", "m5", "m7"], "3",
+                                   [(r"duration_s = [\d.]+", "duration_s = 40.0")])
     assert (out / "figures" / "matta_guo_fig3.png").stat().st_size > 1000
-    verdicts = json.loads((out / "verdicts.json").read_text())
-    status = {k: (v["status"] if isinstance(v, dict) else v) for k, v in verdicts.items()}
     assert status["M3.1"] != "not measured" and status["M3.2"] != "not measured"
     assert status["M5.1"] == "not measured"                  # the family was not run
     assert "tcplib" in (out / "report.md").read_text()
 
 
 def test_reproduce_fig7_through_cli(tmp_path, monkeypatch):
-    (tmp_path / "sweeps/matta_guo").mkdir(parents=True)
-    text = (ROOT / "sweeps/matta_guo/m7.toml").read_text()
-    head, quick = text.split("[quick]", 1)
-    quick = re.sub(r"duration_s = [\d.]+", "duration_s = 45.0", quick, count=1)
-    (tmp_path / "sweeps/matta_guo/m7.toml").write_text(head + "[quick]" + quick)
-    monkeypatch.chdir(tmp_path)
-    out = tmp_path / "out"
-    rc = cli.main(["reproduce", "matta-guo", "--figure", "7", "--quick", "--out", str(out),
-                   "--backend", "cpu", "--quiet"])
-    assert rc == 0
+    out, status = reproduce_shrunk(tmp_path, monkeypatch, "matta-guo", "matta_guo", ["m7"], "7",
+                                   [(r"duration_s = [\d.]+", "duration_s = 45.0")])
     assert (out / "figures" / "matta_guo_fig7.png").stat().st_size > 1000
-    verdicts = json.loads((out / "verdicts.json").read_text())
-    status = {k: (v["status"] if isinstance(v, dict) else v) for k, v in verdicts.items()}
     for cid in ("M7.1", "M7.2", "M7.3"):
         assert status[cid] in {"holds", "partly holds", "does not hold"}, (cid, status[cid])
     assert status["M3.1"] == "not measured"

@@ -33,7 +33,7 @@ def test_registry_feeds_cli_builders_and_scenarios(capsys):
 def test_unknown_paper_and_builder_name_the_allowed_ones():
     with pytest.raises(ConfigError, match=r"paper: 'nope' is not allowed \(expected one of .*kaur-vin"):
         papers.get("nope")
-    with pytest.raises(AttributeError, match="registered: kaur_vin"):
+    with pytest.raises(AttributeError, match="registered: .*kaur_vin"):
         diffsweep.scenarios.nope  # noqa: B018
 
 

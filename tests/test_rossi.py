@@ -4,19 +4,18 @@ computations on a hand-made transfers frame, and ``diffsweep reproduce rossi`` o
 through the CLI on a shrunk sweep."""
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from diffsweep import cli, simulate
+from diffsweep import simulate
 from diffsweep.errors import ConfigError
 from diffsweep.papers.rossi import tables as rt
 from diffsweep.papers.rossi.scenario import SIZE_SET_PKTS, mean_interarrival_s, rossi
 from diffsweep.results import Results
+from reproduce_util import reproduce_shrunk
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -137,21 +136,10 @@ def test_tables_by_hand():
 
 
 def test_reproduce_one_family_through_cli(tmp_path, monkeypatch):
-    (tmp_path / "sweeps/rossi").mkdir(parents=True)
-    for name in ("r2", "r5", "r8"):
-        text = (ROOT / f"sweeps/rossi/{name}.toml").read_text()
-        head, quick = text.split("[quick]", 1)
-        quick = re.sub(r"t_stop_s = [\d.]+", "t_stop_s = 20.0", quick, count=1)
-        quick = re.sub(r"t_halt_s = [\d.]+", "t_halt_s = 40.0", quick, count=1)
-        (tmp_path / f"sweeps/rossi/{name}.toml").write_text(head + "[quick]" + quick)
-    monkeypatch.chdir(tmp_path)
-    out = tmp_path / "out"
-    rc = cli.main(["reproduce", "rossi", "--figure", "2", "--quick", "--out", str(out),
-                   "--backend", "cpu", "--quiet"])
-    assert rc == 0
+    out, status = reproduce_shrunk(tmp_path, monkeypatch, "rossi", "rossi", ["r2", "r5", "r8"], "2",
+                                   [(r"t_stop_s = [\d.]+", "t_stop_s = 20.0"),
+                                    (r"t_halt_s = [\d.]+", "t_halt_s = 40.0")])
     assert (out / "figures" / "rossi_fig2.png").stat().st_size > 1000
-    verdicts = json.loads((out / "verdicts.json").read_text())
-    status = {k: (v["status"] if isinstance(v, dict) else v) for k, v in verdicts.items()}
     assert status["R2.1"] != "not measured"
     assert status["R8.1"] == "not measured"                  # the family was not run
     md = (out / "report.md").read_text()

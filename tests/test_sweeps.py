@@ -108,7 +108,8 @@ def test_sweep_file_runs_small(path, tmp_path):
     assert sorted(zip(res.replicas["point"], res.replicas["seed"])) == \
         [(p, cfg.seeds[0]) for p in range(grid.n_points)]
     if "duration_s" in res.replicas.columns and "duration_s" in cfg.fixed:
-        assert (res.replicas["duration_s"] <= MAX_DURATION_S + 1e-9).all()
+        # the run is rounded to whole slots (8.5 ms at 1 Mb/s and 1064 B)
+        assert (res.replicas["duration_s"] <= MAX_DURATION_S + res.replicas["slot_s"] / 2 + 1e-9).all()
     kept = cfg.outputs["tables"]
     for name in TABLES:
         if name not in kept and name != "replicas":

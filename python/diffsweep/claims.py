@@ -365,6 +365,12 @@ def subset(res: Results, keys: pd.DataFrame) -> Results:
 # Conclusions
 # --------------------------------------------------------------------------------------------
 
+def paper_claim(cid: str, figure: str, text: str, check: Callable, family: str) -> Claim:
+    """A paper's claim whose thresholds are its check's docstring (the papers' claim lists)."""
+    return Claim(id=cid, figure=figure, text=text, check=check, family=family,
+                 thresholds=doc_text(check))
+
+
 def conclusion_from(deps: Mapping[str, Verdict]) -> Verdict:
     """Derived verdict: "not measured" if no dependency was measured; otherwise the combination
     of the measured ones (all hold -> holds, all fail -> does not hold, else partly holds), and

@@ -709,10 +709,17 @@ def _tables() -> tuple[str, ...]:
 
 def figure_names() -> list[str]:
     """Every name ``[outputs] figures`` accepts: ``fig<figure>`` of each registered paper's
-    families, then the registered extras."""
+    families, in natural order (fig2 .. fig11, then figf, figt1, ...), then the registered
+    extras."""
+    import re  # noqa: PLC0415
+
     from . import papers  # noqa: PLC0415
-    names = [f"fig{fam.figure}" for name in papers.names() for fam in papers.get(name).families]
-    return list(dict.fromkeys(names + FIGURES))
+    names = {f"fig{fam.figure}" for name in papers.names() for fam in papers.get(name).families}
+
+    def natural(n: str):
+        m = re.fullmatch(r"fig(\d+)(.*)", n)
+        return (0, int(m.group(1)), m.group(2)) if m else (1, 0, n)
+    return list(dict.fromkeys(sorted(names, key=natural) + FIGURES))
 
 
 def register_figure(name: str) -> None:

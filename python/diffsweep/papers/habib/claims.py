@@ -294,9 +294,7 @@ def check_t2_first(res: Results) -> Verdict:
                    ("standard", "rtt_aware", "rtt_rto"))
 
 
-def _claim(cid, figure, text, check, family) -> Claim:
-    return Claim(id=cid, figure=figure, text=text, check=check, family=family,
-                 thresholds=cl.doc_text(check))
+_claim = cl.paper_claim
 
 
 def habib_claims() -> list[Claim]:

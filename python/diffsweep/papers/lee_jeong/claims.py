@@ -19,7 +19,6 @@ Thresholds (constants below, also in each claim's ``thresholds``):
 from __future__ import annotations
 
 from diffsweep import claims as cl
-from diffsweep import metrics
 from diffsweep.claims import HOLDS, NM, NOT, Claim, Verdict
 from diffsweep.results import Results
 
@@ -185,9 +184,7 @@ def _near_equal(number: int):
     return check
 
 
-def _claim(cid, figure, text, check, family) -> Claim:
-    return Claim(id=cid, figure=figure, text=text, check=check, family=family,
-                 thresholds=cl.doc_text(check))
+_claim = cl.paper_claim
 
 
 def lee_jeong_claims() -> list[Claim]:

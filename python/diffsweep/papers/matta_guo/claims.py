@@ -218,9 +218,7 @@ def check_droptail_long(res: Results) -> Verdict:
     return cl.combined_verdict(sts, nums, whys, "no runs")
 
 
-def _claim(cid, figure, text, check, family) -> Claim:
-    return Claim(id=cid, figure=figure, text=text, check=check, family=family,
-                 thresholds=cl.doc_text(check))
+_claim = cl.paper_claim
 
 
 def matta_guo_claims() -> list[Claim]:

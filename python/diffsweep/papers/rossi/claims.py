@@ -329,9 +329,7 @@ def check_af_short_fewer_early(res: Results) -> Verdict:
     return cl.combined_verdict(s, n, w, f"no alpha_AF point above {ALPHA_AF_TH} with AF drops")
 
 
-def _claim(cid, figure, text, check, family) -> Claim:
-    return Claim(id=cid, figure=figure, text=text, check=check, family=family,
-                 thresholds=cl.doc_text(check))
+_claim = cl.paper_claim
 
 
 def rossi_claims() -> list[Claim]:
