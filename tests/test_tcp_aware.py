@@ -159,3 +159,18 @@ def test_trace_bad_input_named():
     with pytest.raises(ConfigError, match=r"trace_flows"):
         Scenario(links=(link,), flows=(f,) * 5, duration_s=1.0, trace_flows=(0, 1, 2, 3, 4),
                  trace_interval_s=0.1)
+
+
+def test_show_summarises_a_cwnd_trace(tmp_path, capsys):
+    """`diffsweep show --table cwnd_trace` summarises the traced window (its own column, not
+    the replicas' goodput); the trace is stored in the results folder and read back."""
+    from diffsweep import cli  # noqa: PLC0415
+    p = tmp_path / "s.toml"
+    p.write_text('name = "h5"\nbuilder = "habib_2a"\nseeds = 1\nduration_s = 3.0\n'
+                 'warmup_s = 1.0\n[fixed]\nn_micro = 5\ntrace = true\n'
+                 'trace_interval_s = 0.5\n[axes]\nconditioner = ["rtt_aware", "rtt_sw"]\n')
+    assert cli.main(["run", str(p), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    capsys.readouterr()
+    assert cli.main(["show", str(tmp_path / "out"), "--table", "cwnd_trace"]) == 0
+    out = capsys.readouterr().out
+    assert "cwnd_pkts: mean over seeds" in out and "rtt_sw" in out

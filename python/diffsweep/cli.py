@@ -246,7 +246,7 @@ def _cmd_show(args) -> int:
         print("no replicas finished yet")
         return 0
     dims = [d for d in dims_of(m) if d in res.replicas.columns]
-    metric, table = args.metric or DEFAULT_METRIC, args.table
+    metric, table = args.metric or TABLE_METRIC.get(args.table, DEFAULT_METRIC), args.table
     if args.metric is None and args.table is None and not len(res.flows) and len(res.transfers):
         # short-lived traffic only: its transfers' completion time says more than goodput
         metric, table = "completion_s", "transfers"
@@ -257,6 +257,12 @@ def _cmd_show(args) -> int:
                            "display.max_columns", 30):
         print(t.to_string(index=False, max_rows=args.rows, float_format=lambda v: f"{v:.5g}"))
     return 0
+
+
+#: ``show --table T`` without --metric summarises T's main column.
+TABLE_METRIC = {"flows": "goodput_bps", "queues": "mean_queue_pkts", "sources": "throughput_bps",
+                "intervals": "goodput_bps", "transfers": "completion_s", "traffic": "completed",
+                "cwnd_trace": "cwnd_pkts"}
 
 
 def _cmd_plot(args) -> int:
@@ -430,8 +436,9 @@ def _main(argv: list[str], debug: bool) -> int:
                        "missing, runs and timings, a summary with CIs")
     s.add_argument("dir", metavar="DIR")
     s.add_argument("--metric", default=None, metavar="COLUMN",
-                   help="column to summarise (default tcp_goodput_bps; completion_s of the "
-                   "transfers table for a sweep of short-lived traffic only)")
+                   help="column to summarise (default tcp_goodput_bps, or the --table's own: "
+                   "completion_s of transfers, cwnd_pkts of cwnd_trace, ...; completion_s of "
+                   "the transfers table for a sweep of short-lived traffic only)")
     s.add_argument("--table", default=None, choices=TABLES)
     s.add_argument("--rows", type=int, default=40, help="most summary rows shown")
     s.set_defaults(fn=_cmd_show)
