@@ -9,10 +9,14 @@
 // Rare, bulky steps (between rounds, a replica's start and end, conditioners): a call on the
 // device, so that their registers do not weigh on the per-packet loop.
 #define DS_COLD __noinline__
+// Rare per-event work of optional features (telnet delays, TCP-aware tags, the cwnd trace):
+// a call on both backends, so that the hot functions they sit in stay small enough to inline.
+#define DS_RARE __noinline__
 #else
 #define DS_HD
 #define DS_INLINE inline
 #define DS_COLD inline
+#define DS_RARE __attribute__((noinline))
 // Hot per-packet helpers that take a callback: inlined into their caller on the host too
 // (measured: a call per send cost ~8% of the 1-flow case's time).
 #define DS_FLATTEN inline __attribute__((always_inline))

@@ -17,7 +17,7 @@ namespace ds {
 // that is not written yet gets the current cwnd. A sender's cwnd changes only in its events,
 // so a sample at time t_k holds the window in force at the start of slot ceil(t_k), whatever
 // the rounds; called before a flow's events and, with t = infinity, at the replica's end.
-DS_HD inline void trace_until(Replica& x, int f, const TcpSender& s, double t) {
+DS_HD DS_RARE void trace_until(Replica& x, int f, const TcpSender& s, double t) {
   const int j = x.in->flow_trace[x.iF(f)];
   if (j < 0) return;
   const double iv = x.in->trace_interval_slots[x.iR()];

@@ -113,10 +113,104 @@ DS_HD DS_INLINE void count_aqm_drop(Replica& x, const Packet& p, size_t k, uint8
   }
 }
 
+// RED/RIO/WRED's verdict on an arrival at class c of link l (k its output index): false when
+// it drops the packet (counted). A call, so that arrive() stays small for drop-tail replicas.
+DS_HD DS_RARE bool aqm_admits(Replica& x, const Packet& p, int l, int c, size_t k,
+                              uint8_t colour, bool fits, double t) {
+  const size_t ik = x.iLC(l, c);
+  const RedParams rp = red_params(x, ik);
+  ReplicaHdr* h = x.hdr;
+  const uint64_t seed = x.seed;
+  // ns-2's RED counts the packets waiting; the one on the wire has left its queue. Here a
+  // packet stays at the head of its queue until it has been sent, so the head of the class
+  // the link is sending (on a one-class link: any head) is left out of RED's count.
+  RedState& rs = x.red[k];
+  Ring<Packet> ring = x.queue_ring(l, c);
+  // Under "cbq" every class is its own pipe: its head is on that pipe's wire.
+  const bool on_wire = !ring.empty() && (x.links[l].busy_cls == c ||
+                                         (x.links[l].busy_cls < 0 && x.in->link_n_classes[x.iL(l)] == 1) ||
+                                         x.in->link_sched[x.iL(l)] == kSchedCbq);
+  const uint8_t head_colour = on_wire ? colour_of(ring.front()) : 0;
+  const int head_bytes = on_wire ? ring.front().bytes : 0;
+  if (on_wire) {
+    rs.n[head_colour] -= 1;
+    rs.b[head_colour] -= head_bytes;
+  }
+  const uint8_t v = red_arrival(rp, rs, colour, p.bytes, t, [h, seed, k]() {
+    return draw_u01(seed, kFamAqm, (uint32_t)k, h->ctr_aqm);
+  });
+  if (on_wire) {
+    rs.n[head_colour] += 1;
+    rs.b[head_colour] += head_bytes;
+  }
+  if (v == kRedAccept && !fits) red_overflow(rp, x.red[k], colour);
+  if (v != kRedAccept) {
+    count_aqm_drop(x, p, k, colour, v == kRedEarly);
+    count_flow_drop(x, p);
+    return false;
+  }
+  return true;
+}
+
+// The validation hooks of an arrival: an injected drop of the flow's first transmission of
+// this sequence number at its first link, or the link's Bernoulli loss element.
+DS_HD DS_INLINE bool hook_lost(Replica& x, const Packet& p, int l) {
+  bool lost = false;
+  if (!(p.flags & (kPktSource | kPktRexmit)) && hop_index(p) == 0) {
+    const int32_t* drops = x.in->flow_drop_seq + x.iF(p.sender) * kMaxInjectedDrops;
+    for (int d = 0; d < kMaxInjectedDrops && drops[d] >= 0; ++d) lost |= drops[d] == p.seq;
+  }
+  const double loss = x.in->link_loss_prob[x.iL(l)];
+  if (!lost && loss > 0.0) lost = draw_u01(x.seed, kFamLoss, (uint32_t)l, x.hdr->ctr_loss) < loss;
+  return lost;
+}
+
+// arrive() for a replica without colours, conditioners, AQM or traffic generators (the
+// Kaur & Vin families, multi-hop drop-tail): the same steps and counters as arrive_full()
+// takes for such a replica, in fewer instructions (every packet is green, none is stale; the
+// per-colour arrival counts are filled from q_arrivals at the end: team.h, flush_replica).
+DS_HD DS_FLATTEN void arrive_plain(Replica& x, Packet p, uint32_t now) {
+  const int l = p.link, c = p.cls;
+  const size_t k = x.oLC(l, c);
+  if (x.measuring) {
+    x.out.q_arrivals[k] += 1;
+    if (!(p.flags & kPktSource) && hop_index(p) == 0)
+      x.out.flow_colour_pkts[(size_t)p.sender * kMaxColours + kGreen] += 1;
+  }
+  if (hook_lost(x, p, l)) {
+    if (x.measuring) x.out.q_random_drops[k] += 1;
+    count_flow_drop(x, p);
+    return;
+  }
+  ClassQueue& q = x.link_queues(l)[c];
+  const size_t ik = x.iLC(l, c);
+  if (!drop_tail_accepts(x.in->class_limit_kind[ik], x.in->class_limit[ik], q.ring.count, q.bytes,
+                         p.bytes)) {
+    if (x.measuring) {
+      x.out.q_drops[k] += 1;
+      x.out.q_forced_drops[k * kMaxColours + kGreen] += 1;
+      if (!(p.flags & kPktSource))
+        x.out.flow_forced_drops[(size_t)p.sender * kMaxColours + kGreen] += 1;
+    }
+    count_flow_drop(x, p);
+    return;
+  }
+  Ring<Packet> qring = x.queue_ring(l, c);
+  if (qring.full()) {  // only an unlimited class can get here
+    x.flag(kOvfQueueRing);
+    if (x.measuring) x.out.q_drops[k] += 1;
+    count_flow_drop(x, p);
+    return;
+  }
+  p.t_enq = now;
+  qring.push(p);
+  q.bytes += p.bytes;
+}
+
 // A packet arrives at link p.link (at sub-slot time p.t_enq of slot `now`): its colour at
 // the first link, its edge conditioner, the validation hooks (injected drops, Bernoulli loss),
 // then the class queue's admission: RED/RIO/WRED if the class has one, then the buffer.
-DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
+DS_HD inline void arrive_full(Replica& x, Packet p, uint32_t now) {
   const int l = p.link, c = p.cls;
   const size_t k = x.oLC(l, c);
   if (x.measuring) x.out.q_arrivals[k] += 1;
@@ -142,18 +236,12 @@ DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
   }
   const uint8_t colour = colour_of(p);
   if (x.measuring) {
-    x.out.q_colour_arrivals[k * kMaxColours + colour] += 1;
+    // without colours every arrival is green: flush_replica copies q_arrivals instead
+    if (fh.f_colour) x.out.q_colour_arrivals[k * kMaxColours + colour] += 1;
     if (!(p.flags & kPktSource) && (marked_here || (m < 0 && hop_index(p) == 0)) && !stale(x, p))
       x.out.flow_colour_pkts[(size_t)p.sender * kMaxColours + colour] += 1;
   }
-  bool lost = false;
-  if (!(p.flags & (kPktSource | kPktRexmit)) && hop_index(p) == 0) {
-    const int32_t* drops = x.in->flow_drop_seq + x.iF(p.sender) * kMaxInjectedDrops;
-    for (int d = 0; d < kMaxInjectedDrops && drops[d] >= 0; ++d) lost |= drops[d] == p.seq;
-  }
-  const double loss = x.in->link_loss_prob[x.iL(l)];
-  if (!lost && loss > 0.0) lost = draw_u01(x.seed, kFamLoss, (uint32_t)l, x.hdr->ctr_loss) < loss;
-  if (lost) {
+  if (hook_lost(x, p, l)) {
     if (x.measuring) x.out.q_random_drops[k] += 1;
     count_flow_drop(x, p);
     return;
@@ -165,39 +253,9 @@ DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
                                       q.ring.count, q.bytes, p.bytes);
   // ns-2's RED (red.cc) updates its average before it sees that the buffer is full; its
   // DiffServ multi-RED (dsredq.cc) refuses an overflowing packet first (model/queue_red.h).
-  if (aqm == kAqmRed || (aqm != kAqmDropTail && fits)) {
-    const RedParams rp = red_params(x, ik);
-    ReplicaHdr* h = x.hdr;
-    const uint64_t seed = x.seed;
-    // ns-2's RED counts the packets waiting; the one on the wire has left its queue. Here a
-    // packet stays at the head of its queue until it has been sent, so the head of the class
-    // the link is sending (on a one-class link: any head) is left out of RED's count.
-    RedState& rs = x.red[k];
-    Ring<Packet> ring = x.queue_ring(l, c);
-    // Under "cbq" every class is its own pipe: its head is on that pipe's wire.
-    const bool on_wire = !ring.empty() && (x.links[l].busy_cls == c ||
-                                           (x.links[l].busy_cls < 0 && x.in->link_n_classes[x.iL(l)] == 1) ||
-                                           x.in->link_sched[x.iL(l)] == kSchedCbq);
-    const uint8_t head_colour = on_wire ? colour_of(ring.front()) : 0;
-    const int head_bytes = on_wire ? ring.front().bytes : 0;
-    if (on_wire) {
-      rs.n[head_colour] -= 1;
-      rs.b[head_colour] -= head_bytes;
-    }
-    const uint8_t v = red_arrival(rp, rs, colour, p.bytes, t, [h, seed, k]() {
-      return draw_u01(seed, kFamAqm, (uint32_t)k, h->ctr_aqm);
-    });
-    if (on_wire) {
-      rs.n[head_colour] += 1;
-      rs.b[head_colour] += head_bytes;
-    }
-    if (v == kRedAccept && !fits) red_overflow(rp, x.red[k], colour);
-    if (v != kRedAccept) {
-      count_aqm_drop(x, p, k, colour, v == kRedEarly);
-      count_flow_drop(x, p);
-      return;
-    }
-  }
+  if ((aqm == kAqmRed || (aqm != kAqmDropTail && fits)) &&
+      !aqm_admits(x, p, l, c, k, colour, fits, t))
+    return;
   if (!fits) {
     if (x.measuring) x.out.q_drops[k] += 1;
     count_aqm_drop(x, p, k, colour, false);
@@ -215,6 +273,14 @@ DS_HD inline void arrive(Replica& x, Packet p, uint32_t now) {
   qring.push(p);
   q.bytes += p.bytes;
   if (aqm != kAqmDropTail) red_enqueued(x.red[k], colour, p.bytes);
+}
+
+DS_HD DS_FLATTEN void arrive(Replica& x, const Packet& p, uint32_t now) {
+  const ReplicaHdr& fh = *x.hdr;
+  if (fh.f_colour | fh.f_markers | fh.f_aqm | fh.f_traffic)
+    arrive_full(x, p, now);
+  else
+    arrive_plain(x, p, now);
 }
 
 // A packet has left link l: on to the next hop's delay line, or to its receiver.

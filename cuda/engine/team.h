@@ -129,6 +129,10 @@ DS_HD inline bool queue_phase(Replica& x) {
 // Copies a replica's counters from its block to the batch's output arrays.
 DS_HD inline void flush_replica(Replica& x, BatchOutput* out) {
   x.out.slots_run[0] = (int64_t)x.hdr->t_queue;
+  if (!x.hdr->f_colour) {  // every arrival was green (engine/queue_side.h: arrive)
+    const size_t n = per_replica(x.shape, RLC);
+    for (size_t i = 0; i < n; ++i) x.out.q_colour_arrivals[i * kMaxColours + kGreen] = x.out.q_arrivals[i];
+  }
   flush_traffic(x);
   if (x.hdr->f_trace)
     for (int f = 0; f < x.in->n_flows[x.iR()]; ++f) trace_until(x, f, x.snd(f), 1e300);

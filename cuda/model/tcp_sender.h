@@ -192,7 +192,7 @@ DS_HD DS_INLINE bool seg_on_path2(const X& x, size_t i, const TcpSender& s, int3
 // a later domain's): from its cwnd, smoothed RTT (ns-2's t_srtt_, in ticks << 3) and current
 // RTO (with the backoff). 0 when neither of its conditioners reads a tag.
 template <class X>
-DS_HD inline uint8_t sender_tag(const X& x, int f, const TcpSender& s) {
+DS_HD DS_RARE uint8_t sender_tag(const X& x, int f, const TcpSender& s) {
   const size_t i = x.iF(f);
   int m = x.in->flow_marker[i];
   for (int k = 0; k < 2; ++k, m = x.in->flow_marker2[i]) {
@@ -409,8 +409,8 @@ DS_HD DS_INLINE void app_writes(X& x, int f, TcpSender& s, uint32_t now) {
 // ACK left the receiver when the segment was delivered and took the loop delay back
 // (docs/model.md, "Telnet"). The write times are replayed from the application's own draws.
 template <class X>
-DS_HD inline void recv_app_delays(X& x, int f, const TcpSender& s, int32_t ackno,
-                                  uint32_t now) {
+DS_HD DS_RARE void recv_app_delays(X& x, int f, const TcpSender& s, int32_t ackno,
+                                   uint32_t now) {
   const size_t i = x.iF(f);
   const double iat = x.in->flow_app_iat_slots[i];
   SenderExt& e = x.sx(f);
