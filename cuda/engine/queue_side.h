@@ -165,6 +165,29 @@ DS_HD DS_INLINE bool hook_lost(Replica& x, const Packet& p, int l) {
   return lost;
 }
 
+// The buffer refuses a packet of `colour` at link class k: a forced drop.
+DS_HD DS_INLINE void buffer_drop(Replica& x, const Packet& p, size_t k, uint8_t colour) {
+  if (x.measuring) x.out.q_drops[k] += 1;
+  count_aqm_drop(x, p, k, colour, false);
+  count_flow_drop(x, p);
+}
+
+// The packet joins class c's ring at link l; false (lost, flagged) when the ring of an
+// unlimited class is full (a limited class's buffer check comes first).
+DS_HD DS_INLINE bool enqueue(Replica& x, Packet p, int l, int c, size_t k, uint32_t now) {
+  Ring<Packet> qring = x.queue_ring(l, c);
+  if (qring.full()) {
+    x.flag(kOvfQueueRing);
+    if (x.measuring) x.out.q_drops[k] += 1;
+    count_flow_drop(x, p);
+    return false;
+  }
+  p.t_enq = now;
+  qring.push(p);
+  x.link_queues(l)[c].bytes += p.bytes;
+  return true;
+}
+
 // arrive() for a replica without colours, conditioners, AQM or traffic generators (the
 // Kaur & Vin families, multi-hop drop-tail): the same steps and counters as arrive_full()
 // takes for such a replica, in fewer instructions (every packet is green, none is stale; the
@@ -186,25 +209,10 @@ DS_HD DS_FLATTEN void arrive_plain(Replica& x, Packet p, uint32_t now) {
   const size_t ik = x.iLC(l, c);
   if (!drop_tail_accepts(x.in->class_limit_kind[ik], x.in->class_limit[ik], q.ring.count, q.bytes,
                          p.bytes)) {
-    if (x.measuring) {
-      x.out.q_drops[k] += 1;
-      x.out.q_forced_drops[k * kMaxColours + kGreen] += 1;
-      if (!(p.flags & kPktSource))
-        x.out.flow_forced_drops[(size_t)p.sender * kMaxColours + kGreen] += 1;
-    }
-    count_flow_drop(x, p);
+    buffer_drop(x, p, k, kGreen);
     return;
   }
-  Ring<Packet> qring = x.queue_ring(l, c);
-  if (qring.full()) {  // only an unlimited class can get here
-    x.flag(kOvfQueueRing);
-    if (x.measuring) x.out.q_drops[k] += 1;
-    count_flow_drop(x, p);
-    return;
-  }
-  p.t_enq = now;
-  qring.push(p);
-  q.bytes += p.bytes;
+  enqueue(x, p, l, c, k, now);
 }
 
 // A packet arrives at link p.link (at sub-slot time p.t_enq of slot `now`): its colour at
@@ -257,22 +265,10 @@ DS_HD inline void arrive_full(Replica& x, Packet p, uint32_t now) {
       !aqm_admits(x, p, l, c, k, colour, fits, t))
     return;
   if (!fits) {
-    if (x.measuring) x.out.q_drops[k] += 1;
-    count_aqm_drop(x, p, k, colour, false);
-    count_flow_drop(x, p);
+    buffer_drop(x, p, k, colour);
     return;
   }
-  Ring<Packet> qring = x.queue_ring(l, c);
-  if (qring.full()) {  // only an unlimited class can get here
-    x.flag(kOvfQueueRing);
-    if (x.measuring) x.out.q_drops[k] += 1;
-    count_flow_drop(x, p);
-    return;
-  }
-  p.t_enq = now;
-  qring.push(p);
-  q.bytes += p.bytes;
-  if (aqm != kAqmDropTail) red_enqueued(x.red[k], colour, p.bytes);
+  if (enqueue(x, p, l, c, k, now) && aqm != kAqmDropTail) red_enqueued(x.red[k], colour, p.bytes);
 }
 
 DS_HD DS_FLATTEN void arrive(Replica& x, const Packet& p, uint32_t now) {
