@@ -129,7 +129,9 @@ def test_second_ctrl_c_stops_at_once(tmp_path):
     t0 = time.monotonic()
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
-    assert time.monotonic() - t0 < 1.5, err
+    # "at once": seconds, not the run's remaining minutes (the bound allows a loaded machine:
+    # 1.87 s was seen with two builds running beside the test on a 2-core VM)
+    assert time.monotonic() - t0 < 5.0, err
     assert proc.returncode == 130, err
     assert re.search(r"interrupted: \d+ of 2400 replicas are saved in out .*lost|"
                      r"interrupted before any replica finished: nothing is saved", err), err

@@ -153,8 +153,9 @@ DS_HD DS_RARE bool aqm_admits(Replica& x, const Packet& p, int l, int c, size_t 
 }
 
 // The validation hooks of an arrival: an injected drop of the flow's first transmission of
-// this sequence number at its first link, or the link's Bernoulli loss element.
-DS_HD DS_INLINE bool hook_lost(Replica& x, const Packet& p, int l) {
+// this sequence number at its first link, or the link's Bernoulli loss element (a loss is
+// counted here).
+DS_HD DS_INLINE bool hook_lost(Replica& x, const Packet& p, int l, size_t k) {
   bool lost = false;
   if (!(p.flags & (kPktSource | kPktRexmit)) && hop_index(p) == 0) {
     const int32_t* drops = x.in->flow_drop_seq + x.iF(p.sender) * kMaxInjectedDrops;
@@ -162,6 +163,10 @@ DS_HD DS_INLINE bool hook_lost(Replica& x, const Packet& p, int l) {
   }
   const double loss = x.in->link_loss_prob[x.iL(l)];
   if (!lost && loss > 0.0) lost = draw_u01(x.seed, kFamLoss, (uint32_t)l, x.hdr->ctr_loss) < loss;
+  if (lost) {  // counted at link class k
+    if (x.measuring) x.out.q_random_drops[k] += 1;
+    count_flow_drop(x, p);
+  }
   return lost;
 }
 
@@ -200,11 +205,7 @@ DS_HD DS_FLATTEN void arrive_plain(Replica& x, Packet p, uint32_t now) {
     if (!(p.flags & kPktSource) && hop_index(p) == 0)
       x.out.flow_colour_pkts[(size_t)p.sender * kMaxColours + kGreen] += 1;
   }
-  if (hook_lost(x, p, l)) {
-    if (x.measuring) x.out.q_random_drops[k] += 1;
-    count_flow_drop(x, p);
-    return;
-  }
+  if (hook_lost(x, p, l, k)) return;
   ClassQueue& q = x.link_queues(l)[c];
   const size_t ik = x.iLC(l, c);
   if (!drop_tail_accepts(x.in->class_limit_kind[ik], x.in->class_limit[ik], q.ring.count, q.bytes,
@@ -249,11 +250,7 @@ DS_HD inline void arrive_full(Replica& x, Packet p, uint32_t now) {
     if (!(p.flags & kPktSource) && (marked_here || (m < 0 && hop_index(p) == 0)) && !stale(x, p))
       x.out.flow_colour_pkts[(size_t)p.sender * kMaxColours + colour] += 1;
   }
-  if (hook_lost(x, p, l)) {
-    if (x.measuring) x.out.q_random_drops[k] += 1;
-    count_flow_drop(x, p);
-    return;
-  }
+  if (hook_lost(x, p, l, k)) return;
   ClassQueue& q = x.link_queues(l)[c];
   const size_t ik = x.iLC(l, c);
   const uint8_t aqm = fh.f_aqm ? x.in->class_aqm[ik] : (uint8_t)kAqmDropTail;
