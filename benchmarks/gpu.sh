@@ -36,6 +36,8 @@ if want throughput; then
   step diffserv python3 benchmarks/diffserv.py --backend cuda --replicas 4096 --out "$OUT"
   step diffserv_cpu python3 benchmarks/diffserv.py --backend cpu --replicas 256 --out "$OUT"
   step traffic python3 benchmarks/traffic.py --backend cuda --replicas 64 --out "$OUT"
+  step habib python3 benchmarks/habib.py --backend cuda --replicas 512 --out "$OUT"
+  step habib_cpu python3 benchmarks/habib.py --backend cpu --replicas 16 --out "$OUT"
   grep -E "flows  R=" "$OUT/throughput.log" "$OUT/throughput_cpu.log" | tee -a "$OUT/gpu-summary.txt"
 fi
 if want reproduce; then
