@@ -29,7 +29,8 @@ FAMILIES = (
 ASSUMPTIONS = (
     "Topology 2(a) as the ns-2.35 reference benchmarks/ns2/habib: every link 2.5 ms, 100 Mb/s "
     "but the 10 Mb/s bottleneck (the paper prints no rate; the text's F1 + F2 ~ 9.8 Mb/s "
-    "suggests 10 Mb/s), F2's host link takes the rest of its round trip (so F2's RTT is at "
+    "suggests 10 Mb/s), 2000-packet edge queues (ns-2's reference: 20000; neither fills), "
+    "F2's host link takes the rest of its round trip (so F2's RTT is at "
     "least 15 ms: the paper's 4-ms point is not run), ACKs return uncongested; RIO-C at the "
     "core with the paper's thresholds in 1064-B packets and a 100-packet buffer (ours).",
     "TCP NewReno (Reno for telnet and WWW, as the paper says), 1024-B segments + 40 B, window "

@@ -35,7 +35,7 @@ MAX_WINDOW = 64
 WWW_OBJECTS = 1
 LINK_DELAY_MS = 2.5    # every link of Fig. 2(a) (benchmarks/ns2/habib: ours)
 FAST_BPS = 100e6       # every link but the bottleneck
-BIG_BUFFER = 20000     # packets: no loss anywhere but at the core
+BIG_BUFFER = 2000      # packets: no loss anywhere but at the core (see habib_2a)
 _START_STREAM = 0x484246  # "HBF": start-time draws, independent of the engine's streams
 
 
@@ -115,7 +115,9 @@ def habib_2a(conditioner="standard", rtt2_ms=100.0, rtt1_ms=20.0, n_micro=200,
     aggregate's edge conditioner at their ingress. Every link is 2.5 ms one way; F2's host
     link takes the rest of its round trip: F1's propagation round trip is ``rtt1_ms`` (20: the
     2.5-ms links), F2's ``rtt2_ms`` (>= 15 with this split); ACKs return uncongested over
-    half the round trip. Host links: 100 Mb/s, 20000-packet buffers (no loss but at the core).
+    half the round trip. Host links: 100 Mb/s; edge queues 2000 packets (ns-2's reference uses
+    20000; neither ever fills: at most 3 packets wait at an edge after the warm-up, so no
+    packet is lost anywhere but at the core, and the replica's state stays small).
 
     ``conditioner`` (per aggregate, CIR ``cir_bps`` = 2 Mb/s, PIR ``pir_bps`` = 3 Mb/s, TSW
     window 1 s: ns-2.35's fixed winLen): "standard" (TSW3CM), "standard_sw" (with small-window
