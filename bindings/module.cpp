@@ -60,6 +60,7 @@ BatchShape shape_from(const py::dict& s) {
   b.max_sessions = s.contains("max_sessions") ? s["max_sessions"].cast<int32_t>() : 1;
   b.max_trace_samples =
       s.contains("max_trace_samples") ? s["max_trace_samples"].cast<int32_t>() : 1;
+  b.ring_classes = s.contains("ring_classes") ? s["ring_classes"].cast<int32_t>() : kMaxClasses;
   b.queue_cap = s["queue_cap"].cast<int32_t>();
   b.ack_cap = s["ack_cap"].cast<int32_t>();
   b.delay_cap = s["delay_cap"].cast<int32_t>();
@@ -82,6 +83,8 @@ BatchShape shape_from(const py::dict& s) {
   if (b.max_transfers < 1) bad("max_transfers", b.max_transfers, ">= 1");
   if (b.max_sessions < 1) bad("max_sessions", b.max_sessions, ">= 1");
   if (b.max_trace_samples < 1) bad("max_trace_samples", b.max_trace_samples, ">= 1");
+  if (b.ring_classes < 1 || b.ring_classes > kMaxClasses)
+    bad("ring_classes", b.ring_classes, "in 1..kMaxClasses");
   if (b.stage_cap < 1) bad("stage_cap", b.stage_cap, ">= 1");
   if (!pow2(b.lanes) || b.lanes > kMaxLanes) bad("lanes", b.lanes, "a power of two <= 32");
   if (!pow2(b.queue_cap)) bad("queue_cap", b.queue_cap, "a power of two");

@@ -108,6 +108,8 @@ struct BatchShape {
   int32_t max_transfers;  // T >= 1: transfer records per replica (more are counted, not kept)
   int32_t max_sessions;   // web sessions per replica, all generators together (>= 1)
   int32_t max_trace_samples;  // X >= 1: cwnd-trace samples per traced flow
+  int32_t ring_classes;   // 1..kMaxClasses: the most classes a link of the batch has (the
+                          // class rings are kept for these only; RLC arrays keep kMaxClasses)
   int32_t queue_cap;      // packets per (link, class) ring; power of two
   int32_t ack_cap;        // ACKs in flight per replica (one pool); power of two
   int32_t delay_cap;      // packets in a link's delay line; power of two

@@ -31,3 +31,18 @@ def test_kaur_64_flow_state_is_bounded():
     p = pack([sc], [0])
     assert p.shape["ack_cap"] <= 512
     assert state_bytes(p.shape) <= 224 * 1024
+
+
+def test_class_rings_only_for_the_classes_a_batch_uses():
+    """A batch whose links have one class each keeps one class ring per link, not kMaxClasses:
+    the state shrinks by exactly the three unused rings per link."""
+    from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow
+    link = Link(rate_bps=10e6, prop_delay_ms=2.0, classes=(QueueClass("q", limit_pkts=500),))
+    sc = Scenario(links=(link, link), flows=(TcpFlow(route=(0, 1), cls="q"),), duration_s=1.0)
+    p = pack([sc], [1])
+    assert p.shape["ring_classes"] == 1
+    four = dict(p.shape, ring_classes=4)
+    ring_bytes = p.shape["queue_cap"] * 16  # one class ring of 16-byte packets
+    assert state_bytes(four) - state_bytes(p.shape) == 2 * 3 * ring_bytes
+    two = pack([kaur_vin(n_flows=1, ef="onoff", t_on_ms=10.0, duration_s=2.0, warmup_s=0.5)], [1])
+    assert two.shape["ring_classes"] == 2

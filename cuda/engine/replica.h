@@ -108,7 +108,7 @@ inline Layout make_layout(const BatchShape& s) {
   take(L.xfers, F * sizeof(Transfer));
   take(L.websess, (size_t)s.max_sessions * sizeof(WebSession));
   take(L.sx, F * sizeof(SenderExt));
-  take(L.qring, NL * kMaxClasses * (size_t)s.queue_cap * sizeof(Packet));
+  take(L.qring, NL * (size_t)s.ring_classes * (size_t)s.queue_cap * sizeof(Packet));
   take(L.dline, NL * (size_t)s.delay_cap * sizeof(TimedPacket));
   take(L.snd, F * sizeof(TcpSender));
   take(L.acks, (size_t)s.ack_cap * sizeof(Ack));
@@ -153,7 +153,7 @@ struct Replica {
   WebSession* websess; // [session]: web sessions of every kGenWeb generator
   SenderExt* sxs;      // [f]: senders' rarely used state (transfers, telnet)
   BatchOutput* rec;    // the batch's arrays: transfer records go straight there (row r*T + k)
-  Packet* qring;       // [(l*kMaxClasses + c)*queue_cap + i]
+  Packet* qring;       // [(l*ring_classes + c)*queue_cap + i]
   TimedPacket* dline;  // [l*delay_cap + i]
   TcpSender* snds;
   Ack* acks;           // [ack_cap]: every ACK in flight, each flow's linked in order
@@ -207,7 +207,7 @@ struct Replica {
   }
   DS_HD DS_INLINE ClassQueue* link_queues(int l) const { return queues + (size_t)l * kMaxClasses; }
   DS_HD DS_INLINE Ring<Packet> queue_ring(int l, int c) const {
-    return make_ring(qring + ((size_t)l * kMaxClasses + c) * shape.queue_cap,
+    return make_ring(qring + ((size_t)l * shape.ring_classes + c) * shape.queue_cap,
                      queues[(size_t)l * kMaxClasses + c].ring, shape.queue_cap);
   }
   DS_HD DS_INLINE Ring<TimedPacket> dline_ring(int l) const {

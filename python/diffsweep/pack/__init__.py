@@ -199,6 +199,9 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1) -> Packed:
         emit = max(emit, (per_lane + 1) * worst, 2 * u.lookahead * u.sustained + worst)
     shape.update({
         "queue_cap": _pow2(most(lambda u: u.links.queue_need) + 1),
+        # class rings only for the classes a link of the batch has (engine/replica.h)
+        "ring_classes": int(max(1, max(int(np.max(u.links.rows["link_n_classes"], initial=1))
+                                      for u in uniq))),
         "ack_cap": _pow2(most(lambda u: u.acks)),
         "delay_cap": _pow2(most(lambda u: u.links.delay_need)),
         "stage_cap": most(lambda u: u.stage),
