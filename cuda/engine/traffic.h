@@ -209,6 +209,16 @@ DS_HD inline int free_slot(Replica& x, int g, double at) {
   return -1;
 }
 
+// Between rounds: a transfer of `size` packets arriving at `at` takes a free slot of
+// generator g's pool, or is refused (counted) when the pool has none.
+DS_HD inline void start_transfer(Replica& x, int g, double at, int32_t size) {
+  const int f = free_slot(x, g, at);
+  if (f < 0)
+    x.out.gen_refused[g] += 1;
+  else
+    assign_transfer(x, f, g, at, size);
+}
+
 // ns-2 WebTraf-like sessions (kGenWeb): a session's pages come at exponential intervals
 // (gen_think_slots; the next page is scheduled when a page starts, as ns-2 does, whatever its
 // objects' progress); a page asks for gen_objects objects at exponential intervals
@@ -238,12 +248,7 @@ DS_HD inline void admit_web(Replica& x, int g, uint32_t horizon, double t_stop,
         const double at = w.next_obj;
         w.objs_left -= 1;
         w.next_obj += gen_exp(x.seed, g, st, x.in->gen_inter_obj_slots[i]);
-        const int32_t size = gen_size(x.seed, g, st, gp);
-        const int f = free_slot(x, g, at);
-        if (f < 0)
-          x.out.gen_refused[g] += 1;
-        else
-          assign_transfer(x, f, g, at, size);
+        start_transfer(x, g, at, gen_size(x.seed, g, st, gp));
       } else {
         break;
       }
@@ -263,12 +268,7 @@ DS_HD DS_COLD void admit_transfers(Replica& x, uint32_t horizon) {
       while (st.next_arrival < (double)horizon && st.next_arrival < t_stop) {
         const double at = st.next_arrival;
         st.next_arrival += gen_exp(x.seed, g, st, x.in->gen_mean_iat_slots[i]);
-        const int32_t size = gen_size(x.seed, g, st, gp);
-        const int f = free_slot(x, g, at);
-        if (f < 0)
-          x.out.gen_refused[g] += 1;
-        else
-          assign_transfer(x, f, g, at, size);
+        start_transfer(x, g, at, gen_size(x.seed, g, st, gp));
       }
       continue;
     }

@@ -221,6 +221,17 @@ def sign_status(ci: dict, direction: int) -> str:
     return PARTLY if m < 0 else NOT
 
 
+def linear_status(ci: dict, r2: float | None, min_r2: float) -> str:
+    """"Linear and rising": the per-seed slopes' CI (``ci_dict``) above 0 and the line through
+    the seed-mean curve with R^2 >= ``min_r2`` holds; a mean slope <= 0 does not hold; partly
+    otherwise."""
+    if ci["mean"] is None or ci["mean"] <= 0:
+        return NOT
+    if sign_status(ci, +1) == HOLDS and r2 is not None and r2 >= min_r2:
+        return HOLDS
+    return PARTLY
+
+
 def flat_status(ci: dict, within: float, partly_within: float) -> str:
     """"No appreciable change" (an equivalence test on the 95% CI of the change): holds if the
     whole interval lies within +-``within``, partly holds if it lies within +-``partly_within``,

@@ -294,9 +294,7 @@ def _tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> dict:
         # Telnet-like flows: each segment's delay from its write to its delivery (the engine
         # sums them less the constant delays after the last link and the access delay).
         n_app = out["flow_app_delivered"][fr, ff]
-        post_s = np.array([(scs[r].links[scs[r].flows[f].route[-1]].prop_delay_ms
-                            + scs[r].flows[f].egress_delay_ms
-                            + scs[r].flows[f].access_delay_ms) / 1e3 for r, f in rows_f])
+        post_s = np.array([scs[r].after_last_link_ms(scs[r].flows[f]) / 1e3 for r, f in rows_f])
         total_s = out["flow_app_delay_sum_slots"][fr, ff] * slot[fr] + n_app * post_s
         flows["app_segments"] = n_app
         flows["app_delay_sum_s"] = total_s
@@ -437,8 +435,7 @@ def _traffic_tables(out: dict, scs: list[Scenario], rep: np.ndarray, slot: np.nd
     tr_k = np.concatenate([np.arange(k) for k in n]) if len(n) else np.zeros(0, dtype=int)
     g = out["tr_gen"][tr_r, tr_k].astype(int)
     # delays after the last link of each generator's route, per replica: seconds
-    after = {(r, j): (scs[r].links[t.flow.route[-1]].prop_delay_ms + t.flow.egress_delay_ms
-                      + t.flow.access_delay_ms) / 1e3
+    after = {(r, j): sc.after_last_link_ms(t.flow) / 1e3
              for r, sc in enumerate(scs) for j, t in enumerate(sc.traffic)}
     post = np.array([after[(r, j)] for r, j in zip(tr_r, g)], dtype=float)
     start = out["tr_start_slot"][tr_r, tr_k] * slot[tr_r]

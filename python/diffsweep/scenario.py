@@ -356,6 +356,17 @@ class QueueClass:
         return self.red
 
 
+def _as_route(v):
+    """A route as a tuple of link indices; an int is the common one-link route (route=0).
+    Anything else is left for the validation to name."""
+    route = _as_tuple(plain(v))
+    if is_int(route):
+        route = (route,)
+    if isinstance(route, tuple):
+        route = tuple(as_int(r) for r in route)
+    return route
+
+
 @dataclass(frozen=True)
 class Link:
     """A one-way link. Class order is priority order (index 0 highest); ``weight`` is used by
@@ -499,18 +510,8 @@ class TcpFlow:
         _set(self, "drop_seqs", drops)
         _set(self, "access_buffer_pkts", as_int(self.access_buffer_pkts))
         _set(self, "init_ssthresh_pkts", as_int(self.init_ssthresh_pkts))
-        route = _as_tuple(plain(self.route))
-        if is_int(route):  # route=0 is the common one-link case
-            route = (route,)
-        if isinstance(route, tuple):
-            route = tuple(as_int(r) for r in route)
-        _set(self, "route", route)
-        route2 = _as_tuple(plain(self.route2))
-        if is_int(route2):
-            route2 = (route2,)
-        if isinstance(route2, tuple):
-            route2 = tuple(as_int(r) for r in route2)
-        _set(self, "route2", route2)
+        _set(self, "route", _as_route(self.route))
+        _set(self, "route2", _as_route(self.route2))
         _set(self, "split_pkts", as_int(self.split_pkts))
         for f in ("segment_bytes", "header_bytes", "max_window_pkts", "init_window_pkts",
                   "size_pkts"):
@@ -599,12 +600,7 @@ class OnOffSource:
         self._validate(type(self).__name__)
 
     def _normalize(self) -> None:
-        route = _as_tuple(plain(self.route))
-        if is_int(route):
-            route = (route,)
-        if isinstance(route, tuple):
-            route = tuple(as_int(r) for r in route)
-        _set(self, "route", route)
+        _set(self, "route", _as_route(self.route))
         _set(self, "pkt_bytes", as_int(self.pkt_bytes))
         for f in ("peak_bps", "t_on_ms", "t_off_ms"):
             _set(self, f, as_float(getattr(self, f)))
@@ -1100,9 +1096,19 @@ class Scenario:
 
     def flow_rtp_ms(self, i: int) -> float:
         """Round-trip propagation latency of flow ``i``: access + links + egress + reverse."""
-        f = self.flows[i]
+        return self.route_rtp_ms(self.flows[i])
+
+    def route_rtp_ms(self, f: "TcpFlow") -> float:
+        """Round-trip propagation latency of a TcpFlow (a flow or a traffic generator's
+        template) on its first route over this scenario's links."""
         return (f.access_delay_ms + sum(self.links[j].prop_delay_ms for j in f.route)
                 + f.egress_delay_ms + f.reverse_delay_ms)
+
+    def after_last_link_ms(self, f: "TcpFlow") -> float:
+        """The constant delays after a TcpFlow's last link that the engine folds into its ACK
+        loop, and its access delay (docs/model.md, "Delays"): what the host adds to the times
+        the engine records at the last link."""
+        return self.links[f.route[-1]].prop_delay_ms + f.egress_delay_ms + f.access_delay_ms
 
     # --- plain data ---
 

@@ -11,12 +11,6 @@ from .layout import layout
 TCP_AWARE = ("rtt_aware", "rtt_rto")
 
 
-def rtp_ms(sc: Scenario, f) -> float:
-    """Propagation round trip of a TcpFlow (or a traffic template) on its first route."""
-    return (f.access_delay_ms + sum(sc.links[l].prop_delay_ms for l in f.route)
-            + f.egress_delay_ms + f.reverse_delay_ms)
-
-
 def references(sc: Scenario, mk, members) -> tuple[float, float]:
     """A TCP-aware conditioner's reference RTT and RTO in seconds: as given, else the shortest
     propagation round trip of the flows metered by any RTT-aware or RTT-RTO conditioner of the
@@ -24,7 +18,7 @@ def references(sc: Scenario, mk, members) -> tuple[float, float]:
     a TCP with that RTT has at the floor: max(min_rto_s, RTT) (docs/model.md)."""
     rtt = mk.ref_rtt_s
     if rtt is None:
-        rtts = [rtp_ms(sc, f) / 1e3 for f in members] or [0.0]
+        rtts = [sc.route_rtp_ms(f) / 1e3 for f in members] or [0.0]
         rtt = min(rtts)
     rto = mk.ref_rto_s if mk.ref_rto_s is not None else max(sc.min_rto_s, rtt)
     return rtt, rto

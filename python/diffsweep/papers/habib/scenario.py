@@ -17,7 +17,7 @@ from diffsweep.scenario import (Link, Marker, QueueClass, RedThresholds, Scenari
                                 Traffic, as_float, as_int, check_positive, is_int, plain,
                                 renamed_errors)
 
-__all__ = ["habib_2a", "habib_2b", "CONDITIONERS", "RIO_THRESHOLDS", "AGGREGATES_2B"]
+__all__ = ["habib_2a", "habib_2b", "one_way_ms", "CONDITIONERS", "RIO_THRESHOLDS", "AGGREGATES_2B"]
 
 #: The conditioners compared: the standard one (TSW rate estimator + TSW3CM), with small-window
 #: protection, the basic RTT-aware one (Nandy et al.), RTT-RTO, RTT-aware with SW; "none"
@@ -174,6 +174,12 @@ AGGREGATES_2B = (
 )
 
 
+def one_way_ms(route, host_ms: float) -> float:
+    """An aggregate of 2(b)'s one-way propagation: its host link, its route's links and the
+    link to its receiver (2.5 ms each but the host's)."""
+    return host_ms + LINK_DELAY_MS * (len(route) + 1)
+
+
 def habib_2b(conditioner="rtt_rto", n_micro=200, core_bps=10e6, edge_bps=100e6,
              buffer_pkts=100, cir_bps=2e6, pir_bps=3e6, sw_k=3, duration_s=100.0,
              warmup_s=20.0, app="ftp", telnet_sessions=100, telnet_min_pkts=5,
@@ -250,7 +256,7 @@ def habib_2b(conditioner="rtt_rto", n_micro=200, core_bps=10e6, edge_bps=100e6,
         w = as_int(plain(www_sessions))
         check(is_int(w) and w >= 3, "www_sessions", w, "an integer >= 3 (over F1, F2, F3)")
     for a, (name, _, route, host_ms) in enumerate(AGGREGATES_2B):
-        one_way = host_ms + LINK_DELAY_MS * (len(route) + 1)  # host, route links, egress
+        one_way = one_way_ms(route, host_ms)
         kw = dict(route=route, access_delay_ms=host_ms, egress_delay_ms=LINK_DELAY_MS,
                   reverse_delay_ms=one_way)
         rng = np.random.default_rng([int(seed), _START_STREAM, a])

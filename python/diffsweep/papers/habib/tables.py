@@ -24,7 +24,7 @@ import pandas as pd
 
 from diffsweep.results import Results
 
-from .scenario import AGGREGATES_2B, LINK_DELAY_MS
+from .scenario import AGGREGATES_2B, one_way_ms
 
 __all__ = ["per_aggregate", "totals", "trace", "trace_summary", "telnet", "www",
            "AGGREGATES_2A", "KEYS"]
@@ -122,8 +122,7 @@ def telnet(res) -> pd.DataFrame:
 def www(res: Results) -> pd.DataFrame:
     tr = res.transfers
     _need(tr, KEYS + ["traffic", "start_s", "first_s", "end_s"], "transfers")
-    one_way = {name: (host + LINK_DELAY_MS * (len(route) + 1)) / 1e3
-               for name, _, route, host in AGGREGATES_2B}
+    one_way = {name: one_way_ms(route, host) / 1e3 for name, _, route, host in AGGREGATES_2B}
     req = tr["traffic"].map(one_way).to_numpy(float)  # the request's uncongested path
     warm = 0.0
     rep = res.replicas

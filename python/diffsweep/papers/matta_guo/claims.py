@@ -101,12 +101,7 @@ def check_linear(res: Results) -> Verdict:
     fit = np.polyval(np.polyfit(xs, ys, 1), xs)
     sst = float(((ys - ys.mean()) ** 2).sum())
     r2 = 1.0 - float(((ys - fit) ** 2).sum()) / sst if sst > 0 else None
-    if ci["mean"] is None or ci["mean"] <= 0:
-        st = NOT
-    elif cl.sign_status(ci, +1) == HOLDS and r2 is not None and r2 >= LINEAR_R2:
-        st = HOLDS
-    else:
-        st = PARTLY
+    st = cl.linear_status(ci, r2, LINEAR_R2)
     return Verdict(st, {"slope_mbps_per_k": ci, "r2": r2},
                    f"long goodput slope {cl.ci_words(ci)} Mb/s per unit k, R^2 "
                    + ("undefined" if r2 is None else f"{r2:.4f}")

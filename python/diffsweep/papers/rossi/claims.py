@@ -190,12 +190,7 @@ def check_af_linear(res: Results) -> Verdict:
         if s.empty:
             continue
         ci = cl.overall_ci(s, "slope")
-        if ci["mean"] is None or ci["mean"] <= 0:
-            st = NOT
-        elif cl.sign_status(ci, +1) == HOLDS and r2 is not None and r2 >= LINEAR_R2:
-            st = HOLDS
-        else:
-            st = PARTLY
+        st = cl.linear_status(ci, r2, LINEAR_R2)
         sts.append(st)
         nums[f"pi {pi}"] = {"slope_pct_per_rho": ci, "r2": r2}
         whys.append(f"pi {pi}: slope {cl.ci_words(ci)} % per unit rho, R^2 "
