@@ -61,13 +61,16 @@ BatchShape shape_from(const py::dict& s) {
   b.max_trace_samples =
       s.contains("max_trace_samples") ? s["max_trace_samples"].cast<int32_t>() : 1;
   b.ring_classes = s.contains("ring_classes") ? s["ring_classes"].cast<int32_t>() : kMaxClasses;
-  b.queue_cap = s["queue_cap"].cast<int32_t>();
   b.ack_cap = s["ack_cap"].cast<int32_t>();
   b.delay_cap = s["delay_cap"].cast<int32_t>();
-  b.nic_cap = s["nic_cap"].cast<int32_t>();
+  b.nic_chunks = s["nic_chunks"].cast<int32_t>();
   b.stage_cap = s["stage_cap"].cast<int32_t>();
   b.lanes = s["lanes"].cast<int32_t>();
   b.emit_cap = s["emit_cap"].cast<int32_t>();
+  auto flag01 = [&](const char* k) { return s.contains(k) ? s[k].cast<int32_t>() : 1; };
+  b.flow_ext = flag01("flow_ext");
+  b.conn_meters = flag01("conn_meters");
+  b.aqm_states = flag01("aqm_states");
   auto pow2 = [](int32_t v) { return v > 0 && (v & (v - 1)) == 0; };
   auto bad = [](const char* field, int32_t v, const char* allowed) {
     throw py::value_error(std::string("batch shape: ") + field + " = " + std::to_string(v) +
@@ -85,13 +88,23 @@ BatchShape shape_from(const py::dict& s) {
   if (b.max_trace_samples < 1) bad("max_trace_samples", b.max_trace_samples, ">= 1");
   if (b.ring_classes < 1 || b.ring_classes > kMaxClasses)
     bad("ring_classes", b.ring_classes, "in 1..kMaxClasses");
+  {
+    const auto caps = s["class_caps"].cast<std::vector<int32_t>>();
+    if ((int)caps.size() != b.ring_classes)
+      bad("len(class_caps)", (int32_t)caps.size(), "ring_classes");
+    for (int c = 0; c < kMaxClasses; ++c) b.class_cap[c] = c < (int)caps.size() ? caps[c] : 0;
+  }
   if (b.stage_cap < 1) bad("stage_cap", b.stage_cap, ">= 1");
   if (!pow2(b.lanes) || b.lanes > kMaxLanes) bad("lanes", b.lanes, "a power of two <= 32");
-  if (!pow2(b.queue_cap)) bad("queue_cap", b.queue_cap, "a power of two");
+  for (int c = 0; c < b.ring_classes; ++c)
+    if (!pow2(b.class_cap[c])) bad("class_caps[c]", b.class_cap[c], "a power of two");
   if (!pow2(b.ack_cap)) bad("ack_cap", b.ack_cap, "a power of two");
   if (!pow2(b.delay_cap)) bad("delay_cap", b.delay_cap, "a power of two");
-  if (!pow2(b.nic_cap)) bad("nic_cap", b.nic_cap, "a power of two");
+  if (b.nic_chunks < 1) bad("nic_chunks", b.nic_chunks, ">= 1");
   if (!pow2(b.emit_cap)) bad("emit_cap", b.emit_cap, "a power of two");
+  if (b.flow_ext != 0 && b.flow_ext != 1) bad("flow_ext", b.flow_ext, "0 or 1");
+  if (b.conn_meters != 0 && b.conn_meters != 1) bad("conn_meters", b.conn_meters, "0 or 1");
+  if (b.aqm_states != 0 && b.aqm_states != 1) bad("aqm_states", b.aqm_states, "0 or 1");
   return b;
 }
 
@@ -168,6 +181,8 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
   });
   m.def("state_bytes", [](const py::dict& shape) { return replica_state_bytes(shape_from(shape)); },
         "Engine state per replica, in bytes, for a batch shape.");
+  m.def("state_sections", [](const py::dict& shape) { return replica_state_sections(shape_from(shape)); },
+        "Engine state per replica, part by part: [(name, bytes)] in layout order.");
   m.def("limits", [] {
     py::dict d;
     d["max_hops"] = kMaxHops;
@@ -245,7 +260,8 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     d[py::int_((int)kOvfQueueRing)] = "unlimited class queue";
     d[py::int_((int)kOvfDelayLine)] = "link delay line";
     d[py::int_((int)kOvfRxWindow)] = "receiver window (segment beyond the reorder bitmap)";
-    d[py::int_((int)kOvfNic)] = "access-link queue";
+    d[py::int_((int)kOvfNic)] = "access-link pool";
+    d[py::int_((int)kOvfShape)] = "batch shape without a feature's state";
     return d;
   });
 #ifdef DS_BACKEND_CUDA

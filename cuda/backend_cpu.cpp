@@ -53,4 +53,10 @@ void run_batch_cpu(const BatchInput& in, BatchOutput& out, int threads, int64_t*
 
 size_t replica_state_bytes(const BatchShape& shape) { return make_layout(shape).stride; }
 
+std::vector<std::pair<std::string, size_t>> replica_state_sections(const BatchShape& shape) {
+  std::vector<std::pair<std::string, size_t>> v;
+  layout_sections(make_layout(shape), [&](const char* name, size_t bytes) { v.emplace_back(name, bytes); });
+  return v;
+}
+
 }  // namespace ds

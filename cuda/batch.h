@@ -23,6 +23,9 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "core/hd.h"
 
@@ -90,10 +93,13 @@ enum Aqm : uint8_t { kAqmDropTail = 0, kAqmRed = 1, kAqmRioC = 2, kAqmRioD = 3, 
 enum Overflow : int32_t {
   kOvfStage = 1,      // same-slot arrival buffer
   kOvfAckRing = 2,    // ACKs in flight (the replica's pool)
-  kOvfQueueRing = 4,  // an unlimited class held more than queue_cap packets
+  kOvfQueueRing = 4,  // an unlimited class held more than its ring (class_cap) packets
   kOvfDelayLine = 8,  // a link's delay line
   kOvfRxWindow = 16,  // a segment beyond the receiver's bitmap
-  kOvfNic = 32,       // more segments waiting at an access link than nic_cap
+  kOvfShape = 64,     // the batch shape lacks state a replica needs (flow_ext, conn_meters,
+                      // aqm_states): a packing bug
+  kOvfNic = 32,       // a lane's access-link pool ran out (the host reruns the replica
+                      // with a pool that cannot run out: engine.simulate)
 };
 
 // Shape shared by every replica of a batch (the host groups replicas by shape).
@@ -110,13 +116,18 @@ struct BatchShape {
   int32_t max_trace_samples;  // X >= 1: cwnd-trace samples per traced flow
   int32_t ring_classes;   // 1..kMaxClasses: the most classes a link of the batch has (the
                           // class rings are kept for these only; RLC arrays keep kMaxClasses)
-  int32_t queue_cap;      // packets per (link, class) ring; power of two
+  int32_t class_cap[kMaxClasses];  // packets per ring of class position c (c < ring_classes),
+                                   // on every link; powers of two
   int32_t ack_cap;        // ACKs in flight per replica (one pool); power of two
   int32_t delay_cap;      // packets in a link's delay line; power of two
-  int32_t nic_cap;        // segments waiting at a flow's access link; power of two
+  int32_t nic_chunks;     // chunks of kNicChunkSegs segments in each lane's access-link pool
   int32_t stage_cap;      // arrivals at links within one slot, per replica
   int32_t lanes;          // team size: lanes working on one replica; power of two <= 32
   int32_t emit_cap;       // packets a lane may hold ahead of the queue side; power of two
+  // State kept only when a replica of the batch needs it (0: none in the block):
+  int32_t flow_ext;       // 1: a Transfer and a SenderExt per flow (generators, telnet apps)
+  int32_t conn_meters;    // 1: the Balancing Marker's connection table
+  int32_t aqm_states;     // 1: RED/RIO/WRED state per (link, class)
 };
 
 // X(name, C type, dim): the input arrays. Bindings, pack.py (via input_fields()) and the
@@ -346,6 +357,8 @@ DS_HD inline size_t dim_size(const BatchShape& s, Dim d) {
 // Bytes of engine state per running replica for this shape (printed by benchmarks; the
 // arena holds one such block per worker, not per replica).
 size_t replica_state_bytes(const BatchShape& shape);
+// The same, part by part (name, bytes) in layout order.
+std::vector<std::pair<std::string, size_t>> replica_state_sections(const BatchShape& shape);
 
 // Host-visible words shared with a running batch (int64 each): the host asks it to stop and
 // reads its progress while it runs. The engine polls the stop word every kPollSlots slots of a

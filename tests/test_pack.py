@@ -1,6 +1,9 @@
 """pack: capacities sized per replica, from what a replica can hold, never from the batch."""
+import pandas.testing as pd_testing
+import pytest
+
 from diffsweep.engine import state_bytes
-from diffsweep.pack import pack
+from diffsweep.pack import UNLIMITED_CLASS_PKTS, pack
 from diffsweep.scenarios import kaur_vin
 
 
@@ -20,8 +23,9 @@ def test_mixed_batch_takes_each_capacity_from_its_largest_replica():
     big = kaur_vin(n_flows=64, rtp_ms=8.0, duration_s=1.0, warmup_s=0.1)
     a, b = pack([small], [0]).shape, pack([big], [0]).shape
     mixed = pack([small, big, small], [0, 1, 2]).shape
-    for k in ("queue_cap", "ack_cap", "delay_cap", "nic_cap", "stage_cap", "emit_cap"):
+    for k in ("ack_cap", "delay_cap", "nic_chunks", "stage_cap", "emit_cap"):
         assert mixed[k] == max(a[k], b[k]), k
+    assert mixed["class_caps"] == [max(x, y) for x, y in zip(a["class_caps"], b["class_caps"])]
 
 
 def test_kaur_64_flow_state_is_bounded():
@@ -40,9 +44,48 @@ def test_class_rings_only_for_the_classes_a_batch_uses():
     link = Link(rate_bps=10e6, prop_delay_ms=2.0, classes=(QueueClass("q", limit_pkts=500),))
     sc = Scenario(links=(link, link), flows=(TcpFlow(route=(0, 1), cls="q"),), duration_s=1.0)
     p = pack([sc], [1])
-    assert p.shape["ring_classes"] == 1
-    four = dict(p.shape, ring_classes=4)
-    ring_bytes = p.shape["queue_cap"] * 16  # one class ring of 16-byte packets
-    assert state_bytes(four) - state_bytes(p.shape) == 2 * 3 * ring_bytes
+    assert p.shape["ring_classes"] == 1 and p.shape["class_caps"] == [512]  # 500 packets
+    cap = p.shape["class_caps"][0]
+    four = dict(p.shape, ring_classes=4, class_caps=[cap] * 4)
+    assert state_bytes(four) - state_bytes(p.shape) == 2 * 3 * cap * 16  # 16-byte packets
     two = pack([kaur_vin(n_flows=1, ef="onoff", t_on_ms=10.0, duration_s=2.0, warmup_s=0.5)], [1])
-    assert two.shape["ring_classes"] == 2
+    # Kaur & Vin: the unlimited EF class gets UNLIMITED_CLASS_PKTS, the best-effort class its
+    # 200 KB buffer in 576-byte packets (348 -> 512)
+    assert two.shape["ring_classes"] == 2 and two.shape["class_caps"] == [UNLIMITED_CLASS_PKTS, 512]
+
+
+def test_access_pool_is_a_chunk_per_flow_plus_one_buffer():
+    """Kaur & Vin, 64 flows, 347-packet access buffers: one chunk (8 segments) per flow plus
+    one flow's whole buffer (44 + 1 chunks), per lane; "full" holds every buffer at once."""
+    sc = kaur_vin(n_flows=64, rtp_ms=8.0, ef="onoff", udp=True, duration_s=1.0, warmup_s=0.1)
+    assert pack([sc], [0]).shape["nic_chunks"] == 64 + 45
+    assert pack([sc], [0], lanes=16).shape["nic_chunks"] == 4 + 45
+    assert pack([sc], [0], nic_pool="full").shape["nic_chunks"] == 64 * 45
+    one = kaur_vin(n_flows=1, rtp_ms=8.0, duration_s=1.0, warmup_s=0.1)
+    assert pack([one], [0]).shape["nic_chunks"] == 45  # never more than "full"
+    with pytest.raises(ValueError, match="nic_pool='tiny' is not allowed"):
+        pack([sc], [0], nic_pool="tiny")
+
+
+def test_replica_whose_access_pool_runs_out_is_rerun_exactly(monkeypatch):
+    """A lane's pool that runs out sets the overflow bit; simulate reruns that replica with a
+    pool that cannot run out, and the tables are those of a run that never ran short."""
+    from diffsweep import engine
+    import diffsweep.pack as pk
+    scs = [kaur_vin(n_flows=n, rtp_ms=8.0, ef="onoff", udp=True, t_on_ms=10.0, duration_s=3.0,
+                    warmup_s=0.5) for n in (1, 8)]
+    full = engine.simulate(scs, [3, 4], backend="cpu")
+    real = pk.nic_pool_chunks
+    monkeypatch.setattr(pk, "nic_pool_chunks",
+                        lambda uniq, F, lanes, how: real(uniq, F, lanes, how) if how == "full" else 2)
+    short = pk.pack(scs, [3, 4])
+    assert short.shape["nic_chunks"] == 2
+    out = engine.run_packed(short, "cpu")
+    assert (out["overflow"] == engine._overflow_bit("access-link pool")).all()
+    run_packed, pools = engine.run_packed, []
+    monkeypatch.setattr(engine, "run_packed",
+                        lambda p, *a, **k: pools.append(p.nic_pool) or run_packed(p, *a, **k))
+    rerun = engine.simulate(scs, [3, 4], backend="cpu")
+    assert pools == ["compact", "compact", "full", "full"]  # two shape groups, both rerun
+    for name in ("replicas", "flows", "queues", "sources"):
+        pd_testing.assert_frame_equal(getattr(full, name), getattr(rerun, name))

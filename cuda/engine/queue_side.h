@@ -53,9 +53,9 @@ DS_HD inline void condition(Replica& x, Packet& p, int m, double t) {
   mp.p_max = x.in->marker_p_max[im];
   mp.active_slots = x.in->marker_active_slots[im];
   mp.sw_k = x.in->marker_sw_k[im];
-  ConnMeter& conn = x.conns[p.sender];
+  ConnMeter* conn = mp.kind == kMarkBalancing && x.shape.conn_meters ? &x.conns[p.sender] : nullptr;
   int n_active = 1;
-  if (mp.kind == kMarkBalancing) {
+  if (conn) {
     const int nf = x.in->n_flows[x.iR()], ns = x.in->n_sources[x.iR()];
     for (int f = 0; f < nf; ++f)
       if (f != p.sender && x.in->flow_marker[x.iF(f)] == m &&
@@ -74,7 +74,7 @@ DS_HD inline void condition(Replica& x, Packet& p, int m, double t) {
                      mp.kind == kMarkBalancing || mp.kind == kMarkRttAware ||
                      mp.kind == kMarkRttRto;
   const double u = draws ? draw_u01(x.seed, kFamMarker, (uint32_t)m, x.hdr->ctr_mark) : 0.0;
-  const uint8_t c = mark_packet(mp, x.markers[m], &conn, n_active, p.bytes, t, colour_of(p), u,
+  const uint8_t c = mark_packet(mp, x.markers[m], conn, n_active, p.bytes, t, colour_of(p), u,
                                 tag_of(p));
   set_colour(p, c);
   if (x.measuring) {

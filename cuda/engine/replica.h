@@ -9,6 +9,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "../batch.h"
 #include "../core/hd.h"
@@ -85,12 +86,19 @@ struct OutOffsets {
 struct Layout {
   OutOffsets out;
   size_t out_begin, out_end;
-  size_t hdr, links, queues, red, markers, conns, gens, xfers, websess, sx, qring, dline, snd, acks, nic, rcv, rxbits, tree_key, tree_win,
+  size_t hdr, links, queues, red, markers, conns, gens, xfers, websess, sx, qring, dline, snd, acks, nic, nic_next, nic_pool, rcv, rxbits, tree_key, tree_win,
       rx_key, rx_win, sources, lane_t, emit_idx, emit, emit_sub, stage, stage2, stride;
   int32_t P;  // tree leaves: a power of two >= max(flows, lanes)
 };
 
 DS_HD DS_INLINE size_t align16(size_t x) { return (x + 15) & ~size_t(15); }
+
+// Packets in one link's class rings, all classes together.
+DS_HD DS_INLINE int32_t ring_link_pkts(const BatchShape& s) {
+  int32_t n = 0;
+  for (int c = 0; c < s.ring_classes; ++c) n += s.class_cap[c];
+  return n;
+}
 
 inline Layout make_layout(const BatchShape& s) {
   Layout L{};
@@ -101,18 +109,20 @@ inline Layout make_layout(const BatchShape& s) {
   take(L.hdr, sizeof(ReplicaHdr));
   take(L.links, NL * sizeof(LinkState));
   take(L.queues, NL * kMaxClasses * sizeof(ClassQueue));
-  take(L.red, NL * kMaxClasses * sizeof(RedState));
+  take(L.red, s.aqm_states ? NL * kMaxClasses * sizeof(RedState) : 0);
   take(L.markers, (size_t)s.max_markers * sizeof(MarkerState));
-  take(L.conns, (F + S) * sizeof(ConnMeter));  // by sender: flows, then sources
+  take(L.conns, s.conn_meters ? (F + S) * sizeof(ConnMeter) : 0);  // by sender: flows, sources
   take(L.gens, (size_t)s.max_gens * sizeof(GenState));
-  take(L.xfers, F * sizeof(Transfer));
+  take(L.xfers, s.flow_ext ? F * sizeof(Transfer) : 0);
   take(L.websess, (size_t)s.max_sessions * sizeof(WebSession));
-  take(L.sx, F * sizeof(SenderExt));
-  take(L.qring, NL * (size_t)s.ring_classes * (size_t)s.queue_cap * sizeof(Packet));
+  take(L.sx, s.flow_ext ? F * sizeof(SenderExt) : 0);
+  take(L.qring, NL * (size_t)ring_link_pkts(s) * sizeof(Packet));
   take(L.dline, NL * (size_t)s.delay_cap * sizeof(TimedPacket));
   take(L.snd, F * sizeof(TcpSender));
   take(L.acks, (size_t)s.ack_cap * sizeof(Ack));
-  take(L.nic, F * (size_t)s.nic_cap * sizeof(uint32_t));
+  take(L.nic, n * (size_t)s.nic_chunks * kNicChunkSegs * sizeof(uint32_t));
+  take(L.nic_next, n * (size_t)s.nic_chunks * sizeof(int32_t));
+  take(L.nic_pool, n * sizeof(NicPool));
   take(L.rcv, F * sizeof(TcpReceiver));
   take(L.rxbits, F * kRxWords * sizeof(uint32_t));
   take(L.tree_key, (size_t)L.P * sizeof(uint32_t));
@@ -135,6 +145,22 @@ inline Layout make_layout(const BatchShape& s) {
   return L;
 }
 
+// Bytes of each part of a replica's block, in layout order (benchmarks: where the state goes).
+template <class Each>
+inline void layout_sections(const Layout& L, Each each) {
+  const std::pair<const char*, size_t> at[] = {
+      {"header", L.hdr}, {"links", L.links}, {"class_queues", L.queues}, {"red", L.red},
+      {"markers", L.markers}, {"conn_meters", L.conns}, {"generators", L.gens},
+      {"transfers", L.xfers}, {"web_sessions", L.websess}, {"sender_ext", L.sx},
+      {"queue_rings", L.qring}, {"delay_lines", L.dline}, {"senders", L.snd},
+      {"ack_pool", L.acks}, {"access_fifos", L.nic}, {"receivers", L.rcv},
+      {"receiver_bitmaps", L.rxbits}, {"flow_tree", L.tree_key}, {"delack_tree", L.rx_key},
+      {"sources", L.sources}, {"lanes", L.lane_t}, {"emission_rings", L.emit},
+      {"arrival_buffer", L.stage}, {"outputs", L.out_begin}, {"", L.stride}};
+  const size_t n = sizeof(at) / sizeof(at[0]);
+  for (size_t k = 0; k + 1 < n; ++k) each(at[k].first, at[k + 1].second - at[k].second);
+}
+
 // Typed view of one replica: its state block, its slice of the inputs and outputs. Each
 // lane of a team holds its own copy (cheap: pointers into the one block).
 struct Replica {
@@ -153,11 +179,16 @@ struct Replica {
   WebSession* websess; // [session]: web sessions of every kGenWeb generator
   SenderExt* sxs;      // [f]: senders' rarely used state (transfers, telnet)
   BatchOutput* rec;    // the batch's arrays: transfer records go straight there (row r*T + k)
-  Packet* qring;       // [(l*ring_classes + c)*queue_cap + i]
+  Packet* qring;       // [l*ring_link + ring_off[c] + i]: class c's ring of link l
+  int32_t ring_link;   // packets of one link's rings (ring_link_pkts)
+  int32_t ring_off[kMaxClasses];  // where class c's ring starts within a link's
   TimedPacket* dline;  // [l*delay_cap + i]
   TcpSender* snds;
   Ack* acks;           // [ack_cap]: every ACK in flight, each flow's linked in order
-  uint32_t* nic;       // [f*nic_cap + i]: seq | kNicRexmit, waiting at the access link
+  uint32_t* nic;       // [chunk*kNicChunkSegs + i]: seq | kNicRexmit, waiting at an access
+                       // link; lane k owns chunks [k*nic_chunks, (k+1)*nic_chunks)
+  int32_t* nic_next;   // [chunk]: next chunk of a FIFO or of its lane's free list
+  NicPool* nic_pools;  // [lane]
   TcpReceiver* rcvs;
   uint32_t* rxb;       // [f*kRxWords + w]
   MinTree tree;        // flows by next event slot (flow side; lane k owns subtree n + k)
@@ -173,6 +204,7 @@ struct Replica {
   RtoParams rto;
   int32_t lane;        // the lane this view works for on the flow side
   int32_t leaves_per_lane;
+  int32_t lane_shift;  // log2(leaves_per_lane): flow f belongs to lane f >> lane_shift
   bool measuring;      // the slot being worked on is at or after warm-up
 
   DS_HD DS_INLINE size_t iR() const { return (size_t)r; }
@@ -190,8 +222,9 @@ struct Replica {
   DS_HD DS_INLINE TcpReceiver& rcv(int f) const { return rcvs[f]; }
   DS_HD DS_INLINE SourceState& src(int s) const { return sources[s]; }
   DS_HD DS_INLINE uint32_t* rxbits(int f) const { return rxb + (size_t)f * kRxWords; }
-  DS_HD DS_INLINE Ring<uint32_t> nic_fifo(int f) const {
-    return make_ring(nic + (size_t)f * shape.nic_cap, snds[f].nic.fifo, shape.nic_cap);
+  // Flow f's access-link FIFO, in its lane's pool (flow side: the owning lane only).
+  DS_HD DS_INLINE NicFifo nic_fifo(int f) const {
+    return NicFifo{&snds[f].nic, nic, nic_next, nic_pools + (f >> lane_shift)};
   }
   // The first ACK in flight to flow f's sender (null: none).
   DS_HD DS_INLINE Ack* first_ack(int f) const {
@@ -207,8 +240,8 @@ struct Replica {
   }
   DS_HD DS_INLINE ClassQueue* link_queues(int l) const { return queues + (size_t)l * kMaxClasses; }
   DS_HD DS_INLINE Ring<Packet> queue_ring(int l, int c) const {
-    return make_ring(qring + ((size_t)l * shape.ring_classes + c) * shape.queue_cap,
-                     queues[(size_t)l * kMaxClasses + c].ring, shape.queue_cap);
+    return make_ring(qring + (size_t)l * ring_link + ring_off[c],
+                     queues[(size_t)l * kMaxClasses + c].ring, shape.class_cap[c]);
   }
   DS_HD DS_INLINE Ring<TimedPacket> dline_ring(int l) const {
     return make_ring(dline + (size_t)l * shape.delay_cap, links[l].dline, shape.delay_cap);
@@ -216,7 +249,7 @@ struct Replica {
   DS_HD DS_INLINE Ring<Packet> emit_ring(int k) const {
     return make_ring(emit_buf + (size_t)k * shape.emit_cap, emit_idx[k], shape.emit_cap);
   }
-  DS_HD DS_INLINE int32_t lane_root(int f) const { return shape.lanes + f / leaves_per_lane; }
+  DS_HD DS_INLINE int32_t lane_root(int f) const { return shape.lanes + (f >> lane_shift); }
 
   // An internal capacity was exceeded: the result is not trustworthy (the host raises).
   DS_HD DS_INLINE void flag(int32_t bit) const {
@@ -278,7 +311,7 @@ struct Replica {
     a.ackno = ackno;
     a.next = -1;
     a.consumed = 0;
-    a.gen = xfers[f].gen;
+    a.gen = shape.flow_ext ? xfers[f].gen : 0;
     TcpSender& s = snds[f];
     if (s.ack_first >= 0) {
       acks[s.ack_last].next = k;
@@ -321,10 +354,17 @@ DS_HD inline Replica bind_replica(int32_t r, const BatchInput* in, const Layout&
   x.sxs = (SenderExt*)(b + L.sx);
   x.rec = nullptr;  // set by the backend (bind_records)
   x.qring = (Packet*)(b + L.qring);
+  x.ring_link = ring_link_pkts(x.shape);
+  for (int c = 0, o = 0; c < kMaxClasses; ++c) {
+    x.ring_off[c] = o;
+    if (c < x.shape.ring_classes) o += x.shape.class_cap[c];
+  }
   x.dline = (TimedPacket*)(b + L.dline);
   x.snds = (TcpSender*)(b + L.snd);
   x.acks = (Ack*)(b + L.acks);
   x.nic = (uint32_t*)(b + L.nic);
+  x.nic_next = (int32_t*)(b + L.nic_next);
+  x.nic_pools = (NicPool*)(b + L.nic_pool);
   x.rcvs = (TcpReceiver*)(b + L.rcv);
   x.rxb = (uint32_t*)(b + L.rxbits);
   x.tree.key = (uint32_t*)(b + L.tree_key);
@@ -346,6 +386,8 @@ DS_HD inline Replica bind_replica(int32_t r, const BatchInput* in, const Layout&
   x.rto.max_rto = in->max_rto_slots[r];
   x.lane = 0;
   x.leaves_per_lane = L.P / x.shape.lanes;
+  x.lane_shift = 0;
+  while ((1 << x.lane_shift) < x.leaves_per_lane) x.lane_shift += 1;
   x.measuring = false;
   return x;
 }

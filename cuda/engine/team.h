@@ -27,13 +27,19 @@ DS_HD inline void init_replica(Replica& x, const Layout& L) {
       ClassQueue& q = x.link_queues(l)[c];
       ring_clear(q.ring);
       q.bytes = 0;
-      red_init(x.red[(size_t)l * kMaxClasses + c]);
+      if (x.shape.aqm_states) red_init(x.red[(size_t)l * kMaxClasses + c]);
     }
   }
   for (int m = 0; m < x.shape.max_markers; ++m) marker_init(x.markers[m]);
-  for (int k = 0; k < x.shape.max_flows + x.shape.max_sources; ++k) conn_init(x.conns[k]);
+  if (x.shape.conn_meters)
+    for (int k = 0; k < x.shape.max_flows + x.shape.max_sources; ++k) conn_init(x.conns[k]);
   x.tree.init_all_never();
   x.rxtree.init_all_never();
+  for (int k = 0; k < x.shape.lanes; ++k) {  // every chunk of a lane's pool is free
+    const int32_t c0 = k * x.shape.nic_chunks, c1 = c0 + x.shape.nic_chunks;
+    for (int32_t c = c0; c < c1; ++c) x.nic_next[c] = c + 1 < c1 ? c + 1 : -1;
+    x.nic_pools[k].free_head = c0;
+  }
   const int nf = x.in->n_flows[x.iR()];
   uint32_t lookahead = 0xFFFFFFFFu;
   for (int f = 0; f < nf; ++f) {
@@ -52,7 +58,7 @@ DS_HD inline void init_replica(Replica& x, const Layout& L) {
     x.lane_t[k] = 0;
     ring_clear(x.emit_idx[k]);
   }
-  init_traffic(x);
+  if (x.shape.flow_ext) init_traffic(x);
   {  // the features the replica uses (ReplicaHdr)
     const int nf = x.in->n_flows[x.iR()], ns = x.in->n_sources[x.iR()];
     const int nl = x.in->n_links[x.iR()];
@@ -81,10 +87,18 @@ DS_HD inline void init_replica(Replica& x, const Layout& L) {
       if (x.in->flow_colour[x.iF(f)] != kGreen) h.f_colour = 1;
     for (int s = 0; s < ns; ++s)
       if (x.in->src_colour[x.iS(s)] != kGreen) h.f_colour = 1;
+    bool balancing = false;
+    for (int m = 0; m < x.in->n_markers[x.iR()]; ++m)
+      if (x.in->marker_kind[x.iM(m)] == kMarkBalancing) balancing = true;
+    if (((h.f_traffic | h.f_app) && !x.shape.flow_ext) || (h.f_aqm && !x.shape.aqm_states) ||
+        (balancing && !x.shape.conn_meters)) {
+      x.flag(kOvfShape);  // the host raises; touch no state the block lacks
+      h.f_traffic = h.f_app = 0;
+    }
   }
   const uint64_t first = (uint64_t)h.lookahead;  // the first round's horizon
   const uint64_t end = (uint64_t)x.in->end_slot[x.iR()];
-  admit_transfers(x, (uint32_t)(first < end ? first : end));
+  if (h.f_traffic) admit_transfers(x, (uint32_t)(first < end ? first : end));
 }
 
 // The most packets one flow event can hand to the first link (its access link's output in
@@ -133,7 +147,7 @@ DS_HD inline void flush_replica(Replica& x, BatchOutput* out) {
     const size_t n = per_replica(x.shape, RLC);
     for (size_t i = 0; i < n; ++i) x.out.q_colour_arrivals[i * kMaxColours + kGreen] = x.out.q_arrivals[i];
   }
-  flush_traffic(x);
+  if (x.hdr->f_traffic) flush_traffic(x);
   if (x.hdr->f_trace)
     for (int f = 0; f < x.in->n_flows[x.iR()]; ++f) trace_until(x, f, x.snd(f), 1e300);
   const size_t r = (size_t)x.r;

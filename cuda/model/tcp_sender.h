@@ -147,7 +147,7 @@ DS_HD inline void output(X& x, int f, TcpSender& s, int32_t seq, uint32_t now) {
   }
   if (s.rto_due == kNeverSlot) set_rtx_timer(x, s, now);
   const int32_t limit = x.in->flow_access_limit[x.iF(f)];
-  Ring<uint32_t> fifo = x.nic_fifo(f);
+  const NicFifo fifo = x.nic_fifo(f);
   if (limit > 0 && fifo.size() >= limit) {
     if (x.measuring) {
       x.out.flow_drops[f] += 1;
@@ -444,17 +444,19 @@ DS_HD inline void sender_init(X& x, int f, TcpSender& s) {
   const int64_t size = x.in->flow_size_pkts[i];
   s.curseq = size < 0 ? INT32_MAX : (int32_t)size;
   const double iat = x.in->flow_app_iat_slots[i];
-  SenderExt& e = x.sx(f);
-  e.app_ctr = 0;
-  e.app_next = 1e300;  // no application writes (bulk data)
-  e.ack_w = 0.0;
-  e.ack_ctr = 0;
-  if (iat != 0.0) {  // telnet-like: nothing to send until the application writes
-    s.curseq = 0;
-    e.app_next = (double)x.in->flow_start_slot[i] +
-                 telnet_gap_slots(iat, draw_u01(x.seed, kFamApp, (uint32_t)f, e.app_ctr));
-    e.ack_w = e.app_next;  // segment 0's write; the cursor replays the same draws
-    e.ack_ctr = e.app_ctr;
+  if (x.shape.flow_ext) {  // else plain TCP: no application state (engine/replica.h)
+    SenderExt& e = x.sx(f);
+    e.app_ctr = 0;
+    e.app_next = 1e300;  // no application writes (bulk data)
+    e.ack_w = 0.0;
+    e.ack_ctr = 0;
+    if (iat != 0.0) {  // telnet-like: nothing to send until the application writes
+      s.curseq = 0;
+      e.app_next = (double)x.in->flow_start_slot[i] +
+                   telnet_gap_slots(iat, draw_u01(x.seed, kFamApp, (uint32_t)f, e.app_ctr));
+      e.ack_w = e.app_next;  // segment 0's write; the cursor replays the same draws
+      e.ack_ctr = e.app_ctr;
+    }
   }
   s.rtt_seq = -1;
   s.rtt_ts = 0;

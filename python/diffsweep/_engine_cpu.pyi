@@ -26,6 +26,9 @@ def output_fields() -> list[tuple[str, str, str]]:
 def state_bytes(shape: dict[str, int]) -> int:
     """Engine state per running replica, in bytes, for a batch shape."""
 
+def state_sections(shape: dict[str, int]) -> list[tuple[str, int]]:
+    """The same, part by part: (name, bytes) in the block's order."""
+
 def limits() -> dict[str, int]:
     """Engine limits: max_hops, max_classes, max_injected_drops, rx_bitmap_bits, max_flows,
     max_links, max_sources, max_lanes, max_slots, poll_slots."""

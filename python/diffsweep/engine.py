@@ -131,6 +131,11 @@ def state_bytes(packed_shape: dict) -> int:
     return int(_module("cpu").state_bytes(packed_shape))
 
 
+def state_sections(packed_shape: dict) -> dict[str, int]:
+    """Engine state per running replica, part by part (bytes, in the block's order)."""
+    return {str(k): int(v) for k, v in _module("cpu").state_sections(packed_shape)}
+
+
 def default_lanes(backend: str, max_flows: int) -> int:
     """Team size per replica. The CPU runs a team as a loop, so one lane is fastest there. On
     a GPU, lanes share the flows of a replica: one thread for 1-2 flows, up to a warp for
@@ -182,7 +187,9 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
     if control is not None:
         control._start(sum(int(p.arrays["end_slot"].sum()) for _, p in packed))
     finished: list[int] = []
-    for idx, p in packed:
+    pool_bit = _overflow_bit("access-link pool")
+    while packed:
+        idx, p = packed.pop(0)
         if control is not None and control.stop_requested:
             continue
         out = run_packed(p, name, threads, control)
@@ -193,6 +200,22 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
             keep = np.nonzero(done)[0]
             idx = [idx[int(r)] for r in keep]
             p, out = _select_replicas(p, out, keep)
+        # A replica whose lanes' access-link pools ran out (pack's "compact" sizing) runs again
+        # with pools that cannot run out: its results are those of the rerun, bit for bit the
+        # same as with any large enough pool (docs/design.md, "Capacities").
+        again = np.nonzero(out["overflow"] == pool_bit)[0] if p.nic_pool == "compact" else []
+        if len(again):
+            rerun = [idx[int(r)] for r in again]
+            q = pack([scenarios[i] for i in rerun], [int(seeds[i]) for i in rerun],
+                     lanes=p.shape["lanes"], nic_pool="full")
+            packed.append((rerun, q))
+            if control is not None:
+                control._total += int(q.arrays["end_slot"].sum())
+            keep = np.setdiff1d(np.arange(len(idx)), again)
+            idx = [idx[int(r)] for r in keep]
+            p, out = _select_replicas(p, out, keep)
+            if not idx:
+                continue
         finished.extend(idx)
         bad = np.nonzero(out["overflow"])[0]
         if len(bad):
@@ -229,8 +252,12 @@ def _select_replicas(p: Packed, out: dict, keep: np.ndarray) -> tuple[Packed, di
     arrays = {k: v[keep] for k, v in p.arrays.items()}
     shape = dict(p.shape, n_replicas=len(keep))
     return (Packed(shape=shape, arrays=arrays, slot_s=p.slot_s[keep],
-                   delay_rounding_ms=p.delay_rounding_ms[keep]),
+                   delay_rounding_ms=p.delay_rounding_ms[keep], nic_pool=p.nic_pool),
             {k: v[keep] for k, v in out.items()})
+
+
+def _overflow_bit(name: str) -> int:
+    return next(b for b, t in layout().overflow_bits.items() if t == name)
 
 
 def _empty_results(backend: str) -> Results:

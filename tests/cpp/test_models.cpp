@@ -100,8 +100,10 @@ void test_rtt() {
 void test_access_link() {
   ds::AccessLink a;
   ds::access_init(a);
-  uint32_t buf[8];
-  ds::Ring<uint32_t> fifo = ds::make_ring(buf, a.fifo, 8);
+  uint32_t seg[8];
+  int32_t next[1] = {-1};
+  ds::NicPool pool{0, 0};
+  const ds::NicFifo fifo{&a, seg, next, &pool};
   for (int s = 0; s < 3; ++s) ds::access_push(fifo, s, false);
   ds::access_push(fifo, 0, true);
   std::vector<int> seqs;
@@ -122,6 +124,46 @@ void test_access_link() {
     seqs.push_back(seq + (rexmit ? 100 : 0));
   });
   check(seqs.size() == 4 && seqs[2] == 2 && seqs[3] == 100 && wake == 0xFFFFFFFFu, "unpaced burst");
+}
+
+int free_chunks(const ds::NicPool& pool, const int32_t* next) {
+  int n = 0;
+  for (int32_t c = pool.free_head; c >= 0; c = next[c]) ++n;
+  return n;
+}
+
+// Two FIFOs over one pool of 3 chunks (8 segments each): order kept across chunk bounds,
+// a push refused when no chunk is free, chunks back to the pool as they empty or on clear.
+void test_access_pool() {
+  ds::AccessLink a, b;
+  ds::access_init(a);
+  ds::access_init(b);
+  uint32_t seg[3 * ds::kNicChunkSegs];
+  int32_t next[3] = {1, 2, -1};
+  ds::NicPool pool{0, 0};
+  const ds::NicFifo fa{&a, seg, next, &pool}, fb{&b, seg, next, &pool};
+  for (int s = 0; s < 9; ++s) check(ds::access_push(fa, s, s == 4), "A takes two chunks");
+  for (int s = 0; s < 7; ++s) check(ds::access_push(fb, 100 + s, false), "B takes the third");
+  check(free_chunks(pool, next) == 0 && fb.size() == 7, "pool used up");
+  check(ds::access_push(fb, 107, false), "B's chunk has room for an eighth");
+  check(!ds::access_push(fb, 108, false) && fb.size() == 8, "no chunk left: refused");
+  bool ok = true;
+  for (int s = 0; s < 8; ++s) {
+    const uint32_t e = fa.pop();
+    ok = ok && (int)(e & ~ds::kNicRexmit) == s && ((e & ds::kNicRexmit) != 0) == (s == 4);
+  }
+  check(ok && fa.size() == 1 && free_chunks(pool, next) == 1, "A's first chunk freed, in order");
+  check(ds::access_push(fb, 108, false) && free_chunks(pool, next) == 0, "B takes it");
+  check(fa.pop() == 8u && fa.empty() && free_chunks(pool, next) == 1, "A empty: its last chunk back");
+  for (int s = 0; s < 9; ++s) ok = ok && fb.pop() == (uint32_t)(100 + s);
+  check(ok && fb.empty() && free_chunks(pool, next) == 3, "B in order across its two chunks");
+  for (int s = 0; s < 20; ++s) ds::access_push(fa, s, false);
+  fa.pop();
+  fa.pop();
+  check(fa.size() == 18 && free_chunks(pool, next) == 0, "20 pushed, 2 popped: 3 chunks");
+  fa.clear();
+  check(fa.empty() && free_chunks(pool, next) == 3, "clear returns every chunk");
+  check(ds::access_push(fa, 7, false) && fa.pop() == 7u, "usable after clear");
 }
 
 void test_receiver() {
@@ -170,6 +212,7 @@ int main() {
   test_link_credit();
   test_rtt();
   test_access_link();
+  test_access_pool();
   test_receiver();
   return report();
 }

@@ -36,6 +36,7 @@ class Packed:
     arrays: dict
     slot_s: np.ndarray  # [R] slot length, seconds
     delay_rounding_ms: np.ndarray  # [R] worst |rounded - exact| round-trip delay over flows
+    nic_pool: str = "compact"      # how the access-link pools were sized (pack's nic_pool)
 
 
 def default_slot_s(sc: Scenario) -> float:
@@ -126,8 +127,14 @@ def _scenario_rows(sc: Scenario) -> _Rows:
                  int(flows.loop_slots.min()) if len(slots) else 1, links.sustained)
 
 
-def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1) -> Packed:
-    """The batch of ``scenarios`` (one replica each, with its seed), for teams of ``lanes``."""
+def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1,
+         nic_pool: str = "compact") -> Packed:
+    """The batch of ``scenarios`` (one replica each, with its seed), for teams of ``lanes``.
+    ``nic_pool``: "compact" sizes each lane's access-link pool from what its flows hold at once
+    in practice (a replica that runs out is rerun with "full" by ``engine.simulate``), "full"
+    from every flow's access buffer (it cannot run out)."""
+    if nic_pool not in NIC_POOLS:
+        raise ValueError(f"pack: nic_pool={nic_pool!r} is not allowed (expected one of {NIC_POOLS})")
     if len(scenarios) != len(seeds):
         raise ValueError("pack: one seed per scenario")
     lay = layout()
@@ -189,6 +196,8 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1) -> Packed:
     def most(f) -> int:
         return max(int(f(u)) for u in uniq)
 
+    ring_classes = int(max(1, max(int(np.max(u.links.rows["link_n_classes"], initial=1))
+                                  for u in uniq)))
     emit = 1
     for u in uniq:
         # A lane's emission ring: every packet its flows can hand over in one slot plus one
@@ -198,19 +207,54 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1) -> Packed:
         per_lane = -(-u.scalars["n_flows"] // lanes)
         emit = max(emit, (per_lane + 1) * worst, 2 * u.lookahead * u.sustained + worst)
     shape.update({
-        "queue_cap": _pow2(most(lambda u: u.links.queue_need) + 1),
-        # class rings only for the classes a link of the batch has (engine/replica.h)
-        "ring_classes": int(max(1, max(int(np.max(u.links.rows["link_n_classes"], initial=1))
-                                      for u in uniq))),
+        # class rings only for the classes a link of the batch has, each as large as its
+        # class needs on any link of any replica (engine/replica.h)
+        "ring_classes": ring_classes,
+        "class_caps": [_pow2(max(int(u.links.class_need[c]) for u in uniq) + 1)
+                       for c in range(ring_classes)],
         "ack_cap": _pow2(most(lambda u: u.acks)),
         "delay_cap": _pow2(most(lambda u: u.links.delay_need)),
         "stage_cap": most(lambda u: u.stage),
-        "nic_cap": _pow2(most(lambda u: u.flows.nic_need)),
+        "nic_chunks": nic_pool_chunks(uniq, F, lanes, nic_pool),
         "lanes": int(lanes), "emit_cap": _pow2(emit),
+        # state only some replicas need is kept only when one of the batch does (replica.h)
+        "flow_ext": int(any(u.scalars["n_gens"] > 0 or
+                            np.any(u.flows.rows["flow_app_iat_slots"] != 0) for u in uniq)),
+        "conn_meters": int(any(np.any(u.markers.get("marker_kind", np.zeros(0)) ==
+                                      lay.enums["marker_kind"]["balancing"]) for u in uniq
+                               if u.scalars["n_markers"])),
+        "aqm_states": int(any(np.any(u.links.rows["class_aqm"] != lay.enums["aqm"]["droptail"])
+                              for u in uniq)),
     })
     slot = np.array([u.slot_s for u in uniq])[which]
     rounding = np.array([u.flows.delay_rounding_ms for u in uniq])[which]
-    return Packed(shape=shape, arrays=a, slot_s=slot, delay_rounding_ms=rounding)
+    return Packed(shape=shape, arrays=a, slot_s=slot, delay_rounding_ms=rounding, nic_pool=nic_pool)
+
+
+NIC_POOLS = ("compact", "full")
+#: segments per chunk of a lane's access-link pool (cuda/model/access_link.h kNicChunkSegs)
+NIC_CHUNK_SEGS = 8
+
+
+def nic_pool_chunks(uniq: list, max_flows: int, lanes: int, nic_pool: str) -> int:
+    """Chunks in each lane's access-link pool (engine/replica.h). Lane k owns flows
+    [k*m, (k+1)*m), m = P / lanes (P: the flow tree's leaves, a power of two >= flows, lanes).
+    "full": a FIFO holding n segments spans at most ceil(n/8) + 1 chunks, for every flow of
+    the lane at its access buffer at once: it cannot run out.
+    "compact": a chunk per flow of the lane plus one flow's whole buffer. Measured (quick
+    Kaur & Vin, Habib, Matta & Guo, Lee & Jeong sweeps, teams of 1 and 16 lanes): a lane's
+    most chunks in use at once is one flow's full buffer (a flow with a large share fills its
+    347-packet access buffer in slow start: 45 chunks) or a chunk per flow (all 64 flows
+    start together), never more than this rule; a replica that runs out anyway is rerun with
+    "full" (engine.simulate), so results never depend on the choice (docs/design.md)."""
+    P = _pow2(max(max_flows, lanes))
+    per_lane = P // lanes
+    need = max(int(u.flows.nic_need) for u in uniq)
+    one_flow = -(-need // NIC_CHUNK_SEGS) + 1
+    full = per_lane * one_flow
+    if nic_pool == "full":
+        return full
+    return min(full, per_lane + one_flow)
 
 
 def _pow2(n: int) -> int:

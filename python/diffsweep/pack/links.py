@@ -20,7 +20,7 @@ class LinkRows:
     prop_slots: np.ndarray     # [links] whole slots
     min_pkt: np.ndarray        # [links] smallest packet crossing the link (bytes)
     max_pkt: np.ndarray        # [links] largest
-    queue_need: int            # packets the largest class ring must hold
+    class_need: list           # [class position] packets its ring must hold, on any link
     delay_need: int            # packets a delay line must hold
     max_dep_per_slot: int      # most departures of one link in one slot
     sustained: int             # most departures per slot of one link in the long run
@@ -63,7 +63,8 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
     sizes = [_packet_sizes(sc, l) for l in range(nl)]
     min_pkt = np.array([max(1, min(s, default=1500)) for s in sizes])
     max_pkt = np.array([max(s, default=1500) for s in sizes])
-    queue_need, delay_need, max_dep, sustained = 1, 1, 1, 1
+    class_need = [1] * C
+    delay_need, max_dep, sustained = 1, 1, 1
     helds = np.ones(nl, dtype=np.int64)
     for l, link in enumerate(sc.links):
         per_slot = float(rows["link_bytes_per_slot"][l])
@@ -95,14 +96,15 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
                     rows["red_max_p"][l, c, k] = t.max_p
             if qc.limit_pkts is not None:
                 rows["class_limit"][l, c], rows["class_limit_kind"][l, c] = qc.limit_pkts, kind["pkts"]
-                queue_need = max(queue_need, qc.limit_pkts)
+                class_need[c] = max(class_need[c], qc.limit_pkts)
             elif qc.limit_bytes is not None:
                 rows["class_limit"][l, c], rows["class_limit_kind"][l, c] = qc.limit_bytes, kind["bytes"]
-                queue_need = max(queue_need, qc.limit_bytes // mn + 1)
+                class_need[c] = max(class_need[c], qc.limit_bytes // mn + 1)
             else:
-                queue_need = max(queue_need, UNLIMITED_CLASS_PKTS)
+                # the ring is UNLIMITED_CLASS_PKTS (pack adds one packet to every need)
+                class_need[c] = max(class_need[c], UNLIMITED_CLASS_PKTS - 1)
     return LinkRows(rows, rows["link_bytes_per_slot"], rows["link_prop_slots"], min_pkt, max_pkt,
-                    queue_need, delay_need, max_dep, sustained, helds)
+                    class_need, delay_need, max_dep, sustained, helds)
 
 
 def acks_in_flight(links: LinkRows, max_loop_slots: int, n_flows: int) -> int:
