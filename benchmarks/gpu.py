@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import diffsweep as ds
-from diffsweep.engine import default_lanes, run_packed, state_bytes
+from diffsweep.engine import default_lanes, run_packed, state_bytes, state_sections
 from diffsweep.pack import pack
 from diffsweep.scenarios import kaur_vin
 
@@ -54,11 +54,15 @@ def main() -> None:
             pkts = int(out["q_departures"][:, 0, :].sum())
             r = {"n_flows": n_flows, "replicas": R, "lanes": lanes, "wall_s": wall, "pack_s": t_pack,
                  "replica_slots_per_s": slots / wall, "bottleneck_pkts_per_s": pkts / wall,
-                 "state_bytes_per_replica": state_bytes(p.shape)}
+                 "state_bytes_per_replica": state_bytes(p.shape),
+                 "state_sections": state_sections(p.shape),
+                 # replicas whose access-link pool ran short (simulate would rerun them)
+                 "overflowed": int((out["overflow"] != 0).sum())}
             rows.append(r)
             print(f"{n_flows:5d} flows  R={R:6d}  lanes={lanes:2d}  wall {wall:8.3f} s  "
                   f"{r['replica_slots_per_s'] / 1e6:9.1f} M replica-slots/s  "
-                  f"state {r['state_bytes_per_replica'] / 1024:6.0f} KiB  pack {t_pack:.2f} s", flush=True)
+                  f"state {r['state_bytes_per_replica'] / 1024:6.0f} KiB  pack {t_pack:.2f} s"
+                  f"{'  OVERFLOW in %d' % r['overflowed'] if r['overflowed'] else ''}", flush=True)
             R *= 4
     info = ds.info()
     out = Path(args.out)

@@ -46,18 +46,22 @@ struct NicFifo {
   DS_HD DS_INLINE int32_t size() const { return a->count; }
   // false when the pool has no free chunk (the caller reports the overflow).
   DS_HD DS_INLINE bool push(uint32_t v) const {
-    const int32_t pos = a->count == 0 ? 0 : (a->head_off + a->count) & (kNicChunkSegs - 1);
-    if (pos == 0) {
-      const int32_t c = pool->free_head;
-      if (c < 0) return false;
-      pool->free_head = next[c];
-      next[c] = -1;
-      if (a->count == 0) {
-        a->head = c;
-        a->head_off = 0;
-      } else {
-        next[a->tail] = c;
+    if (a->count == 0) {  // an empty FIFO keeps its last chunk: no pool work per packet when
+      a->head_off = 0;    // a paced access link empties between sends
+      if (a->head < 0) {
+        const int32_t c = take();
+        if (c < 0) return false;
+        a->head = a->tail = c;
       }
+      seg[(size_t)a->head * kNicChunkSegs] = v;
+      a->count = 1;
+      return true;
+    }
+    const int32_t pos = (a->head_off + a->count) & (kNicChunkSegs - 1);
+    if (pos == 0) {
+      const int32_t c = take();
+      if (c < 0) return false;
+      next[a->tail] = c;
       a->tail = c;
     }
     seg[(size_t)a->tail * kNicChunkSegs + pos] = v;
@@ -69,25 +73,37 @@ struct NicFifo {
     const uint32_t v = seg[(size_t)c * kNicChunkSegs + a->head_off];
     a->head_off += 1;
     a->count -= 1;
-    if (a->count == 0 || a->head_off == kNicChunkSegs) {  // the chunk goes back to the pool
+    if (a->count == 0) {
+      a->head_off = 0;  // keeps its chunk (head == tail)
+    } else if (a->head_off == kNicChunkSegs) {  // the chunk goes back to the pool
       a->head = next[c];
       a->head_off = 0;
-      next[c] = pool->free_head;
-      pool->free_head = c;
+      give(c);
     }
     return v;
   }
-  // Everything waiting is dropped (a pool slot's new connection): its chunks go back.
+  // Everything waiting is dropped (a pool slot's new connection): every chunk goes back.
   DS_HD DS_INLINE void clear() const {
-    while (a->count > 0) {
-      const int32_t c = a->head;
-      const int32_t left = kNicChunkSegs - a->head_off;
-      a->count -= a->count < left ? a->count : left;
-      a->head = next[c];
-      a->head_off = 0;
-      next[c] = pool->free_head;
-      pool->free_head = c;
+    for (int32_t c = a->head; c >= 0;) {
+      const int32_t n = c == a->tail ? -1 : next[c];
+      give(c);
+      c = n;
     }
+    a->head = a->tail = -1;
+    a->count = 0;
+    a->head_off = 0;
+  }
+  DS_HD DS_INLINE int32_t take() const {
+    const int32_t c = pool->free_head;
+    if (c >= 0) {
+      pool->free_head = next[c];
+      next[c] = -1;
+    }
+    return c;
+  }
+  DS_HD DS_INLINE void give(int32_t c) const {
+    next[c] = pool->free_head;
+    pool->free_head = c;
   }
 };
 

@@ -133,7 +133,8 @@ int free_chunks(const ds::NicPool& pool, const int32_t* next) {
 }
 
 // Two FIFOs over one pool of 3 chunks (8 segments each): order kept across chunk bounds,
-// a push refused when no chunk is free, chunks back to the pool as they empty or on clear.
+// a push refused when no chunk is free, a chunk back to the pool once read through (an
+// empty FIFO keeps its last one), every chunk back on clear.
 void test_access_pool() {
   ds::AccessLink a, b;
   ds::access_init(a);
@@ -154,9 +155,12 @@ void test_access_pool() {
   }
   check(ok && fa.size() == 1 && free_chunks(pool, next) == 1, "A's first chunk freed, in order");
   check(ds::access_push(fb, 108, false) && free_chunks(pool, next) == 0, "B takes it");
-  check(fa.pop() == 8u && fa.empty() && free_chunks(pool, next) == 1, "A empty: its last chunk back");
+  check(fa.pop() == 8u && fa.empty() && free_chunks(pool, next) == 0, "A empty keeps its chunk");
+  check(ds::access_push(fa, 9, false) && fa.pop() == 9u, "and reuses it");
   for (int s = 0; s < 9; ++s) ok = ok && fb.pop() == (uint32_t)(100 + s);
-  check(ok && fb.empty() && free_chunks(pool, next) == 3, "B in order across its two chunks");
+  check(ok && fb.empty() && free_chunks(pool, next) == 1, "B in order across its two chunks");
+  fb.clear();
+  check(free_chunks(pool, next) == 2, "clear gives B's kept chunk back");
   for (int s = 0; s < 20; ++s) ds::access_push(fa, s, false);
   fa.pop();
   fa.pop();
