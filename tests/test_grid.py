@@ -209,3 +209,25 @@ def test_results_where_keeps_the_rows_of_one_grid_value():
     assert set(one.flows.send_jitter_s) == {1e-4} and len(one.flows) == 2
     assert len(one.replicas) == 1 and one.sources.equals(res.sources)  # no such column: kept
     assert {f.send_jitter_s for f in g.scenario(1, 0).flows} == {1e-4}
+
+
+def test_seeds_share_a_scenario_when_the_builder_says_the_seed_does_not_matter():
+    """kaur_vin draws only stratified RTPs from the seed (kaur_vin.seed_matters): with equal
+    RTPs every seed of a point is the same Scenario object, built and packed once; with
+    rtp_intervals each seed draws its own RTPs. A builder that says nothing builds per seed."""
+    from diffsweep.papers.kaur_vin.scenario import kaur_vin as kv
+    g = Grid(kv, seeds=[0, 1, 2], n_flows=8, duration_s=1.0, warmup_s=0.1, rtp_ms=[8.0, 12.0])
+    assert g.scenario(1, 2) is g.scenario(1, 0) and g.scenario(0, 1) is g.scenario(0, 0)
+    gi = Grid(kv, seeds=[0, 1], n_flows=8, duration_s=1.0, warmup_s=0.1,
+              rtp_intervals=[(12, 26, 8)])
+    a, b = gi.scenario(0, 0), gi.scenario(0, 1)
+    assert a is not b and [f.reverse_delay_ms for f in a.flows] != [f.reverse_delay_ms for f in b.flows]
+    assert gi.scenario(0, 1) == kv(n_flows=8, duration_s=1.0, warmup_s=0.1,
+                                   rtp_intervals=(12, 26, 8), seed=1)
+
+    def built(seed=0, **kw):
+        built.calls += 1
+        return kv(n_flows=1, duration_s=1.0, warmup_s=0.1)
+    built.calls = 0
+    g2 = Grid(built, seeds=[0, 1, 2])
+    assert [g2.scenario(0, s) is not None for s in (0, 1, 2)] and built.calls == 3

@@ -203,6 +203,7 @@ class Grid:
         self._point_values = [{k: v for d in combo for k, v in d.items()}
                               for combo in itertools.product(*dims)]
 
+        self._seed_dependence: dict[int, bool] = {}
         self._first = [self._build(p, self.seeds[0]) for p in range(len(self._point_values))]
         self._cache: OrderedDict[tuple[int, int], Scenario] = OrderedDict()
         self._make_tables()
@@ -226,6 +227,20 @@ class Grid:
         values = ", ".join(f"{k}={v!r}" for k, v in self._point_values[point].items())
         where = f"grid point {point}" + (f": {values}" if values else "")
         return where + (f"; seed {seed}" if self._accepts_seed else "")
+
+    def _seed_matters(self, point: int) -> bool:
+        """Whether the builder's scenario at ``point`` depends on the seed. A builder may say
+        it does not (``builder.seed_matters(**params) -> bool``; e.g. kaur_vin draws only
+        stratified RTPs from it): every seed of such a point then shares one Scenario object,
+        built and packed once (the engine takes each replica's seed apart from its scenario)."""
+        says = getattr(self.builder, "seed_matters", None)
+        if says is None:
+            return True
+        known = self._seed_dependence.get(point)
+        if known is None:
+            known = self._seed_dependence[point] = bool(
+                says(**{**self.fixed, **self._point_values[point]}))
+        return known
 
     def _build(self, point: int, seed: int) -> Scenario:
         kwargs = {**self.fixed, **self._point_values[point]}
@@ -289,7 +304,7 @@ class Grid:
         check(_is_int(seed) and 0 <= seed <= _MAX_SEED, "seed", seed,
               f"an integer in 0..{_MAX_SEED}")
         point, seed = int(point), int(seed)
-        if not self._accepts_seed or seed == self.seeds[0]:
+        if not self._accepts_seed or seed == self.seeds[0] or not self._seed_matters(point):
             return self._first[point]
         key = (point, seed)
         sc = self._cache.get(key)

@@ -52,16 +52,34 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
     v = np.array([_get(f) for f in flows], dtype=np.float64).reshape(n, len(_ATTRS))
     seg, hdr, mw, iw, acc, egr, rev, start, jitter = (v[:, k] for k in range(len(_ATTRS)))
     wire = seg + hdr
-    route = np.full((n, H), -1, dtype=np.int64)
-    n_hops = np.array([len(f.route) for f in flows], dtype=np.int64)
+    # One pass over the flows for everything else (a 64-flow scenario is packed for every
+    # seed of a point with random RTPs: per-attribute passes cost most of pack's time).
+    pad_h, pad_d = (-1,) * H, (-1,) * D
+    cls_of: dict = {}
+    ints, floats, routes, routes2, drops = [], [], [], [], []
     for i, f in enumerate(flows):
-        route[i, :len(f.route)] = f.route
-    # The second path (docs/model.md, "Two paths and the edge classifier"): Scenario checks
-    # that its last link has the route's last link's delay, so the loop delay is one per flow.
-    route2 = np.full((n, H), -1, dtype=np.int64)
-    n_hops2 = np.array([len(f.route2) for f in flows], dtype=np.int64)
-    for i, f in enumerate(flows):
-        route2[i, :len(f.route2)] = f.route2
+        r, r2 = f.route, f.route2
+        key = (r + r2, f.cls)
+        c = cls_of.get(key)
+        if c is None:
+            c = cls_of[key] = class_index(sc, r + r2, f.cls, f"flows[{i}].cls")
+        routes.append(r + pad_h[len(r):])
+        routes2.append(r2 + pad_h[len(r2):])
+        drops.append(f.drop_seqs + pad_d[len(f.drop_seqs):])  # <= 8: TcpFlow checks
+        newreno = f.variant == "newreno"
+        ti = f.telnet_interval_s
+        ints.append((variant[f.variant], c, len(r), len(r2), split[f.split], f.split_pkts or 0,
+                     f.init_ssthresh_pkts or 0, -1 if f.size_pkts is None else f.size_pkts,
+                     int(f.delayed_ack), 1 if newreno else int(f.reno_bugfix),
+                     int(f.limited_transmit), f.access_buffer_pkts or 0))
+        # > 0: exponential mean in slots; < 0: tcplib gaps, -value slots per second; 0: bulk.
+        floats.append((0.0 if ti is None else ti / slot_s if ti > 0 else -1.0 / slot_s,
+                       sc.links[r[0]].rate_bps if f.access_rate_bps is None else f.access_rate_bps))
+    iv = np.array(ints, dtype=np.int64).reshape(n, 12)
+    fv = np.array(floats, dtype=np.float64).reshape(n, 2)
+    route = np.array(routes, dtype=np.int64).reshape(n, H)
+    route2 = np.array(routes2, dtype=np.int64).reshape(n, H)
+    n_hops, n_hops2 = iv[:, 2], iv[:, 3]
     last = route[np.arange(n), n_hops - 1]
     last_prop_ms = np.array([sc.links[l].prop_delay_ms for l in last]) if n else np.zeros(0)
     # Constant delays after the last link (and the access delay, by shifting the sender's
@@ -86,46 +104,36 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
             base_ms = exact_ms  # the first route's propagation round trip
         err = np.abs((loop + hops) * slot_s * 1e3 - exact_ms)
         worst = max(worst, float(np.where(nh > 0, err, 0.0).max(initial=0.0)))
-    rate = np.array([sc.links[f.route[0]].rate_bps if f.access_rate_bps is None else f.access_rate_bps
-                     for f in flows], dtype=np.float64)
-    pace = rate * slot_s / 8.0
-    access_buf = np.array([f.access_buffer_pkts or 0 for f in flows], dtype=np.int64)
-    drops = np.full((n, D), -1, dtype=np.int64)
-    for i, f in enumerate(flows):
-        drops[i, :len(f.drop_seqs)] = f.drop_seqs  # <= 8: TcpFlow checks
-    is_newreno = np.array([f.variant == "newreno" for f in flows], dtype=bool)
+    pace = fv[:, 1] * slot_s / 8.0
+    access_buf = iv[:, 11]
     rows = {
-        "flow_variant": np.array([variant[f.variant] for f in flows]),
-        "flow_cls": np.array([class_index(sc, f.route + f.route2, f.cls, f"flows[{i}].cls")
-                              for i, f in enumerate(flows)]),
+        "flow_variant": iv[:, 0],
+        "flow_cls": iv[:, 1],
         "flow_n_hops": n_hops,
         "flow_route": route,
         "flow_n_hops2": n_hops2,
         "flow_route2": route2,
-        "flow_split": np.array([split[f.split] for f in flows], dtype=np.int64),
-        "flow_split_pkts": np.array([f.split_pkts or 0 for f in flows], dtype=np.int64),
+        "flow_split": iv[:, 4],
+        "flow_split_pkts": iv[:, 5],
         "flow_wire_bytes": wire,
         "flow_payload_bytes": seg,
         "flow_max_window": mw,
         "flow_init_window": iw,
-        "flow_init_ssthresh": np.array([f.init_ssthresh_pkts or 0 for f in flows]),
+        "flow_init_ssthresh": iv[:, 6],
         "flow_loop_slots": loop,
         # TCP-aware conditioners' stand-in for the smoothed RTT before its first sample
         "flow_base_rtt_slots": base_ms / 1e3 / slot_s,
         "flow_pace_bytes_per_slot": pace,
         "flow_access_limit": access_buf,
         "flow_start_slot": np.rint(start / slot_s).astype(np.int64),
-        "flow_size_pkts": np.array([-1 if f.size_pkts is None else f.size_pkts for f in flows]),
-        "flow_delack": np.array([f.delayed_ack for f in flows], dtype=np.int64),
+        "flow_size_pkts": iv[:, 7],
+        "flow_delack": iv[:, 8],
         # NewReno is always "careful" (RFC 6582 section 4.1); Reno's is a choice.
-        "flow_bugfix": np.where(is_newreno, 1, np.array([f.reno_bugfix for f in flows], dtype=np.int64)),
-        "flow_drop_seq": drops,
+        "flow_bugfix": iv[:, 9],
+        "flow_drop_seq": np.array(drops, dtype=np.int64).reshape(n, D),
         "flow_send_jitter_slots": jitter / slot_s,
-        # > 0: exponential mean in slots; < 0: tcplib gaps, -value slots per second; 0: bulk.
-        "flow_app_iat_slots": np.array([0.0 if f.telnet_interval_s is None else
-                                        f.telnet_interval_s / slot_s if f.telnet_interval_s > 0
-                                        else -1.0 / slot_s for f in flows]),
-        "flow_limited_transmit": np.array([f.limited_transmit for f in flows], dtype=np.int64),
+        "flow_app_iat_slots": fv[:, 0],
+        "flow_limited_transmit": iv[:, 10],
     }
     # Access FIFO: its buffer, or (unlimited) a window plus a go-back-N window.
     nic = np.where(access_buf > 0, access_buf, 2 * mw + 16)

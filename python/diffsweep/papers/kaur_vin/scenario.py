@@ -69,6 +69,11 @@ def _kaur_vin_rtps(n_flows, rtp_ms, rtp_intervals, min_rtp_ms, seed) -> list[flo
     return [rtp_ms] * n_flows
 
 
+def _seed_matters(rtp_intervals=None, **_) -> bool:
+    """kaur_vin's only use of the seed is the stratified RTP draw (Grid._seed_matters)."""
+    return rtp_intervals is not None
+
+
 def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction=0.3,
              t_on_ms=10.0, udp=False, udp_fraction=0.05, udp_t_on_ms=4.0, udp_pkt_bytes=1000,
              tcp="reno", duration_s=100.0, warmup_s=10.0, link_rate_bps=40e6,
@@ -235,3 +240,6 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
         return Scenario(links=(link,), flows=tuple(flows), sources=tuple(sources),
                         duration_s=duration_s, warmup_s=warmup_s, tcp_tick_s=tcp_tick_s,
                         min_rto_s=min_rto_s, tie_break=tie_break, params=params)
+
+
+kaur_vin.seed_matters = _seed_matters
