@@ -322,3 +322,39 @@ def test_limited_transmit_turns_a_small_window_timeout_into_a_fast_retransmit(
     f = simulate([Scenario(links=(link,), flows=(fl,), duration_s=10.0)], [1],
                  backend="cpu").flows.iloc[0]
     assert (f.timeouts, f.fast_retransmits) == (timeouts, fast_retransmits)
+
+
+def test_merged_launch_gives_the_same_tables_as_one_launch_per_shape():
+    """On CUDA every shape group goes into one launch when padding costs little (a launch
+    lasts as long as its slowest replica): results must not depend on it. Here on the CPU:
+    1, 8 and 64 flows, with and without sources, two-link routes."""
+    from diffsweep.engine import _merged_groups
+    from diffsweep.pack import shape_key
+    two = Scenario(links=(Link(rate_bps=10e6, prop_delay_ms=2.0, classes=(QueueClass("be", limit_pkts=50),)),
+                          Link(rate_bps=5e6, prop_delay_ms=1.0, classes=(QueueClass("be", limit_pkts=30),))),
+                   flows=(TcpFlow(route=(0, 1)), TcpFlow(route=(1,))), duration_s=2.0, warmup_s=0.2)
+    scs = [kaur_vin(n_flows=n, rtp_ms=8.0, ef=ef, udp=udp, t_on_ms=5.0, duration_s=2.0, warmup_s=0.2)
+           for n, ef, udp in ((1, "onoff", False), (8, None, True), (64, "onoff", True))] + [two]
+    seeds = [5, 6, 7, 8]
+    groups = {}
+    for i, sc in enumerate(scs):
+        groups.setdefault(shape_key(sc), []).append(i)
+    assert len(groups) == 4 and len(_merged_groups(groups, scs)) == 1
+    apart = simulate(scs, seeds, backend="cpu", merge_shapes=False)
+    merged = simulate(scs, seeds, backend="cpu", merge_shapes=True)
+    for name in ("replicas", "flows", "queues", "sources", "intervals"):
+        pd_testing.assert_frame_equal(getattr(apart, name), getattr(merged, name))
+
+
+def test_no_merge_when_padding_would_cost_much_memory():
+    """A replica of 4,096 flows beside 1-flow replicas: padding those to 4,096 flows would
+    multiply the batch's bytes, so each shape keeps its own launch."""
+    from diffsweep.engine import _merged_groups
+    from diffsweep.pack import shape_key
+    big = kaur_vin(n_flows=4096, rtp_ms=8.0, duration_s=1.0, warmup_s=0.1)
+    small = kaur_vin(n_flows=1, rtp_ms=8.0, duration_s=1.0, warmup_s=0.1)
+    scs = [big] + [small] * 2000
+    groups = {}
+    for i, sc in enumerate(scs):
+        groups.setdefault(shape_key(sc), []).append(i)
+    assert _merged_groups(groups, scs) == groups

@@ -125,7 +125,9 @@ def test_second_ctrl_c_stops_at_once(tmp_path):
     wait_started(proc)
     time.sleep(1.0)
     proc.send_signal(signal.SIGINT)
-    time.sleep(0.1)
+    # The second Ctrl-C while the first one's stop is saving (which now takes ~0.1 s here: a
+    # later second Ctrl-C finds the stop done, and the run saved what finished)
+    time.sleep(0.02)
     t0 = time.monotonic()
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
@@ -133,7 +135,7 @@ def test_second_ctrl_c_stops_at_once(tmp_path):
     # 1.87 s was seen with two builds running beside the test on a 2-core VM)
     assert time.monotonic() - t0 < 5.0, err
     assert proc.returncode == 130, err
-    assert re.search(r"interrupted: \d+ of 2400 replicas are saved in out .*lost|"
+    assert re.search(r"interrupted: \d+ of 2400 replicas are saved in out|"
                      r"interrupted before any replica finished: nothing is saved", err), err
     assert "Traceback" not in err
     assert not (tmp_path / "out" / LOCK).exists()

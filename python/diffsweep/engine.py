@@ -7,6 +7,7 @@ The compiled modules are ``diffsweep._engine_cpu`` (always built) and
 from __future__ import annotations
 
 import importlib
+import math
 import os
 import platform
 import time
@@ -163,12 +164,15 @@ def run_packed(p: Packed, backend: str, threads: int | None = None,
 
 def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str = "auto",
              threads: int | None = None, lanes: int | None = None,
-             control: RunControl | None = None) -> Results:
+             control: RunControl | None = None, merge_shapes: bool | None = None) -> Results:
     """Run every (scenario, seed) as one replica; tables indexed by ``replica`` (0..n-1).
 
     Replicas are grouped by shape bucket (``pack.shape_key``: flows rounded up to a power of
     two, links, sources), one launch each; a replica's result does not depend on the group it
-    ran in or its padding (its random numbers depend only on its seed). With a ``control`` whose stop is requested, raises
+    ran in or its padding (its random numbers depend only on its seed). ``merge_shapes``
+    (default: on CUDA) puts every group into one launch when the padding costs little memory
+    (``_merged_groups``): a GPU launch lasts as long as its slowest replica, so launches of a
+    few replicas each leave it idle. With a ``control`` whose stop is requested, raises
     :class:`EngineInterrupted` carrying the finished replicas' tables.
     """
     if len(scenarios) != len(seeds):
@@ -178,6 +182,8 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
     groups: dict[tuple, list[int]] = {}
     for i, sc in enumerate(scenarios):
         groups.setdefault(shape_key(sc), []).append(i)
+    if merge_shapes if merge_shapes is not None else name == "cuda":
+        groups = _merged_groups(groups, scenarios)
     parts = []
     packed = []
     for idx in groups.values():
@@ -245,6 +251,46 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
     if stopped:
         raise EngineInterrupted(res, np.sort(np.asarray(finished, dtype=np.int64)), len(scenarios))
     return res
+
+
+#: a merged launch may pad its arrays to at most this factor of the groups' own bytes ...
+MERGE_PAD_FACTOR = 2.0
+#: ... or by this many bytes, whichever is more
+MERGE_PAD_BYTES = 256 << 20
+
+
+def _merged_groups(groups: dict, scenarios) -> dict:
+    """One group of every replica when padding them to the largest shape costs little: at most
+    MERGE_PAD_FACTOR times the groups' own input and output bytes, or MERGE_PAD_BYTES more
+    (estimated from flows, links, sources and intervals; a Rossi replica's 16,384 pool flows
+    keep small replicas out of its launch)."""
+    if len(groups) < 2:
+        return groups
+
+    def dims(sc) -> tuple[int, int, int, int]:
+        iv = sc.interval_s
+        return (len(sc.flows) + sum(t.pool for t in sc.traffic), len(sc.links), len(sc.sources),
+                int(math.ceil(sc.duration_s / iv)) if iv else 1)
+
+    own, most = 0, (1, 1, 1, 1)
+    for idx in groups.values():
+        d = [max(x) for x in zip(*(dims(scenarios[i]) for i in idx))]
+        own += len(idx) * _bytes_per_replica(*d)
+        most = tuple(max(a, b) for a, b in zip(most, d))
+    merged = sum(len(idx) for idx in groups.values()) * _bytes_per_replica(*most)
+    if merged > max(MERGE_PAD_FACTOR * own, own + MERGE_PAD_BYTES):
+        return groups
+    return {"all": sorted(i for idx in groups.values() for i in idx)}
+
+
+def _bytes_per_replica(flows: int, links: int, sources: int, intervals: int) -> int:
+    """Input and output bytes of one replica in a batch of this shape (other dimensions 1)."""
+    lay = layout()
+    shape = {"n_replicas": 1, "max_flows": max(1, flows), "max_links": max(1, links),
+             "max_sources": max(1, sources), "max_intervals": max(1, intervals), "max_markers": 1,
+             "max_gens": 1, "max_transfers": 1, "max_sessions": 1, "max_trace_samples": 1}
+    return sum(int(np.dtype(dt).itemsize) * int(np.prod(lay.axes(dim, shape)))
+               for dt, dim in (*lay.inputs.values(), *lay.outputs.values()))
 
 
 def _select_replicas(p: Packed, out: dict, keep: np.ndarray) -> tuple[Packed, dict]:
