@@ -343,3 +343,15 @@ def test_messages_start_with_a_field_path():
         with pytest.raises(ConfigError) as e:
             Scenario.from_dict(base(**over))
         assert shape.match(str(e.value)), str(e.value)
+
+
+def test_with_delays_is_replace_checking_only_the_delays():
+    import dataclasses
+    f = TcpFlow(route=(0,), access_delay_ms=1.0, egress_delay_ms=2.0, reverse_delay_ms=3.0,
+                max_window_pkts=50, access_buffer_pkts=40)
+    g = f.with_delays(4, 5.5, np.float64(6.0))
+    assert g == dataclasses.replace(f, access_delay_ms=4.0, egress_delay_ms=5.5, reverse_delay_ms=6.0)
+    assert type(g.access_delay_ms) is float and type(g.reverse_delay_ms) is float
+    assert f.access_delay_ms == 1.0  # the original is untouched
+    with pytest.raises(ConfigError, match=r"TcpFlow\.egress_delay_ms: -1\.0 is not allowed"):
+        f.with_delays(1.0, -1.0, 1.0)

@@ -19,6 +19,11 @@ DELACK_S = 0.1  # ns-2 DelAckSink interval_
 _ATTRS = ("segment_bytes", "header_bytes", "max_window_pkts", "init_window_pkts",
           "access_delay_ms", "egress_delay_ms", "reverse_delay_ms", "start_s", "send_jitter_s")
 _get = attrgetter(*_ATTRS)
+# every other attribute flow_rows reads (all hashable: flows equal in these share their rows)
+_get_static = attrgetter("route", "route2", "cls", "variant", "split", "split_pkts",
+                         "init_ssthresh_pkts", "size_pkts", "delayed_ack", "reno_bugfix",
+                         "limited_transmit", "access_buffer_pkts", "telnet_interval_s",
+                         "access_rate_bps", "drop_seqs")
 
 
 @dataclass
@@ -52,33 +57,34 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
     v = np.array([_get(f) for f in flows], dtype=np.float64).reshape(n, len(_ATTRS))
     seg, hdr, mw, iw, acc, egr, rev, start, jitter = (v[:, k] for k in range(len(_ATTRS)))
     wire = seg + hdr
-    # One pass over the flows for everything else (a 64-flow scenario is packed for every
-    # seed of a point with random RTPs: per-attribute passes cost most of pack's time).
+    # Everything else once per distinct set of these attributes (flows that differ only in
+    # their delays, as a builder's RTP draws make them, share one), then spread by index:
+    # a 64-flow scenario is packed for every seed of a point with random RTPs.
+    keys = [_get_static(f) for f in flows]
+    first: dict = {}
+    uid = np.array([first.setdefault(k, i) for i, k in enumerate(keys)], dtype=np.int64)
     pad_h, pad_d = (-1,) * H, (-1,) * D
-    cls_of: dict = {}
     ints, floats, routes, routes2, drops = [], [], [], [], []
-    for i, f in enumerate(flows):
-        r, r2 = f.route, f.route2
-        key = (r + r2, f.cls)
-        c = cls_of.get(key)
-        if c is None:
-            c = cls_of[key] = class_index(sc, r + r2, f.cls, f"flows[{i}].cls")
+    for k, i in first.items():
+        (r, r2, cls, var, spl, spl_pkts, ssthresh, size, delack, bugfix, limited, access_buf,
+         ti, access_rate, drop_seqs) = k
         routes.append(r + pad_h[len(r):])
         routes2.append(r2 + pad_h[len(r2):])
-        drops.append(f.drop_seqs + pad_d[len(f.drop_seqs):])  # <= 8: TcpFlow checks
-        newreno = f.variant == "newreno"
-        ti = f.telnet_interval_s
-        ints.append((variant[f.variant], c, len(r), len(r2), split[f.split], f.split_pkts or 0,
-                     f.init_ssthresh_pkts or 0, -1 if f.size_pkts is None else f.size_pkts,
-                     int(f.delayed_ack), 1 if newreno else int(f.reno_bugfix),
-                     int(f.limited_transmit), f.access_buffer_pkts or 0))
+        drops.append(drop_seqs + pad_d[len(drop_seqs):])  # <= 8: TcpFlow checks
+        ints.append((variant[var], class_index(sc, r + r2, cls, f"flows[{i}].cls"), len(r),
+                     len(r2), split[spl], spl_pkts or 0, ssthresh or 0,
+                     -1 if size is None else size, int(delack),
+                     1 if var == "newreno" else int(bugfix), int(limited), access_buf or 0))
         # > 0: exponential mean in slots; < 0: tcplib gaps, -value slots per second; 0: bulk.
         floats.append((0.0 if ti is None else ti / slot_s if ti > 0 else -1.0 / slot_s,
-                       sc.links[r[0]].rate_bps if f.access_rate_bps is None else f.access_rate_bps))
-    iv = np.array(ints, dtype=np.int64).reshape(n, 12)
-    fv = np.array(floats, dtype=np.float64).reshape(n, 2)
-    route = np.array(routes, dtype=np.int64).reshape(n, H)
-    route2 = np.array(routes2, dtype=np.int64).reshape(n, H)
+                       sc.links[r[0]].rate_bps if access_rate is None else access_rate))
+    # row of each flow among the distinct ones
+    row = np.searchsorted(np.array(sorted(first.values()), dtype=np.int64), uid) if n else uid
+    iv = np.array(ints, dtype=np.int64).reshape(-1, 12)[row]
+    fv = np.array(floats, dtype=np.float64).reshape(-1, 2)[row]
+    route = np.array(routes, dtype=np.int64).reshape(-1, H)[row]
+    route2 = np.array(routes2, dtype=np.int64).reshape(-1, H)[row]
+    drop_rows = np.array(drops, dtype=np.int64).reshape(-1, D)[row]
     n_hops, n_hops2 = iv[:, 2], iv[:, 3]
     last = route[np.arange(n), n_hops - 1]
     last_prop_ms = np.array([sc.links[l].prop_delay_ms for l in last]) if n else np.zeros(0)
@@ -130,7 +136,7 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
         "flow_delack": iv[:, 8],
         # NewReno is always "careful" (RFC 6582 section 4.1); Reno's is a choice.
         "flow_bugfix": iv[:, 9],
-        "flow_drop_seq": np.array(drops, dtype=np.int64).reshape(n, D),
+        "flow_drop_seq": drop_rows,
         "flow_send_jitter_slots": jitter / slot_s,
         "flow_app_iat_slots": fv[:, 0],
         "flow_limited_transmit": iv[:, 10],

@@ -202,6 +202,10 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
                        else None)
         for rtp in rtps:
             side_ms = (rtp / 2 - bottleneck_delay_ms) / 2
+            if flows:  # the flows differ only in their delays
+                flows.append(flows[0] if rtp == rtps[0] else
+                             flows[0].with_delays(side_ms, side_ms, rtp / 2))
+                continue
             flows.append(TcpFlow(route=(0,), cls="be", variant=tcp, segment_bytes=segment_bytes,
                                  header_bytes=header_bytes, max_window_pkts=max_window_pkts,
                                  init_window_pkts=init_window, access_delay_ms=side_ms,
