@@ -361,3 +361,27 @@ def test_bounded_interval_never_leaves_0_1():
     assert one_b["ci_low"].iloc[0] == pytest.approx(one_plain["ci_low"].iloc[0], abs=0.01)
     with pytest.raises(ConfigError, match="bounds"):
         m.mean_ci(df, "g", "M", bounds=(1, 0))
+
+
+def test_per_results_computes_once_per_results_and_hands_out_copies():
+    """A paper's per-seed table read by many claims is computed once per Results (and once
+    again when its tables are replaced); each caller gets its own copy to change."""
+    import pandas as pd
+    from diffsweep.results import Results, per_results
+    calls = []
+
+    @per_results
+    def table(res, scale=1.0):
+        calls.append(scale)
+        return res.flows.assign(x=res.flows["goodput_bps"] * scale)
+
+    flows = pd.DataFrame({"point": [0, 0], "seed": [0, 0], "flow": [0, 1], "goodput_bps": [1.0, 2.0]})
+    res = Results(replicas=pd.DataFrame({"point": [0], "seed": [0]}), flows=flows,
+                  queues=pd.DataFrame(), sources=pd.DataFrame(), intervals=pd.DataFrame())
+    a = table(res)
+    a.loc[0, "x"] = -1.0  # the caller's own copy
+    b = table(res)
+    assert calls == [1.0] and b["x"].tolist() == [1.0, 2.0]
+    assert table(res, scale=2.0)["x"].tolist() == [2.0, 4.0] and calls == [1.0, 2.0]
+    res.flows = flows.iloc[:1]  # other tables: computed again
+    assert table(res)["x"].tolist() == [1.0] and calls == [1.0, 2.0, 1.0]

@@ -186,8 +186,10 @@ def per_replica(flows: pd.DataFrame, func: Callable[[np.ndarray], float],
     _need(flows, KEYS + [value], "flows")
     name = name or getattr(func, "__name__", "metric")
     reps = _replica_frame(flows, exclude=[value])
-    vals = {k: float(func(grp[value].to_numpy(dtype=float)))
-            for k, grp in flows.groupby(KEYS, sort=False, dropna=False)}
+    col = flows[value].to_numpy(dtype=float)
+    # group row indices, not group frames: a frame per replica cost ~0.1 ms each
+    vals = {k: float(func(col[idx]))
+            for k, idx in flows.groupby(KEYS, sort=False, dropna=False).indices.items()}
     reps[name] = [vals.get((p, s), np.nan) for p, s in zip(reps["point"], reps["seed"])]
     return reps
 

@@ -1,6 +1,7 @@
 """Results: the tables one run produces (see docs/api.md for every column)."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -9,6 +10,31 @@ TABLES = ("replicas", "flows", "queues", "sources", "intervals", "transfers", "t
           "cwnd_trace")
 #: tables added after results folders of 0.2 were written: such a folder lacks them (empty)
 LATER_TABLES = ("transfers", "traffic", "cwnd_trace")
+
+
+def per_results(fn):
+    """Compute ``fn(res, *args, **kwargs)`` once per Results object and arguments while its tables are the
+    same frames, and hand each caller its own copy: a paper's per-seed tables are read by many
+    claims and figures (Kaur & Vin's fairness table was computed 61 times per report)."""
+    @functools.wraps(fn)
+    def wrapper(res, *args, **kwargs):
+        if not isinstance(res, Results):
+            return fn(res, *args, **kwargs)
+        memo = res.__dict__.setdefault("_per_results", {})
+        key = (fn.__module__, fn.__qualname__, args, tuple(sorted(kwargs.items())),
+               *((id(t), len(t), len(t.columns)) for t in (res.replicas, res.flows, res.queues)))
+        if key not in memo:
+            memo[key] = fn(res, *args, **kwargs)
+        return _copied(memo[key])
+    return wrapper
+
+
+def _copied(v):
+    if isinstance(v, (pd.DataFrame, pd.Series)):
+        return v.copy()
+    if isinstance(v, tuple):
+        return tuple(_copied(x) for x in v)
+    return v
 
 
 @dataclass

@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 
 from diffsweep import metrics
-from diffsweep.results import Results
+from diffsweep.results import Results, per_results
 
 __all__ = [
     "NETWORKS", "NO_EF", "WITH_EF", "EF_PAIRS", "NEAR_FAIR", "N_LARGE", "MAIN_F",
@@ -161,6 +161,7 @@ def _gridcol(df: pd.DataFrame, name: str) -> str | None:
     return None
 
 
+@per_results
 def prepare(res: Results) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Copies of ``res.replicas`` and ``res.flows`` with the canonical columns of the module
     docstring (``network``, ``ef_kind``, ``has_udp``, ``N``, ``rtp_setting``, ``rtp``, ``f``,
@@ -237,6 +238,7 @@ def _pair_key(df: pd.DataFrame) -> pd.Series:
     return out
 
 
+@per_results
 def loss_per_seed(res: Results, value: str = "U") -> pd.DataFrame:
     """Loss in TCP throughput ``U_CBR - U_EF`` per seed and EF point (Sec. 2.3(1); Fig. 2a, 3,
     4a): ``metrics.utilization`` per replica, the CBR replicas averaged per seed over any T_on
@@ -262,6 +264,7 @@ def loss_per_seed(res: Results, value: str = "U") -> pd.DataFrame:
     return out.drop(columns=["pair_key"])
 
 
+@per_results
 def timeouts_per_seed(res: Results) -> pd.DataFrame:
     """``metrics.timeouts_per_flow`` per replica (Fig. 2b: ``timeouts_total``; Fig. 4b:
     ``timeouts_per_flow``) with the canonical columns."""
@@ -278,6 +281,7 @@ def cbr_timeouts_per_seed(res: Results) -> pd.DataFrame:
     return collapse_t_on(tp[tp["ef_kind"] == "cbr"], ["timeouts_total", "timeouts_per_flow"])
 
 
+@per_results
 def fairness_per_seed(res: Results) -> pd.DataFrame:
     """``metrics.fairness`` per replica: ``min_max_ratio`` (M), ``jain_index`` (F), ``n_tcp``,
     with the canonical columns (Sec. 2.3(2); Fig. 5, 7)."""
@@ -286,6 +290,7 @@ def fairness_per_seed(res: Results) -> pd.DataFrame:
     return fr.merge(rep[KEYS + CANON], on=KEYS, how="left")
 
 
+@per_results
 def normalized_per_flow(res: Results) -> pd.DataFrame:
     """Per-flow normalised throughput ``x_i / (C/n)`` (``metrics.normalized_throughputs`` with
     C = ``available_bps``), column ``normalized`` (Sec. 4.1; Fig. 6, 8, 9)."""
@@ -311,6 +316,7 @@ def normalized_per_replica(res_or_flows) -> pd.DataFrame:
     return out.merge(canon, on=KEYS, how="left")
 
 
+@per_results
 def padhye_per_flow(res: Results) -> pd.DataFrame:
     """``metrics.padhye_error`` per flow (Sec. 5, Fig. 10), with the canonical columns."""
     rep, fl = prepare(res)
