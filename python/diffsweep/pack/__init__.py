@@ -201,11 +201,17 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1,
     emit = 1
     for u in uniq:
         # A lane's emission ring: every packet its flows can hand over in one slot plus one
-        # event's worth (so a lane can always move), and room for a lookahead window at the
-        # bottleneck's rate so that rounds are rarely cut short (engine/flow_side.h).
+        # event's worth (so a lane can always move), and room for two lookahead windows at
+        # the bottleneck's rate so that rounds are rarely cut short (engine/flow_side.h). A
+        # lane of a team holds twice its flows' fair share of that: all 16 lanes of a 64-flow
+        # team at the full rate were 80 of its 164 KiB. A fuller lane only ends a round
+        # early (bit-identical: tests/test_engine_golden.py, small emission rings).
         worst = int(u.per_slot.max(initial=1))
-        per_lane = -(-u.scalars["n_flows"] // lanes)
-        emit = max(emit, (per_lane + 1) * worst, 2 * u.lookahead * u.sustained + worst)
+        n_flows = max(1, u.scalars["n_flows"])
+        per_lane = -(-n_flows // lanes)
+        share = min(1.0, 2.0 * per_lane / n_flows)
+        emit = max(emit, (per_lane + 1) * worst,
+                   int(math.ceil(2 * u.lookahead * u.sustained * share)) + worst)
     shape.update({
         # class rings only for the classes a link of the batch has, each as large as its
         # class needs on any link of any replica (engine/replica.h)
