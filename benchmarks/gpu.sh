@@ -38,6 +38,8 @@ if want throughput; then
   step traffic python3 benchmarks/traffic.py --backend cuda --replicas 64 --out "$OUT"
   step habib python3 benchmarks/habib.py --backend cuda --replicas 512 --out "$OUT"
   step habib_cpu python3 benchmarks/habib.py --backend cpu --replicas 16 --out "$OUT"
+  # the host's share of a full reproduction (building and packing 10,560 replicas)
+  step host python3 benchmarks/host.py --out "$OUT"
   grep -E "flows  R=" "$OUT/throughput.log" "$OUT/throughput_cpu.log" | tee -a "$OUT/gpu-summary.txt"
 fi
 if want reproduce; then
