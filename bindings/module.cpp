@@ -93,6 +93,7 @@ BatchShape shape_from(const py::dict& s) {
     if ((int)caps.size() != b.ring_classes)
       bad("len(class_caps)", (int32_t)caps.size(), "ring_classes");
     for (int c = 0; c < kMaxClasses; ++c) b.class_cap[c] = c < (int)caps.size() ? caps[c] : 0;
+    set_ring_offsets(b);
   }
   if (b.stage_cap < 1) bad("stage_cap", b.stage_cap, ">= 1");
   if (!pow2(b.lanes) || b.lanes > kMaxLanes) bad("lanes", b.lanes, "a power of two <= 32");

@@ -118,6 +118,8 @@ struct BatchShape {
                           // class rings are kept for these only; RLC arrays keep kMaxClasses)
   int32_t class_cap[kMaxClasses];  // packets per ring of class position c (c < ring_classes),
                                    // on every link; powers of two
+  int32_t class_off[kMaxClasses];  // where class c's ring starts among a link's rings, and
+  int32_t ring_link;               // all of a link's rings, in packets (set_ring_offsets)
   int32_t ack_cap;        // ACKs in flight per replica (one pool); power of two
   int32_t delay_cap;      // packets in a link's delay line; power of two
   int32_t nic_chunks;     // chunks of kNicChunkSegs segments in each lane's access-link pool
@@ -129,6 +131,19 @@ struct BatchShape {
   int32_t conn_meters;    // 1: the Balancing Marker's connection table
   int32_t aqm_states;     // 1: RED/RIO/WRED state per (link, class)
 };
+
+// Fills class_off and ring_link from class_cap (after the host sets the capacities). The
+// engine reads them through BatchInput::shape, not through a copy: indexing an array member
+// of a copy by a runtime class put a lane's whole view in local memory on the GPU (ptxas:
+// 1,080 -> 2,472 bytes of stack frame).
+DS_HD inline void set_ring_offsets(BatchShape& s) {
+  int32_t o = 0;
+  for (int c = 0; c < kMaxClasses; ++c) {
+    s.class_off[c] = o;
+    if (c < s.ring_classes) o += s.class_cap[c];
+  }
+  s.ring_link = o;
+}
 
 // X(name, C type, dim): the input arrays. Bindings, pack.py (via input_fields()) and the
 // engine all read this one list.

@@ -93,12 +93,7 @@ struct Layout {
 
 DS_HD DS_INLINE size_t align16(size_t x) { return (x + 15) & ~size_t(15); }
 
-// Packets in one link's class rings, all classes together.
-DS_HD DS_INLINE int32_t ring_link_pkts(const BatchShape& s) {
-  int32_t n = 0;
-  for (int c = 0; c < s.ring_classes; ++c) n += s.class_cap[c];
-  return n;
-}
+
 
 inline Layout make_layout(const BatchShape& s) {
   Layout L{};
@@ -116,7 +111,7 @@ inline Layout make_layout(const BatchShape& s) {
   take(L.xfers, s.flow_ext ? F * sizeof(Transfer) : 0);
   take(L.websess, (size_t)s.max_sessions * sizeof(WebSession));
   take(L.sx, s.flow_ext ? F * sizeof(SenderExt) : 0);
-  take(L.qring, NL * (size_t)ring_link_pkts(s) * sizeof(Packet));
+  take(L.qring, NL * (size_t)s.ring_link * sizeof(Packet));
   take(L.dline, NL * (size_t)s.delay_cap * sizeof(TimedPacket));
   take(L.snd, F * sizeof(TcpSender));
   take(L.acks, (size_t)s.ack_cap * sizeof(Ack));
@@ -179,9 +174,7 @@ struct Replica {
   WebSession* websess; // [session]: web sessions of every kGenWeb generator
   SenderExt* sxs;      // [f]: senders' rarely used state (transfers, telnet)
   BatchOutput* rec;    // the batch's arrays: transfer records go straight there (row r*T + k)
-  Packet* qring;       // [l*ring_link + ring_off[c] + i]: class c's ring of link l
-  int32_t ring_link;   // packets of one link's rings (ring_link_pkts)
-  int32_t ring_off[kMaxClasses];  // where class c's ring starts within a link's
+  Packet* qring;       // [l*ring_link + class_off[c] + i] (BatchShape): class c on link l
   TimedPacket* dline;  // [l*delay_cap + i]
   TcpSender* snds;
   Ack* acks;           // [ack_cap]: every ACK in flight, each flow's linked in order
@@ -240,8 +233,9 @@ struct Replica {
   }
   DS_HD DS_INLINE ClassQueue* link_queues(int l) const { return queues + (size_t)l * kMaxClasses; }
   DS_HD DS_INLINE Ring<Packet> queue_ring(int l, int c) const {
-    return make_ring(qring + (size_t)l * ring_link + ring_off[c],
-                     queues[(size_t)l * kMaxClasses + c].ring, shape.class_cap[c]);
+    const BatchShape& s = in->shape;  // not this view's copy: see set_ring_offsets
+    return make_ring(qring + (size_t)l * s.ring_link + s.class_off[c],
+                     queues[(size_t)l * kMaxClasses + c].ring, s.class_cap[c]);
   }
   DS_HD DS_INLINE Ring<TimedPacket> dline_ring(int l) const {
     return make_ring(dline + (size_t)l * shape.delay_cap, links[l].dline, shape.delay_cap);
@@ -354,11 +348,6 @@ DS_HD inline Replica bind_replica(int32_t r, const BatchInput* in, const Layout&
   x.sxs = (SenderExt*)(b + L.sx);
   x.rec = nullptr;  // set by the backend (bind_records)
   x.qring = (Packet*)(b + L.qring);
-  x.ring_link = ring_link_pkts(x.shape);
-  for (int c = 0, o = 0; c < kMaxClasses; ++c) {
-    x.ring_off[c] = o;
-    if (c < x.shape.ring_classes) o += x.shape.class_cap[c];
-  }
   x.dline = (TimedPacket*)(b + L.dline);
   x.snds = (TcpSender*)(b + L.snd);
   x.acks = (Ack*)(b + L.acks);
