@@ -580,3 +580,44 @@ def test_dask_lost_worker_costs_one_chunk(tmp_path, dask_client):
     no_duplicates(dist)
     assert len(done_files(tmp_path / "out" / "chunks")) == 6
     assert_same(local, dist)
+
+
+# --------------------------------------------------------------------------------------------
+# a figure family in one engine call (reproduce)
+# --------------------------------------------------------------------------------------------
+def test_family_call_stores_the_same_tables_as_one_run_per_sweep(tmp_path):
+    from diffsweep.runner import run_family
+    ga, gb = small_grid(), small_grid(n_flows=8, seeds=3)
+    pre, stopped = run_family({"a": ga, "b": gb}, backend="cpu", progress=False)
+    assert not stopped and len(pre["a"].replicas) == len(ga) and len(pre["b"].replicas) == len(gb)
+    for name, g in (("a", ga), ("b", gb)):
+        got = run(g, backend="cpu", store=tmp_path / name, precomputed=pre[name])
+        assert got.meta["replicas_run"] == len(g)
+        run(g, backend="cpu", store=tmp_path / f"ref_{name}")
+        assert_same(diffsweep.load(tmp_path / f"ref_{name}"), diffsweep.load(tmp_path / name))
+
+
+def test_stopped_family_call_saves_what_finished_and_resumes(tmp_path, monkeypatch):
+    """Ctrl-C during the family's call: the engine stops after its first launch (here: the
+    1-flow shape group); those replicas are stored, nothing else is computed; a resumed run
+    computes the rest and ends with the tables of one uninterrupted run."""
+    from diffsweep.runner import run_family
+    ga, gb = small_grid(), small_grid(n_flows=8, seeds=3)
+    real = engine.run_packed
+
+    def first_then_stop(p, backend, threads=None, control=None):
+        out = real(p, backend, threads, control)
+        control.request_stop()
+        return out
+    monkeypatch.setattr(engine, "run_packed", first_then_stop)
+    pre, stopped = run_family({"a": ga, "b": gb}, backend="cpu", progress=False)
+    monkeypatch.setattr(engine, "run_packed", real)
+    assert stopped and len(pre["a"].replicas) == len(ga) and len(pre["b"].replicas) == 0
+    for name, g in (("a", ga), ("b", gb)):
+        got = run(g, backend="cpu", store=tmp_path / name, precomputed=pre[name], compute=False)
+        assert got.meta["replicas_run"] == len(pre[name].replicas)
+    assert len(diffsweep.load(tmp_path / "a")) == len(ga)
+    assert run(gb, backend="cpu", store=tmp_path / "b").meta["replicas_run"] == len(gb)
+    for name, g in (("a", ga), ("b", gb)):
+        run(g, backend="cpu", store=tmp_path / f"ref_{name}")
+        assert_same(diffsweep.load(tmp_path / f"ref_{name}"), diffsweep.load(tmp_path / name))

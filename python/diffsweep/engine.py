@@ -547,6 +547,41 @@ def execute(grid, rows: pd.DataFrame | None = None, backend: str = "auto",
     return _with_keys(rows, res, np.arange(len(rows)))
 
 
+def execute_many(jobs, backend: str = "auto", threads: int | None = None,
+                 lanes: int | None = None, control: RunControl | None = None) -> list[Results]:
+    """The replicas of several grids in one engine call: ``jobs`` is a list of (grid, rows or
+    None for all); one Results per job, as ``execute`` gives it. One ``simulate`` call, so on
+    CUDA a whole figure family is as few launches as its shapes and memory allow. Stopped
+    through ``control``: EngineInterrupted whose ``partial`` is the list of per-job Results of
+    the replicas that finished."""
+    spans, scs, seeds = [], [], []
+    for grid, rows in jobs:
+        rows = (grid.replicas if rows is None else rows).reset_index(drop=True)
+        spans.append((rows, len(scs)))
+        scs += [grid.scenario(int(r.point), int(r.seed)) for r in rows.itertuples()]
+        seeds += rows["seed"].tolist()
+    try:
+        res = simulate(scs, seeds, backend, threads, lanes, control)
+    except EngineInterrupted as e:
+        e.partial = [_job_part(e.partial, rows, a, e.finished) for rows, a in spans]
+        raise
+    every = np.arange(len(scs))
+    return [_job_part(res, rows, a, every) for rows, a in spans]
+
+
+def _job_part(res: Results, rows: pd.DataFrame, first: int, finished: np.ndarray) -> Results:
+    """Job rows ``first .. first + len(rows) - 1`` of a joint run, those of them in
+    ``finished``, with the job's grid columns."""
+    ids = finished[(finished >= first) & (finished < first + len(rows))]
+    tabs = {}
+    for name, df in res.tables().items():
+        if "replica" in df.columns and len(df):
+            df = df[df["replica"].isin(ids)]
+        tabs[name] = df
+    return _with_keys(rows.iloc[ids - first].reset_index(drop=True), Results(**tabs, meta=res.meta),
+                      ids)
+
+
 def _with_keys(rows: pd.DataFrame, res: Results, replica_ids: np.ndarray) -> Results:
     """Join the grid's columns onto engine tables whose ``replica`` ids are ``replica_ids``."""
     keys = rows.assign(replica=replica_ids)

@@ -7,7 +7,9 @@ PAPER is a registered paper (``diffsweep.papers``: its families, sweep files, fi
 and assumptions). Each family is one or more sweep files under ``sweeps/<package>/``; each
 sweep runs into its own store folder ``DIR/<sweep name>/`` (a rerun resumes and recomputes
 nothing finished), figures go to ``DIR/figures/`` as PNG and PDF, the report to
-``DIR/report.md``, ``DIR/report.html`` and ``DIR/verdicts.json``.
+``DIR/report.md``, ``DIR/report.html`` and ``DIR/verdicts.json``. The replicas of every sweep
+with nothing stored yet are computed in one engine call first (``_family_call``: on a GPU
+one launch rather than one or more per sweep), then stored sweep by sweep.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from pathlib import Path
 
 from . import papers
 
-from .errors import ConfigError
+from .errors import ConfigError, SweepInterrupted
 
 SWEEPS_DIR = Path(__file__).resolve().parent / "sweeps"
 
@@ -60,18 +62,27 @@ def reproduce(paper: str, out, figures: list[str] | None = None, quick: bool = F
     timings: dict[str, float] = {}
     runs, cfgs = {}, {}
     t_all = time.perf_counter()
-    for name in dict.fromkeys(s for fam in chosen for s in fam.sweeps):
-        cfg = cfgs[name] = config.load_sweep(_sweep_path(spec.package, name), quick=quick,
-                                             seeds=seeds)
+    names = list(dict.fromkeys(s for fam in chosen for s in fam.sweeps))
+    for name in names:
+        cfgs[name] = config.load_sweep(_sweep_path(spec.package, name), quick=quick, seeds=seeds)
+    resume = f"diffsweep reproduce {paper} (same arguments)"
+    pre, stopped = _family_call(cfgs, out, backend, threads, progress, timings, log)
+    for name in names:
+        cfg = cfgs[name]
         log(f"[{name}] {cfg.n_points} points x {len(cfg.seeds)} seeds -> {out / name}")
         t0 = time.perf_counter()
         runs[name] = runner.run(cfg, backend=backend, store=out / name, progress=progress,
-                                threads=threads,
-                                resume_hint=f"diffsweep reproduce {paper} (same arguments)")
+                                threads=threads, resume_hint=resume,
+                                precomputed=pre.get(name), compute=not stopped)
         timings[f"sweep {name}"] = time.perf_counter() - t0
         m = runs[name].meta
         log(f"[{name}] computed {m.get('replicas_run', 0)}, reused {m.get('replicas_reused', 0)} "
             f"in {timings[f'sweep {name}']:.1f} s")
+    if stopped:
+        saved = sum(len(r.replicas) for r in pre.values())
+        raise SweepInterrupted(f"interrupted: the {saved} replicas that finished are saved in "
+                               f"the sweeps' folders under {out}. Resume with:\n  {resume}",
+                               store=str(out), done=saved, resume=resume)
     results = {}
     fig_paths: dict[str, list[Path]] = {}
     fig_dir = out / "figures"
@@ -101,6 +112,53 @@ def reproduce(paper: str, out, figures: list[str] | None = None, quick: bool = F
     verdicts = spec.evaluate(results)
     log(f"wrote {md} and {html} in {timings['total']:.1f} s")
     return md, html, verdicts
+
+
+#: the family's one engine call is made when its replicas' arrays fit in this fraction of
+#: the memory budget of a chunk (runner.default_memory_budget); else each sweep runs alone
+FAMILY_MEMORY_FRACTION = 0.5
+
+
+def _family_call(cfgs: dict, out: Path, backend: str, threads, progress, timings: dict, log):
+    """Every replica of the sweeps that have nothing stored yet, in one engine call
+    (``runner.run_family``): a GPU launch lasts as long as its slowest replica, so one per sweep
+    (a family of 20 sweeps) would cost 20 such spans. Sweeps with results already (a resumed
+    reproduction) run on their own. Skipped when the replicas' arrays would not fit in
+    FAMILY_MEMORY_FRACTION of a chunk's memory budget. Returns (name -> Results, stopped)."""
+    from . import runner  # noqa: PLC0415
+    from .store import CHUNKS  # noqa: PLC0415
+
+    grids = {}
+    for name, cfg in cfgs.items():
+        chunks = out / name / CHUNKS
+        if chunks.is_dir() and any(chunks.iterdir()):
+            continue
+        grids[name] = cfg.make_grid()
+    if not grids:
+        return {}, False
+    need = 0
+    for g in grids.values():  # the grid's first and last points, a seed each, as a sample
+        per = max(runner.replica_bytes(g.scenario(p, g.seeds[0]), g.seeds[0])
+                  for p in {0, g.n_points - 1})
+        need += 2 * per * len(g)
+    budget = runner.default_memory_budget(_engine_backend(backend))
+    if need > FAMILY_MEMORY_FRACTION * budget:
+        log(f"[family] {need / 2**20:.0f} MiB of arrays: above {FAMILY_MEMORY_FRACTION:g} of the "
+            f"{budget / 2**20:.0f} MiB budget, so each sweep runs alone")
+        return {}, False
+    n = sum(len(g) for g in grids.values())
+    log(f"[family] {len(grids)} sweeps, {n} replicas in one engine call")
+    t0 = time.perf_counter()
+    pre, stopped = runner.run_family(grids, backend, threads, progress)
+    timings["family engine call"] = time.perf_counter() - t0
+    log(f"[family] {sum(len(r.replicas) for r in pre.values())} replicas in "
+        f"{timings['family engine call']:.1f} s" + (" (stopped)" if stopped else ""))
+    return pre, stopped
+
+
+def _engine_backend(backend: str) -> str:
+    from . import engine  # noqa: PLC0415
+    return engine.resolve_backend(backend)
 
 
 def _setting(cfg, key: str) -> str:

@@ -485,6 +485,8 @@ class _Session:
         self.plan_info: dict = {"bytes_per_replica": 0, "chunks": 0}
         self._grid_future = None
         self.point_info: dict[int, tuple[tuple, int]] = {}
+        self.precomputed: Results | None = None  # replicas computed beforehand (run_family)
+        self.compute = True                      # False: store only what was precomputed
 
     # -- what is there ---------------------------------------------------------------------
     def load_store_values(self) -> None:
@@ -535,10 +537,25 @@ class _Session:
         else:
             self._run_dask(chunks)
 
+    def _take_precomputed(self, chunk: pd.DataFrame) -> pd.DataFrame:
+        """Accept the replicas of ``chunk`` that were computed beforehand; the rows left."""
+        if self.precomputed is None:
+            return chunk
+        order = {pr: i for i, pr in enumerate(_pairs(chunk))}
+        part = _select(self.precomputed, order, dict(self.precomputed.meta), sort_by_request=True)
+        got = set(_pairs(part.replicas))
+        if got:
+            self._accept(_keep(part, self.tables))
+        left = np.array([pr not in got for pr in order], dtype=bool)
+        return chunk[left].reset_index(drop=True) if self.compute else chunk.iloc[:0]
+
     def _run_local(self, chunk: pd.DataFrame) -> None:
         """One chunk in an engine thread (the compiled call releases the GIL), while this thread
         moves the progress bar and passes a Ctrl-C on to the engine. A stopped chunk saves the
         replicas that finished and raises KeyboardInterrupt."""
+        chunk = self._take_precomputed(chunk)
+        if chunk.empty:
+            return
         control = _engine.RunControl()
         box: dict[str, Any] = {}
 
@@ -631,7 +648,8 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
         seeds_per_round: int | None = None, ci_level: float = 0.95, client=None,
         memory_budget_bytes: int | None = None, quiet: bool = False, tables=None,
         manifest: dict | None = None, resume_hint: str | None = None, force: bool = False,
-        break_lock: bool = False, exit_on_second_interrupt: bool = False) -> Results:
+        break_lock: bool = False, exit_on_second_interrupt: bool = False,
+        precomputed: Results | None = None, compute: bool = True) -> Results:
     """Run every (point, seed) replica of ``grid`` and return Results whose tables carry
     ``point``, ``seed`` and every grid column (see the module docstring for the details).
 
@@ -656,6 +674,9 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
     break_lock: take the results folder even if its lock says another run holds it.
     exit_on_second_interrupt: a second Ctrl-C ends the process at once (status 130) after
         saying what is saved (the command line); else it raises KeyboardInterrupt at once.
+    precomputed: Results of some of the grid's replicas computed beforehand (``run_family``):
+        stored as chunks of this run instead of computed; ``compute=False`` stores them and
+        computes nothing else (the family's run was stopped).
 
     ``meta``: the engine's keys (version, backend, device, threads, wall_s of this call,
     n_replicas returned) plus replicas_run (computed by this call), replicas_reused (found in
@@ -804,6 +825,7 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
                                client, memory_budget_bytes, max_chunk, ident, None, sig,
                                metric)
             session.point_info = pinfo
+            session.precomputed, session.compute = precomputed, compute
             if st is not None:
                 session.done = st.done_replicas()
                 session.load_store_values()
@@ -862,7 +884,8 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
         "n_replicas": len(order),
         "host": platform.node(), "pid": os.getpid(),
         "replicas_run": session.replicas_run,
-        "replicas_reused": len(order) - session.replicas_run,
+        # found in the store (with compute=False some may be neither: not counted)
+        "replicas_reused": len(session.done.intersection(order)) - session.replicas_run,
         "chunks_run": session.chunks_run,
         "chunk_replicas": max_chunk,
         "memory_budget_bytes": memory_budget_bytes,
@@ -886,6 +909,49 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
         only = session.parts[0]
         return _select(only, order, {**only.meta, **run_meta}, sort_by_request=True)
     return _select(Results.concat(session.parts), order, run_meta, sort_by_request=True)
+
+
+def run_family(grids: dict, backend: str = "auto", threads: int | None = None,
+               progress: bool | None = None) -> tuple[dict[str, Results], bool]:
+    """Every replica of several grids (a figure family's sweeps: name -> Grid) in one engine
+    call (``engine.execute_many``): on CUDA as few launches as the shapes and memory allow,
+    instead of a launch or more per sweep, each as long as its slowest replica. Returns
+    (name -> Results, stopped): a Ctrl-C asks the engine to stop, and the replicas that finished
+    are returned with stopped=True (a second Ctrl-C raises KeyboardInterrupt at once). Hand
+    each Results to ``run(..., precomputed=)`` to store it in its sweep's folder."""
+    names = list(grids)
+    total = sum(len(grids[n]) for n in names)
+    control = _engine.RunControl()
+    box: dict[str, Any] = {}
+
+    def work():
+        try:
+            box["res"] = _engine.execute_many([(grids[n], None) for n in names], backend,
+                                              threads, control=control)
+        except BaseException as e:  # noqa: BLE001 - handed to the main thread
+            box["err"] = e
+
+    show = sys.stderr.isatty() if progress is None else bool(progress)
+    prog = _Progress(show, total, 0, desc="family (one engine call)")
+    worker = threading.Thread(target=work, name="diffsweep-engine", daemon=True)
+    # The first Ctrl-C only asks the engine to stop (a KeyboardInterrupt raised inside join()
+    # can leave the thread looking finished while it runs); a second one raises at once.
+    sig = _Sigint(defer=True)
+    sig.control = control
+    try:
+        with sig:
+            worker.start()
+            while worker.is_alive():
+                worker.join(POLL_S)
+                prog.poll(control, total)
+    finally:
+        prog.close()
+    err = box.get("err")
+    if isinstance(err, _engine.EngineInterrupted):
+        return dict(zip(names, err.partial)), True
+    if err is not None:
+        raise err
+    return dict(zip(names, box["res"])), control.stop_requested
 
 
 def _check_folder_tables(st, ident: str, tables) -> None:
