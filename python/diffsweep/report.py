@@ -269,6 +269,10 @@ def write_report(paper: Paper, results_by_family: Mapping[str, Results], out_dir
     if rows:
         doc.table(["family", "points", "seeds", "replicas", "flow rows", "backend", "device",
                    "engine wall s"], rows)
+        if timings and "family engine call" in timings:
+            doc.p("The replicas of the sweeps that had no results yet were computed together in "
+                  "one engine call (timing 'family engine call' below); a family's engine wall "
+                  "time above counts only what its sweeps computed on their own and the storing.")
     if timings:
         doc.table(["timing", "value"],
                   [[k, (f"{float(v):.1f} s" if isinstance(v, (int, float, np.floating)) else str(v))]
