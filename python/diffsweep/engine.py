@@ -269,7 +269,7 @@ def _merged_groups(groups: dict, scenarios) -> dict:
 
     def dims(sc) -> tuple[int, int, int, int]:
         iv = sc.interval_s
-        return (len(sc.flows) + sum(t.pool for t in sc.traffic), len(sc.links), len(sc.sources),
+        return (sc.engine_flows, len(sc.links), len(sc.sources),
                 int(math.ceil(sc.duration_s / iv)) if iv else 1)
 
     own, most = 0, (1, 1, 1, 1)

@@ -125,7 +125,7 @@ def _family_call(cfgs: dict, out: Path, backend: str, threads, progress, timings
     (a family of 20 sweeps) would cost 20 such spans. Sweeps with results already (a resumed
     reproduction) run on their own. Skipped when the replicas' arrays would not fit in
     FAMILY_MEMORY_FRACTION of a chunk's memory budget. Returns (name -> Results, stopped)."""
-    from . import runner  # noqa: PLC0415
+    from . import engine, runner  # noqa: PLC0415
     from .store import CHUNKS  # noqa: PLC0415
 
     grids = {}
@@ -141,7 +141,7 @@ def _family_call(cfgs: dict, out: Path, backend: str, threads, progress, timings
         per = max(runner.replica_bytes(g.scenario(p, g.seeds[0]), g.seeds[0])
                   for p in {0, g.n_points - 1})
         need += 2 * per * len(g)
-    budget = runner.default_memory_budget(_engine_backend(backend))
+    budget = runner.default_memory_budget(engine.resolve_backend(backend))
     if need > FAMILY_MEMORY_FRACTION * budget:
         log(f"[family] {need / 2**20:.0f} MiB of arrays: above {FAMILY_MEMORY_FRACTION:g} of the "
             f"{budget / 2**20:.0f} MiB budget, so each sweep runs alone")
@@ -154,11 +154,6 @@ def _family_call(cfgs: dict, out: Path, backend: str, threads, progress, timings
     log(f"[family] {sum(len(r.replicas) for r in pre.values())} replicas in "
         f"{timings['family engine call']:.1f} s" + (" (stopped)" if stopped else ""))
     return pre, stopped
-
-
-def _engine_backend(backend: str) -> str:
-    from . import engine  # noqa: PLC0415
-    return engine.resolve_backend(backend)
 
 
 def _setting(cfg, key: str) -> str:

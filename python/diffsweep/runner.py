@@ -158,7 +158,7 @@ def point_info(grid, p: int) -> tuple[tuple, int]:
     seed = grid.seeds[0]
     sc = grid.scenario(p, seed)
     limits = _engine_limits()
-    for key, n in (("max_flows", len(sc.flows) + sum(t.pool for t in sc.traffic)),
+    for key, n in (("max_flows", sc.engine_flows),
                    ("max_links", len(sc.links)),
                    ("max_sources", len(sc.sources))):
         top = limits.get(key)

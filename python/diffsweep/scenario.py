@@ -1013,7 +1013,7 @@ class Scenario:
                       f"a number > 0 and <= duration_s ({self.duration_s}): the run halts at "
                       "duration_s, after the last start")
         if self.traffic:  # (the flows alone are checked against the engine's limit by the runner)
-            n = len(self.flows) + sum(t.pool for t in self.traffic)
+            n = self.engine_flows
             check(n <= 60000, "traffic", f"{n} flow slots",
                   "at most 60000 flows and pool slots in all")
 
@@ -1136,6 +1136,11 @@ class Scenario:
     def flow_rtp_ms(self, i: int) -> float:
         """Round-trip propagation latency of flow ``i``: access + links + egress + reverse."""
         return self.route_rtp_ms(self.flows[i])
+
+    @property
+    def engine_flows(self) -> int:
+        """Flow slots the engine runs: the fixed flows and every traffic pool's slots."""
+        return len(self.flows) + sum(t.pool for t in self.traffic)
 
     def route_rtp_ms(self, f: "TcpFlow") -> float:
         """Round-trip propagation latency of a TcpFlow (a flow or a traffic generator's

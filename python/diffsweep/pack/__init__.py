@@ -65,7 +65,7 @@ def shape_key(sc: Scenario) -> tuple:
     """Replicas with the same key go into one batch (one launch): flows rounded up to a power
     of two, so that a sweep over N = 8..128 flows is a handful of launches rather than one per
     N, at most half of a batch's flow rows being padding; links and sources exactly."""
-    n = len(sc.flows) + sum(t.pool for t in sc.traffic)  # pool slots are flows to the engine
+    n = sc.engine_flows  # pool slots are flows to the engine
     return (1 << max(0, n - 1).bit_length() if n else 0, len(sc.links), len(sc.sources))
 
 
@@ -98,7 +98,7 @@ def _scenario_rows(sc: Scenario) -> _Rows:
         raise ConfigError(f"duration_s: {sc.duration_s!r} is not allowed (expected fewer than "
                           f"2^32 slots of {sl:.3g} s, i.e. at most {lay.limits['max_slots'] * sl:.4g} s)")
     scalars = {
-        "n_flows": len(sc.flows) + sum(t.pool for t in sc.traffic), "n_links": len(sc.links),
+        "n_flows": sc.engine_flows, "n_links": len(sc.links),
         "n_sources": len(sc.sources), "n_markers": len(sc.markers), "n_gens": len(sc.traffic),
         "end_slot": end, "warmup_slot": _slots(sc.warmup_s, sl),
         "interval_slots": _slots(sc.interval_s, sl) if sc.interval_s else 0,

@@ -60,12 +60,16 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
     # Everything else once per distinct set of these attributes (flows that differ only in
     # their delays, as a builder's RTP draws make them, share one), then spread by index:
     # a 64-flow scenario is packed for every seed of a point with random RTPs.
-    keys = [_get_static(f) for f in flows]
-    first: dict = {}
-    uid = np.array([first.setdefault(k, i) for i, k in enumerate(keys)], dtype=np.int64)
+    first: dict = {}  # distinct attributes -> (their row, the first flow with them)
+    row = np.empty(n, dtype=np.int64)
+    for j, k in enumerate(map(_get_static, flows)):
+        hit = first.get(k)
+        if hit is None:
+            hit = first[k] = (len(first), j)
+        row[j] = hit[0]
     pad_h, pad_d = (-1,) * H, (-1,) * D
     ints, floats, routes, routes2, drops = [], [], [], [], []
-    for k, i in first.items():
+    for k, (_, i) in first.items():
         (r, r2, cls, var, spl, spl_pkts, ssthresh, size, delack, bugfix, limited, access_buf,
          ti, access_rate, drop_seqs) = k
         routes.append(r + pad_h[len(r):])
@@ -78,8 +82,6 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
         # > 0: exponential mean in slots; < 0: tcplib gaps, -value slots per second; 0: bulk.
         floats.append((0.0 if ti is None else ti / slot_s if ti > 0 else -1.0 / slot_s,
                        sc.links[r[0]].rate_bps if access_rate is None else access_rate))
-    # row of each flow among the distinct ones
-    row = np.searchsorted(np.array(sorted(first.values()), dtype=np.int64), uid) if n else uid
     iv = np.array(ints, dtype=np.int64).reshape(-1, 12)[row]
     fv = np.array(floats, dtype=np.float64).reshape(-1, 2)[row]
     route = np.array(routes, dtype=np.int64).reshape(-1, H)[row]

@@ -59,17 +59,23 @@ def check_sw_total(res: Results) -> Verdict:
     return cl.combined_verdict(sts, nums, whys, "no runs")
 
 
+def _favoured(res: Results, cond: str, f1: bool) -> Verdict:
+    """Under conditioner ``cond``, at every F2 RTT above F1's 20 ms: the favoured flow's goodput
+    minus the other's (F1 - F2 when ``f1``, else F2 - F1; CI above 0: holds), combined."""
+    t = _by_rtt(ht.totals(res), cond)
+    sts, nums, whys = [], {}, []
+    for rtt, g in t[t["rtt2_ms"] > 20.0].groupby("rtt2_ms"):
+        ci = cl.overall_ci(g.assign(d=g["f1_minus_f2"] if f1 else -g["f1_minus_f2"]), "d")
+        sts.append(cl.sign_status(ci, +1))
+        nums[f"rtt2 {rtt:g}"] = ci
+        whys.append(f"F2 RTT {rtt:g} ms: {'F1 - F2' if f1 else 'F2 - F1'} {cl.ci_words(ci)} Mb/s")
+    return cl.combined_verdict(sts, nums, whys, f"no {cond} runs with F2 RTT > 20 ms")
+
+
 @cl.measured
 def check_sw_favours_f1(res: Results) -> Verdict:
     """With SW, at every F2 RTT above F1's 20 ms: F1 - F2 goodput (CI above 0: holds)."""
-    t = _by_rtt(ht.totals(res), "standard_sw")
-    sts, nums, whys = [], {}, []
-    for rtt, g in t[t["rtt2_ms"] > 20.0].groupby("rtt2_ms"):
-        ci = cl.overall_ci(g, "f1_minus_f2")
-        sts.append(cl.sign_status(ci, +1))
-        nums[f"rtt2 {rtt:g}"] = ci
-        whys.append(f"F2 RTT {rtt:g} ms: F1 - F2 {cl.ci_words(ci)} Mb/s")
-    return cl.combined_verdict(sts, nums, whys, "no standard_sw runs with F2 RTT > 20 ms")
+    return _favoured(res, "standard_sw", f1=True)
 
 
 @cl.measured
@@ -97,14 +103,7 @@ def _at(t: pd.DataFrame, cond: str, rtt: float) -> pd.DataFrame:
 def check_rtt_aware_favours_f2(res: Results) -> Verdict:
     """Basic RTT-aware at F2 RTT 100 ms: F2 - F1 goodput (CI above 0: holds); at every F2 RTT
     above 20 ms the same, combined."""
-    t = _by_rtt(ht.totals(res), "rtt_aware")
-    sts, nums, whys = [], {}, []
-    for rtt, g in t[t["rtt2_ms"] > 20.0].groupby("rtt2_ms"):
-        ci = cl.overall_ci(g.assign(d=-g["f1_minus_f2"]), "d")
-        sts.append(cl.sign_status(ci, +1))
-        nums[f"rtt2 {rtt:g}"] = ci
-        whys.append(f"F2 RTT {rtt:g} ms: F2 - F1 {cl.ci_words(ci)} Mb/s")
-    return cl.combined_verdict(sts, nums, whys, "no rtt_aware runs with F2 RTT > 20 ms")
+    return _favoured(res, "rtt_aware", f1=False)
 
 
 @cl.measured
