@@ -92,3 +92,16 @@ def test_replica_whose_access_pool_runs_out_is_rerun_exactly(monkeypatch):
     assert pools == ["compact", "compact", "full", "full"]  # two shape groups, both rerun
     for name in ("replicas", "flows", "queues", "sources"):
         pd_testing.assert_frame_equal(getattr(full, name), getattr(rerun, name))
+
+
+def test_a_shape_without_a_feature_s_state_is_reported_not_used():
+    """State only some replicas need (RED here) is in the block only when pack says a replica
+    of the batch needs it; a shape that lacks it sets the overflow bit the host raises on."""
+    from diffsweep.engine import _overflow_bit, run_packed
+    from test_diffserv import red_scenario
+    p = pack([red_scenario()], [1])
+    assert p.shape["aqm_states"] == 1 and p.shape["flow_ext"] == 0 and p.shape["conn_meters"] == 0
+    assert int(run_packed(p, "cpu")["overflow"][0]) == 0
+    p.shape["aqm_states"] = 0
+    assert state_bytes(p.shape) < state_bytes({**p.shape, "aqm_states": 1})
+    assert int(run_packed(p, "cpu")["overflow"][0]) == _overflow_bit("batch shape without a feature's state")

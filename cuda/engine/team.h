@@ -77,23 +77,22 @@ DS_HD inline void init_replica(Replica& x, const Layout& L) {
       for (int f = 0; f < nf; ++f)
         if (x.in->flow_trace[x.iF(f)] >= 0) h.f_trace = 1;
     h.f_tcp_tag = 0;
+    bool balancing = false;
     for (int m = 0; m < x.in->n_markers[x.iR()]; ++m) {
       const uint8_t kind = x.in->marker_kind[x.iM(m)];
       if (kind == kMarkRttAware || kind == kMarkRttRto || x.in->marker_sw_k[x.iM(m)] > 0)
         h.f_tcp_tag = 1;
+      if (kind == kMarkBalancing) balancing = true;
     }
     h.f_colour = h.f_markers;
     for (int f = 0; f < nf; ++f)
       if (x.in->flow_colour[x.iF(f)] != kGreen) h.f_colour = 1;
     for (int s = 0; s < ns; ++s)
       if (x.in->src_colour[x.iS(s)] != kGreen) h.f_colour = 1;
-    bool balancing = false;
-    for (int m = 0; m < x.in->n_markers[x.iR()]; ++m)
-      if (x.in->marker_kind[x.iM(m)] == kMarkBalancing) balancing = true;
     if (((h.f_traffic | h.f_app) && !x.shape.flow_ext) || (h.f_aqm && !x.shape.aqm_states) ||
         (balancing && !x.shape.conn_meters)) {
-      x.flag(kOvfShape);  // the host raises; touch no state the block lacks
-      h.f_traffic = h.f_app = 0;
+      x.flag(kOvfShape);  // the host raises; touch no state the block lacks (the Balancing
+      h.f_traffic = h.f_app = h.f_aqm = 0;  // Marker checks conn_meters itself)
     }
   }
   const uint64_t first = (uint64_t)h.lookahead;  // the first round's horizon
