@@ -177,6 +177,22 @@ DS_HD DS_INLINE void buffer_drop(Replica& x, const Packet& p, size_t k, uint8_t 
   count_flow_drop(x, p);
 }
 
+// The queue-length integrals (q_pkt_slots, q_byte_slots: over the measured slots, the length at
+// each slot's end) are added when a length is about to change, for the slots it held since its
+// last change: count x slots instead of a sum per slot, the same numbers exactly (integers in
+// doubles, far below 2^53) without a pass over every queue in every slot. flush_replica adds
+// the slots since the last change.
+DS_HD DS_INLINE void occupancy_catch_up(Replica& x, ClassQueue& q, size_t k, uint32_t now) {
+  const int64_t warmup = x.in->warmup_slot[x.iR()];
+  const int64_t from = (int64_t)q.since > warmup ? (int64_t)q.since : warmup;
+  if ((int64_t)now > from && (q.ring.count | q.bytes) != 0) {
+    const double n = (double)((int64_t)now - from);
+    x.out.q_pkt_slots[k] += (double)q.ring.count * n;
+    x.out.q_byte_slots[k] += (double)q.bytes * n;
+  }
+  q.since = now;
+}
+
 // The packet joins class c's ring at link l; false (lost, flagged) when the ring of an
 // unlimited class is full (a limited class's buffer check comes first).
 DS_HD DS_INLINE bool enqueue(Replica& x, Packet p, int l, int c, size_t k, uint32_t now) {
@@ -188,8 +204,10 @@ DS_HD DS_INLINE bool enqueue(Replica& x, Packet p, int l, int c, size_t k, uint3
     return false;
   }
   p.t_enq = now;
+  ClassQueue& q = x.link_queues(l)[c];
+  occupancy_catch_up(x, q, k, now);
   qring.push(p);
-  x.link_queues(l)[c].bytes += p.bytes;
+  q.bytes += p.bytes;
   return true;
 }
 
@@ -306,6 +324,7 @@ DS_HD DS_FLATTEN void depart(Replica& x, const Packet& p, int l, uint32_t now) {
 DS_HD DS_FLATTEN void link_send(Replica& x, int l, int c, uint32_t now) {
   ClassQueue* q = x.link_queues(l);
   Ring<Packet> ring = x.queue_ring(l, c);
+  occupancy_catch_up(x, q[c], x.oLC(l, c), now);
   const Packet p = ring.pop();
   q[c].bytes -= p.bytes;
   // the packet has left at the slot's end (a queue emptied now is idle from then on)
@@ -367,6 +386,10 @@ DS_HD inline void serve_link(Replica& x, int l, uint32_t now) {
     return;
   }
   link_add_credit(ls, x.in->link_bytes_per_slot[il]);
+  if (ls.busy_cls >= 0 && (double)ls.wire_bytes > ls.credit) {  // the most common slot of a
+    ls.idle = 0;  // busy link: its packet still on the wire (what the loop below would find)
+    return;
+  }
   ClassQueue* q = x.link_queues(l);
   const int nc = x.in->link_n_classes[il];
   const int32_t* weight = x.in->class_weight + x.iLC(l, 0);
@@ -377,6 +400,7 @@ DS_HD inline void serve_link(Replica& x, int l, uint32_t now) {
     const int bytes = ring.front().bytes;
     if ((double)bytes > ls.credit) {
       ls.busy_cls = (int8_t)c;
+      ls.wire_bytes = bytes;
       break;
     }
     ls.credit -= (double)bytes;
@@ -470,16 +494,13 @@ DS_HD inline void queue_slot(Replica& x, uint32_t now) {
   for (uint32_t i = 0; i < x.hdr->stage_count; ++i) arrive(x, x.stage[i], now);
   x.hdr->stage_count = 0;
   for (int l = 0; l < nl; ++l) serve_link(x, l, now);
-  if (x.measuring) {
+  if (x.measuring && x.hdr->f_aqm) {  // RED's average moves every slot; the lengths do not
     for (int l = 0; l < nl; ++l) {
       const int nc = x.in->link_n_classes[x.iL(l)];
-      const ClassQueue* q = x.link_queues(l);
       for (int c = 0; c < nc; ++c) {
         const size_t k = x.oLC(l, c);
-        x.out.q_pkt_slots[k] += (double)q[c].ring.count;
-        x.out.q_byte_slots[k] += (double)q[c].bytes;
         const size_t ik = x.iLC(l, c);
-        if (x.hdr->f_aqm && x.in->class_aqm[ik] != kAqmDropTail) {
+        if (x.in->class_aqm[ik] != kAqmDropTail) {
           RedParams rp;  // red_avg_of reads only the mode
           rp.aqm = x.in->class_aqm[ik];
           for (int col = 0; col < kMaxColours; ++col)

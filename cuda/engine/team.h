@@ -27,6 +27,7 @@ DS_HD inline void init_replica(Replica& x, const Layout& L) {
       ClassQueue& q = x.link_queues(l)[c];
       ring_clear(q.ring);
       q.bytes = 0;
+      q.since = 0;
       if (x.shape.aqm_states) red_init(x.red[(size_t)l * kMaxClasses + c]);
     }
   }
@@ -142,6 +143,10 @@ DS_HD inline bool queue_phase(Replica& x) {
 // Copies a replica's counters from its block to the batch's output arrays.
 DS_HD inline void flush_replica(Replica& x, BatchOutput* out) {
   x.out.slots_run[0] = (int64_t)x.hdr->t_queue;
+  const int nl = x.in->n_links[x.iR()];
+  for (int l = 0; l < nl; ++l)  // the queue lengths since their last change
+    for (int c = 0; c < x.in->link_n_classes[x.iL(l)]; ++c)
+      occupancy_catch_up(x, x.link_queues(l)[c], x.oLC(l, c), x.hdr->t_queue);
   if (!x.hdr->f_colour) {  // every arrival was green (engine/queue_side.h: arrive)
     const size_t n = per_replica(x.shape, RLC);
     for (size_t i = 0; i < n; ++i) x.out.q_colour_arrivals[i * kMaxColours + kGreen] = x.out.q_arrivals[i];

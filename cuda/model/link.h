@@ -19,6 +19,7 @@ struct LinkState {
   int8_t busy_cls;  // class whose head packet is being transmitted; -1 = none (non-preemptive)
   int8_t idle;      // no packet queued at the end of the last slot
   int8_t pad[2];
+  int32_t wire_bytes;  // the size of that head packet (while busy_cls >= 0)
   WrrState wrr;
   CbqState cbq;     // per-class credit ("cbq")
   RingIdx dline;    // delay line to the next hop
@@ -27,6 +28,7 @@ struct LinkState {
 DS_HD DS_INLINE void link_init(LinkState& ls, const int32_t* weight) {
   ls.credit = 0.0;
   ls.busy_cls = -1;
+  ls.wire_bytes = 0;
   ls.idle = 1;
   wrr_init(ls.wrr, weight);
   cbq_init(ls.cbq);

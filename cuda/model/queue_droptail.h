@@ -13,6 +13,9 @@ namespace ds {
 struct ClassQueue {  // one class on one link: a ring of packets and its byte count
   RingIdx ring;
   int64_t bytes;
+  uint32_t since;  // its length-over-time integrals hold every slot before this one
+                   // (engine/queue_side.h: occupancy_catch_up)
+  uint32_t pad;
 };
 
 // Would a packet of `pkt_bytes` be accepted by a queue holding `count` packets, `bytes` bytes?

@@ -45,10 +45,15 @@ DS_HD inline double rto_slots(const RtoParams& p, const RttEstimator& e, int32_t
   return t;
 }
 
-// The slot at which a timer armed at `now` with the current backoff fires.
+// The slot at which a timer armed at `now` with the current backoff fires: now + ceil(RTO),
+// at least one slot. The ceiling in integers (exact for an RTO in [0, 2^32) slots, which maxrto_
+// caps far below): x86-64 without SSE4.1 has no ceil instruction, and a libm call on every
+// ACK was the sender's costliest line.
 DS_HD DS_INLINE uint32_t rto_due_slot(const RtoParams& p, const RttEstimator& e, uint32_t now) {
-  double t = ceil(rto_slots(p, e, e.t_backoff));
-  return now + (t < 1.0 ? 1u : (uint32_t)t);
+  const double t = rto_slots(p, e, e.t_backoff);
+  uint32_t c = (uint32_t)t;  // t > 0: truncation is the floor
+  if ((double)c < t) c += 1;
+  return now + (c < 1u ? 1u : c);
 }
 
 // TcpAgent::rtt_update() for a sample of `tao` slots: integer tick arithmetic as ns-2 does it.
