@@ -399,7 +399,7 @@ DS_HD inline void serve_link(Replica& x, int l, uint32_t now) {
     Ring<Packet> ring = x.queue_ring(l, c);
     const int bytes = ring.front().bytes;
     if ((double)bytes > ls.credit) {
-      ls.busy_cls = (int8_t)c;
+      ls.busy_cls = c;
       ls.wire_bytes = bytes;
       break;
     }

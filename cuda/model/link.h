@@ -16,10 +16,12 @@ namespace ds {
 
 struct LinkState {
   double credit;    // bytes the link may still send
-  int8_t busy_cls;  // class whose head packet is being transmitted; -1 = none (non-preemptive)
-  int8_t idle;      // no packet queued at the end of the last slot
-  int8_t pad[2];
+  // Not bytes: a store through a char type may alias anything, and these are written every
+  // slot (the compiler would reload every input pointer after each).
+  int32_t busy_cls;    // class whose head packet is being transmitted; -1 = none (non-preemptive)
+  int32_t idle;        // no packet queued at the end of the last slot
   int32_t wire_bytes;  // the size of that head packet (while busy_cls >= 0)
+  int32_t pad;
   WrrState wrr;
   CbqState cbq;     // per-class credit ("cbq")
   RingIdx dline;    // delay line to the next hop

@@ -6,11 +6,12 @@
 #include <cstdint>
 
 #include "../core/hd.h"
+#include "tcp_rtt.h"
 
 namespace ds {
 
 template <class S>
-DS_HD inline void newreno_partial_ack(S& s, int32_t ackno) {
+DS_HD inline void newreno_partial_ack(const RtoParams& rto, S& s, int32_t ackno) {
   const int32_t deflate = ackno - s.highest_ack;
   if (s.dupwnd > deflate) {
     s.dupwnd -= deflate - 1;
@@ -24,7 +25,7 @@ DS_HD inline void newreno_partial_ack(S& s, int32_t ackno) {
   if (s.t_seqno < ackno + 1) s.t_seqno = ackno + 1;
   if (s.rtt_active && ackno >= s.rtt_seq) {
     s.rtt_active = 0;
-    s.rtt.t_backoff = 1;
+    rtt_reset_backoff(rto, s.rtt);
   }
 }
 

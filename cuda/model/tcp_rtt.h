@@ -26,14 +26,11 @@ struct RttEstimator {
   int32_t t_srtt;     // t_srtt_ (ticks << 3)
   int32_t t_rttvar;   // t_rttvar_ (ticks << 2)
   int32_t t_backoff;  // t_backoff_
+  uint32_t rto_ceil;  // ceil(RTO) in slots with this backoff, at least 1 (rtt_refresh): a timer
+                      // is armed on every ACK, the RTO changes once per RTT sample at most
 };
 
-DS_HD DS_INLINE void rtt_init(RttEstimator& e, double init_rto) {
-  e.t_rtxcur = init_rto;
-  e.t_srtt = 0;
-  e.t_rttvar = 0;
-  e.t_backoff = 1;
-}
+
 
 // RTO in slots for a given backoff: TcpAgent::rtt_timeout() with rfc2988_ = true (minrto_
 // clamps before the backoff is applied), the maxrto_ cap, and the 2-tick floor.
@@ -45,15 +42,34 @@ DS_HD inline double rto_slots(const RtoParams& p, const RttEstimator& e, int32_t
   return t;
 }
 
-// The slot at which a timer armed at `now` with the current backoff fires: now + ceil(RTO),
-// at least one slot. The ceiling in integers (exact for an RTO in [0, 2^32) slots, which maxrto_
-// caps far below): x86-64 without SSE4.1 has no ceil instruction, and a libm call on every
-// ACK was the sender's costliest line.
-DS_HD DS_INLINE uint32_t rto_due_slot(const RtoParams& p, const RttEstimator& e, uint32_t now) {
+// After t_rtxcur or t_backoff changed: the whole slots a timer armed now runs, ceil(RTO) and
+// at least one. The ceiling in integers (exact for an RTO below 2^32 slots, which maxrto_ caps
+// far below). Kept in the estimator because the RTO's chain of operations sat on the flow
+// side's critical path when it was computed on every ACK.
+DS_HD DS_INLINE void rtt_refresh(const RtoParams& p, RttEstimator& e) {
   const double t = rto_slots(p, e, e.t_backoff);
   uint32_t c = (uint32_t)t;  // t > 0: truncation is the floor
   if ((double)c < t) c += 1;
-  return now + (c < 1u ? 1u : c);
+  e.rto_ceil = c < 1u ? 1u : c;
+}
+
+// The slot at which a timer armed at `now` with the current backoff fires.
+DS_HD DS_INLINE uint32_t rto_due_slot(const RtoParams&, const RttEstimator& e, uint32_t now) {
+  return now + e.rto_ceil;
+}
+
+// A new RTT sample resets the backoff (TcpAgent::newack, NewReno's partial ACK).
+DS_HD DS_INLINE void rtt_reset_backoff(const RtoParams& p, RttEstimator& e) {
+  e.t_backoff = 1;
+  rtt_refresh(p, e);
+}
+
+DS_HD DS_INLINE void rtt_init(const RtoParams& p, RttEstimator& e, double init_rto) {
+  e.t_rtxcur = init_rto;
+  e.t_srtt = 0;
+  e.t_rttvar = 0;
+  e.t_backoff = 1;
+  rtt_refresh(p, e);
 }
 
 // TcpAgent::rtt_update() for a sample of `tao` slots: integer tick arithmetic as ns-2 does it.
@@ -73,6 +89,7 @@ DS_HD inline void rtt_sample(const RtoParams& p, RttEstimator& e, double tao) {
   e.t_rtxcur =
       (double)(((e.t_rttvar << (kRttvarExp + (kSrttBits - kRttvarBits))) + e.t_srtt) >> kSrttBits) *
       p.tick;
+  rtt_refresh(p, e);
 }
 
 // TcpAgent::rtt_backoff(): double the backoff; past 8, fold srtt into the variance so the
@@ -84,6 +101,7 @@ DS_HD inline void rtt_backoff(const RtoParams& p, RttEstimator& e) {
     e.t_rttvar += (e.t_srtt >> kSrttBits);
     e.t_srtt = 0;
   }
+  rtt_refresh(p, e);
 }
 
 }  // namespace ds

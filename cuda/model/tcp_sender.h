@@ -287,7 +287,7 @@ DS_HD inline void newack(X& x, int f, TcpSender& s, int32_t ackno, uint32_t now)
   s.highest_ack = ackno;
   if (s.t_seqno < ackno + 1) s.t_seqno = ackno + 1;
   if (s.rtt_active && ackno >= s.rtt_seq) {
-    s.rtt.t_backoff = 1;
+    s.rtt.t_backoff = 1;  // rtt_sample refreshes the RTO
     s.rtt_active = 0;
     const double tao = (double)(now - s.rtt_ts);
     rtt_sample(x.rto, s.rtt, tao);
@@ -323,7 +323,7 @@ DS_HD inline void recv_ack(X& x, int f, TcpSender& s, int32_t ackno, uint32_t no
   const bool newreno = x.in->flow_variant[i] == kNewReno;
   if (ackno > s.highest_ack) {
     if (newreno && s.last_cwnd_action == kActDupack && ackno < s.recover) {
-      newreno_partial_ack(s, ackno);
+      newreno_partial_ack(x.rto, s, ackno);
       set_rtx_timer(x, s, now);
       output(x, f, s, ackno + 1, now);
       return;
@@ -430,7 +430,7 @@ template <class X>
 DS_HD inline void sender_init(X& x, int f, TcpSender& s) {
   const size_t i = x.iF(f);
   s.cwnd = (double)x.in->flow_init_window[i];
-  rtt_init(s.rtt, x.in->init_rto_slots[x.iR()]);
+  rtt_init(x.rto, s.rtt, x.in->init_rto_slots[x.iR()]);
   access_init(s.nic);
   // No threshold until the first loss unless one is given (ns-2's settable ssthresh_).
   const int32_t ss0 = x.in->flow_init_ssthresh[i];
