@@ -983,7 +983,7 @@ class Scenario:
                           ("markers", Marker), ("traffic", Traffic)):
             seq = _as_tuple(getattr(self, name))
             check(isinstance(seq, tuple), name, seq, f"a sequence of {cls.__name__}")
-            if not all(type(c) is cls for c in seq):
+            if not set(map(type, seq)) <= {cls}:
                 seq = tuple(_construct(cls, c, f"{name}[{i}]") for i, c in enumerate(seq))
             _set(self, name, seq)
         for f in ("duration_s", "warmup_s", "slot_s", "tcp_tick_s", "min_rto_s", "max_rto_s",
@@ -1026,11 +1026,11 @@ class Scenario:
             check(isinstance(v, _PARAM_TYPES), f"params[{k!r}]", v,
                   "a plain scalar: str, bool, int, float or None")
 
-        checked = set()  # a flow object listed again (a builder's copies) is checked once
-        for i, flow in enumerate(self.flows):
-            if id(flow) in checked:
-                continue
-            checked.add(id(flow))
+        # a flow object listed again (a builder's copies) is checked once, at its first place
+        flows = self.flows
+        first = dict(zip(map(id, reversed(flows)), range(len(flows) - 1, -1, -1)))
+        for i in sorted(first.values()):
+            flow = flows[i]
             self._check_route(f"flows[{i}]", flow.route, flow.cls, flow.wire_bytes,
                               f"segment_bytes {flow.segment_bytes} + header_bytes "
                               f"{flow.header_bytes}")

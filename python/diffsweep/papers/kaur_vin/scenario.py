@@ -79,18 +79,41 @@ def _stratified(lo: float, hi: float, k: int, n_flows: int, seed: int) -> np.nda
     return draws
 
 
-# Equal parts of different points' scenarios as one object (the points of a sweep differ
-# mostly in their EF and UDP sources): pack computes the rows of a links or flows tuple once
-# per batch (it memoises them by object).
-_SHARED: dict = {}
+# The points of a sweep differ mostly in their EF and UDP sources: their equal links and flows
+# are made once, as one object, so that pack computes their rows once per batch (it
+# memoises them by object).
+_MADE: dict = {}
+_PLAIN = (int, float, bool, str, type(None))
 
 
-def _shared(obj):
-    """``obj``, or the object kept for an equal repr (the same field values, types and float
-    signs)."""
-    if len(_SHARED) > 4096:
-        _SHARED.clear()
-    return _SHARED.setdefault(repr(obj), obj)
+def _made(make, *args):
+    """``make(*args)``, made once per distinct plain arguments (the same types, values and
+    float signs: the same repr); others are made every time."""
+    if not all(type(a) in _PLAIN for a in args):
+        return make(*args)
+    key = (make.__name__, repr(args))
+    obj = _MADE.get(key)
+    if obj is None:
+        if len(_MADE) > 4096:
+            _MADE.clear()
+        obj = _MADE[key] = make(*args)
+    return obj
+
+
+def _link(rate_bps, prop_delay_ms, buffer_bytes) -> Link:
+    return Link(rate_bps=rate_bps, prop_delay_ms=prop_delay_ms,
+                classes=(QueueClass("ef"), QueueClass("be", limit_bytes=buffer_bytes)),
+                scheduler="priority")
+
+
+def _flow(tcp, segment_bytes, header_bytes, max_window_pkts, init_window, side_ms, half_ms,
+          link_rate_bps, reno_bugfix, access_pkts, send_jitter_s) -> TcpFlow:
+    return TcpFlow(route=(0,), cls="be", variant=tcp, segment_bytes=segment_bytes,
+                   header_bytes=header_bytes, max_window_pkts=max_window_pkts,
+                   init_window_pkts=init_window, access_delay_ms=side_ms,
+                   egress_delay_ms=side_ms, reverse_delay_ms=half_ms,
+                   access_rate_bps=link_rate_bps, reno_bugfix=reno_bugfix,
+                   access_buffer_pkts=access_pkts, send_jitter_s=send_jitter_s)
 
 
 def _seed_matters(rtp_intervals=None, **_) -> bool:
@@ -205,9 +228,7 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
 
     with renamed_errors({"Link.rate_bps": "link_rate_bps", "Link.prop_delay_ms": "bottleneck_delay_ms",
                    "QueueClass.limit_bytes": "buffer_bytes"}):
-        link = Link(rate_bps=link_rate_bps, prop_delay_ms=bottleneck_delay_ms,
-                    classes=(QueueClass("ef"), QueueClass("be", limit_bytes=buffer_bytes)),
-                    scheduler="priority")
+        link = _made(_link, link_rate_bps, bottleneck_delay_ms, buffer_bytes)
 
     with renamed_errors({"TcpFlow.variant": "tcp", "TcpFlow.segment_bytes": "segment_bytes",
                    "TcpFlow.header_bytes": "header_bytes",
@@ -227,12 +248,8 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
         # others' delays set all at once (Scenario.with_flow_delays).
         rtp = float(rtps[0])
         side_ms = (rtp / 2 - bottleneck_delay_ms) / 2
-        flow = TcpFlow(route=(0,), cls="be", variant=tcp, segment_bytes=segment_bytes,
-                       header_bytes=header_bytes, max_window_pkts=max_window_pkts,
-                       init_window_pkts=init_window, access_delay_ms=side_ms,
-                       egress_delay_ms=side_ms, reverse_delay_ms=rtp / 2,
-                       access_rate_bps=link_rate_bps, reno_bugfix=reno_bugfix,
-                       access_buffer_pkts=access_pkts, send_jitter_s=send_jitter_s)
+        flow = _made(_flow, tcp, segment_bytes, header_bytes, max_window_pkts, init_window,
+                     side_ms, rtp / 2, link_rate_bps, reno_bugfix, access_pkts, send_jitter_s)
 
     sources = []
     t_off_ms = (t_on_ms * (1 - ef_fraction) / ef_fraction
@@ -261,9 +278,9 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
 
     params = {"t_off_ms": t_off_ms, "ef_rate_bps": ef_rate_bps, "udp_rate_bps": udp_rate_bps,
               "available_bps": link_rate_bps - ef_rate_bps - udp_rate_bps}
-    link, flow = _shared(link), _shared(flow)
-    links = _SHARED.setdefault(("links", id(link)), (link,))
-    flows = _SHARED.setdefault(("flows", id(flow), n_flows), (flow,) * n_flows)
+    # (keyed by the objects: _MADE holds them, and forgets these tuples with them)
+    links = _MADE.setdefault(("links", id(link)), (link,))
+    flows = _MADE.setdefault(("flows", id(flow), n_flows), (flow,) * n_flows)
     with renamed_errors({"links[0].classes[1].limit_bytes": "buffer_bytes"}):
         sc = Scenario(links=links, flows=flows, sources=tuple(sources),
                       duration_s=duration_s, warmup_s=warmup_s, tcp_tick_s=tcp_tick_s,
