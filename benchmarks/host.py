@@ -43,7 +43,7 @@ def main() -> None:
         for i, sc in enumerate(scs):
             groups.setdefault(shape_key(sc), []).append(i)
         for idx in groups.values():
-            n_flows = max(len(scs[i].flows) for i in idx)
+            n_flows = max(scs[i].n_flows for i in idx)
             pack([scs[i] for i in idx], [seeds[i] for i in idx], lanes=default_lanes("cuda", n_flows))
         t2 = time.perf_counter()
         rows.append({"sweep": Path(path).stem, "replicas": len(scs),

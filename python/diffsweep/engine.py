@@ -188,7 +188,7 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
     packed = []
     for idx in groups.values():
         scs = [scenarios[i] for i in idx]
-        k = lanes or default_lanes(name, max(len(s.flows) for s in scs))
+        k = lanes or default_lanes(name, max(s.n_flows for s in scs))
         packed.append((idx, pack(scs, [int(seeds[i]) for i in idx], lanes=k)))
     if control is not None:
         control._start(sum(int(p.arrays["end_slot"].sum()) for _, p in packed))
@@ -384,7 +384,7 @@ def _tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> dict:
     np.add.at(goodput, fr, flows["goodput_bps"].to_numpy())
     replicas = pd.DataFrame({
         "replica": rep, "slot_s": slot, "duration_s": end * slot, "warmup_s": warm * slot,
-        "measured_s": measured, "n_flows": np.array([len(sc.flows) for sc in scs], dtype=np.int64),
+        "measured_s": measured, "n_flows": np.array([sc.n_flows for sc in scs], dtype=np.int64),
         "tcp_goodput_bps": goodput, "delay_rounding_ms": p.delay_rounding_ms,
         "slots_run": out["slots_run"],
     })

@@ -232,7 +232,10 @@ class Grid:
         """Whether the builder's scenario at ``point`` depends on the seed. A builder may say
         it does not (``builder.seed_matters(**params) -> bool``; e.g. kaur_vin draws only
         stratified RTPs from it): every seed of such a point then shares one Scenario object,
-        built and packed once (the engine takes each replica's seed apart from its scenario)."""
+        built and packed once (the engine takes each replica's seed apart from its scenario).
+        Where it does, a builder may also say how (``builder.reseed(first, seed, **params) ->
+        Scenario``: the scenario for ``seed`` given ``first``, the one it built for the
+        point's first seed; equal to ``builder(**params, seed=seed)``)."""
         says = getattr(self.builder, "seed_matters", None)
         if says is None:
             return True
@@ -244,10 +247,16 @@ class Grid:
 
     def _build(self, point: int, seed: int) -> Scenario:
         kwargs = {**self.fixed, **self._point_values[point]}
-        if self._accepts_seed:
+        # A builder may say how another seed changes the point's first scenario (e.g. kaur_vin:
+        # only the flows' delays, Scenario.with_flow_delays): cheaper than building it again,
+        # and pack then packs the point's seeds as one family.
+        first = getattr(self, "_first", None)  # (None while the first seeds are built)
+        reseed = getattr(self.builder, "reseed", None) if first is not None else None
+        if self._accepts_seed and reseed is None:
             kwargs["seed"] = seed
         try:
-            scenario = self.builder(**kwargs)
+            scenario = (self.builder(**kwargs) if reseed is None
+                        else reseed(first[point], seed, **kwargs))
         except ConfigError as e:
             raise ConfigError(f"{e} ({self._where(point, seed)})") from None
         except Exception as e:

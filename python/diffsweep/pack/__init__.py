@@ -11,16 +11,16 @@ engine (``layout``), so ``cuda/batch.h`` is their only definition.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..errors import ConfigError
 from ..scenario import Scenario
-from .flows import DELACK_S, delack_slots, flow_rows
+from .flows import DELACK_S, delack_slots, delay_columns, flow_rows
 from .layout import layout
 from .links import UNLIMITED_CLASS_PKTS, acks_in_flight, link_rows
-from .markers import marker_rows
+from .markers import TCP_AWARE, marker_rows
 from .traffic import pool_flows, traffic_rows
 from .sources import source_rows
 
@@ -90,7 +90,7 @@ class _Rows:
     sustained: int
 
 
-def _scenario_rows(sc: Scenario) -> _Rows:
+def _scenario_rows(sc: Scenario, memo: dict | None = None) -> _Rows:
     lay = layout()
     sl = default_slot_s(sc)
     end = _slots(sc.duration_s, sl)
@@ -109,22 +109,80 @@ def _scenario_rows(sc: Scenario) -> _Rows:
         "trace_interval_slots": (sc.trace_interval_s or 0.0) / sl,
         "trace_samples": trace_samples(sc),
     }
-    links = link_rows(sc, sl)
+    # Parts that scenarios of a batch share as objects (a builder's flows, links) are packed
+    # once: each memo key names every object and value its packer reads.
+    memo = {} if memo is None else memo
+    shared = (id(sc.links), id(sc.flows), id(sc.traffic), sl)
+    key = ("links", *shared, tuple((s.route, s.pkt_bytes) for s in sc.sources))
+    links = memo.get(key) or memo.setdefault(key, link_rows(sc, sl))
     slots, flow_gen, first = pool_flows(sc)
-    flows = flow_rows(sc, sl, links, slots)
+    key = ("flows", *shared)
+    flows = memo.get(key) or memo.setdefault(key, flow_rows(sc, sl, links, slots))
+    flows = replace(flows, rows=dict(flows.rows))  # (its own, for the keys added here)
     flows.rows["flow_gen"] = flow_gen
     trace = np.full(len(slots), -1, dtype=np.int64)
     trace[list(sc.trace_flows)] = np.arange(len(sc.trace_flows))
     flows.rows["flow_trace"] = trace
     sources, src_burst = source_rows(sc, sl)
-    mk = marker_rows(sc, sl, slots, first)
-    gens, records, sessions = traffic_rows(sc, sl, first)
+    if sc.markers:
+        mk = marker_rows(sc, sl, slots, first)
+    else:  # (only which senders there are, and their colours)
+        key = ("markers", id(sc.flows), id(sc.traffic), tuple(s.colour for s in sc.sources))
+        mk = memo.get(key) or memo.setdefault(key, marker_rows(sc, sl, slots, first))
+    if sc.traffic:
+        gens, records, sessions = traffic_rows(sc, sl, first)
+    else:
+        gens, records, sessions = memo.get("traffic") or memo.setdefault(
+            "traffic", traffic_rows(sc, sl, first))
     max_loop = int(flows.loop_slots.max(initial=1))
     stage = 1 + int(flows.per_slot.sum()) + src_burst + len(sc.links) * links.max_dep_per_slot
     return _Rows(scalars, links, flows, sources, mk["markers"], mk["sender"], gens, records,
                  sessions, sl, stage,
                  acks_in_flight(links, max_loop, len(slots)), flows.per_slot,
                  int(flows.loop_slots.min()) if len(slots) else 1, links.sustained)
+
+
+@dataclass
+class _Family:
+    """Scenarios of a batch that differ at most in their flows' delays: one ``_Rows`` for all
+    of them (their base's) and, per member, the columns that depend on those delays."""
+
+    rows: _Rows
+    loop: np.ndarray       # [members, flow slots] flow_loop_slots
+    base_rtt: np.ndarray   # [members, flow slots] flow_base_rtt_slots
+    rounding: np.ndarray   # [members] delay_rounding_ms
+    acks: list             # [members] ACKs in flight
+    lookahead: np.ndarray  # [members]
+
+
+def _plain_family(u: _Rows) -> _Family:
+    return _Family(u, u.flows.loop_slots[None], u.flows.rows["flow_base_rtt_slots"][None],
+                   np.array([u.flows.delay_rounding_ms]), [u.acks], np.array([u.lookahead]))
+
+
+def _variant_family(u: _Rows, variants: list) -> _Family:
+    """The delay-dependent columns of scenarios made by ``Scenario.with_flow_delays`` from the
+    scenario whose rows are ``u``, all at once: the same arithmetic as ``flow_rows``, over a
+    [members, flows] array (a traffic pool's slots keep the base's delays)."""
+    m, own = len(variants), len(variants[0].access_delay_ms)
+    full = []
+    for k, d in enumerate(u.flows.delays):
+        x = np.repeat(d[None], m, axis=0)
+        x[:, :own] = [v[1 + k] for v in variants]
+        full.append(x)
+    loop, base_rtt, rounding = delay_columns(u.flows.terms, u.slot_s, *full)
+    n_slots = loop.shape[1]
+    most = loop.max(axis=1, initial=1).tolist()
+    acks = {v: acks_in_flight(u.links, v, n_slots) for v in set(most)}
+    lookahead = loop.min(axis=1) if n_slots else np.ones(m, dtype=np.int64)
+    return _Family(u, loop, base_rtt, rounding, [acks[v] for v in most], lookahead)
+
+
+def _delays_only(v) -> bool:
+    """Whether a delay variant's rows are its base's but for ``_variant_family``'s columns:
+    a TCP-aware conditioner without a reference RTT takes it from the flows' delays."""
+    return v is not None and not any(mk.kind in TCP_AWARE and mk.ref_rtt_s is None
+                                     for mk in v.base.markers)
 
 
 def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1,
@@ -139,16 +197,38 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1,
         raise ValueError("pack: one seed per scenario")
     lay = layout()
     R = len(scenarios)
-    # A scenario object used by several replicas (seeds of one point) is packed once.
+    # A scenario object used by several replicas (seeds of one point) is packed once; the
+    # scenarios made from one base by Scenario.with_flow_delays (a builder's RTP draws) are
+    # one family: the base's rows once, and only the delay-dependent columns per scenario.
     index: dict[int, int] = {}
-    uniq: list[_Rows] = []
     which = np.empty(R, dtype=np.int64)
+    distinct: list[Scenario] = []
     for r, sc in enumerate(scenarios):
         k = index.get(id(sc))
         if k is None:
-            k = index[id(sc)] = len(uniq)
-            uniq.append(_scenario_rows(sc))
+            k = index[id(sc)] = len(distinct)
+            distinct.append(sc)
         which[r] = k
+    memo: dict = {}  # parts shared by scenarios of this batch (_scenario_rows)
+    fams: list[_Family] = []
+    members: list[list[int]] = []  # each family's distinct scenarios, in member order
+    groups: dict[int, list[int]] = {}
+    for k, sc in enumerate(distinct):
+        v = sc.delay_variant
+        if _delays_only(v):
+            groups.setdefault(id(v.base), []).append(k)
+            continue
+        fams.append(_plain_family(_scenario_rows(sc, memo)))
+        members.append([k])
+    for ks in groups.values():
+        variants = [distinct[k].delay_variant for k in ks]
+        fams.append(_variant_family(_scenario_rows(variants[0].base, memo), variants))
+        members.append(ks)
+    unit_fam = np.empty(len(distinct), dtype=np.int64)  # distinct scenario -> its family
+    for f, ks in enumerate(members):
+        unit_fam[ks] = f
+    uniq = [f.rows for f in fams]
+    fam = unit_fam[which]  # replica -> family
     F = max(1, max((u.scalars["n_flows"] for u in uniq), default=1))
     L = max(u.scalars["n_links"] for u in uniq)
     S = max(1, max((u.scalars["n_sources"] for u in uniq), default=1))
@@ -178,19 +258,38 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1,
         a[name][:] = v
     a["seed"][:] = np.asarray(seeds, dtype=np.uint64)
     for name in uniq[0].scalars:
-        a[name][:] = np.array([u.scalars[name] for u in uniq])[which]
-    for k, u in enumerate(uniq):
-        rs = np.nonzero(which == k)[0]
+        a[name][:] = np.array([u.scalars[name] for u in uniq])[fam]
+    # Each field's rows once per family (after a padding row), then gathered for the replicas.
+    stacks: dict[str, np.ndarray] = {}
+
+    def put(name: str, f: int, n: int, v) -> None:
+        st = stacks.get(name)
+        if st is None:
+            st = stacks[name] = np.repeat(a[name][:1], len(uniq), axis=0)
+        st[f, :n] = v
+
+    for f, u in enumerate(uniq):
         for rows, n in ((u.links.rows, u.scalars["n_links"]), (u.flows.rows, u.scalars["n_flows"]),
                         (u.sources, u.scalars["n_sources"]), (u.markers, u.scalars["n_markers"]),
                         (u.gens, u.scalars["n_gens"])):
-            if n == 0:
-                continue
-            for name, v in rows.items():
-                a[name][rs, :n] = v
+            if n:
+                for name, v in rows.items():
+                    put(name, f, n, v)
         for name, v in u.sender.items():
             if len(v):
-                a[name][rs, :len(v)] = v
+                put(name, f, len(v), v)
+    # The delay-dependent columns: per distinct scenario (its member of its family).
+    per_scenario = {}
+    for name, col in (("flow_loop_slots", "loop"), ("flow_base_rtt_slots", "base_rtt")):
+        st = per_scenario[name] = np.repeat(a[name][:1], len(distinct), axis=0)
+        for fm, ks in zip(fams, members):
+            x = getattr(fm, col)
+            st[ks, :x.shape[1]] = x
+    for name, st in stacks.items():
+        if name not in per_scenario:
+            a[name][:] = st[fam]
+    for name, st in per_scenario.items():
+        a[name][:] = st[which]
 
     # Capacities: each the largest one replica needs (engine/replica.h).
     def most(f) -> int:
@@ -199,7 +298,8 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1,
     ring_classes = int(max(1, max(int(np.max(u.links.rows["link_n_classes"], initial=1))
                                   for u in uniq)))
     emit = 1
-    for u in uniq:
+    for fm in fams:
+        u = fm.rows
         # A lane's emission ring: every packet its flows can hand over in one slot plus one
         # event's worth (so a lane can always move), and room for two lookahead windows at
         # the bottleneck's rate so that rounds are rarely cut short (engine/flow_side.h). A
@@ -210,15 +310,16 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1,
         n_flows = max(1, u.scalars["n_flows"])
         per_lane = -(-n_flows // lanes)
         share = min(1.0, 2.0 * per_lane / n_flows)
-        emit = max(emit, (per_lane + 1) * worst,
-                   int(math.ceil(2 * u.lookahead * u.sustained * share)) + worst)
+        for lookahead in set(fm.lookahead.tolist()):
+            emit = max(emit, (per_lane + 1) * worst,
+                       int(math.ceil(2 * int(lookahead) * u.sustained * share)) + worst)
     shape.update({
         # class rings only for the classes a link of the batch has, each as large as its
         # class needs on any link of any replica (engine/replica.h)
         "ring_classes": ring_classes,
         "class_caps": [_pow2(max(int(u.links.class_need[c]) for u in uniq) + 1)
                        for c in range(ring_classes)],
-        "ack_cap": _pow2(most(lambda u: u.acks)),
+        "ack_cap": _pow2(max(int(n) for fm in fams for n in fm.acks)),
         "delay_cap": _pow2(most(lambda u: u.links.delay_need)),
         "stage_cap": most(lambda u: u.stage),
         "nic_chunks": nic_pool_chunks(uniq, F, lanes, nic_pool),
@@ -232,9 +333,12 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1,
         "aqm_states": int(any(np.any(u.links.rows["class_aqm"] != lay.enums["aqm"]["droptail"])
                               for u in uniq)),
     })
-    slot = np.array([u.slot_s for u in uniq])[which]
-    rounding = np.array([u.flows.delay_rounding_ms for u in uniq])[which]
-    return Packed(shape=shape, arrays=a, slot_s=slot, delay_rounding_ms=rounding, nic_pool=nic_pool)
+    slot = np.array([u.slot_s for u in uniq])[fam]
+    rounding = np.empty(len(distinct))
+    for fm, ks in zip(fams, members):
+        rounding[ks] = fm.rounding
+    return Packed(shape=shape, arrays=a, slot_s=slot, delay_rounding_ms=rounding[which],
+                  nic_pool=nic_pool)
 
 
 NIC_POOLS = ("compact", "full")

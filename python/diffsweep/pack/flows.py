@@ -33,6 +33,8 @@ class FlowRows:
     nic_need: int             # segments an access FIFO must hold
     per_slot: np.ndarray      # [flows] most packets one flow hands to its first link per slot
     loop_slots: np.ndarray    # [flows]
+    terms: "DelayTerms"       # what the delay-dependent columns add to the flows' delays
+    delays: tuple             # [flows] access, egress, reverse delays (ms)
 
 
 def class_index(sc: Scenario, route, name: str, path: str) -> int:
@@ -54,19 +56,23 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
     n = len(flows)
     variant = lay.enums["tcp_variant"]
     split = lay.enums["split"]
-    v = np.array([_get(f) for f in flows], dtype=np.float64).reshape(n, len(_ATTRS))
+    # Each distinct flow object once (a builder's base lists one flow n times), then spread.
+    obj: dict = {}  # id -> its row among the distinct objects
+    of = np.fromiter((obj.setdefault(id(f), len(obj)) for f in flows), dtype=np.int64, count=n)
+    distinct = list({id(f): f for f in flows}.values())
+    v = np.array([_get(f) for f in distinct], dtype=np.float64).reshape(-1, len(_ATTRS))[of]
     seg, hdr, mw, iw, acc, egr, rev, start, jitter = (v[:, k] for k in range(len(_ATTRS)))
     wire = seg + hdr
     # Everything else once per distinct set of these attributes (flows that differ only in
-    # their delays, as a builder's RTP draws make them, share one), then spread by index:
-    # a 64-flow scenario is packed for every seed of a point with random RTPs.
+    # their delays, as a builder's RTP draws make them, share one), then spread by index.
     first: dict = {}  # distinct attributes -> (their row, the first flow with them)
-    row = np.empty(n, dtype=np.int64)
-    for j, k in enumerate(map(_get_static, flows)):
+    static = np.empty(len(distinct), dtype=np.int64)
+    for j, k in enumerate(map(_get_static, distinct)):
         hit = first.get(k)
         if hit is None:
-            hit = first[k] = (len(first), j)
-        row[j] = hit[0]
+            hit = first[k] = (len(first), int(np.argmax(of == j)))
+        static[j] = hit[0]
+    row = static[of]
     pad_h, pad_d = (-1,) * H, (-1,) * D
     ints, floats, routes, routes2, drops = [], [], [], [], []
     for k, (_, i) in first.items():
@@ -89,29 +95,14 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
     drop_rows = np.array(drops, dtype=np.int64).reshape(-1, D)[row]
     n_hops, n_hops2 = iv[:, 2], iv[:, 3]
     last = route[np.arange(n), n_hops - 1]
-    last_prop_ms = np.array([sc.links[l].prop_delay_ms for l in last]) if n else np.zeros(0)
-    # Constant delays after the last link (and the access delay, by shifting the sender's
-    # clock) fold into the ACK's flight time (docs/model.md, "Delays").
-    loop_s = (last_prop_ms + egr + rev + acc) / 1e3
-    loop = np.maximum(1, np.rint(loop_s / slot_s)).astype(np.int64)
     prop_ms = np.array([l.prop_delay_ms for l in sc.links])
-    worst = 0.0
-    base_ms = None
-    for rt, nh in ((route, n_hops), (route2, n_hops2)):
-        hops = np.zeros(n, dtype=np.int64)   # propagation slots before the last link
-        route_ms = np.zeros(n)               # sum of the route's link delays, in route order
-        for h in range(H):
-            on = h < nh
-            if not on.any():
-                break
-            lk = np.where(on, rt[:, h], 0)
-            route_ms = np.where(on, route_ms + prop_ms[lk], route_ms)
-            hops += np.where(h < nh - 1, links.prop_slots[lk], 0)
-        exact_ms = acc + route_ms + egr + rev
-        if base_ms is None:
-            base_ms = exact_ms  # the first route's propagation round trip
-        err = np.abs((loop + hops) * slot_s * 1e3 - exact_ms)
-        worst = max(worst, float(np.where(nh > 0, err, 0.0).max(initial=0.0)))
+    # (a second route no flow has adds nothing to the rounding error)
+    terms = DelayTerms(prop_ms[last] if n else np.zeros(0),
+                       [_route_terms(rt, nh, prop_ms, links, H) for rt, nh in ((route, n_hops),
+                                                                               (route2, n_hops2))
+                        if rt is route or nh.any()])
+    delays = (acc, egr, rev)
+    loop, base_rtt, worst = delay_columns(terms, slot_s, *delays)
     pace = fv[:, 1] * slot_s / 8.0
     access_buf = iv[:, 11]
     rows = {
@@ -130,7 +121,7 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
         "flow_init_ssthresh": iv[:, 6],
         "flow_loop_slots": loop,
         # TCP-aware conditioners' stand-in for the smoothed RTT before its first sample
-        "flow_base_rtt_slots": base_ms / 1e3 / slot_s,
+        "flow_base_rtt_slots": base_rtt,
         "flow_pace_bytes_per_slot": pace,
         "flow_access_limit": access_buf,
         "flow_start_slot": np.rint(start / slot_s).astype(np.int64),
@@ -150,7 +141,49 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
     with np.errstate(divide="ignore", invalid="ignore"):
         paced = np.ceil(pace / wire) + 1
     per_slot = np.where(pace > 0, paced, 2 * mw + 16).astype(np.int64)
-    return FlowRows(rows, worst, int(nic.max(initial=1)), per_slot, loop)
+    return FlowRows(rows, float(worst), int(nic.max(initial=1)), per_slot, loop, terms, delays)
+
+
+@dataclass
+class DelayTerms:
+    """What a flow's delay-dependent columns add to its own constant delays (all but those)."""
+
+    last_prop_ms: np.ndarray  # [flows] the last link's propagation delay
+    routes: list              # (route, route2): (n_hops, sum of link delays, slots before the last link)
+
+
+def _route_terms(rt, nh, prop_ms: np.ndarray, links: LinkRows, H: int):
+    n = len(nh)
+    hops = np.zeros(n, dtype=np.int64)   # propagation slots before the last link
+    route_ms = np.zeros(n)               # sum of the route's link delays, in route order
+    for h in range(H):
+        on = h < nh
+        if not on.any():
+            break
+        lk = np.where(on, rt[:, h], 0)
+        route_ms = np.where(on, route_ms + prop_ms[lk], route_ms)
+        hops += np.where(h < nh - 1, links.prop_slots[lk], 0)
+    return nh, route_ms, hops
+
+
+def delay_columns(terms: DelayTerms, slot_s: float, acc, egr, rev):
+    """The columns that depend on the flows' access, egress and reverse delays (arrays over
+    flows, or [scenarios, flows] for many scenarios that differ only in those): the ACK loop
+    in slots, the base RTT in slots, and the worst rounding error of a round trip (ms; one
+    per scenario). Element by element the same arithmetic either way."""
+    # Constant delays after the last link (and the access delay, by shifting the sender's
+    # clock) fold into the ACK's flight time (docs/model.md, "Delays").
+    loop_s = (terms.last_prop_ms + egr + rev + acc) / 1e3
+    loop = np.maximum(1, np.rint(loop_s / slot_s)).astype(np.int64)
+    worst = np.zeros(np.shape(loop)[:-1])
+    base_ms = None
+    for nh, route_ms, hops in terms.routes:
+        exact_ms = acc + route_ms + egr + rev
+        if base_ms is None:
+            base_ms = exact_ms  # the first route's propagation round trip
+        err = np.abs((loop + hops) * slot_s * 1e3 - exact_ms)
+        worst = np.maximum(worst, np.where(nh > 0, err, 0.0).max(axis=-1, initial=0.0))
+    return loop, base_ms / 1e3 / slot_s, worst
 
 
 def delack_slots(slot_s: float) -> int:

@@ -6,6 +6,7 @@ not the scenario fields they end up in, since the builder's parameters are what 
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -24,8 +25,9 @@ def _unit_fraction(path, v) -> None:
     check_number(path, v, lambda x: 0 < x < 1, "a number in (0, 1)")
 
 
-def _kaur_vin_rtps(n_flows, rtp_ms, rtp_intervals, min_rtp_ms, seed) -> list[float]:
-    """One RTP per flow, from a scalar, a per-flow sequence or stratified intervals."""
+def _kaur_vin_rtps(n_flows, rtp_ms, rtp_intervals, min_rtp_ms, seed) -> list[float] | np.ndarray:
+    """One RTP per flow, from a scalar, a per-flow sequence or stratified intervals (a
+    read-only array)."""
     if rtp_intervals is not None:
         check(rtp_ms is None, "rtp_ms", rtp_ms,
               "None when rtp_intervals is given: give one of the two")
@@ -43,13 +45,7 @@ def _kaur_vin_rtps(n_flows, rtp_ms, rtp_intervals, min_rtp_ms, seed) -> list[flo
         check(n_flows % k == 0, "n_flows", n_flows,
               f"a multiple of k = {k}, the number of rtp_intervals, so that every interval "
               "gets as many flows")
-        edges = np.linspace(lo, hi, k + 1)
-        per = n_flows // k
-        rng = np.random.default_rng([seed, _RTP_STREAM])
-        # Flows are listed interval by interval (flow 0 in the lowest); tie_break="random"
-        # keeps the flow index from mattering to the engine.
-        draws = rng.uniform(np.repeat(edges[:-1], per), np.repeat(edges[1:], per))
-        return [float(x) for x in draws]
+        return _stratified(lo, hi, k, n_flows, seed)
 
     if rtp_ms is None:
         rtp_ms = _DEFAULT_RTP_MS
@@ -67,6 +63,57 @@ def _kaur_vin_rtps(n_flows, rtp_ms, rtp_intervals, min_rtp_ms, seed) -> list[flo
     rtp_ms = as_float(rtp_ms)
     check_number("rtp_ms", rtp_ms, lambda x: x >= min_rtp_ms, allowed)
     return [rtp_ms] * n_flows
+
+
+@functools.lru_cache(maxsize=4096)
+def _stratified(lo: float, hi: float, k: int, n_flows: int, seed: int) -> np.ndarray:
+    """The stratified RTP draw (read-only): the same for every point of a sweep with these
+    intervals, flows and seed, so it is drawn once."""
+    edges = np.linspace(lo, hi, k + 1)
+    per = n_flows // k
+    rng = np.random.default_rng([seed, _RTP_STREAM])
+    # Flows are listed interval by interval (flow 0 in the lowest); tie_break="random"
+    # keeps the flow index from mattering to the engine.
+    draws = rng.uniform(np.repeat(edges[:-1], per), np.repeat(edges[1:], per))
+    draws.setflags(write=False)
+    return draws
+
+
+# The points of a sweep differ mostly in their EF and UDP sources: their equal links and flows
+# are made once, as one object, so that pack computes their rows once per batch (it
+# memoises them by object).
+_MADE: dict = {}
+_PLAIN = (int, float, bool, str, type(None))
+
+
+def _made(make, *args):
+    """``make(*args)``, made once per distinct plain arguments (the same types, values and
+    float signs: the same repr); others are made every time."""
+    if not all(type(a) in _PLAIN for a in args):
+        return make(*args)
+    key = (make.__name__, repr(args))
+    obj = _MADE.get(key)
+    if obj is None:
+        if len(_MADE) > 4096:
+            _MADE.clear()
+        obj = _MADE[key] = make(*args)
+    return obj
+
+
+def _link(rate_bps, prop_delay_ms, buffer_bytes) -> Link:
+    return Link(rate_bps=rate_bps, prop_delay_ms=prop_delay_ms,
+                classes=(QueueClass("ef"), QueueClass("be", limit_bytes=buffer_bytes)),
+                scheduler="priority")
+
+
+def _flow(tcp, segment_bytes, header_bytes, max_window_pkts, init_window, side_ms, half_ms,
+          link_rate_bps, reno_bugfix, access_pkts, send_jitter_s) -> TcpFlow:
+    return TcpFlow(route=(0,), cls="be", variant=tcp, segment_bytes=segment_bytes,
+                   header_bytes=header_bytes, max_window_pkts=max_window_pkts,
+                   init_window_pkts=init_window, access_delay_ms=side_ms,
+                   egress_delay_ms=side_ms, reverse_delay_ms=half_ms,
+                   access_rate_bps=link_rate_bps, reno_bugfix=reno_bugfix,
+                   access_buffer_pkts=access_pkts, send_jitter_s=send_jitter_s)
 
 
 def _seed_matters(rtp_intervals=None, **_) -> bool:
@@ -181,11 +228,8 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
 
     with renamed_errors({"Link.rate_bps": "link_rate_bps", "Link.prop_delay_ms": "bottleneck_delay_ms",
                    "QueueClass.limit_bytes": "buffer_bytes"}):
-        link = Link(rate_bps=link_rate_bps, prop_delay_ms=bottleneck_delay_ms,
-                    classes=(QueueClass("ef"), QueueClass("be", limit_bytes=buffer_bytes)),
-                    scheduler="priority")
+        link = _made(_link, link_rate_bps, bottleneck_delay_ms, buffer_bytes)
 
-    flows = []
     with renamed_errors({"TcpFlow.variant": "tcp", "TcpFlow.segment_bytes": "segment_bytes",
                    "TcpFlow.header_bytes": "header_bytes",
                    "TcpFlow.max_window_pkts": "max_window_pkts",
@@ -200,18 +244,12 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
         access_pkts = (max(1, int(access_bytes) // (int(segment_bytes) + int(header_bytes)))
                        if is_int(access_bytes) and is_int(segment_bytes) and is_int(header_bytes)
                        else None)
-        for rtp in rtps:
-            side_ms = (rtp / 2 - bottleneck_delay_ms) / 2
-            if flows:  # the flows differ only in their delays
-                flows.append(flows[0] if rtp == rtps[0] else
-                             flows[0].with_delays(side_ms, side_ms, rtp / 2))
-                continue
-            flows.append(TcpFlow(route=(0,), cls="be", variant=tcp, segment_bytes=segment_bytes,
-                                 header_bytes=header_bytes, max_window_pkts=max_window_pkts,
-                                 init_window_pkts=init_window, access_delay_ms=side_ms,
-                                 egress_delay_ms=side_ms, reverse_delay_ms=rtp / 2,
-                                 access_rate_bps=link_rate_bps, reno_bugfix=reno_bugfix,
-                                 access_buffer_pkts=access_pkts, send_jitter_s=send_jitter_s))
+        # The flows differ only in their delays: one flow (with the first RTP), then the
+        # others' delays set all at once (Scenario.with_flow_delays).
+        rtp = float(rtps[0])
+        side_ms = (rtp / 2 - bottleneck_delay_ms) / 2
+        flow = _made(_flow, tcp, segment_bytes, header_bytes, max_window_pkts, init_window,
+                     side_ms, rtp / 2, link_rate_bps, reno_bugfix, access_pkts, send_jitter_s)
 
     sources = []
     t_off_ms = (t_on_ms * (1 - ef_fraction) / ef_fraction
@@ -240,10 +278,40 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
 
     params = {"t_off_ms": t_off_ms, "ef_rate_bps": ef_rate_bps, "udp_rate_bps": udp_rate_bps,
               "available_bps": link_rate_bps - ef_rate_bps - udp_rate_bps}
+    # (keyed by the objects: _MADE holds them, and forgets these tuples with them)
+    links = _MADE.setdefault(("links", id(link)), (link,))
+    flows = _MADE.setdefault(("flows", id(flow), n_flows), (flow,) * n_flows)
     with renamed_errors({"links[0].classes[1].limit_bytes": "buffer_bytes"}):
-        return Scenario(links=(link,), flows=tuple(flows), sources=tuple(sources),
-                        duration_s=duration_s, warmup_s=warmup_s, tcp_tick_s=tcp_tick_s,
-                        min_rto_s=min_rto_s, tie_break=tie_break, params=params)
+        sc = Scenario(links=links, flows=flows, sources=tuple(sources),
+                      duration_s=duration_s, warmup_s=warmup_s, tcp_tick_s=tcp_tick_s,
+                      min_rto_s=min_rto_s, tie_break=tie_break, params=params)
+    rtps = np.asarray(rtps, dtype=np.float64)
+    if (rtps == rtp).all():
+        return sc
+    side = (rtps / 2 - bottleneck_delay_ms) / 2
+    return sc.with_flow_delays(side, side, rtps / 2)
+
+
+def _reseed(first: Scenario, seed, rtp_intervals=None, **_) -> Scenario:
+    """``kaur_vin(**params, seed=seed)`` given ``first``, what it returned for the same params
+    and another seed (Grid): only the stratified RTP draw uses the seed, and the RTPs set only
+    the flows' delays."""
+    if rtp_intervals is None:
+        return first
+    iv = rtp_intervals.tolist() if isinstance(rtp_intervals, np.ndarray) else rtp_intervals
+    side, half = _delays(tuple(iv), first.n_flows, first.links[0].prop_delay_ms, int(seed))
+    return first.with_flow_delays(side, side, half)
+
+
+@functools.lru_cache(maxsize=4096)
+def _delays(rtp_intervals: tuple, n_flows: int, bottleneck_delay_ms: float, seed: int):
+    """The flows' access (= egress) and reverse delays for a seed's stratified RTP draw."""
+    rtps = _kaur_vin_rtps(n_flows, None, rtp_intervals, 2 * bottleneck_delay_ms, seed)
+    side, half = (rtps / 2 - bottleneck_delay_ms) / 2, rtps / 2
+    side.setflags(write=False)
+    half.setflags(write=False)
+    return side, half
 
 
 kaur_vin.seed_matters = _seed_matters
+kaur_vin.reseed = _reseed
