@@ -182,11 +182,12 @@ DS_HD DS_INLINE void buffer_drop(Replica& x, const Packet& p, size_t k, uint8_t 
 // last change: count x slots instead of a sum per slot, the same numbers exactly (integers in
 // doubles, far below 2^53) without a pass over every queue in every slot. flush_replica adds
 // the slots since the last change.
+// `since` starts at the first measured slot (init_replica), so slots of the warm-up are never
+// counted.
 DS_HD DS_INLINE void occupancy_catch_up(Replica& x, ClassQueue& q, size_t k, uint32_t now) {
-  const int64_t warmup = x.in->warmup_slot[x.iR()];
-  const int64_t from = (int64_t)q.since > warmup ? (int64_t)q.since : warmup;
-  if ((int64_t)now > from && (q.ring.count | q.bytes) != 0) {
-    const double n = (double)((int64_t)now - from);
+  if (now <= q.since) return;  // within the warm-up, or a second change in the same slot
+  if ((q.ring.count | q.bytes) != 0) {
+    const double n = (double)(now - q.since);
     x.out.q_pkt_slots[k] += (double)q.ring.count * n;
     x.out.q_byte_slots[k] += (double)q.bytes * n;
   }
@@ -321,9 +322,8 @@ DS_HD DS_FLATTEN void depart(Replica& x, const Packet& p, int l, uint32_t now) {
 }
 
 // The head packet of class c leaves link l (its credit has been taken).
-DS_HD DS_FLATTEN void link_send(Replica& x, int l, int c, uint32_t now) {
+DS_HD DS_FLATTEN void link_send(Replica& x, int l, int c, Ring<Packet> ring, uint32_t now) {
   ClassQueue* q = x.link_queues(l);
-  Ring<Packet> ring = x.queue_ring(l, c);
   occupancy_catch_up(x, q[c], x.oLC(l, c), now);
   const Packet p = ring.pop();
   q[c].bytes -= p.bytes;
@@ -346,7 +346,7 @@ DS_HD inline void cbq_serve_class(Replica& x, int l, int c, uint32_t now) {
   Ring<Packet> ring = x.queue_ring(l, c);
   while (!ring.empty() && (double)ring.front().bytes <= s.credit[c]) {
     s.credit[c] -= (double)ring.front().bytes;
-    link_send(x, l, c, now);
+    link_send(x, l, c, ring, now);
   }
 }
 
@@ -406,7 +406,7 @@ DS_HD inline void serve_link(Replica& x, int l, uint32_t now) {
     ls.credit -= (double)bytes;
     ls.busy_cls = -1;
     if (sched == kSchedWrr) wrr_sent(ls.wrr, c, nc, weight);
-    link_send(x, l, c, now);
+    link_send(x, l, c, ring, now);
   }
   link_end_slot(ls, q);
 }
@@ -472,6 +472,7 @@ DS_HD inline void queue_slot(Replica& x, uint32_t now) {
     x.push_ack(f, x.rcv(f).rcv_next - 1, now);
   }
   for (int k = 0; k < x.shape.lanes; ++k) {  // lanes own ascending blocks: flow order
+    if (x.emit_idx[k].count == 0) continue;
     Ring<Packet> e = x.emit_ring(k);
     while (!e.empty() && e.front().t_enq == now) x.stage_emitted(k);
   }
@@ -479,6 +480,7 @@ DS_HD inline void queue_slot(Replica& x, uint32_t now) {
   for (int s = 0; s < ns; ++s) source_step(x, s, now);
   const int nl = x.in->n_links[x.iR()];
   for (int l = 0; l < nl; ++l) {
+    if (x.links[l].dline.count == 0) continue;  // (single-hop routes: always)
     Ring<TimedPacket> dl = x.dline_ring(l);
     while (!dl.empty() && dl.front().due <= now) {
       Packet p = dl.pop().pkt;

@@ -21,13 +21,15 @@ DS_HD inline void init_replica(Replica& x, const Layout& L) {
   h.t_queue = 0;
   h.ack_head = 0;
   h.ack_tail = 0;
+  const int64_t warmup = x.in->warmup_slot[x.iR()];  // queue-length integrals count from here
+  const uint32_t first_measured = warmup <= 0 ? 0u : warmup >= 0xFFFFFFFF ? 0xFFFFFFFFu : (uint32_t)warmup;
   for (int l = 0; l < x.shape.max_links; ++l) {
     link_init(x.links[l], x.in->class_weight + x.iLC(l, 0));
     for (int c = 0; c < kMaxClasses; ++c) {
       ClassQueue& q = x.link_queues(l)[c];
       ring_clear(q.ring);
       q.bytes = 0;
-      q.since = 0;
+      q.since = first_measured;
       if (x.shape.aqm_states) red_init(x.red[(size_t)l * kMaxClasses + c]);
     }
   }

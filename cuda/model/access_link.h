@@ -24,6 +24,8 @@ constexpr int32_t kNicChunkSegs = 8;          // segments per chunk of a lane's 
 // a buffer per flow (docs/design.md, "Capacities"). A FIFO is a chain of chunks.
 struct AccessLink {
   double nic_free;   // slot time at which the access link can start the next packet
+  double tx_slots;   // one packet's transmission time on it (slots; 0: unpaced). Set once:
+                     // a division per send sat on the chain from one flow event to the next
   int32_t head;      // first chunk of the FIFO (-1: none)
   int32_t tail;      // last chunk
   int32_t count;     // segments waiting
@@ -107,9 +109,11 @@ struct NicFifo {
   }
 };
 
-// A FIFO with nothing in it (its chunks, if any, already returned).
-DS_HD DS_INLINE void access_init(AccessLink& a) {
+// A FIFO with nothing in it (its chunks, if any, already returned), sending `wire_bytes` per
+// packet at `pace_bytes` per slot (0: unpaced).
+DS_HD DS_INLINE void access_init(AccessLink& a, double pace_bytes, int32_t wire_bytes) {
   a.nic_free = 0.0;
+  a.tx_slots = pace_bytes > 0.0 ? (double)wire_bytes / pace_bytes : 0.0;
   a.head = a.tail = -1;
   a.count = 0;
   a.head_off = 0;
@@ -125,14 +129,13 @@ DS_HD DS_INLINE bool access_push(const NicFifo& fifo, int32_t seq, bool rexmit) 
 // on, t being the time (slots) its transmission starts: unpaced, at once or, after a held
 // send (nic_free set by the sender), at that time.
 template <class Emit>
-DS_HD DS_FLATTEN uint32_t access_transmit(AccessLink& a, const NicFifo& fifo, double pace_bytes,
-                                      int32_t wire_bytes, uint32_t now, Emit emit) {
-  const double tx_slots = pace_bytes > 0.0 ? (double)wire_bytes / pace_bytes : 0.0;
+DS_HD DS_FLATTEN uint32_t access_transmit(AccessLink& a, const NicFifo& fifo, uint32_t now,
+                                          Emit emit) {
   while (!fifo.empty()) {
     const double start = a.nic_free > (double)now ? a.nic_free : (double)now;
-    if (pace_bytes > 0.0) {
+    if (a.tx_slots > 0.0) {
       if (start >= (double)now + 1.0) return (uint32_t)start;
-      a.nic_free = start + tx_slots;
+      a.nic_free = start + a.tx_slots;
     }
     const uint32_t e = fifo.pop();
     emit((int32_t)(e & ~kNicRexmit), (e & kNicRexmit) != 0, start);

@@ -13,7 +13,7 @@ namespace ds {
 struct ClassQueue {  // one class on one link: a ring of packets and its byte count
   RingIdx ring;
   int64_t bytes;
-  uint32_t since;  // its length-over-time integrals hold every slot before this one
+  uint32_t since;  // its length-over-time integrals hold every measured slot before this one
                    // (engine/queue_side.h: occupancy_catch_up)
   uint32_t pad;
 };

@@ -243,7 +243,7 @@ DS_HD inline void send_much(X& x, int f, TcpSender& s, uint32_t now, bool force)
   const uint8_t tag = x.hdr->f_tcp_tag ? (uint8_t)(sender_tag(x, f, s) << kHopTagShift) : 0;
   const uint8_t link1 = (uint8_t)x.in->flow_route[i * kMaxHops];
   const uint8_t link2 = (uint8_t)x.in->flow_route2[i * kMaxHops];
-  s.wake_due = access_transmit(s.nic, x.nic_fifo(f), x.in->flow_pace_bytes_per_slot[i], wire, now,
+  s.wake_due = access_transmit(s.nic, x.nic_fifo(f), now,
                                [&](int32_t seq, bool rexmit, double start) {
                                  Packet p;
                                  p.seq = seq;
@@ -305,11 +305,12 @@ DS_HD inline void newack(X& x, int f, TcpSender& s, int32_t ackno, uint32_t now)
 
 template <class X>
 DS_HD inline void check_finished(X& x, int f, TcpSender& s, uint32_t now) {
+  if (s.finished || s.curseq == INT32_MAX) return;  // (a backlogged flow never finishes)
   // an interactive application ends only when it has written a finite session's last segment
-  if (x.in->flow_app_iat_slots[x.iF(f)] != 0.0 &&
+  if (x.hdr->f_app && x.in->flow_app_iat_slots[x.iF(f)] != 0.0 &&
       (x.in->flow_size_pkts[x.iF(f)] < 0 || s.curseq < x.in->flow_size_pkts[x.iF(f)]))
     return;
-  if (s.curseq != INT32_MAX && s.highest_ack >= s.curseq - 1 && !s.finished) {
+  if (s.highest_ack >= s.curseq - 1) {
     s.finished = 1;
     s.rto_due = kNeverSlot;
     x.out.flow_finish_slot[f] = (int64_t)now;
@@ -431,7 +432,7 @@ DS_HD inline void sender_init(X& x, int f, TcpSender& s) {
   const size_t i = x.iF(f);
   s.cwnd = (double)x.in->flow_init_window[i];
   rtt_init(x.rto, s.rtt, x.in->init_rto_slots[x.iR()]);
-  access_init(s.nic);
+  access_init(s.nic, x.in->flow_pace_bytes_per_slot[i], x.in->flow_wire_bytes[i]);
   // No threshold until the first loss unless one is given (ns-2's settable ssthresh_).
   const int32_t ss0 = x.in->flow_init_ssthresh[i];
   s.ssthresh = ss0 > 0 ? ss0 : INT32_MAX;

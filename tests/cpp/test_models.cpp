@@ -113,7 +113,8 @@ void test_rtt() {
 
 void test_access_link() {
   ds::AccessLink a;
-  ds::access_init(a);
+  ds::access_init(a, 288.0, 576);  // 0.5 packets per slot
+  check(a.tx_slots == 2.0, "two slots per packet");
   uint32_t seg[8];
   int32_t next[1] = {-1};
   ds::NicPool pool{0, 0};
@@ -123,18 +124,22 @@ void test_access_link() {
   std::vector<int> seqs;
   std::vector<double> starts;
   // 0.5 packets per slot: one packet every 2 slots, starting at slot 10.
-  uint32_t wake = ds::access_transmit(a, fifo, 288.0, 576, 10, [&](int32_t seq, bool, double t) {
+  uint32_t wake = ds::access_transmit(a, fifo, 10, [&](int32_t seq, bool, double t) {
     seqs.push_back(seq);
     starts.push_back(t);
   });
   check(seqs.size() == 1 && seqs[0] == 0 && starts[0] == 10.0 && wake == 12, "paced: one, wake at 12");
-  wake = ds::access_transmit(a, fifo, 288.0, 576, 12, [&](int32_t seq, bool rexmit, double t) {
+  wake = ds::access_transmit(a, fifo, 12, [&](int32_t seq, bool rexmit, double t) {
     seqs.push_back(seq + (rexmit ? 100 : 0));
     starts.push_back(t);
   });
   check(seqs.size() == 2 && seqs[1] == 1 && starts[1] == 12.0 && wake == 14, "paced: next at 12");
   // Unpaced: everything at once, in FIFO order, the retransmission last.
-  wake = ds::access_transmit(a, fifo, 0.0, 576, 13, [&](int32_t seq, bool rexmit, double) {
+  ds::AccessLink u;
+  ds::access_init(u, 0.0, 576);
+  check(u.tx_slots == 0.0, "unpaced");
+  a.tx_slots = u.tx_slots;  // the same FIFO, unpaced from now on
+  wake = ds::access_transmit(a, fifo, 13, [&](int32_t seq, bool rexmit, double) {
     seqs.push_back(seq + (rexmit ? 100 : 0));
   });
   check(seqs.size() == 4 && seqs[2] == 2 && seqs[3] == 100 && wake == 0xFFFFFFFFu, "unpaced burst");
@@ -151,8 +156,8 @@ int free_chunks(const ds::NicPool& pool, const int32_t* next) {
 // empty FIFO keeps its last one), every chunk back on clear.
 void test_access_pool() {
   ds::AccessLink a, b;
-  ds::access_init(a);
-  ds::access_init(b);
+  ds::access_init(a, 0.0, 576);
+  ds::access_init(b, 0.0, 576);
   uint32_t seg[3 * ds::kNicChunkSegs];
   int32_t next[3] = {1, 2, -1};
   ds::NicPool pool{0, 0};
