@@ -161,7 +161,7 @@ DS_HD DS_INLINE bool hook_lost(Replica& x, const Packet& p, int l, size_t k) {
     const int32_t* drops = x.in->flow_drop_seq + x.iF(p.sender) * kMaxInjectedDrops;
     for (int d = 0; d < kMaxInjectedDrops && drops[d] >= 0; ++d) lost |= drops[d] == p.seq;
   }
-  const double loss = x.in->link_loss_prob[x.iL(l)];
+  const double loss = x.links[l].loss_prob;
   if (!lost && loss > 0.0) lost = draw_u01(x.seed, kFamLoss, (uint32_t)l, x.hdr->ctr_loss) < loss;
   if (lost) {  // counted at link class k
     if (x.measuring) x.out.q_random_drops[k] += 1;
@@ -226,9 +226,7 @@ DS_HD DS_FLATTEN void arrive_plain(Replica& x, Packet p, uint32_t now) {
   }
   if (hook_lost(x, p, l, k)) return;
   ClassQueue& q = x.link_queues(l)[c];
-  const size_t ik = x.iLC(l, c);
-  if (!drop_tail_accepts(x.in->class_limit_kind[ik], x.in->class_limit[ik], q.ring.count, q.bytes,
-                         p.bytes)) {
+  if (!drop_tail_accepts((uint8_t)q.limit_kind, q.limit, q.ring.count, q.bytes, p.bytes)) {
     buffer_drop(x, p, k, kGreen);
     return;
   }
@@ -379,20 +377,19 @@ DS_HD inline void serve_link_cbq(Replica& x, int l, uint32_t now) {
 // Byte-credit service of link l for one slot (model/link.h).
 DS_HD inline void serve_link(Replica& x, int l, uint32_t now) {
   LinkState& ls = x.links[l];
-  const size_t il = x.iL(l);
-  const uint8_t sched = x.in->link_sched[il];
+  const uint8_t sched = (uint8_t)ls.sched;
   if (sched == kSchedCbq) {
     serve_link_cbq(x, l, now);
     return;
   }
-  link_add_credit(ls, x.in->link_bytes_per_slot[il]);
+  link_add_credit(ls, ls.bytes_per_slot);
   if (ls.busy_cls >= 0 && (double)ls.wire_bytes > ls.credit) {  // the most common slot of a
     ls.idle = 0;  // busy link: its packet still on the wire (what the loop below would find)
     return;
   }
   ClassQueue* q = x.link_queues(l);
-  const int nc = x.in->link_n_classes[il];
-  const int32_t* weight = x.in->class_weight + x.iLC(l, 0);
+  const int nc = ls.n_classes;
+  const int32_t* weight = sched == kSchedWrr ? x.in->class_weight + x.iLC(l, 0) : nullptr;
   for (;;) {
     const int c = link_pick(ls, sched, q, nc, weight);
     if (c < 0) break;
@@ -492,7 +489,7 @@ DS_HD inline void queue_slot(Replica& x, uint32_t now) {
       x.stage_arrival(p);
     }
   }
-  order_arrivals(x);
+  if (x.hdr->stage_count > 1) order_arrivals(x);
   for (uint32_t i = 0; i < x.hdr->stage_count; ++i) arrive(x, x.stage[i], now);
   x.hdr->stage_count = 0;
   for (int l = 0; l < nl; ++l) serve_link(x, l, now);

@@ -174,7 +174,8 @@ struct Replica {
   WebSession* websess; // [session]: web sessions of every kGenWeb generator
   SenderExt* sxs;      // [f]: senders' rarely used state (transfers, telnet)
   BatchOutput* rec;    // the batch's arrays: transfer records go straight there (row r*T + k)
-  Packet* qring;       // [l*ring_link + class_off[c] + i] (BatchShape): class c on link l
+  Packet* qring;       // [l*ring_link + class_off[c] + i] (BatchShape): class c on link l;
+                       // ClassQueue::ring_off holds that start
   TimedPacket* dline;  // [l*delay_cap + i]
   TcpSender* snds;
   Ack* acks;           // [ack_cap]: every ACK in flight, each flow's linked in order
@@ -233,9 +234,8 @@ struct Replica {
   }
   DS_HD DS_INLINE ClassQueue* link_queues(int l) const { return queues + (size_t)l * kMaxClasses; }
   DS_HD DS_INLINE Ring<Packet> queue_ring(int l, int c) const {
-    const BatchShape& s = in->shape;  // not this view's copy: see set_ring_offsets
-    return make_ring(qring + (size_t)l * s.ring_link + s.class_off[c],
-                     queues[(size_t)l * kMaxClasses + c].ring, s.class_cap[c]);
+    ClassQueue& q = queues[(size_t)l * kMaxClasses + c];
+    return Ring<Packet>{qring + q.ring_off, &q.ring, q.ring_mask};
   }
   DS_HD DS_INLINE Ring<TimedPacket> dline_ring(int l) const {
     return make_ring(dline + (size_t)l * shape.delay_cap, links[l].dline, shape.delay_cap);

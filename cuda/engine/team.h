@@ -25,11 +25,20 @@ DS_HD inline void init_replica(Replica& x, const Layout& L) {
   const uint32_t first_measured = warmup <= 0 ? 0u : warmup >= 0xFFFFFFFF ? 0xFFFFFFFFu : (uint32_t)warmup;
   for (int l = 0; l < x.shape.max_links; ++l) {
     link_init(x.links[l], x.in->class_weight + x.iLC(l, 0));
+    x.links[l].sched = x.in->link_sched[x.iL(l)];
+    x.links[l].bytes_per_slot = x.in->link_bytes_per_slot[x.iL(l)];
+    x.links[l].loss_prob = x.in->link_loss_prob[x.iL(l)];
+    x.links[l].n_classes = x.in->link_n_classes[x.iL(l)];
     for (int c = 0; c < kMaxClasses; ++c) {
       ClassQueue& q = x.link_queues(l)[c];
       ring_clear(q.ring);
       q.bytes = 0;
       q.since = first_measured;
+      // (read through BatchInput::shape, not this view's copy: see set_ring_offsets)
+      q.ring_off = (int64_t)l * x.in->shape.ring_link + x.in->shape.class_off[c];
+      q.ring_mask = (uint32_t)x.in->shape.class_cap[c] - 1u;
+      q.limit = x.in->class_limit[x.iLC(l, c)];
+      q.limit_kind = x.in->class_limit_kind[x.iLC(l, c)];
       if (x.shape.aqm_states) red_init(x.red[(size_t)l * kMaxClasses + c]);
     }
   }

@@ -21,6 +21,12 @@ struct LinkState {
   int32_t busy_cls;    // class whose head packet is being transmitted; -1 = none (non-preemptive)
   int32_t idle;        // no packet queued at the end of the last slot
   int32_t wire_bytes;  // the size of that head packet (while busy_cls >= 0)
+  // The link's inputs read in every slot or packet, copied here once (init_replica): one
+  // load from the line just touched instead of a walk through the batch's arrays.
+  int32_t sched;          // link_sched (batch.h Sched)
+  double bytes_per_slot;  // link_bytes_per_slot
+  double loss_prob;       // link_loss_prob
+  int32_t n_classes;      // link_n_classes
   int32_t pad;
   WrrState wrr;
   CbqState cbq;     // per-class credit ("cbq")

@@ -15,7 +15,12 @@ struct ClassQueue {  // one class on one link: a ring of packets and its byte co
   int64_t bytes;
   uint32_t since;  // its length-over-time integrals hold every measured slot before this one
                    // (engine/queue_side.h: occupancy_catch_up)
-  uint32_t pad;
+  uint32_t ring_mask;  // its ring's capacity - 1, and where the ring starts in the replica's
+  int64_t ring_off;    // ring storage (packets): set once (init_replica) from the batch shape,
+                       // read with the index the queue is reached through anyway
+  int64_t limit;       // class_limit and class_limit_kind, copied once (init_replica)
+  int32_t limit_kind;
+  int32_t pad;
 };
 
 // Would a packet of `pkt_bytes` be accepted by a queue holding `count` packets, `bytes` bytes?
