@@ -200,11 +200,13 @@ struct Replica {
   int32_t leaves_per_lane;
   int32_t lane_shift;  // log2(leaves_per_lane): flow f belongs to lane f >> lane_shift
   bool measuring;      // the slot being worked on is at or after warm-up
+  size_t row_f;        // r * max_flows, r * max_links: where the replica's rows of the per-flow
+  size_t row_l;        // and per-link input arrays start (read on every packet)
 
   DS_HD DS_INLINE size_t iR() const { return (size_t)r; }
-  DS_HD DS_INLINE size_t iL(int l) const { return (size_t)r * shape.max_links + l; }
+  DS_HD DS_INLINE size_t iL(int l) const { return row_l + l; }
   DS_HD DS_INLINE size_t iLC(int l, int c) const { return iL(l) * kMaxClasses + c; }
-  DS_HD DS_INLINE size_t iF(int f) const { return (size_t)r * shape.max_flows + f; }
+  DS_HD DS_INLINE size_t iF(int f) const { return row_f + f; }
   DS_HD DS_INLINE size_t iS(int s) const { return (size_t)r * shape.max_sources + s; }
   // Index of a link class in this replica's own output block.
   DS_HD DS_INLINE size_t oLC(int l, int c) const { return (size_t)l * kMaxClasses + c; }
@@ -378,6 +380,8 @@ DS_HD inline Replica bind_replica(int32_t r, const BatchInput* in, const Layout&
   x.lane_shift = 0;
   while ((1 << x.lane_shift) < x.leaves_per_lane) x.lane_shift += 1;
   x.measuring = false;
+  x.row_f = (size_t)r * x.shape.max_flows;
+  x.row_l = (size_t)r * x.shape.max_links;
   return x;
 }
 
