@@ -27,9 +27,14 @@ struct Ring {
   DS_HD DS_INLINE T& back() const {
     return buf[((uint32_t)idx->head + (uint32_t)idx->count - 1u) & mask];
   }
-  DS_HD DS_INLINE void push(const T& v) {
-    buf[((uint32_t)idx->head + (uint32_t)idx->count) & mask] = v;
+  DS_HD DS_INLINE void push(const T& v) { push_slot() = v; }
+  // The new last element, to be filled in place (a packet copied whole, then one field
+  // changed in its place, not changed in a local copy first: a wide load of narrow stores
+  // still in flight stalls the CPU's store forwarding).
+  DS_HD DS_INLINE T& push_slot() {
+    T& v = buf[((uint32_t)idx->head + (uint32_t)idx->count) & mask];
     idx->count += 1;
+    return v;
   }
   DS_HD DS_INLINE T pop() {
     T v = buf[(uint32_t)idx->head];

@@ -196,7 +196,7 @@ DS_HD DS_INLINE void occupancy_catch_up(Replica& x, ClassQueue& q, size_t k, uin
 
 // The packet joins class c's ring at link l; false (lost, flagged) when the ring of an
 // unlimited class is full (a limited class's buffer check comes first).
-DS_HD DS_INLINE bool enqueue(Replica& x, Packet p, int l, int c, size_t k, uint32_t now) {
+DS_HD DS_INLINE bool enqueue(Replica& x, const Packet& p, int l, int c, size_t k, uint32_t now) {
   Ring<Packet> qring = x.queue_ring(l, c);
   if (qring.full()) {
     x.flag(kOvfQueueRing);
@@ -204,10 +204,11 @@ DS_HD DS_INLINE bool enqueue(Replica& x, Packet p, int l, int c, size_t k, uint3
     count_flow_drop(x, p);
     return false;
   }
-  p.t_enq = now;
   ClassQueue& q = x.link_queues(l)[c];
   occupancy_catch_up(x, q, k, now);
-  qring.push(p);
+  Packet& d = qring.push_slot();  // copied whole, then stamped in place
+  d = p;
+  d.t_enq = now;
   q.bytes += p.bytes;
   return true;
 }
@@ -216,7 +217,7 @@ DS_HD DS_INLINE bool enqueue(Replica& x, Packet p, int l, int c, size_t k, uint3
 // Kaur & Vin families, multi-hop drop-tail): the same steps and counters as arrive_full()
 // takes for such a replica, in fewer instructions (every packet is green, none is stale; the
 // per-colour arrival counts are filled from q_arrivals at the end: team.h, flush_replica).
-DS_HD DS_FLATTEN void arrive_plain(Replica& x, Packet p, uint32_t now) {
+DS_HD DS_FLATTEN void arrive_plain(Replica& x, const Packet& p, uint32_t now) {
   const int l = p.link, c = p.cls;
   const size_t k = x.oLC(l, c);
   if (x.measuring) {
@@ -303,11 +304,10 @@ DS_HD DS_FLATTEN void depart(Replica& x, const Packet& p, int l, uint32_t now) {
       x.flag(kOvfDelayLine);
       return;
     }
-    TimedPacket tp;
+    TimedPacket& tp = dl.push_slot();  // written in place (Ring::push_slot)
+    tp.pkt = p;
     tp.due = now + (uint32_t)x.in->link_prop_slots[x.iL(l)];
     tp.pad = 0;
-    tp.pkt = p;
-    dl.push(tp);
     return;
   }
   if (p.flags & kPktSource) {
@@ -480,13 +480,17 @@ DS_HD inline void queue_slot(Replica& x, uint32_t now) {
     if (x.links[l].dline.count == 0) continue;  // (single-hop routes: always)
     Ring<TimedPacket> dl = x.dline_ring(l);
     while (!dl.empty() && dl.front().due <= now) {
-      Packet p = dl.pop().pkt;
+      Packet* p = x.stage_slot();  // copied whole, then changed in place (Ring::push_slot)
+      if (!p) {
+        dl.pop();
+        continue;
+      }
+      *p = dl.pop().pkt;
       int n_hops = 0;
-      const int8_t* route = route_of(x, p, n_hops);
-      p.hop += 1;
-      p.link = (uint8_t)route[hop_index(p)];
-      p.t_enq = 0;  // at the slot's start
-      x.stage_arrival(p);
+      const int8_t* route = route_of(x, *p, n_hops);
+      p->hop += 1;
+      p->link = (uint8_t)route[hop_index(*p)];
+      p->t_enq = 0;  // at the slot's start
     }
   }
   if (x.hdr->stage_count > 1) order_arrivals(x);

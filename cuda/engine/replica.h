@@ -229,8 +229,8 @@ struct Replica {
   // Flow side: the sender takes its first ACK.
   DS_HD DS_INLINE Ack take_ack(int f) const {
     TcpSender& s = snds[f];
-    Ack& a = acks[s.ack_first];
-    a.consumed = 1;
+    const Ack a = acks[s.ack_first];  // read whole before the narrow store below
+    acks[s.ack_first].consumed = 1;
     s.ack_first = a.next;
     return a;
   }
@@ -258,34 +258,42 @@ struct Replica {
 
   // Flow side: a packet handed to the first link of its route in slot p.t_enq, at time
   // `sub` within it.
-  DS_HD DS_INLINE void emit(const Packet& p, uint32_t sub) const {
+  // The packet is written in place (emit_slot): see Ring::push_slot for why.
+  DS_HD DS_INLINE Packet* emit_slot(uint32_t sub) const {
     Ring<Packet> e = emit_ring(lane);
     if (e.full()) {
       flag(kOvfStage);
-      return;
+      return nullptr;
     }
     emit_sub[(size_t)lane * shape.emit_cap +
              (((uint32_t)e.idx->head + (uint32_t)e.idx->count) & e.mask)] = sub;
-    e.push(p);
+    return &e.push_slot();
   }
 
   // Queue side: lane k's next packet into the arrival buffer, stamped with its sub-slot time.
   DS_HD DS_INLINE void stage_emitted(int k) const {
     Ring<Packet> e = emit_ring(k);
-    Packet p = e.front();
-    p.t_enq = emit_sub[(size_t)k * shape.emit_cap + (uint32_t)e.idx->head];
+    Packet* d = stage_slot();
+    if (d) {  // copied whole, then stamped in place
+      *d = e.front();
+      d->t_enq = emit_sub[(size_t)k * shape.emit_cap + (uint32_t)e.idx->head];
+    }
     e.pop();
-    stage_arrival(p);
   }
 
   // Queue side: a packet arriving at link p.link in this slot. Arrivals are buffered and put
   // in the tie-break order before any queue sees them (DESIGN: Within a slot).
   DS_HD DS_INLINE void stage_arrival(const Packet& p) const {
+    Packet* d = stage_slot();
+    if (d) *d = p;
+  }
+  // The next place in the arrival buffer, to be filled in place (null: full, reported).
+  DS_HD DS_INLINE Packet* stage_slot() const {
     if (hdr->stage_count >= (uint32_t)shape.stage_cap) {
       flag(kOvfStage);
-      return;
+      return nullptr;
     }
-    stage[hdr->stage_count++] = p;
+    return &stage[hdr->stage_count++];
   }
 
   // Queue side: the receiver of flow f sends an ACK; it reaches the sender after the flow's

@@ -3,7 +3,7 @@
 // a slot: the source accrues peak_rate * (on-time within the slot) bytes of credit and emits
 // whole packets from it, carrying the remainder into the next on-period. The long-run rate is
 // then exactly f * peak and on-durations are exactly Exp(T_on) (docs/model.md, "Sources").
-// Runs on the queue side; X gives the source's parameters, state, counter and x.stage_arrival.
+// Runs on the queue side; X gives the source's parameters, state, counter and x.stage_slot.
 #pragma once
 #include <cstdint>
 
@@ -89,20 +89,21 @@ DS_HD inline void source_step(X& x, int s, uint32_t now) {
   const int32_t bytes = x.in->src_pkt_bytes[i];
   while (st.credit >= (double)bytes) {
     st.credit -= (double)bytes;
-    Packet p;
-    p.seq = st.seq++;
-    p.t_enq = 0;  // in the arrival buffer: at the slot's start
-    p.sender = (uint16_t)(x.shape.max_flows + s);
-    p.bytes = (uint16_t)bytes;
-    p.hop = 0;
-    p.cls = x.in->src_cls[i];
-    p.flags = kPktSource;
-    p.link = (uint8_t)x.in->src_route[i * kMaxHops];
+    const int32_t seq = st.seq++;
     if (x.measuring) {
       x.out.src_pkts[s] += 1;
       x.out.src_bytes[s] += bytes;
     }
-    x.stage_arrival(p);
+    Packet* p = x.stage_slot();  // written in place (Ring::push_slot)
+    if (!p) continue;
+    p->seq = seq;
+    p->t_enq = 0;  // in the arrival buffer: at the slot's start
+    p->sender = (uint16_t)(x.shape.max_flows + s);
+    p->bytes = (uint16_t)bytes;
+    p->hop = 0;
+    p->cls = x.in->src_cls[i];
+    p->flags = kPktSource;
+    p->link = (uint8_t)x.in->src_route[i * kMaxHops];
   }
 }
 
