@@ -38,9 +38,13 @@ struct Ring {
   }
   DS_HD DS_INLINE T pop() {
     T v = buf[(uint32_t)idx->head];
+    pop_front();
+    return v;
+  }
+  // Drops the first element (read it through front() first).
+  DS_HD DS_INLINE void pop_front() {
     idx->head = (int32_t)(((uint32_t)idx->head + 1) & mask);
     idx->count -= 1;
-    return v;
   }
 };
 

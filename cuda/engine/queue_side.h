@@ -323,7 +323,11 @@ DS_HD DS_FLATTEN void depart(Replica& x, const Packet& p, int l, uint32_t now) {
 DS_HD DS_FLATTEN void link_send(Replica& x, int l, int c, Ring<Packet> ring, uint32_t now) {
   ClassQueue* q = x.link_queues(l);
   occupancy_catch_up(x, q[c], x.oLC(l, c), now);
-  const Packet p = ring.pop();
+  // Read in place: a packet enqueued in this slot may still be in the store buffer in parts,
+  // which a whole copy could not forward from. Its ring place is not reused before this
+  // function ends (nothing below enqueues into this class).
+  const Packet& p = ring.front();
+  ring.pop_front();
   q[c].bytes -= p.bytes;
   // the packet has left at the slot's end (a queue emptied now is idle from then on)
   if (x.hdr->f_aqm && x.in->class_aqm[x.iLC(l, c)] != kAqmDropTail)
@@ -468,11 +472,8 @@ DS_HD inline void queue_slot(Replica& x, uint32_t now) {
     x.rxtree.set(f, kNeverSlot);
     x.push_ack(f, x.rcv(f).rcv_next - 1, now);
   }
-  for (int k = 0; k < x.shape.lanes; ++k) {  // lanes own ascending blocks: flow order
-    if (x.emit_idx[k].count == 0) continue;
-    Ring<Packet> e = x.emit_ring(k);
-    while (!e.empty() && e.front().t_enq == now) x.stage_emitted(k);
-  }
+  for (int k = 0; k < x.shape.lanes; ++k)  // lanes own ascending blocks: flow order
+    while (x.emitted_due(k, now)) x.stage_emitted(k);
   const int ns = x.in->n_sources[x.iR()];
   for (int s = 0; s < ns; ++s) source_step(x, s, now);
   const int nl = x.in->n_links[x.iR()];

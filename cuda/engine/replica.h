@@ -87,7 +87,7 @@ struct Layout {
   OutOffsets out;
   size_t out_begin, out_end;
   size_t hdr, links, queues, red, markers, conns, gens, xfers, websess, sx, qring, dline, snd, acks, nic, nic_next, nic_pool, rcv, rxbits, tree_key, tree_win,
-      rx_key, rx_win, sources, lane_t, emit_idx, emit, emit_sub, stage, stage2, stride;
+      rx_key, rx_win, sources, lane_t, emit_idx, emit, emit_at, stage, stage2, stride;
   int32_t P;  // tree leaves: a power of two >= max(flows, lanes)
 };
 
@@ -128,7 +128,7 @@ inline Layout make_layout(const BatchShape& s) {
   take(L.lane_t, n * sizeof(uint32_t));
   take(L.emit_idx, n * sizeof(RingIdx));
   take(L.emit, n * (size_t)s.emit_cap * sizeof(Packet));
-  take(L.emit_sub, n * (size_t)s.emit_cap * sizeof(uint32_t));
+  take(L.emit_at, n * (size_t)s.emit_cap * sizeof(uint32_t));
   take(L.stage, (size_t)s.stage_cap * sizeof(Packet));
   take(L.stage2, (size_t)s.stage_cap * sizeof(Packet));
   L.out_begin = o;
@@ -191,7 +191,8 @@ struct Replica {
   uint32_t* lane_t;    // [lane]: the lane has done every flow event before this slot
   RingIdx* emit_idx;   // [lane]
   Packet* emit_buf;    // [lane*emit_cap + i]
-  uint32_t* emit_sub;  // [lane*emit_cap + i]: its time within the slot (kSubSlot)
+  uint32_t* emit_at;   // [lane*emit_cap + i]: the slot it arrives in (its t_enq: its time
+                       // within that slot, as the arrival buffer wants it)
   Packet* stage;
   Packet* stage2;      // scratch for the tie-break order
   uint64_t seed;
@@ -256,28 +257,31 @@ struct Replica {
 #endif
   }
 
-  // Flow side: a packet handed to the first link of its route in slot p.t_enq, at time
-  // `sub` within it.
-  // The packet is written in place (emit_slot): see Ring::push_slot for why.
-  DS_HD DS_INLINE Packet* emit_slot(uint32_t sub) const {
+  // Flow side: a packet handed to the first link of its route in slot `at`; the caller writes
+  // it in place (see Ring::push_slot for why), its t_enq being its time within that slot.
+  DS_HD DS_INLINE Packet* emit_slot(uint32_t at) const {
     Ring<Packet> e = emit_ring(lane);
     if (e.full()) {
       flag(kOvfStage);
       return nullptr;
     }
-    emit_sub[(size_t)lane * shape.emit_cap +
-             (((uint32_t)e.idx->head + (uint32_t)e.idx->count) & e.mask)] = sub;
+    emit_at[(size_t)lane * shape.emit_cap +
+            (((uint32_t)e.idx->head + (uint32_t)e.idx->count) & e.mask)] = at;
     return &e.push_slot();
   }
 
-  // Queue side: lane k's next packet into the arrival buffer, stamped with its sub-slot time.
+  // Queue side: lane k's next packet arrives in slot `now`.
+  DS_HD DS_INLINE bool emitted_due(int k, uint32_t now) const {
+    return emit_idx[k].count != 0 &&
+           emit_at[(size_t)k * shape.emit_cap + (uint32_t)emit_idx[k].head] == now;
+  }
+
+  // Queue side: lane k's next packet into the arrival buffer, whole: one copy of 16 bytes,
+  // which the arrival's own reads can forward from.
   DS_HD DS_INLINE void stage_emitted(int k) const {
     Ring<Packet> e = emit_ring(k);
     Packet* d = stage_slot();
-    if (d) {  // copied whole, then stamped in place
-      *d = e.front();
-      d->t_enq = emit_sub[(size_t)k * shape.emit_cap + (uint32_t)e.idx->head];
-    }
+    if (d) *d = e.front();
     e.pop();
   }
 
@@ -376,7 +380,7 @@ DS_HD inline Replica bind_replica(int32_t r, const BatchInput* in, const Layout&
   x.lane_t = (uint32_t*)(b + L.lane_t);
   x.emit_idx = (RingIdx*)(b + L.emit_idx);
   x.emit_buf = (Packet*)(b + L.emit);
-  x.emit_sub = (uint32_t*)(b + L.emit_sub);
+  x.emit_at = (uint32_t*)(b + L.emit_at);
   x.stage = (Packet*)(b + L.stage);
   x.stage2 = (Packet*)(b + L.stage2);
   x.seed = in->seed[r];

@@ -9,8 +9,8 @@ namespace ds {
 
 struct Packet {
   int32_t seq;       // TCP sequence number (packets); source packets: running count
-  uint32_t t_enq;    // slot it entered its current queue; in an emission ring, its arrival
-                     // slot; in the arrival buffer, its time within the slot (kSubSlot)
+  uint32_t t_enq;    // slot it entered its current queue; in an emission ring and the arrival
+                     // buffer, its time within its arrival slot (kSubSlot)
   uint16_t sender;   // flow index, or max_flows + source index
   uint16_t bytes;    // size on the wire
   uint8_t hop;       // bits 0-2: index into the sender's route; bits 3-6: TCP-aware marker

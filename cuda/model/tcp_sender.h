@@ -245,11 +245,11 @@ DS_HD inline void send_much(X& x, int f, TcpSender& s, uint32_t now, bool force)
   const uint8_t link2 = (uint8_t)x.in->flow_route2[i * kMaxHops];
   s.wake_due = access_transmit(s.nic, x.nic_fifo(f), now,
                                [&](int32_t seq, bool rexmit, double start) {
-                                 Packet* p = x.emit_slot(sub_slot(start, now));
+                                 Packet* p = x.emit_slot(now);
                                  if (!p) return;
                                  const bool two = seg_on_path2(x, i, s, seq);
                                  p->seq = seq;  // written in place (Ring::push_slot)
-                                 p->t_enq = now;
+                                 p->t_enq = sub_slot(start, now);
                                  p->sender = (uint16_t)f;
                                  p->bytes = (uint16_t)wire;
                                  p->hop = (uint8_t)((two ? kHopPath2 : 0) | tag);
