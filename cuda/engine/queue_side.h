@@ -304,8 +304,8 @@ DS_HD DS_FLATTEN void depart(Replica& x, const Packet& p, int l, uint32_t now) {
       x.flag(kOvfDelayLine);
       return;
     }
-    TimedPacket& tp = dl.push_slot();  // written in place (Ring::push_slot)
-    tp.pkt = p;
+    TimedPacket& tp = dl.push_slot();  // written in place (Ring::push_slot, put_packet)
+    put_packet(&tp.pkt, p.seq, p.t_enq, p.sender, p.bytes, p.hop, p.cls, p.flags, p.link);
     tp.due = now + (uint32_t)x.in->link_prop_slots[x.iL(l)];
     tp.pad = 0;
     return;
@@ -481,17 +481,18 @@ DS_HD inline void queue_slot(Replica& x, uint32_t now) {
     if (x.links[l].dline.count == 0) continue;  // (single-hop routes: always)
     Ring<TimedPacket> dl = x.dline_ring(l);
     while (!dl.empty() && dl.front().due <= now) {
-      Packet* p = x.stage_slot();  // copied whole, then changed in place (Ring::push_slot)
+      Packet* p = x.stage_slot();  // the next hop's arrival, written whole (put_packet)
       if (!p) {
         dl.pop();
         continue;
       }
-      *p = dl.pop().pkt;
+      const Packet& q = dl.front().pkt;  // (written a link's delay ago)
       int n_hops = 0;
-      const int8_t* route = route_of(x, *p, n_hops);
-      p->hop += 1;
-      p->link = (uint8_t)route[hop_index(*p)];
-      p->t_enq = 0;  // at the slot's start
+      const int8_t* route = route_of(x, q, n_hops);
+      const uint8_t hop = (uint8_t)(q.hop + 1);
+      put_packet(p, q.seq, 0 /* at the slot's start */, q.sender, q.bytes, hop, q.cls, q.flags,
+                 (uint8_t)route[hop & kHopMask]);
+      dl.pop_front();
     }
   }
   if (x.hdr->stage_count > 1) order_arrivals(x);

@@ -1,6 +1,7 @@
 // A packet as the queues see it: in a class queue, a delay line, a lane's emission ring or
 // the same-slot arrival buffer. 16 bytes.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 #include "../core/hd.h"
@@ -19,6 +20,36 @@ struct Packet {
   uint8_t flags;     // kPktSource | kPktRexmit | colour << kPktColourShift | gen << kPktGenShift
   uint8_t link;      // link it is arriving at (emission ring and arrival buffer)
 };
+static_assert(sizeof(Packet) == 16 && offsetof(Packet, t_enq) == 4 && offsetof(Packet, sender) == 8 &&
+                  offsetof(Packet, hop) == 12 && offsetof(Packet, link) == 15,
+              "put_packet writes this layout");
+// Writes a whole packet at d in one store where the compiler allows it (GCC/Clang on the host:
+// one 16-byte store). A packet written field by field and read back soon after as a whole (a
+// ring copy) stalls the CPU: store forwarding cannot combine several narrow stores into one
+// wide load. On the GPU, plain field stores.
+DS_HD DS_INLINE void put_packet(Packet* d, int32_t seq, uint32_t t_enq, uint16_t sender,
+                                uint16_t bytes, uint8_t hop, uint8_t cls, uint8_t flags,
+                                uint8_t link) {
+#if !defined(__CUDA_ARCH__) && (defined(__GNUC__) || defined(__clang__)) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  typedef uint64_t Words __attribute__((vector_size(16)));
+  const uint64_t lo = (uint64_t)(uint32_t)seq | (uint64_t)t_enq << 32;
+  const uint64_t hi = (uint64_t)sender | (uint64_t)bytes << 16 | (uint64_t)hop << 32 |
+                      (uint64_t)cls << 40 | (uint64_t)flags << 48 | (uint64_t)link << 56;
+  const Words w = {lo, hi};
+  __builtin_memcpy(d, &w, sizeof(Packet));
+#else
+  d->seq = seq;
+  d->t_enq = t_enq;
+  d->sender = sender;
+  d->bytes = bytes;
+  d->hop = hop;
+  d->cls = cls;
+  d->flags = flags;
+  d->link = link;
+#endif
+}
+
 // A TCP packet on its flow's second path (batch.h Split) has the top bit of hop set, and the
 // tag a TCP-aware conditioner reads in bits 3-6: hop indices are <= kMaxHops (4), so these
 // bits are free and the packet stays 16 bytes. Read the hop index with hop_index(); hop += 1

@@ -96,14 +96,9 @@ DS_HD inline void source_step(X& x, int s, uint32_t now) {
     }
     Packet* p = x.stage_slot();  // written in place (Ring::push_slot)
     if (!p) continue;
-    p->seq = seq;
-    p->t_enq = 0;  // in the arrival buffer: at the slot's start
-    p->sender = (uint16_t)(x.shape.max_flows + s);
-    p->bytes = (uint16_t)bytes;
-    p->hop = 0;
-    p->cls = x.in->src_cls[i];
-    p->flags = kPktSource;
-    p->link = (uint8_t)x.in->src_route[i * kMaxHops];
+    put_packet(p, seq, 0 /* at the slot's start */, (uint16_t)(x.shape.max_flows + s),
+               (uint16_t)bytes, 0, x.in->src_cls[i], kPktSource,
+               (uint8_t)x.in->src_route[i * kMaxHops]);
   }
 }
 

@@ -248,15 +248,12 @@ DS_HD inline void send_much(X& x, int f, TcpSender& s, uint32_t now, bool force)
                                  Packet* p = x.emit_slot(now);
                                  if (!p) return;
                                  const bool two = seg_on_path2(x, i, s, seq);
-                                 p->seq = seq;  // written in place (Ring::push_slot)
-                                 p->t_enq = sub_slot(start, now);
-                                 p->sender = (uint16_t)f;
-                                 p->bytes = (uint16_t)wire;
-                                 p->hop = (uint8_t)((two ? kHopPath2 : 0) | tag);
-                                 p->cls = cls;
-                                 p->flags = (uint8_t)((rexmit ? kPktRexmit : 0) |
-                                                      (s.gen << kPktGenShift));
-                                 p->link = two ? link2 : link1;
+                                 put_packet(p, seq, sub_slot(start, now), (uint16_t)f,
+                                            (uint16_t)wire,
+                                            (uint8_t)((two ? kHopPath2 : 0) | tag), cls,
+                                            (uint8_t)((rexmit ? kPktRexmit : 0) |
+                                                      (s.gen << kPktGenShift)),
+                                            two ? link2 : link1);
                                });
 }
 
