@@ -12,7 +12,11 @@
 // Rare per-event work of optional features (telnet delays, TCP-aware tags, the cwnd trace):
 // a call on both backends, so that the hot functions they sit in stay small enough to inline.
 #define DS_RARE __noinline__
+// Hot, but a call on the device: its registers are allocated apart from the kernel's, which
+// otherwise crosses 128 registers and spills (ptxas -v; benchmarks/gpu.md). Inlined on the host.
+#define DS_DEVICE_CALL __noinline__
 #else
+#define DS_DEVICE_CALL inline
 #define DS_HD
 #define DS_INLINE inline
 #define DS_COLD inline

@@ -379,7 +379,7 @@ DS_HD inline void serve_link_cbq(Replica& x, int l, uint32_t now) {
 }
 
 // Byte-credit service of link l for one slot (model/link.h).
-DS_HD inline void serve_link(Replica& x, int l, uint32_t now) {
+DS_HD DS_DEVICE_CALL void serve_link(Replica& x, int l, uint32_t now) {
   LinkState& ls = x.links[l];
   const uint8_t sched = (uint8_t)ls.sched;
   if (sched == kSchedCbq) {
