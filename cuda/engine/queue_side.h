@@ -272,8 +272,7 @@ DS_HD inline void arrive_full(Replica& x, Packet p, uint32_t now) {
   ClassQueue& q = x.link_queues(l)[c];
   const size_t ik = x.iLC(l, c);
   const uint8_t aqm = fh.f_aqm ? x.in->class_aqm[ik] : (uint8_t)kAqmDropTail;
-  const bool fits = drop_tail_accepts(x.in->class_limit_kind[ik], x.in->class_limit[ik],
-                                      q.ring.count, q.bytes, p.bytes);
+  const bool fits = drop_tail_accepts((uint8_t)q.limit_kind, q.limit, q.ring.count, q.bytes, p.bytes);
   // ns-2's RED (red.cc) updates its average before it sees that the buffer is full; its
   // DiffServ multi-RED (dsredq.cc) refuses an overflowing packet first (model/queue_red.h).
   if ((aqm == kAqmRed || (aqm != kAqmDropTail && fits)) &&
@@ -358,8 +357,8 @@ DS_HD inline void serve_link_cbq(Replica& x, int l, uint32_t now) {
   LinkState& ls = x.links[l];
   const size_t il = x.iL(l);
   ClassQueue* q = x.link_queues(l);
-  const int nc = x.in->link_n_classes[il];
-  cbq_add_credit(ls.cbq, x.in->class_share + x.iLC(l, 0), x.in->link_bytes_per_slot[il], nc);
+  const int nc = ls.n_classes;
+  cbq_add_credit(ls.cbq, x.in->class_share + x.iLC(l, 0), ls.bytes_per_slot, nc);
   for (int c = 0; c < nc; ++c) cbq_serve_class(x, l, c, now);
   if (x.in->link_cbq_lend[il]) {
     double pool = cbq_collect(ls.cbq, q, nc);
@@ -483,7 +482,7 @@ DS_HD inline void queue_slot(Replica& x, uint32_t now) {
     while (!dl.empty() && dl.front().due <= now) {
       Packet* p = x.stage_slot();  // the next hop's arrival, written whole (put_packet)
       if (!p) {
-        dl.pop();
+        dl.pop_front();
         continue;
       }
       const Packet& q = dl.front().pkt;  // (written a link's delay ago)
@@ -501,7 +500,7 @@ DS_HD inline void queue_slot(Replica& x, uint32_t now) {
   for (int l = 0; l < nl; ++l) serve_link(x, l, now);
   if (x.measuring && x.hdr->f_aqm) {  // RED's average moves every slot; the lengths do not
     for (int l = 0; l < nl; ++l) {
-      const int nc = x.in->link_n_classes[x.iL(l)];
+      const int nc = x.links[l].n_classes;
       for (int c = 0; c < nc; ++c) {
         const size_t k = x.oLC(l, c);
         const size_t ik = x.iLC(l, c);

@@ -287,10 +287,6 @@ struct Replica {
 
   // Queue side: a packet arriving at link p.link in this slot. Arrivals are buffered and put
   // in the tie-break order before any queue sees them (DESIGN: Within a slot).
-  DS_HD DS_INLINE void stage_arrival(const Packet& p) const {
-    Packet* d = stage_slot();
-    if (d) *d = p;
-  }
   // The next place in the arrival buffer, to be filled in place (null: full, reported).
   DS_HD DS_INLINE Packet* stage_slot() const {
     if (hdr->stage_count >= (uint32_t)shape.stage_cap) {

@@ -156,7 +156,7 @@ DS_HD inline void flush_replica(Replica& x, BatchOutput* out) {
   x.out.slots_run[0] = (int64_t)x.hdr->t_queue;
   const int nl = x.in->n_links[x.iR()];
   for (int l = 0; l < nl; ++l)  // the queue lengths since their last change
-    for (int c = 0; c < x.in->link_n_classes[x.iL(l)]; ++c)
+    for (int c = 0; c < x.links[l].n_classes; ++c)
       occupancy_catch_up(x, x.link_queues(l)[c], x.oLC(l, c), x.hdr->t_queue);
   if (!x.hdr->f_colour) {  // every arrival was green (engine/queue_side.h: arrive)
     const size_t n = per_replica(x.shape, RLC);

@@ -16,8 +16,6 @@ namespace ds {
 
 struct LinkState {
   double credit;    // bytes the link may still send
-  // Not bytes: a store through a char type may alias anything, and these are written every
-  // slot (the compiler would reload every input pointer after each).
   int32_t busy_cls;    // class whose head packet is being transmitted; -1 = none (non-preemptive)
   int32_t idle;        // no packet queued at the end of the last slot
   int32_t wire_bytes;  // the size of that head packet (while busy_cls >= 0)

@@ -54,7 +54,7 @@ DS_HD DS_INLINE void rtt_refresh(const RtoParams& p, RttEstimator& e) {
 }
 
 // The slot at which a timer armed at `now` with the current backoff fires.
-DS_HD DS_INLINE uint32_t rto_due_slot(const RtoParams&, const RttEstimator& e, uint32_t now) {
+DS_HD DS_INLINE uint32_t rto_due_slot(const RttEstimator& e, uint32_t now) {
   return now + e.rto_ceil;
 }
 

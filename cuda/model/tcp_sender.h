@@ -122,7 +122,7 @@ DS_HD DS_INLINE void opencwnd(TcpSender& s, int32_t max_window) {
 
 template <class X>
 DS_HD DS_INLINE void set_rtx_timer(const X& x, TcpSender& s, uint32_t now) {
-  s.rto_due = rto_due_slot(x.rto, s.rtt, now);
+  s.rto_due = rto_due_slot(s.rtt, now);
 }
 
 // Hands one segment to the access link (TcpAgent::output()): sequence bookkeeping, RTT

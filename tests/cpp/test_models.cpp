@@ -88,27 +88,27 @@ void test_rtt() {
   const ds::RtoParams p{100.0, 1000.0, 60000.0};  // tick 100 slots, minrto 1000, maxrto 60000
   ds::RttEstimator e;
   ds::rtt_init(p, e, 30000.0);
-  check(ds::rto_due_slot(p, e, 7) == 30007u, "initial RTO armed");
+  check(ds::rto_due_slot(e, 7) == 30007u, "initial RTO armed");
   ds::rtt_sample(p, e, 1000.0);  // 10 ticks
   check(e.t_srtt == 80 && e.t_rttvar == 20, "first sample");
   check(e.t_rtxcur == 30.0 * 100.0, "rtxcur = srtt + 4 rttvar = 30 ticks");
   check(ds::rto_slots(p, e, 1) == 3000.0, "rto above minrto");
   check(ds::rto_slots(p, e, 64) == 60000.0, "rto capped at maxrto");
-  check(ds::rto_due_slot(p, e, 5) == 3005u, "timer after a sample");
+  check(ds::rto_due_slot(e, 5) == 3005u, "timer after a sample");
   ds::rtt_backoff(p, e);
   check(e.t_backoff == 2, "backoff doubles");
-  check(ds::rto_due_slot(p, e, 5) == 6005u, "timer with the backoff");
+  check(ds::rto_due_slot(e, 5) == 6005u, "timer with the backoff");
   ds::rtt_reset_backoff(p, e);
-  check(ds::rto_due_slot(p, e, 0) == 3000u, "backoff reset");
+  check(ds::rto_due_slot(e, 0) == 3000u, "backoff reset");
   // ceil of a fractional RTO, and the one-slot floor
   const ds::RtoParams q{0.3, 0.0, 1000.0};  // tick 0.3 slots, no minrto
   ds::RttEstimator g;
   ds::rtt_init(q, g, 2.5);
-  check(ds::rto_due_slot(q, g, 10) == 13u, "ceil(2.5) = 3");
+  check(ds::rto_due_slot(g, 10) == 13u, "ceil(2.5) = 3");
   ds::rtt_init(q, g, 0.25);
-  check(ds::rto_due_slot(q, g, 10) == 11u, "2-tick floor 0.6 -> one slot");
+  check(ds::rto_due_slot(g, 10) == 11u, "2-tick floor 0.6 -> one slot");
   ds::rtt_init(q, g, 4.0);
-  check(ds::rto_due_slot(q, g, 10) == 14u, "integral RTO kept");
+  check(ds::rto_due_slot(g, 10) == 14u, "integral RTO kept");
 }
 
 void test_access_link() {
