@@ -68,6 +68,9 @@ __global__ void __launch_bounds__(kBlockThreads)
     const int32_t need = emit_need(x);
     const uint32_t end = (uint32_t)in->end_slot[r];
     uint32_t polled = 0;
+    // Rounds end at every clip_slots slots, as on the CPU (0: never); no result depends on it.
+    const uint32_t clip = in->shape.clip_slots > 0 ? (uint32_t)in->shape.clip_slots : end;
+    uint32_t stop_at = clip < end ? clip : end;
     bool stopped = false;
     __syncwarp(mask);
     for (;;) {
@@ -85,7 +88,8 @@ __global__ void __launch_bounds__(kBlockThreads)
           break;
         }
       }
-      const uint32_t horizon = round_horizon(x, end);
+      if (tq >= stop_at) stop_at = (uint64_t)tq + clip < end ? tq + clip : end;
+      const uint32_t horizon = round_horizon(x, stop_at);
       flow_phase(x, lane, horizon, need);
       __syncwarp(mask);
       if (lane == 0 && !queue_phase(x)) x.hdr->t_queue = end;  // overflow bit set: host raises

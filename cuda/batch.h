@@ -126,6 +126,9 @@ struct BatchShape {
   int32_t stage_cap;      // arrivals at links within one slot, per replica
   int32_t lanes;          // team size: lanes working on one replica; power of two <= 32
   int32_t emit_cap;       // packets a lane may hold ahead of the queue side; power of two
+  int32_t clip_slots;     // rounds end at least every clip_slots slots of the queue side (the
+                          // CPU polls its stop word there); 0: no clip. Results never depend
+                          // on it (tests/test_schedule.py drives it); default kPollSlots
   // State kept only when a replica of the batch needs it (0: none in the block):
   int32_t flow_ext;       // 1: a Transfer and a SenderExt per flow (generators, telnet apps)
   int32_t conn_meters;    // 1: the Balancing Marker's connection table

@@ -147,24 +147,36 @@ def default_lanes(backend: str, max_flows: int) -> int:
 
 
 def run_packed(p: Packed, backend: str, threads: int | None = None,
-               control: RunControl | None = None) -> dict:
-    """Run one packed batch; returns the engine's output arrays, reshaped per dimension."""
+               control: RunControl | None = None, clip_slots: int | None = None) -> dict:
+    """Run one packed batch; returns the engine's output arrays, reshaped per dimension.
+
+    ``clip_slots``: rounds end at least every so many slots (0: never; default: the engine's
+    stop-poll interval, ``info()["poll_slots"]``). No result depends on it: it is there so that
+    tests can run one batch under many round schedules (tests/test_schedule.py)."""
     name = resolve_backend(backend)
     m = _module(name)
     if m is None:
         raise BackendError(f"backend {name!r} is not built")
+    shape = p.shape
+    if clip_slots is not None:
+        if isinstance(clip_slots, bool) or not isinstance(clip_slots, (int, np.integer)) \
+                or not 0 <= int(clip_slots) < 2**31:
+            raise ValueError(f"clip_slots = {clip_slots!r} is not allowed "
+                             "(expected an integer >= 0; 0: rounds not clipped)")
+        shape = {**shape, "clip_slots": int(clip_slots)}
     flat = {k: np.ascontiguousarray(v).reshape(-1) for k, v in p.arrays.items()}
     kw = {}
     if control is not None:
         kw["control"] = control._words
-    out = m.run(p.shape, flat, threads=int(threads or 0), **kw)
+    out = m.run(shape, flat, threads=int(threads or 0), **kw)
     lay = layout()
     return {k: np.asarray(v).reshape(lay.axes(lay.outputs[k][1], p.shape)) for k, v in out.items()}
 
 
 def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str = "auto",
              threads: int | None = None, lanes: int | None = None,
-             control: RunControl | None = None, merge_shapes: bool | None = None) -> Results:
+             control: RunControl | None = None, merge_shapes: bool | None = None,
+             clip_slots: int | None = None) -> Results:
     """Run every (scenario, seed) as one replica; tables indexed by ``replica`` (0..n-1).
 
     Replicas are grouped by shape bucket (``pack.shape_key``: flows rounded up to a power of
@@ -198,7 +210,7 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
         idx, p = packed.pop(0)
         if control is not None and control.stop_requested:
             continue
-        out = run_packed(p, name, threads, control)
+        out = run_packed(p, name, threads, control, clip_slots)
         done = out["slots_run"] >= p.arrays["end_slot"]
         if not done.all():
             if not done.any():

@@ -186,13 +186,18 @@ def _delays_only(v) -> bool:
 
 
 def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1,
-         nic_pool: str = "compact") -> Packed:
+         nic_pool: str = "compact", emit_ring: str = "lookahead") -> Packed:
     """The batch of ``scenarios`` (one replica each, with its seed), for teams of ``lanes``.
     ``nic_pool``: "compact" sizes each lane's access-link pool from what its flows hold at once
     in practice (a replica that runs out is rerun with "full" by ``engine.simulate``), "full"
-    from every flow's access buffer (it cannot run out)."""
+    from every flow's access buffer (it cannot run out). ``emit_ring``: "lookahead" sizes each
+    lane's emission ring for two lookahead windows (rounds rarely cut short), "min" at the
+    smallest size that still lets every lane move (rounds end early and often; the results
+    are the same: tests/test_schedule.py)."""
     if nic_pool not in NIC_POOLS:
         raise ValueError(f"pack: nic_pool={nic_pool!r} is not allowed (expected one of {NIC_POOLS})")
+    if emit_ring not in EMIT_RINGS:
+        raise ValueError(f"pack: emit_ring={emit_ring!r} is not allowed (expected one of {EMIT_RINGS})")
     if len(scenarios) != len(seeds):
         raise ValueError("pack: one seed per scenario")
     lay = layout()
@@ -310,9 +315,10 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1,
         n_flows = max(1, u.scalars["n_flows"])
         per_lane = -(-n_flows // lanes)
         share = min(1.0, 2.0 * per_lane / n_flows)
-        for lookahead in set(fm.lookahead.tolist()):
-            emit = max(emit, (per_lane + 1) * worst,
-                       int(math.ceil(2 * int(lookahead) * u.sustained * share)) + worst)
+        emit = max(emit, (per_lane + 1) * worst)
+        if emit_ring == "lookahead":
+            for lookahead in set(fm.lookahead.tolist()):
+                emit = max(emit, int(math.ceil(2 * int(lookahead) * u.sustained * share)) + worst)
     shape.update({
         # class rings only for the classes a link of the batch has, each as large as its
         # class needs on any link of any replica (engine/replica.h)
@@ -342,6 +348,7 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1,
 
 
 NIC_POOLS = ("compact", "full")
+EMIT_RINGS = ("lookahead", "min")
 #: segments per chunk of a lane's access-link pool (cuda/model/access_link.h kNicChunkSegs)
 NIC_CHUNK_SEGS = 8
 
