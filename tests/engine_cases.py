@@ -14,6 +14,11 @@ from traffic generators, a second path per flow with each edge-classifier split,
 class-based isolation (cbq, lending off and on), and (issue 13) the TCP-aware conditioners,
 two DiffServ domains and the cwnd trace, each recorded when they were added: the families
 before them were checked unchanged bit for bit before the file was re-recorded.
+Re-recorded once more for issue 20 (results independent of the round schedule): traffic0,
+traffic1 and tcpaware2 changed (per-event draws for web sessions and sessions slots, web
+objects admitted in time order, gen_peak_active counted at the queue side's time, a new
+transfer completed only by its own packets, flow_drops owned by the queue side); no other
+family changed a bit.
 """
 from __future__ import annotations
 

@@ -605,8 +605,8 @@ def test_stopped_family_call_saves_what_finished_and_resumes(tmp_path, monkeypat
     ga, gb = small_grid(), small_grid(n_flows=8, seeds=3)
     real = engine.run_packed
 
-    def first_then_stop(p, backend, threads=None, control=None):
-        out = real(p, backend, threads, control)
+    def first_then_stop(p, backend, threads=None, control=None, clip_slots=None):
+        out = real(p, backend, threads, control, clip_slots)
         control.request_stop()
         return out
     monkeypatch.setattr(engine, "run_packed", first_then_stop)

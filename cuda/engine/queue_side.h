@@ -465,6 +465,7 @@ DS_HD inline void order_arrivals(Replica& x) {
 
 DS_HD inline void queue_slot(Replica& x, uint32_t now) {
   x.measuring = (int64_t)now >= x.in->warmup_slot[x.iR()];
+  if (now >= x.hdr->peak_due) count_starts(x, now);  // transfers starting now (traffic only)
   while (x.rxtree.min_key() <= now) {  // delayed-ACK timers
     const int f = x.rxtree.min_index();
     x.rcv(f).delack_due = kNeverSlot;

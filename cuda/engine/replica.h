@@ -47,6 +47,9 @@ struct ReplicaHdr {
   uint8_t f_app;      // telnet-like applications
   uint8_t f_tcp_tag;  // a conditioner that reads its senders' TCP state (marker_tcp_aware.h)
   uint8_t f_trace;    // flows whose cwnd is traced
+  uint32_t peak_due;  // traffic: the first slot at which an assigned transfer starts and has
+                      // not been counted alive yet (engine/traffic.h, count_starts); never
+                      // without traffic
   int32_t trace_next[kMaxTraced];  // each traced flow's next sample (written by its lane only)
 };
 
@@ -64,6 +67,10 @@ struct Transfer {
                       // receiver has seen its first packet)
   uint8_t active;     // assigned and its record not yet written
   uint8_t rx_done;    // its last packet was received (the record is written)
+  uint8_t counted;    // counted alive (its start slot reached by the queue side)
+  uint8_t pad[3];
+  uint32_t n_assigned;   // transfers the slot has been given (sessions: its draws' counter)
+  int32_t next_pending;  // the next transfer of its generator not yet counted alive (-1: none)
 };
 
 // Elements of an output array that belong to one replica.

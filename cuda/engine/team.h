@@ -21,6 +21,7 @@ DS_HD inline void init_replica(Replica& x, const Layout& L) {
   h.t_queue = 0;
   h.ack_head = 0;
   h.ack_tail = 0;
+  h.peak_due = kNeverSlot;
   const int64_t warmup = x.in->warmup_slot[x.iR()];  // queue-length integrals count from here
   const uint32_t first_measured = warmup <= 0 ? 0u : warmup >= 0xFFFFFFFF ? 0xFFFFFFFFu : (uint32_t)warmup;
   for (int l = 0; l < x.shape.max_links; ++l) {
@@ -163,6 +164,9 @@ DS_HD inline void flush_replica(Replica& x, BatchOutput* out) {
     for (size_t i = 0; i < n; ++i) x.out.q_colour_arrivals[i * kMaxColours + kGreen] = x.out.q_arrivals[i];
   }
   if (x.hdr->f_traffic) flush_traffic(x);
+  // A flow's drops: the queue side's and its access link's (each side counts its own: the
+  // flow side may be ahead of the queue side by an amount that depends on the rounds).
+  for (int f = 0; f < x.in->n_flows[x.iR()]; ++f) x.out.flow_drops[f] += x.out.flow_access_drops[f];
   if (x.hdr->f_trace)
     for (int f = 0; f < x.in->n_flows[x.iR()]; ++f) trace_until(x, f, x.snd(f), 1e300);
   const size_t r = (size_t)x.r;

@@ -7,7 +7,12 @@
 // replica's rounds fall, on the team size or on the backend):
 //  - admit_transfers (between rounds, one lane): an arrival before the next round's horizon
 //    takes a free slot (none free: counted as refused, never silent) and is assigned to it:
-//    the sender gets it as pending, the queue side expects its generation;
+//    the sender gets it as pending, the queue side expects its generation. A generator's
+//    arrivals are assigned in time order, and every draw belongs to its event (a Poisson
+//    generator's n-th arrival, a web session, a sessions slot's n-th transfer), so what is
+//    assigned does not depend on where the horizon falls: a slot freed by a completion the
+//    queue side has not reached yet is free only from a loop delay after it, past the horizon;
+//  - the queue side counts it alive when it reaches its start slot (count_starts);
 //  - the flow side starts it when it reaches the arrival time: a new connection (slow start,
 //    initial RTO, empty access FIFO); ACKs still due to the slot's last transfer are dropped;
 //  - the queue side switches the slot's receiver to it at the first packet of its generation;
@@ -51,21 +56,26 @@ DS_HD DS_INLINE void queue_counters(const Replica& x, int f, int32_t* c) {
   c[2] = (int32_t)x.out.flow_colour_pkts[(size_t)f * kMaxColours + kRed];
 }
 
+// The flow side's counters (each side reads only what it writes: the flow side runs ahead of
+// the queue side by up to a loop delay, by how much depending on the rounds).
 DS_HD DS_INLINE void sender_counters(const Replica& x, int f, int32_t* c) {
   c[0] = (int32_t)x.out.flow_pkts_sent[f];
   c[1] = (int32_t)x.out.flow_retransmits[f];
   c[2] = (int32_t)x.out.flow_timeouts[f];
+  c[3] = (int32_t)x.out.flow_access_drops[f];
 }
 
-// The sender's part of record k: what it sent up to now (its last ACK, or the end).
+// The sender's part of record k: what it sent up to now (its last ACK, or the end), and the
+// drops at its access link, added to the queue side's drops of the record.
 DS_HD DS_INLINE void record_sender(const Replica& x, int f, int64_t k) {
   const SenderExt& s = x.sx(f);
-  int32_t c[3];
+  int32_t c[4];
   sender_counters(x, f, c);
   const size_t i = (size_t)x.r * x.shape.max_transfers + (size_t)k;
   x.rec->tr_pkts_sent[i] = c[0] - s.base[0];
   x.rec->tr_retransmits[i] = c[1] - s.base[1];
   x.rec->tr_timeouts[i] = c[2] - s.base[2];
+  x.rec->tr_drops[i] += c[3] - s.base[3];
 }
 
 // Queue side: the record of the transfer in slot f, ending at `end` (-1: running at the end).
@@ -114,12 +124,67 @@ DS_HD inline void transfer_switch(Replica& x, const Packet& p) {
   queue_counters(x, f, t.base);
 }
 
+// Queue side, at the start of slot `now` once hdr->peak_due <= now: assigned transfers whose
+// start slot has come are alive from now on (the generator's gen_peak_active). Counted here,
+// at a fixed simulated time, not when they are assigned: assignment runs up to a loop delay
+// ahead, by an amount that depends on where the rounds fall.
+DS_HD DS_COLD void count_starts(Replica& x, uint32_t now) {
+  uint32_t due = kNeverSlot;
+  const int ng = x.in->n_gens[x.iR()];
+  for (int g = 0; g < ng; ++g) {
+    GenState& st = x.gens[g];
+    bool started = false;
+    while (st.pend_head >= 0) {
+      Transfer& t = x.xfers[st.pend_head];
+      const uint32_t s = (uint32_t)t.start;
+      if (s > now) {
+        if (s < due) due = s;
+        break;
+      }
+      t.counted = 1;
+      st.live += 1;
+      started = true;
+      st.pend_head = t.next_pending;
+      t.next_pending = -1;
+      if (st.pend_head < 0) st.pend_tail = -1;
+    }
+    // Every start of slot `now` is counted before its completions (they end at now + 1).
+    if (started && st.live > x.out.gen_peak_active[g]) x.out.gen_peak_active[g] = st.live;
+  }
+  x.hdr->peak_due = due;
+}
+
+// Between rounds: transfer f joins its generator's list of transfers not yet counted alive,
+// in start order. Poisson and web arrivals are assigned in time order (an append); a sessions
+// generator's slots in slot order (an insertion).
+DS_HD inline void pend_insert(Replica& x, GenState& st, int f) {
+  Transfer& t = x.xfers[f];
+  t.counted = 0;
+  t.next_pending = -1;
+  if (st.pend_tail < 0) {
+    st.pend_head = st.pend_tail = f;
+  } else if (x.xfers[st.pend_tail].start <= t.start) {
+    x.xfers[st.pend_tail].next_pending = f;
+    st.pend_tail = f;
+  } else {  // before the tail: somewhere from the head on
+    int32_t* link = &st.pend_head;
+    while (x.xfers[*link].start <= t.start) link = &x.xfers[*link].next_pending;
+    t.next_pending = *link;
+    *link = f;
+  }
+  const uint32_t s = (uint32_t)t.start;
+  if (s < x.hdr->peak_due) x.hdr->peak_due = s;
+}
+
 // Queue side: flow slot f's receiver has everything in order up to rcv_next.
 DS_HD inline void transfer_progress(Replica& x, int f, uint32_t now) {
   Transfer& t = x.xfers[f];
-  if (t.active && t.gen == t.next_gen && t.first_at < 0.0)
-    t.first_at = (double)now + 1.0;  // its first packet: at the slot's end, as the last
-  if (!t.active || t.rx_done || x.rcv(f).rcv_next < t.size) return;
+  // Only the assigned transfer's own packets count: until its first packet has switched the
+  // receiver (transfer_switch), late packets of the slot's last transfer (retransmissions
+  // still in the network) reach the old receiver and must not complete the new transfer.
+  if (!t.active || t.gen != t.next_gen) return;
+  if (t.first_at < 0.0) t.first_at = (double)now + 1.0;  // its first packet: at the slot's end
+  if (t.rx_done || x.rcv(f).rcv_next < t.size) return;
   t.rx_done = 1;
   t.active = 0;
   const int g = x.in->flow_gen[x.iF(f)];
@@ -129,14 +194,16 @@ DS_HD inline void transfer_progress(Replica& x, int f, uint32_t now) {
   const int64_t k = write_record(x, f, (double)now + 1.0);
   x.sx(f).rec_k = k;  // the sender adds its counts when the last ACK reaches it
   x.out.gen_completed[g] += 1;
-  x.gens[g].active -= 1;
+  if (!t.counted) count_starts(x, now);  // (started in an earlier slot: counted already)
+  x.gens[g].live -= 1;
   // The last (cumulative) ACK leaves now, or within a delayed-ACK interval, and is at the
   // sender a loop delay later: the slot is free from then on.
   t.free_at = (double)now + 2.0 + (double)x.in->flow_loop_slots[i] +
               (x.in->flow_delack[i] ? (double)x.in->delack_slots[x.iR()] : 0.0);
-  if (x.in->gen_kind[x.iG(g)] == kGenSessions)
+  if (x.in->gen_kind[x.iG(g)] == kGenSessions)  // the think time after the slot's n-th transfer
     t.next_start = (double)now + 1.0 +
-                   gen_exp(x.seed, g, x.gens[g], x.in->gen_think_slots[x.iG(g)]);
+                   exponential(event_u01(x.seed, kFamSession, (uint32_t)f, 2u * t.n_assigned - 1u),
+                               x.in->gen_think_slots[x.iG(g)]);
 }
 
 // Flow side: flow slot f's sender has its transfer's last ACK.
@@ -178,6 +245,7 @@ DS_HD inline void assign_transfer(Replica& x, int f, int g, double at, int32_t s
   t.next_gen = (uint8_t)((t.next_gen + 1u) & 15u);
   t.active = 1;
   t.rx_done = 0;
+  t.n_assigned += 1;
   SenderExt& s = x.sx(f);
   s.pending = 1;
   s.pend_gen = t.next_gen;
@@ -189,10 +257,8 @@ DS_HD inline void assign_transfer(Replica& x, int f, int g, double at, int32_t s
     MinTree tree = x.tree;
     tree.set(f, s.pend_at, x.lane_root(f));
   }
-  GenState& st = x.gens[g];
-  st.active += 1;
+  pend_insert(x, x.gens[g], f);
   x.out.gen_started[g] += 1;
-  if (st.active > x.out.gen_peak_active[g]) x.out.gen_peak_active[g] = st.active;
 }
 
 // Next-fit search of generator g's pool for a slot free at `at`; -1 if none.
@@ -223,36 +289,53 @@ DS_HD inline void start_transfer(Replica& x, int g, double at, int32_t size) {
 // ns-2 WebTraf-like sessions (kGenWeb): a session's pages come at exponential intervals
 // (gen_think_slots; the next page is scheduled when a page starts, as ns-2 does, whatever its
 // objects' progress); a page asks for gen_objects objects at exponential intervals
-// (gen_inter_obj_slots) from its start; each object is a transfer from the pool.
+// (gen_inter_obj_slots) from its start; each object is a transfer from the pool. Each session
+// draws from its own stream (kFamWeb), so its times and sizes do not depend on the others.
+
+// A session's next event: its next page or its current page's next object (1e300: none).
+DS_HD DS_INLINE double web_next(const WebSession& w) {
+  const double page = w.pages_left > 0 ? w.next_page : 1e300;
+  const double obj = w.objs_left > 0 ? w.next_obj : 1e300;
+  return page <= obj ? page : obj;
+}
+
+DS_HD DS_INLINE double web_exp(uint64_t seed, int k, WebSession& w, double mean) {
+  return exponential(event_u01(seed, kFamWeb, (uint32_t)k, w.ctr++), mean);
+}
+
+// Every event of generator g's sessions before `horizon`, in time order across sessions (ties:
+// the lower session first), so that objects take pool slots in the order they arrive, however
+// the rounds fall.
 DS_HD inline void admit_web(Replica& x, int g, uint32_t horizon, double t_stop,
                             const GenParams& gp) {
   const size_t i = x.iG(g);
-  GenState& st = x.gens[g];
   const int first = x.in->gen_first_session[i], n = x.in->gen_sessions[i];
   const double h = (double)horizon < t_stop ? (double)horizon : t_stop;
-  for (int k = first; k < first + n; ++k) {
-    WebSession& w = x.websess[k];
-    // In time order (so no start is earlier than one already made): the next object of the
-    // current page, or the next page. A page that starts before the last one's objects have
-    // all been asked for adds its objects to those left, from its start time on (ns-2 keeps
-    // one schedule per page; here they share one: the same number of objects, at most an
-    // inter-object gap apart from ns-2's times).
-    for (;;) {
-      const bool page = w.pages_left > 0 && w.next_page < h &&
-                        (w.objs_left == 0 || w.next_page <= w.next_obj);
-      if (page) {
-        w.pages_left -= 1;
-        if (w.objs_left == 0 || w.next_page < w.next_obj) w.next_obj = w.next_page;
-        w.objs_left += x.in->gen_objects[i];
-        w.next_page += gen_exp(x.seed, g, st, x.in->gen_think_slots[i]);
-      } else if (w.objs_left > 0 && w.next_obj < h) {
-        const double at = w.next_obj;
-        w.objs_left -= 1;
-        w.next_obj += gen_exp(x.seed, g, st, x.in->gen_inter_obj_slots[i]);
-        start_transfer(x, g, at, gen_size(x.seed, g, st, gp));
-      } else {
-        break;
+  for (;;) {
+    int k = -1;
+    double at = h;
+    for (int j = first; j < first + n; ++j) {
+      const double tj = web_next(x.websess[j]);
+      if (tj < at) {
+        at = tj;
+        k = j;
       }
+    }
+    if (k < 0) return;
+    WebSession& w = x.websess[k];
+    // A page that starts before the last one's objects have all been asked for adds its
+    // objects to those left, from its start time on (ns-2 keeps one schedule per page; here
+    // they share one: the same number of objects, at most an inter-object gap apart from
+    // ns-2's times).
+    if (w.pages_left > 0 && (w.objs_left == 0 || w.next_page <= w.next_obj)) {
+      w.pages_left -= 1;
+      if (w.objs_left == 0 || w.next_page < w.next_obj) w.next_obj = w.next_page;
+      w.objs_left += x.in->gen_objects[i];
+      w.next_page += web_exp(x.seed, k, w, x.in->gen_think_slots[i]);
+    } else {
+      w.objs_left -= 1;
+      w.next_obj += web_exp(x.seed, k, w, x.in->gen_inter_obj_slots[i]);
+      start_transfer(x, g, at, size_of(event_u01(x.seed, kFamWeb, (uint32_t)k, w.ctr++), gp));
     }
   }
 }
@@ -285,7 +368,8 @@ DS_HD DS_COLD void admit_transfers(Replica& x, uint32_t horizon) {
       const double at = t.next_start > t.free_at ? t.next_start : t.free_at;
       if (at < (double)horizon && at < t_stop) {
         t.next_start = 1e300;  // set again when this transfer completes
-        assign_transfer(x, f, g, at, gen_size(x.seed, g, st, gp));
+        const double u = event_u01(x.seed, kFamSession, (uint32_t)f, 2u * t.n_assigned);
+        assign_transfer(x, f, g, at, size_of(u, gp));
       }
     }
   }
@@ -306,6 +390,10 @@ DS_HD DS_COLD void init_traffic(Replica& x) {
     t.next_gen = 0;
     t.active = 0;
     t.rx_done = 0;
+    t.counted = 0;
+    for (int k = 0; k < 3; ++k) t.pad[k] = 0;
+    t.n_assigned = 0;
+    t.next_pending = -1;
     TcpSender& s = x.snd(f);
     x.sx(f).pending = 0;
     x.sx(f).rec_k = -1;
@@ -321,7 +409,9 @@ DS_HD DS_COLD void init_traffic(Replica& x) {
     GenState& st = x.gens[g];
     st.ctr = 0;
     st.scan = 0;
-    st.active = 0;
+    st.live = 0;
+    st.pend_head = -1;
+    st.pend_tail = -1;
     st.pad = 0;
     st.next_arrival = 1e300;
     if (x.in->gen_kind[i] == kGenPoisson) {
@@ -330,7 +420,9 @@ DS_HD DS_COLD void init_traffic(Replica& x) {
       const int first = x.in->gen_first_session[i], n = x.in->gen_sessions[i];
       for (int k = first; k < first + n; ++k) {
         WebSession& w = x.websess[k];
-        w.next_page = gen_exp(x.seed, g, st, x.in->gen_think_slots[i]);
+        w.ctr = 0;
+        w.pad = 0;
+        w.next_page = web_exp(x.seed, k, w, x.in->gen_think_slots[i]);
         w.next_obj = 1e300;
         w.pages_left = x.in->gen_pages[i];
         w.objs_left = 0;

@@ -81,7 +81,8 @@ struct SenderExt {
   // reaches pend_at (so at the same simulated time whatever the rounds): engine/traffic.h.
   int32_t pend_size;
   uint32_t pend_at;
-  int32_t base[3];      // its counters when the transfer started: sent, rexmits, timeouts
+  int32_t base[4];      // its counters when the transfer started: sent, rexmits, timeouts,
+                        // access-link drops (engine/traffic.h, sender_counters)
   uint32_t app_ctr;     // Philox counter of a telnet-like application (kFamApp)
   uint8_t pending;
   uint8_t pend_gen;
@@ -149,10 +150,9 @@ DS_HD inline void output(X& x, int f, TcpSender& s, int32_t seq, uint32_t now) {
   const int32_t limit = x.in->flow_access_limit[x.iF(f)];
   const NicFifo fifo = x.nic_fifo(f);
   if (limit > 0 && fifo.size() >= limit) {
-    if (x.measuring) {
-      x.out.flow_drops[f] += 1;
-      x.out.flow_access_drops[f] += 1;
-    }
+    // Counted here only: flow_drops belongs to the queue side, which may be behind this
+    // sender's slot; flush_replica adds these to it (engine/team.h).
+    if (x.measuring) x.out.flow_access_drops[f] += 1;
     return;
   }
   if (!access_push(fifo, seq, rexmit)) x.flag(kOvfNic);

@@ -16,9 +16,11 @@ namespace ds {
 
 struct GenState {
   double next_arrival;  // Poisson: slot time of the next arrival
-  uint32_t ctr;         // Philox counter of the generator's stream
+  uint32_t ctr;         // Philox counter of the generator's stream (Poisson; first starts)
   int32_t scan;         // next pool slot to look at (next-fit search for a free slot)
-  int32_t active;       // transfers alive now
+  int32_t live;         // transfers started (start slot reached by the queue side), not done
+  int32_t pend_head;    // assigned transfers not yet counted live, a list in start order
+  int32_t pend_tail;    // through Transfer::next_pending (-1: empty)
   int32_t pad;
 };
 
@@ -28,6 +30,8 @@ struct WebSession {
   double next_obj;    // slot time of the current page's next object
   int32_t pages_left;
   int32_t objs_left;  // objects of the current page still to request
+  uint32_t ctr;       // Philox counter of its own stream (kFamWeb, component: the session)
+  uint32_t pad;
 };
 
 struct GenParams {
@@ -49,7 +53,18 @@ DS_HD DS_INLINE double gen_exp(uint64_t seed, int g, GenState& st, double mean) 
   return exponential(gen_u01(seed, g, st), mean);
 }
 
-// A transfer size in whole packets (>= 1).
+// Draws that belong to one event, not to a stream shared by many: a web session's own stream
+// (kFamWeb, component the session, counter its own), a pool slot's n-th transfer of a
+// sessions generator (kFamSession, component the slot, counter 2n: its size, 2n + 1: the
+// think time after it). Such a draw does not depend on the order in which events of other
+// sessions or slots are handled, hence not on where the engine's rounds fall.
+DS_HD DS_INLINE double event_u01(uint64_t seed, uint32_t family, uint32_t component,
+                                 uint32_t counter) {
+  uint32_t c = counter;
+  return draw_u01(seed, family, component, c);
+}
+
+// A transfer size in whole packets (>= 1) from a uniform draw u.
 //  set:         a uniform choice of one entry (Rossi et al.: "uniformly chosen among a coarse
 //               set of empirically selected flow lengths");
 //  exponential: ceil(Exp(mean));
@@ -57,8 +72,7 @@ DS_HD DS_INLINE double gen_exp(uint64_t seed, int g, GenState& st, double mean) 
 //               x = min / (1 - u (1 - (min/max)^alpha))^(1/alpha), then ceil;
 //  ParetoII:    ns-2's RandomVariable/ParetoII (Lomax) of mean m and shape alpha,
 //               x = m (alpha - 1) ((1 - u)^(-1/alpha) - 1), then ceil (ns-2's web objects).
-DS_HD inline int32_t gen_size(uint64_t seed, int g, GenState& st, const GenParams& p) {
-  const double u = gen_u01(seed, g, st);
+DS_HD inline int32_t size_of(double u, const GenParams& p) {
   double x = 1.0;
   if (p.size_kind == kSizeSet) {
     int32_t k = (int32_t)(u * (double)p.size_n);
@@ -77,6 +91,11 @@ DS_HD inline int32_t gen_size(uint64_t seed, int g, GenState& st, const GenParam
   const double c = (double)(int64_t)x;
   const int64_t n = (int64_t)(c < x ? c + 1.0 : c);
   return n < 1 ? 1 : (n > 0x3FFFFFFF ? 0x3FFFFFFF : (int32_t)n);
+}
+
+// The next size from the generator's own stream (Poisson arrivals, in arrival order).
+DS_HD DS_INLINE int32_t gen_size(uint64_t seed, int g, GenState& st, const GenParams& p) {
+  return size_of(gen_u01(seed, g, st), p);
 }
 
 }  // namespace ds

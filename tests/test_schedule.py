@@ -1,0 +1,99 @@
+"""No result depends on how the engine slices time (DESIGN: "Same bits"; issue 20).
+
+A replica advances in rounds: each lane's flow side runs ahead to a horizon, then the queue
+side catches up. Where rounds end depends on the run, not on the model: the CPU clips them at
+every ``clip_slots`` slots to poll its stop word, a GPU kernel may not clip at all, a small
+emission ring ends a round as soon as it fills, and a team of lanes splits the flows. Every
+golden family runs here under a matrix of such schedules, all in one mixed batch, and every
+output array of every replica must be bit-identical to the plain schedule's (one lane, the
+default ring, the default clip), which tests/test_engine_golden.py checks against the recorded
+data. This is how a new GPU kernel, whose rounds fall elsewhere, is shown to compute the
+CPU's bits before it meets a GPU.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from diffsweep.engine import run_packed
+from diffsweep.pack import pack
+from engine_cases import golden_cases
+
+CASES = golden_cases()
+# 0: never clipped (as a kernel that does not poll); 1: a round per slot; primes and powers of
+# two so that clips fall at every phase of the replicas' loop delays; 4096 is the default.
+CLIPS = (0, 1, 2, 3, 7, 13, 61, 257, 4093, 4096)
+LANES = (1, 2, 8, 32)
+RINGS = ("min", "lookahead")
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    a, b = np.atleast_1d(a), np.atleast_1d(b)
+    return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a.view(np.uint8), b.view(np.uint8))
+
+
+def _differences(out: dict, ref: dict, rows: list[tuple[str, int]]) -> list[str]:
+    """'case: field, field' for every replica whose outputs differ from the reference."""
+    bad = []
+    for name, i in rows:
+        fields = [k for k in sorted(ref) if not _same(out[k][i], ref[k][i])]
+        if fields:
+            bad.append(f"{name}: {', '.join(fields)}")
+    return bad
+
+
+@pytest.fixture(scope="module")
+def alone() -> dict:
+    """Each case alone under the plain schedule (tests/test_engine_golden.py: the recorded bits)."""
+    return {name: run_packed(pack([sc], [seed]), "cpu") for name, sc, seed in CASES}
+
+
+@pytest.mark.parametrize("emit_ring", RINGS)
+@pytest.mark.parametrize("lanes", LANES)
+@pytest.mark.parametrize("clip", CLIPS)
+def test_every_schedule_gives_the_same_bits(alone, clip, lanes, emit_ring):
+    """Each case in its own batch, so that its "min" rings are as small as it allows."""
+    bad = []
+    for name, sc, seed in CASES:
+        out = run_packed(pack([sc], [seed], lanes=lanes, emit_ring=emit_ring), "cpu", clip_slots=clip)
+        assert not out["overflow"].any(), name
+        bad += _differences(out, alone[name], [(name, 0)])
+    assert not bad, f"clip {clip}, {lanes} lanes, {emit_ring} rings: " + "; ".join(bad)
+
+
+@pytest.mark.parametrize("clip,lanes,emit_ring", [(0, 1, "min"), (1, 8, "lookahead"),
+                                                  (61, 32, "min"), (4093, 2, "min")])
+def test_mixed_batch_under_other_schedules(alone, clip, lanes, emit_ring):
+    """Every case in one batch (padded to the largest shape) under other schedules."""
+    p = pack([c[1] for c in CASES], [c[2] for c in CASES], lanes=lanes, emit_ring=emit_ring)
+    out = run_packed(p, "cpu", clip_slots=clip)
+    assert not out["overflow"].any()
+    bad = []
+    for i, (name, _, _) in enumerate(CASES):
+        ref = alone[name]
+        fields = []
+        for k, v in ref.items():
+            got = np.atleast_1d(out[k][i])
+            want = np.atleast_1d(v[0])
+            # padding: the batch's arrays are at least as large as the case's own
+            got = got[tuple(slice(0, n) for n in want.shape)]
+            if not _same(got, want):
+                fields.append(k)
+        if fields:
+            bad.append(f"{name}: {', '.join(fields)}")
+    assert not bad, "; ".join(bad)
+
+
+def test_min_rings_are_smaller():
+    """The "min" rings are a real test: smaller than the default for many cases, for a team too."""
+    for lanes in (1, 8):
+        smaller = sum(pack([sc], [seed], lanes=lanes, emit_ring="min").shape["emit_cap"] <
+                      pack([sc], [seed], lanes=lanes).shape["emit_cap"] for _, sc, seed in CASES)
+        assert smaller >= 8, (lanes, smaller)
+
+
+def test_clip_slots_is_checked():
+    p = pack([CASES[0][1]], [CASES[0][2]])
+    for bad in (-1, 1.5, True, 2**31):
+        with pytest.raises(ValueError, match="clip_slots"):
+            run_packed(p, "cpu", clip_slots=bad)
