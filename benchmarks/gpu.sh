@@ -27,7 +27,7 @@ if want build; then
 fi
 python3 -c "import diffsweep as ds, json; print(json.dumps(ds.info()))" | tee -a "$OUT/gpu-summary.txt"
 if want tests; then
-  step tests python3 -m pytest -q -p no:cacheprovider tests/test_gpu.py tests/test_engine_golden.py tests/test_diffserv.py tests/test_traffic.py tests/test_tcp_aware.py
+  step tests python3 -m pytest -q -p no:cacheprovider tests/test_gpu.py tests/test_engine_golden.py tests/test_schedule.py tests/test_diffserv.py tests/test_traffic.py tests/test_tcp_aware.py
   tail -3 "$OUT/tests.log" | tee -a "$OUT/gpu-summary.txt"
 fi
 if want throughput; then

@@ -17,6 +17,7 @@ import pytest
 
 from diffsweep.engine import run_packed
 from diffsweep.pack import pack
+from backends import BACKENDS
 from engine_cases import golden_cases
 
 CASES = golden_cases()
@@ -61,12 +62,18 @@ def test_every_schedule_gives_the_same_bits(alone, clip, lanes, emit_ring):
     assert not bad, f"clip {clip}, {lanes} lanes, {emit_ring} rings: " + "; ".join(bad)
 
 
-@pytest.mark.parametrize("clip,lanes,emit_ring", [(0, 1, "min"), (1, 8, "lookahead"),
-                                                  (61, 32, "min"), (4093, 2, "min")])
-def test_mixed_batch_under_other_schedules(alone, clip, lanes, emit_ring):
-    """Every case in one batch (padded to the largest shape) under other schedules."""
+MIXED = [("cpu", 0, 1, "min"), ("cpu", 1, 8, "lookahead"), ("cpu", 61, 32, "min"),
+         ("cpu", 4093, 2, "min")]
+if "cuda" in BACKENDS:  # a GPU's rounds against the CPU's plain bits (skipped without one)
+    MIXED += [("cuda", c, k, r) for c in (0, 1, 4096) for k in (1, 8, 32) for r in RINGS]
+
+
+@pytest.mark.parametrize("backend,clip,lanes,emit_ring", MIXED)
+def test_mixed_batch_under_other_schedules(alone, backend, clip, lanes, emit_ring):
+    """Every case in one batch (padded to the largest shape) under other schedules, and on
+    CUDA when a device is there."""
     p = pack([c[1] for c in CASES], [c[2] for c in CASES], lanes=lanes, emit_ring=emit_ring)
-    out = run_packed(p, "cpu", clip_slots=clip)
+    out = run_packed(p, backend, clip_slots=clip)
     assert not out["overflow"].any()
     bad = []
     for i, (name, _, _) in enumerate(CASES):

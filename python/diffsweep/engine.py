@@ -185,7 +185,8 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
     (default: on CUDA) puts every group into one launch when the padding costs little memory
     (``_merged_groups``): a GPU launch lasts as long as its slowest replica, so launches of a
     few replicas each leave it idle. With a ``control`` whose stop is requested, raises
-    :class:`EngineInterrupted` carrying the finished replicas' tables.
+    :class:`EngineInterrupted` carrying the finished replicas' tables. ``clip_slots`` (see
+    :func:`run_packed`) changes where rounds end, never a result.
     """
     if len(scenarios) != len(seeds):
         raise ValueError("simulate: one seed per scenario")
