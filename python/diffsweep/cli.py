@@ -202,13 +202,19 @@ def _cmd_run(args) -> int:
 def _cmd_reproduce(args) -> int:
     from .reproduce import reproduce  # noqa: PLC0415
 
+    # the options, checked before any sweep runs (--threads -1 used to fail after the engine
+    # call); reproduce() checks the rest (--figure, --backend's device, --sweeps, the folder)
+    _check_int("--threads", args.threads, 0)
+    _check_int("--seeds", args.seeds, 1)
     out = args.out or f"results/{args.paper}{'-quick' if args.quick else ''}"
     log = (lambda *a, **k: None) if args.quiet else print
+    resume = shlex.join(["diffsweep", *args.argv])
     # a Ctrl-C (SweepInterrupted) is reported by main(), which also ignores further Ctrl-Cs
     md, html, verdicts = reproduce(args.paper, out, figures=args.figure, quick=args.quick,
                                    backend=args.backend, seeds=args.seeds,
                                    progress=False if args.quiet else None,
-                                   threads=args.threads, log=log)
+                                   threads=args.threads, log=log, sweeps=args.sweeps,
+                                   resume=resume)
     if not args.quiet:
         width = max(len(k) for k in verdicts)
         for cid, v in verdicts.items():
@@ -478,10 +484,11 @@ def _main(argv: list[str], debug: bool) -> int:
                    help="take the results folder even if its lock names another run")
     s.set_defaults(fn=_cmd_run)
     s = sub.add_parser("reproduce", help="reproduce a paper's figures and check its claims",
-                       description="Run the paper's sweeps (sweeps/<paper>/*.toml) through "
-                       "resumable results folders under DIR, draw every figure (PNG, PDF) and "
-                       "write DIR/report.md and DIR/report.html: each claim of the paper beside "
-                       "the measured numbers and a verdict.")
+                       description="Run the paper's sweeps (the packaged sweeps/<paper>/*.toml, or "
+                       "--sweeps DIR) through resumable results folders under DIR, draw every "
+                       "figure (PNG, PDF) and write DIR/report.md and DIR/report.html: each "
+                       "claim of the paper beside the measured numbers and a verdict. DIR holds "
+                       "one paper: another paper's reproduction into it is refused.")
     s.add_argument("paper", choices=papers.names())
     s.add_argument("--figure", nargs="+", default=None, metavar="N",
                    help="figure families to make (default: all): " + "; ".join(
@@ -493,6 +500,9 @@ def _main(argv: list[str], debug: bool) -> int:
     s.add_argument("--backend", default="auto", choices=engine.BACKENDS)
     s.add_argument("--seeds", type=int, default=None, metavar="N", help="override the seeds")
     s.add_argument("--threads", type=int, default=None, metavar="N", help="CPU threads")
+    s.add_argument("--sweeps", default=None, metavar="DIR",
+                   help="read the sweep files from DIR/<paper package>/<sweep>.toml (default: "
+                   "the packaged sweep files; a ./sweeps folder is not read)")
     s.add_argument("--quiet", action="store_true", help="no progress bars and no summary")
     s.set_defaults(fn=_cmd_reproduce)
     s = sub.add_parser("show", help="what a results folder holds: sweep, points done and "
