@@ -14,9 +14,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def reproduce_shrunk(tmp_path: Path, monkeypatch, paper: str, package: str, sweeps, figure: str,
                      subs=()) -> tuple[Path, dict]:
     """Copies sweeps/<package>/<name>.toml for each name with its [quick] section edited by
-    ``subs`` ((pattern, replacement) pairs, first match each) into ``tmp_path``, runs the quick
-    reproduction of one figure there into ``tmp_path/out``, and returns the folder and each
-    claim's status. The command must succeed."""
+    ``subs`` ((pattern, replacement) pairs, first match each) into ``tmp_path/sweeps``, runs the
+    quick reproduction of one figure from them (``--sweeps``) into ``tmp_path/out``, and
+    returns the folder and each claim's status. The command must succeed."""
     (tmp_path / f"sweeps/{package}").mkdir(parents=True)
     for name in sweeps:
         text = (ROOT / f"sweeps/{package}/{name}.toml").read_text()
@@ -27,7 +27,7 @@ def reproduce_shrunk(tmp_path: Path, monkeypatch, paper: str, package: str, swee
     monkeypatch.chdir(tmp_path)
     out = tmp_path / "out"
     rc = cli.main(["reproduce", paper, "--figure", figure, "--quick", "--out", str(out),
-                   "--backend", "cpu", "--quiet"])
+                   "--backend", "cpu", "--quiet", "--sweeps", str(tmp_path / "sweeps")])
     assert rc == 0
     verdicts = json.loads((out / "verdicts.json").read_text())
     status = {k: (v["status"] if isinstance(v, dict) else v) for k, v in verdicts.items()}

@@ -37,7 +37,7 @@ def workdir(tmp_path, monkeypatch):
 def test_reproduce_k2_k5_through_cli(workdir):
     out = workdir / "out"
     rc = cli.main(["reproduce", "kaur-vin", "--figure", "2", "5", "--quick", "--out", str(out),
-                   "--backend", "cpu", "--quiet"])
+                   "--backend", "cpu", "--quiet", "--sweeps", str(workdir / "sweeps")])
     assert rc == 0
     for fig in ("fig2", "fig5"):
         for ext in ("png", "pdf"):
@@ -65,7 +65,7 @@ def test_reproduce_k2_k5_through_cli(workdir):
     for name in ("k2", "k5_equal_index", "k5_unequal_index"):
         assert (out / name / "manifest.json").is_file()
     rc = cli.main(["reproduce", "kaur-vin", "--figure", "2", "--quick", "--out", str(out),
-                   "--backend", "cpu", "--quiet"])
+                   "--backend", "cpu", "--quiet", "--sweeps", str(workdir / "sweeps")])
     assert rc == 0
     manifest = json.loads((out / "k2" / "manifest.json").read_text())
     assert len(manifest["runs"]) == 2

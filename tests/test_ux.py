@@ -493,13 +493,13 @@ def test_bad_toml(tmp_path, capsys, text, pattern):
 
 BAD_CLI = [
     (["run", "{sweep}", "--out", "{tmp}/o", "--chunk-size", "0"],
-     r"chunk_size: 0 is not allowed \(expected an integer >= 1\)"),
+     r"--chunk-size: 0 is not allowed \(expected an integer >= 1\)"),
     (["run", "{sweep}", "--out", "{tmp}/o", "--threads", "-1"],
-     r"threads: -1 is not allowed \(expected an integer >= 0\)"),
+     r"--threads: -1 is not allowed \(expected an integer >= 0\)"),
     (["run", "{tmp}/missing.toml", "--out", "{tmp}/o"], r"missing\.toml: sweep file not found"),
     (["run", "{sweep}", "--out", "{tmp}/o", "--seeds", "0"], r"seeds \(override\): 0 is not "
                                                              r"allowed"),
-    (["run", "{sweep}", "--out", "{tmp}/o", "--target-ci", "-1"], r"target_ci: -1\.0 is not "
+    (["run", "{sweep}", "--out", "{tmp}/o", "--target-ci", "-1"], r"--target-ci: -1\.0 is not "
                                                                   r"allowed"),
     (["run", "{sweep}", "--out", "{tmp}/o", "--target-ci", "0.1", "--target-metric", "goodput"],
      r"target_metric: 'goodput' is not a column of the replicas table"),

@@ -409,12 +409,18 @@ def conclusion_check(dep_ids: tuple[str, ...], claims: Callable[[], list[Claim]]
     return check
 
 
-def evaluate_all(results_by_family: Mapping[str, Results], claims: list[Claim]) -> dict[str, Verdict]:
-    """Verdict of every claim (family claims once each; conclusions from their verdicts)."""
+def evaluate_all(results_by_family: Mapping[str, Results], claims: list[Claim],
+                 not_run: Mapping[str, str] | None = None) -> dict[str, Verdict]:
+    """Verdict of every claim (family claims once each; conclusions from their verdicts).
+    ``not_run``: family id -> reason, for families whose data was not produced: their claims
+    are "not measured" with that reason, even where ``lookup`` would find other data for them
+    (it would rate them on part of what they need)."""
     out: dict[str, Verdict] = {}
+    not_run = not_run or {}
     for c in claims:
         if not c.is_conclusion:
-            out[c.id] = c.evaluate(results_by_family)
+            out[c.id] = (Verdict(NM, {}, not_run[c.family]) if c.family in not_run
+                         else c.evaluate(results_by_family))
     for c in claims:
         if c.is_conclusion:
             deps = {i: out[i] if i in out else Verdict(NM, {}, f"{i} is not in the claim list")

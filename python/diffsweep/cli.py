@@ -110,11 +110,38 @@ def _sweep_path(cfg, message: str) -> str:
     return message
 
 
+def _n(count: int, word: str) -> str:
+    """'1 seed', '3 seeds'."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _check_int(option: str, value, lo: int) -> None:
+    if value is not None and value < lo:
+        raise ConfigError(f"{option}: {value!r} is not allowed (expected an integer >= {lo})")
+
+
+def _check_run_options(args) -> None:
+    """The options of ``run``, checked before the sweep's grid is built (a bad --threads was
+    found only after building the grid, and in ``reproduce`` after the engine call)."""
+    _check_int("--threads", args.threads, 0)
+    _check_int("--chunk-size", args.chunk_size, 1)
+    if args.target_ci is not None:
+        if not (args.target_ci > 0 and args.target_ci != float("inf")):
+            raise ConfigError(f"--target-ci: {args.target_ci!r} is not allowed (expected a "
+                              "finite number > 0: a fraction of |mean| such as 0.05, or with "
+                              "--target-absolute a half-width in the metric's unit)")
+        _check_int("--max-seeds", args.max_seeds, 2)
+        _check_int("--seeds-per-round", args.seeds_per_round, 1)
+    if not args.dry_run and args.scheduler is None:
+        engine.resolve_backend(args.backend)  # --backend cuda without a CUDA engine or device
+
+
 def _cmd_run(args) -> int:
     from . import sizing  # noqa: PLC0415
     from .config import load_sweep  # noqa: PLC0415
     from .runner import run  # noqa: PLC0415
 
+    _check_run_options(args)
     cfg = load_sweep(args.sweep, quick=args.quick, seeds=args.seeds)
     limit = None if args.force else sizing.MAX_POINTS
     try:
@@ -129,7 +156,7 @@ def _cmd_run(args) -> int:
         raise ConfigError(f"{_sweep_path(cfg, str(e))} (in {args.sweep})") from None
     resume = shlex.join(["diffsweep", *[a for a in args.argv if a != "--break-lock"]])
     if not args.quiet:
-        print(f"diffsweep: {cfg.name}: {grid.n_points} points x {len(grid.seeds)} seeds = "
+        print(f"diffsweep: {cfg.name}: {grid.n_points} points x {_n(len(grid.seeds), 'seed')} = "
               f"{len(grid)} replicas -> {args.out}", file=sys.stderr, flush=True)
     client = _client(args.scheduler) if args.scheduler else None
 
@@ -175,13 +202,19 @@ def _cmd_run(args) -> int:
 def _cmd_reproduce(args) -> int:
     from .reproduce import reproduce  # noqa: PLC0415
 
+    # the options, checked before any sweep runs (--threads -1 used to fail after the engine
+    # call); reproduce() checks the rest (--figure, --backend's device, --sweeps, the folder)
+    _check_int("--threads", args.threads, 0)
+    _check_int("--seeds", args.seeds, 1)
     out = args.out or f"results/{args.paper}{'-quick' if args.quick else ''}"
     log = (lambda *a, **k: None) if args.quiet else print
+    resume = shlex.join(["diffsweep", *args.argv])
     # a Ctrl-C (SweepInterrupted) is reported by main(), which also ignores further Ctrl-Cs
     md, html, verdicts = reproduce(args.paper, out, figures=args.figure, quick=args.quick,
                                    backend=args.backend, seeds=args.seeds,
                                    progress=False if args.quiet else None,
-                                   threads=args.threads, log=log)
+                                   threads=args.threads, log=log, sweeps=args.sweeps,
+                                   resume=resume)
     if not args.quiet:
         width = max(len(k) for k in verdicts)
         for cid, v in verdicts.items():
@@ -223,15 +256,17 @@ def _dry_counts(cfg, est, grid=None) -> int:
 def _cmd_show(args) -> int:
     from .folder import DEFAULT_METRIC, describe, dims_of, summary_table  # noqa: PLC0415
 
+    if args.rows < 1:
+        raise ConfigError(f"--rows: {args.rows!r} is not allowed (expected an integer >= 1)")
     m, res, f = describe(args.dir)
     print(f"{args.dir}: sweep {m.get('name')!r} (builder {m.get('builder')}, config hash "
           f"{str(m.get('config_hash'))[:12]})")
     if m.get("sweep_path"):
         print(f"sweep file : {m['sweep_path']}{' (--quick)' if m.get('quick') else ''}")
     print(f"points     : {f['points_done']} of {f['points']} complete; replicas {f['done']} of "
-          f"{f['expected']} done, {f['missing']} missing ({f['seeds']} seeds per point)"
+          f"{f['expected']} done, {f['missing']} missing ({_n(f['seeds'], 'seed')} per point)"
           + (f"; {f['extra']} more from other seeds" if f["extra"] else ""))
-    print(f"backend    : {m.get('backend')} ({m.get('device')}), threads {m.get('threads')}, "
+    print(f"backend    : {m.get('backend')} ({m.get('device')}), {_threads_used(m)}, "
           f"diffsweep {m.get('diffsweep_version')}")
     for i, r in enumerate(f["runs"]):
         state = ("interrupted" if r["interrupted"] else f"failed: {r['error']}" if r["error"]
@@ -259,24 +294,58 @@ def _cmd_show(args) -> int:
     return 0
 
 
+def _threads_used(m: dict) -> str:
+    """The threads of the folder's last run: the count the engine used, else the one asked for
+    (the manifest's 0 means "all OpenMP threads", which used to print as "threads 0")."""
+    runs = m.get("runs") or []
+    used = ((runs[-1].get("meta") or {}).get("threads") if runs else None)
+    asked = m.get("threads")
+    if isinstance(used, int) and used > 0:
+        return _n(used, "thread")
+    if isinstance(asked, int) and asked > 0:
+        return _n(asked, "thread")
+    return "threads: the default (all OpenMP threads)"
+
+
 #: ``show --table T`` without --metric summarises T's main column.
 TABLE_METRIC = {"flows": "goodput_bps", "queues": "mean_queue_pkts", "sources": "throughput_bps",
                 "intervals": "goodput_bps", "transfers": "completion_s", "traffic": "completed",
                 "cwnd_trace": "cwnd_pkts"}
 
 
+#: ``plot --dpi``: 10 (a thumbnail) to 1200 (print; a 6.4 x 4.2 in figure is then 7680 x 5040
+#: pixels, about 150 MB of RGBA: a larger dpi ran out of memory, std::bad_alloc at 100000)
+PLOT_DPI = (10, 1200)
+#: ``plot --out``'s file types: the formats matplotlib writes for a figure people open
+PLOT_FORMATS = ("png", "pdf", "svg")
+
+
 def _cmd_plot(args) -> int:
     from .folder import plot  # noqa: PLC0415
     from .store import load  # noqa: PLC0415
 
+    # checked before the folder is read: matplotlib's own errors were tracebacks
+    lo, hi = PLOT_DPI
+    if not lo <= args.dpi <= hi:
+        raise ConfigError(f"--dpi: {args.dpi!r} is not allowed (expected an integer from {lo} "
+                          f"to {hi})")
+    out = args.out or os.path.join(args.dir, f"plot_{args.y}_vs_{args.x}.png")
+    ext = os.path.splitext(out)[1].lower().lstrip(".")
+    if ext not in PLOT_FORMATS:
+        raise ConfigError(f"--out: {out!r} is not allowed (expected a file name ending in "
+                          f"{', '.join('.' + f for f in PLOT_FORMATS)})")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = load(args.dir)
     fig = plot(res, args.x, args.y, hue=args.hue, table=args.table,
                logx=True if args.logx else None)
-    out = args.out or os.path.join(args.dir, f"plot_{args.y}_vs_{args.x}.png")
-    try:
-        fig.savefig(out, dpi=args.dpi)
+    import io  # noqa: PLC0415
+
+    from .store import atomic_write_files  # noqa: PLC0415
+    buf = io.BytesIO()
+    fig.savefig(buf, format=ext, dpi=args.dpi)
+    try:  # drawn in memory, then renamed into place: a full disk leaves no truncated file
+        atomic_write_files({out: buf.getvalue()})
     except OSError as e:
         from .errors import store_error  # noqa: PLC0415
         raise store_error(e, out, "write the figure") from None
@@ -415,10 +484,11 @@ def _main(argv: list[str], debug: bool) -> int:
                    help="take the results folder even if its lock names another run")
     s.set_defaults(fn=_cmd_run)
     s = sub.add_parser("reproduce", help="reproduce a paper's figures and check its claims",
-                       description="Run the paper's sweeps (sweeps/<paper>/*.toml) through "
-                       "resumable results folders under DIR, draw every figure (PNG, PDF) and "
-                       "write DIR/report.md and DIR/report.html: each claim of the paper beside "
-                       "the measured numbers and a verdict.")
+                       description="Run the paper's sweeps (the packaged sweeps/<paper>/*.toml, or "
+                       "--sweeps DIR) through resumable results folders under DIR, draw every "
+                       "figure (PNG, PDF) and write DIR/report.md and DIR/report.html: each "
+                       "claim of the paper beside the measured numbers and a verdict. DIR holds "
+                       "one paper: another paper's reproduction into it is refused.")
     s.add_argument("paper", choices=papers.names())
     s.add_argument("--figure", nargs="+", default=None, metavar="N",
                    help="figure families to make (default: all): " + "; ".join(
@@ -430,6 +500,9 @@ def _main(argv: list[str], debug: bool) -> int:
     s.add_argument("--backend", default="auto", choices=engine.BACKENDS)
     s.add_argument("--seeds", type=int, default=None, metavar="N", help="override the seeds")
     s.add_argument("--threads", type=int, default=None, metavar="N", help="CPU threads")
+    s.add_argument("--sweeps", default=None, metavar="DIR",
+                   help="read the sweep files from DIR/<paper package>/<sweep>.toml (default: "
+                   "the packaged sweep files; a ./sweeps folder is not read)")
     s.add_argument("--quiet", action="store_true", help="no progress bars and no summary")
     s.set_defaults(fn=_cmd_reproduce)
     s = sub.add_parser("show", help="what a results folder holds: sweep, points done and "
@@ -440,7 +513,8 @@ def _main(argv: list[str], debug: bool) -> int:
                    "completion_s of transfers, cwnd_pkts of cwnd_trace, ...; completion_s of "
                    "the transfers table for a sweep of short-lived traffic only)")
     s.add_argument("--table", default=None, choices=TABLES)
-    s.add_argument("--rows", type=int, default=40, help="most summary rows shown")
+    s.add_argument("--rows", type=int, default=40, metavar="N",
+                   help="most summary rows shown (>= 1, default 40)")
     s.set_defaults(fn=_cmd_show)
     s = sub.add_parser("plot", help="plot a column against an axis: mean over seeds, CI band")
     s.add_argument("dir", metavar="DIR")
@@ -450,9 +524,10 @@ def _main(argv: list[str], debug: bool) -> int:
     s.add_argument("--table", default=None, choices=TABLES)
     s.add_argument("--logx", action="store_true", help="log x axis (default: when x spans "
                    "two decades)")
-    s.add_argument("--dpi", type=int, default=120)
+    s.add_argument("--dpi", type=int, default=120,
+                   help=f"resolution, {PLOT_DPI[0]} to {PLOT_DPI[1]} (default 120)")
     s.add_argument("--out", default=None, metavar="FILE.png",
-                   help="default DIR/plot_<y>_vs_<x>.png")
+                   help="a .png, .pdf or .svg file (default DIR/plot_<y>_vs_<x>.png)")
     s.set_defaults(fn=_cmd_plot)
     s = sub.add_parser("export", help="write the folder's tables as CSV or Parquet files")
     s.add_argument("dir", metavar="DIR")

@@ -89,6 +89,12 @@ def per_seed(res: Results, y: str, keys: list[str], table: str | None = None) ->
     """One value of ``y`` per (point, seed) and ``keys``: the mean over the rows of a replica
     (flows, queues, ... of one replica), so that the spread is over seeds."""
     name, df = _table_with(res, y, table)
+    if df.empty:  # its columns are there but typeless: "not a numeric column" said nothing
+        full = [t for t in TABLES if len(getattr(res, t))]
+        what = f"--table {name}" if table is not None else f"{y} (a column of the {name} table)"
+        raise ConfigError(f"{what}: the {name} table of this folder is empty (the sweep "
+                          f"recorded no {name} rows); tables with rows: "
+                          f"{', '.join(full) or 'none'}")
     for k in keys:
         if k not in df.columns:
             raise ConfigError(f"{k}: not a column of the {name} table (columns: "

@@ -212,7 +212,8 @@ border-radius:10px;font-weight:bold}pre{background:#f6f8fa;padding:0.8em;white-s
 def write_report(paper: Paper, results_by_family: Mapping[str, Results], out_dir,
                  figures: Mapping[str, list] | None = None, assumptions: list[str] | None = None,
                  setup: str = "", timings: Mapping | None = None,
-                 notes: Mapping[str, str] | None = None, quick: bool = False) -> tuple[Path, Path]:
+                 notes: Mapping[str, str] | None = None, quick: bool = False,
+                 not_run: Mapping[str, str] | None = None) -> tuple[Path, Path]:
     """Write ``out_dir/report.md``, ``out_dir/report.html`` (self-contained: PNG figures inline
     as base64) and ``out_dir/verdicts.json`` for ``paper`` (a :class:`diffsweep.papers.Paper`:
     its title, claims and families).
@@ -221,15 +222,19 @@ def write_report(paper: Paper, results_by_family: Mapping[str, Results], out_dir
     shown; other files linked); ``assumptions``: every value the paper does not give;
     ``setup``: free text (build, machine, sweep files); ``timings``: name -> seconds (or any
     value); ``notes``: family id -> a paragraph under its heading; ``quick``: the results come
-    from a ``--quick`` run (the summary says how many seeds, and that the full run may differ).  Sections: summary, set-up,
+    from a ``--quick`` run (the summary says how many seeds, and that the full run may differ);
+    ``not_run``: family id -> why it was not run (its claims are "not measured", see
+    ``diffsweep.claims.evaluate_all``).  Sections: summary, set-up,
     assumptions, the conclusions, then per figure family (in the paper's order) its images,
     and per claim the paper's text, the measured numbers with 95% CIs, the verdict and the
-    reason.  Returns (report.md, report.html)."""
+    reason.  The three files are renamed into place together once all are written (a full
+    disk leaves the previous report; ``StoreError``).  Returns (report.md, report.html)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     figures = dict(figures or {})
     claims = paper.claim_list()
-    verdicts = evaluate_all(results_by_family, claims)
+    not_run = dict(not_run or {})
+    verdicts = evaluate_all(results_by_family, claims, not_run)
     titles = {f.id: f.title for f in paper.families}
     doc = _Doc(out_dir)
 
@@ -314,7 +319,10 @@ def write_report(paper: Paper, results_by_family: Mapping[str, Results], out_dir
         if notes and fam_id in notes:
             doc.p(notes[fam_id])
         res, key = fam_claims[0].lookup(fam_id, results_by_family) if fam_claims else (None, None)
-        if fam_claims and res is None:
+        if fam_id in not_run:
+            doc.p(f"{not_run[fam_id][0].upper()}{not_run[fam_id][1:]}: its claims are not "
+                  "measured.")
+        elif fam_claims and res is None:
             doc.p(f"No results for {fam_id}: its claims are not measured.")
         elif key and key != fam_id:
             doc.p(f"Data: {key}.")
@@ -330,12 +338,19 @@ def write_report(paper: Paper, results_by_family: Mapping[str, Results], out_dir
             doc.verdict(c, verdicts[c.id])
 
     md_path, html_path = out_dir / "report.md", out_dir / "report.html"
-    md_path.write_text("\n".join(doc.md).lstrip() + "\n", encoding="utf-8")
     page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{html.escape(paper.title)}: reproduction report</title>"
             f"<style>{_CSS}</style></head><body>\n" + "\n".join(doc.html) + "\n</body></html>\n")
-    html_path.write_text(page, encoding="utf-8")
-    (out_dir / "verdicts.json").write_text(json.dumps(
+    verdicts_json = json.dumps(
         {cid: {"status": v.status, "reason": v.reason, "numbers": _jsonable(v.numbers)}
-         for cid, v in verdicts.items()}, indent=1, allow_nan=False) + "\n", encoding="utf-8")
+         for cid, v in verdicts.items()}, indent=1, allow_nan=False) + "\n"
+    files = {md_path: ("\n".join(doc.md).lstrip() + "\n").encode("utf-8"),
+             html_path: page.encode("utf-8"),
+             out_dir / "verdicts.json": verdicts_json.encode("utf-8")}
+    from diffsweep.errors import store_error  # noqa: PLC0415
+    from diffsweep.store import atomic_write_files  # noqa: PLC0415
+    try:
+        atomic_write_files(files)
+    except OSError as e:
+        raise store_error(e, md_path, "write the report") from None
     return md_path, html_path

@@ -10,28 +10,160 @@ nothing finished), figures go to ``DIR/figures/`` as PNG and PDF, the report to
 ``DIR/report.md``, ``DIR/report.html`` and ``DIR/verdicts.json``. The replicas of every sweep
 with nothing stored yet are computed in one engine call first (``_family_call``: on a GPU
 one launch rather than one or more per sweep), then stored sweep by sweep.
+
+The sweep files are the packaged ones (``SWEEPS_DIR``, or the checkout's ``sweeps/``), never a
+``./sweeps`` of the working directory: the same command gives the same results wherever it
+runs. ``sweeps=DIR`` (``--sweeps DIR``) reads ``DIR/<package>/<name>.toml`` instead.
+
+A folder holds one paper's reproduction: ``DIR/reproduce.json`` (``MARKER``) names the paper,
+and another paper's reproduction into it is refused (it would overwrite the report). Every
+option is checked before anything is computed or written; a folder this call created is
+removed again when the call fails before writing anything into it. Figures and the report
+are written to temporary files and renamed into place, so that a full disk leaves the
+previous files intact and no truncated file.
 """
 from __future__ import annotations
 
+import json
 import platform
 import time
 from pathlib import Path
 
 from . import papers
 
-from .errors import ConfigError, SweepInterrupted
+from .errors import ConfigError, StoreError, SweepInterrupted
 
 SWEEPS_DIR = Path(__file__).resolve().parent / "sweeps"
+#: the checkout's sweep files (an editable install or PYTHONPATH=python has no packaged copy)
+CHECKOUT_SWEEPS = Path(__file__).resolve().parents[2] / "sweeps"
+#: the file naming the paper whose reproduction a folder holds
+MARKER = "reproduce.json"
+#: what a reproduction writes at the top of its folder (besides its sweeps' folders)
+REPORT_FILES = ("report.md", "report.html", "verdicts.json")
 
 
-def _sweep_path(paper_dir: str, name: str) -> Path:
-    """sweeps/<paper_dir>/<name>.toml in ./sweeps, the installed package, or the checkout."""
-    for base in (Path.cwd() / "sweeps", SWEEPS_DIR, Path(__file__).resolve().parents[2] / "sweeps"):
+def _sweep_path(paper_dir: str, name: str, sweeps: Path | None = None) -> Path:
+    """sweeps/<paper_dir>/<name>.toml: in ``sweeps`` when given, else in the installed package
+    or the checkout. The working directory is never searched (a stray ./sweeps made results
+    depend on where the command ran)."""
+    bases = (Path(sweeps),) if sweeps is not None else (SWEEPS_DIR, CHECKOUT_SWEEPS)
+    for base in bases:
         p = base / paper_dir / f"{name}.toml"
         if p.is_file():
             return p
-    raise ConfigError(f"sweep {paper_dir}/{name}.toml: not found (looked in ./sweeps and the "
-                      f"installed package)")
+    if sweeps is not None:
+        raise ConfigError(f"--sweeps: {paper_dir}/{name}.toml is not in {sweeps} (expected "
+                          f"{Path(sweeps) / paper_dir / (name + '.toml')})")
+    raise ConfigError(f"sweep {paper_dir}/{name}.toml: not found (looked in the installed "
+                      f"package {SWEEPS_DIR} and the checkout {CHECKOUT_SWEEPS})")
+
+
+def _check_sweeps_dir(sweeps) -> Path | None:
+    if sweeps is None:
+        return None
+    d = Path(sweeps)
+    if not d.is_dir():
+        raise ConfigError(f"--sweeps: {str(d)!r} is not a folder (expected a folder of sweep "
+                          "files, DIR/<package>/<name>.toml, like the checkout's sweeps/)")
+    return d
+
+
+def folder_paper(out: Path) -> str | None:
+    """The paper whose reproduction the folder ``out`` holds: the name in its ``MARKER``, else
+    (a folder written before the marker existed) the paper whose title heads its report.md or
+    whose claims are the keys of its verdicts.json; "an unknown paper" when a report is there
+    but none matches; None when the folder holds no reproduction."""
+    try:
+        name = json.loads((out / MARKER).read_text(encoding="utf-8")).get("paper")
+        if isinstance(name, str) and name:
+            return name
+    except (OSError, ValueError, AttributeError):
+        pass
+    present = [f for f in REPORT_FILES if (out / f).is_file()]
+    if not present:
+        return None
+    try:
+        first = (out / "report.md").read_text(encoding="utf-8").split("\n", 1)[0]
+    except OSError:
+        first = ""
+    for name in papers.names():
+        if first == f"# {papers.get(name).title}: reproduction report":
+            return name
+    try:
+        ids = set(json.loads((out / "verdicts.json").read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError):
+        ids = set()
+    for name in papers.names():
+        if ids and ids == {c.id for c in papers.get(name).claim_list()}:
+            return name
+    return "an unknown paper"
+
+
+def check_folder(out: Path, paper: str, quick: bool) -> None:
+    """Refuse to write ``paper``'s reproduction into a folder that holds another paper's: its
+    report.md, report.html and verdicts.json would be overwritten (issue 23)."""
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out: {out} is a file, not a folder (expected a folder for the "
+                          "reproduction: choose another output folder)")
+    if not out.is_dir():
+        return
+    owner = folder_paper(out)
+    if owner is None or owner == paper:
+        return
+    suggestion = Path("results") / f"{paper}{'-quick' if quick else ''}"
+    if suggestion.resolve() == out.resolve():
+        suggestion = out.with_name(f"{out.name}-{paper}")
+    what = owner if owner == "an unknown paper" else f"the {owner} reproduction"
+    raise ConfigError(f"--out: {out} holds {what} (its report.md, report.html and "
+                      f"verdicts.json would be overwritten by {paper}'s); one folder holds one "
+                      f"paper: choose another output folder, e.g. --out {suggestion}")
+
+
+def _created_root(out: Path) -> Path | None:
+    """The outermost folder of ``out``'s path that does not exist yet (what mkdir(parents=True)
+    creates), or None when ``out`` exists."""
+    if out.exists():
+        return None
+    root = out
+    for parent in out.absolute().parents:
+        if parent.exists():
+            break
+        root = parent
+    return root
+
+
+def _only_marker(path: Path) -> bool:
+    """``path`` holds nothing but empty folders and this module's marker."""
+    for p in path.rglob("*"):
+        if not p.is_dir() and not (p.name == MARKER and p.parent == path):
+            return False
+    return True
+
+
+def _undo_empty(out: Path, created: Path | None, marked: bool) -> None:
+    """After a failure that wrote nothing: remove the marker this call wrote and the folders it
+    created, so that a failure before anything was saved (the engine's, a Ctrl-C) leaves no
+    empty results folder behind. Anything else in the folder (a sweep's saved replicas) is
+    kept."""
+    try:
+        if not out.is_dir() or not _only_marker(out):
+            return
+        if marked:
+            (out / MARKER).unlink(missing_ok=True)
+        if created is None:
+            return  # the folder was there before: only the marker goes
+        for d in sorted((p for p in out.rglob("*") if p.is_dir()), key=lambda p: len(p.parts),
+                        reverse=True):
+            d.rmdir()
+        d = out.absolute()
+        stop = created.absolute()
+        while True:
+            d.rmdir()
+            if d == stop:
+                break
+            d = d.parent
+    except OSError:
+        pass  # best effort: the error being reported matters more
 
 
 def select(families, figures: list[str] | None):
@@ -46,30 +178,76 @@ def select(families, figures: list[str] | None):
     return [known[str(x)] for x in figures]
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def check_options(threads, seeds, backend: str) -> None:
+    """The run options, checked before anything runs (a bad ``threads`` used to be found by
+    ``runner.run`` only after the family's engine call): ConfigError / BackendError naming the
+    option."""
+    from . import engine, runner  # noqa: PLC0415
+
+    runner._check_positive_int("threads", threads, lo=0)
+    if seeds is not None and (isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1):
+        raise ConfigError(f"seeds: {seeds!r} is not allowed (expected an integer >= 1)")
+    if backend not in engine.BACKENDS:
+        raise ConfigError(f"backend: {backend!r} is not allowed (expected one of "
+                          f"{', '.join(engine.BACKENDS)})")
+    engine.resolve_backend(backend)  # 'cuda' without a CUDA engine or device fails here
+
+
 def reproduce(paper: str, out, figures: list[str] | None = None, quick: bool = False,
               backend: str = "auto", seeds: int | None = None, progress: bool | None = None,
-              threads: int | None = None, log=print):
+              threads: int | None = None, log=print, sweeps=None, resume: str | None = None):
     """Run the chosen families of the registered paper ``paper`` (e.g. "kaur-vin") and write
-    figures and report into ``out``. Returns (report.md path, report.html path, verdicts)."""
-    from . import config, runner
-    from .figures import combine, save
-    from .report import write_report
+    figures and report into ``out``. Returns (report.md path, report.html path, verdicts).
+
+    ``sweeps``: a folder of sweep files (``sweeps/<package>/<name>.toml``) to read instead of
+    the packaged ones; ``resume``: the command to print for resuming after an interruption or
+    a write error. The claims of families not chosen are "not measured" (never rated from
+    another family's data). ConfigError before anything runs for a bad option, or an ``out``
+    that holds another paper's reproduction."""
+    from . import config
 
     spec = papers.get(paper)
     chosen = select(spec.families, figures)
+    check_options(threads, seeds, backend)
+    sweeps = _check_sweeps_dir(sweeps)
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    timings: dict[str, float] = {}
-    runs, cfgs = {}, {}
-    t_all = time.perf_counter()
+    check_folder(out, spec.name, quick)
     names = list(dict.fromkeys(s for fam in chosen for s in fam.sweeps))
-    for name in names:
-        cfgs[name] = config.load_sweep(_sweep_path(spec.package, name), quick=quick, seeds=seeds)
-    resume = f"diffsweep reproduce {paper} (same arguments)"
+    # every sweep file is read and checked (seeds, [quick]) before the folder is touched
+    cfgs = {name: config.load_sweep(_sweep_path(spec.package, name, sweeps), quick=quick,
+                                    seeds=seeds) for name in names}
+    resume = resume or f"diffsweep reproduce {paper} (same arguments)"
+    created = _created_root(out)
+    marked = not (out / MARKER).is_file()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        if marked:
+            from .store import atomic_write_json  # noqa: PLC0415
+            atomic_write_json(out / MARKER, {"paper": spec.name})
+        return _reproduce(spec, out, chosen, names, cfgs, quick, backend, progress, threads,
+                          log, sweeps, resume)
+    except BaseException:
+        _undo_empty(out, created, marked)
+        raise
+
+
+def _reproduce(spec, out: Path, chosen, names, cfgs, quick, backend, progress, threads, log,
+               sweeps, resume):
+    from . import runner
+    from .figures import combine, save
+    from .report import write_report
+
+    timings: dict[str, float] = {}
+    runs = {}
+    t_all = time.perf_counter()
     pre, stopped = _family_call(cfgs, out, backend, threads, progress, timings, log)
     for name in names:
         cfg = cfgs[name]
-        log(f"[{name}] {cfg.n_points} points x {len(cfg.seeds)} seeds -> {out / name}")
+        log(f"[{name}] {cfg.n_points} points x {_plural(len(cfg.seeds), 'seed')} -> {out / name}")
         t0 = time.perf_counter()
         runs[name] = runner.run(cfg, backend=backend, store=out / name, progress=progress,
                                 threads=threads, resume_hint=resume,
@@ -86,32 +264,58 @@ def reproduce(paper: str, out, figures: list[str] | None = None, quick: bool = F
     results = {}
     fig_paths: dict[str, list[Path]] = {}
     fig_dir = out / "figures"
-    fig_dir.mkdir(exist_ok=True)
     notes: dict[str, str] = {}
-    draw = spec.figure_functions() if any(f.make is None for f in chosen) else {}
-    for fam in chosen:
-        if fam.make is not None:
-            fig_paths[fam.id], notes[fam.id] = papers.resolve(fam.make)(runs, fig_dir, spec)
-            continue
-        parts = [runs[s] for s in fam.sweeps]
-        res = parts[0] if len(parts) == 1 else combine(parts, labels=list(fam.sweeps))
-        results[fam.id] = res
-        t0 = time.perf_counter()
-        fig = draw[fam.id](res)
-        fig_paths[fam.id] = list(save(fig, fig_dir / f"{spec.package}_fig{fam.figure}"))
-        timings[f"figure {fam.id}"] = time.perf_counter() - t0
-    timings["total"] = time.perf_counter() - t_all
-    meta = next(iter(runs.values())).meta if runs else {}
-    setup = (spec.setup + f"\n\nRun: {'--quick' if quick else 'full'}, backend "
-             f"{meta.get('backend', backend)} on {platform.node()} ({platform.machine()}), "
-             f"diffsweep {meta.get('version', '?')}; sweep files: "
-             + ", ".join(f"sweeps/{spec.package}/{n}.toml" for n in runs) + ".")
-    md, html = write_report(spec, results, out, figures=fig_paths,
-                            assumptions=[run_assumption(cfgs, quick, spec.run_note), *spec.assumptions],
-                            setup=setup, timings=timings, notes=notes, quick=quick)
-    verdicts = spec.evaluate(results)
+    # a family that was not run is not rated, even where its claims could read another
+    # family's data (a paper's ``lookup`` may fall back to every family's flows): that would
+    # rate it on part of its data
+    ids = {f.id for f in chosen}
+    not_run = {f.id: (f"not rated: figure {f.figure} (sweeps {', '.join(f.sweeps)}) was not run "
+                      f"by this reproduction (--figure {' '.join(x.figure for x in chosen)})")
+               for f in spec.families if f.id not in ids}
+    try:
+        fig_dir.mkdir(exist_ok=True)
+        draw = spec.figure_functions() if any(f.make is None for f in chosen) else {}
+        for fam in chosen:
+            if fam.make is not None:
+                fig_paths[fam.id], notes[fam.id] = papers.resolve(fam.make)(runs, fig_dir, spec)
+                continue
+            parts = [runs[s] for s in fam.sweeps]
+            res = parts[0] if len(parts) == 1 else combine(parts, labels=list(fam.sweeps))
+            results[fam.id] = res
+            t0 = time.perf_counter()
+            fig = draw[fam.id](res)
+            fig_paths[fam.id] = list(save(fig, fig_dir / f"{spec.package}_fig{fam.figure}"))
+            timings[f"figure {fam.id}"] = time.perf_counter() - t0
+        timings["total"] = time.perf_counter() - t_all
+        meta = next(iter(runs.values())).meta if runs else {}
+        where = "sweeps" if sweeps is None else str(sweeps)
+        setup = (spec.setup + f"\n\nRun: {'--quick' if quick else 'full'}, backend "
+                 f"{meta.get('backend', backend)} on {platform.node()} ({platform.machine()}), "
+                 f"diffsweep {meta.get('version', '?')}; sweep files: "
+                 + ", ".join(f"{where}/{spec.package}/{n}.toml" for n in runs) + ".")
+        md, html = write_report(spec, results, out, figures=fig_paths,
+                                assumptions=[run_assumption(cfgs, quick, spec.run_note),
+                                             *spec.assumptions],
+                                setup=setup, timings=timings, notes=notes, quick=quick,
+                                not_run=not_run)
+    except OSError as e:  # a full disk, say: what is kept, and how to go on
+        raise _write_failed(e, out, names, fig_paths, resume) from None
+    verdicts = spec.evaluate(results, not_run=not_run)
     log(f"wrote {md} and {html} in {timings['total']:.1f} s")
     return md, html, verdicts
+
+
+def _write_failed(e: OSError, out: Path, names, fig_paths, resume: str) -> StoreError:
+    """One line for a figure or report that could not be written: the OS's reason, what this
+    reproduction has written and kept, and the command that resumes it."""
+    from .errors import store_error  # noqa: PLC0415
+
+    err = store_error(e, out, "write the figures and the report")
+    done = sum(len(v) for v in fig_paths.values())
+    msg = (f"{err}. Kept: the results of the sweeps {', '.join(names)} in {out} (a rerun "
+           f"computes nothing again) and {_plural(done, 'figure file')} written; the report "
+           f"({', '.join(REPORT_FILES)}) is as it was before this run. Resume with: {resume}")
+    return StoreError(msg, err.errno, err.filename)
 
 
 #: the family's one engine call is made when its replicas' arrays fit in this fraction of

@@ -138,6 +138,32 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     _fsync_dir(path.parent)
 
 
+def atomic_write_files(files: dict) -> None:
+    """Write each ``path: bytes`` of ``files`` to a temporary file beside it, then rename them all
+    into place: an error while writing (a full disk) leaves every path as it was, and no
+    temporary or truncated file (a figure's PNG and PDF, a report's three files)."""
+    tmps: dict[Path, Path] = {}
+    try:
+        for path, data in files.items():
+            path = Path(path)
+            tmps[path] = tmp = _tmp_path(path)
+            try:
+                with open(tmp, "wb") as f:
+                    f.write(data)
+                    f.flush()
+                    os.fsync(f.fileno())
+            except OSError as e:  # named by the file it was for, not the temporary name
+                raise OSError(e.errno, e.strerror or str(e), str(path)) from e
+        for path, tmp in tmps.items():
+            os.replace(tmp, path)
+    finally:
+        for tmp in tmps.values():
+            if tmp.exists():
+                tmp.unlink()
+    for parent in {p.parent for p in tmps}:
+        _fsync_dir(parent)
+
+
 def atomic_write_json(path: Path, obj: Any) -> None:
     text = json.dumps(_jsonable(obj), indent=1, allow_nan=True) + "\n"
     atomic_write_bytes(path, text.encode())

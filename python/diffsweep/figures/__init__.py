@@ -73,12 +73,29 @@ def combine(parts: list[Results], labels: list | None = None, label_col: str = "
 
 
 def save(fig: Figure, path_stem) -> tuple[Path, Path]:
-    """Write ``path_stem.png`` (dpi 120) and ``path_stem.pdf``; returns both paths."""
+    """Write ``path_stem.png`` (dpi 120) and ``path_stem.pdf``; returns both paths.
+
+    Both are drawn in memory and renamed into place together (``store.atomic_write_files``):
+    a full disk used to leave a truncated PDF (and matplotlib's "'Stream' object has no
+    attribute 'pos'"); now it leaves the previous files and raises a ``StoreError`` naming
+    the file."""
+    import io  # noqa: PLC0415
+
+    from diffsweep.errors import store_error  # noqa: PLC0415
+    from diffsweep.store import atomic_write_files  # noqa: PLC0415
+
     stem = Path(path_stem)
     if stem.suffix.lower() in (".png", ".pdf"):
         stem = stem.with_suffix("")
-    stem.parent.mkdir(parents=True, exist_ok=True)
     png, pdf = stem.with_name(stem.name + ".png"), stem.with_name(stem.name + ".pdf")
-    fig.savefig(png, dpi=120)
-    fig.savefig(pdf)
+    data = {}
+    for path, kw in ((png, {"format": "png", "dpi": 120}), (pdf, {"format": "pdf"})):
+        buf = io.BytesIO()
+        fig.savefig(buf, **kw)
+        data[path] = buf.getvalue()
+    try:
+        stem.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_files(data)
+    except OSError as e:
+        raise store_error(e, png, "write the figure") from None
     return png, pdf

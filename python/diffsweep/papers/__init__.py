@@ -95,10 +95,12 @@ class Paper:
     def figure_functions(self) -> Mapping[str, Callable]:
         return resolve(self.figures)
 
-    def evaluate(self, results_by_family: Mapping) -> dict:
-        """The verdict of every claim of the paper on ``results_by_family``."""
+    def evaluate(self, results_by_family: Mapping, not_run: Mapping[str, str] | None = None
+                 ) -> dict:
+        """The verdict of every claim of the paper on ``results_by_family`` (``not_run``: see
+        ``diffsweep.claims.evaluate_all``)."""
         from diffsweep.claims import evaluate_all  # noqa: PLC0415 - pandas, only when used
-        return evaluate_all(results_by_family, self.claim_list())
+        return evaluate_all(results_by_family, self.claim_list(), not_run)
 
     def family(self, family_id: str) -> Family | None:
         return next((f for f in self.families if f.id == family_id), None)
