@@ -1,0 +1,821 @@
+"""Every bad input the suite tries, one record each (issue 23): a sweep-file setting, a command
+line or a Python call that diffsweep refuses with a clean error naming the field or option.
+
+``tests/test_bad_inputs.py`` applies each record and checks its outcome; ``python
+tests/bad_inputs.py --write-docs`` runs them all and writes ``docs/bad-inputs.md``, a table of
+every input with the message it actually produces (grouped by ``area``).
+
+Adding an input: append one record to ``CATALOGUE`` (in its area's block), with
+
+* ``T(id, area, snippet, match, builder=...)``: a **sweep TOML** setting. ``snippet`` is TOML
+  merged into the base sweep of ``builder`` (``BASES``): ``key = value`` lines set a key of the
+  current table (top level, or the one of the last ``[table]`` line), ``-key`` removes one,
+  ``[[zip]]`` / ``[[quick.zip]]`` lines start a new array-table entry; ``;`` separates lines.
+  ``T(..., raw=True)``: ``snippet`` is the whole file. The file is run as a user does it:
+  ``diffsweep run DIR/bad.toml --out DIR/out`` (exit status 2 unless ``code=`` says otherwise).
+* ``C(id, area, argv, match)``: a **command line** after ``diffsweep`` (``DIR`` is the scratch
+  folder, see ``setup``), exit status 2 unless ``code=`` says otherwise;
+  ``argparse=True`` for an error that argparse reports (usage, then one error line).
+* ``P(id, area, expression, match, exc="ConfigError")``: a **Python call**, evaluated in
+  ``namespace()`` (diffsweep's public names, the builders, ``DIR`` and a small valid ``grid``).
+
+``match`` is a regular expression searched in the message (the one ``diffsweep: error:`` line of
+a command, ``str(exception)`` of a call); make it name the field or option. Then run
+``python tests/bad_inputs.py --write-docs`` and commit ``docs/bad-inputs.md`` with the record
+(the test fails while the committed table differs from what the inputs produce).
+
+An input only belongs here once it is refused cleanly today; an input that crashes, or is
+accepted although it is wrong, is a bug to fix first.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import shlex
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+DOC = REPO / "docs" / "bad-inputs.md"
+
+
+# --------------------------------------------------------------------------------------------
+# the records
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Bad:
+    """One bad input: ``kind`` is "toml", "cli" or "python"; ``expect`` the exit status (toml,
+    cli) or the exception class name (python); ``match`` a regex the message must contain."""
+
+    id: str
+    area: str
+    kind: str
+    input: str
+    expect: int | str
+    match: str
+    builder: str = "kaur_vin"
+    raw: bool = False
+    argparse: bool = False
+
+    @property
+    def shown(self) -> str:
+        """The input as the documentation shows it."""
+        if self.kind == "cli":
+            return ("diffsweep " + self.input).strip()
+        if self.kind == "toml" and self.raw:
+            return " ⏎ ".join(ln for ln in self.input.splitlines() if ln.strip())
+        return self.input
+
+    @property
+    def where(self) -> str:
+        if self.kind == "toml":
+            return f"sweep TOML ({self.builder})"
+        return {"cli": "command line", "python": "Python"}[self.kind]
+
+    @property
+    def outcome(self) -> str:
+        if self.kind == "python":
+            return f"raises {self.expect}"
+        return f"exit {self.expect}" + (" (argparse)" if self.argparse else "")
+
+
+def T(id, area, snippet, match, builder="kaur_vin", code=2, raw=False) -> Bad:
+    return Bad(id, area, "toml", snippet, code, match, builder=builder, raw=raw)
+
+
+def C(id, area, argv, match, code=2, argparse=False) -> Bad:
+    return Bad(id, area, "cli", argv, code, match, argparse=argparse)
+
+
+def P(id, area, expr, match, exc="ConfigError") -> Bad:
+    return Bad(id, area, "python", expr, exc, match)
+
+
+# areas, in the order the documentation lists them
+TOP = "Sweep file: top-level keys, seeds, duration, warm-up"
+SECTIONS = "Sweep file: [fixed], [outputs], [quick]"
+AXES = "Sweep file: axes, ranges and zip groups"
+KV = "Builder kaur_vin (sweep file [fixed] / [axes])"
+HABIB = "Builders habib_2a, habib_2b"
+LJ = "Builder lee_jeong"
+MG = "Builders matta_guo, matta_guo_web"
+ROSSI = "Builder rossi"
+LINK = "Python: Link, QueueClass, RedThresholds"
+FLOW = "Python: TcpFlow, OnOffSource"
+MARK = "Python: Marker, Traffic"
+SCEN = "Python: Scenario"
+GRID = "Python: Grid, run, load"
+RUN = "Command line: run"
+REPRO = "Command line: reproduce, demo, no command"
+LOOK = "Command line: show, plot, export"
+AREAS = (TOP, SECTIONS, AXES, KV, HABIB, LJ, MG, ROSSI, LINK, FLOW, MARK, SCEN, GRID, RUN, REPRO,
+         LOOK)
+
+NOT = r"is not allowed \(expected "
+
+# One record per bad input. Keep ids unique and stable: the documentation is keyed by them.
+CATALOGUE: list[Bad] = [
+    # --- sweep file: top level -----------------------------------------------------------
+    T("toml-unknown-key", TOP, "seedz = 3", r"seedz: unknown key 'seedz' \(did you mean 'seeds'\?\)"),
+    T("toml-missing-name", TOP, "-name", r"name: missing required key"),
+    T("toml-missing-builder", TOP, "-builder", r"builder: missing required key"),
+    T("toml-name-spaces", TOP, 'name = "Bad Name"', r'name: "Bad Name" ' + NOT + r"a string of"),
+    T("toml-name-number", TOP, "name = 3", r"name: 3 " + NOT),
+    T("toml-description-number", TOP, "description = 1", r"description: 1 " + NOT + "a string"),
+    T("toml-builder-typo", TOP, 'builder = "kaur_vn"', r"builder: unknown builder 'kaur_vn' \(did you mean 'kaur_vin'\?\)"),
+    T("toml-builder-module-path", TOP, 'builder = "os:system"', r"builder: unknown builder 'os:system'"),
+    T("toml-builder-number", TOP, "builder = 1", r"builder: 1 " + NOT + "a string, one of"),
+    T("toml-syntax-error", TOP, 'name = "bad"\nbuilder = "kaur_vin"\nseeds 3\n', r"bad\.toml: TOML syntax error: .*line 3", raw=True),
+    T("toml-seeds-zero", TOP, "seeds = 0", r"seeds: 0 " + NOT + r"an integer >= 1"),
+    T("toml-seeds-negative", TOP, "seeds = -3", r"seeds: -3 " + NOT),
+    T("toml-seeds-float", TOP, "seeds = 2.5", r"seeds: 2\.5 " + NOT),
+    T("toml-seeds-string", TOP, 'seeds = "ten"', r'seeds: "ten" ' + NOT),
+    T("toml-seeds-bool", TOP, "seeds = true", r"seeds: true " + NOT),
+    T("toml-seeds-duplicate", TOP, "seeds = [1, 1]", r"seeds: \[1, 1\] " + NOT + r".*seed 1 appears twice"),
+    T("toml-seeds-empty-list", TOP, "seeds = []", r"seeds: \[\] " + NOT),
+    T("toml-seeds-negative-in-list", TOP, "seeds = [0, -1]", r"seeds: \[0, -1\] " + NOT),
+    T("toml-duration-negative", TOP, "duration_s = -1", r"duration_s: -1 " + NOT + r"a finite number > 0\)"),
+    T("toml-duration-zero", TOP, "duration_s = 0", r"duration_s: 0 " + NOT),
+    T("toml-duration-nan", TOP, "duration_s = nan", r"duration_s: nan " + NOT + "a finite number"),
+    T("toml-duration-inf", TOP, "duration_s = inf", r"duration_s: inf " + NOT + "a finite number"),
+    T("toml-duration-string", TOP, 'duration_s = "10s"', r'duration_s: "10s" ' + NOT),
+    T("toml-duration-too-long", TOP, "duration_s = 1e12", r"duration_s: 1000000000000\.0 " + NOT + r"fewer than 2\^32 slots"),
+    T("toml-warmup-negative", TOP, "warmup_s = -0.5", r"warmup_s: -0\.5 " + NOT + "a finite number >= 0"),
+    T("toml-warmup-nan", TOP, "warmup_s = nan", r"warmup_s: nan " + NOT),
+    T("toml-warmup-equals-duration", TOP, "warmup_s = 1.0", r"warmup_s: 1\.0 " + NOT + r"a warm-up shorter than duration_s = 1\.0"),
+    T("toml-duration-set-twice", TOP, "[fixed]; duration_s = 2.0", r"duration_s: set both here and as fixed\.duration_s"),
+    # --- sweep file: tables ---------------------------------------------------------------
+    T("toml-fixed-not-a-table", SECTIONS, 'name = "bad"\nbuilder = "kaur_vin"\nfixed = 3\n', r"fixed: 3 " + NOT + r"a table", raw=True),
+    T("toml-fixed-reserved-seed", SECTIONS, "[fixed]; seed = 3", r'fixed\.seed: "seed" ' + NOT + r".*reserved"),
+    T("toml-fixed-bad-name", SECTIONS, '[fixed]; "2x" = 1', r'fixed\.2x: "2x" ' + NOT + "a parameter name"),
+    T("toml-fixed-date", SECTIONS, "[fixed]; when = 1979-05-27", r"fixed\.when: 1979-05-27 " + NOT + r".*dates and times are not supported"),
+    T("toml-fixed-inline-table", SECTIONS, "[fixed]; rtp_ms = {a = 1}", r"fixed\.rtp_ms: \{a = 1\} " + NOT + r".*tables are not parameter values"),
+    T("toml-fixed-not-a-parameter", SECTIONS, "[fixed]; n_flowz = 2", r"fixed\.n_flowz: not a parameter of kaur_vin \(did you mean 'n_flows'\?\)"),
+    T("toml-outputs-key-typo", SECTIONS, '[outputs]; figurs = ["fig2"]', r"outputs\.figurs: unknown key 'figurs' \(did you mean 'figures'\?\)"),
+    T("toml-outputs-table-typo", SECTIONS, '[outputs]; tables = ["replica"]', r"outputs\.tables\[0\]: unknown table 'replica' \(did you mean 'replicas'\?\)"),
+    T("toml-outputs-tables-string", SECTIONS, '[outputs]; tables = "flows"', r'outputs\.tables: "flows" ' + NOT + "a list of strings"),
+    T("toml-outputs-unknown-figure", SECTIONS, '[outputs]; figures = ["nonsense"]', r"outputs\.figures\[0\]: unknown figure 'nonsense'"),
+    T("toml-outputs-figure-twice", SECTIONS, '[outputs]; figures = ["fig2", "fig2"]', r"outputs\.figures: .*distinct names"),
+    T("toml-quick-not-a-table", SECTIONS, "quick = 1", r"quick: 1 " + NOT + r"a table \[quick\]"),
+    T("toml-quick-key-typo", SECTIONS, "[quick]; seedz = 1", r"quick\.seedz: unknown key 'seedz' \(did you mean 'seeds'\?\)"),
+    T("toml-quick-name", SECTIONS, '[quick]; name = "x"', r"quick\.name: unknown key 'name'"),
+    T("toml-quick-seeds-zero", SECTIONS, "[quick]; seeds = 0", r"quick\.seeds: 0 " + NOT),
+    T("toml-quick-duration-negative", SECTIONS, "[quick]; duration_s = -1", r"quick\.duration_s: -1 " + NOT),
+    T("toml-quick-warmup-too-long", SECTIONS, "[quick]; warmup_s = 5", r"quick\.warmup_s: 5 " + NOT + r"a warm-up shorter than duration_s"),
+    T("toml-quick-unknown-parameter", SECTIONS, "[quick.fixed]; n_flowz = 2", r"quick\.fixed\.n_flowz: \[quick\] overrides 'n_flowz', which the sweep does not set \(did you mean 'n_flows'\?\)"),
+    T("toml-quick-axis-not-set", SECTIONS, "[quick.axes]; t_on_ms = [1.0]", r"quick\.axes\.t_on_ms: \[quick\] overrides 't_on_ms'"),
+    T("toml-quick-empty-axis", SECTIONS, "[quick.axes]; n_flows = []", r"quick\.axes\.n_flows: empty axis"),
+    T("toml-quick-zip-member", SECTIONS, '[[zip]]; names = ["rtp_ms", "buffer_bytes"]; values = [[6, 8], [30000, 40000]]; [quick.fixed]; rtp_ms = 6', r"quick\.fixed\.rtp_ms: 'rtp_ms' is in a \[\[zip\]\] group"),
+    # --- sweep file: axes and zip groups --------------------------------------------------
+    T("toml-axis-empty", AXES, "[axes]; t_on_ms = []", r"axes\.t_on_ms: empty axis"),
+    T("toml-axis-scalar", AXES, "[axes]; t_on_ms = 5", r"axes\.t_on_ms: 5 " + NOT + r"a list of values"),
+    T("toml-axis-duplicate", AXES, "[axes]; t_on_ms = [4, 4.0]", r"axes\.t_on_ms\[1\]: duplicate value 4\.0"),
+    T("toml-axis-nested-table", AXES, "[axes]; t_on_ms = [1, {a = 1}]", r"axes\.t_on_ms\[1\]: \{a = 1\} " + NOT),
+    T("toml-logspace-two-numbers", AXES, "[axes]; t_on_ms = {logspace = [0.4, 400]}", r"axes\.t_on_ms\.logspace: \[0\.4, 400\] " + NOT + r"\[lo, hi, n\] with 0 < lo < hi"),
+    T("toml-logspace-zero", AXES, "[axes]; t_on_ms = {logspace = [0, 400, 5]}", r"axes\.t_on_ms\.logspace: \[0, 400, 5\] " + NOT),
+    T("toml-logspace-one-value", AXES, "[axes]; t_on_ms = {logspace = [0.4, 400, 1]}", r"axes\.t_on_ms\.logspace: \[0\.4, 400, 1\] " + NOT + r".*n >= 2"),
+    T("toml-linspace-lo-equals-hi", AXES, "[axes]; t_on_ms = {linspace = [1, 1, 5]}", r"axes\.t_on_ms\.linspace: \[1, 1, 5\] " + NOT),
+    T("toml-linspace-nan", AXES, "[axes]; t_on_ms = {linspace = [1, nan, 5]}", r"axes\.t_on_ms\.linspace: \[1, nan, 5\] " + NOT),
+    T("toml-range-step-zero", AXES, "[axes]; t_on_ms = {range = [0, 10, 0]}", r"axes\.t_on_ms\.range: \[0, 10, 0\] " + NOT + r".*step != 0"),
+    T("toml-range-backwards", AXES, "[axes]; t_on_ms = {range = [0, 10, -1]}", r"axes\.t_on_ms\.range: \[0, 10, -1\] " + NOT + r".*stop is excluded"),
+    T("toml-range-inf", AXES, "[axes]; t_on_ms = {range = [1, inf, 1]}", r"axes\.t_on_ms\.range: \[1, inf, 1\] " + NOT + r"\[start, stop, step\]: finite numbers"),
+    T("toml-range-too-long", AXES, "[axes]; t_on_ms = {range = [1, 1000001, 1]}", r"axes\.t_on_ms\.range: \[1, 1000001, 1\] " + NOT + r".*at most 100000 values"),
+    T("toml-axis-spec-typo", AXES, "[axes]; t_on_ms = {rang = [0, 10, 1]}", r"axes\.t_on_ms\.rang: unknown key 'rang' \(did you mean 'range'\?\)"),
+    T("toml-axis-two-specs", AXES, "[axes]; t_on_ms = {range = [1, 10, 1], linspace = [1, 2, 3]}", r"axes\.t_on_ms: .*" + NOT + r"exactly one of"),
+    T("toml-axis-also-fixed", AXES, "[axes]; n_flows = [1, 2]", r"axes\.n_flows: also set in \[fixed\]"),
+    T("toml-axis-not-a-parameter", AXES, "[axes]; t_onms = [1.0, 2.0]", r"axes\.t_onms: not a parameter of kaur_vin \(did you mean 't_on_ms'\?\)"),
+    T("toml-axis-bad-value", AXES, "[axes]; t_on_ms = [1.0, -1.0]", r"axes\.t_on_ms: -1\.0 " + NOT + r"a number > 0\) \(grid point 1: t_on_ms=-1\.0; seed 0\)"),
+    T("toml-too-many-points", AXES, "[axes]; t_on_ms = {range = [1, 1001, 1]}; rtp_ms = {range = [1, 1001, 1]}", r"sweep 'bad': 1,000,000 points \(t_on_ms 1000 x rtp_ms 1000\) is above the limit of 100,000 points.*--force"),
+    T("toml-zip-unequal", AXES, '[[zip]]; names = ["rtp_ms", "buffer_bytes"]; values = [[6, 8], [3e4, 4e4, 5e4]]', r"zip\[0\]\.values: lists of unequal length \(rtp_ms: 2, buffer_bytes: 3\)"),
+    T("toml-zip-one-name", AXES, '[[zip]]; names = ["rtp_ms"]; values = [[6, 8]]', r'zip\[0\]\.names: \["rtp_ms"\] ' + NOT + r"a list of at least two parameter names"),
+    T("toml-zip-names-repeated", AXES, '[[zip]]; names = ["rtp_ms", "rtp_ms"]; values = [[6], [8]]', r"zip\[0\]\.names: .*" + NOT + "distinct parameter names"),
+    T("toml-zip-one-list", AXES, '[[zip]]; names = ["rtp_ms", "buffer_bytes"]; values = [[6, 8]]', r"zip\[0\]\.values: \[\[6, 8\]\] " + NOT + r"one list of values per name"),
+    T("toml-zip-no-values", AXES, '[[zip]]; names = ["rtp_ms", "buffer_bytes"]', r"zip\[0\]\.values: missing required key"),
+    T("toml-zip-key-typo", AXES, '[[zip]]; names = ["rtp_ms", "buffer_bytes"]; value = [[6], [30000]]', r"zip\[0\]\.value: unknown key 'value' \(did you mean 'values'\?\)"),
+    T("toml-zip-also-axis", AXES, '[axes]; rtp_ms = [6, 8]; [[zip]]; names = ["rtp_ms", "buffer_bytes"]; values = [[6, 8], [30000, 40000]]', r"zip\[0\]\.names: 'rtp_ms' is also set in \[axes\]"),
+    T("toml-zip-duplicate-rows", AXES, '[[zip]]; names = ["rtp_ms", "buffer_bytes"]; values = [[6, 6], [30000, 30000]]', r"zip\[0\]\.values\[0\]\[1\]: duplicate value 6 \(same as zip\[0\]\.values\[0\]\[0\]\)"),
+    # --- builder kaur_vin -----------------------------------------------------------------
+    T("kv-n-flows-zero", KV, "[fixed]; n_flows = 0", r"fixed\.n_flows: 0 " + NOT + r"an integer >= 1\)"),
+    T("kv-tcp-unknown", KV, '[fixed]; tcp = "vegas"', r"fixed\.tcp: 'vegas' " + NOT + r"one of 'reno', 'newreno'\)"),
+    T("kv-ef-unknown", KV, '[fixed]; ef = "poisson"', r"fixed\.ef: 'poisson' " + NOT + r"one of 'onoff', 'cbr', 'none'"),
+    T("kv-ef-fraction-one", KV, "[fixed]; ef_fraction = 1.0", r"fixed\.ef_fraction: 1\.0 " + NOT + r"a number in \(0, 1\)\)"),
+    T("kv-t-on-zero", KV, "[fixed]; t_on_ms = 0", r"fixed\.t_on_ms: 0\.0 " + NOT + r"a number > 0\)"),
+    T("kv-rtp-too-small", KV, "[fixed]; rtp_ms = 0.5", r"fixed\.rtp_ms: 0\.5 " + NOT + r"a number >= 2 \* bottleneck_delay_ms = 1\.0"),
+    T("kv-rtp-list-length", KV, "[fixed]; rtp_ms = [8.0, 9.0]", r"fixed\.rtp_ms: \(8\.0, 9\.0\) " + NOT + r"a number or n_flows \(1\) numbers"),
+    T("kv-rtp-and-intervals", KV, "[fixed]; n_flows = 8; rtp_ms = 8.0; rtp_intervals = [12, 26, 8]", r"fixed\.rtp_ms: 8\.0 " + NOT + r"None when rtp_intervals is given"),
+    T("kv-intervals-not-multiple", KV, "[fixed]; n_flows = 10; rtp_intervals = [12, 26, 8]", r"fixed\.n_flows: 10 " + NOT + r"a multiple of k = 8"),
+    T("kv-intervals-backwards", KV, "[fixed]; n_flows = 8; rtp_intervals = [26, 12, 8]", r"fixed\.rtp_intervals: \(26, 12, 8\) " + NOT + r".*lo_ms < hi_ms"),
+    T("kv-intervals-zero-k", KV, "[fixed]; n_flows = 8; rtp_intervals = [12, 26, 0]", r"fixed\.rtp_intervals: \(12, 26, 0\) " + NOT + r".*with k >= 1\)", builder="kaur_vin"),
+    T("kv-buffer-below-a-packet", KV, "[fixed]; buffer_bytes = 500", r"fixed\.buffer_bytes: 500 " + NOT + r"an integer >= 576: one packet of flows\[0\]"),
+    T("kv-buffer-negative", KV, "[fixed]; buffer_bytes = -1", r"fixed\.buffer_bytes: -1 " + NOT + r"None or an integer >= 1\)"),
+    T("kv-link-rate-zero", KV, "[fixed]; link_rate_bps = 0", r"fixed\.link_rate_bps: 0\.0 " + NOT + r"a number > 0\)"),
+    T("kv-link-rate-inf", KV, "[fixed]; link_rate_bps = inf", r"fixed\.link_rate_bps: inf " + NOT + r"a finite number > 0\)"),
+    T("kv-bottleneck-delay-negative", KV, "[fixed]; bottleneck_delay_ms = -1", r"fixed\.bottleneck_delay_ms: -1\.0 " + NOT + r"a number >= 0\)"),
+    T("kv-window-too-big", KV, "[fixed]; max_window_pkts = 1001", r"fixed\.max_window_pkts: 1001 " + NOT + r"an integer in 1\.\.1000: the receiver's reorder bitmap"),
+    T("kv-segment-zero", KV, "[fixed]; segment_bytes = 0", r"fixed\.segment_bytes: 0 " + NOT + r"an integer in 1\.\.65495\)"),
+    T("kv-segment-fraction", KV, "[fixed]; segment_bytes = 536.5", r"fixed\.segment_bytes: 536\.5 " + NOT),
+    T("kv-header-negative", KV, "[fixed]; header_bytes = -1", r"fixed\.header_bytes: -1 " + NOT + r"an integer in 0\.\.1000\)"),
+    T("kv-ef-packet-zero", KV, "[fixed]; ef_pkt_bytes = 0", r"fixed\.ef_pkt_bytes: 0 " + NOT),
+    T("kv-udp-string", KV, '[fixed]; udp = "yes"', r"fixed\.udp: 'yes' " + NOT + r"True or False\)"),
+    T("kv-udp-fraction-zero", KV, "[fixed]; udp = true; udp_fraction = 0.0", r"fixed\.udp_fraction: 0\.0 " + NOT + r"a number in \(0, 1\)\)"),
+    T("kv-reno-bugfix-string", KV, '[fixed]; reno_bugfix = "no"', r"fixed\.reno_bugfix: 'no' " + NOT + r"True or False\)"),
+    T("kv-send-jitter-negative", KV, "[fixed]; send_jitter_s = -1", r"fixed\.send_jitter_s: -1\.0 " + NOT + r"a number >= 0\)"),
+    T("kv-tie-break-unknown", KV, '[fixed]; tie_break = "fifo"', r"fixed\.tie_break: 'fifo' " + NOT + r"one of 'random', 'index'\)"),
+    T("kv-min-rto-negative", KV, "[fixed]; min_rto_s = -1", r"fixed\.min_rto_s: -1\.0 " + NOT + r"a number >= 0\)"),
+    T("kv-tcp-tick-zero", KV, "[fixed]; tcp_tick_s = 0", r"fixed\.tcp_tick_s: 0\.0 " + NOT + r"a number > 0\)"),
+    # --- builders habib_2a, habib_2b -------------------------------------------------------
+    T("habib-conditioner-unknown", HABIB, '[fixed]; conditioner = "fancy"', r"fixed\.conditioner: 'fancy' " + NOT + r"one of 'standard', 'standard_sw'", builder="habib_2a"),
+    T("habib-n-micro-zero", HABIB, "[fixed]; n_micro = 0", r"fixed\.n_micro: 0 " + NOT + r"an integer in 1\.\.2000", builder="habib_2a"),
+    T("habib-sw-k-zero", HABIB, "[fixed]; sw_k = 0", r"fixed\.sw_k: 0 " + NOT + r"an integer >= 1", builder="habib_2a"),
+    T("habib-rtt-too-short", HABIB, "[fixed]; rtt2_ms = 5", r"fixed\.rtt2_ms: 5\.0 " + NOT + r"a round trip in \[15, 2000\] ms", builder="habib_2a"),
+    T("habib-bottleneck-negative", HABIB, "[fixed]; bottleneck_bps = -1", r"fixed\.bottleneck_bps: -1\.0 " + NOT + r"a number > 0\)", builder="habib_2a"),
+    T("habib-buffer-zero", HABIB, "[fixed]; buffer_pkts = 0", r"fixed\.buffer_pkts: 0 " + NOT + r"None or an integer >= 1\)", builder="habib_2a"),
+    T("habib-cir-zero", HABIB, "[fixed]; cir_bps = 0", r"fixed\.cir_bps: 0\.0 " + NOT + r"a number > 0\)", builder="habib_2a"),
+    T("habib-pir-below-cir", HABIB, "[fixed]; pir_bps = 1e6", r"fixed\.pir_bps: 1000000\.0 " + NOT + r"a number >= cir_bps \(2000000\.0\)", builder="habib_2a"),
+    T("habib-trace-interval-zero", HABIB, "[fixed]; trace = true; trace_interval_s = 0", r"fixed\.trace_interval_s: 0\.0 " + NOT + r"a number > 0 and <= duration_s", builder="habib_2a"),
+    T("habib-warmup-too-long", HABIB, "warmup_s = 2.0", r"warmup_s: 2\.0 " + NOT + r"a warm-up shorter than duration_s = 1\.0", builder="habib_2a"),
+    T("habib-app-unknown", HABIB, '[fixed]; app = "ssh"', r"fixed\.app: 'ssh' " + NOT + r"'ftp', 'telnet' or 'www'\)", builder="habib_2b"),
+    T("habib-edge-queue-unknown", HABIB, '[fixed]; edge_queue = "red"', r"fixed\.edge_queue: 'red' " + NOT + r"'fifo' .* or 'rio'", builder="habib_2b"),
+    T("habib-www-sessions-two", HABIB, '[fixed]; app = "www"; www_sessions = 2', r"fixed\.www_sessions: 2 " + NOT + r"an integer >= 3 \(over F1, F2, F3\)\)", builder="habib_2b"),
+    T("habib-telnet-max-below-min", HABIB, '[fixed]; app = "telnet"; telnet_min_pkts = 10; telnet_max_pkts = 5', r"fixed\.telnet_max_pkts: 5 " + NOT + r"an integer >= 10\)", builder="habib_2b"),
+    T("habib-edge-rate-zero", HABIB, "[fixed]; edge_bps = 0", r"fixed\.edge_bps: 0\.0 " + NOT + r"a number > 0\)", builder="habib_2b"),
+    T("habib-telnet-start-zero", HABIB, '[fixed]; app = "telnet"; telnet_start_s = 0', r"fixed\.telnet_start_s: 0\.0 " + NOT + r"a number > 0\)", builder="habib_2b"),
+    # --- builder lee_jeong ------------------------------------------------------------------
+    T("lj-method-unknown", LJ, '[fixed]; method = "tbf"', r"fixed\.method: 'tbf' " + NOT + r"one of 'marker' .* or 'bmarker'", builder="lee_jeong"),
+    T("lj-cir-above-link", LJ, "[fixed]; cir_mbps = 20", r"fixed\.cir_mbps: 20\.0 " + NOT + r"a number > 0 and <= the bottleneck rate \(10 Mb/s\)\)", builder="lee_jeong"),
+    T("lj-cir-zero", LJ, "[fixed]; cir_mbps = 0", r"fixed\.cir_mbps: 0\.0 " + NOT + r"a number > 0\)", builder="lee_jeong"),
+    T("lj-cir-string", LJ, '[fixed]; cir_mbps = "7"', r"fixed\.cir_mbps: '7' " + NOT + r"a number > 0\)", builder="lee_jeong"),
+    T("lj-bucket-zero", LJ, "[fixed]; bucket_pkts = 0", r"fixed\.bucket_pkts: 0 " + NOT + r"an integer >= 1", builder="lee_jeong"),
+    T("lj-best-effort-negative", LJ, "[fixed]; n_best_effort = -1", r"fixed\.n_best_effort: -1 " + NOT + r"an integer >= 0\)", builder="lee_jeong"),
+    T("lj-access-delays-empty", LJ, "[fixed]; access_delays_ms = []", r"fixed\.access_delays_ms: \(\) " + NOT + r"a non-empty sequence of delays", builder="lee_jeong"),
+    T("lj-access-delay-negative", LJ, "[fixed]; access_delays_ms = [10, -1]", r"access_delays_ms\[1\]: -1\.0 " + NOT + r"a number >= 0\)", builder="lee_jeong"),
+    T("lj-be-delay-negative", LJ, "[fixed]; be_delay_ms = -1", r"fixed\.be_delay_ms: -1\.0 " + NOT + r"a number >= 0\)", builder="lee_jeong"),
+    T("lj-w-hi-below-w-lo", LJ, '[fixed]; method = "bmarker"; w_lo = 2.0; w_hi = 1.0', r"fixed\.w_hi: 1\.0 " + NOT + r"a number > w_lo \(2\.0\)\)", builder="lee_jeong"),
+    T("lj-p-max-zero", LJ, '[fixed]; method = "bmarker"; p_max = 0', r"fixed\.p_max: 0\.0 " + NOT + r"a number in \(0, 1\]\)", builder="lee_jeong"),
+    T("lj-udp-string", LJ, '[fixed]; udp = "yes"', r"fixed\.udp: 'yes' " + NOT + r"True or False\)", builder="lee_jeong"),
+    T("lj-buffer-zero", LJ, "[fixed]; buffer_pkts = 0", r"fixed\.buffer_pkts: 0 " + NOT + r"None or an integer >= 1\)", builder="lee_jeong"),
+    # --- builders matta_guo, matta_guo_web ----------------------------------------------------
+    T("mg-n-flows-zero", MG, "[fixed]; n_flows = 0", r"fixed\.n_flows: 0 " + NOT + r"an integer in 1\.\.2000", builder="matta_guo"),
+    T("mg-k-zero", MG, "[fixed]; k = 0", r"fixed\.k: 0\.0 " + NOT + r"a number in \(0, 64\]", builder="matta_guo"),
+    T("mg-short-k-too-big", MG, "[fixed]; short_k = 100", r"fixed\.short_k: 100\.0 " + NOT + r"a number in \(0, 64\]", builder="matta_guo"),
+    T("mg-buffer-ratio-zero", MG, "[fixed]; buffer_ratio = 0", r"fixed\.buffer_ratio: 0\.0 " + NOT + r"a number in \(0, 100\]", builder="matta_guo"),
+    T("mg-isolation-string", MG, '[fixed]; isolation = "yes"', r"fixed\.isolation: 'yes' " + NOT + r"true \(two pipes\) or false", builder="matta_guo"),
+    T("mg-aqm-unknown", MG, '[fixed]; aqm = "codel"', r"fixed\.aqm: 'codel' " + NOT + r"'droptail' or 'red'\)", builder="matta_guo"),
+    T("mg-red-under-isolation", MG, '[fixed]; aqm = "red"', r"fixed\.aqm: 'red' " + NOT + r"'droptail' under isolation", builder="matta_guo"),
+    T("mg-red-thresholds-backwards", MG, '[fixed]; isolation = false; aqm = "red"; red_min_th = 10; red_max_th = 5', r"fixed\.red_max_th: 5\.0 " + NOT + r"a number > min_th \(10\.0\)", builder="matta_guo"),
+    T("mg-red-max-p-above-one", MG, '[fixed]; isolation = false; aqm = "red"; red_max_p = 5', r"fixed\.red_max_p: 5\.0 " + NOT + r"a number in \(0, 1\]\)", builder="matta_guo"),
+    T("mg-think-zero", MG, "[fixed]; think_s = 0", r"fixed\.think_s: 0\.0 " + NOT + r"a number > 0\)", builder="matta_guo"),
+    T("mg-telnet-negative", MG, "[fixed]; telnet_sessions = -1", r"fixed\.telnet_sessions: -1 " + NOT + r"an integer >= 0\)", builder="matta_guo"),
+    T("mg-window-zero", MG, "[fixed]; max_window_pkts = 0", r"fixed\.max_window_pkts: 0 " + NOT + r"an integer in 1\.\.1000", builder="matta_guo"),
+    T("mgw-scheme-unknown", MG, '[fixed]; scheme = "ecmp"', r"fixed\.scheme: 'ecmp' " + NOT + r"one of 'load-balanced', 'size-based'", builder="matta_guo_web"),
+    T("mgw-pool-zero", MG, "[fixed]; web_pool = 0", r"fixed\.web_pool: 0 " + NOT + r"an integer >= 1\)", builder="matta_guo_web"),
+    T("mgw-n-long-zero", MG, "[fixed]; n_long = 0", r"fixed\.n_long: 0 " + NOT + r"an integer >= 1\)", builder="matta_guo_web"),
+    T("mgw-n-short-zero", MG, "[fixed]; n_short = 0", r"fixed\.n_short: 0 " + NOT + r"an integer >= 1\)", builder="matta_guo_web"),
+    T("mgw-interarrival-zero", MG, "[fixed]; web_interarrival_s = 0", r"fixed\.web_interarrival_s: 0\.0 " + NOT + r"a number > 0\)", builder="matta_guo_web"),
+    # --- builder rossi ----------------------------------------------------------------------
+    T("rossi-rho-zero", ROSSI, "[fixed]; rho = 0", r"fixed\.rho: 0\.0 " + NOT + r"a number > 0 and < 10", builder="rossi"),
+    T("rossi-rho-ten", ROSSI, "[fixed]; rho = 10", r"fixed\.rho: 10\.0 " + NOT + r"a number > 0 and < 10", builder="rossi"),
+    T("rossi-alpha-above-one", ROSSI, "[fixed]; alpha_af = 1.5", r"fixed\.alpha_af: 1\.5 " + NOT + r"a number in \[0, 1\]", builder="rossi"),
+    T("rossi-ftp-negative", ROSSI, "[fixed]; ftp_per_cloud = -1", r"fixed\.ftp_per_cloud: -1 " + NOT + r"an integer >= 0\)", builder="rossi"),
+    T("rossi-pool-zero", ROSSI, "[fixed]; pool = 0", r"fixed\.pool: 0 " + NOT + r"an integer >= 1 \(slots per cloud\)\)", builder="rossi"),
+    T("rossi-halt-before-stop", ROSSI, "[fixed]; t_stop_s = 2.0; t_halt_s = 1.0", r"fixed\.t_halt_s: 1\.0 " + NOT + r"a number >= t_stop_s \(2\)\)", builder="rossi"),
+    T("rossi-cir-fraction-zero", ROSSI, "[fixed]; cir_fraction = 0", r"fixed\.cir_fraction: 0\.0 " + NOT + r"a number in \(0, 1\]\)", builder="rossi"),
+    T("rossi-sizes-empty", ROSSI, "[fixed]; size_set_pkts = []", r"fixed\.size_set_pkts: \(\) " + NOT + r"a non-empty sequence of transfer sizes", builder="rossi"),
+    T("rossi-size-zero", ROSSI, "[fixed]; size_set_pkts = [1, 0]", r"size_set_pkts\[1\]: 0 " + NOT + r"an integer >= 1\)", builder="rossi"),
+    T("rossi-sizes-string", ROSSI, '[fixed]; size_set_pkts = "abc"', r"fixed\.size_set_pkts: 'abc' " + NOT + r"a non-empty sequence", builder="rossi"),
+    T("rossi-buffer-zero", ROSSI, "[fixed]; buffer_pkts = 0", r"fixed\.buffer_pkts: 0 " + NOT + r"None or an integer >= 1\)", builder="rossi"),
+    T("rossi-tsw-window-zero", ROSSI, "[fixed]; tsw_window_s = 0", r"fixed\.tsw_window_s: 0\.0 " + NOT + r"a number > 0\)", builder="rossi"),
+    T("rossi-warmup-negative", ROSSI, "[fixed]; warmup_s = -1", r"warmup_s: -1\.0 " + NOT + r"a number >= 0\)", builder="rossi"),
+    # --- Python: links and queues -------------------------------------------------------------
+    P("link-rate-negative", LINK, "Link(rate_bps=-1.0)", r"^Link\.rate_bps: -1\.0 " + NOT + r"a number > 0\)"),
+    P("link-rate-string", LINK, 'Link(rate_bps="1e6")', r"^Link\.rate_bps: '1e6' " + NOT + r"a number > 0\)"),
+    P("link-delay-nan", LINK, "Link(rate_bps=1e6, prop_delay_ms=math.nan)", r"^Link\.prop_delay_ms: nan " + NOT + r"a finite number >= 0\)"),
+    P("link-loss-one", LINK, "Link(rate_bps=1e6, loss_prob=1.0)", r"^Link\.loss_prob: 1\.0 " + NOT + r"a number in \[0, 1\)\)"),
+    P("link-scheduler-unknown", LINK, 'Link(rate_bps=1e6, scheduler="fifo")', r"^Link\.scheduler: 'fifo' " + NOT + r"one of 'priority', 'wrr', 'cbq'\)"),
+    P("link-no-classes", LINK, "Link(rate_bps=1e6, classes=())", r"^Link\.classes: \(\) " + NOT + r"a non-empty sequence of QueueClass\)"),
+    P("link-classes-none", LINK, "Link(rate_bps=1e6, classes=None)", r"^Link\.classes: None " + NOT + r"a non-empty sequence of QueueClass\)"),
+    P("link-class-twice", LINK, 'Link(rate_bps=1e6, classes=(QueueClass("be"), QueueClass("be")))', r"^Link\.classes\[1\]\.name: 'be' " + NOT + r"a name not used by another class"),
+    P("link-cbq-without-share", LINK, 'Link(rate_bps=1e6, scheduler="cbq")', r"^Link\.classes\[0\]\.share: None " + NOT + r"a number in \(0, 1\] on a 'cbq' link"),
+    P("link-cbq-shares-above-one", LINK, 'Link(rate_bps=1e6, scheduler="cbq", classes=(QueueClass("a", share=0.6), QueueClass("b", share=0.6)))', r"^Link\.classes: shares sum to 1\.2 \(expected at most 1"),
+    P("link-lend-without-cbq", LINK, "Link(rate_bps=1e6, cbq_lend=True)", r"^Link\.cbq_lend: True " + NOT + r"False on a 'priority' link"),
+    P("link-domain-negative", LINK, "Link(rate_bps=1e6, domain=-1)", r"^Link\.domain: -1 " + NOT + r"an integer >= 0"),
+    P("queue-limit-zero", LINK, "QueueClass(limit_bytes=0)", r"^QueueClass\.limit_bytes: 0 " + NOT + r"None or an integer >= 1\)"),
+    P("queue-two-limits", LINK, "QueueClass(limit_bytes=9000, limit_pkts=10)", r"^QueueClass\.limit_pkts: 10 " + NOT + r"None when limit_bytes is set"),
+    P("queue-weight-zero", LINK, "QueueClass(weight=0)", r"^QueueClass\.weight: 0 " + NOT + r"an integer >= 1\)"),
+    P("queue-aqm-unknown", LINK, 'QueueClass(aqm="codel")', r"^QueueClass\.aqm: 'codel' " + NOT + r"one of 'droptail', 'red'"),
+    P("queue-red-without-thresholds", LINK, 'QueueClass(aqm="red")', r"^QueueClass\.red: \(\) " + NOT + r"one RedThresholds for aqm 'red'\)"),
+    P("queue-wred-one-threshold", LINK, 'QueueClass(aqm="wred", red=(RedThresholds(5, 10, 0.1),))', r"^QueueClass\.red: .*" + NOT + r"2 RedThresholds \(green, red\) or 3"),
+    P("queue-thresholds-on-droptail", LINK, "QueueClass(red=(RedThresholds(5, 10, 0.1),))", r"^QueueClass\.red: .*" + NOT + r"\(\) for aqm 'droptail'"),
+    P("queue-red-not-a-sequence", LINK, "QueueClass(red=5)", r"^QueueClass\.red: 5 " + NOT + r"a sequence of RedThresholds\)"),
+    P("queue-red-plain-tuple", LINK, 'QueueClass(aqm="red", red=[(1, 2, 0.1)])', r"^QueueClass\.red\[0\]: \(1, 2, 0\.1\) " + NOT + r"a RedThresholds or a dict of its fields\)"),
+    P("queue-red-weight-zero", LINK, "QueueClass(red_w_q=0)", r"^QueueClass\.red_w_q: 0\.0 " + NOT + r"a number in \(0, 1\]\)"),
+    P("queue-share-above-one", LINK, "QueueClass(share=1.5)", r"^QueueClass\.share: 1\.5 " + NOT + r"None or a number in \(0, 1\]"),
+    P("queue-name-empty", LINK, 'QueueClass(name="")', r"^QueueClass\.name: '' " + NOT + r"a non-empty string\)"),
+    P("red-max-below-min", LINK, "RedThresholds(min_th=10, max_th=5, max_p=0.1)", r"^RedThresholds\.max_th: 5\.0 " + NOT + r"a number > min_th \(10\.0\)"),
+    P("red-max-p-zero", LINK, "RedThresholds(min_th=5, max_th=10, max_p=0)", r"^RedThresholds\.max_p: 0\.0 " + NOT + r"a number in \(0, 1\]\)"),
+    # --- Python: TCP flows and on/off sources ---------------------------------------------------
+    P("flow-variant-unknown", FLOW, 'TcpFlow(variant="vegas")', r"^TcpFlow\.variant: 'vegas' " + NOT + r"one of 'reno', 'newreno'\)"),
+    P("flow-route-empty", FLOW, "TcpFlow(route=())", r"^TcpFlow\.route: \(\) " + NOT + r"a sequence of 1\.\.4 link indices\)"),
+    P("flow-route-repeats", FLOW, "TcpFlow(route=(0, 0))", r"^TcpFlow\.route: \(0, 0\) " + NOT + r"link indices without repeats\)"),
+    P("flow-route-too-long", FLOW, "TcpFlow(route=(0, 1, 2, 3, 4))", r"^TcpFlow\.route: \(0, 1, 2, 3, 4\) " + NOT + r"a sequence of 1\.\.4"),
+    P("flow-route-negative", FLOW, "TcpFlow(route=(-1,))", r"^TcpFlow\.route\[0\]: -1 " + NOT + r"a link index >= 0\)"),
+    P("flow-segment-zero", FLOW, "TcpFlow(segment_bytes=0)", r"^TcpFlow\.segment_bytes: 0 " + NOT + r"an integer in 1\.\.65495\)"),
+    P("flow-wire-too-big", FLOW, "TcpFlow(segment_bytes=65495, header_bytes=41)", r"^TcpFlow\.segment_bytes: 65495 " + NOT + r"segment_bytes \+ header_bytes \(41\) <= 65535\)"),
+    P("flow-window-too-big", FLOW, "TcpFlow(max_window_pkts=1001)", r"^TcpFlow\.max_window_pkts: 1001 " + NOT + r"an integer in 1\.\.1000"),
+    P("flow-init-window-above-max", FLOW, "TcpFlow(max_window_pkts=4, init_window_pkts=5)", r"^TcpFlow\.init_window_pkts: 5 " + NOT + r"an integer in 1\.\.4 \(at most max_window_pkts\)\)"),
+    P("flow-ssthresh-one", FLOW, "TcpFlow(init_ssthresh_pkts=1)", r"^TcpFlow\.init_ssthresh_pkts: 1 " + NOT + r"an integer in 2\.\."),
+    P("flow-access-buffer-zero", FLOW, "TcpFlow(access_buffer_pkts=0)", r"^TcpFlow\.access_buffer_pkts: 0 " + NOT + r"an integer in 1\.\."),
+    P("flow-access-rate-negative", FLOW, "TcpFlow(access_rate_bps=-5.0)", r"^TcpFlow\.access_rate_bps: -5\.0 " + NOT + r"None \(rate of the route's first link\), 0 \(unpaced\) or a number > 0\)"),
+    P("flow-delay-inf", FLOW, "TcpFlow(access_delay_ms=math.inf)", r"^TcpFlow\.access_delay_ms: inf " + NOT + r"a finite number >= 0\)"),
+    P("flow-start-negative", FLOW, "TcpFlow(start_s=-1)", r"^TcpFlow\.start_s: -1\.0 " + NOT + r"a number >= 0\)"),
+    P("flow-size-zero", FLOW, "TcpFlow(size_pkts=0)", r"^TcpFlow\.size_pkts: 0 " + NOT + r"None \(backlogged\) or an integer >= 1\)"),
+    P("flow-delayed-ack-string", FLOW, 'TcpFlow(delayed_ack="yes")', r"^TcpFlow\.delayed_ack: 'yes' " + NOT + r"True or False\)"),
+    P("flow-colour-unknown", FLOW, 'TcpFlow(colour="blue")', r"^TcpFlow\.colour: 'blue' " + NOT + r"None or one of 'green', 'yellow', 'red'\)"),
+    P("flow-split-without-route2", FLOW, 'TcpFlow(split="random")', r"^TcpFlow\.route2: \(\) " + NOT + r"a second route: split is 'random'\)"),
+    P("flow-split-unknown", FLOW, 'TcpFlow(route2=(1,), split="ecmp")', r"^TcpFlow\.split: 'ecmp' " + NOT + r"one of 'none', 'random', 'size', 'lifetime'\)"),
+    P("flow-size-split-no-threshold", FLOW, 'TcpFlow(route2=(1,), split="size")', r"^TcpFlow\.split_pkts: None " + NOT + r"an integer >= 1: the threshold of the 'size' split\)"),
+    P("flow-threshold-without-split", FLOW, "TcpFlow(split_pkts=10)", r"^TcpFlow\.split_pkts: 10 " + NOT + r"None: split is 'none'"),
+    P("flow-nine-drops", FLOW, "TcpFlow(drop_seqs=tuple(range(9)))", r"^TcpFlow\.drop_seqs: .*" + NOT + r"at most 8 non-negative sequence numbers\)"),
+    P("flow-drops-scalar", FLOW, "TcpFlow(drop_seqs=5)", r"^TcpFlow\.drop_seqs: 5 " + NOT + r"at most 8 non-negative sequence numbers\)"),
+    P("flow-route-string", FLOW, 'TcpFlow(route="0")', r"^TcpFlow\.route: '0' " + NOT + r"a sequence of 1\.\.4 link indices\)"),
+    P("flow-telnet-negative", FLOW, "TcpFlow(telnet_interval_s=-1)", r"^TcpFlow\.telnet_interval_s: -1\.0 " + NOT + r"a number >= 0\)"),
+    P("flow-delays-negative", FLOW, "TcpFlow().with_delays(1.0, -1.0, 1.0)", r"^TcpFlow\.egress_delay_ms: -1\.0 " + NOT + r"a number >= 0\)"),
+    P("source-peak-zero", FLOW, "OnOffSource(peak_bps=0, t_on_ms=1, t_off_ms=1)", r"^OnOffSource\.peak_bps: 0\.0 " + NOT + r"a number > 0\)"),
+    P("source-t-on-zero", FLOW, "OnOffSource(peak_bps=1e6, t_on_ms=0, t_off_ms=1)", r"^OnOffSource\.t_on_ms: 0\.0 " + NOT + r"a number > 0\)"),
+    P("source-t-off-negative", FLOW, "OnOffSource(peak_bps=1e6, t_on_ms=1, t_off_ms=-1)", r"^OnOffSource\.t_off_ms: -1\.0 " + NOT + r"a number >= 0\)"),
+    P("source-packet-too-big", FLOW, "OnOffSource(peak_bps=1e6, t_on_ms=1, t_off_ms=1, pkt_bytes=70000)", r"^OnOffSource\.pkt_bytes: 70000 " + NOT + r"an integer in 1\.\.65535\)"),
+    P("source-onoff-unknown", FLOW, 'OnOffSource(peak_bps=1e6, t_on_ms=1, t_off_ms=1, onoff="pareto")', r"^OnOffSource\.onoff: 'pareto' " + NOT + r"one of 'exponential', 'fixed'\)"),
+    P("source-name-empty", FLOW, 'OnOffSource(peak_bps=1e6, t_on_ms=1, t_off_ms=1, name="")', r"^OnOffSource\.name: '' " + NOT + r"a non-empty string\)"),
+    # --- Python: markers and traffic --------------------------------------------------------------
+    P("marker-kind-unknown", MARK, 'Marker(name="m", kind="leaky", cir_bps=1e6, cbs_bytes=1e4, flows=(0,))', r"^Marker\.kind: 'leaky' " + NOT + r"one of 'token_bucket', 'tsw2cm'"),
+    P("marker-no-members", MARK, 'Marker(name="m", kind="token_bucket", cir_bps=1e6, cbs_bytes=1e4)', r"^Marker\.flows: \(\) " + NOT + r"at least one flow"),
+    P("marker-member-twice", MARK, 'Marker(name="m", kind="token_bucket", cir_bps=1e6, cbs_bytes=1e4, flows=(0, 0))', r"^Marker\.flows: \(0, 0\) " + NOT + r"indices without repeats\)"),
+    P("marker-cir-negative", MARK, 'Marker(name="m", kind="token_bucket", cir_bps=-1, cbs_bytes=1e4, flows=(0,))', r"^Marker\.cir_bps: -1\.0 " + NOT + r"a number > 0\)"),
+    P("marker-cir-none", MARK, 'Marker(name="m", kind="token_bucket", cir_bps=None, cbs_bytes=1e4, flows=(0,))', r"^Marker\.cir_bps: None " + NOT + r"a number > 0\)"),
+    P("marker-flows-scalar", MARK, 'Marker(name="m", kind="token_bucket", cir_bps=1e6, cbs_bytes=1e4, flows=5)', r"^Marker\.flows: 5 " + NOT + r"a sequence of indices\)"),
+    P("marker-cbs-zero", MARK, 'Marker(name="m", kind="token_bucket", cir_bps=1e6, cbs_bytes=0, flows=(0,))', r"^Marker\.cbs_bytes: 0\.0 " + NOT + r"a number > 0\)"),
+    P("marker-trtcm-without-pir", MARK, 'Marker(name="m", kind="trtcm", cir_bps=1e6, cbs_bytes=1e4, flows=(0,))', r"^Marker\.pir_bps: None " + NOT + r"a number >= cir_bps \(1000000\.0\) for kind 'trtcm'\)"),
+    P("marker-pir-below-cir", MARK, 'Marker(name="m", kind="tsw3cm", cir_bps=1e6, pir_bps=5e5, cbs_bytes=1e4, flows=(0,))', r"^Marker\.pir_bps: 500000\.0 " + NOT + r"a number >= cir_bps \(1000000\.0\)"),
+    P("marker-srtcm-without-ebs", MARK, 'Marker(name="m", kind="srtcm", cir_bps=1e6, cbs_bytes=1e4, flows=(0,))', r"^Marker\.pbs_bytes: None " + NOT + r"a number >= 0 \(the excess burst size, EBS\) for kind 'srtcm'\)"),
+    P("marker-balancing-without-b1", MARK, 'Marker(name="m", kind="balancing", cir_bps=1e6, cbs_bytes=1e4, flows=(0,))', r"^Marker\.b1_bytes: None " + NOT + r"a number > 0 \(each connection's first bucket\) for kind 'balancing'\)"),
+    P("marker-small-window-wrong-kind", MARK, 'Marker(name="m", kind="token_bucket", cir_bps=1e6, cbs_bytes=1e4, flows=(0,), small_window_pkts=3)', r"^Marker\.small_window_pkts: 3 " + NOT + r"None for kind 'token_bucket'"),
+    P("marker-colour-aware-wrong-kind", MARK, 'Marker(name="m", kind="token_bucket", cir_bps=1e6, cbs_bytes=1e4, flows=(0,), colour_aware=True)', r"^Marker\.colour_aware: True " + NOT + r"False for kind 'token_bucket'"),
+    P("marker-ref-rtt-wrong-kind", MARK, 'Marker(name="m", kind="tsw2cm", cir_bps=1e6, cbs_bytes=1e4, flows=(0,), ref_rtt_s=0.1)', r"^Marker\.ref_rtt_s: 0\.1 " + NOT + r"None for kind 'tsw2cm'"),
+    P("marker-w-hi-below-w-lo", MARK, 'Marker(name="m", kind="token_bucket", cir_bps=1e6, cbs_bytes=1e4, flows=(0,), w_lo=2, w_hi=1)', r"^Marker\.w_hi: 1\.0 " + NOT + r"a number > w_lo \(2\.0\)\)"),
+    P("marker-window-zero", MARK, 'Marker(name="m", kind="tsw2cm", cir_bps=1e6, cbs_bytes=1e4, flows=(0,), window_s=0)', r"^Marker\.window_s: 0\.0 " + NOT + r"a number > 0\)"),
+    P("traffic-poisson-no-rate", MARK, 'Traffic(name="w", flow=TcpFlow(), size_set_pkts=(10,))', r"^Traffic\.mean_interarrival_s: None " + NOT + r"a number > 0 for kind 'poisson'\)"),
+    P("traffic-kind-unknown", MARK, 'Traffic(name="w", flow=TcpFlow(), kind="burst")', r"^Traffic\.kind: 'burst' " + NOT + r"one of 'poisson', 'sessions', 'web'\)"),
+    P("traffic-no-sizes", MARK, 'Traffic(name="w", flow=TcpFlow(), mean_interarrival_s=0.1)', r"^Traffic\.size_set_pkts: \(\) " + NOT + r"1\.\.32 transfer sizes in packets for size_dist 'set'\)"),
+    P("traffic-sizes-scalar", MARK, 'Traffic(name="w", flow=TcpFlow(), mean_interarrival_s=0.1, size_set_pkts=5)', r"^Traffic\.size_set_pkts: 5 " + NOT + r"1\.\.32 transfer sizes"),
+    P("traffic-size-dist-unknown", MARK, 'Traffic(name="w", flow=TcpFlow(), mean_interarrival_s=0.1, size_dist="zipf")', r"^Traffic\.size_dist: 'zipf' " + NOT + r"one of 'set', 'exponential', 'pareto', 'paretoII'\)"),
+    P("traffic-pareto2-infinite-mean", MARK, 'Traffic(name="w", flow=TcpFlow(), mean_interarrival_s=0.1, size_dist="paretoII", size_alpha=1.0)', r"^Traffic\.size_alpha: 1\.0 " + NOT + r"a number > 1 for size_dist 'paretoII'"),
+    P("traffic-size-bounds-backwards", MARK, 'Traffic(name="w", flow=TcpFlow(), mean_interarrival_s=0.1, size_dist="pareto", size_min_pkts=10, size_max_pkts=5)', r"^Traffic\.size_max_pkts: 5\.0 " + NOT + r"a number > size_min_pkts \(10\.0\)\)"),
+    P("traffic-pool-zero", MARK, 'Traffic(name="w", flow=TcpFlow(), mean_interarrival_s=0.1, size_set_pkts=(10,), pool=0)', r"^Traffic\.pool: 0 " + NOT + r"an integer in 1\.\.60000\)"),
+    P("traffic-first-start-poisson", MARK, 'Traffic(name="w", flow=TcpFlow(), mean_interarrival_s=0.1, size_set_pkts=(10,), first_start_s=1.0)', r"^Traffic\.first_start_s: 1\.0 " + NOT + r"None unless kind is 'sessions'\)"),
+    P("traffic-telnet-template", MARK, 'Traffic(name="w", flow=TcpFlow(telnet_interval_s=1.0), mean_interarrival_s=0.1, size_set_pkts=(10,))', r"^Traffic\.flow\.telnet_interval_s: 1\.0 " + NOT + r"None: a transfer is bulk data"),
+    P("traffic-flow-not-a-flow", MARK, 'Traffic(name="w", flow=3, mean_interarrival_s=0.1, size_set_pkts=(10,))', r"^Traffic\.flow: 3 " + NOT + r"a TcpFlow or a dict of its fields\)"),
+    P("traffic-template-typo", MARK, 'Traffic(name="w", flow={"segmnt_bytes": 536}, mean_interarrival_s=0.1, size_set_pkts=(10,))', r"^Traffic\.flow\.segmnt_bytes: unknown field of TcpFlow \(did you mean 'segment_bytes'\?"),
+    # --- Python: Scenario ---------------------------------------------------------------------------
+    P("scenario-no-links", SCEN, "Scenario(links=(), flows=(TcpFlow(),), duration_s=1)", r"^links: \[\] " + NOT + r"at least one Link\)"),
+    P("scenario-no-traffic", SCEN, "Scenario(links=(Link(1e6),), duration_s=1)", r"^flows: \[\] " + NOT + r"at least one TcpFlow, or an OnOffSource"),
+    P("scenario-duration-zero", SCEN, "Scenario(links=(Link(1e6),), flows=(TcpFlow(),), duration_s=0)", r"^duration_s: 0\.0 " + NOT + r"a number > 0\)"),
+    P("scenario-duration-nan", SCEN, "Scenario(links=(Link(1e6),), flows=(TcpFlow(),), duration_s=math.nan)", r"^duration_s: nan " + NOT + r"a finite number > 0\)"),
+    P("scenario-duration-string", SCEN, 'Scenario(links=(Link(1e6),), flows=(TcpFlow(),), duration_s="1")', r"^duration_s: '1' " + NOT + r"a number > 0\)"),
+    P("scenario-duration-none", SCEN, "Scenario(links=(Link(1e6),), flows=(TcpFlow(),), duration_s=None)", r"^duration_s: None " + NOT + r"a number > 0\)"),
+    P("scenario-warmup-too-long", SCEN, "Scenario(links=(Link(1e6),), flows=(TcpFlow(),), duration_s=1, warmup_s=1)", r"^warmup_s: 1\.0 " + NOT + r"a number >= 0 and < duration_s \(1\.0\)\)"),
+    P("scenario-slot-zero", SCEN, "Scenario(links=(Link(1e6),), flows=(TcpFlow(),), duration_s=1, slot_s=0)", r"^slot_s: 0\.0 " + NOT + r"None \(engine's choice\) or a number > 0\)"),
+    P("scenario-rto-bounds-backwards", SCEN, "Scenario(links=(Link(1e6),), flows=(TcpFlow(),), duration_s=1, min_rto_s=1, max_rto_s=0.5)", r"^max_rto_s: 0\.5 " + NOT + r"a number >= min_rto_s \(1\.0\)\)"),
+    P("scenario-init-rto-zero", SCEN, "Scenario(links=(Link(1e6),), flows=(TcpFlow(),), duration_s=1, init_rto_s=0)", r"^init_rto_s: 0\.0 " + NOT + r"a number > 0\)"),
+    P("scenario-interval-too-long", SCEN, "Scenario(links=(Link(1e6),), flows=(TcpFlow(),), duration_s=1, interval_s=2)", r"^interval_s: 2\.0 " + NOT + r"None or a number > 0 and <= duration_s \(1\.0\)\)"),
+    P("scenario-tie-break-unknown", SCEN, 'Scenario(links=(Link(1e6),), flows=(TcpFlow(),), duration_s=1, tie_break="fifo")', r"^tie_break: 'fifo' " + NOT + r"one of 'random', 'index'\)"),
+    P("scenario-trace-unknown-flow", SCEN, "Scenario(links=(Link(1e6),), flows=(TcpFlow(),), duration_s=1, trace_flows=(5,), trace_interval_s=0.1)", r"^trace_flows\[0\]: 5 " + NOT + r"a flow index in 0\.\.0\)"),
+    P("scenario-trace-no-interval", SCEN, "Scenario(links=(Link(1e6),), flows=(TcpFlow(),), duration_s=1, trace_flows=(0,))", r"^trace_interval_s: None " + NOT + r"a number > 0 and <= duration_s \(1\.0\)\)"),
+    P("scenario-trace-too-fine", SCEN, "Scenario(links=(Link(1e6),), flows=(TcpFlow(),), duration_s=1, trace_flows=(0,), trace_interval_s=1e-9)", r"^trace_interval_s: 1e-09 " + NOT + r"a sampling interval giving at most 100000 samples"),
+    P("scenario-param-not-scalar", SCEN, 'Scenario(links=(Link(1e6),), flows=(TcpFlow(),), duration_s=1, params={"x": [1, 2]})', r"^params\['x'\]: \[1, 2\] " + NOT + r"a plain scalar"),
+    P("scenario-params-not-a-dict", SCEN, "Scenario(links=(Link(1e6),), flows=(TcpFlow(),), duration_s=1, params=[1])", r"^params: \[1\] " + NOT + r"a dict\)"),
+    P("scenario-route-missing-link", SCEN, "Scenario(links=(Link(1e6),), flows=(TcpFlow(route=(1,)),), duration_s=1)", r"^flows\[0\]\.route\[0\]: 1 " + NOT + r"a link index in 0\.\.0\)"),
+    P("scenario-class-not-on-link", SCEN, 'Scenario(links=(Link(1e6),), flows=(TcpFlow(cls="af"),), duration_s=1)', r"^flows\[0\]\.cls: 'af' " + NOT + r"a class of every link of the route; link 0 has 'be'\)"),
+    P("scenario-start-after-end", SCEN, "Scenario(links=(Link(1e6),), flows=(TcpFlow(start_s=2),), duration_s=1)", r"^flows\[0\]\.start_s: 2\.0 " + NOT + r"a number >= 0 and < duration_s \(1\.0\)\)"),
+    P("scenario-buffer-below-a-packet", SCEN, 'Scenario(links=(Link(1e6, classes=(QueueClass("be", limit_bytes=100),)),), flows=(TcpFlow(),), duration_s=1)', r"^links\[0\]\.classes\[0\]\.limit_bytes: 100 " + NOT + r"an integer >= 576: one packet of flows\[0\]"),
+    P("scenario-marker-off-route", SCEN, 'Scenario(links=(Link(1e6), Link(1e6)), flows=(TcpFlow(),), duration_s=1, markers=(Marker(name="m", kind="token_bucket", cir_bps=1e5, cbs_bytes=1e4, link=1, flows=(0,)),))', r"^markers\[0\]\.link: 1 " + NOT + r"a link on the route \(or route2\) of flows\[0\] \(0,\)\)"),
+    P("scenario-marker-unknown-flow", SCEN, 'Scenario(links=(Link(1e6),), flows=(TcpFlow(),), duration_s=1, markers=(Marker(name="m", kind="token_bucket", cir_bps=1e5, cbs_bytes=1e4, flows=(3,)),))', r"^markers\[0\]\.flows\[0\]: 3 " + NOT + r"a flow index in 0\.\.0\)"),
+    P("scenario-traffic-same-name", SCEN, 'Scenario(links=(Link(1e6),), duration_s=1, traffic=(Traffic(name="w", flow=TcpFlow(), mean_interarrival_s=0.1, size_set_pkts=(10,)),) * 2)', r"^traffic\[1\]\.name: 'w' " + NOT + r"a name no other traffic has\)"),
+    P("scenario-traffic-stop-after-end", SCEN, 'Scenario(links=(Link(1e6),), duration_s=1, traffic=(Traffic(name="w", flow=TcpFlow(), mean_interarrival_s=0.1, size_set_pkts=(10,), t_stop_s=2),))', r"^traffic\[0\]\.t_stop_s: 2\.0 " + NOT + r"a number > 0 and <= duration_s \(1\.0\)"),
+    P("from-dict-field-typo", SCEN, 'Scenario.from_dict({"links": [{"rate_bps": 1e6}], "flows": [{}], "duraton_s": 1})', r"^duraton_s: unknown field of Scenario \(did you mean 'duration_s'\?"),
+    P("from-dict-no-duration", SCEN, 'Scenario.from_dict({"links": [{"rate_bps": 1e6}], "flows": [{}]})', r"^duration_s: missing \(required field of Scenario\)"),
+    P("from-dict-flow-field-typo", SCEN, 'Scenario.from_dict({"links": [{"rate_bps": 1e6}], "flows": [{"segmnt_bytes": 536}], "duration_s": 1})', r"^flows\[0\]\.segmnt_bytes: unknown field of TcpFlow \(did you mean 'segment_bytes'\?"),
+    P("from-dict-source-no-peak", SCEN, 'Scenario.from_dict({"links": [{"rate_bps": 1e6}], "sources": [{"t_on_ms": 1, "t_off_ms": 1}], "duration_s": 1})', r"^sources\[0\]\.peak_bps: missing \(required field of OnOffSource\)"),
+    P("from-dict-flow-variant", SCEN, 'Scenario.from_dict({"links": [{"rate_bps": 1e6}], "flows": [{"variant": "cubic"}], "duration_s": 1})', r"^flows\[0\]\.variant: 'cubic' " + NOT + r"one of 'reno', 'newreno'\)"),
+    P("from-dict-not-a-dict", SCEN, "Scenario.from_dict([1, 2])", r"^scenario: \[1, 2\] " + NOT + r"a dict\)"),
+    # --- Python: Grid, run, load ----------------------------------------------------------------
+    P("grid-builder-not-callable", GRID, "Grid(42)", r"^builder: 42 " + NOT + r"a callable returning a Scenario\)"),
+    P("grid-seeds-zero", GRID, "Grid(kaur_vin, seeds=0)", r"^seeds: 0 " + NOT + r"an integer >= 1 \(seeds 0\.\.n-1\)"),
+    P("grid-seeds-empty", GRID, "Grid(kaur_vin, seeds=[])", r"^seeds: \[\] " + NOT),
+    P("grid-seeds-repeated", GRID, "Grid(kaur_vin, seeds=[1, 1])", r"^seeds\[1\]: 1 " + NOT + r"a seed not already in the list\)"),
+    P("grid-seed-fraction", GRID, "Grid(kaur_vin, seeds=[0, 1.5])", r"^seeds\[1\]: 1\.5 " + NOT + r"an integer in 0\.\."),
+    P("grid-seeds-string", GRID, 'Grid(kaur_vin, seeds="3")', r"^seeds: '3' " + NOT),
+    P("grid-seeds-bool", GRID, "Grid(kaur_vin, seeds=True)", r"^seeds: True " + NOT),
+    P("grid-unknown-parameter", GRID, "Grid(kaur_vin, t_onms=[1.0, 2.0])", r"^t_onms: not a parameter of kaur_vin \(did you mean 't_on_ms'\?\); kaur_vin accepts: n_flows"),
+    P("grid-seed-parameter", GRID, "Grid(kaur_vin, seed=3)", r"^seed: 3 is not allowed here \(expected seeds=\.\.\."),
+    P("grid-empty-axis", GRID, "Grid(kaur_vin, t_on_ms=[])", r"^t_on_ms: \[\] " + NOT + r"at least one value on this axis\)"),
+    P("grid-duplicate-value", GRID, "Grid(kaur_vin, t_on_ms=[4, 4.0])", r"^t_on_ms\[1\]: duplicate value 4\.0 \(same as t_on_ms\[0\]\)"),
+    P("grid-bad-point", GRID, "Grid(kaur_vin, n_flows=[1, 2], t_on_ms=[1.0, -1.0])", r"^t_on_ms: -1\.0 " + NOT + r"a number > 0\) \(grid point 1: n_flows=1, t_on_ms=-1\.0; seed 0\)$"),
+    P("grid-max-points-zero", GRID, "Grid(kaur_vin, t_on_ms=[4], max_points=0)", r"^max_points: 0 " + NOT + r"an integer >= 1, or None for no limit\)"),
+    P("grid-above-max-points", GRID, "Grid(kaur_vin, t_on_ms=[1, 2, 3], max_points=2)", r"^grid: 3 points \(t_on_ms 3\) is above the limit of 2 points"),
+    P("grid-zip-not-groups", GRID, 'Grid(kaur_vin, zip_axes="rtp_ms")', r"^zip_axes: 'rtp_ms' " + NOT + r"a list of \{name: \[values\]\} mappings"),
+    P("grid-zip-unequal", GRID, 'Grid(kaur_vin, zip_axes=[{"rtp_ms": [6.0, 8.0], "buffer_bytes": [30000]}])', r"^zip_axes\[0\]: lists of unequal length \(rtp_ms: 2, buffer_bytes: 1\)"),
+    P("grid-zip-seed", GRID, 'Grid(kaur_vin, zip_axes=[{"seed": [1, 2]}])', r"^zip_axes\[0\]\.seed: not allowed \(expected seeds=\.\.\."),
+    P("grid-zip-also-fixed", GRID, 'Grid(kaur_vin, rtp_ms=8.0, zip_axes=[{"rtp_ms": [6.0], "buffer_bytes": [30000]}])', r"^zip_axes\[0\]\.rtp_ms: also given as a parameter"),
+    P("grid-zip-scalar", GRID, 'Grid(kaur_vin, zip_axes=[{"rtp_ms": 6.0, "buffer_bytes": [30000]}])', r"^zip_axes\[0\]\.rtp_ms: 6\.0 " + NOT + r"a list of values \(zipped parameters move together"),
+    P("grid-zip-empty-group", GRID, "Grid(kaur_vin, zip_axes=[{}])", r"^zip_axes\[0\]: \{\} " + NOT + r"at least one parameter name\)"),
+    P("grid-zip-name-not-string", GRID, "Grid(kaur_vin, zip_axes=[{1: [1]}])", r"^zip_axes\[0\]: 1 " + NOT + r"parameter names \(strings\)\)"),
+    P("grid-builder-returns-dict", GRID, 'Grid(lambda x=1: {"x": x})', r"^builder: returned dict for grid point 0: \(expected a Scenario\)|^builder: returned dict for grid point 0 \(expected a Scenario\)"),
+    P("grid-point-out-of-range", GRID, "grid.scenario(5, 0)", r"^point: 5 " + NOT + r"an integer in 0\.\.0\)"),
+    P("grid-point-fraction", GRID, "grid.scenario(0.5, 0)", r"^point: 0\.5 " + NOT + r"an integer in 0\.\.0\)"),
+    P("grid-seed-negative", GRID, "grid.scenario(0, -1)", r"^seed: -1 " + NOT + r"an integer in 0\.\."),
+    P("py-run-not-a-grid", GRID, "run(None)", r"^grid: None " + NOT + r"a diffsweep\.Grid, a SweepConfig"),
+    P("py-run-missing-sweep-file", GRID, 'run(str(DIR / "missing.toml"))', r"missing\.toml: sweep file not found"),
+    P("py-run-backend-unknown", GRID, 'run(grid, backend="gpu")', r"^backend: 'gpu' " + NOT + r"one of auto, cpu, cuda\)"),
+    P("py-run-chunk-size-zero", GRID, "run(grid, chunk_size=0)", r"^chunk_size: 0 " + NOT + r"an integer >= 1\)"),
+    P("py-run-threads-negative", GRID, "run(grid, threads=-1)", r"^threads: -1 " + NOT + r"an integer >= 0\)"),
+    P("py-run-memory-budget-zero", GRID, "run(grid, memory_budget_bytes=0)", r"^memory_budget_bytes: 0 " + NOT + r"an integer >= 1\)"),
+    P("py-run-table-typo", GRID, 'run(grid, tables=["flow"])', r"^tables: 'flow' " + NOT + r"names among replicas, flows"),
+    P("py-run-target-ci-negative", GRID, "run(grid, target_ci=-1)", r"^target_ci: -1 " + NOT + r"a finite number > 0"),
+    P("py-run-target-metric-typo", GRID, 'run(grid, target_ci=0.1, target_metric="tcp_goodput")', r"^target_metric: 'tcp_goodput' is not a column of the replicas table \(did you mean 'tcp_goodput_bps'\?\)"),
+    P("py-run-max-seeds-one", GRID, "run(grid, target_ci=0.1, max_seeds=1)", r"^max_seeds: 1 " + NOT + r"an integer >= 2\)"),
+    P("py-run-ci-level-above-one", GRID, "run(grid, target_ci=0.1, ci_level=1.5)", r"^ci_level: 1\.5 " + NOT + r"0 < level < 1\)"),
+    P("py-run-store-is-a-file", GRID, 'run(grid, store=DIR / "ok.toml")', r"^DIR/ok\.toml: exists and is not a folder; choose another output folder"),
+    P("py-run-store-not-empty", GRID, 'run(grid, store=DIR / "nonempty")', r"^DIR/nonempty: the folder is not empty \(notes\.txt\) and has no manifest\.json"),
+    P("py-run-store-other-sweep", GRID, 'run(grid, store=DIR / "folder")', r"^DIR/folder: this folder holds results of another sweep \('tiny', config hash HASH\)"),
+    P("load-missing-folder", GRID, 'load(DIR / "nowhere")', r"^DIR/nowhere: no such results folder"),
+    P("load-a-file", GRID, 'load(DIR / "ok.toml")', r"^DIR/ok\.toml: is a file, not a results folder"),
+    P("load-no-manifest", GRID, 'load(DIR / "empty")', r"^DIR/empty: not a diffsweep results folder \(no manifest\.json\)"),
+    P("load-unreadable-manifest", GRID, 'load(DIR / "junk")', r"^DIR/junk/manifest\.json: unreadable manifest \(.*\); the folder cannot be used"),
+    P("load-manifest-without-hash", GRID, 'load(DIR / "nohash")', r"^DIR/nohash/manifest\.json: not a diffsweep manifest \(no config_hash\)"),
+    P("load-sweep-not-utf8", GRID, 'load_sweep(DIR / "latin1.toml")', r"^DIR/latin1\.toml: not UTF-8 text"),
+    P("load-sweep-quick-missing", GRID, 'load_sweep(DIR / "ok.toml", quick=True)', r"^quick: the sweep file has no \[quick\] section"),
+    P("load-sweep-seeds-override", GRID, 'load_sweep(DIR / "ok.toml", seeds=[2, 2])', r"^seeds \(override\): \[2, 2\] " + NOT + r".*seed 2 appears twice"),
+    # --- command line: run --------------------------------------------------------------------------
+    C("run-file-missing", RUN, "run DIR/missing.toml --out DIR/out", r"DIR/missing\.toml: sweep file not found"),
+    C("run-file-is-a-folder", RUN, "run DIR/empty --out DIR/out", r"DIR/empty: cannot read the sweep file \(Is a directory\)"),
+    C("run-file-not-utf8", RUN, "run DIR/latin1.toml --out DIR/out", r"DIR/latin1\.toml: not UTF-8 text"),
+    C("run-seeds-zero", RUN, "run DIR/ok.toml --out DIR/out --seeds 0", r"seeds \(override\): 0 " + NOT + r"an integer >= 1"),
+    C("run-quick-without-section", RUN, "run DIR/ok.toml --out DIR/out --quick", r"quick: the sweep file has no \[quick\] section, so --quick cannot be used"),
+    C("run-chunk-size-zero", RUN, "run DIR/ok.toml --out DIR/out --chunk-size 0", r"chunk_size: 0 " + NOT + r"an integer >= 1\)"),
+    C("run-threads-negative", RUN, "run DIR/ok.toml --out DIR/out --threads -1", r"threads: -1 " + NOT + r"an integer >= 0\)"),
+    C("run-target-ci-negative", RUN, "run DIR/ok.toml --out DIR/out --target-ci -1", r"target_ci: -1\.0 " + NOT + r"a finite number > 0"),
+    C("run-target-ci-nan", RUN, "run DIR/ok.toml --out DIR/out --target-ci nan", r"target_ci: nan " + NOT + r"a finite number > 0"),
+    C("run-target-ci-inf", RUN, "run DIR/ok.toml --out DIR/out --target-ci inf", r"target_ci: inf " + NOT + r"a finite number > 0"),
+    C("run-target-metric-typo", RUN, "run DIR/ok.toml --out DIR/out --target-ci 0.1 --target-metric goodput", r"target_metric: 'goodput' is not a column of the replicas table"),
+    C("run-max-seeds-one", RUN, "run DIR/ok.toml --out DIR/out --target-ci 0.1 --max-seeds 1", r"max_seeds: 1 " + NOT + r"an integer >= 2\)"),
+    C("run-seeds-per-round-zero", RUN, "run DIR/ok.toml --out DIR/out --target-ci 0.1 --seeds-per-round 0", r"seeds_per_round: 0 " + NOT + r"an integer >= 1\)"),
+    C("run-out-is-a-file", RUN, "run DIR/ok.toml --out DIR/ok.toml", r"DIR/ok\.toml: exists and is not a folder; choose another output folder"),
+    C("run-out-under-a-file", RUN, "run DIR/ok.toml --out DIR/ok.toml/out", r"DIR/ok\.toml/out: cannot create the results folder \(Not a directory\); a part of the path is a file", code=1),
+    C("run-out-not-empty", RUN, "run DIR/ok.toml --out DIR/nonempty", r"DIR/nonempty: the folder is not empty \(notes\.txt\) and has no manifest\.json, so it is not a diffsweep results folder"),
+    C("run-out-other-sweep", RUN, "run DIR/ok.toml --out DIR/folder", r"DIR/folder: this folder holds results of another sweep \('tiny', config hash HASH\) than this run \('ok', config hash HASH\)"),
+    C("run-out-bad-manifest", RUN, "run DIR/ok.toml --out DIR/junk", r"DIR/junk/manifest\.json: unreadable manifest"),
+    C("run-seeds-not-a-number", RUN, "run DIR/ok.toml --out DIR/out --seeds ten", r"argument --seeds: invalid int value: 'ten'", argparse=True),
+    C("run-backend-unknown", RUN, "run DIR/ok.toml --out DIR/out --backend gpu", r"argument --backend: invalid choice: 'gpu' \(choose from", argparse=True),
+    C("run-memory-budget-words", RUN, "run DIR/ok.toml --out DIR/out --memory-budget lots", r"argument --memory-budget: 'lots' is not a size", argparse=True),
+    C("run-memory-budget-zero", RUN, "run DIR/ok.toml --out DIR/out --memory-budget 0", r"argument --memory-budget: '0' is not a positive size", argparse=True),
+    C("run-no-out", RUN, "run DIR/ok.toml", r"the following arguments are required: --out", argparse=True),
+    C("run-unknown-option", RUN, "run DIR/ok.toml --out DIR/out --sed 3", r"unrecognized arguments: --sed 3", argparse=True),
+    # --- command line: reproduce, demo -------------------------------------------------------------
+    C("reproduce-unknown-paper", REPRO, "reproduce nobody --out DIR/r", r"argument paper: invalid choice: 'nobody' \(choose from", argparse=True),
+    C("reproduce-unknown-figure", REPRO, "reproduce kaur-vin --figure 1 --out DIR/r", r"--figure: \['1'\] " + NOT + r"some of 2, 3"),
+    C("reproduce-out-is-a-file", REPRO, "reproduce kaur-vin --figure 2 --out DIR/ok.toml", r"DIR/ok\.toml: File exists", code=1),
+    C("reproduce-seeds-not-a-number", REPRO, "reproduce kaur-vin --seeds x --out DIR/r", r"argument --seeds: invalid int value: 'x'", argparse=True),
+    C("reproduce-backend-unknown", REPRO, "reproduce kaur-vin --backend gpu --out DIR/r", r"argument --backend: invalid choice: 'gpu'", argparse=True),
+    C("demo-seeds-zero", REPRO, "demo --seeds 0", r"--seeds: 0 " + NOT + r"an integer >= 1\)"),
+    C("demo-duration-negative", REPRO, "demo --duration-s -2", r"--duration-s: -2\.0 " + NOT + r"a number of seconds > 0\)"),
+    C("demo-duration-nan", REPRO, "demo --duration-s nan", r"--duration-s: nan " + NOT + r"a number of seconds > 0\)"),
+    C("demo-duration-inf", REPRO, "demo --duration-s inf", r"--duration-s inf: duration_s: inf " + NOT + r"a finite number > 0\)"),
+    C("no-command", REPRO, "", r"the following arguments are required: cmd", argparse=True),
+    C("unknown-command", REPRO, "frobnicate", r"argument cmd: invalid choice: 'frobnicate'", argparse=True),
+    # --- command line: show, plot, export --------------------------------------------------------------
+    C("show-missing-folder", LOOK, "show DIR/nowhere", r"DIR/nowhere: no such results folder"),
+    C("show-a-file", LOOK, "show DIR/ok.toml", r"DIR/ok\.toml: is a file, not a results folder"),
+    C("show-no-manifest", LOOK, "show DIR/empty", r"DIR/empty: not a diffsweep results folder \(no manifest\.json\)"),
+    C("show-unreadable-manifest", LOOK, "show DIR/junk", r"DIR/junk/manifest\.json: unreadable manifest"),
+    C("show-manifest-without-hash", LOOK, "show DIR/nohash", r"DIR/nohash/manifest\.json: not a diffsweep manifest \(no config_hash\)"),
+    C("show-metric-typo", LOOK, "show DIR/folder --metric goodput_bp", r"goodput_bp: not a column of any table in the folder \(did you mean 'goodput_bps'\?\)"),
+    C("show-metric-not-in-table", LOOK, "show DIR/folder --table queues --metric goodput_bps", r"goodput_bps: not a column of the queues table \(columns: "),
+    C("show-metric-not-numeric", LOOK, "show DIR/folder --metric ef", r"ef: not a numeric column of the replicas table"),
+    C("show-table-unknown", LOOK, "show DIR/folder --table flow", r"argument --table: invalid choice: 'flow'", argparse=True),
+    C("show-rows-not-a-number", LOOK, "show DIR/folder --rows many", r"argument --rows: invalid int value: 'many'", argparse=True),
+    C("plot-missing-folder", LOOK, "plot DIR/nowhere --x a --y b", r"DIR/nowhere: no such results folder"),
+    C("plot-x-unknown", LOOK, "plot DIR/folder --x t_on --y goodput_bps", r"t_on: not a column of the flows table \(columns: "),
+    C("plot-y-typo", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bp", r"goodput_bp: not a column of any table in the folder \(did you mean 'goodput_bps'\?\)"),
+    C("plot-y-not-numeric", LOOK, "plot DIR/folder --x t_on_ms --y variant", r"variant: not a numeric column of the flows table"),
+    C("plot-hue-unknown", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bps --hue colour", r"colour: not a column of the flows table"),
+    C("plot-out-under-a-file", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bps --out DIR/ok.toml/fig.png", r"DIR/ok\.toml/fig\.png: cannot write the figure \(Not a directory\)", code=1),
+    C("plot-no-y", LOOK, "plot DIR/folder --x t_on_ms", r"the following arguments are required: --y", argparse=True),
+    C("plot-dpi-not-a-number", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bps --dpi high", r"argument --dpi: invalid int value: 'high'", argparse=True),
+    C("export-missing-folder", LOOK, "export DIR/nowhere --format csv", r"DIR/nowhere: no such results folder"),
+    C("export-no-manifest", LOOK, "export DIR/empty --format csv", r"DIR/empty: not a diffsweep results folder"),
+    C("export-table-typo", LOOK, "export DIR/folder --format csv --tables flow --out DIR/x", r"tables: 'flow' " + NOT + r"names among replicas"),
+    C("export-out-under-a-file", LOOK, "export DIR/folder --format csv --out DIR/ok.toml/x", r"DIR/ok\.toml/x: cannot write the csv files \(Not a directory\)", code=1),
+    C("export-format-unknown", LOOK, "export DIR/folder --format xml", r"argument --format: invalid choice: 'xml'", argparse=True),
+    C("export-no-format", LOOK, "export DIR/folder", r"the following arguments are required: --format", argparse=True),
+]
+
+
+# --------------------------------------------------------------------------------------------
+# the base sweeps a "toml" record is merged into, and the scratch folder
+# --------------------------------------------------------------------------------------------
+_SHORT = {"seeds": "1", "duration_s": "1.0", "warmup_s": "0.1"}
+#: builder -> {table ("" = top level) -> {key -> TOML value text}}
+BASES: dict[str, dict[str, dict[str, str]]] = {
+    "kaur_vin": {"": dict(_SHORT), "fixed": {"n_flows": "1"}},
+    "habib_2a": {"": dict(_SHORT), "fixed": {"n_micro": "2"}},
+    "habib_2b": {"": dict(_SHORT), "fixed": {"n_micro": "2"}},
+    "lee_jeong": {"": dict(_SHORT), "fixed": {"n_best_effort": "1"}},
+    "matta_guo": {"": {"seeds": "1"}, "fixed": {"duration_s": "1.0", "n_flows": "2"}},
+    "matta_guo_web": {"": {"seeds": "1"}, "fixed": {"duration_s": "1.0", "web_sessions": "2"}},
+    "rossi": {"": {"seeds": "1"}, "fixed": {"t_stop_s": "0.5", "t_halt_s": "1.0"}},
+}
+
+#: the valid sweep DIR/ok.toml, and DIR/folder.toml whose results are in DIR/folder
+OK_TOML = 'name = "ok"\nbuilder = "kaur_vin"\nseeds = 1\nduration_s = 1.0\nwarmup_s = 0.1\n' \
+          '[fixed]\nn_flows = 1\n'
+FOLDER_TOML = 'name = "tiny"\nbuilder = "kaur_vin"\nseeds = 2\nduration_s = 1.0\n' \
+              'warmup_s = 0.1\n[fixed]\nn_flows = 1\n[axes]\nef = ["cbr", "onoff"]\n' \
+              't_on_ms = [1.0, 10.0]\n'
+
+
+def sweep_text(bad: Bad) -> str:
+    """The sweep file of a "toml" record: its snippet merged into ``BASES[bad.builder]``."""
+    if bad.raw:
+        return bad.input
+    tables = {k: dict(v) for k, v in BASES[bad.builder].items()}
+    tables[""] = {"name": '"bad"', "builder": f'"{bad.builder}"', **tables[""]}
+    arrays: list[tuple[str, dict[str, str]]] = []
+    current = tables[""]
+    for line in (s.strip() for s in bad.input.split(";")):
+        if line.startswith("[["):
+            arrays.append((line.strip("[] "), {}))
+            current = arrays[-1][1]
+        elif line.startswith("["):
+            current = tables.setdefault(line.strip("[] "), {})
+        elif line.startswith("-"):
+            current.pop(line[1:].strip())
+        else:
+            key, _, value = line.partition("=")
+            current[key.strip()] = value.strip()
+    out = [f"{k} = {v}" for k, v in tables.pop("").items()]
+    for name, keys in [*tables.items(), *((f"[{n}]", t) for n, t in arrays)]:
+        out += ["", f"[{name}]", *(f"{k} = {v}" for k, v in keys.items())]
+    return "\n".join(out) + "\n"
+
+
+def setup(root: Path) -> None:
+    """The scratch folder DIR the records refer to: ok.toml (a valid sweep), latin1.toml (not
+    UTF-8), empty/ (no manifest), junk/ (an unreadable manifest), nohash/ (a manifest without
+    config_hash), nonempty/ (a folder with a file), folder/ (the results of folder.toml)."""
+    from diffsweep import cli
+
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "ok.toml").write_text(OK_TOML)
+    (root / "latin1.toml").write_bytes('name = "café"\nbuilder = "kaur_vin"\n'.encode("latin-1"))
+    for name, content in (("empty", None), ("junk", "{not json"), ("nohash", "{}"),
+                          ("nonempty", None)):
+        (root / name).mkdir(exist_ok=True)
+        if content is not None:
+            (root / name / "manifest.json").write_text(content)
+    (root / "nonempty" / "notes.txt").write_text("mine\n")
+    (root / "folder.toml").write_text(FOLDER_TOML)
+    if not (root / "folder").exists():
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            rc = cli.main(["run", str(root / "folder.toml"), "--out", str(root / "folder"),
+                           "--quiet", "--backend", "cpu"])
+        assert rc == 0, "the results folder of folder.toml could not be made"
+
+
+_NAMESPACE: dict | None = None
+
+
+def namespace(root: Path) -> dict:
+    """What a "python" record's expression may use."""
+    global _NAMESPACE
+    if _NAMESPACE is None:
+        import math
+
+        import numpy as np
+
+        import diffsweep
+        from diffsweep import scenarios
+        from diffsweep.config import load_sweep, loads_sweep
+        from diffsweep.scenario import Marker, RedThresholds, Traffic
+
+        ns = {name: getattr(diffsweep, name) for name in diffsweep.__all__}
+        ns.update(math=math, np=np, Marker=Marker, RedThresholds=RedThresholds, Traffic=Traffic,
+                  load_sweep=load_sweep, loads_sweep=loads_sweep)
+        ns.update({name: getattr(scenarios, name) for name in dir(scenarios)})
+        ns["grid"] = diffsweep.Grid(ns["kaur_vin"], seeds=1, n_flows=1, duration_s=1.0,
+                                    warmup_s=0.1)
+        _NAMESPACE = ns
+    return {**_NAMESPACE, "DIR": root}
+
+
+# --------------------------------------------------------------------------------------------
+# applying a record
+# --------------------------------------------------------------------------------------------
+@dataclass
+class Outcome:
+    """What an input did: ``got`` is the exit status or the exception class name (None: it
+    was accepted); ``message`` the error line (commands) or str(exception) (calls), normalised
+    (``normalise``); ``stderr`` everything a command wrote there."""
+
+    got: int | str | None
+    message: str
+    stderr: str = ""
+    stdout: str = ""
+
+
+def normalise(text: str, root: Path) -> str:
+    """Scratch paths as DIR, the checkout as REPO, hashes as HASH, addresses as 0x..."""
+    for path, name in ((root, "DIR"), (REPO, "REPO")):
+        for form in {str(path), os.path.realpath(path)}:
+            text = text.replace(form, name)
+    text = re.sub(r"\b(?=[0-9a-f]*[a-f])[0-9a-f]{12,64}\b", "HASH", text)
+    return re.sub(r"\b0x[0-9a-fA-F]{6,}\b", "0x...", text)
+
+
+def _cli(argv: list[str]) -> tuple[int, str, str]:
+    from diffsweep import cli
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = cli.main(argv)
+        except SystemExit as e:  # argparse
+            rc = e.code if isinstance(e.code, int) else 1
+    return rc, out.getvalue(), err.getvalue()
+
+
+def _error_line(stderr: str) -> str:
+    """The command's error: its one ``diffsweep: error:`` line (argparse: its last line)."""
+    lines = [ln for ln in stderr.splitlines() if ln.strip()]
+    errors = [ln for ln in lines if ln.startswith("diffsweep: error: ")]
+    if len(errors) == 1:
+        return errors[0]
+    return lines[-1] if lines else ""
+
+
+def apply(bad: Bad, root: Path) -> Outcome:
+    """Give ``bad`` to diffsweep (in this process) with the scratch folder ``root``."""
+    if bad.kind == "python":
+        try:
+            eval(compile(bad.input, f"<{bad.id}>", "eval"), namespace(root))
+        except Exception as e:  # what it raises is the outcome
+            return Outcome(type(e).__name__, normalise(str(e), root))
+        return Outcome(None, "")
+    if bad.kind == "toml":
+        argv = ["run", str(root / "bad.toml"), "--out", str(root / "out")]
+    else:
+        argv = [a.replace("DIR", str(root)) for a in shlex.split(bad.input)]
+    rc, out, err = _cli(argv)
+    return Outcome(rc, normalise(_error_line(err), root), normalise(err, root),
+                   normalise(out, root))
+
+
+def prepare(bad: Bad, root: Path) -> None:
+    """Write what a record needs before it is applied (a "toml" record's file)."""
+    if bad.kind == "toml":
+        (root / "bad.toml").write_text(sweep_text(bad))
+
+
+def tree(root: Path) -> list[str]:
+    """Every file and folder under ``root`` (relative), with file sizes."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        rel = os.path.relpath(dirpath, root)
+        out += [os.path.join(rel, d) + "/" for d in dirnames]
+        out += [f"{os.path.join(rel, f)} {os.path.getsize(os.path.join(dirpath, f))}"
+                for f in filenames]
+    return sorted(out)
+
+
+# --------------------------------------------------------------------------------------------
+# the documentation
+# --------------------------------------------------------------------------------------------
+INTRO = """\
+# Bad inputs and their messages
+
+Generated by `python tests/bad_inputs.py --write-docs` from the catalogue in
+`tests/bad_inputs.py`; do not edit by hand. `tests/test_bad_inputs.py` applies every input and
+fails while this table differs from what the inputs produce: after adding a record (or changing
+a message), regenerate it (`PYTHONPATH=python python tests/bad_inputs.py --write-docs`).
+
+Each row is one input a user can give, and what diffsweep answers. Sweep-file rows are settings
+merged into a small valid sweep of that builder (`;` separates lines, `-key` removes a key of
+that sweep; `⏎` ends a line of a whole file), run as `diffsweep run DIR/bad.toml --out DIR/out`; command-line rows are run as shown;
+Python rows are expressions, with `grid = Grid(kaur_vin, seeds=1, n_flows=1, duration_s=1.0,
+warmup_s=0.1)`. `DIR` stands for a scratch folder holding `ok.toml` (a valid sweep),
+`latin1.toml` (not UTF-8), `empty/` (no manifest), `junk/` (an unreadable manifest), `nohash/`
+(a manifest without a config hash), `nonempty/` (a folder with a file) and `folder/` (the results
+of a small sweep named `tiny`); `HASH` stands for a config hash. A command refuses with exit
+status 2 for a bad input (1 when the file system refuses) and prints one line,
+`diffsweep: error: ...`, without a traceback (`--debug` shows it); argparse's own errors print
+the usage first. No refused run leaves anything in its output folder.
+"""
+
+
+def _cell(text: str) -> str:
+    text = text.replace("|", "\\|")
+    tick = "``" if "`" in text else "`"
+    pad = " " if "`" in text else ""
+    return f"{tick}{pad}{text}{pad}{tick}"
+
+
+def _uncell(cell: str) -> str:
+    cell = cell.strip()
+    if cell.startswith("``"):
+        cell = cell[3:-3]
+    elif cell.startswith("`"):
+        cell = cell[1:-1]
+    return cell.replace("\\|", "|")
+
+
+HEADER = "| id | input | where | outcome | message |\n|---|---|---|---|---|\n"
+
+
+def row(bad: Bad, message: str) -> str:
+    return (f"| {bad.id} | {_cell(bad.shown)} | {bad.where} | {bad.outcome} | "
+            f"{_cell(message)} |\n")
+
+
+def render(messages: dict[str, str]) -> str:
+    """docs/bad-inputs.md from the records' actual messages (id -> normalised message)."""
+    parts = [INTRO]
+    counts = {a: sum(b.area == a for b in CATALOGUE) for a in AREAS}
+    parts.append(f"\n{len(CATALOGUE)} inputs:\n\n")
+    parts += [f"- [{a}](#{_anchor(a)}): {counts[a]}\n" for a in AREAS]
+    for area in AREAS:
+        parts.append(f"\n## {area}\n\n{HEADER}")
+        parts += [row(b, messages[b.id]) for b in CATALOGUE if b.area == area]
+    return "".join(parts)
+
+
+def _anchor(title: str) -> str:
+    return re.sub(r"[^a-z0-9 _-]", "", title.lower()).replace(" ", "-")
+
+
+def parse_doc(text: str) -> dict[str, tuple[str, str, str, str]]:
+    """docs/bad-inputs.md -> {id: (input, where, outcome, message)}, in table order."""
+    rows = {}
+    for line in text.splitlines():
+        if not line.startswith("| ") or line.startswith("| id |"):
+            continue
+        cells = re.split(r"(?<!\\)\|", line.strip())[1:-1]
+        rid = cells[0].strip()
+        rows[rid] = (_uncell(cells[1]), cells[2].strip(), cells[3].strip(), _uncell(cells[4]))
+    return rows
+
+
+def run_all(root: Path) -> dict[str, Outcome]:
+    setup(root)
+    results = {}
+    for bad in CATALOGUE:
+        prepare(bad, root)
+        results[bad.id] = apply(bad, root)
+        for leftover in ("out", "r", "x", "bad.toml"):
+            p = root / leftover
+            if p.is_dir():
+                shutil.rmtree(p)
+            elif p.exists():
+                p.unlink()
+    return results
+
+
+def main(argv: list[str]) -> int:
+    import argparse
+
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--write-docs", action="store_true", help=f"write {DOC.relative_to(REPO)}")
+    p.add_argument("--check", action="store_true",
+                   help="run every record and list those whose outcome is not the expected one")
+    args = p.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="bad-inputs-") as tmp:
+        results = run_all(Path(tmp) / "DIR")
+    wrong = [(b, results[b.id]) for b in CATALOGUE
+             if results[b.id].got != b.expect or not re.search(b.match, results[b.id].message)]
+    for b, o in wrong:
+        print(f"{b.id}: expected {b.expect} /{b.match}/\n    got {o.got}: {o.message}\n"
+              f"    stderr: {o.stderr.strip()!r}", file=sys.stderr)
+    if args.write_docs:
+        DOC.write_text(render({k: v.message for k, v in results.items()}))
+        print(f"{DOC.relative_to(REPO)}: {len(CATALOGUE)} inputs"
+              + (f" ({len(wrong)} not as the catalogue expects)" if wrong else ""))
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(REPO / "python"))  # this checkout's diffsweep
+    sys.exit(main(sys.argv[1:]))
