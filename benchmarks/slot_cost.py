@@ -1,0 +1,84 @@
+"""Instructions per replica-slot of the CPU engine (issue 21: "count instructions per slot").
+
+    python benchmarks/slot_cost.py [--out benchmarks/results]
+
+Runs one Kaur & Vin replica (EF on-off, T_on 10 ms; 1 flow, and 64 flows with RTP 12-26 ms)
+for a short and a long duration under callgrind (valgrind), one thread, and divides the
+difference in instructions by the difference in slots: set-up, Python and packing cancel, what
+is left is the engine's cost of one slot of one replica (x86-64 instructions; compare builds by
+this measure, not with the GPU's SASS counts). Needs valgrind.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CHILD = r"""
+import sys
+from diffsweep.engine import run_packed
+from diffsweep.pack import pack
+from diffsweep.scenarios import kaur_vin
+n, dur = int(sys.argv[1]), float(sys.argv[2])
+sc = kaur_vin(n_flows=n, rtp_intervals=(12, 26, 8) if n >= 8 else None, ef="onoff",
+              t_on_ms=10.0, duration_s=dur, warmup_s=1.0)
+out = run_packed(pack([sc], [1]), "cpu", threads=1)
+print("SLOTS", int(out["slots_run"].sum()), "PKTS", int(out["q_departures"][:, 0, :].sum()))
+"""
+
+
+def instructions(n: int, dur: float) -> tuple[int, int, int]:
+    with tempfile.TemporaryDirectory() as d:
+        cg = Path(d) / "cg.out"
+        env = dict(os.environ, OMP_NUM_THREADS="1")
+        p = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={cg}",
+                            sys.executable, "-c", CHILD, str(n), str(dur)],
+                           env=env, capture_output=True, text=True, check=True)
+        m = re.search(r"SLOTS (\d+) PKTS (\d+)", p.stdout)
+        ir = re.search(r"^summary: (\d+)", cg.read_text(), re.M) or \
+            re.search(r"^totals: (\d+)", cg.read_text(), re.M)
+        return int(ir.group(1)), int(m.group(1)), int(m.group(2))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
+    ap.add_argument("--short-s", type=float, default=2.0)
+    ap.add_argument("--long-s", type=float, default=20.0)
+    args = ap.parse_args()
+    res = {}
+    for n in (1, 64):
+        i1, s1, p1 = instructions(n, args.short_s)
+        i2, s2, p2 = instructions(n, args.long_s)
+        per_slot = (i2 - i1) / (s2 - s1)
+        per_pkt = (i2 - i1) / max(1, p2 - p1)
+        res[str(n)] = {"instructions_per_replica_slot": per_slot,
+                       "instructions_per_bottleneck_packet": per_pkt,
+                       "slots": [s1, s2], "instructions": [i1, i2]}
+        print(f"{n:>2} flows: {per_slot:7.1f} instructions per replica-slot, "
+              f"{per_pkt:7.1f} per bottleneck packet", flush=True)
+    host = platform.node() or "host"
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                         text=True).stdout.strip()
+    path = out / f"slot-cost-{rev or 'tree'}-{host}.json"
+    path.write_text(json.dumps({"machine": {"host": host, "cpu": platform.processor() or
+                                            platform.machine()},
+                                "when": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "commit": rev,
+                                "short_s": args.short_s, "long_s": args.long_s, "cases": res},
+                               indent=2) + "\n")
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
