@@ -33,6 +33,7 @@ MAX_WINDOW_PKTS = 1000  # the receiver's reorder bitmap is 1024 packets wide
 MAX_SEGMENT_BYTES = 65495  # largest IPv4 payload (65535) less a minimal 40-byte TCP/IP header
 MAX_HEADER_BYTES = 1000
 MAX_WIRE_BYTES = 65535
+MAX_SLOTS = 0xFFFFFFFD  # cuda/batch.h kMaxSlots: the slot clock is 32-bit (kNever = 0xFFFFFFFF)
 
 VARIANTS = ("reno", "newreno")
 SPLITS = ("none", "random", "size", "lifetime")  # TcpFlow.split: the edge classifier
@@ -176,6 +177,32 @@ def _route(path, route) -> None:
     for j, idx in enumerate(route):
         check(is_int(idx) and idx >= 0, f"{path}[{j}]", idx, "a link index >= 0")
     check(len(set(route)) == len(route), path, route, "link indices without repeats")
+
+
+def default_slot_s(sc) -> float:
+    """The engine's time slot of scenario ``sc``: ``sc.slot_s``, else one TCP data packet's
+    transmission time on the fastest link (docs/model.md, "Time"). (``pack`` re-exports it:
+    the Scenario needs it too, to refuse durations the slot clock cannot run.)"""
+    if sc.slot_s is not None:
+        return float(sc.slot_s)
+    # a delay variant's flows differ only in their delays: its base's give the same sizes,
+    # without making the variant's flows
+    v = sc.__dict__.get("_delay_variant")
+    flows = (sc if v is None else v.base).flows
+    fastest = max(link.rate_bps for link in sc.links)
+    wire = ([f.segment_bytes + f.header_bytes for f in flows]
+            + [t.flow.segment_bytes + t.flow.header_bytes for t in sc.traffic]
+            or [s.pkt_bytes for s in sc.sources])
+    return max(wire) * 8.0 / fastest
+
+
+def _slot_text(sc, slot: float) -> str:
+    """One time slot and where its length comes from, for messages."""
+    if sc.slot_s is not None:
+        return f"one time slot ({slot:.4g} s: slot_s)"
+    fastest = max(link.rate_bps for link in sc.links)
+    return (f"one time slot ({slot:.4g} s: the transmission time of a "
+            f"{round(slot * fastest / 8.0)}-byte packet on the fastest link, {fastest:g} b/s)")
 
 
 # grid.py imports these two under their former private names.
@@ -1042,6 +1069,27 @@ class Scenario:
                               f"pkt_bytes {src.pkt_bytes}")
         self._check_traffic()
         self._check_markers()
+        self._check_slots()
+
+    def _check_slots(self) -> None:
+        """The times pack turns into whole slots (round(t / slot_s)) give a run the engine can
+        make: at least one slot long (a shorter one ran zero slots and gave all-NaN tables)
+        and fewer than 2^32 (the slot clock), at least one slot measured after the warm-up
+        (else the rates are 0/0), and goodput intervals of at least one slot (0 slots means
+        "no intervals" to the engine)."""
+        sl = default_slot_s(self)
+        end = int(round(self.duration_s / sl))
+        check(self.duration_s >= sl, "duration_s", self.duration_s,
+              f"a number >= {sl:.4g} s: the run must last at least {_slot_text(self, sl)}")
+        check(end <= MAX_SLOTS, "duration_s", self.duration_s,
+              f"fewer than 2^32 slots of {sl:.3g} s, i.e. at most {MAX_SLOTS * sl:.4g} s")
+        check(end - int(round(self.warmup_s / sl)) >= 1, "warmup_s", self.warmup_s,
+              f"a number >= 0 and at least {_slot_text(self, sl)} below duration_s "
+              f"({self.duration_s}): rates are measured after the warm-up")
+        if self.interval_s is not None:
+            check(int(round(self.interval_s / sl)) >= 1, "interval_s", self.interval_s,
+                  f"None or a number >= {_slot_text(self, sl)} and <= duration_s "
+                  f"({self.duration_s})")
 
     def _check_traffic(self) -> None:
         check(len(self.traffic) <= MAX_GENS, "traffic", f"{len(self.traffic)} generators",

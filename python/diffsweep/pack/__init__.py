@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..errors import ConfigError
-from ..scenario import Scenario
+from ..scenario import Scenario, default_slot_s
 from .flows import DELACK_S, delack_slots, delay_columns, flow_rows
 from .layout import layout
 from .links import UNLIMITED_CLASS_PKTS, acks_in_flight, link_rows
@@ -37,17 +37,6 @@ class Packed:
     slot_s: np.ndarray  # [R] slot length, seconds
     delay_rounding_ms: np.ndarray  # [R] worst |rounded - exact| round-trip delay over flows
     nic_pool: str = "compact"      # how the access-link pools were sized (pack's nic_pool)
-
-
-def default_slot_s(sc: Scenario) -> float:
-    """One TCP data packet's transmission time on the fastest link (DESIGN: Time)."""
-    if sc.slot_s is not None:
-        return float(sc.slot_s)
-    fastest = max(link.rate_bps for link in sc.links)
-    wire = ([f.segment_bytes + f.header_bytes for f in sc.flows]
-            + [t.flow.segment_bytes + t.flow.header_bytes for t in sc.traffic]
-            or [s.pkt_bytes for s in sc.sources])
-    return max(wire) * 8.0 / fastest
 
 
 def trace_samples(sc: Scenario) -> int:
@@ -93,10 +82,7 @@ class _Rows:
 def _scenario_rows(sc: Scenario, memo: dict | None = None) -> _Rows:
     lay = layout()
     sl = default_slot_s(sc)
-    end = _slots(sc.duration_s, sl)
-    if end > lay.limits["max_slots"]:
-        raise ConfigError(f"duration_s: {sc.duration_s!r} is not allowed (expected fewer than "
-                          f"2^32 slots of {sl:.3g} s, i.e. at most {lay.limits['max_slots'] * sl:.4g} s)")
+    end = _slots(sc.duration_s, sl)  # in 1..max_slots: Scenario checks (_check_slots)
     scalars = {
         "n_flows": sc.engine_flows, "n_links": len(sc.links),
         "n_sources": len(sc.sources), "n_markers": len(sc.markers), "n_gens": len(sc.traffic),
