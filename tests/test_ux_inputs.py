@@ -89,3 +89,41 @@ def test_a_sweep_file_shorter_than_one_slot_fails_before_the_engine(tmp_path, ca
     one_line_error(err, r"duration_s: 1e-06 is not allowed \(expected a number >= 0\.0001152 s: "
                         r"the run must last at least one time slot .*\(grid point 0; seed 0\) "
                         r"\(in .*s\.toml\)$")
+
+
+# --------------------------------------------------------------------------------------------
+# 2. an access buffer smaller than one packet
+# --------------------------------------------------------------------------------------------
+ACCESS = (r"is not allowed \(expected None \(= buffer_bytes\) or an integer in "
+          r"576\.\.1236950580672: one packet \(segment_bytes 536 \+ header_bytes 40\) must fit, "
+          r"and at most 2147483647 packets\)$")
+
+
+@pytest.mark.parametrize("v", [0, 100, 575, -5, 1000.5])
+def test_an_access_buffer_below_one_packet_is_refused(v):
+    """0 became a one-packet buffer (59 kb/s) without a word; None, not 0, means
+    "as buffer_bytes" (and TcpFlow's None: unlimited)."""
+    with pytest.raises(ConfigError, match=rf"^access_buffer_bytes: {re.escape(repr(v))} " + ACCESS):
+        kaur_vin(access_buffer_bytes=v)
+
+
+def test_access_buffer_sizes_in_whole_packets():
+    assert kaur_vin(access_buffer_bytes=576).flows[0].access_buffer_pkts == 1
+    assert kaur_vin().flows[0].access_buffer_pkts == 200_000 // 576
+    # a float size (TOML's 2e5) is the integer it holds: it used to leave the buffer unlimited
+    assert kaur_vin(access_buffer_bytes=2e5).flows[0].access_buffer_pkts == 347
+    assert kaur_vin(buffer_bytes=2e5).flows[0].access_buffer_pkts == 347
+    assert kaur_vin(buffer_bytes=None).flows[0].access_buffer_pkts is None  # both unlimited
+    with pytest.raises(ConfigError, match=r"^access_buffer_bytes: 1\d{30} " + ACCESS):
+        kaur_vin(access_buffer_bytes=1e30)
+    with pytest.raises(ConfigError, match=r"^TcpFlow\.access_buffer_pkts: 0 is not allowed "
+                                          r"\(expected an integer in 1\.\.2147483647\)$"):
+        TcpFlow(access_buffer_pkts=0)
+
+
+def test_a_sweep_file_with_a_zero_access_buffer(tmp_path, capsys):
+    p = sweep(tmp_path, HEAD + "[fixed]\naccess_buffer_bytes = 0\n")
+    rc, _, err = cli_run(capsys, "run", p, "--out", tmp_path / "out")
+    assert rc == 2 and not (tmp_path / "out").exists()
+    one_line_error(err, r"fixed\.access_buffer_bytes: 0 is not allowed \(expected None "
+                        r"\(= buffer_bytes\) or an integer in 576\.\.")

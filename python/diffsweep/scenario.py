@@ -33,6 +33,7 @@ MAX_WINDOW_PKTS = 1000  # the receiver's reorder bitmap is 1024 packets wide
 MAX_SEGMENT_BYTES = 65495  # largest IPv4 payload (65535) less a minimal 40-byte TCP/IP header
 MAX_HEADER_BYTES = 1000
 MAX_WIRE_BYTES = 65535
+MAX_ACCESS_BUFFER_PKTS = 2**31 - 1  # TcpFlow.access_buffer_pkts (int32 flow_access_limit)
 MAX_SLOTS = 0xFFFFFFFD  # cuda/batch.h kMaxSlots: the slot clock is 32-bit (kNever = 0xFFFFFFFF)
 
 VARIANTS = ("reno", "newreno")
@@ -600,7 +601,8 @@ class TcpFlow:
         if self.init_ssthresh_pkts is not None:
             _int_in(f"{path}.init_ssthresh_pkts", self.init_ssthresh_pkts, 2, 2**31 - 1)
         if self.access_buffer_pkts is not None:
-            _int_in(f"{path}.access_buffer_pkts", self.access_buffer_pkts, 1, 2**31 - 1)
+            _int_in(f"{path}.access_buffer_pkts", self.access_buffer_pkts, 1,
+                    MAX_ACCESS_BUFFER_PKTS)
         check(isinstance(self.drop_seqs, tuple) and len(self.drop_seqs) <= 8
               and all(is_int(d) and d >= 0 for d in self.drop_seqs), f"{path}.drop_seqs",
               self.drop_seqs, "at most 8 non-negative sequence numbers")
