@@ -5,9 +5,10 @@ import re
 
 import pytest
 
-from diffsweep import cli
+from diffsweep import cli, scenarios
 from diffsweep.errors import ConfigError
-from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow
+from diffsweep.pack import layout, pack
+from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow, Traffic
 from diffsweep.scenarios import kaur_vin
 
 
@@ -117,7 +118,8 @@ def test_access_buffer_sizes_in_whole_packets():
     with pytest.raises(ConfigError, match=r"^access_buffer_bytes: 1\d{30} " + ACCESS):
         kaur_vin(access_buffer_bytes=1e30)
     with pytest.raises(ConfigError, match=r"^TcpFlow\.access_buffer_pkts: 0 is not allowed "
-                                          r"\(expected an integer in 1\.\.2147483647\)$"):
+                                          r"\(expected None \(unlimited\) or an integer in "
+                                          r"1\.\.2147483647\)$"):
         TcpFlow(access_buffer_pkts=0)
 
 
@@ -127,3 +129,99 @@ def test_a_sweep_file_with_a_zero_access_buffer(tmp_path, capsys):
     assert rc == 2 and not (tmp_path / "out").exists()
     one_line_error(err, r"fixed\.access_buffer_bytes: 0 is not allowed \(expected None "
                         r"\(= buffer_bytes\) or an integer in 576\.\.")
+
+
+# --------------------------------------------------------------------------------------------
+# 4. integers the engine cannot hold (one range table per class: scenario.check_ints)
+# --------------------------------------------------------------------------------------------
+RING = r": the engine's class queues hold at most 2\^30 packets\)$"
+
+
+def test_a_buffer_beyond_the_engine_is_refused_not_an_overflow_error(tmp_path, capsys):
+    with pytest.raises(ConfigError, match=r"^buffer_bytes: 1\d{30} is not allowed \(expected "
+                                          r"None or an integer in 1\.\.1073741822" + RING):
+        kaur_vin(buffer_bytes=1e30)
+    p = sweep(tmp_path, HEAD + "[fixed]\nbuffer_bytes = 1e30\n")
+    rc, _, err = cli_run(capsys, "run", p, "--out", tmp_path / "out")
+    assert rc == 2 and not (tmp_path / "out").exists()
+    one_line_error(err, r"fixed\.buffer_bytes: 1\d{30} is not allowed \(expected None or an "
+                        r"integer in 1\.\.1073741822: the engine's class queues hold at most "
+                        r"2\^30 packets\) \(grid point 0; seed 0\)")
+
+
+BIG_INTS = [
+    (lambda: QueueClass("be", limit_pkts=2**40),
+     r"^QueueClass\.limit_pkts: 1099511627776 is not allowed \(expected None or an integer in "
+     r"1\.\.1073741822" + RING),
+    (lambda: QueueClass("be", limit_bytes=2**30 - 1),
+     r"^QueueClass\.limit_bytes: 1073741823 is not allowed \(expected None or an integer in "
+     r"1\.\.1073741822" + RING),
+    (lambda: QueueClass("be", weight=2**31),
+     r"^QueueClass\.weight: 2147483648 is not allowed \(expected an integer in 1\.\.2147483647\)$"),
+    (lambda: TcpFlow(size_pkts=1e12),
+     r"^TcpFlow\.size_pkts: 1000000000000 is not allowed \(expected None \(backlogged\) or an "
+     r"integer in 1\.\.2147483647 \(sequence numbers are 32-bit\)\)$"),
+    (lambda: TcpFlow(drop_seqs=(3, 2**31)),
+     r"^TcpFlow\.drop_seqs: \(3, 2147483648\) is not allowed \(expected at most 8 sequence "
+     r"numbers in 0\.\.2147483647\)$"),
+    (lambda: TcpFlow(init_ssthresh_pkts=2**31),
+     r"^TcpFlow\.init_ssthresh_pkts: 2147483648 is not allowed \(expected None or an integer in "
+     r"2\.\.2147483647\)$"),
+    (lambda: TcpFlow(access_buffer_pkts=2**31),
+     r"^TcpFlow\.access_buffer_pkts: 2147483648 is not allowed \(expected None \(unlimited\) or "
+     r"an integer in 1\.\.2147483647\)$"),
+    (lambda: Scenario.from_dict({"links": [{"rate_bps": 1e6, "classes": [
+        {"name": "be", "limit_bytes": 1e30}]}], "flows": [{}], "duration_s": 1.0}),
+     r"^links\[0\]\.classes\[0\]\.limit_bytes: 1\d{30} is not allowed \(expected None or an "
+     r"integer in 1\.\.1073741822" + RING),
+    (lambda: Traffic(name="t", flow=TcpFlow(), mean_interarrival_s=1.0, size_set_pkts=(1,),
+                     max_records=2**31),
+     r"^Traffic\.max_records: 2147483648 is not allowed \(expected None or an integer in "
+     r"1\.\.2147483647\)$"),
+    (lambda: kaur_vin(n_flows=1e30),
+     r"^n_flows: 1\d{30} is above the engine's limit on TCP flows per scenario \(expected at "
+     r"most 65000\)$"),
+    (lambda: scenarios.lee_jeong(n_best_effort=10**9),
+     r"^n_best_effort: 1000000000 is above the engine's limit on TCP flows per scenario "
+     r"\(expected at most 65000\)$"),
+    (lambda: scenarios.lee_jeong(n_udp=10**9),
+     r"^n_udp: 1000000000 is above the engine's limit on traffic sources per scenario "
+     r"\(expected at most 512\)$"),
+    (lambda: scenarios.rossi(ftp_per_cloud=10**9),
+     r"^ftp_per_cloud: 1000000000 is above the engine's limit on TCP flows per scenario "),
+    (lambda: scenarios.habib_2b(app="telnet", telnet_sessions=10**9),
+     r"^telnet_sessions: 1000000000 is above the engine's limit on TCP flows per scenario "),
+    (lambda: scenarios.matta_guo(telnet_sessions=10**9),
+     r"^telnet_sessions: 1000000000 is above the engine's limit on TCP flows per scenario "),
+]
+
+
+@pytest.mark.parametrize("make,pattern", BIG_INTS, ids=[f"int{i}" for i in range(len(BIG_INTS))])
+def test_integers_beyond_the_engine_are_refused(make, pattern):
+    with pytest.raises(ConfigError, match=pattern):
+        make()
+
+
+def test_the_largest_allowed_integers_reach_the_engine_unchanged():
+    """At the top of each range pack's arrays hold the values themselves (an int32 array
+    would wrap a larger one silently) and every batch-shape field fits the engine's int32."""
+    big = Scenario(links=[Link(rate_bps=1e6, scheduler="wrr",
+                               classes=[QueueClass("be", limit_pkts=2**30 - 2, weight=2**31 - 1),
+                                        QueueClass("af", limit_bytes=2**30 - 2)])],
+                   flows=[TcpFlow(size_pkts=2**31 - 1, drop_seqs=(2**31 - 1,),
+                                  init_ssthresh_pkts=2**31 - 1)], duration_s=1.0)
+    p = pack([big], [0])
+    a = p.arrays
+    assert a["class_limit"][0, 0, :2].tolist() == [2**30 - 2, 2**30 - 2]
+    assert a["class_weight"][0, 0, 0] == 2**31 - 1 and a["flow_size_pkts"][0, 0] == 2**31 - 1
+    assert a["flow_drop_seq"][0, 0, 0] == 2**31 - 1 and a["flow_init_ssthresh"][0, 0] == 2**31 - 1
+    for k, v in p.shape.items():
+        assert all(0 <= x <= 2**31 - 1 for x in (v if isinstance(v, list) else [v])), k
+    assert p.shape["class_caps"][0] == 2**30
+
+
+def test_mirrored_engine_limits():
+    from diffsweep import scenario
+    lim = layout().limits
+    assert (scenario.MAX_FLOWS, scenario.MAX_SOURCES, scenario.MAX_SLOTS) == (
+        lim["max_flows"], lim["max_sources"], lim["max_slots"])

@@ -12,9 +12,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from diffsweep.errors import check
-from diffsweep.scenario import (MAX_ACCESS_BUFFER_PKTS, Link, OnOffSource, QueueClass, Scenario,
-                                TcpFlow, as_float, as_int, check_bool, check_nonneg, check_number,
-                                check_positive, is_int, is_real, plain, renamed_errors)
+from diffsweep.scenario import (MAX_ACCESS_BUFFER_PKTS, MAX_FLOWS, Link, OnOffSource, QueueClass,
+                                Scenario, TcpFlow, as_float, as_int, check_bool, check_count,
+                                check_nonneg, check_number, check_positive, is_int, is_real, plain,
+                                renamed_errors)
 
 # Stream key of the RTP draws: keeps them independent of any engine stream that uses the seed.
 _RTP_STREAM = 0x525450  # "RTP"
@@ -202,7 +203,7 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
     TCP, the denominator of the paper's U (sec. 2.3).
     """
     n_flows, seed = as_int(plain(n_flows)), as_int(plain(seed))
-    check(is_int(n_flows) and n_flows >= 1, "n_flows", n_flows, "an integer >= 1")
+    check_count("n_flows", n_flows, 1, MAX_FLOWS, "TCP flows per scenario")
     check(is_int(seed) and seed >= 0, "seed", seed, "an integer >= 0")
     link_rate_bps = as_float(link_rate_bps)
     check_positive("link_rate_bps", link_rate_bps)
