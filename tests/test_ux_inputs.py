@@ -225,3 +225,84 @@ def test_mirrored_engine_limits():
     lim = layout().limits
     assert (scenario.MAX_FLOWS, scenario.MAX_SOURCES, scenario.MAX_SLOTS) == (
         lim["max_flows"], lim["max_sources"], lim["max_slots"])
+
+
+# --------------------------------------------------------------------------------------------
+# 3. delays and times the engine's slot counts and rings cannot hold
+# --------------------------------------------------------------------------------------------
+RTP = (r"^flows\[0\]: a round-trip propagation delay \(rtp_ms: access \+ links \+ egress \+ "
+       r"reverse\) of {} ms is not allowed \(expected at most 6\.18475e\+07 ms: the engine holds "
+       r"an ACK loop of at most 536,870,911 slots of 0\.0001152 s here, its ACKs in flight and "
+       r"lookahead in rings of at most 2\^30\)$")
+
+
+@pytest.mark.parametrize("rtp,shown", [(2e8, r"2e\+08"), (1e300, r"1e\+300")])
+def test_a_round_trip_beyond_the_engine_is_refused(rtp, shown):
+    """It was "Unable to cast Python instance of type <class 'int'> to C++ type '?'": the ACK
+    pool and the emission ring behind the loop overflowed the batch shape's int32."""
+    with pytest.raises(ConfigError, match=RTP.format(shown)):
+        pack([kaur_vin(rtp_ms=rtp, duration_s=1.0, warmup_s=0.1)], [0])
+
+
+def test_the_largest_allowed_round_trip_reaches_the_engine():
+    from diffsweep import engine
+    p = pack([kaur_vin(rtp_ms=6.18475e7, duration_s=1.0, warmup_s=0.1)], [0])
+    assert p.shape["emit_cap"] == 2**30 and p.shape["ack_cap"] == 2**29
+    assert engine.state_bytes(p.shape) > 2**30  # the engine casts every shape field: no error
+    with pytest.raises(ConfigError, match=RTP.format(r"6\.1848e\+07")):
+        pack([kaur_vin(rtp_ms=6.1848e7, duration_s=1.0, warmup_s=0.1)], [0])
+
+
+def test_drawn_round_trips_beyond_the_engine_are_refused():
+    """Stratified RTPs (delay variants, packed as a family) name the flow drawn too long."""
+    with pytest.raises(ConfigError, match=r"^flows\[7\]: a round-trip propagation delay .* of "
+                                          r"2\.97\d+e\+08 ms is not allowed \(expected at most "
+                                          r"6\.18475e\+07 ms: "):
+        pack([kaur_vin(n_flows=8, rtp_intervals=(12, 3e8, 8), duration_s=1.0, warmup_s=0.1)],
+             [0])
+
+
+def test_a_round_trip_beyond_the_engine_in_a_sweep_file(tmp_path, capsys):
+    p = sweep(tmp_path, HEAD + "[fixed]\nrtp_ms = 2e8\n")
+    rc, _, err = cli_run(capsys, "run", p, "--out", tmp_path / "out")
+    assert rc == 2 and not (tmp_path / "out").exists()
+    one_line_error(err, r"flows\[0\]: a round-trip propagation delay \(rtp_ms: .*\) of 2e\+08 ms "
+                        r"is not allowed \(expected at most 6\.18475e\+07 ms: .* \(grid point 0; "
+                        r"seed 0\) \(in .*s\.toml\)$")
+
+
+SLOTS = [
+    (lambda: kaur_vin(bottleneck_delay_ms=1e9, rtp_ms=3e9, duration_s=1.0, warmup_s=0.1),
+     r"^links\[0\]\.prop_delay_ms: 1000000000\.0 is not allowed \(expected a number >= 0 and "
+     r"<= 2\.4739e\+07 ms: 214,748,362 slots of 0\.0001152 s, as the engine's delay line of a "
+     r"link holds at most 2\^30 packets, here up to 5 a slot\)$"),
+    (lambda: Scenario(links=[Link(rate_bps=1e6, prop_delay_ms=1e300)], flows=[TcpFlow()],
+                      duration_s=1.0),
+     r"^links\[0\]\.prop_delay_ms: 1e\+300 is not allowed \(expected a number >= 0 and <= "
+     r"1\.64927e\+09 ms: "),
+    (lambda: Scenario(links=[Link(rate_bps=1e6)], flows=[TcpFlow()], duration_s=1e-3,
+                      slot_s=1e-12),
+     r"^slot_s: 1e-12 is not allowed \(expected a number >= 4\.66e-11 s: the delayed-ACK "
+     r"timer, 0\.1 s, is an int32 count of slots\)$"),
+    (lambda: Scenario(links=[Link(rate_bps=1e12)], flows=[TcpFlow()], duration_s=1e7,
+                      slot_s=1e6),
+     r"^slot_s: 1000000\.0 is not allowed \(expected a slot in which every link sends at most "
+     r"2\^29 packets: links\[0\] would send up to 217,013,888,888,891\)$"),
+    (lambda: Scenario(links=[Link(rate_bps=1e6)], flows=[TcpFlow(access_rate_bps=1e30)],
+                      duration_s=1.0),
+     r"^links: too large for the engine: the arrivals at the links in one slot \(rate_bps, "
+     r"access_rate_bps, peak_bps over packet sizes\) need 4\.61e\+18, above its limit of "
+     r"2,147,483,647 \(batch shape stage_cap\)$"),
+    (lambda: Scenario(links=[Link(rate_bps=1e6)], traffic=[
+        Traffic(name=f"t{g}", flow=TcpFlow(), mean_interarrival_s=1.0, size_set_pkts=(1,),
+                max_records=2**31 - 1) for g in range(3)], duration_s=1.0),
+     r"^traffic: too large for the engine: the transfer records per replica "
+     r"\(Traffic\.max_records, or each generator's expected transfers\) need 6,442,450,941, "
+     r"above its limit of 2,147,483,647 \(batch shape max_transfers\)$"),
+]
+
+
+@pytest.mark.parametrize("make,pattern", SLOTS, ids=[f"slots{i}" for i in range(len(SLOTS))])
+def test_times_and_capacities_beyond_the_engine_are_refused_by_pack(make, pattern):
+    with pytest.raises(ConfigError, match=pattern):
+        pack([make()], [0])
