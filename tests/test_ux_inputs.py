@@ -29,8 +29,8 @@ def cli_run(capsys, *args):
 HEAD = 'name = "bad"\nbuilder = "kaur_vin"\nseeds = 1\n'
 
 
-def sweep(tmp_path, text):
-    p = tmp_path / "s.toml"
+def sweep(tmp_path, text, name="s.toml"):
+    p = tmp_path / name
     p.write_text(text)
     return p
 
@@ -306,3 +306,75 @@ SLOTS = [
 def test_times_and_capacities_beyond_the_engine_are_refused_by_pack(make, pattern):
     with pytest.raises(ConfigError, match=pattern):
         pack([make()], [0])
+
+
+# --------------------------------------------------------------------------------------------
+# 5. a count of seeds is checked before its list is made
+# --------------------------------------------------------------------------------------------
+def test_a_trillion_seeds_are_refused_before_they_are_listed():
+    """Listing them first took 105 s and 11.9 GB for 10^8 and ended in a MemoryError for
+    10^12: the size message comes from the counts, so nothing was listed."""
+    from diffsweep.grid import Grid
+    with pytest.raises(ConfigError, match=r"^grid: 2,000,000,000,000 replicas \(points x seeds\) "
+                                          r"is above the limit of 2,000,000 replicas of one run; "
+                                          r"use fewer points or seeds, or pass max_replicas=None "
+                                          r"\(or --force\) to go ahead$"):
+        Grid(kaur_vin, seeds=10**12, t_on_ms=[1.0, 2.0])
+    # even without a limit, more than the free memory can list is refused, not a MemoryError
+    with pytest.raises(ConfigError, match=r"^grid: 1,000,000,000,000 replicas \(points x seeds\) "
+                                          r"cannot even be listed in the free memory \(about "
+                                          r"130\.0 TB for their seeds and rows, .* free\); use "
+                                          r"fewer points or seeds$"):
+        Grid(kaur_vin, seeds=10**12, max_replicas=None)
+    with pytest.raises(ConfigError, match=r"^grid: 3 replicas .* limit of 2 replicas"):
+        Grid(kaur_vin, seeds=3, max_replicas=2)
+    with pytest.raises(ConfigError, match=r"^max_replicas: 0 is not allowed \(expected an "
+                                          r"integer >= 1, or None for no limit\)$"):
+        Grid(kaur_vin, seeds=3, max_replicas=0)
+    assert Grid(kaur_vin, seeds=3, max_replicas=3).seeds == [0, 1, 2]
+
+
+TRILLION = HEAD.replace("seeds = 1", "seeds = 1000000000000") + "[axes]\nt_on_ms = [1.0, 2.0]\n"
+
+
+def test_a_trillion_seeds_in_a_sweep_file(tmp_path, capsys):
+    from diffsweep import run
+    from diffsweep.config import load_sweep
+    p = sweep(tmp_path, TRILLION)
+    size = (r"sweep 'bad': 2,000,000,000,000 replicas \(points x seeds\) is above the limit of "
+            r"2,000,000 replicas of one run; use fewer points or seeds, or pass --force "
+            r"\(max_replicas=None\) to go ahead")
+    rc, _, err = cli_run(capsys, "run", p, "--out", tmp_path / "out")
+    assert rc == 2 and not (tmp_path / "out").exists()
+    one_line_error(err, size + r" \(in .*s\.toml\)$")
+    rc, _, err = cli_run(capsys, "run", sweep(tmp_path, HEAD, "one.toml"), "--out",
+                         tmp_path / "out", "--seeds", 10**12)
+    assert rc == 2
+    one_line_error(err, r"sweep 'bad': 1,000,000,000,000 replicas \(points x seeds\) is above "
+                        r"the limit of 2,000,000 replicas")
+    rc, _, err = cli_run(capsys, "run", p, "--out", tmp_path / "out", "--force")
+    assert rc == 2
+    one_line_error(err, r"sweep 'bad': 2,000,000,000,000 replicas \(points x seeds\) cannot even "
+                        r"be listed in the free memory")
+    rc, out, err = cli_run(capsys, "run", p, "--out", tmp_path / "out", "--dry-run")
+    assert rc == 0, err
+    assert "seeds       : 1,000,000,000,000" in out and ("replicas    : 2,000,000,000,000 "
+                                                        "(above the limit of 2,000,000") in out
+    cfg = load_sweep(p)  # a count: loading lists nothing
+    assert len(cfg.seeds) == 10**12 and cfg.seeds[:3] == [0, 1, 2] and cfg.n_replicas == 2 * 10**12
+    with pytest.raises(ConfigError, match="^" + size + "$"):
+        run(cfg)
+    with pytest.raises(ConfigError, match=r"^sweep 'bad': 2,000,000,000,000 replicas .* cannot "
+                                          r"even be listed"):
+        run(cfg, force=True)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_count_of_seeds_is_the_list_it_stands_for(tmp_path):
+    from diffsweep.config import load_sweep
+    from diffsweep.identity import digest
+    cfg = load_sweep(sweep(tmp_path, HEAD.replace("seeds = 1", "seeds = 3")))
+    assert cfg.seeds == [0, 1, 2] and [0, 1, 2] == cfg.seeds and list(cfg.seeds) == [0, 1, 2]
+    assert cfg.seeds != [0, 1] and cfg.make_grid().seeds == [0, 1, 2]
+    assert cfg.effective()["seeds"] == [0, 1, 2]
+    assert cfg.effective_sha256 == digest(cfg.effective())
