@@ -378,3 +378,73 @@ def test_a_count_of_seeds_is_the_list_it_stands_for(tmp_path):
     assert cfg.seeds != [0, 1] and cfg.make_grid().seeds == [0, 1, 2]
     assert cfg.effective()["seeds"] == [0, 1, 2]
     assert cfg.effective_sha256 == digest(cfg.effective())
+
+
+# --------------------------------------------------------------------------------------------
+# 6. the memory of a family's one engine call
+# --------------------------------------------------------------------------------------------
+def packed_bytes(grids, merge_shapes):
+    """The input arrays pack makes for one simulate call over every replica of ``grids``, and
+    the output arrays the engine returns for them (run_packed's shapes): stopped before the
+    engine runs."""
+    import numpy as np
+
+    from diffsweep import engine
+
+    class Stop(Exception):
+        pass
+    seen = []
+    real_pack, real_run = engine.pack, engine.run_packed
+
+    def spy(scs, seeds, **kw):
+        p = real_pack(scs, seeds, **kw)
+        lay = layout()
+        seen.append(sum(a.nbytes for a in p.arrays.values()) + sum(
+            dt.itemsize * int(np.prod(lay.axes(dim, p.shape))) for dt, dim in lay.outputs.values()))
+        return p
+
+    def stop(*a, **k):
+        raise Stop
+    scs, seeds = [], []
+    for g in grids.values():
+        rows = g.replicas
+        scs += [g.scenario(int(p), int(s)) for p, s in zip(rows["point"], rows["seed"])]
+        seeds += rows["seed"].tolist()
+    engine.pack, engine.run_packed = spy, stop
+    try:
+        with pytest.raises(Stop):
+            engine.simulate(scs, seeds, backend="cpu", merge_shapes=merge_shapes)
+    finally:
+        engine.pack, engine.run_packed = real_pack, real_run
+    return sum(seen)
+
+
+@pytest.mark.parametrize("paper,families", [("matta-guo", ("M3", "M4", "M5", "M7")),
+                                            ("kaur-vin", ("K5",))])
+@pytest.mark.parametrize("merge_shapes", [False, True], ids=["apart", "merged"])
+def test_the_family_memory_estimate_is_the_arrays_it_makes(paper, families, merge_shapes,
+                                                           monkeypatch):
+    """The one-call estimate was 8,044 MiB for the quick Matta & Guo family, whose arrays are
+    227 MiB (1 kB per transfer record counted as a table row), so the call was skipped. Now:
+    the arrays as simulate lays them out, on the CPU (one launch per shape) and as on CUDA
+    (merged when padding costs little: the Matta & Guo web background's 384,504 transfer
+    records keep the other replicas out of its launch, which the former rule let in)."""
+    from diffsweep import config, engine, papers, reproduce
+    spec = papers.get(paper)
+    names = [s for f in spec.families if f.id in families for s in f.sweeps]
+    grids = {n: config.load_sweep(reproduce._sweep_path(spec.package, n), quick=True).make_grid()
+             for n in names}
+    actual = packed_bytes(grids, merge_shapes)
+    real = engine.launch_groups
+    monkeypatch.setattr(engine, "launch_groups",
+                        lambda scs, backend, merge=None: real(scs, backend, merge_shapes))
+    estimate = reproduce.family_arrays_bytes(grids, "cpu")
+    assert actual <= estimate <= 2.5 * actual
+    need = reproduce.FAMILY_COPIES * estimate  # what the call's decision weighs
+    assert need <= 2.5 * actual
+    if paper == "matta-guo":
+        assert 200 << 20 < actual < 260 << 20 and need < 1000 << 20  # not 8,044 MiB
+        scs = [g.scenario(p, g.seeds[0]) for g in grids.values() for p in range(g.n_points)]
+        # two launches even where shapes merge: one launch would pad the 126-flow replicas
+        # to 384,504 transfer records (998 MiB of arrays)
+        assert len(real(scs, "cpu", merge_shapes)) == 2

@@ -21,11 +21,11 @@ from .flows import DELACK_S, delack_slots, delay_columns, flow_rows
 from .layout import layout
 from .links import MAX_CAP, UNLIMITED_CLASS_PKTS, acks_in_flight, link_rows
 from .markers import TCP_AWARE, marker_rows
-from .traffic import pool_flows, traffic_rows
+from .traffic import pool_flows, records_needed, traffic_rows
 from .sources import source_rows
 
 __all__ = ["DELACK_S", "Packed", "UNLIMITED_CLASS_PKTS", "default_slot_s", "layout", "pack",
-           "shape_key"]
+           "replica_shape", "shape_key"]
 
 
 @dataclass
@@ -56,6 +56,26 @@ def shape_key(sc: Scenario) -> tuple:
     N, at most half of a batch's flow rows being padding; links and sources exactly."""
     n = sc.engine_flows  # pool slots are flows to the engine
     return (1 << max(0, n - 1).bit_length() if n else 0, len(sc.links), len(sc.sources))
+
+
+#: the dimensions of a batch that pack sizes by its largest replica (replica_shape)
+SHAPE_DIMS = ("max_flows", "max_links", "max_sources", "max_intervals", "max_markers",
+              "max_gens", "max_transfers", "max_sessions", "max_trace_samples")
+
+
+def replica_shape(sc: Scenario) -> dict:
+    """The dimensions (SHAPE_DIMS) of ``pack([sc], ...)``, without packing: a batch takes each
+    one's largest over its replicas, so the bytes of its arrays follow from these
+    (``engine.batch_bytes``). The same formulas as ``pack`` and its packers."""
+    sl = default_slot_s(sc)
+    end, iv = _slots(sc.duration_s, sl), _slots(sc.interval_s, sl) if sc.interval_s else 0
+    return {"max_flows": max(1, sc.engine_flows), "max_links": len(sc.links),
+            "max_sources": max(1, len(sc.sources)),
+            "max_intervals": max(1, int(math.ceil(end / iv)) if iv > 0 else 1),
+            "max_markers": max(1, len(sc.markers)), "max_gens": max(1, len(sc.traffic)),
+            "max_transfers": max(1, sum(records_needed(sc, t) for t in sc.traffic)),
+            "max_sessions": max(1, sum(t.sessions for t in sc.traffic if t.kind == "web")),
+            "max_trace_samples": max(1, trace_samples(sc))}
 
 
 @dataclass
