@@ -145,9 +145,11 @@ def _cmd_run(args) -> int:
     cfg = load_sweep(args.sweep, quick=args.quick, seeds=args.seeds)
     limit = None if args.force else sizing.MAX_POINTS
     try:
-        if args.dry_run and cfg.n_points > sizing.MAX_POINTS:
+        if args.dry_run and (cfg.n_points > sizing.MAX_POINTS
+                             or cfg.n_replicas > sizing.MAX_REPLICAS):
             return _dry_counts(cfg, None)
-        grid = cfg.make_grid(max_points=limit)  # builder parameters are checked here
+        # builder parameters are checked here, after the counts of points and replicas
+        grid = cfg.make_grid(max_points=limit, max_replicas=None if args.force else "default")
         if args.dry_run:
             est = sizing.estimate(grid, args.threads)
             return _dry_counts(cfg, est, grid)
@@ -229,9 +231,12 @@ def _dry_counts(cfg, est, grid=None) -> int:
 
     print(f"sweep {cfg.name!r} ({cfg.path}): builder {cfg.builder_name}")
     if est is None:
-        print(f"points      : {cfg.n_points:,} (above the limit of {sizing.MAX_POINTS:,}; "
-              "the grid is not built: --force to build it anyway)")
-        print(f"seeds       : {len(cfg.seeds):,}\nreplicas    : {cfg.n_replicas:,}")
+        def above(n, top):
+            return (f" (above the limit of {top:,}; the grid is not built: --force to build it "
+                    "anyway)") if n > top else ""
+        print(f"points      : {cfg.n_points:,}{above(cfg.n_points, sizing.MAX_POINTS)}")
+        print(f"seeds       : {len(cfg.seeds):,}\nreplicas    : {cfg.n_replicas:,}"
+              f"{above(cfg.n_replicas, sizing.MAX_REPLICAS)}")
         rows = sizing.first_points(cfg.dimensions(), 10)
         print("first points:")
         print("\n".join(f"  {i}: {r}" for i, r in enumerate(rows)))

@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import difflib
+import functools
 import hashlib
 import importlib
 import itertools
@@ -85,6 +86,7 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10 needs the tomli pa
 from . import papers
 from .errors import ConfigError
 from .identity import canon, digest
+from .sizing import SeedRange
 
 #: Builder registry: sweep-file name -> "module:attribute" (or a callable). Imported lazily.
 #: Starts with every registered paper's builders (``diffsweep.papers.builders()``).
@@ -108,6 +110,7 @@ SPEC_KEYS = ("range", "logspace", "linspace")
 ZIP_KEYS = ("names", "values")
 RESERVED = ("seed", "seeds", "point", "builder")
 
+_MAX_SEED = 2**63 - 1  # seeds live in int64 table columns
 _NAME_RE = re.compile(r"^[a-z0-9_-]+$")
 _PARAM_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -285,12 +288,15 @@ def _seeds(v: Any, path: str) -> list[int]:
     if _is_int(v):
         if v < 1:
             _bad(path, v, allowed)
-        return list(range(v))
+        if v > _MAX_SEED + 1:
+            _bad(path, v, f"an integer in 1..{_MAX_SEED + 1} (seeds 0..n-1, below 2**63)")
+        # a count, not a list: the size check comes first (make_grid, the runner)
+        return SeedRange(v)
     if isinstance(v, (list, tuple)) and v and all(_is_int(s) and s >= 0 for s in v):
         if len(set(v)) != len(v):
             dup = next(s for s in v if list(v).count(s) > 1)
             _bad(path, list(v), f"{allowed}; seed {dup} appears twice")
-        if max(v) >= 2**63:
+        if max(v) > _MAX_SEED:
             _bad(path, list(v), "seeds below 2**63")
         return [int(s) for s in v]
     _bad(path, v, allowed)
@@ -321,12 +327,11 @@ class SweepConfig:
     fixed: dict[str, Any]
     axes: dict[str, list]
     zips: list[ZipGroup]
-    seeds: list[int]
+    seeds: list[int]  # or a sizing.SeedRange (seeds = n): equal to list(range(n)), unlisted
     outputs: dict[str, list[str]]
     description: str = ""
     text: str = field(default="", repr=False)
     sha256: str = ""
-    effective_sha256: str = ""
     points_sha256: str = ""
     path: Path | None = None
     quick: bool = False
@@ -339,6 +344,12 @@ class SweepConfig:
         if self._builder is None:
             self._builder = resolve_builder(self.builder_name)
         return self._builder
+
+    @functools.cached_property
+    def effective_sha256(self) -> str:
+        """The hash of ``effective()``, made when first read: it lists every seed, which for a
+        count refused by the size check (10^12 seeds) is never done."""
+        return digest(self.effective())
 
     # -- points ---------------------------------------------------------------------------
     def dimensions(self) -> list[tuple[tuple[str, ...], list[tuple]]]:
@@ -384,21 +395,25 @@ class SweepConfig:
         return [{n: [row[i] for row in g.values] for i, n in enumerate(g.names)}
                 for g in self.zips]
 
-    def make_grid(self, max_points: Any = "default"):
+    def make_grid(self, max_points: Any = "default", max_replicas: Any = "default"):
         """``Grid(builder, seeds=seeds, zip_axes=grid_zip_axes(), **fixed, **axes)`` (see
         ``grid_params``). The grid does not know this config: give the config itself to
         ``diffsweep.run(cfg, store=DIR)`` to name the folder by ``points_sha256``, as the CLI
-        does. ``max_points``: as ``Grid``'s (default ``sizing.MAX_POINTS``; None: no limit),
-        checked from ``n_points`` before any point is listed."""
+        does. ``max_points`` and ``max_replicas``: as ``Grid``'s (default
+        ``sizing.MAX_POINTS`` and ``sizing.MAX_REPLICAS``; None: no limit), checked from
+        ``n_points`` and ``n_replicas`` before any point or seed is listed."""
         from . import sizing  # noqa: PLC0415
         limit = sizing.MAX_POINTS if max_points == "default" else max_points
         dims = " x ".join(f"{','.join(names)} {len(vals)}" for names, vals in self.dimensions())
         sizing.check_points(self.n_points, limit, dims, what=f"sweep '{self.name}'",
                             force_hint="--force (max_points=None)")
+        sizing.check_replicas(self.n_replicas, max_replicas is None, f"sweep '{self.name}'",
+                              "--force (max_replicas=None)",
+                              None if max_replicas in ("default", None) else max_replicas)
         params = self.grid_params()
         from .grid import Grid  # noqa: PLC0415 - imported late on purpose
-        grid = Grid(self.builder, seeds=list(self.seeds), zip_axes=self.grid_zip_axes() or None,
-                    max_points=None, **params)
+        grid = Grid(self.builder, seeds=self.seeds, zip_axes=self.grid_zip_axes() or None,
+                    max_points=None, max_replicas=None, **params)
         return grid
 
     # -- descriptions ----------------------------------------------------------------------
@@ -696,8 +711,8 @@ def _build(doc: dict, quick: bool, seeds_override: Any) -> SweepConfig:
         seeds = _seeds(seeds_override, "seeds (override)")
 
     cfg = SweepConfig(name=name, builder_name=builder, fixed=fixed, axes=axes, zips=list(zips),
-                      seeds=list(seeds), outputs=outputs, description=description, quick=quick)
-    cfg.effective_sha256 = digest(cfg.effective())
+                      seeds=seeds if isinstance(seeds, SeedRange) else list(seeds),
+                      outputs=outputs, description=description, quick=quick)
     cfg.points_sha256 = digest(cfg._points_dict())
     return cfg
 

@@ -7,7 +7,6 @@ The compiled modules are ``diffsweep._engine_cpu`` (always built) and
 from __future__ import annotations
 
 import importlib
-import math
 import os
 import platform
 import time
@@ -17,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import BackendError, ConfigError, EngineError
-from .pack import Packed, layout, pack, shape_key
+from .pack import SHAPE_DIMS, Packed, layout, pack, replica_shape, shape_key
 from .results import Results
 from .scenario import COLOURS, Scenario
 
@@ -192,11 +191,7 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
         raise ValueError("simulate: one seed per scenario")
     name = resolve_backend(backend)
     t0 = time.perf_counter()
-    groups: dict[tuple, list[int]] = {}
-    for i, sc in enumerate(scenarios):
-        groups.setdefault(shape_key(sc), []).append(i)
-    if merge_shapes if merge_shapes is not None else name == "cuda":
-        groups = _merged_groups(groups, scenarios)
+    groups = launch_groups(scenarios, name, merge_shapes)
     parts = []
     packed = []
     for idx in groups.values():
@@ -272,38 +267,67 @@ MERGE_PAD_FACTOR = 2.0
 MERGE_PAD_BYTES = 256 << 20
 
 
+def launch_groups(scenarios: Sequence[Scenario], backend: str,
+                  merge_shapes: bool | None = None) -> dict:
+    """The replicas (indices into ``scenarios``) of each launch ``simulate`` makes on the
+    resolved ``backend``: one per shape bucket (``pack.shape_key``), merged into one on CUDA
+    (or with ``merge_shapes``) when padding costs little (``_merged_groups``)."""
+    groups: dict[tuple, list[int]] = {}
+    for i, sc in enumerate(scenarios):
+        groups.setdefault(shape_key(sc), []).append(i)
+    if merge_shapes if merge_shapes is not None else backend == "cuda":
+        groups = _merged_groups(groups, scenarios)
+    return groups
+
+
+def _shapes(scenarios) -> list[dict]:
+    """``pack.replica_shape`` of each scenario, once per distinct object (a point's seeds
+    share theirs)."""
+    memo: dict[int, dict] = {}
+    return [memo.get(id(sc)) or memo.setdefault(id(sc), replica_shape(sc)) for sc in scenarios]
+
+
+def _group_shape(shapes: list[dict], idx) -> dict:
+    """The dimensions of one batch of the replicas ``idx``: each the largest of theirs."""
+    return {k: max(shapes[i][k] for i in idx) for k in SHAPE_DIMS}
+
+
 def _merged_groups(groups: dict, scenarios) -> dict:
     """One group of every replica when padding them to the largest shape costs little: at most
     MERGE_PAD_FACTOR times the groups' own input and output bytes, or MERGE_PAD_BYTES more
-    (estimated from flows, links, sources and intervals; a Rossi replica's 16,384 pool flows
-    keep small replicas out of its launch)."""
+    (from every dimension pack sizes by the largest replica: a Rossi replica's 16,384 pool
+    flows, or a web background's 384,504 transfer records, keep small replicas out of its
+    launch)."""
     if len(groups) < 2:
         return groups
-
-    def dims(sc) -> tuple[int, int, int, int]:
-        iv = sc.interval_s
-        return (sc.engine_flows, len(sc.links), len(sc.sources),
-                int(math.ceil(sc.duration_s / iv)) if iv else 1)
-
-    own, most = 0, (1, 1, 1, 1)
-    for idx in groups.values():
-        d = [max(x) for x in zip(*(dims(scenarios[i]) for i in idx))]
-        own += len(idx) * _bytes_per_replica(*d)
-        most = tuple(max(a, b) for a, b in zip(most, d))
-    merged = sum(len(idx) for idx in groups.values()) * _bytes_per_replica(*most)
+    shapes = _shapes(scenarios)
+    own = sum(len(idx) * batch_bytes(_group_shape(shapes, idx)) for idx in groups.values())
+    every = [i for idx in groups.values() for i in idx]
+    merged = len(every) * batch_bytes(_group_shape(shapes, every))
     if merged > max(MERGE_PAD_FACTOR * own, own + MERGE_PAD_BYTES):
         return groups
-    return {"all": sorted(i for idx in groups.values() for i in idx)}
+    return {"all": sorted(every)}
 
 
-def _bytes_per_replica(flows: int, links: int, sources: int, intervals: int) -> int:
-    """Input and output bytes of one replica in a batch of this shape (other dimensions 1)."""
+def batch_bytes(dims: dict, n_replicas: int = 1) -> int:
+    """Input and output bytes of ``n_replicas`` replicas in a batch of dimensions ``dims``
+    (SHAPE_DIMS; any not given is 1): what pack's arrays and the engine's outputs take."""
     lay = layout()
-    shape = {"n_replicas": 1, "max_flows": max(1, flows), "max_links": max(1, links),
-             "max_sources": max(1, sources), "max_intervals": max(1, intervals), "max_markers": 1,
-             "max_gens": 1, "max_transfers": 1, "max_sessions": 1, "max_trace_samples": 1}
-    return sum(int(np.dtype(dt).itemsize) * int(np.prod(lay.axes(dim, shape)))
-               for dt, dim in (*lay.inputs.values(), *lay.outputs.values()))
+    shape = {**{k: 1 for k in SHAPE_DIMS}, **dims, "n_replicas": 1}
+    return n_replicas * sum(int(np.dtype(dt).itemsize) * int(np.prod(lay.axes(dim, shape)))
+                            for dt, dim in (*lay.inputs.values(), *lay.outputs.values()))
+
+
+def arrays_bytes(scenarios: Sequence[Scenario], backend: str = "auto",
+                 merge_shapes: bool | None = None) -> int:
+    """Input and output bytes of the arrays ``simulate(scenarios, ...)`` makes on ``backend``:
+    its launches (``launch_groups``), each padded to its largest replica in every dimension,
+    from ``pack.replica_shape`` (nothing packed). A replica rerun with full access-link pools
+    adds a launch later, after the others' arrays are gone."""
+    name = resolve_backend(backend)
+    shapes = _shapes(scenarios)
+    return sum(batch_bytes(_group_shape(shapes, idx), len(idx))
+               for idx in launch_groups(scenarios, name, merge_shapes).values())
 
 
 def _select_replicas(p: Packed, out: dict, keep: np.ndarray) -> tuple[Packed, dict]:

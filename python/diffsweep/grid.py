@@ -23,6 +23,7 @@ import pandas as pd
 
 from .errors import ConfigError, check
 from .scenario import Scenario, _is_int, _plain
+from .sizing import SeedRange
 
 _MAX_SEED = 2**63 - 1  # seeds live in int64 table columns
 _RESERVED = ("point", "seed")
@@ -32,11 +33,29 @@ _CACHE_SIZE = 256
 _DEFAULT = object()  # max_points not given
 
 
+_SEEDS = "an integer >= 1 (seeds 0..n-1) or a non-empty list of distinct integers >= 0"
+
+
+def _seed_count(seeds) -> int:
+    """How many seeds ``seeds`` gives, from its length alone (nothing listed), so that the
+    size check comes before the list: a count n, a sizing.SeedRange, or a sequence."""
+    if _is_int(seeds):
+        check(1 <= seeds <= _MAX_SEED + 1, "seeds", seeds, _SEEDS)
+        return int(seeds)
+    ok = isinstance(seeds, (list, tuple, range, SeedRange)) or (
+        isinstance(seeds, np.ndarray) and seeds.ndim == 1)
+    check(ok and len(seeds) >= 1, "seeds", seeds, _SEEDS)
+    return len(seeds)
+
+
 def _seed_list(seeds) -> list[int]:
-    allowed = "an integer >= 1 (seeds 0..n-1) or a non-empty list of distinct integers >= 0"
+    allowed = _SEEDS
     if _is_int(seeds):
         check(seeds >= 1, "seeds", seeds, allowed)
         return list(range(int(seeds)))
+    if isinstance(seeds, SeedRange) or (isinstance(seeds, range) and seeds.step > 0
+                                        and seeds.start >= 0 and seeds.stop - 1 <= _MAX_SEED):
+        return list(seeds)  # distinct integers in range by construction
     if isinstance(seeds, np.ndarray):
         seeds = seeds.tolist()
     check(isinstance(seeds, (list, tuple, range)) and len(seeds) >= 1, "seeds", seeds, allowed)
@@ -126,7 +145,8 @@ def _zip_groups(zip_axes) -> list[tuple[str, dict[str, list]]]:
 class Grid:
     """Points (the product of the axes) times seeds; see the module docstring."""
 
-    def __init__(self, builder, seeds=10, zip_axes=None, max_points=_DEFAULT, **params):
+    def __init__(self, builder, seeds=10, zip_axes=None, max_points=_DEFAULT,
+                 max_replicas=_DEFAULT, **params):
         """``zip_axes``: groups of parameters that move together, e.g.
         ``zip_axes=[{"rtp_ms": [6, 8], "buffer_bytes": [30000, 40000]}]`` gives 2 values along
         one dimension (rtp_ms=6 with buffer_bytes=30000, then 8 with 40000). A list of such
@@ -136,11 +156,14 @@ class Grid:
         column of the tables like an axis, and cannot also be given in ``params``.
 
         ``max_points``: most points built (default ``diffsweep.sizing.MAX_POINTS``; None: no
-        limit); checked from the axis lengths before anything is built. ``seeds``, ``zip_axes``
-        and ``max_points`` are not builder parameters."""
+        limit); checked from the axis lengths before anything is built. ``max_replicas``: most
+        replicas (points x seeds; default ``diffsweep.sizing.MAX_REPLICAS``; None: no limit,
+        but never more than the free memory can list), checked from the counts before the
+        seeds are listed. ``seeds``, ``zip_axes``, ``max_points`` and ``max_replicas`` are not
+        builder parameters."""
         check(callable(builder), "builder", builder, "a callable returning a Scenario")
         self.builder = builder
-        self.seeds = _seed_list(seeds)
+        n_seeds = _seed_count(seeds)
         name = getattr(builder, "__name__", repr(builder))
         accepted, var_kw, required = self._signature(builder)
         self._accepts_seed = var_kw or "seed" in accepted
@@ -197,6 +220,14 @@ class Grid:
         dims_text = " x ".join(f"{k} {n}" for k, n in zip(
             list(self.axes) + ["zip(" + ", ".join(g) + ")" for g in self.zips], sizes))
         sizing.check_points(sizing.product(sizes), max_points, dims_text)
+        if max_replicas is _DEFAULT:
+            max_replicas = sizing.MAX_REPLICAS
+        if max_replicas is not None and not (_is_int(max_replicas) and max_replicas >= 1):
+            raise ConfigError(f"max_replicas: {max_replicas!r} is not allowed (expected an "
+                              "integer >= 1, or None for no limit)")
+        sizing.check_replicas(sizing.product(sizes) * n_seeds, max_replicas is None,
+                              force_hint="max_replicas=None (or --force)", limit=max_replicas)
+        self.seeds = _seed_list(seeds)
         dims = [[{k: v} for v in vals] for k, vals in self.axes.items()]
         dims += [[{n: vals[i] for n, vals in g.items()} for i in range(len(next(iter(g.values()))))]
                  for g in self.zips]

@@ -321,6 +321,9 @@ def _write_failed(e: OSError, out: Path, names, fig_paths, resume: str) -> Store
 #: the family's one engine call is made when its replicas' arrays fit in this fraction of
 #: the memory budget of a chunk (runner.default_memory_budget); else each sweep runs alone
 FAMILY_MEMORY_FRACTION = 0.5
+#: the call holds its arrays about twice: on the host and the device (CUDA), or the engine's
+#: outputs and the tables made from them (CPU)
+FAMILY_COPIES = 2
 
 
 def _family_call(cfgs: dict, out: Path, backend: str, threads, progress, timings: dict, log):
@@ -340,11 +343,7 @@ def _family_call(cfgs: dict, out: Path, backend: str, threads, progress, timings
         grids[name] = cfg.make_grid()
     if not grids:
         return {}, False
-    need = 0
-    for g in grids.values():  # the grid's first and last points, a seed each, as a sample
-        per = max(runner.replica_bytes(g.scenario(p, g.seeds[0]), g.seeds[0])
-                  for p in {0, g.n_points - 1})
-        need += 2 * per * len(g)
+    need = FAMILY_COPIES * family_arrays_bytes(grids, backend)
     budget = runner.default_memory_budget(engine.resolve_backend(backend))
     if need > FAMILY_MEMORY_FRACTION * budget:
         log(f"[family] {need / 2**20:.0f} MiB of arrays: above {FAMILY_MEMORY_FRACTION:g} of the "
@@ -358,6 +357,23 @@ def _family_call(cfgs: dict, out: Path, backend: str, threads, progress, timings
     log(f"[family] {sum(len(r.replicas) for r in pre.values())} replicas in "
         f"{timings['family engine call']:.1f} s" + (" (stopped)" if stopped else ""))
     return pre, stopped
+
+
+def family_arrays_bytes(grids: dict, backend: str = "auto") -> int:
+    """Input and output bytes of the arrays of one engine call over every replica of ``grids``
+    (name -> Grid), as ``engine.simulate`` lays them out (``engine.arrays_bytes``: its launches,
+    each padded to its largest replica), from each point's first-seed scenario, which stands
+    for its seeds: a seed changes a point's delays or draws, not its dimensions. (The former
+    estimate, a chunk's bytes per replica of the first and last points, doubled, counted 1 kB
+    per transfer record as a table row: 8,044 MiB for a paper's quick sweeps with a web
+    background, whose arrays are 227 MiB, so their one call was skipped.)"""
+    from . import engine  # noqa: PLC0415
+
+    scs = []
+    for g in grids.values():
+        for p in range(g.n_points):
+            scs += [g.scenario(p, g.seeds[0])] * len(g.seeds)
+    return engine.arrays_bytes(scs, backend)
 
 
 def _setting(cfg, key: str) -> str:

@@ -696,7 +696,8 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
                           "file)")
     if isinstance(grid, SweepConfig):
         cfg = grid
-        grid = cfg.make_grid()
+        # (its replicas counted before its seeds are listed; force lifts the limit here too)
+        grid = cfg.make_grid(max_replicas=None if force else "default")
     if tables is None and cfg is not None:
         tables = list(cfg.outputs.get("tables") or TABLES)
     if tables is not None:

@@ -33,6 +33,14 @@ MAX_WINDOW_PKTS = 1000  # the receiver's reorder bitmap is 1024 packets wide
 MAX_SEGMENT_BYTES = 65495  # largest IPv4 payload (65535) less a minimal 40-byte TCP/IP header
 MAX_HEADER_BYTES = 1000
 MAX_WIRE_BYTES = 65535
+MAX_FLOWS = 65000  # cuda/batch.h kMaxFlows: TCP flows (and pool slots) of one replica
+MAX_SOURCES = 512  # kMaxSources
+INT32_MAX = 2**31 - 1
+MAX_ACCESS_BUFFER_PKTS = INT32_MAX  # TcpFlow.access_buffer_pkts (int32 flow_access_limit)
+# A class queue is a ring whose capacity, an int32 power of two, holds the limit + 1 packets
+# (pack.links: class_caps); a byte limit holds at most that many 1-byte packets.
+MAX_QUEUE_LIMIT = 2**30 - 2
+MAX_SLOTS = 0xFFFFFFFD  # cuda/batch.h kMaxSlots: the slot clock is 32-bit (kNever = 0xFFFFFFFF)
 
 VARIANTS = ("reno", "newreno")
 SPLITS = ("none", "random", "size", "lifetime")  # TcpFlow.split: the edge classifier
@@ -153,6 +161,44 @@ def _one_of(path, v, options) -> None:
           "one of " + ", ".join(repr(o) for o in options))
 
 
+class IntField(NamedTuple):
+    """The range of an integer field: the engine's C++ type (cuda/batch.h) or the ring it
+    sizes bounds ``hi``. ``none``: None is allowed, and what it means ("None (backlogged)");
+    ``why``: said after the range."""
+
+    name: str
+    lo: int
+    hi: int
+    none: str | None = None
+    why: str = ""
+
+
+def check_ints(path: str, obj, table) -> None:
+    """Every integer field of ``table`` (IntField rows) of ``obj`` in its range: one check for
+    all of a class's integer fields, so that none reaches pack unbounded (buffer_bytes = 1e30
+    was an OverflowError there; an int32 field would have wrapped silently)."""
+    d = obj.__dict__
+    for name, lo, hi, none, why in table:
+        v = d[name]
+        if type(v) is int and lo <= v <= hi:
+            continue
+        if v is None and none is not None:
+            continue
+        allowed = f"an integer in {lo}..{hi}{why}"
+        check(is_int(v) and lo <= v <= hi, f"{path}.{name}", v,
+              f"{none} or {allowed}" if none is not None else allowed)
+
+
+def check_count(path: str, v, lo: int, hi: int, what: str) -> None:
+    """A builder's count of flows or sources (``lo``.. the engine's limit ``hi`` on ``what``),
+    checked before it makes one object per count (kaur_vin's n_flows = 1e30 was an
+    OverflowError); above the limit, the runner's words for a scenario with too many."""
+    check(is_int(v) and v >= lo, path, v, f"an integer >= {lo}")
+    if v > hi:
+        raise ConfigError(f"{path}: {v} is above the engine's limit on {what} (expected at most "
+                          f"{hi})")
+
+
 def check_bool(path, v) -> None:
     check(isinstance(v, bool), path, v, "True or False")
 
@@ -176,6 +222,32 @@ def _route(path, route) -> None:
     for j, idx in enumerate(route):
         check(is_int(idx) and idx >= 0, f"{path}[{j}]", idx, "a link index >= 0")
     check(len(set(route)) == len(route), path, route, "link indices without repeats")
+
+
+def default_slot_s(sc) -> float:
+    """The engine's time slot of scenario ``sc``: ``sc.slot_s``, else one TCP data packet's
+    transmission time on the fastest link (docs/model.md, "Time"). (``pack`` re-exports it:
+    the Scenario needs it too, to refuse durations the slot clock cannot run.)"""
+    if sc.slot_s is not None:
+        return float(sc.slot_s)
+    # a delay variant's flows differ only in their delays: its base's give the same sizes,
+    # without making the variant's flows
+    v = sc.__dict__.get("_delay_variant")
+    flows = (sc if v is None else v.base).flows
+    fastest = max(link.rate_bps for link in sc.links)
+    wire = ([f.segment_bytes + f.header_bytes for f in flows]
+            + [t.flow.segment_bytes + t.flow.header_bytes for t in sc.traffic]
+            or [s.pkt_bytes for s in sc.sources])
+    return max(wire) * 8.0 / fastest
+
+
+def _slot_text(sc, slot: float) -> str:
+    """One time slot and where its length comes from, for messages."""
+    if sc.slot_s is not None:
+        return f"one time slot ({slot:.4g} s: slot_s)"
+    fastest = max(link.rate_bps for link in sc.links)
+    return (f"one time slot ({slot:.4g} s: the transmission time of a "
+            f"{round(slot * fastest / 8.0)}-byte packet on the fastest link, {fastest:g} b/s)")
 
 
 # grid.py imports these two under their former private names.
@@ -338,13 +410,9 @@ class QueueClass:
 
     def _validate(self, path: str) -> None:
         _name(f"{path}.name", self.name)
-        for f in ("limit_bytes", "limit_pkts"):
-            v = getattr(self, f)
-            check(v is None or (is_int(v) and v >= 1), f"{path}.{f}", v, "None or an integer >= 1")
+        check_ints(path, self, _QUEUE_INTS)
         check(self.limit_bytes is None or self.limit_pkts is None, f"{path}.limit_pkts",
               self.limit_pkts, f"None when limit_bytes is set ({self.limit_bytes}): give one limit")
-        check(is_int(self.weight) and self.weight >= 1, f"{path}.weight", self.weight,
-              "an integer >= 1")
         _one_of(f"{path}.aqm", self.aqm, AQMS)
         check(isinstance(self.red, tuple), f"{path}.red", self.red, "a sequence of RedThresholds")
         for k, t in enumerate(self.red):
@@ -361,7 +429,6 @@ class QueueClass:
         check_number(f"{path}.red_w_q", self.red_w_q, lambda x: 0 < x <= 1, "a number in (0, 1]")
         for f in ("red_gentle", "red_wait", "red_bytes"):
             check_bool(f"{path}.{f}", getattr(self, f))
-        _int_in(f"{path}.red_mean_pkt_bytes", self.red_mean_pkt_bytes, 1, MAX_WIRE_BYTES)
         if self.share is not None:
             check_number(f"{path}.share", self.share, lambda x: 0 < x <= 1,
                           "None or a number in (0, 1]: a fraction of the link rate")
@@ -373,6 +440,13 @@ class QueueClass:
         if len(self.red) == 1:
             return self.red * 3
         return self.red
+
+
+_RING = ": the engine's class queues hold at most 2^30 packets"
+_QUEUE_INTS = (IntField("limit_bytes", 1, MAX_QUEUE_LIMIT, "None", _RING),
+               IntField("limit_pkts", 1, MAX_QUEUE_LIMIT, "None", _RING),
+               IntField("weight", 1, INT32_MAX),
+               IntField("red_mean_pkt_bytes", 1, MAX_WIRE_BYTES))
 
 
 def _as_route(v):
@@ -557,7 +631,7 @@ class TcpFlow:
             check(self.route2 != (), f"{path}.route2", self.route2,
                   f"a second route: split is {self.split!r}")
         if self.split in ("size", "lifetime"):
-            check(is_int(self.split_pkts) and 1 <= self.split_pkts <= 2**31 - 1,
+            check(is_int(self.split_pkts) and 1 <= self.split_pkts <= INT32_MAX,
                   f"{path}.split_pkts", self.split_pkts,
                   f"an integer >= 1: the threshold of the {self.split!r} split")
         else:
@@ -565,20 +639,14 @@ class TcpFlow:
                   f"None: split is {self.split!r} (only 'size' and 'lifetime' take a threshold)")
         _name(f"{path}.cls", self.cls)
         _one_of(f"{path}.variant", self.variant, VARIANTS)
-        _int_in(f"{path}.segment_bytes", self.segment_bytes, 1, MAX_SEGMENT_BYTES)
-        _int_in(f"{path}.header_bytes", self.header_bytes, 0, MAX_HEADER_BYTES)
+        check_ints(path, self, _FLOW_INT_RANGES)
         check(self.segment_bytes + self.header_bytes <= MAX_WIRE_BYTES, f"{path}.segment_bytes",
               self.segment_bytes,
               f"segment_bytes + header_bytes ({self.header_bytes}) <= {MAX_WIRE_BYTES}")
-        if self.init_ssthresh_pkts is not None:
-            _int_in(f"{path}.init_ssthresh_pkts", self.init_ssthresh_pkts, 2, 2**31 - 1)
-        if self.access_buffer_pkts is not None:
-            _int_in(f"{path}.access_buffer_pkts", self.access_buffer_pkts, 1, 2**31 - 1)
         check(isinstance(self.drop_seqs, tuple) and len(self.drop_seqs) <= 8
-              and all(is_int(d) and d >= 0 for d in self.drop_seqs), f"{path}.drop_seqs",
-              self.drop_seqs, "at most 8 non-negative sequence numbers")
-        _int_in(f"{path}.max_window_pkts", self.max_window_pkts, 1, MAX_WINDOW_PKTS,
-                ": the receiver's reorder bitmap is 1024 packets wide")
+              and all(is_int(d) and 0 <= d <= INT32_MAX for d in self.drop_seqs),
+              f"{path}.drop_seqs", self.drop_seqs,
+              f"at most 8 sequence numbers in 0..{INT32_MAX}")
         _int_in(f"{path}.init_window_pkts", self.init_window_pkts, 1, self.max_window_pkts,
                 " (at most max_window_pkts)")
         for f in ("access_delay_ms", "egress_delay_ms", "reverse_delay_ms"):
@@ -588,8 +656,6 @@ class TcpFlow:
               "None (rate of the route's first link), 0 (unpaced) or a number > 0")
         check_nonneg(f"{path}.start_s", self.start_s)
         check_nonneg(f"{path}.send_jitter_s", self.send_jitter_s)
-        check(self.size_pkts is None or (is_int(self.size_pkts) and self.size_pkts >= 1),
-              f"{path}.size_pkts", self.size_pkts, "None (backlogged) or an integer >= 1")
         check_bool(f"{path}.delayed_ack", self.delayed_ack)
         check_bool(f"{path}.reno_bugfix", self.reno_bugfix)
         check_bool(f"{path}.limited_transmit", self.limited_transmit)
@@ -626,6 +692,16 @@ class TcpFlow:
         d["reverse_delay_ms"] = reverse_delay_ms
         return new
 
+
+# The engine's sequence numbers are int32 (model/packet.h), as are its windows and buffers.
+_FLOW_INT_RANGES = (
+    IntField("segment_bytes", 1, MAX_SEGMENT_BYTES),
+    IntField("header_bytes", 0, MAX_HEADER_BYTES),
+    IntField("max_window_pkts", 1, MAX_WINDOW_PKTS, None,
+             ": the receiver's reorder bitmap is 1024 packets wide"),
+    IntField("init_ssthresh_pkts", 2, INT32_MAX, "None"),
+    IntField("access_buffer_pkts", 1, MAX_ACCESS_BUFFER_PKTS, "None (unlimited)"),
+    IntField("size_pkts", 1, INT32_MAX, "None (backlogged)", " (sequence numbers are 32-bit)"))
 
 _FLOW_INTS = ("access_buffer_pkts", "init_ssthresh_pkts", "split_pkts", "segment_bytes",
                "header_bytes", "max_window_pkts", "init_window_pkts", "size_pkts")
@@ -762,7 +838,7 @@ class Marker:
             check(self.kind in SMALL_WINDOW_KINDS, f"{path}.small_window_pkts",
                   self.small_window_pkts, "None for kind " + repr(self.kind) + " (small-window "
                   "protection goes with " + ", ".join(repr(k) for k in SMALL_WINDOW_KINDS) + ")")
-            check(is_int(self.small_window_pkts) and 1 <= self.small_window_pkts <= 2**31 - 1,
+            check(is_int(self.small_window_pkts) and 1 <= self.small_window_pkts <= INT32_MAX,
                   f"{path}.small_window_pkts", self.small_window_pkts,
                   "an integer k >= 1 (cwnd < k is protected) or None (off)")
         for f in ("ref_rtt_s", "ref_rto_s"):
@@ -898,14 +974,9 @@ class Traffic:
         if self.size_dist == "paretoII":
             check_number(f"{path}.size_alpha", self.size_alpha, lambda x: x > 1,
                          "a number > 1 for size_dist 'paretoII' (a finite mean)")
-        _int_in(f"{path}.pool", self.pool, 1, 60000)
-        _int_in(f"{path}.sessions", self.sessions, 1, 1_000_000)
-        _int_in(f"{path}.pages_per_session", self.pages_per_session, 1, 2**31 - 1)
-        _int_in(f"{path}.objects_per_page", self.objects_per_page, 1, 2**31 - 1)
+        check_ints(path, self, _TRAFFIC_INTS)
         check_positive(f"{path}.inter_page_s", self.inter_page_s)
         check_positive(f"{path}.inter_object_s", self.inter_object_s)
-        if self.max_records is not None:
-            _int_in(f"{path}.max_records", self.max_records, 1, 2**31 - 1)
 
     def mean_size_pkts(self) -> float:
         """The mean transfer size in packets (before rounding up, for exponential and Pareto)."""
@@ -918,6 +989,11 @@ class Traffic:
             return lo * hi / (hi - lo) * math.log(hi / lo)
         return (lo ** a / (1 - (lo / hi) ** a)) * a / (a - 1) * (lo ** (1 - a) - hi ** (1 - a))
 
+
+_TRAFFIC_INTS = (IntField("pool", 1, 60000), IntField("sessions", 1, 1_000_000),
+                 IntField("pages_per_session", 1, INT32_MAX),
+                 IntField("objects_per_page", 1, INT32_MAX),
+                 IntField("max_records", 1, INT32_MAX, "None"))
 
 _PARAM_TYPES = (str, bool, int, float, type(None))
 
@@ -1042,6 +1118,27 @@ class Scenario:
                               f"pkt_bytes {src.pkt_bytes}")
         self._check_traffic()
         self._check_markers()
+        self._check_slots()
+
+    def _check_slots(self) -> None:
+        """The times pack turns into whole slots (round(t / slot_s)) give a run the engine can
+        make: at least one slot long (a shorter one ran zero slots and gave all-NaN tables)
+        and fewer than 2^32 (the slot clock), at least one slot measured after the warm-up
+        (else the rates are 0/0), and goodput intervals of at least one slot (0 slots means
+        "no intervals" to the engine)."""
+        sl = default_slot_s(self)
+        end = int(round(self.duration_s / sl))
+        check(self.duration_s >= sl, "duration_s", self.duration_s,
+              f"a number >= {sl:.4g} s: the run must last at least {_slot_text(self, sl)}")
+        check(end <= MAX_SLOTS, "duration_s", self.duration_s,
+              f"fewer than 2^32 slots of {sl:.3g} s, i.e. at most {MAX_SLOTS * sl:.4g} s")
+        check(end - int(round(self.warmup_s / sl)) >= 1, "warmup_s", self.warmup_s,
+              f"a number >= 0 and at least {_slot_text(self, sl)} below duration_s "
+              f"({self.duration_s}): rates are measured after the warm-up")
+        if self.interval_s is not None:
+            check(int(round(self.interval_s / sl)) >= 1, "interval_s", self.interval_s,
+                  f"None or a number >= {_slot_text(self, sl)} and <= duration_s "
+                  f"({self.duration_s})")
 
     def _check_traffic(self) -> None:
         check(len(self.traffic) <= MAX_GENS, "traffic", f"{len(self.traffic)} generators",

@@ -5,7 +5,9 @@ the limits above which ``Grid``, ``run`` and ``diffsweep run`` refuse unless tol
 * ``MAX_POINTS``: a ``Grid`` builds every point once at construction (about 0.1 ms each, and a
   few kB of Python objects), so it refuses more points than this; the count is the product of
   the axis lengths, computed before anything is built.
-* ``MAX_REPLICAS``: replicas (points x seeds) of one run.
+* ``MAX_REPLICAS``: replicas (points x seeds) of one run; checked from the counts before any
+  seed list is made (a count of seeds is a ``SeedRange`` until then), and even with ``force``
+  refused when their seeds and rows alone (``LIST_BYTES_PER_REPLICA``) exceed the free RAM.
 * memory: the result tables of a run are held in memory (``RESULT_ROW_BYTES`` per table row);
   a run whose tables would need more than the free RAM is refused.
 * time: ``NS_PER_SLOT + NS_PER_FLOW_SLOT * flows`` nanoseconds per replica-slot on one CPU core
@@ -17,6 +19,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .errors import ConfigError
@@ -25,6 +28,10 @@ from .errors import ConfigError
 MAX_POINTS = 100_000
 #: most replicas of one run unless told (run(..., force=True), --force)
 MAX_REPLICAS = 2_000_000
+#: memory of listing one replica before it runs: its seed, its row of Grid.replicas and the
+#: runner's bookkeeping (about 1.3 GB for 10^7 seeds and 11.9 GB for 10^8, measured before the
+#: size check came first: issue 23)
+LIST_BYTES_PER_REPLICA = 130
 #: Python memory per result-table row (pandas columns), for the memory estimate
 RESULT_ROW_BYTES = 200
 #: CPU engine cost of a replica-slot, ns (rough; see the module docstring)
@@ -64,12 +71,55 @@ def check_points(n_points: int, max_points: int | None, dims: str = "", what: st
 
 
 def check_replicas(n_replicas: int, force: bool, what: str = "grid",
-                   force_hint: str = "force=True (or --force)") -> None:
-    if not force and n_replicas > MAX_REPLICAS:
+                   force_hint: str = "force=True (or --force)", limit: int | None = None) -> None:
+    """Refuse ``n_replicas`` above ``limit`` (default ``MAX_REPLICAS``) unless ``force``, and,
+    even with ``force``, more than the free memory can list: call it with the counts, before
+    any seed list or replica table is made."""
+    limit = MAX_REPLICAS if limit is None else limit
+    if not force and n_replicas > limit:
         raise ConfigError(
             f"{what}: {n_replicas:,} replicas (points x seeds) is above the limit of "
-            f"{MAX_REPLICAS:,} replicas of one run; use fewer points or seeds, or pass "
+            f"{limit:,} replicas of one run; use fewer points or seeds, or pass "
             f"{force_hint} to go ahead")
+    need = n_replicas * LIST_BYTES_PER_REPLICA
+    if need > 1 << 30 and need > available_memory_bytes():  # (reads /proc only when large)
+        raise ConfigError(
+            f"{what}: {n_replicas:,} replicas (points x seeds) cannot even be listed in the free "
+            f"memory (about {_fmt_bytes(need)} for their seeds and rows, "
+            f"{_fmt_bytes(available_memory_bytes())} free); use fewer points or seeds")
+
+
+class SeedRange(Sequence):
+    """Seeds 0..n-1 given as a count (``seeds = n``, ``--seeds n``), listed only when iterated:
+    equal to ``list(range(n))``, with ``len`` at no cost, so that the size check refuses 10^12
+    seeds within a second (building their list first took 105 s and 11.9 GB for 10^8 and ended
+    in a MemoryError for 10^12)."""
+
+    __slots__ = ("n",)
+    __hash__ = None  # (equal to a list, which is unhashable)
+
+    def __init__(self, n: int):
+        self.n = int(n)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i):
+        r = range(self.n)[i]
+        return list(r) if isinstance(i, slice) else r
+
+    def __iter__(self):
+        return iter(range(self.n))
+
+    def __eq__(self, other):
+        if isinstance(other, SeedRange):
+            return self.n == other.n
+        if isinstance(other, (list, tuple, range)):
+            return len(other) == self.n and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return repr(list(self)) if self.n <= 20 else f"SeedRange({self.n:_})"
 
 
 @dataclass

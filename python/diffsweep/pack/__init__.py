@@ -16,16 +16,16 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..errors import ConfigError
-from ..scenario import Scenario
+from ..scenario import Scenario, default_slot_s
 from .flows import DELACK_S, delack_slots, delay_columns, flow_rows
 from .layout import layout
-from .links import UNLIMITED_CLASS_PKTS, acks_in_flight, link_rows
+from .links import MAX_CAP, UNLIMITED_CLASS_PKTS, acks_in_flight, link_rows
 from .markers import TCP_AWARE, marker_rows
-from .traffic import pool_flows, traffic_rows
+from .traffic import pool_flows, records_needed, traffic_rows
 from .sources import source_rows
 
 __all__ = ["DELACK_S", "Packed", "UNLIMITED_CLASS_PKTS", "default_slot_s", "layout", "pack",
-           "shape_key"]
+           "replica_shape", "shape_key"]
 
 
 @dataclass
@@ -37,17 +37,6 @@ class Packed:
     slot_s: np.ndarray  # [R] slot length, seconds
     delay_rounding_ms: np.ndarray  # [R] worst |rounded - exact| round-trip delay over flows
     nic_pool: str = "compact"      # how the access-link pools were sized (pack's nic_pool)
-
-
-def default_slot_s(sc: Scenario) -> float:
-    """One TCP data packet's transmission time on the fastest link (DESIGN: Time)."""
-    if sc.slot_s is not None:
-        return float(sc.slot_s)
-    fastest = max(link.rate_bps for link in sc.links)
-    wire = ([f.segment_bytes + f.header_bytes for f in sc.flows]
-            + [t.flow.segment_bytes + t.flow.header_bytes for t in sc.traffic]
-            or [s.pkt_bytes for s in sc.sources])
-    return max(wire) * 8.0 / fastest
 
 
 def trace_samples(sc: Scenario) -> int:
@@ -67,6 +56,26 @@ def shape_key(sc: Scenario) -> tuple:
     N, at most half of a batch's flow rows being padding; links and sources exactly."""
     n = sc.engine_flows  # pool slots are flows to the engine
     return (1 << max(0, n - 1).bit_length() if n else 0, len(sc.links), len(sc.sources))
+
+
+#: the dimensions of a batch that pack sizes by its largest replica (replica_shape)
+SHAPE_DIMS = ("max_flows", "max_links", "max_sources", "max_intervals", "max_markers",
+              "max_gens", "max_transfers", "max_sessions", "max_trace_samples")
+
+
+def replica_shape(sc: Scenario) -> dict:
+    """The dimensions (SHAPE_DIMS) of ``pack([sc], ...)``, without packing: a batch takes each
+    one's largest over its replicas, so the bytes of its arrays follow from these
+    (``engine.batch_bytes``). The same formulas as ``pack`` and its packers."""
+    sl = default_slot_s(sc)
+    end, iv = _slots(sc.duration_s, sl), _slots(sc.interval_s, sl) if sc.interval_s else 0
+    return {"max_flows": max(1, sc.engine_flows), "max_links": len(sc.links),
+            "max_sources": max(1, len(sc.sources)),
+            "max_intervals": max(1, int(math.ceil(end / iv)) if iv > 0 else 1),
+            "max_markers": max(1, len(sc.markers)), "max_gens": max(1, len(sc.traffic)),
+            "max_transfers": max(1, sum(records_needed(sc, t) for t in sc.traffic)),
+            "max_sessions": max(1, sum(t.sessions for t in sc.traffic if t.kind == "web")),
+            "max_trace_samples": max(1, trace_samples(sc))}
 
 
 @dataclass
@@ -93,10 +102,7 @@ class _Rows:
 def _scenario_rows(sc: Scenario, memo: dict | None = None) -> _Rows:
     lay = layout()
     sl = default_slot_s(sc)
-    end = _slots(sc.duration_s, sl)
-    if end > lay.limits["max_slots"]:
-        raise ConfigError(f"duration_s: {sc.duration_s!r} is not allowed (expected fewer than "
-                          f"2^32 slots of {sl:.3g} s, i.e. at most {lay.limits['max_slots'] * sl:.4g} s)")
+    end = _slots(sc.duration_s, sl)  # in 1..max_slots: Scenario checks (_check_slots)
     scalars = {
         "n_flows": sc.engine_flows, "n_links": len(sc.links),
         "n_sources": len(sc.sources), "n_markers": len(sc.markers), "n_gens": len(sc.traffic),
@@ -136,10 +142,67 @@ def _scenario_rows(sc: Scenario, memo: dict | None = None) -> _Rows:
             "traffic", traffic_rows(sc, sl, first))
     max_loop = int(flows.loop_slots.max(initial=1))
     stage = 1 + int(flows.per_slot.sum()) + src_burst + len(sc.links) * links.max_dep_per_slot
+    acks = acks_in_flight(links, max_loop, len(slots))
+    lookahead = int(flows.loop_slots.min()) if len(slots) else 1
+
+    def describe(member, i):
+        f = slots[i]
+        name = f"flows[{i}]" if i < sc.n_flows else f"traffic[{int(flow_gen[i])}].flow"
+        return name, sc.route_rtp_ms(f), sc.after_last_link_ms(f) + f.reverse_delay_ms
+    _check_loops(flows.loop_slots[None], [acks], np.array([lookahead]), links, len(slots),
+                 int(flows.per_slot.max(initial=1)), sl, describe)
+    if scalars["delack_slots"] > INT32_MAX:  # (only a tiny slot_s)
+        raise ConfigError(f"slot_s: {sc.slot_s!r} is not allowed (expected a number >= "
+                          f"{DELACK_S / INT32_MAX:.3g} s: the delayed-ACK timer, {DELACK_S} s, "
+                          "is an int32 count of slots)")
     return _Rows(scalars, links, flows, sources, mk["markers"], mk["sender"], gens, records,
-                 sessions, sl, stage,
-                 acks_in_flight(links, max_loop, len(slots)), flows.per_slot,
-                 int(flows.loop_slots.min()) if len(slots) else 1, links.sustained)
+                 sessions, sl, stage, acks, flows.per_slot, lookahead, links.sustained)
+
+
+INT32_MAX = 2**31 - 1
+
+
+def _max_loop_slots(links, n_slots: int, worst: int) -> int:
+    """The longest ACK loop (slots) a replica's capacities hold: it is an int32 slot count in
+    the engine, the ACKs in flight over it fill the ACK pool, and two lookahead windows of it
+    at the busiest link's rate an emission ring, each at most MAX_CAP (with one lane; more
+    lanes share the ring). 0: none (the links alone overflow the ACK pool)."""
+    top = min(INT32_MAX, (MAX_CAP - worst) // (2 * max(1, links.sustained)))
+    if top < 1 or acks_in_flight(links, 1, n_slots) > MAX_CAP:
+        return 0
+    lo, hi = 1, top  # acks_in_flight grows with the loop: the largest that fits
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if acks_in_flight(links, mid, n_slots) <= MAX_CAP:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _check_loops(loop: np.ndarray, acks, lookahead: np.ndarray, links, n_slots: int,
+                 worst: int, slot_s: float, describe) -> None:
+    """The flows' ACK loops ([members, flow slots], slots) fit the engine: a ConfigError
+    naming the flow with the longest loop, its round-trip propagation delay (rtp_ms) and the
+    longest it may have, before the capacities overflow the batch shape's int32 (a round
+    trip of 2e8 ms was "Unable to cast Python instance of type <class 'int'> to C++ type").
+    ``describe(member, flow slot)`` -> (name, rtp_ms, loop ms) of a flow slot."""
+    most = int(loop.max(initial=1))
+    if (most <= INT32_MAX and max(acks) <= MAX_CAP
+            and 2 * int(lookahead.max(initial=1)) * links.sustained + worst <= MAX_CAP):
+        return
+    top = _max_loop_slots(links, n_slots, worst)
+    if top < 1:
+        return  # the loops are not the cause: pack's shape check names the capacity
+    m, i = np.unravel_index(int(np.argmax(loop)), loop.shape)
+    name, rtp, loop_ms = describe(int(m), int(i))
+    # the loop is the round trip less the links before the last: those stay as they are
+    allowed = rtp - loop_ms + top * slot_s * 1e3
+    raise ConfigError(
+        f"{name}: a round-trip propagation delay (rtp_ms: access + links + egress + reverse) "
+        f"of {rtp:.6g} ms is not allowed (expected at most {allowed:.6g} ms: the engine holds "
+        f"an ACK loop of at most {top:,} slots of {slot_s:.4g} s here, its ACKs in flight and "
+        "lookahead in rings of at most 2^30)")
 
 
 @dataclass
@@ -175,6 +238,16 @@ def _variant_family(u: _Rows, variants: list) -> _Family:
     most = loop.max(axis=1, initial=1).tolist()
     acks = {v: acks_in_flight(u.links, v, n_slots) for v in set(most)}
     lookahead = loop.min(axis=1) if n_slots else np.ones(m, dtype=np.int64)
+    route_ms = u.flows.terms.routes[0][1]
+
+    def describe(member, i):
+        acc, egr, rev = (x[member, i] for x in full)
+        gen = int(u.flows.rows["flow_gen"][i])
+        name = f"flows[{i}]" if gen < 0 else f"traffic[{gen}].flow"
+        return (name, float(acc + route_ms[i] + egr + rev),
+                float(u.flows.terms.last_prop_ms[i] + egr + rev + acc))
+    _check_loops(loop, list(acks.values()), lookahead, u.links, n_slots,
+                 int(u.per_slot.max(initial=1)), u.slot_s, describe)
     return _Family(u, loop, base_rtt, rounding, [acks[v] for v in most], lookahead)
 
 
@@ -339,12 +412,53 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1,
         "aqm_states": int(any(np.any(u.links.rows["class_aqm"] != lay.enums["aqm"]["droptail"])
                               for u in uniq)),
     })
+    if nic_pool == "compact":
+        # a replica whose compact pool runs out is rerun with full pools (engine.simulate):
+        # refused now rather than then, after other replicas finished
+        shape_full = {**shape, "nic_chunks": nic_pool_chunks(uniq, F, lanes, "full")}
+        _check_shape(shape_full)
+    _check_shape(shape)
     slot = np.array([u.slot_s for u in uniq])[fam]
     rounding = np.empty(len(distinct))
     for fm, ks in zip(fams, members):
         rounding[ks] = fm.rounding
     return Packed(shape=shape, arrays=a, slot_s=slot, delay_rounding_ms=rounding[which],
                   nic_pool=nic_pool)
+
+
+#: what fills each capacity and count of the batch shape, for the message of _check_shape:
+#: (the fields to change, what they need); the capacities are powers of two
+_SHAPE_LIMITS = {
+    "max_intervals": ("interval_s", "goodput intervals per flow (duration_s / interval_s)"),
+    "max_transfers": ("traffic", "transfer records per replica (Traffic.max_records, or each "
+                                 "generator's expected transfers)"),
+    "max_sessions": ("traffic", "web sessions per replica (Traffic.sessions)"),
+    "class_caps": ("links", "packets of one class queue (limit_pkts, limit_bytes)"),
+    "ack_cap": ("flows", "ACKs in flight (round trips x the links' packets per slot)"),
+    "delay_cap": ("links", "packets on a link's propagation delay (prop_delay_ms x rate_bps)"),
+    "stage_cap": ("links", "arrivals at the links in one slot (rate_bps, access_rate_bps, "
+                           "peak_bps over packet sizes)"),
+    "emit_cap": ("flows", "packets a lane hands over ahead of the queues (access_rate_bps, "
+                          "round trips)"),
+    "nic_chunks": ("flows", "chunks of 8 segments in a lane's access-link pool "
+                            "(access_buffer_pkts x flows)"),
+}
+_POW2 = ("class_caps", "ack_cap", "delay_cap", "emit_cap")
+
+
+def _check_shape(shape: dict) -> None:
+    """Every count and capacity of the batch shape fits the engine's int32 (capacities: a
+    power of two, so at most 2^30): a ConfigError naming what fills it, rather than the
+    engine's cast error. The fields' own checks (Scenario, _check_loops, the links' delay
+    lines) name the field in most cases first; this covers their combinations."""
+    for key, (path, what) in _SHAPE_LIMITS.items():
+        v = shape[key]
+        v = max(v) if isinstance(v, list) else int(v)
+        top = MAX_CAP if key in _POW2 else INT32_MAX
+        if v > top:
+            need = f"{v:,}" if v < 10**15 else f"{float(v):.3g}"
+            raise ConfigError(f"{path}: too large for the engine: the {what} need {need}, "
+                              f"above its limit of {top:,} (batch shape {key})")
 
 
 NIC_POOLS = ("compact", "full")

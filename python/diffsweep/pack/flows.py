@@ -15,6 +15,7 @@ from .layout import layout
 from .links import LinkRows
 
 DELACK_S = 0.1  # ns-2 DelAckSink interval_
+_CLIP = float(2**62)  # below int64's end, far above any capacity the engine takes
 
 _ATTRS = ("segment_bytes", "header_bytes", "max_window_pkts", "init_window_pkts",
           "access_delay_ms", "egress_delay_ms", "reverse_delay_ms", "start_s", "send_jitter_s")
@@ -140,7 +141,9 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
     # a window plus what its ACKs retransmit (engine/team.h, emit_need).
     with np.errstate(divide="ignore", invalid="ignore"):
         paced = np.ceil(pace / wire) + 1
-    per_slot = np.where(pace > 0, paced, 2 * mw + 16).astype(np.int64)
+    # (clipped where int64 ends, so that an absurd access rate gives an absurd capacity that
+    # pack refuses, not a wrapped negative one)
+    per_slot = np.minimum(np.where(pace > 0, paced, 2 * mw + 16), _CLIP).astype(np.int64)
     return FlowRows(rows, float(worst), int(nic.max(initial=1)), per_slot, loop, terms, delays)
 
 
@@ -174,7 +177,8 @@ def delay_columns(terms: DelayTerms, slot_s: float, acc, egr, rev):
     # Constant delays after the last link (and the access delay, by shifting the sender's
     # clock) fold into the ACK's flight time (docs/model.md, "Delays").
     loop_s = (terms.last_prop_ms + egr + rev + acc) / 1e3
-    loop = np.maximum(1, np.rint(loop_s / slot_s)).astype(np.int64)
+    # (clipped where int64 ends: pack refuses a loop the engine cannot hold, by its value)
+    loop = np.clip(np.rint(loop_s / slot_s), 1, _CLIP).astype(np.int64)
     worst = np.zeros(np.shape(loop)[:-1])
     base_ms = None
     for nh, route_ms, hops in terms.routes:

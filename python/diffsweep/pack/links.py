@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import ConfigError
 from ..scenario import Scenario
 from .layout import layout
 
@@ -34,6 +35,35 @@ def _packet_sizes(sc: Scenario, link: int) -> list[int]:
     return sizes + [s.pkt_bytes for s in sc.sources if link in s.route]
 
 
+#: a capacity of the batch shape is an int32 power of two (cuda/batch.h BatchShape)
+MAX_CAP = 1 << 30
+
+
+def _departures(per_slot: float, held: int, max_pkt: int, min_pkt: int) -> int:
+    """Most packets one link sends in one slot: the credit is at most one slot plus the
+    leftover of one packet (under "cbq" one per class)."""
+    return int(math.ceil((per_slot + held * max_pkt) / min_pkt)) + 1
+
+
+def _check_prop_delays(sc: Scenario, slot_s: float, prop: list, deps: list) -> None:
+    """A link's delay line holds the packets of its propagation delay, ``deps`` a slot, in a
+    ring of at most MAX_CAP (its prop slots are int32 in the engine, a smaller bound): a longer
+    delay is a ConfigError naming the link and the longest delay it may have, before numpy
+    would overflow on it or the engine refuse the shape in other words."""
+    for l, (p, d) in enumerate(zip(prop, deps)):
+        most = MAX_CAP // d - 2  # (prop + 2) * deps <= MAX_CAP
+        if most < 0:  # (only a long slot_s: a default slot is one packet of the fastest link)
+            raise ConfigError(f"slot_s: {sc.slot_s!r} is not allowed (expected a slot in which "
+                              f"every link sends at most 2^29 packets: links[{l}] would send "
+                              f"up to {d:,})")
+        if p > most:
+            raise ConfigError(
+                f"links[{l}].prop_delay_ms: {sc.links[l].prop_delay_ms!r} is not allowed "
+                f"(expected a number >= 0 and <= {most * slot_s * 1e3:.6g} ms: {most:,} slots "
+                f"of {slot_s:.4g} s, as the engine's delay line of a link holds at most 2^30 "
+                f"packets, here up to {d} a slot)")
+
+
 def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
     lay = layout()
     C = lay.limits["max_classes"]
@@ -41,9 +71,18 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
     nl = len(sc.links)
     sched = lay.enums["scheduler"]
     kind = lay.enums["limit_kind"]
+    sizes = [_packet_sizes(sc, l) for l in range(nl)]
+    min_pkt = np.array([max(1, min(s, default=1500)) for s in sizes])
+    max_pkt = np.array([max(s, default=1500) for s in sizes])
+    per_slots = [l.rate_bps * slot_s / 8.0 for l in sc.links]
+    helds = [len(link.classes) if link.scheduler == "cbq" else 1 for link in sc.links]
+    deps_of = [_departures(per_slots[l], helds[l], int(max_pkt[l]), int(min_pkt[l]))
+               for l in range(nl)]
+    prop = [int(round(l.prop_delay_ms / 1e3 / slot_s)) for l in sc.links]
+    _check_prop_delays(sc, slot_s, prop, deps_of)
     rows = {
-        "link_bytes_per_slot": np.array([l.rate_bps * slot_s / 8.0 for l in sc.links]),
-        "link_prop_slots": np.array([int(round(l.prop_delay_ms / 1e3 / slot_s)) for l in sc.links]),
+        "link_bytes_per_slot": np.array(per_slots),
+        "link_prop_slots": np.array(prop),
         "link_loss_prob": np.array([l.loss_prob for l in sc.links]),
         "link_sched": np.array([sched[l.scheduler] for l in sc.links]),
         "link_n_classes": np.array([len(l.classes) for l in sc.links]),
@@ -60,20 +99,13 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
         "red_max_p": np.ones((nl, C, K)),
     }
     aqm = lay.enums["aqm"]
-    sizes = [_packet_sizes(sc, l) for l in range(nl)]
-    min_pkt = np.array([max(1, min(s, default=1500)) for s in sizes])
-    max_pkt = np.array([max(s, default=1500) for s in sizes])
     class_need = [1] * C
     delay_need, max_dep, sustained = 1, 1, 1
-    helds = np.ones(nl, dtype=np.int64)
     for l, link in enumerate(sc.links):
         per_slot = float(rows["link_bytes_per_slot"][l])
         mn = int(min_pkt[l])
-        # Departures per slot: the credit is at most one slot plus the leftover of one
-        # packet (under "cbq" one per class); in the long run at most rate/min_packet per slot.
-        held = len(link.classes) if link.scheduler == "cbq" else 1
-        helds[l] = held
-        deps = int(math.ceil((per_slot + held * int(max_pkt[l])) / mn)) + 1
+        # Departures per slot (_departures); in the long run at most rate/min_packet per slot.
+        deps = deps_of[l]
         max_dep = max(max_dep, deps)
         sustained = max(sustained, int(math.ceil(per_slot / mn)))
         delay_need = max(delay_need, (int(rows["link_prop_slots"][l]) + 2) * deps)
@@ -104,7 +136,7 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
                 # the ring is UNLIMITED_CLASS_PKTS (pack adds one packet to every need)
                 class_need[c] = max(class_need[c], UNLIMITED_CLASS_PKTS - 1)
     return LinkRows(rows, rows["link_bytes_per_slot"], rows["link_prop_slots"], min_pkt, max_pkt,
-                    class_need, delay_need, max_dep, sustained, helds)
+                    class_need, delay_need, max_dep, sustained, np.array(helds, dtype=np.int64))
 
 
 def acks_in_flight(links: LinkRows, max_loop_slots: int, n_flows: int) -> int:

@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 from diffsweep.errors import check
-from diffsweep.scenario import (Link, Marker, QueueClass, RedThresholds, Scenario, TcpFlow,
-                                Traffic, as_float, as_int, check_positive, is_int, plain,
-                                renamed_errors)
+from diffsweep.scenario import (MAX_FLOWS, Link, Marker, QueueClass, RedThresholds, Scenario,
+                                TcpFlow, Traffic, as_float, as_int, check_count, check_positive,
+                                is_int, plain, renamed_errors)
 
 __all__ = ["habib_2a", "habib_2b", "one_way_ms", "CONDITIONERS", "RIO_THRESHOLDS", "AGGREGATES_2B"]
 
@@ -245,7 +245,7 @@ def habib_2b(conditioner="rtt_rto", n_micro=200, core_bps=10e6, edge_bps=100e6,
     flows, traffic, members = [], [], {}
     if app == "telnet":
         m = as_int(plain(telnet_sessions))
-        check(is_int(m) and m >= 1, "telnet_sessions", m, "an integer >= 1")
+        check_count("telnet_sessions", m, 1, MAX_FLOWS, "TCP flows per scenario")
         lo, hi = as_int(plain(telnet_min_pkts)), as_int(plain(telnet_max_pkts))
         check(is_int(lo) and lo >= 1, "telnet_min_pkts", lo, "an integer >= 1")
         check(is_int(hi) and hi >= lo, "telnet_max_pkts", hi, f"an integer >= {lo}")

@@ -12,9 +12,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from diffsweep.errors import check
-from diffsweep.scenario import (Link, OnOffSource, QueueClass, Scenario, TcpFlow, as_float, as_int,
-                                check_bool, check_nonneg, check_number, check_positive, is_int,
-                                is_real, plain, renamed_errors)
+from diffsweep.scenario import (MAX_ACCESS_BUFFER_PKTS, MAX_FLOWS, Link, OnOffSource, QueueClass,
+                                Scenario, TcpFlow, as_float, as_int, check_bool, check_count,
+                                check_nonneg, check_number, check_positive, is_int, is_real, plain,
+                                renamed_errors)
 
 # Stream key of the RTP draws: keeps them independent of any engine stream that uses the seed.
 _RTP_STREAM = 0x525450  # "RTP"
@@ -166,7 +167,8 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
     - ``access_buffer_bytes=None`` (= ``buffer_bytes``): sec. 2.1.1 provisions *link* buffers
       by the delay-bandwidth product, so each sender's 40 Mb/s access link gets a drop-tail
       buffer of the same size. Each flow has its own access link here (the paper's 8 input
-      links are shared; docs/model.md).
+      links are shared; docs/model.md). In whole packets (bytes // (segment + header));
+      at least one packet (0 is not "unlimited": a smaller value is refused).
     - ``segment_bytes=536``: sec. 2.1.2 ("packets of size 536B").
     - ``max_window_pkts=1000``: sec. 2.1.2 asks for a "large" receiver window; 1000 is the
       engine's limit, far above any window the 200 KB buffer lets a flow use.
@@ -201,7 +203,7 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
     TCP, the denominator of the paper's U (sec. 2.3).
     """
     n_flows, seed = as_int(plain(n_flows)), as_int(plain(seed))
-    check(is_int(n_flows) and n_flows >= 1, "n_flows", n_flows, "an integer >= 1")
+    check_count("n_flows", n_flows, 1, MAX_FLOWS, "TCP flows per scenario")
     check(is_int(seed) and seed >= 0, "seed", seed, "an integer >= 0")
     link_rate_bps = as_float(link_rate_bps)
     check_positive("link_rate_bps", link_rate_bps)
@@ -240,9 +242,24 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
         # Sec. 2.1.1 provisions *link* buffers by the delay-bandwidth product: the 40 Mb/s
         # access links get the same 200 KB drop-tail buffer, so a lone flow's window is
         # bounded by losses at its access link even without EF.
-        access_bytes = buffer_bytes if access_buffer_bytes is None else access_buffer_bytes
-        access_pkts = (max(1, int(access_bytes) // (int(segment_bytes) + int(header_bytes)))
-                       if is_int(access_bytes) and is_int(segment_bytes) and is_int(header_bytes)
+        # Sizes as the Scenario takes them (2e5 from TOML is 200000: a float buffer_bytes
+        # used to leave the access buffers unlimited).
+        access_buffer_bytes = as_int(plain(access_buffer_bytes))
+        seg, hdr = as_int(plain(segment_bytes)), as_int(plain(header_bytes))
+        wire = seg + hdr if is_int(seg) and is_int(hdr) else None
+        if access_buffer_bytes is not None and wire is not None:
+            # Like buffer_bytes: a buffer must hold one packet (0 or 100 bytes used to become
+            # a one-packet buffer without a word). None, not 0, is "as buffer_bytes".
+            top = MAX_ACCESS_BUFFER_PKTS * wire
+            check(is_int(access_buffer_bytes) and wire <= access_buffer_bytes <= top,
+                  "access_buffer_bytes", access_buffer_bytes,
+                  f"None (= buffer_bytes) or an integer in {wire}..{top}: one packet "
+                  f"(segment_bytes {seg} + header_bytes {hdr}) must fit, and at most "
+                  f"{MAX_ACCESS_BUFFER_PKTS} packets")
+        access_bytes = (as_int(plain(buffer_bytes)) if access_buffer_bytes is None
+                        else access_buffer_bytes)
+        # (max(1, ...): a buffer_bytes below one packet is refused by the Scenario, naming it)
+        access_pkts = (max(1, access_bytes // wire) if is_int(access_bytes) and wire is not None
                        else None)
         # The flows differ only in their delays: one flow (with the first RTP), then the
         # others' delays set all at once (Scenario.with_flow_delays).

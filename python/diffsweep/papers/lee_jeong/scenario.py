@@ -13,9 +13,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from diffsweep.errors import check
-from diffsweep.scenario import (Link, Marker, OnOffSource, QueueClass, RedThresholds, Scenario,
-                                TcpFlow, as_float, as_int, check_bool, check_nonneg,
-                                check_number, check_positive, is_int, plain, renamed_errors)
+from diffsweep.scenario import (MAX_FLOWS, MAX_SOURCES, Link, Marker, OnOffSource, QueueClass,
+                                RedThresholds, Scenario, TcpFlow, as_float, as_int, check_bool,
+                                check_count, check_nonneg, check_number, check_positive, is_int,
+                                plain, renamed_errors)
 
 __all__ = ["lee_jeong", "ACCESS_DELAYS_MS", "METHODS", "RIO_THRESHOLDS", "N_AGG"]
 
@@ -110,10 +111,9 @@ def lee_jeong(cir_mbps=7.0, bucket_pkts=70, method="marker", udp=False, duration
     check(is_int(bucket_pkts) and bucket_pkts >= 1, "bucket_pkts", bucket_pkts,
           "an integer >= 1 (packets of 1000 B)")
     n_best_effort = as_int(plain(n_best_effort))
-    check(is_int(n_best_effort) and n_best_effort >= 0, "n_best_effort", n_best_effort,
-          "an integer >= 0")
+    check_count("n_best_effort", n_best_effort, 0, MAX_FLOWS, "TCP flows per scenario")
     n_udp = as_int(plain(n_udp))
-    check(is_int(n_udp) and n_udp >= 0, "n_udp", n_udp, "an integer >= 0")
+    check_count("n_udp", n_udp, 0, MAX_SOURCES, "traffic sources per scenario")
     delays = plain(access_delays_ms)
     if isinstance(delays, np.ndarray):
         delays = delays.tolist()

@@ -9,9 +9,9 @@ per-session goodput is read from ``res.transfers``. Errors name the builder's pa
 from __future__ import annotations
 
 from diffsweep.errors import check
-from diffsweep.scenario import (Link, QueueClass, RedThresholds, Scenario, TcpFlow, Traffic,
-                                as_float, as_int, check_number, check_positive, is_int, plain,
-                                renamed_errors)
+from diffsweep.scenario import (MAX_FLOWS, Link, QueueClass, RedThresholds, Scenario, TcpFlow,
+                                Traffic, as_float, as_int, check_count, check_number,
+                                check_positive, is_int, plain, renamed_errors)
 
 __all__ = ["matta_guo", "matta_guo_web", "SCHEMES", "C_U_BPS", "B_U_PKTS", "WIRE_BYTES", "SHORT_PKTS", "LONG_PKTS",
            "CLASSES", "FIRST_START_S"]
@@ -81,7 +81,7 @@ def matta_guo(n_flows=30, k=4, isolation=True, short_k=1, buffer_ratio=1.0, aqm=
     check_positive("duration_s", duration_s)
     check_positive("think_s", as_float(plain(think_s)))
     tel = as_int(plain(telnet_sessions))
-    check(is_int(tel) and tel >= 0, "telnet_sessions", tel, "an integer >= 0")
+    check_count("telnet_sessions", tel, 0, MAX_FLOWS, "TCP flows per scenario")
     check_number("telnet_interval_s", as_float(plain(telnet_interval_s)), lambda x: x >= 0,
                  "a number >= 0 (0: tcplib's telnet distribution, as ns-2's interval_ 0)")
 

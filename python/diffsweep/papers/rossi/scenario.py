@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from diffsweep.errors import check
-from diffsweep.scenario import (Link, Marker, QueueClass, RedThresholds, Scenario, TcpFlow,
-                                Traffic, as_float, as_int, check_nonneg, check_number,
-                                check_positive, is_int, plain, renamed_errors)
+from diffsweep.scenario import (MAX_FLOWS, Link, Marker, QueueClass, RedThresholds, Scenario,
+                                TcpFlow, Traffic, as_float, as_int, check_count, check_nonneg,
+                                check_number, check_positive, is_int, plain, renamed_errors)
 
 __all__ = ["rossi", "SIZE_SET_PKTS", "RIO_THRESHOLDS", "MEAN_FLOW_BYTES", "ALPHA_AF_TH",
            "mean_interarrival_s"]
@@ -79,7 +79,7 @@ def rossi(rho=0.5, alpha_af=0.5, ftp_per_cloud=0, t_stop_s=600.0, t_halt_s=900.0
     check_number("alpha_af", alpha_af, lambda x: 0 <= x <= 1,
                  "a number in [0, 1] (the AF cloud's share; alpha_be = 1 - alpha_af)")
     ftp = as_int(plain(ftp_per_cloud))
-    check(is_int(ftp) and ftp >= 0, "ftp_per_cloud", ftp, "an integer >= 0")
+    check_count("ftp_per_cloud", ftp, 0, MAX_FLOWS, "TCP flows per scenario")
     pool = as_int(plain(pool))
     check(is_int(pool) and pool >= 1, "pool", pool, "an integer >= 1 (slots per cloud)")
     t_stop_s = as_float(plain(t_stop_s))
