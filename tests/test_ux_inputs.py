@@ -3,12 +3,14 @@ internal error are refused before any engine call, with one line naming the fiel
 and the allowed values."""
 import re
 
+import numpy as np
+
 import pytest
 
 from diffsweep import cli, scenarios
 from diffsweep.errors import ConfigError
 from diffsweep.pack import layout, pack
-from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow, Traffic
+from diffsweep.scenario import Link, OnOffSource, QueueClass, Scenario, TcpFlow, Traffic
 from diffsweep.scenarios import kaur_vin
 
 
@@ -448,3 +450,55 @@ def test_the_family_memory_estimate_is_the_arrays_it_makes(paper, families, merg
         # two launches even where shapes merge: one launch would pad the 126-flow replicas
         # to 384,504 transfer records (998 MiB of arrays)
         assert len(real(scs, "cpu", merge_shapes)) == 2
+
+
+# Issue 23: inputs found by tests/bad_inputs.py's survey that hung or were silently wrong.
+
+def test_an_on_off_period_below_a_microsecond_is_refused():
+    """A 1e-300 ms mean on time made the engine toggle the source forever (it never ended)."""
+    with pytest.raises(ConfigError, match=r"t_on_ms: 1e-300 is not allowed \(expected a number "
+                                          r"of milliseconds >= 0.001"):
+        kaur_vin(t_on_ms=1e-300)
+    with pytest.raises(ConfigError, match=r"t_off_ms: 1e-06 is not allowed \(expected 0 \(always on\)"):
+        OnOffSource(peak_bps=1e6, t_on_ms=1.0, t_off_ms=1e-6)
+    assert OnOffSource(peak_bps=1e6, t_on_ms=1e-3, t_off_ms=0.0).t_off_ms == 0.0
+
+
+def test_a_send_jitter_beyond_a_second_is_refused():
+    """send_jitter_s = 1e300 overflowed the send timer and the run never ended."""
+    with pytest.raises(ConfigError, match=r"send_jitter_s: 1e\+300 is not allowed \(expected a "
+                                          r"number of seconds in 0..1"):
+        kaur_vin(send_jitter_s=1e300)
+    assert kaur_vin(send_jitter_s=1.0).flows[0].send_jitter_s == 1.0
+
+
+def test_habib_trace_is_a_bool():
+    """trace = "no" from a sweep file turned tracing on (any truthy value did)."""
+    from diffsweep.papers.habib.scenario import habib_2a
+
+    for bad in ("no", 1, 0.5):
+        with pytest.raises(ConfigError, match=r"trace: .* is not allowed \(expected true or false\)"):
+            habib_2a(trace=bad)
+    assert not habib_2a(trace=False).trace_flows
+
+
+def test_a_zip_column_may_repeat_a_value(tmp_path):
+    """Rows of a zip group must differ, not the values of one column (buffer 6 at two rates)."""
+    from diffsweep.config import load_sweep
+
+    body = ('name = "z"\nbuilder = "kaur_vin"\nseeds = 1\nduration_s = 1.0\nwarmup_s = 0.5\n'
+            '[[zip]]\nnames = ["n_flows", "buffer_bytes"]\nvalues = [[6, 6], [30000, 40000]]\n')
+    (tmp_path / "z.toml").write_text(body)
+    cfg = load_sweep(tmp_path / "z.toml")
+    assert [tuple(r) for r in cfg.zips[0].values] == [(6, 30000), (6, 40000)]
+    (tmp_path / "d.toml").write_text(body.replace("[30000, 40000]", "[30000, 30000]"))
+    with pytest.raises(ConfigError, match=r"duplicate value"):
+        load_sweep(tmp_path / "d.toml")
+
+
+def test_a_two_dimensional_axis_is_named_in_one_line():
+    from diffsweep.grid import Grid
+
+    with pytest.raises(ConfigError) as e:
+        Grid(kaur_vin, t_on_ms=np.ones((2, 2)))
+    assert "\n" not in str(e.value) and "shape (2, 2)" in str(e.value)

@@ -247,8 +247,9 @@ def _expand_linspace(spec: Any, path: str) -> list:
 _EXPANDERS = {"range": _expand_range, "logspace": _expand_logspace, "linspace": _expand_linspace}
 
 
-def _axis(v: Any, path: str) -> list:
-    """An axis: a non-empty list of distinct values or {range|logspace|linspace = [...]}."""
+def _axis(v: Any, path: str, distinct: bool = True) -> list:
+    """An axis: a non-empty list of distinct values or {range|logspace|linspace = [...]}.
+    ``distinct=False``: a zip group's column, whose rows (not values) must be distinct."""
     if isinstance(v, dict):
         _check_keys(v, SPEC_KEYS, path)
         if len(v) != 1:
@@ -262,7 +263,8 @@ def _axis(v: Any, path: str) -> list:
     if not v:
         _fail(path, "empty axis (expected at least one value)")
     vals = [_value(x, f"{path}[{i}]") for i, x in enumerate(v)]
-    _no_duplicates(vals, path)
+    if distinct:
+        _no_duplicates(vals, path)
     return vals
 
 
@@ -522,7 +524,8 @@ def _parse_zips(v: Any, prefix: str) -> list[ZipGroup]:
         if not (isinstance(values, list) and len(values) == len(names)):
             _bad(f"{gp}.values", values,
                  f"one list of values per name ({len(names)} lists for {_show(names)})")
-        cols = [_axis(col, f"{gp}.values[{j}]") for j, col in enumerate(values)]
+        # a column may repeat a value (buffer 6 with two link rates); only rows must differ
+        cols = [_axis(col, f"{gp}.values[{j}]", distinct=False) for j, col in enumerate(values)]
         lengths = [len(c) for c in cols]
         if len(set(lengths)) != 1:
             detail = ", ".join(f"{n}: {k}" for n, k in zip(names, lengths))

@@ -75,7 +75,8 @@ def _axis_values(name, value, distinct: bool = True) -> list | None:
     if isinstance(value, np.ndarray):
         if value.ndim == 0:
             return None
-        check(value.ndim == 1, name, value, "a 1-D array of axis values")
+        # (the array's shape, not its repr: a repr spans lines, an error is one line)
+        check(value.ndim == 1, name, f"an array of shape {value.shape}", "a 1-D array of axis values")
         value = value.tolist()
     elif isinstance(value, (list, tuple)):
         value = [_plain(v) for v in value]

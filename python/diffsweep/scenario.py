@@ -34,6 +34,8 @@ MAX_SEGMENT_BYTES = 65495  # largest IPv4 payload (65535) less a minimal 40-byte
 MAX_HEADER_BYTES = 1000
 MAX_WIRE_BYTES = 65535
 MAX_FLOWS = 65000  # cuda/batch.h kMaxFlows: TCP flows (and pool slots) of one replica
+MIN_ONOFF_MS = 1e-3  # shortest mean on or off period of an on-off source (1 us)
+MAX_SEND_JITTER_S = 1.0  # longest send jitter (ns-2 overhead_)
 MAX_SOURCES = 512  # kMaxSources
 INT32_MAX = 2**31 - 1
 MAX_ACCESS_BUFFER_PKTS = INT32_MAX  # TcpFlow.access_buffer_pkts (int32 flow_access_limit)
@@ -655,7 +657,11 @@ class TcpFlow:
         check(v is None or (is_real(v) and v >= 0), f"{path}.access_rate_bps", v,
               "None (rate of the route's first link), 0 (unpaced) or a number > 0")
         check_nonneg(f"{path}.start_s", self.start_s)
-        check_nonneg(f"{path}.send_jitter_s", self.send_jitter_s)
+        # a jitter is a fraction of a round trip (ns-2 users set 1e-4 s); beyond a second the
+        # engine's send timer (a uint32 of slots) can wrap and the run never ends
+        check(is_real(self.send_jitter_s) and 0 <= self.send_jitter_s <= MAX_SEND_JITTER_S,
+              f"{path}.send_jitter_s", self.send_jitter_s,
+              f"a number of seconds in 0..{MAX_SEND_JITTER_S:g} (0: off)")
         check_bool(f"{path}.delayed_ack", self.delayed_ack)
         check_bool(f"{path}.reno_bugfix", self.reno_bugfix)
         check_bool(f"{path}.limited_transmit", self.limited_transmit)
@@ -742,8 +748,14 @@ class OnOffSource:
         _name(f"{path}.cls", self.cls)
         check_positive(f"{path}.peak_bps", self.peak_bps)
         _int_in(f"{path}.pkt_bytes", self.pkt_bytes, 1, MAX_WIRE_BYTES)
-        check_positive(f"{path}.t_on_ms", self.t_on_ms)
-        check_nonneg(f"{path}.t_off_ms", self.t_off_ms)
+        # The engine toggles a source at every on/off change, so its cost per slot grows as the
+        # slot over the mean period: below 1 us (a 1500-byte packet at 12 Gb/s) a run at
+        # 1e-300 ms never ends, and a burst that short carries no packet anyway.
+        check(is_real(self.t_on_ms) and self.t_on_ms >= MIN_ONOFF_MS, f"{path}.t_on_ms",
+              self.t_on_ms, f"a number of milliseconds >= {MIN_ONOFF_MS:g} (1 us)")
+        check(is_real(self.t_off_ms) and (self.t_off_ms == 0 or self.t_off_ms >= MIN_ONOFF_MS),
+              f"{path}.t_off_ms", self.t_off_ms,
+              f"0 (always on) or a number of milliseconds >= {MIN_ONOFF_MS:g} (1 us)")
         _name(f"{path}.name", self.name)
         _one_of(f"{path}.onoff", self.onoff, ONOFF)
         _colour(f"{path}.colour", self.colour)

@@ -153,7 +153,10 @@ def habib_2a(conditioner="standard", rtt2_ms=100.0, rtt1_ms=20.0, n_micro=200,
             _marker(conditioner, "F2", 1, range(n, 2 * n), as_float(plain(cir_bps)),
                     as_float(plain(pir_bps)), k)) if m is not None)
     trace_kw = {}
-    if plain(trace):
+    trace = plain(trace)
+    # a bool only: "no" or 0.5 from a sweep file would otherwise turn tracing on
+    check(isinstance(trace, (bool, np.bool_)), "trace", trace, "true or false")
+    if trace:
         trace_kw = dict(trace_flows=(0,), trace_interval_s=as_float(plain(trace_interval_s)))
     params = {"conditioner": conditioner, "rtt2_ms": rtt2, "n_micro": n}
     with renamed_errors({"duration_s": "duration_s", "trace_interval_s": "trace_interval_s"}):
