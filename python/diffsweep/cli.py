@@ -11,7 +11,7 @@ import threading
 import warnings
 
 from . import engine, papers
-from .errors import ConfigError, DiffsweepError, StoreError, SweepInterrupted
+from .errors import ConfigError, DiffsweepError, StoreError, SweepInterrupted, raise_terminated
 from .results import TABLES
 
 
@@ -311,10 +311,12 @@ def _silence_stdout() -> None:
 
 
 def _exiting_on_interrupt() -> None:
-    """After a Ctrl-C the command is on its way out with status 130: a further Ctrl-C (the
-    "stop at once" one) must not turn that into a death by SIGINT halfway through."""
+    """After a Ctrl-C (SIGTERM) the command is on its way out with status 130 (143): a further
+    Ctrl-C or SIGTERM (the "stop at once" one) must not turn that into a death by the signal
+    halfway through."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 def entry() -> None:
@@ -325,11 +327,16 @@ def entry() -> None:
 
 def main(argv: list[str] | None = None, *, _program: bool = False) -> int:
     """The command line, callable in-process (``main(["run", ...])``): returns the exit
-    status; the SIGINT handler is as it was on return."""
+    status; the SIGINT and SIGTERM handlers are as they were on return."""
     argv = list(sys.argv[1:] if argv is None else argv)
     debug, argv = _debug_requested(argv)
     in_main = threading.current_thread() is threading.main_thread()
     before = signal.getsignal(signal.SIGINT) if in_main else None
+    before_term = signal.getsignal(signal.SIGTERM) if in_main else None
+    if before_term == signal.SIG_DFL:
+        # SIGTERM (kill, systemd, a batch system's time limit) stops like Ctrl-C: the runner
+        # saves what finished and releases the lock, instead of the process dying at once
+        signal.signal(signal.SIGTERM, raise_terminated)
     try:
         return _main(argv, debug)
     except BrokenPipeError:  # e.g. diffsweep reproduce ... | head
@@ -338,11 +345,11 @@ def main(argv: list[str] | None = None, *, _program: bool = False) -> int:
     except SweepInterrupted as e:
         _exiting_on_interrupt()
         print(f"\ndiffsweep: {e}", file=sys.stderr)
-        return 130
-    except KeyboardInterrupt:
+        return 128 + e.signum
+    except KeyboardInterrupt as e:  # Terminated (SIGTERM) too
         _exiting_on_interrupt()
-        print("\ndiffsweep: interrupted", file=sys.stderr)
-        return 130
+        print(f"\ndiffsweep: {str(e) or 'interrupted'}", file=sys.stderr)
+        return 128 + getattr(e, "signum", signal.SIGINT)
     except (DiffsweepError, OSError) as e:
         if debug:
             raise
@@ -363,6 +370,8 @@ def main(argv: list[str] | None = None, *, _program: bool = False) -> int:
     finally:
         if in_main and not _program and before is not None:
             signal.signal(signal.SIGINT, before)
+            if before_term is not None:
+                signal.signal(signal.SIGTERM, before_term)
 
 
 def _main(argv: list[str], debug: bool) -> int:
@@ -380,7 +389,7 @@ def _main(argv: list[str], debug: bool) -> int:
     s = sub.add_parser("run", help="run a sweep file into a results folder (resumable)",
                        description="Run the sweep SWEEP.toml into the results folder DIR. A rerun "
                        "into the same folder computes only what is missing; Ctrl-C stops after "
-                       "writing the finished chunks (exit status 130).")
+                       "writing the finished chunks (exit status 130), SIGTERM too (143).")
     s.add_argument("sweep", metavar="SWEEP.toml", help="the sweep file (docs/sweeps.md)")
     s.add_argument("--out", required=True, metavar="DIR", help="results folder")
     s.add_argument("--backend", default="auto", choices=engine.BACKENDS)

@@ -1,0 +1,115 @@
+"""The results folder under faults (issue 23): SIGTERM."""
+import fcntl
+import json
+import os
+import pty
+import re
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import threading
+import time
+import warnings
+
+import pytest
+
+import diffsweep
+from diffsweep import engine
+from diffsweep.config import load_sweep
+from diffsweep.errors import Terminated
+from diffsweep.runner import run
+from diffsweep.store import LOCK
+from test_ux import BIG_ONE_CHUNK, assert_same, cli_run, sweep
+
+
+# --------------------------------------------------------------------------------------------
+# 1. SIGTERM stops like the first Ctrl-C
+# --------------------------------------------------------------------------------------------
+class TtyRun:
+    """The command line in a subprocess whose stderr is a terminal (a pty), so that it draws
+    its progress bar: a test can act once the bar shows progress instead of after a guessed
+    sleep (which a loaded machine defeats)."""
+
+    def __init__(self, cwd, *args):
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))
+        self.proc = subprocess.Popen([sys.executable, "-m", "diffsweep.cli", *map(str, args)],
+                                     stdout=subprocess.PIPE, stderr=slave, text=True, cwd=cwd,
+                                     env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        os.close(slave)
+        self.chunks: list[str] = []
+        self.reader = threading.Thread(target=self._read, args=(master,), daemon=True)
+        self.reader.start()
+
+    def _read(self, fd):
+        while True:
+            try:
+                data = os.read(fd, 4096)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not data:
+                break
+            self.chunks.append(data.decode(errors="replace"))
+        os.close(fd)
+
+    @property
+    def err(self) -> str:
+        return "".join(self.chunks).replace("\r\n", "\n")
+
+    def wait_progress(self, percent: int, timeout=120.0):
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < timeout:
+            shown = [int(x) for x in re.findall(r"(\d+)%\|", self.err)]
+            if shown and shown[-1] >= percent:
+                return shown[-1]
+            assert self.proc.poll() is None, self.err
+            time.sleep(0.02)
+        self.proc.kill()
+        pytest.fail("no progress shown in time: " + self.err)
+
+    def wait(self, timeout=60):
+        self.proc.wait(timeout)
+        self.reader.join(10)
+        return self.proc.returncode
+
+
+def test_sigterm_saves_what_finished_releases_the_lock_and_resumes(tmp_path, capsys):
+    p = sweep(tmp_path, BIG_ONE_CHUNK)
+    tty = TtyRun(tmp_path, "run", p, "--out", "out", "--threads", "2")
+    assert tty.wait_progress(10) < 100  # the one chunk is running, some replicas finished
+    tty.proc.send_signal(signal.SIGTERM)
+    rc, err = tty.wait(), tty.err
+    assert rc == 143, err  # 128 + SIGTERM, as a shell reports a SIGTERM death
+    assert "SIGTERM: stopping; saving the replicas that finished" in err
+    m = re.search(r"interrupted by SIGTERM: (\d+) of 1200 replicas are saved in out", err)
+    assert m, err
+    saved = int(m.group(1))
+    assert 0 < saved < 1200, err  # the chunk in progress was not lost
+    assert err.count("Resume with:") == 1 and "Traceback" not in err
+    assert not (tmp_path / "out" / LOCK).exists()
+    got = diffsweep.load(tmp_path / "out")
+    assert len(got) == saved and got.meta["problems"] == []
+    last = json.loads((tmp_path / "out" / "manifest.json").read_text())["runs"][-1]["meta"]
+    assert last["interrupted"] is True and last["signal"] == "SIGTERM"
+    rc, _, err = cli_run(capsys, "run", p, "--out", tmp_path / "out", "--quiet")
+    assert rc == 0, err
+    ref = run(load_sweep(p), backend="cpu", store=tmp_path / "ref")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no duplicate-chunk warnings
+        assert_same(ref, diffsweep.load(tmp_path / "out"))
+
+
+def test_in_process_sigterm_exits_143_and_leaves_the_handler_as_it_was(tmp_path, capsys,
+                                                                       monkeypatch):
+    def terminated(*a, **k):
+        raise Terminated()
+
+    monkeypatch.setattr(engine, "execute", terminated)
+    before = signal.getsignal(signal.SIGTERM)
+    rc, _, err = cli_run(capsys, "run", sweep(tmp_path), "--out", tmp_path / "out", "--quiet")
+    assert rc == 143, err
+    assert "interrupted by SIGTERM before any replica finished" in err
+    assert signal.getsignal(signal.SIGTERM) is before
+    assert not (tmp_path / "out").exists()
