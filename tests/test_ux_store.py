@@ -1,10 +1,11 @@
-"""The results folder under faults (issue 23): SIGTERM."""
+"""The results folder under faults (issue 23): SIGTERM, --break-lock against a live run."""
 import fcntl
 import json
 import os
 import pty
 import re
 import signal
+import socket
 import struct
 import subprocess
 import sys
@@ -18,10 +19,19 @@ import pytest
 import diffsweep
 from diffsweep import engine
 from diffsweep.config import load_sweep
-from diffsweep.errors import Terminated
+from diffsweep.errors import FolderBusy, Terminated
 from diffsweep.runner import run
-from diffsweep.store import LOCK
-from test_ux import BIG_ONE_CHUNK, assert_same, cli_run, sweep
+from diffsweep.store import LOCK, Store
+from test_ux import (BIG_ONE_CHUNK, assert_same, cli_run, one_line_error, start_cli, sweep,
+                     wait_started)
+
+
+def done_jsons(folder):
+    """The finished chunks' .done.json files (not a write in progress: .tmp-*)."""
+    if not (folder / "chunks").is_dir():
+        return []
+    return sorted(f for f in (folder / "chunks").glob("*.done.json")
+                  if not f.name.startswith("."))
 
 
 # --------------------------------------------------------------------------------------------
@@ -113,3 +123,48 @@ def test_in_process_sigterm_exits_143_and_leaves_the_handler_as_it_was(tmp_path,
     assert "interrupted by SIGTERM before any replica finished" in err
     assert signal.getsignal(signal.SIGTERM) is before
     assert not (tmp_path / "out").exists()
+
+
+# --------------------------------------------------------------------------------------------
+# 2. --break-lock is refused while the lock's holder runs
+# --------------------------------------------------------------------------------------------
+def test_break_lock_is_refused_while_the_holder_runs(tmp_path, capsys):
+    p = sweep(tmp_path, BIG_ONE_CHUNK)
+    # small chunks: the holder has written some when the second run comes
+    holder = start_cli(tmp_path, "run", p, "--out", "out", "--threads", "2",
+                       "--chunk-size", "50")
+    lock = tmp_path / "out" / LOCK
+    try:
+        wait_started(holder)
+        t0 = time.monotonic()
+        while not done_jsons(tmp_path / "out") and time.monotonic() - t0 < 60:
+            assert holder.poll() is None, holder.communicate()
+            time.sleep(0.01)
+        assert json.loads(lock.read_text())["pid"] == holder.pid
+        rc, _, err = cli_run(capsys, "run", p, "--out", tmp_path / "out", "--break-lock")
+        assert rc == 2
+        one_line_error(err, rf"out: --break-lock \(break_lock=True\) refused: the run holding "
+                            rf"the lock, pid {holder.pid} on this host "
+                            rf"\({re.escape(socket.gethostname())}, since .*\), is still "
+                            rf"running; wait for it to finish or stop it .*kill {holder.pid}")
+        assert json.loads(lock.read_text())["pid"] == holder.pid  # the lock is untouched
+        with pytest.raises(FolderBusy, match=rf"refused: the run holding the lock, pid "
+                                             rf"{holder.pid}"):
+            Store(tmp_path / "out").open(load_sweep(p).points_sha256, {}, break_lock=True)
+    finally:
+        holder.send_signal(signal.SIGTERM)
+        holder.communicate(timeout=60)
+    assert holder.returncode == 143
+    # the holder's run is the folder's only record and nothing was written twice
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = diffsweep.load(tmp_path / "out")
+    assert got.meta["problems"] == []
+    assert len(json.loads((tmp_path / "out" / "manifest.json").read_text())["runs"]) == 1
+    # a lock whose holder is gone may still be broken
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True).stdout.strip()
+    lock.write_text(json.dumps({"pid": int(dead), "host": socket.gethostname()}))
+    with Store(tmp_path / "out") as st:
+        with pytest.warns(UserWarning, match="breaking the lock"):
+            st.open(load_sweep(p).points_sha256, {}, break_lock=True)

@@ -421,7 +421,8 @@ def _main(argv: list[str], debug: bool) -> int:
     s.add_argument("--force", action="store_true",
                    help="run even above the size limits (points, replicas, memory)")
     s.add_argument("--break-lock", action="store_true",
-                   help="take the results folder even if its lock names another run")
+                   help="take the results folder even if its lock names another run (refused "
+                   "while that run is alive on this host)")
     s.set_defaults(fn=_cmd_run)
     s = sub.add_parser("reproduce", help="reproduce a paper's figures and check its claims",
                        description="Run the paper's sweeps (sweeps/<paper>/*.toml) through "

@@ -29,7 +29,9 @@ pass is ``SweepConfig.points_sha256`` (see ``diffsweep.config``), so that adding
 second run into a locked folder is refused with a ``FolderBusy`` error naming the owner. A lock
 whose owner is gone (same host, pid no longer running) is stale and is broken with a warning; a
 lock from another host cannot be checked from here: ``Store.open(..., break_lock=True)``
-(``--break-lock``) breaks it, or delete the file.
+(``--break-lock``) breaks it, or delete the file. ``break_lock`` is refused (FolderBusy) while
+the owner runs on this host: two writers would each rewrite the manifest (one run's record lost)
+and compute every replica twice (repeated chunks).
 
 **Claimed on the first chunk.** A new folder gets its ``manifest.json`` only when its first chunk is
 written. A run that fails or is stopped before that leaves nothing behind (``Store.close`` removes
@@ -273,7 +275,19 @@ class Store:
             except FileExistsError:
                 owner = self.lock_owner() or {}
                 host, pid = owner.get("host"), owner.get("pid")
-                stale = host == me["host"] and pid is not None and not self._alive(pid)
+                here = host == me["host"] and pid is not None
+                stale = here and not self._alive(pid)
+                if break_lock and here and not stale:
+                    # Its owner runs on this host: breaking the lock would let both runs write
+                    # into the folder (one run's record lost from the manifest, every replica
+                    # computed twice and reported as duplicate chunks on each load).
+                    raise FolderBusy(
+                        f"{self.path}: --break-lock (break_lock=True) refused: the run holding "
+                        f"the lock, pid {pid} on this host ({host}, since "
+                        f"{owner.get('start', '?')}), is still running; wait for it to finish "
+                        f"or stop it (Ctrl-C in its terminal, or kill {pid}), then rerun. If pid "
+                        f"{pid} is not a diffsweep run (a reused pid), delete {self.lock_path}"
+                    ) from None
                 if stale or break_lock:
                     why = ("its owner (pid %s on %s) is no longer running" % (pid, host)
                            if stale else "break_lock=True (--break-lock)")
