@@ -1,9 +1,11 @@
-"""The results folder under faults (issue 23): SIGTERM, --break-lock against a live run."""
+"""The results folder under faults (issue 23): SIGTERM, --break-lock against a live run, a lost or
+damaged manifest.json (diffsweep repair)."""
 import fcntl
 import json
 import os
 import pty
 import re
+import shutil
 import signal
 import socket
 import struct
@@ -17,13 +19,13 @@ import warnings
 import pytest
 
 import diffsweep
-from diffsweep import engine
+from diffsweep import cli, engine
 from diffsweep.config import load_sweep
-from diffsweep.errors import FolderBusy, Terminated
+from diffsweep.errors import ConfigError, FolderBusy, Terminated
 from diffsweep.runner import run
 from diffsweep.store import LOCK, Store
-from test_ux import (BIG_ONE_CHUNK, assert_same, cli_run, one_line_error, start_cli, sweep,
-                     wait_started)
+from test_ux import (BIG_ONE_CHUNK, SMALL, assert_same, cli_run, one_line_error, start_cli,
+                     sweep, wait_started)
 
 
 def done_jsons(folder):
@@ -32,6 +34,22 @@ def done_jsons(folder):
         return []
     return sorted(f for f in (folder / "chunks").glob("*.done.json")
                   if not f.name.startswith("."))
+
+
+@pytest.fixture(scope="module")
+def small_folder(tmp_path_factory):
+    """SMALL in 3 chunks of 4 replicas (points 0..3 x seeds 0..2), written once and copied."""
+    d = tmp_path_factory.mktemp("store_ux")
+    p = sweep(d)
+    assert cli.main(["run", str(p), "--out", str(d / "out"), "--quiet", "--chunk-size", "4"]) == 0
+    return d / "out"
+
+
+@pytest.fixture
+def folder(small_folder, tmp_path):
+    shutil.copy(small_folder.parent / "s.toml", tmp_path / "s.toml")
+    shutil.copytree(small_folder, tmp_path / "out")
+    return tmp_path / "out"
 
 
 # --------------------------------------------------------------------------------------------
@@ -168,3 +186,97 @@ def test_break_lock_is_refused_while_the_holder_runs(tmp_path, capsys):
     with Store(tmp_path / "out") as st:
         with pytest.warns(UserWarning, match="breaking the lock"):
             st.open(load_sweep(p).points_sha256, {}, break_lock=True)
+
+
+# --------------------------------------------------------------------------------------------
+# 3. a lost or damaged manifest.json: diffsweep repair
+# --------------------------------------------------------------------------------------------
+DAMAGE = {
+    "truncated": lambda f: f.write_bytes(f.read_bytes()[: f.stat().st_size // 3]),
+    "garbage": lambda f: f.write_bytes(os.urandom(600)),
+    "not_a_manifest": lambda f: f.write_text("[]\n"),
+    "deleted": lambda f: f.unlink(),
+}
+
+
+@pytest.mark.parametrize("damage", list(DAMAGE))
+def test_repair_rebuilds_a_damaged_manifest_from_the_chunks(folder, damage, capsys):
+    before = diffsweep.load(folder)
+    original = json.loads((folder / "manifest.json").read_text())
+    DAMAGE[damage](folder / "manifest.json")
+    what = "is missing" if damage == "deleted" else "is damaged"
+    hint = (rf"out: manifest\.json {what}.*; run `diffsweep repair .*out` to rebuild it from "
+            r"the folder's 3 chunks")
+    for cmd in (["show", folder], ["export", folder, "--format", "csv"],
+                ["run", folder.parent / "s.toml", "--out", folder]):
+        rc, _, err = cli_run(capsys, *cmd)
+        assert rc == 2
+        one_line_error(err, hint)
+    with pytest.raises(ConfigError, match=hint):
+        diffsweep.load(folder)
+    rc, out, err = cli_run(capsys, "repair", folder)
+    assert rc == 0, err
+    assert "manifest.json rebuilt from 3 chunks, 12 replicas, 1 run(s)" in out
+    assert not (folder / LOCK).exists()
+    kept = list((folder / "corrupt").glob("manifest.json.*")) if damage != "deleted" else []
+    assert len(kept) == (0 if damage == "deleted" else 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert_same(before, diffsweep.load(folder))
+    m = json.loads((folder / "manifest.json").read_text())
+    for key in ("config_hash", "name", "sweep_text", "sweep_path", "seeds", "n_points",
+                "effective", "tables", "backend", "device"):
+        assert m[key] == original[key], key
+    run0 = {k: v for k, v in original["runs"][0].items() if k not in ("end", "meta")}
+    assert {k: v for k, v in m["runs"][0].items() if k not in ("end", "meta")} == run0
+    assert m["runs"][0]["meta"]["replicas_run"] == 12 and m["runs"][0]["meta"]["rebuilt"]
+    rc, out, err = cli_run(capsys, "show", folder)
+    assert rc == 0 and "12 of 12 done" in out and "rebuilt from its chunks" in out
+    # the folder resumes as before: the same sweep, nothing to compute
+    res = run(load_sweep(folder.parent / "s.toml"), backend="cpu", store=folder)
+    assert res.meta["replicas_run"] == 0
+
+
+def test_repair_of_old_chunks_needs_the_sweep_file_and_checks_them(folder, tmp_path, capsys):
+    """Chunks written before they recorded their sweep cannot name it: repair says so and
+    changes nothing; with --sweep it checks each chunk against the sweep's grid."""
+    before = diffsweep.load(folder)
+    for f in done_jsons(folder):
+        done = json.loads(f.read_text())
+        done.pop("manifest"), done.pop("run")
+        f.write_text(json.dumps(done))
+    (folder / "manifest.json").unlink()
+    listing = sorted(os.listdir(folder / "chunks"))
+    rc, _, err = cli_run(capsys, "repair", folder)
+    assert rc == 2
+    one_line_error(err, r"out: its chunks were written by a diffsweep that did not record the "
+                        r"sweep in them.*`diffsweep repair DIR --sweep SWEEP\.toml`")
+    for text, why in ((SMALL.replace("duration_s = 2.0", "duration_s = 3.0"),
+                       r"duration_s is 1\.99\d* in the chunk \(on the engine's slot grid\), "
+                       r"3\.0 in the sweep"),
+                      (SMALL.replace("40.0]", "4.0]"),
+                       r"t_on_ms of point 1 is 40\.0 in the chunk, 4\.0 in the sweep")):
+        other = sweep(tmp_path, text, "other.toml")
+        rc, _, err = cli_run(capsys, "repair", folder, "--sweep", other)
+        assert rc == 2
+        one_line_error(err, rf"--sweep: chunk c\S+ is not of this sweep \({why}\): nothing was "
+                            r"changed")
+    assert sorted(os.listdir(folder / "chunks")) == listing
+    assert not (folder / "manifest.json").exists() and not (folder / LOCK).exists()
+    rc, out, err = cli_run(capsys, "repair", folder, "--sweep", tmp_path / "s.toml")
+    assert rc == 0, err
+    assert "manifest.json rebuilt from 3 chunks, 12 replicas, 1 run(s)" in out
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert_same(before, diffsweep.load(folder))
+    res = run(load_sweep(tmp_path / "s.toml"), backend="cpu", store=folder)
+    assert res.meta["replicas_run"] == 0
+
+
+def test_repair_is_refused_while_a_run_holds_the_folder(folder, capsys):
+    (folder / "manifest.json").write_text("{")
+    (folder / LOCK).write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname()}))
+    rc, _, err = cli_run(capsys, "repair", folder)
+    assert rc == 2
+    one_line_error(err, rf"in use by another diffsweep run \(pid {os.getpid()}")
+    assert (folder / "manifest.json").read_text() == "{"
