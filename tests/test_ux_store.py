@@ -1,5 +1,5 @@
 """The results folder under faults (issue 23): SIGTERM, --break-lock against a live run, a lost or
-damaged manifest.json (diffsweep repair)."""
+damaged manifest.json (diffsweep repair), damaged and repeated chunks in show / export / plot."""
 import fcntl
 import json
 import os
@@ -16,6 +16,7 @@ import threading
 import time
 import warnings
 
+import pandas as pd
 import pytest
 
 import diffsweep
@@ -26,6 +27,19 @@ from diffsweep.runner import run
 from diffsweep.store import LOCK, Store
 from test_ux import (BIG_ONE_CHUNK, SMALL, assert_same, cli_run, one_line_error, start_cli,
                      sweep, wait_started)
+
+
+def no_python_noise(err: str):
+    """What a user must never see: a traceback, a raw UserWarning, a source path."""
+    assert "Traceback" not in err and "UserWarning" not in err and "warnings.warn" not in err, err
+    assert not re.search(r"\.py:\d+", err), err
+
+
+def cli_sub(tmp_path, *args):
+    """The command line in a subprocess: Python's own warning display is not pytest's there."""
+    proc = subprocess.run([sys.executable, "-m", "diffsweep.cli", *map(str, args)],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    return proc.returncode, proc.stdout, proc.stderr
 
 
 def done_jsons(folder):
@@ -280,3 +294,106 @@ def test_repair_is_refused_while_a_run_holds_the_folder(folder, capsys):
     assert rc == 2
     one_line_error(err, rf"in use by another diffsweep run \(pid {os.getpid()}")
     assert (folder / "manifest.json").read_text() == "{"
+
+
+# --------------------------------------------------------------------------------------------
+# 4. damaged and repeated chunks in show, export, plot
+# --------------------------------------------------------------------------------------------
+def damage_a_chunk(folder) -> str:
+    """Truncate the flows file of the second chunk; its id."""
+    done = json.loads(done_jsons(folder)[1].read_text())
+    f = folder / "chunks" / done["files"]["flows"]["file"]
+    f.write_bytes(f.read_bytes()[: f.stat().st_size // 2])
+    return done["chunk"]
+
+
+def test_show_and_export_report_a_damaged_chunk_in_one_line(folder, tmp_path, capsys):
+    cid = damage_a_chunk(folder)
+    line = (rf"chunk {cid} is damaged \({cid}\.flows\.parquet has \d+ bytes, expected \d+ "
+            r"\(truncated or modified\)\); its 4 replicas are missing: rerun `diffsweep run "
+            r"\S*s\.toml --out out` to recompute them")
+    rc, out, err = cli_sub(tmp_path, "show", "out")
+    assert rc == 0, err
+    no_python_noise(err)
+    assert err.strip() == "", err
+    assert re.search("problem    : " + line, out), out
+    assert "replicas 8 of 12 done, 4 missing" in out
+    # export: the warning, then a refusal (exit 3) that writes nothing
+    rc, out, err = cli_sub(tmp_path, "export", "out", "--format", "csv", "--out", "e")
+    assert rc == 3, err
+    no_python_noise(err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 2 and re.fullmatch("diffsweep: warning: " + line, lines[0]), err
+    assert re.fullmatch(r"diffsweep: error: out: 4 of 12 replicas of the sweep are missing, 4 "
+                        r"of them in damaged chunks; nothing was exported: rerun `diffsweep run "
+                        r"\S*s\.toml --out out` to compute them, or pass --allow-partial to "
+                        r"export the 8 that are there", lines[1]), err
+    assert not (tmp_path / "e").exists() and out == ""
+    rc, out, err = cli_sub(tmp_path, "export", "out", "--format", "csv", "--out", "e",
+                           "--allow-partial")
+    assert rc == 0, err
+    no_python_noise(err)
+    assert re.fullmatch("diffsweep: warning: " + line, err.strip()), err
+    assert len(pd.read_csv(tmp_path / "e" / "replicas.csv")) == 8
+    rc, out, err = cli_run(capsys, "plot", folder, "--x", "t_on_ms", "--y", "goodput_bps",
+                           "--out", tmp_path / "fig.png")
+    assert rc == 0, err  # plot used to hide the damage
+    assert re.fullmatch("diffsweep: warning: " + line.replace("--out out", "--out .*out"),
+                        err.strip()), err
+    # repair moves the damaged chunk aside; a run recomputes its replicas
+    rc, out, err = cli_sub(tmp_path, "repair", "out")
+    assert rc == 0, err
+    assert f"chunk {cid} is damaged" in out and "moved to corrupt/" in out
+    assert "manifest.json is readable: kept" in out
+    assert re.search(r"out: 4 of 12 replicas are missing: rerun `diffsweep run \S*s\.toml --out "
+                     r"out` to compute them", out), out
+    rc, out, err = cli_run(capsys, "run", tmp_path / "s.toml", "--out", folder, "--quiet")
+    assert rc == 0, err
+    rc, out, err = cli_sub(tmp_path, "export", "out", "--format", "csv", "--out", "e2")
+    assert rc == 0 and err == "", err
+
+
+def test_export_of_an_unfinished_folder_exits_3(folder, tmp_path):
+    """Replicas missing without any damage (a run stopped early): the same refusal."""
+    last = done_jsons(folder)[-1]
+    cid = json.loads(last.read_text())["chunk"]
+    for f in (folder / "chunks").glob(f"{cid}.*"):
+        f.unlink()
+    rc, out, err = cli_sub(tmp_path, "export", "out", "--format", "parquet")
+    assert rc == 3
+    assert re.fullmatch(r"diffsweep: error: out: 4 of 12 replicas of the sweep are missing; "
+                        r"nothing was exported: rerun `diffsweep run \S*s\.toml --out out` to "
+                        r"compute them, or pass --allow-partial to export the 8 that are there",
+                        err.strip()), err
+    assert not (folder / "export-parquet").exists()
+
+
+def test_a_repeated_chunk_is_one_line_and_repair_moves_it_aside(folder, tmp_path):
+    """The second of two runs into one folder (before --break-lock was refused) left chunks
+    repeating the first's replicas: each load warned about every one of them."""
+    done = json.loads(done_jsons(folder)[0].read_text())
+    cid, copy = done["chunk"], done["chunk"][:-8] + "feedf00d"
+    for info in done["files"].values():
+        new = info["file"].replace(cid, copy)
+        shutil.copy(folder / "chunks" / info["file"], folder / "chunks" / new)
+        info["file"] = new
+    done["chunk"], done["created"] = copy, "2999-01-01T00:00:00+00:00"  # the newer one
+    (folder / "chunks" / f"{copy}.done.json").write_text(json.dumps(done))
+    line = (rf"chunk {copy} repeats all its 4 replicas from older chunks \(two runs wrote into "
+            r"the folder at once\); the older rows are used: `diffsweep repair out` moves it "
+            r"aside")
+    rc, out, err = cli_sub(tmp_path, "show", "out")
+    assert rc == 0 and err == "", err
+    assert re.search("problem    : " + line, out) and "12 of 12 done" in out, out
+    rc, out, err = cli_sub(tmp_path, "export", "out", "--format", "csv")
+    assert rc == 0, err  # nothing is missing: the older rows are exported
+    no_python_noise(err)
+    assert re.fullmatch("diffsweep: warning: " + line, err.strip()), err
+    assert len(pd.read_csv(folder / "export-csv" / "replicas.csv")) == 12
+    rc, out, err = cli_sub(tmp_path, "repair", "out")
+    assert rc == 0, err
+    assert f"chunk {copy} repeats all its 4 replicas from older chunks: moved to corrupt/" in out
+    assert (folder / "corrupt" / f"{copy}.done.json").exists()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert len(diffsweep.load(folder)) == 12

@@ -11,7 +11,8 @@ import threading
 import warnings
 
 from . import engine, papers
-from .errors import ConfigError, DiffsweepError, StoreError, SweepInterrupted, raise_terminated
+from .errors import (ConfigError, DiffsweepError, IncompleteResults, StoreError,
+                     SweepInterrupted, raise_terminated)
 from .results import TABLES
 
 
@@ -267,12 +268,9 @@ TABLE_METRIC = {"flows": "goodput_bps", "queues": "mean_queue_pkts", "sources": 
 
 
 def _cmd_plot(args) -> int:
-    from .folder import plot  # noqa: PLC0415
-    from .store import load  # noqa: PLC0415
+    from .folder import describe, plot  # noqa: PLC0415
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        res = load(args.dir)
+    res = _load_reporting(args.dir, describe)[1]
     fig = plot(res, args.x, args.y, hue=args.hue, table=args.table,
                logx=True if args.logx else None)
     out = args.out or os.path.join(args.dir, f"plot_{args.y}_vs_{args.x}.png")
@@ -285,11 +283,27 @@ def _cmd_plot(args) -> int:
     return 0
 
 
-def _cmd_export(args) -> int:
-    from .folder import export  # noqa: PLC0415
-    from .store import load  # noqa: PLC0415
+def _load_reporting(path, describe):
+    """describe(path), each damaged or repeated chunk said as one warning line on stderr."""
+    m, res, f = describe(path)
+    for line in f["problems"]:
+        print(f"diffsweep: warning: {line}", file=sys.stderr)
+    return m, res, f
 
-    res = load(args.dir)
+
+def _cmd_export(args) -> int:
+    from .folder import describe, export, rerun_command  # noqa: PLC0415
+
+    m, res, f = _load_reporting(args.dir, describe)
+    if f["missing"] and not args.allow_partial:
+        # an export is read later without the folder's show: files with some replicas
+        # silently missing would pass for the whole sweep
+        why = (f", {f['damaged_replicas']} of them in damaged chunks" if f["damaged_replicas"]
+               else "")
+        raise IncompleteResults(
+            f"{args.dir}: {f['missing']} of {f['expected']} replicas of the sweep are missing"
+            f"{why}; nothing was exported: rerun `{rerun_command(m, args.dir)}` to compute them, "
+            f"or pass --allow-partial to export the {f['done'] + f['extra']} that are there")
     out = args.out or os.path.join(args.dir, f"export-{args.format}")
     for path in export(res, out, args.format, args.tables):
         print(path)
@@ -402,7 +416,7 @@ def main(argv: list[str] | None = None, *, _program: bool = False) -> int:
     except (DiffsweepError, OSError) as e:
         if debug:
             raise
-        code = 2 if isinstance(e, ConfigError) else 1
+        code = 2 if isinstance(e, ConfigError) else 3 if isinstance(e, IncompleteResults) else 1
         if isinstance(e, StoreError) or not isinstance(e, OSError):
             msg = str(e)
         else:  # an OSError diffsweep did not expect: still one line, with the path
@@ -518,6 +532,8 @@ def _main(argv: list[str], debug: bool) -> int:
     s.add_argument("--format", required=True, choices=("csv", "parquet"))
     s.add_argument("--tables", nargs="+", default=None, metavar="TABLE")
     s.add_argument("--out", default=None, metavar="FOLDER", help="default DIR/export-<format>")
+    s.add_argument("--allow-partial", action="store_true",
+                   help="export even when replicas of the sweep are missing (else exit 3)")
     s.set_defaults(fn=_cmd_export)
     _add_repair(sub)
     args = p.parse_args(argv)

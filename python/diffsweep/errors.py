@@ -41,6 +41,11 @@ class StoreError(DiffsweepError, OSError):
         return str(self.args[0]) if self.args else "results folder error"
 
 
+class IncompleteResults(DiffsweepError):
+    """A results folder lacks replicas of its sweep (not computed yet, or in damaged chunks), so
+    an export of it would look complete while it is not (the command line exits with 3)."""
+
+
 class FolderBusy(ConfigError):
     """Another run holds the lock of a results folder (``DIR/.diffsweep.lock``)."""
 

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import shlex
+import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -40,7 +41,11 @@ def describe(path) -> tuple[dict, Results, dict]:
     m = read_manifest(path)
     st = Store(path)
     st.manifest = m
-    res = st.load(repair=False)
+    with warnings.catch_warnings():
+        # damaged and repeated chunks are reported in facts["problems"] as one line each (the
+        # command line prints them), not as UserWarnings naming this file
+        warnings.simplefilter("ignore")
+        res = st.load(repair=False)
     runs = m.get("runs") or []
     seeds = (runs[-1].get("seeds") if runs and runs[-1].get("seeds") else m.get("seeds")) or []
     n_points = int(m.get("n_points") or 0)
@@ -56,7 +61,8 @@ def describe(path) -> tuple[dict, Results, dict]:
         "done": len(expected & done), "extra": len(done - expected),
         "missing": len(expected - done),
         "points_done": sum(1 for p in range(n_points) if per_point.get(p, 0) == len(seeds)),
-        "problems": list(st.problems),
+        "problems": problem_lines(st, m, path),
+        "damaged_replicas": sum(d["replicas"] or 0 for d in st.damaged.values()),
         "runs": [{"start": r.get("start"), "end": r.get("end"), "backend": r.get("backend"),
                   "device": r.get("device"), "host": r.get("host"),
                   "wall_s": (r.get("meta") or {}).get("wall_s"),
@@ -73,6 +79,30 @@ def rerun_command(manifest: dict, path) -> str:
     sweep = manifest.get("sweep_path") or "SWEEP.toml"
     quick = ["--quick"] if manifest.get("quick") else []
     return shlex.join(["diffsweep", "run", str(sweep), *quick, "--out", str(path)])
+
+
+def problem_lines(store, manifest: dict, path) -> list[str]:
+    """One line per damaged or repeated chunk that ``store`` met while loading: what is wrong,
+    what it costs and what to do (the command line prints them as ``diffsweep: warning: ...``)."""
+    rerun = rerun_command(manifest, path)
+    repair = shlex.join(["diffsweep", "repair", str(path)])
+    out = []
+    for cid, d in store.damaged.items():
+        n = d["replicas"]
+        count = f"its {n} replica{'s' if n != 1 else ''} are" if n is not None else \
+            "its replicas are"
+        out.append(f"chunk {cid} is damaged ({d['why']}); {count} missing: rerun `{rerun}` to "
+                   "recompute them")
+    for cid, d in store.duplicates.items():
+        if d["repeated"] == d["replicas"]:
+            out.append(f"chunk {cid} repeats all its {d['replicas']} replicas from older chunks "
+                       "(two runs wrote into the folder at once); the older rows are used: "
+                       f"`{repair}` moves it aside")
+        else:
+            out.append(f"chunk {cid} repeats {d['repeated']} of its {d['replicas']} replicas "
+                       "from older chunks (two runs wrote into the folder at once); the older "
+                       "rows are used")
+    return out
 
 
 def _table_with(res: Results, column: str, table: str | None) -> tuple[str, pd.DataFrame]:
