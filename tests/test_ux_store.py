@@ -292,7 +292,9 @@ def test_repair_is_refused_while_a_run_holds_the_folder(folder, capsys):
     (folder / LOCK).write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname()}))
     rc, _, err = cli_run(capsys, "repair", folder)
     assert rc == 2
-    one_line_error(err, rf"in use by another diffsweep run \(pid {os.getpid()}")
+    one_line_error(err, rf"out: in use by another diffsweep run \(pid {os.getpid()} on host "
+                        rf"{re.escape(socket.gethostname())}, since \?\); repair the folder once "
+                        rf"that run has ended \(if it is gone, delete .*out/\.diffsweep\.lock\)$")
     assert (folder / "manifest.json").read_text() == "{"
 
 

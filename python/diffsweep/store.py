@@ -862,7 +862,14 @@ def repair(path: str | Path, identity: tuple[str, dict] | None = None, verify=No
         raise ConfigError(f"{p}: not a diffsweep results folder (no {MANIFEST} and no chunks in "
                           f"{p / CHUNKS}): nothing to repair")
     st = Store(p)
-    st._acquire(False, argv)  # a run writing into the folder must finish first
+    try:
+        st._acquire(False, argv)  # a run writing into the folder must finish first
+    except FolderBusy as e:
+        # the generic message offers --break-lock, which repair has not: a live run's lock is
+        # not to be broken, and a dead run's lock on this host was broken above
+        owner = str(e).split(";")[0]
+        raise FolderBusy(f"{owner}; repair the folder once that run has ended (if it is gone, "
+                         f"delete {st.lock_path})") from None
     try:
         return st._repair(identity, verify)
     finally:
