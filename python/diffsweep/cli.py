@@ -11,7 +11,8 @@ import threading
 import warnings
 
 from . import engine, papers
-from .errors import ConfigError, DiffsweepError, StoreError, SweepInterrupted
+from .errors import (ConfigError, DiffsweepError, IncompleteResults, StoreError,
+                     SweepInterrupted, raise_terminated)
 from .results import TABLES
 
 
@@ -275,7 +276,8 @@ def _cmd_show(args) -> int:
           f"diffsweep {m.get('diffsweep_version')}")
     for i, r in enumerate(f["runs"]):
         state = ("interrupted" if r["interrupted"] else f"failed: {r['error']}" if r["error"]
-                 else "running or killed" if r["end"] is None else "done")
+                 else "rebuilt from its chunks by diffsweep repair (end unknown)"
+                 if r["rebuilt"] else "running or killed" if r["end"] is None else "done")
         wall = f"{r['wall_s']:.1f} s" if isinstance(r["wall_s"], (int, float)) else "?"
         print(f"run {i + 1:<6} : {r['start']} on {r['host']} ({r['backend']}), {wall}, "
               f"{r['replicas_run'] if r['replicas_run'] is not None else '?'} replicas "
@@ -326,8 +328,7 @@ PLOT_FORMATS = ("png", "pdf", "svg")
 
 
 def _cmd_plot(args) -> int:
-    from .folder import plot  # noqa: PLC0415
-    from .store import load  # noqa: PLC0415
+    from .folder import describe, plot  # noqa: PLC0415
 
     # checked before the folder is read: matplotlib's own errors were tracebacks
     lo, hi = PLOT_DPI
@@ -339,9 +340,7 @@ def _cmd_plot(args) -> int:
     if ext not in PLOT_FORMATS:
         raise ConfigError(f"--out: {out!r} is not allowed (expected a file name ending in "
                           f"{', '.join('.' + f for f in PLOT_FORMATS)})")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        res = load(args.dir)
+    res = _load_reporting(args.dir, describe)[1]
     fig = plot(res, args.x, args.y, hue=args.hue, table=args.table,
                logx=True if args.logx else None)
     import io  # noqa: PLC0415
@@ -358,15 +357,79 @@ def _cmd_plot(args) -> int:
     return 0
 
 
-def _cmd_export(args) -> int:
-    from .folder import export  # noqa: PLC0415
-    from .store import load  # noqa: PLC0415
+def _load_reporting(path, describe):
+    """describe(path), each damaged or repeated chunk said as one warning line on stderr."""
+    m, res, f = describe(path)
+    for line in f["problems"]:
+        print(f"diffsweep: warning: {line}", file=sys.stderr)
+    return m, res, f
 
-    res = load(args.dir)
+
+def _cmd_export(args) -> int:
+    from .folder import describe, export, rerun_command  # noqa: PLC0415
+
+    m, res, f = _load_reporting(args.dir, describe)
+    if f["missing"] and not args.allow_partial:
+        # an export is read later without the folder's show: files with some replicas
+        # silently missing would pass for the whole sweep
+        why = (f", {f['damaged_replicas']} of them in damaged chunks" if f["damaged_replicas"]
+               else "")
+        raise IncompleteResults(
+            f"{args.dir}: {f['missing']} of {f['expected']} replicas of the sweep are missing"
+            f"{why}; nothing was exported: rerun `{rerun_command(m, args.dir)}` to compute them, "
+            f"or pass --allow-partial to export the {f['done'] + f['extra']} that are there")
     out = args.out or os.path.join(args.dir, f"export-{args.format}")
     for path in export(res, out, args.format, args.tables):
         print(path)
     return 0
+
+
+def _cmd_repair(args) -> int:
+    """diffsweep repair DIR: rebuild a lost or damaged manifest from the chunks, move damaged
+    and repeated chunks aside (diffsweep.store.repair)."""
+    from .folder import describe, rerun_command, repair_folder  # noqa: PLC0415
+
+    if args.sweep is None and (args.quick or args.seeds is not None):
+        raise ConfigError("--quick/--seeds: only with --sweep SWEEP.toml")
+    r = repair_folder(args.dir, args.sweep, args.quick, args.seeds, args.argv)
+    for cid, d in r["damaged"].items():
+        n = d["replicas"] if d["replicas"] is not None else "?"
+        print(f"{args.dir}: chunk {cid} is damaged ({d['why']}): moved to corrupt/, its {n} "
+              "replicas are missing")
+    for cid, n in r["redundant"].items():
+        print(f"{args.dir}: chunk {cid} repeats all its {n} replicas from older chunks: moved "
+              "to corrupt/")
+    for cid, n in r["overlapping"].items():
+        print(f"{args.dir}: chunk {cid} repeats {n} replicas from older chunks: kept (the older "
+              "rows are used)")
+    if r["manifest"] == "rebuilt":
+        kept = f" (the damaged one is kept as {r['previous']})" if r["previous"] else ""
+        print(f"{args.dir}: manifest.json rebuilt from {r['chunks']} chunks, {r['replicas']} "
+              f"replicas, {r['runs']} run(s){kept}")
+    else:
+        print(f"{args.dir}: manifest.json is readable: kept")
+    m, _, f = describe(args.dir)
+    if f["missing"]:
+        print(f"{args.dir}: {f['missing']} of {f['expected']} replicas are missing: rerun "
+              f"`{rerun_command(m, args.dir)}` to compute them")
+    return 0
+
+
+def _add_repair(sub) -> None:
+    s = sub.add_parser("repair", help="rebuild a lost or damaged manifest.json from the chunks",
+                       description="Make a results folder usable again: a missing or damaged "
+                       "manifest.json is rebuilt from the chunks (the damaged one is kept in "
+                       "DIR/corrupt/), damaged chunks and chunks repeating older ones are moved "
+                       "to DIR/corrupt/. Chunks written by diffsweep before it recorded the "
+                       "sweep in them need --sweep.")
+    s.add_argument("dir", metavar="DIR")
+    s.add_argument("--sweep", default=None, metavar="SWEEP.toml",
+                   help="the sweep file the folder was run from (needed only for chunks that "
+                   "do not record their sweep; each is checked against its grid)")
+    s.add_argument("--quick", action="store_true", help="with --sweep: the runs used --quick")
+    s.add_argument("--seeds", type=int, default=None, metavar="N",
+                   help="with --sweep: the runs used --seeds N")
+    s.set_defaults(fn=_cmd_repair)
 
 
 def _debug_requested(argv: list[str]) -> tuple[bool, list[str]]:
@@ -385,10 +448,12 @@ def _silence_stdout() -> None:
 
 
 def _exiting_on_interrupt() -> None:
-    """After a Ctrl-C the command is on its way out with status 130: a further Ctrl-C (the
-    "stop at once" one) must not turn that into a death by SIGINT halfway through."""
+    """After a Ctrl-C (SIGTERM) the command is on its way out with status 130 (143): a further
+    Ctrl-C or SIGTERM (the "stop at once" one) must not turn that into a death by the signal
+    halfway through."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 def entry() -> None:
@@ -399,11 +464,16 @@ def entry() -> None:
 
 def main(argv: list[str] | None = None, *, _program: bool = False) -> int:
     """The command line, callable in-process (``main(["run", ...])``): returns the exit
-    status; the SIGINT handler is as it was on return."""
+    status; the SIGINT and SIGTERM handlers are as they were on return."""
     argv = list(sys.argv[1:] if argv is None else argv)
     debug, argv = _debug_requested(argv)
     in_main = threading.current_thread() is threading.main_thread()
     before = signal.getsignal(signal.SIGINT) if in_main else None
+    before_term = signal.getsignal(signal.SIGTERM) if in_main else None
+    if before_term == signal.SIG_DFL:
+        # SIGTERM (kill, systemd, a batch system's time limit) stops like Ctrl-C: the runner
+        # saves what finished and releases the lock, instead of the process dying at once
+        signal.signal(signal.SIGTERM, raise_terminated)
     try:
         return _main(argv, debug)
     except BrokenPipeError:  # e.g. diffsweep reproduce ... | head
@@ -412,15 +482,15 @@ def main(argv: list[str] | None = None, *, _program: bool = False) -> int:
     except SweepInterrupted as e:
         _exiting_on_interrupt()
         print(f"\ndiffsweep: {e}", file=sys.stderr)
-        return 130
-    except KeyboardInterrupt:
+        return 128 + e.signum
+    except KeyboardInterrupt as e:  # Terminated (SIGTERM) too
         _exiting_on_interrupt()
-        print("\ndiffsweep: interrupted", file=sys.stderr)
-        return 130
+        print(f"\ndiffsweep: {str(e) or 'interrupted'}", file=sys.stderr)
+        return 128 + getattr(e, "signum", signal.SIGINT)
     except (DiffsweepError, OSError) as e:
         if debug:
             raise
-        code = 2 if isinstance(e, ConfigError) else 1
+        code = 2 if isinstance(e, ConfigError) else 3 if isinstance(e, IncompleteResults) else 1
         if isinstance(e, StoreError) or not isinstance(e, OSError):
             msg = str(e)
         else:  # an OSError diffsweep did not expect: still one line, with the path
@@ -437,6 +507,8 @@ def main(argv: list[str] | None = None, *, _program: bool = False) -> int:
     finally:
         if in_main and not _program and before is not None:
             signal.signal(signal.SIGINT, before)
+            if before_term is not None:
+                signal.signal(signal.SIGTERM, before_term)
 
 
 def _main(argv: list[str], debug: bool) -> int:
@@ -454,7 +526,7 @@ def _main(argv: list[str], debug: bool) -> int:
     s = sub.add_parser("run", help="run a sweep file into a results folder (resumable)",
                        description="Run the sweep SWEEP.toml into the results folder DIR. A rerun "
                        "into the same folder computes only what is missing; Ctrl-C stops after "
-                       "writing the finished chunks (exit status 130).")
+                       "writing the finished chunks (exit status 130), SIGTERM too (143).")
     s.add_argument("sweep", metavar="SWEEP.toml", help="the sweep file (docs/sweeps.md)")
     s.add_argument("--out", required=True, metavar="DIR", help="results folder")
     s.add_argument("--backend", default="auto", choices=engine.BACKENDS)
@@ -486,7 +558,8 @@ def _main(argv: list[str], debug: bool) -> int:
     s.add_argument("--force", action="store_true",
                    help="run even above the size limits (points, replicas, memory)")
     s.add_argument("--break-lock", action="store_true",
-                   help="take the results folder even if its lock names another run")
+                   help="take the results folder even if its lock names another run (refused "
+                   "while that run is alive on this host)")
     s.set_defaults(fn=_cmd_run)
     s = sub.add_parser("reproduce", help="reproduce a paper's figures and check its claims",
                        description="Run the paper's sweeps (the packaged sweeps/<paper>/*.toml, or "
@@ -539,7 +612,10 @@ def _main(argv: list[str], debug: bool) -> int:
     s.add_argument("--format", required=True, choices=("csv", "parquet"))
     s.add_argument("--tables", nargs="+", default=None, metavar="TABLE")
     s.add_argument("--out", default=None, metavar="FOLDER", help="default DIR/export-<format>")
+    s.add_argument("--allow-partial", action="store_true",
+                   help="export even when replicas of the sweep are missing (else exit 3)")
     s.set_defaults(fn=_cmd_export)
+    _add_repair(sub)
     args = p.parse_args(argv)
     args.argv = argv
     return args.fn(args)

@@ -4,6 +4,7 @@ Every error diffsweep raises on purpose is a ``DiffsweepError``; the command lin
 message as one line (``diffsweep: error: ...``) and shows a traceback only with ``--debug``.
 """
 import errno as _errno
+import signal as _signal
 
 
 class DiffsweepError(Exception):
@@ -40,6 +41,11 @@ class StoreError(DiffsweepError, OSError):
         return str(self.args[0]) if self.args else "results folder error"
 
 
+class IncompleteResults(DiffsweepError):
+    """A results folder lacks replicas of its sweep (not computed yet, or in damaged chunks), so
+    an export of it would look complete while it is not (the command line exits with 3)."""
+
+
 class FolderBusy(ConfigError):
     """Another run holds the lock of a results folder (``DIR/.diffsweep.lock``)."""
 
@@ -70,17 +76,41 @@ def store_error(e: OSError, path, doing: str) -> StoreError:
 
 
 class SweepInterrupted(KeyboardInterrupt):
-    """A sweep stopped by Ctrl-C after writing its finished chunks. The message says what is
-    saved and how to resume; ``store``, ``done``, ``total`` and ``resume`` carry the same facts.
-    A ``KeyboardInterrupt``, so that code that does not know it still stops."""
+    """A sweep stopped by Ctrl-C (or SIGTERM, see ``raise_terminated``) after writing its
+    finished chunks. The message says what is saved and how to resume; ``store``, ``done``,
+    ``total`` and ``resume`` carry the same facts, ``signum`` the signal that stopped it (the
+    command line exits with 128 + signum: 130 for Ctrl-C, 143 for SIGTERM). A
+    ``KeyboardInterrupt``, so that code that does not know it still stops."""
 
     def __init__(self, message: str, store: str | None = None, done: int = 0, total: int = 0,
-                 resume: str | None = None):
+                 resume: str | None = None, signum: int = _signal.SIGINT):
         super().__init__(message)
         self.store, self.done, self.total, self.resume = store, done, total, resume
+        self.signum = int(signum)
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else "interrupted"
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into an exception by ``raise_terminated``: a ``KeyboardInterrupt`` so that
+    everything that cleans up after a Ctrl-C (the runner saving what finished, the lock being
+    released, ``finally`` blocks) does the same after a SIGTERM."""
+
+    signum = _signal.SIGTERM
+
+    def __str__(self) -> str:
+        return "terminated (SIGTERM)"
+
+
+def raise_terminated(signum, frame):
+    """A SIGTERM handler that makes SIGTERM behave like Ctrl-C: it raises ``Terminated`` where
+    Python's default SIGINT handler raises KeyboardInterrupt, and ``diffsweep.run`` takes SIGTERM
+    over (stop the engine, save what finished, ``SweepInterrupted`` with signum 15) only while
+    this handler is installed. The command line installs it; a Python program opts in with
+    ``signal.signal(signal.SIGTERM, diffsweep.errors.raise_terminated)`` (left alone, SIGTERM
+    keeps its default: the process dies at once, as a library should not decide otherwise)."""
+    raise Terminated()
 
 
 def check(cond: bool, field: str, value, allowed: str) -> None:

@@ -5,9 +5,13 @@
 * ``summary_table(res, by, metric)``: mean and Student-t CI over seeds per point.
 * ``plot(res, x, y, hue=None)``: a line per hue value, mean over seeds, with a CI band.
 * ``export(res, folder, fmt)``: one CSV or Parquet file per table (``Results.to_csv``).
+* ``repair_folder(DIR, sweep=None)``: rebuild a lost or damaged manifest from the chunks, move
+  damaged and repeated chunks aside (``diffsweep repair``; ``store.repair``).
 """
 from __future__ import annotations
 
+import shlex
+import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -37,7 +41,11 @@ def describe(path) -> tuple[dict, Results, dict]:
     m = read_manifest(path)
     st = Store(path)
     st.manifest = m
-    res = st.load(repair=False)
+    with warnings.catch_warnings():
+        # damaged and repeated chunks are reported in facts["problems"] as one line each (the
+        # command line prints them), not as UserWarnings naming this file
+        warnings.simplefilter("ignore")
+        res = st.load(repair=False)
     runs = m.get("runs") or []
     seeds = (runs[-1].get("seeds") if runs and runs[-1].get("seeds") else m.get("seeds")) or []
     n_points = int(m.get("n_points") or 0)
@@ -53,15 +61,48 @@ def describe(path) -> tuple[dict, Results, dict]:
         "done": len(expected & done), "extra": len(done - expected),
         "missing": len(expected - done),
         "points_done": sum(1 for p in range(n_points) if per_point.get(p, 0) == len(seeds)),
-        "problems": list(st.problems),
+        "problems": problem_lines(st, m, path),
+        "damaged_replicas": sum(d["replicas"] or 0 for d in st.damaged.values()),
         "runs": [{"start": r.get("start"), "end": r.get("end"), "backend": r.get("backend"),
                   "device": r.get("device"), "host": r.get("host"),
                   "wall_s": (r.get("meta") or {}).get("wall_s"),
                   "replicas_run": (r.get("meta") or {}).get("replicas_run"),
                   "interrupted": bool((r.get("meta") or {}).get("interrupted")),
-                  "error": (r.get("meta") or {}).get("error")} for r in runs],
+                  "error": (r.get("meta") or {}).get("error"),
+                  "rebuilt": bool((r.get("meta") or {}).get("rebuilt"))} for r in runs],
     }
     return m, res, facts
+
+
+def rerun_command(manifest: dict, path) -> str:
+    """The command that computes a folder's missing replicas (the sweep file as recorded)."""
+    sweep = manifest.get("sweep_path") or "SWEEP.toml"
+    quick = ["--quick"] if manifest.get("quick") else []
+    return shlex.join(["diffsweep", "run", str(sweep), *quick, "--out", str(path)])
+
+
+def problem_lines(store, manifest: dict, path) -> list[str]:
+    """One line per damaged or repeated chunk that ``store`` met while loading: what is wrong,
+    what it costs and what to do (the command line prints them as ``diffsweep: warning: ...``)."""
+    rerun = rerun_command(manifest, path)
+    repair = shlex.join(["diffsweep", "repair", str(path)])
+    out = []
+    for cid, d in store.damaged.items():
+        n = d["replicas"]
+        count = f"its {n} replica{'s' if n != 1 else ''} are" if n is not None else \
+            "its replicas are"
+        out.append(f"chunk {cid} is damaged ({d['why']}); {count} missing: rerun `{rerun}` to "
+                   "recompute them")
+    for cid, d in store.duplicates.items():
+        if d["repeated"] == d["replicas"]:
+            out.append(f"chunk {cid} repeats all its {d['replicas']} replicas from older chunks "
+                       "(two runs wrote into the folder at once); the older rows are used: "
+                       f"`{repair}` moves it aside")
+        else:
+            out.append(f"chunk {cid} repeats {d['repeated']} of its {d['replicas']} replicas "
+                       "from older chunks (two runs wrote into the folder at once); the older "
+                       "rows are used")
+    return out
 
 
 def _table_with(res: Results, column: str, table: str | None) -> tuple[str, pd.DataFrame]:
@@ -155,3 +196,70 @@ def export(res: Results, folder, fmt: str = "csv", tables=None) -> list[Path]:
     if fmt not in ("csv", "parquet"):
         raise ConfigError(f"--format: {fmt!r} is not allowed (expected csv or parquet)")
     return res.to_csv(folder, tables) if fmt == "csv" else res.to_parquet(folder, tables)
+
+
+def sweep_identity(cfg) -> tuple[str, dict]:
+    """(config hash, manifest fields) that ``runner.run`` records for the sweep ``cfg``."""
+    from .runner import grid_identity  # noqa: PLC0415
+
+    ident, fields = grid_identity(None, cfg)
+    tables = list(cfg.outputs.get("tables") or TABLES)
+    if "replicas" not in tables:
+        tables = ["replicas", *tables]
+    return ident, {**fields, "tables": list(TABLES) if set(tables) == set(TABLES) else tables}
+
+
+def chunk_checker(cfg):
+    """``verify(chunk, replicas) -> reason | None``: whether a chunk's replicas are of the sweep
+    ``cfg``: each point index is one of its points with the same grid column values, and the
+    run's duration and warm-up are the sweep's (to the engine's slot, which rounds them). Other
+    fixed parameters cannot be checked: the replicas table does not repeat them, or holds the
+    engine's own value under the name (``n_flows`` counts every TCP flow a builder made)."""
+    grid = cfg.make_grid()
+    points = grid.points.reset_index(drop=True)
+
+    def verify(chunk, rep: pd.DataFrame) -> str | None:
+        if rep.empty or "point" not in rep.columns:
+            return "no replicas table"
+        idx = rep["point"].astype("int64").to_numpy()
+        bad = idx[(idx < 0) | (idx >= len(points))]
+        if len(bad):
+            return f"point {int(bad[0])} is not one of the sweep's {len(points)} points"
+        for col in points.columns:
+            # a grid column the engine also reports, with other values, is kept as <col>_grid
+            have = f"{col}_grid" if f"{col}_grid" in rep.columns else col
+            if col == "point" or have not in rep.columns:
+                continue
+            want = points[col].iloc[idx].reset_index(drop=True).astype(object)
+            got = rep[have].reset_index(drop=True).astype(object)
+            same = (want == got) | (want.isna() & got.isna())
+            if not same.all():
+                i = int((~same).to_numpy().argmax())
+                return (f"{col} of point {int(idx[i])} is {got[i]!r} in the chunk, "
+                        f"{want[i]!r} in the sweep")
+        for name in ("duration_s", "warmup_s"):
+            value = grid.fixed.get(name)
+            if not isinstance(value, (int, float)) or name not in rep or "slot_s" not in rep:
+                continue
+            off = (rep[name].astype(float) - float(value)).abs() > rep["slot_s"].astype(float)
+            if off.any():
+                return (f"{name} is {float(rep[name][off].iloc[0]):.9g} in the chunk (on the "
+                        f"engine's slot grid), {value!r} in the sweep")
+        return None
+
+    return verify
+
+
+def repair_folder(path, sweep=None, quick: bool = False, seeds: int | None = None,
+                  argv=None) -> dict:
+    """``store.repair`` of the folder ``path``; ``sweep`` (a sweep file) supplies the identity
+    that chunks written before diffsweep recorded it lack, and each such chunk is checked
+    against its grid."""
+    from .store import repair  # noqa: PLC0415
+
+    identity = verify = None
+    if sweep is not None:
+        from .config import load_sweep  # noqa: PLC0415
+        cfg = load_sweep(sweep, quick=quick, seeds=seeds)
+        identity, verify = sweep_identity(cfg), chunk_checker(cfg)
+    return repair(path, identity, verify, argv)

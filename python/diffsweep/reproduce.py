@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import platform
+import signal
 import time
 from pathlib import Path
 
@@ -258,9 +259,12 @@ def _reproduce(spec, out: Path, chosen, names, cfgs, quick, backend, progress, t
             f"in {timings[f'sweep {name}']:.1f} s")
     if stopped:
         saved = sum(len(r.replicas) for r in pre.values())
-        raise SweepInterrupted(f"interrupted: the {saved} replicas that finished are saved in "
+        by = f" by {stopped.name}" if stopped == signal.SIGTERM else ""
+        raise SweepInterrupted(f"interrupted{by}: the {saved} replicas that finished are saved in "
                                f"the sweeps' folders under {out}. Resume with:\n  {resume}",
-                               store=str(out), done=saved, resume=resume)
+                               store=str(out), done=saved, resume=resume,
+                               signum=stopped if isinstance(stopped, signal.Signals)
+                               else signal.SIGINT)
     results = {}
     fig_paths: dict[str, list[Path]] = {}
     fig_dir = out / "figures"

@@ -66,7 +66,8 @@ import numpy as np
 import pandas as pd
 
 from . import engine as _engine
-from .errors import ConfigError, StoreError, SweepInterrupted, store_error
+from .errors import (ConfigError, StoreError, SweepInterrupted, Terminated, raise_terminated,
+                     store_error)
 from .identity import canon, digest
 from .pack import layout, pack, shape_key
 from .results import LATER_TABLES, TABLES, Results, sort_table
@@ -334,66 +335,85 @@ POLL_S = 0.25
 
 
 class _Sigint:
-    """Ctrl-C while a sweep runs.
+    """Ctrl-C (and SIGTERM, when the command line asked for it) while a sweep runs.
 
     ``defer`` (a local run): the first Ctrl-C sets ``requested`` and asks the engine to stop
     (``RunControl.request_stop``: it stops within about a second, at any chunk size); the replicas
     that finished are saved, then the run raises ``SweepInterrupted``. A second Ctrl-C stops at
     once: with ``hard_exit`` (the command line) ``on_hard_exit`` says what is saved and the
-    process exits with status 130 (``os._exit``: the engine thread is not waited for); else
-    KeyboardInterrupt is raised in the main thread.
+    process exits with status 128 + the signal (``os._exit``: the engine thread is not waited
+    for); else KeyboardInterrupt is raised in the main thread.
     Without ``defer`` (Dask) Ctrl-C raises at once, except inside ``critical()`` (a chunk being
-    written), after which it is raised."""
+    written), after which it is raised.
+
+    SIGTERM is handled exactly like Ctrl-C while its handler is ``errors.raise_terminated`` (the
+    command line installs it: a service manager's or a batch system's stop must not lose the
+    chunk in progress nor leave the lock behind); ``signum`` is the first signal received."""
 
     def __init__(self, defer: bool, hard_exit: bool = False):
         self.defer = defer
         self.hard_exit = hard_exit
         self.requested = False
+        self.signum = signal.SIGINT  # the signal of the first stop request
         self.control = None          # the RunControl of the chunk in progress
         self.on_hard_exit = None     # called before os._exit (says what is saved)
         self._critical = 0
-        self._old = None
+        self._old: dict[int, Any] = {}
 
     def __enter__(self):
-        if (threading.current_thread() is threading.main_thread()
-                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
-            self._old = signal.signal(signal.SIGINT, self._handle)
+        if threading.current_thread() is threading.main_thread():
+            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                self._old[signal.SIGINT] = signal.signal(signal.SIGINT, self._handle)
+            if signal.getsignal(signal.SIGTERM) is raise_terminated:
+                self._old[signal.SIGTERM] = signal.signal(signal.SIGTERM, self._handle)
         return self
 
     def __exit__(self, *exc):
-        # On the way out of an interrupted command-line run, keep the handler: a second Ctrl-C
-        # during the unwinding must still exit with 130 at once, not kill the process by SIGINT.
-        if self._old is not None and not (self.hard_exit and self.requested):
-            signal.signal(signal.SIGINT, self._old)
+        # On the way out of an interrupted command-line run, keep the handlers: a second Ctrl-C
+        # (or SIGTERM) during the unwinding must still exit at once, not kill the process by
+        # the signal.
+        if not (self.hard_exit and self.requested):
+            for signum, old in self._old.items():
+                signal.signal(signum, old)
         return False
 
-    def first(self) -> None:
+    def _interrupt(self) -> KeyboardInterrupt:
+        return Terminated() if self.signum == signal.SIGTERM else KeyboardInterrupt()
+
+    def first(self, signum: int = signal.SIGINT) -> None:
         """The first stop request (from the handler, or from a KeyboardInterrupt caught)."""
         self.requested = True
+        self.signum = signum
         if self.control is not None:
             self.control.request_stop()
-        sys.stderr.write("\ndiffsweep: stopping; saving the replicas that finished "
-                         "(Ctrl-C again to stop at once)\n")
+        if signum == signal.SIGINT:
+            what, again = "", "Ctrl-C again to stop at once"
+        else:
+            what, again = f"{signal.Signals(signum).name}: ", "a second one or Ctrl-C stops at once"
+        sys.stderr.write(f"\ndiffsweep: {what}stopping; saving the replicas that finished "
+                         f"({again})\n")
         sys.stderr.flush()
 
-    def second(self) -> None:
+    def second(self, signum: int = signal.SIGINT) -> None:
         if self.hard_exit:
             try:
                 if self.on_hard_exit is not None:
                     self.on_hard_exit()
             finally:
-                os._exit(130)
-        raise KeyboardInterrupt
+                os._exit(128 + int(signum))
+        raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
 
     def _handle(self, signum, frame):
         if not self.defer:
+            if not self.requested:
+                self.signum = signum
             if self.requested or not self._critical:
-                raise KeyboardInterrupt
+                raise self._interrupt()
             self.requested = True
             return
         if self.requested:
-            self.second()
-        self.first()
+            self.second(signum)
+        self.first(signum)
 
     @contextmanager
     def critical(self):
@@ -403,7 +423,7 @@ class _Sigint:
         finally:
             self._critical -= 1
         if self.requested and not self.defer and not self._critical:
-            raise KeyboardInterrupt
+            raise self._interrupt()
 
 
 class _Progress:
@@ -573,10 +593,10 @@ class _Session:
             while worker.is_alive():
                 try:
                     worker.join(POLL_S)
-                except KeyboardInterrupt:  # Ctrl-C without our handler (not the main thread...)
+                except KeyboardInterrupt as e:  # without our handler (not the main thread...)
                     if self.sig.requested:
                         raise
-                    self.sig.first()
+                    self.sig.first(getattr(e, "signum", signal.SIGINT))
                 if self.sig.requested and not control.stop_requested:
                     control.request_stop()
                 if self.progress is not None:
@@ -794,18 +814,20 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
     session = None
     ci_meta: dict[str, Any] = {}
 
-    def saved_message(at_once: bool = False) -> str:
+    def saved_message(at_once: bool = False, signum: int = signal.SIGINT) -> str:
         n_done = len(session.done.intersection(order)) if session else 0
+        how = ("interrupted" if signum == signal.SIGINT
+               else f"interrupted by {signal.Signals(signum).name}")
         if st is None:
-            return ("interrupted: nothing is saved (no store); pass store=DIR (--out DIR) to be "
+            return (f"{how}: nothing is saved (no store); pass store=DIR (--out DIR) to be "
                     "able to resume")
         if not st.claimed and not n_done:
-            return (f"interrupted before any replica finished: nothing is saved and {st.path} "
+            return (f"{how} before any replica finished: nothing is saved and {st.path} "
                     f"is left as it was. Start again with:\n  "
                     f"{resume_hint or 'the same call'}")
         hint = resume_hint or f"run the same call again with store={str(st.path)!r}"
         lost = (" (the replicas of the chunk in progress are lost)" if at_once else "")
-        return (f"interrupted: {n_done} of {len(order)} replicas are saved in {st.path} "
+        return (f"{how}: {n_done} of {len(order)} replicas are saved in {st.path} "
                 f"({session.replicas_run if session else 0} computed by this run){lost}. "
                 f"Resume with:\n  {hint}")
 
@@ -813,7 +835,7 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
         try:
             if prog is not None:
                 prog.close()
-            sys.stderr.write(f"\ndiffsweep: {saved_message(at_once=True)}\n")
+            sys.stderr.write(f"\ndiffsweep: {saved_message(True, sig.signum)}\n")
             sys.stderr.flush()
         finally:
             if st is not None:
@@ -840,19 +862,24 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
                 ci_meta = _target_ci_rounds(session, grid, wanted, order, prog, target_ci,
                                             metric, target_relative, max_seeds,
                                             seeds_per_round or len(grid.seeds), ci_level)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
+        # Terminated (SIGTERM raised at once: Dask) carries its signal; a deferred stop was
+        # recorded by the handler
+        signum = getattr(e, "signum", sig.signum if sig.requested else signal.SIGINT)
         if prog is not None:
             prog.close()
         if st is not None:
             try:
-                st.finish({"interrupted": True,
+                st.finish({"interrupted": True, "signal": signal.Signals(signum).name,
                            "replicas_run": session.replicas_run if session else 0})
             except OSError:
                 pass
             st.close()
         n_done = len(session.done.intersection(order)) if session else 0
-        raise SweepInterrupted(saved_message(), store=str(st.path) if st is not None else None,
-                               done=n_done, total=len(order), resume=resume_hint) from None
+        raise SweepInterrupted(saved_message(False, signum),
+                               store=str(st.path) if st is not None else None,
+                               done=n_done, total=len(order), resume=resume_hint,
+                               signum=signum) from None
     except BaseException as e:
         if st is not None:  # record the failed run; its finished chunks stay and are reused
             try:
@@ -913,13 +940,15 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
 
 
 def run_family(grids: dict, backend: str = "auto", threads: int | None = None,
-               progress: bool | None = None) -> tuple[dict[str, Results], bool]:
+               progress: bool | None = None) -> tuple[dict[str, Results], Any]:
     """Every replica of several grids (a figure family's sweeps: name -> Grid) in one engine
     call (``engine.execute_many``): on CUDA as few launches as the shapes and memory allow,
     instead of a launch or more per sweep, each as long as its slowest replica. Returns
     (name -> Results, stopped): a Ctrl-C asks the engine to stop, and the replicas that finished
-    are returned with stopped=True (a second Ctrl-C raises KeyboardInterrupt at once). Hand
-    each Results to ``run(..., precomputed=)`` to store it in its sweep's folder."""
+    are returned with stopped true (a second Ctrl-C raises KeyboardInterrupt at once): the
+    ``signal.Signals`` that stopped it (SIGINT, or SIGTERM under the command line, so that the
+    caller can exit with 128 + it), or True when the engine was stopped otherwise. Hand each
+    Results to ``run(..., precomputed=)`` to store it in its sweep's folder."""
     names = list(grids)
     total = sum(len(grids[n]) for n in names)
     control = _engine.RunControl()
@@ -948,11 +977,12 @@ def run_family(grids: dict, backend: str = "auto", threads: int | None = None,
     finally:
         prog.close()
     err = box.get("err")
+    stopped = signal.Signals(sig.signum) if sig.requested else True
     if isinstance(err, _engine.EngineInterrupted):
-        return dict(zip(names, err.partial)), True
+        return dict(zip(names, err.partial)), stopped
     if err is not None:
         raise err
-    return dict(zip(names, box["res"])), control.stop_requested
+    return dict(zip(names, box["res"])), stopped if control.stop_requested else False
 
 
 def _check_folder_tables(st, ident: str, tables) -> None:

@@ -24,12 +24,21 @@ continues it (``done_replicas()`` tells the runner what to skip). A folder holdi
 sweeps are never mixed silently; choose another output folder or delete the old one. The hash to
 pass is ``SweepConfig.points_sha256`` (see ``diffsweep.config``), so that adding seeds resumes.
 
+**Self-describing chunks.** A chunk's ``.done.json`` also records the folder's manifest as it was
+when the chunk was written (without its runs) and the record of the run that wrote it, so that a
+lost or damaged ``manifest.json`` is rebuilt from the chunks by ``repair`` (``diffsweep repair
+DIR``). Reading a folder whose manifest is missing or damaged while it holds chunks is a
+ConfigError that says to run it; reading never repairs (the folder may be read-only, shared, or
+locked by a run).
+
 **One writer at a time.** ``Store.open`` takes the lock ``DIR/.diffsweep.lock`` (created with
 ``O_EXCL``; it holds the owner's pid, host, start time and command); ``Store.close`` removes it. A
 second run into a locked folder is refused with a ``FolderBusy`` error naming the owner. A lock
 whose owner is gone (same host, pid no longer running) is stale and is broken with a warning; a
 lock from another host cannot be checked from here: ``Store.open(..., break_lock=True)``
-(``--break-lock``) breaks it, or delete the file.
+(``--break-lock``) breaks it, or delete the file. ``break_lock`` is refused (FolderBusy) while
+the owner runs on this host: two writers would each rewrite the manifest (one run's record lost)
+and compute every replica twice (repeated chunks).
 
 **Claimed on the first chunk.** A new folder gets its ``manifest.json`` only when its first chunk is
 written. A run that fails or is stopped before that leaves nothing behind (``Store.close`` removes
@@ -205,8 +214,35 @@ def git_commit() -> str | None:
     return commit if out.returncode == 0 and commit else None
 
 
+def _rows_of(path: Path) -> int | None:
+    """Rows of a Parquet file from its footer, or None when it cannot be read."""
+    try:
+        import pyarrow.parquet as pq  # noqa: PLC0415
+        return int(pq.ParquetFile(path).metadata.num_rows)
+    except Exception:  # noqa: BLE001 - a damaged or missing file: the count is unknown
+        return None
+
+
+def count_chunks(path: str | Path) -> int:
+    """How many chunks (``.done.json`` files) the folder's ``chunks/`` holds."""
+    d = Path(path) / CHUNKS
+    try:
+        return sum(1 for f in d.iterdir()
+                   if f.name.endswith("." + DONE) and not f.name.startswith(TMP_PREFIX))
+    except OSError:
+        return 0
+
+
+def _repair_hint(p: Path, what: str) -> str:
+    import shlex  # noqa: PLC0415
+    n = count_chunks(p)
+    return (f"{p}: {MANIFEST} {what}; run `diffsweep repair {shlex.quote(str(p))}` to rebuild "
+            f"it from the folder's {n} chunk{'s' if n != 1 else ''}")
+
+
 def read_manifest(path: str | Path) -> dict:
-    """The manifest of results folder ``path`` (ConfigError if missing or unreadable)."""
+    """The manifest of results folder ``path`` (ConfigError if missing or unreadable; when the
+    folder holds chunks, the message says to run ``diffsweep repair DIR``)."""
     p = Path(path)
     if p.exists() and not p.is_dir():
         raise ConfigError(f"{p}: is a file, not a results folder (expected the folder given to "
@@ -214,14 +250,21 @@ def read_manifest(path: str | Path) -> dict:
     if not p.is_dir():
         raise ConfigError(f"{p}: no such results folder")
     mf = p / MANIFEST
+    has_chunks = count_chunks(p) > 0
     if not mf.is_file():
+        if has_chunks:
+            raise ConfigError(_repair_hint(p, "is missing"))
         raise ConfigError(f"{p}: not a diffsweep results folder (no {MANIFEST})")
     try:
         m = json.loads(mf.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        if has_chunks:
+            raise ConfigError(_repair_hint(p, f"is damaged ({type(e).__name__}: {e})")) from None
         raise ConfigError(f"{mf}: unreadable manifest ({e}); the folder cannot be used: "
                           "delete it or choose another output folder") from None
     if not isinstance(m, dict) or "config_hash" not in m:
+        if has_chunks:
+            raise ConfigError(_repair_hint(p, "is damaged (no config_hash)"))
         raise ConfigError(f"{mf}: not a diffsweep manifest (no config_hash)")
     return m
 
@@ -241,6 +284,11 @@ class Chunk:
     files: dict[str, dict]
     created: str
     meta: dict
+    #: what the folder's manifest said when the chunk was written (without its runs) and the
+    #: run that wrote it: enough to rebuild a lost manifest (``repair``); None in chunks
+    #: written before diffsweep recorded them
+    manifest: dict | None = None
+    run: dict | None = None
 
 
 # --------------------------------------------------------------------------------------------
@@ -256,6 +304,11 @@ class Store:
         self.manifest: dict | None = None
         #: messages about incomplete or damaged chunks found so far (also given as warnings)
         self.problems: list[str] = []
+        #: the same, by chunk id, for messages that name the chunk and its replicas (the CLI):
+        #: damaged[id] = {"why", "replicas" (None: unknown), "moved"};
+        #: duplicates[id] = {"repeated", "replicas"} (pairs also in an older chunk, of all)
+        self.damaged: dict[str, dict] = {}
+        self.duplicates: dict[str, dict] = {}
         self._verified: dict[str, tuple] = {}  # chunk id -> stat signature of its checked files
         self._pending: dict | None = None  # manifest of a new folder, written with chunk 1
         self._created = False              # this Store made the folder
@@ -299,7 +352,19 @@ class Store:
             except FileExistsError:
                 owner = self.lock_owner() or {}
                 host, pid = owner.get("host"), owner.get("pid")
-                stale = host == me["host"] and pid is not None and not self._alive(pid)
+                here = host == me["host"] and pid is not None
+                stale = here and not self._alive(pid)
+                if break_lock and here and not stale:
+                    # Its owner runs on this host: breaking the lock would let both runs write
+                    # into the folder (one run's record lost from the manifest, every replica
+                    # computed twice and reported as duplicate chunks on each load).
+                    raise FolderBusy(
+                        f"{self.path}: --break-lock (break_lock=True) refused: the run holding "
+                        f"the lock, pid {pid} on this host ({host}, since "
+                        f"{owner.get('start', '?')}), is still running; wait for it to finish "
+                        f"or stop it (Ctrl-C in its terminal, or kill {pid}), then rerun. If pid "
+                        f"{pid} is not a diffsweep run (a reused pid), delete {self.lock_path}"
+                    ) from None
                 if stale or break_lock:
                     why = ("its owner (pid %s on %s) is no longer running" % (pid, host)
                            if stale else "break_lock=True (--break-lock)")
@@ -409,6 +474,8 @@ class Store:
                     f"{config_hash[:12]}); results of different sweeps are never mixed: choose "
                     f"another output folder (--out) or delete {self.path} to start over")
         else:
+            if count_chunks(self.path):  # chunks whose manifest was lost: never start over them
+                raise ConfigError(_repair_hint(self.path, "is missing"))
             others = [e.name for e in self.path.iterdir() if e.name not in (LOCK, CHUNKS)]
             if (self.chunk_dir.is_dir() and any(self.chunk_dir.iterdir())):
                 others.append(CHUNKS)
@@ -525,6 +592,14 @@ class Store:
         _fsync_dir(self.chunk_dir)
         done = {"format": FORMAT, "chunk": chunk_id, "created": _now(), "pairs": pairs,
                 "files": files, "meta": meta}
+        if self.manifest is not None:
+            # Each chunk carries the folder's identity (config hash, sweep text, tables, ...)
+            # and its run's record, so that a lost or damaged manifest.json can be rebuilt from
+            # the chunks (``repair``, ``diffsweep repair DIR``) instead of the results being lost.
+            done["manifest"] = {k: v for k, v in self.manifest.items() if k != "runs"}
+            runs = self.manifest.get("runs") or []
+            if runs:
+                done["run"] = runs[-1]
         atomic_write_json(self.chunk_dir / f"{chunk_id}.{DONE}", done)
         return chunk_id
 
@@ -544,12 +619,15 @@ class Store:
             by_id.setdefault(f.name.split(".", 1)[0], []).append(f)
         out = []
         for cid, paths in by_id.items():
-            chunk, why = self._check(cid, paths)
+            chunk, why, n_pairs = self._check(cid, paths)
             if chunk is not None:
                 out.append(chunk)
                 continue
             self._verified.pop(cid, None)
+            if n_pairs is None:
+                n_pairs = _rows_of(self.chunk_dir / f"{cid}.replicas.parquet")
             moved = self._move_aside(cid, paths, why) if repair else False
+            self.damaged[cid] = {"why": why, "replicas": n_pairs, "moved": moved}
             msg = (f"{self.chunk_dir / cid}: {why}; "
                    + ("moved to " + str(self.corrupt_dir) if moved else "ignored")
                    + "; its replicas will be computed again")
@@ -559,11 +637,13 @@ class Store:
         out.sort(key=lambda c: (c.created, c.id))
         return out
 
-    def _check(self, cid: str, paths: list[Path]) -> tuple[Chunk | None, str]:
+    def _check(self, cid: str, paths: list[Path]) -> tuple[Chunk | None, str, int | None]:
+        """(the chunk, "", its replicas) if valid, else (None, why, its replicas or None when
+        its .done.json cannot tell)."""
         done_path = self.chunk_dir / f"{cid}.{DONE}"
         names = sorted(p.name for p in paths)
         if done_path not in paths:
-            return None, f"incomplete chunk (no {DONE}; files {', '.join(names)})"
+            return None, f"incomplete chunk (no {DONE}; files {', '.join(names)})", None
         try:
             done = json.loads(done_path.read_text())
             pairs = [(int(p), int(s)) for p, s in done["pairs"]]
@@ -572,28 +652,31 @@ class Store:
                 if table not in TABLES or not {"file", "sha256", "bytes"} <= set(info):
                     raise KeyError(f"bad entry for table {table!r}")
         except (OSError, ValueError, KeyError, TypeError) as e:
-            return None, f"damaged {done_path.name} ({type(e).__name__}: {e})"
+            return None, f"damaged {done_path.name} ({type(e).__name__}: {e})", None
+        n = len(pairs)
         expected = {done_path.name} | {info["file"] for info in files.values()}
         extra = sorted(set(names) - expected)
         if extra:
-            return None, f"unexpected files {', '.join(extra)} next to {done_path.name}"
+            return None, f"unexpected files {', '.join(extra)} next to {done_path.name}", n
         sig = []
         for table, info in files.items():
             f = self.chunk_dir / info["file"]
             if not f.is_file():
-                return None, f"missing file {info['file']}"
+                return None, f"missing file {info['file']}", n
             st = f.stat()
             if st.st_size != info["bytes"]:
                 return None, (f"{info['file']} has {st.st_size} bytes, expected {info['bytes']} "
-                              "(truncated or modified)")
+                              "(truncated or modified)"), n
             sig.append((info["file"], st.st_size, st.st_mtime_ns))
         sig_t = tuple(sig)
         if self._verified.get(cid) != sig_t:
             for table, info in files.items():
                 if _sha256_file(self.chunk_dir / info["file"]) != info["sha256"]:
-                    return None, f"{info['file']} does not match its sha256 (corrupt or modified)"
+                    return None, (f"{info['file']} does not match its sha256 (corrupt or "
+                                  "modified)"), n
             self._verified[cid] = sig_t
-        return Chunk(cid, pairs, files, str(done.get("created", "")), done.get("meta") or {}), ""
+        return Chunk(cid, pairs, files, str(done.get("created", "")), done.get("meta") or {},
+                     done.get("manifest"), done.get("run")), "", n
 
     def _move_aside(self, cid: str, paths: list[Path], why: str) -> bool:
         try:
@@ -641,6 +724,7 @@ class Store:
                     df = df[~keys.isin(list(dup))].reset_index(drop=True)
                 frames[name] = df
             if dup:
+                self.duplicates[c.id] = {"repeated": len(dup), "replicas": len(c.pairs)}
                 msg = (f"{self.chunk_dir / c.id}: {len(dup)} (point, seed) pairs also in an older "
                        "chunk; the older rows are kept")
                 if msg not in self.problems:
@@ -669,6 +753,101 @@ class Store:
             return Results(**{name: pd.DataFrame() for name in TABLES}, meta=meta)
         return Results.concat(parts, meta=meta)
 
+    def _repair(self, identity, verify) -> dict:
+        """``repair`` with the lock held."""
+        mf = self.path / MANIFEST
+        try:
+            current = read_manifest(self.path) if mf.exists() else None
+        except ConfigError:
+            current = None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # reported in the answer (damaged)
+            chunks = self.chunks(repair=False)  # nothing moves before the checks below pass
+        # chunks whose every replica an older chunk holds (two runs into one folder) go aside;
+        # those that overlap only in part stay (load keeps the older rows)
+        seen: set[tuple[int, int]] = set()
+        kept: list[Chunk] = []
+        redundant: dict[str, int] = {}
+        overlapping: dict[str, int] = {}
+        for c in chunks:
+            mine = set(c.pairs)
+            dup = seen & mine
+            if mine and dup == mine:
+                redundant[c.id] = len(mine)
+                continue
+            if dup:
+                overlapping[c.id] = len(dup)
+            seen |= mine
+            kept.append(c)
+        hashes = sorted({h for h in map(_hash_of, kept) if h})
+        legacy = [c for c in kept if not _hash_of(c)]
+        if len(hashes) > 1:
+            raise ConfigError(f"{self.path}: its chunks belong to {len(hashes)} different sweeps "
+                              f"(config hashes {', '.join(h[:12] for h in hashes)}); one manifest "
+                              "cannot describe them: nothing was changed")
+        if identity is not None and hashes and identity[0] != hashes[0]:
+            raise ConfigError(f"--sweep: the sweep file is another sweep (config hash "
+                              f"{identity[0][:12]}) than the folder's chunks ({hashes[0][:12]}): "
+                              "nothing was changed")
+        if current is not None:
+            h = current["config_hash"]
+            if (hashes and hashes[0] != h) or (identity is not None and identity[0] != h):
+                other = hashes[0] if hashes and hashes[0] != h else identity[0]
+                by = "the chunks" if hashes and hashes[0] != h else "--sweep"
+                raise ConfigError(f"{mf}: the manifest is of another sweep (config hash "
+                                  f"{h[:12]}) than {by} ({other[:12]}): nothing was changed")
+        elif not hashes and identity is None:
+            if not kept:
+                raise ConfigError(f"{self.path}: {MANIFEST} is lost and no chunk is intact; "
+                                  "nothing can be rebuilt: delete the folder and run the sweep "
+                                  "again")
+            raise ConfigError(f"{self.path}: its chunks were written by a diffsweep that did not "
+                              "record the sweep in them, so they cannot tell which sweep they are "
+                              "of: run `diffsweep repair DIR --sweep SWEEP.toml` (with --quick if "
+                              "the runs used it) to rebuild the manifest from the sweep file")
+        if verify is not None:  # chunks that record their sweep were checked by its hash
+            for c in legacy:
+                info = c.files.get("replicas")
+                rep = pd.read_parquet(self.chunk_dir / info["file"]) if info else pd.DataFrame()
+                why = verify(c, rep)
+                if why:
+                    raise ConfigError(f"--sweep: chunk {c.id} is not of this sweep ({why}): "
+                                      "nothing was changed")
+
+        # the checks passed: move aside, then write
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                self.chunks(repair=True)
+            by_id = {c.id: c for c in chunks}
+            for cid in redundant:
+                c = by_id[cid]
+                paths = [self.chunk_dir / f"{cid}.{DONE}"] + [self.chunk_dir / i["file"]
+                                                               for i in c.files.values()]
+                self._move_aside(cid, paths, f"all its {redundant[cid]} replicas are also in older "
+                                             "chunks (two runs wrote into the folder at once)")
+            report = {"manifest": "kept", "previous": None, "chunks": len(kept),
+                      "replicas": len(seen), "runs": None, "legacy": len(legacy),
+                      "damaged": {k: {"why": v["why"], "replicas": v["replicas"]}
+                                  for k, v in self.damaged.items()},
+                      "redundant": redundant, "overlapping": overlapping}
+            if current is not None:
+                report["runs"] = len(current.get("runs") or [])
+                return report
+            m = _rebuilt_manifest(kept, identity)
+            if mf.exists():
+                self.corrupt_dir.mkdir(exist_ok=True)
+                previous = self.corrupt_dir / f"{MANIFEST}.{_stamp()}"
+                os.replace(mf, previous)
+                report["previous"] = str(previous)
+            m["repaired"] = {"at": _now(), "chunks": len(kept), "previous": report["previous"]}
+            atomic_write_json(mf, m)
+        except OSError as e:
+            raise store_error(e, self.path, "repair the folder") from None
+        self.manifest = m
+        report.update(manifest="rebuilt", runs=len(m["runs"]))
+        return report
+
 
 def load(path: str | Path) -> Results:
     """Load a results folder (``diffsweep.load``). Damaged chunks are reported and skipped, not
@@ -676,3 +855,90 @@ def load(path: str | Path) -> Results:
     store = Store(path)
     store.manifest = read_manifest(path)
     return store.load(repair=False)
+
+
+# --------------------------------------------------------------------------------------------
+# repair: rebuild a lost manifest from the chunks
+# --------------------------------------------------------------------------------------------
+def repair(path: str | Path, identity: tuple[str, dict] | None = None, verify=None,
+           argv=None) -> dict:
+    """Make the results folder ``path`` usable again (``diffsweep repair DIR``), under its lock:
+
+    * a missing or damaged ``manifest.json`` is rebuilt from the chunks: each chunk records the
+      folder's manifest (without its runs) and the run that wrote it, so the sweep, its config
+      hash and the runs that wrote chunks come back; what chunks do not record (each run's end,
+      wall time, and whether it finished, was interrupted or failed) is left unknown and the
+      rebuilt runs say so (``meta["rebuilt"]``). The damaged manifest is kept in ``corrupt/``.
+      Chunks written before diffsweep recorded this cannot tell which sweep they belong to:
+      ``identity`` (config hash, manifest fields) from the sweep file is needed then, and
+      ``verify(chunk, replicas) -> reason | None`` checks each chunk against it.
+    * damaged chunks are moved to ``corrupt/`` (as a run would; their replicas are missing until
+      the sweep is run again), and so are chunks whose every replica is also in an older chunk.
+
+    Nothing is changed when the manifest cannot be rebuilt (ConfigError naming why). Returns what
+    was done: manifest ("kept" or "rebuilt"), previous (where the damaged one went), chunks,
+    replicas, runs, damaged ({id: why, replicas}), redundant ({id: replicas}), overlapping
+    ({id: pairs also in older chunks}), legacy (chunks without the record)."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise ConfigError(f"{p}: is a file, not a results folder")
+    if not p.is_dir():
+        raise ConfigError(f"{p}: no such results folder")
+    if not (p / MANIFEST).exists() and not count_chunks(p):
+        raise ConfigError(f"{p}: not a diffsweep results folder (no {MANIFEST} and no chunks in "
+                          f"{p / CHUNKS}): nothing to repair")
+    st = Store(p)
+    try:
+        st._acquire(False, argv)  # a run writing into the folder must finish first
+    except FolderBusy as e:
+        # the generic message offers --break-lock, which repair has not: a live run's lock is
+        # not to be broken, and a dead run's lock on this host was broken above
+        owner = str(e).split(";")[0]
+        raise FolderBusy(f"{owner}; repair the folder once that run has ended (if it is gone, "
+                         f"delete {st.lock_path})") from None
+    try:
+        return st._repair(identity, verify)
+    finally:
+        st.close()
+
+
+def _stamp() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+
+
+def _hash_of(c: Chunk) -> str | None:
+    return c.manifest.get("config_hash") if isinstance(c.manifest, dict) else None
+
+
+def _rebuilt_manifest(kept: list[Chunk], identity) -> dict:
+    """A manifest from the chunks' records (newest last): the newest recorded folder state,
+    one run per run that wrote chunks."""
+    by_time = sorted(kept, key=lambda c: (c.created, c.id))
+    recorded = [c for c in by_time if _hash_of(c)]
+    if recorded:
+        m = dict(recorded[-1].manifest)
+    else:
+        h, fields = identity
+        meta = by_time[-1].meta if by_time else {}
+        m = {"format": FORMAT, "config_hash": h, **_jsonable(fields),
+             "backend": meta.get("backend"), "device": meta.get("device"),
+             "threads": meta.get("threads"),
+             "start": by_time[0].created if by_time else _now(), "end": None}
+    runs: dict[Any, dict] = {}
+    for c in by_time:
+        r = c.run if isinstance(c.run, dict) else None
+        key = (r.get("start"), r.get("host"), r.get("pid")) if r else None
+        entry = runs.get(key)
+        if entry is None:
+            entry = dict(r) if r else {"start": c.created}
+            entry["end"] = None
+            entry["meta"] = {"replicas_run": 0, "rebuilt": (
+                "by diffsweep repair from its chunks: its end, wall time and whether it "
+                "finished, was interrupted or failed are not recorded in chunks")
+                + ("" if r else "; written by a diffsweep that did not record its runs")}
+            runs[key] = entry
+        entry["meta"]["replicas_run"] += len(c.pairs)
+        entry["meta"]["last_chunk"] = c.created
+    m["runs"] = sorted(runs.values(), key=lambda r: str(r.get("start") or ""))
+    m["end"] = None
+    return m
