@@ -93,7 +93,7 @@ INVALID = [
     ("misspelt flow field", {"flows": flows_with(0, segmnt_bytes=536)},
      r"flows\[0\]\.segmnt_bytes: unknown field .*did you mean 'segment_bytes'"),
     ("T_on 0", {"sources": [{"peak_bps": 1e6, "t_on_ms": 0.0, "t_off_ms": 1.0}]},
-     r"sources\[0\]\.t_on_ms: 0\.0 is not allowed \(expected a number > 0\)"),
+     r"sources\[0\]\.t_on_ms: 0\.0 is not allowed \(expected a number of milliseconds >= 0\.001"),
     ("T_off negative", {"sources": [{"peak_bps": 1e6, "t_on_ms": 1.0, "t_off_ms": -1.0}]},
      r"sources\[0\]\.t_off_ms: -1\.0 "),
     ("source packet too big", {"sources": [{"peak_bps": 1e6, "t_on_ms": 1.0, "t_off_ms": 1.0,

@@ -292,7 +292,11 @@ def _cmd_show(args) -> int:
     if args.metric is None and args.table is None and not len(res.flows) and len(res.transfers):
         # short-lived traffic only: its transfers' completion time says more than goodput
         metric, table = "completion_s", "transfers"
-    t = summary_table(res, dims or ["point"], metric, table=table)
+    by = dims or ["point"]
+    if metric in by:  # pandas' own error: "cannot insert point, already exists"
+        raise ConfigError(f"--metric: {metric!r} is not allowed (expected a measured column, not "
+                          f"one the summary groups by: {', '.join(by)})")
+    t = summary_table(res, by, metric, table=table)
     import pandas as pd  # noqa: PLC0415
     print(f"\n{metric}: mean over seeds and 95% CI")
     with pd.option_context("display.width", 160, "display.max_rows", args.rows,
@@ -340,6 +344,13 @@ def _cmd_plot(args) -> int:
     if ext not in PLOT_FORMATS:
         raise ConfigError(f"--out: {out!r} is not allowed (expected a file name ending in "
                           f"{', '.join('.' + f for f in PLOT_FORMATS)})")
+    # pandas' own errors were tracebacks ("Grouper for 'ef' not 1-dimensional")
+    if args.hue is not None and args.hue == args.x:
+        raise ConfigError(f"--hue: {args.hue!r} is not allowed (expected a column other than "
+                          "--x's: one line per value of another parameter)")
+    if args.y in (args.x, args.hue):
+        raise ConfigError(f"--y: {args.y!r} is not allowed (expected a measured column, not "
+                          "--x's or --hue's)")
     res = _load_reporting(args.dir, describe)[1]
     fig = plot(res, args.x, args.y, hue=args.hue, table=args.table,
                logx=True if args.logx else None)

@@ -298,6 +298,10 @@ class Store:
     """A results folder (see the module docstring)."""
 
     def __init__(self, path: str | Path):
+        # run(store=123) and load(123) were a bare TypeError from Path
+        if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
+            raise ConfigError(f"store: {path!r} is not allowed (expected a folder path, a str or "
+                              "a pathlib.Path)")
         self.path = Path(path)
         self.chunk_dir = self.path / CHUNKS
         self.corrupt_dir = self.path / CORRUPT
