@@ -18,17 +18,7 @@ from diffsweep.config import SweepConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 
-SMALL = """name = "small"
-builder = "kaur_vin"
-seeds = 3
-duration_s = 2.0
-warmup_s = 0.5
-[fixed]
-n_flows = 2
-[axes]
-ef = ["cbr", "onoff"]
-t_on_ms = [0.4, 40.0]
-"""
+from test_ux import SMALL  # noqa: E402 (the same small sweep as the first round)
 
 #: each sweep's [quick] shrunk to 2 seeds and a few seconds, so that a reproduction takes ~1 s
 SHRINK = {"k2": [(r"seeds = \d+", "seeds = 2"), (r"duration_s = [\d.]+", "duration_s = 3.0"),
