@@ -15,10 +15,9 @@ import diffsweep
 from diffsweep import cli, engine, papers, store
 from diffsweep import reproduce as rp
 from diffsweep.config import SweepConfig
+from test_ux import SMALL  # the same small sweep as the first round
 
 ROOT = Path(__file__).resolve().parents[1]
-
-from test_ux import SMALL  # noqa: E402 (the same small sweep as the first round)
 
 #: each sweep's [quick] shrunk to 2 seeds and a few seconds, so that a reproduction takes ~1 s
 SHRINK = {"k2": [(r"seeds = \d+", "seeds = 2"), (r"duration_s = [\d.]+", "duration_s = 3.0"),
