@@ -1,0 +1,187 @@
+"""A TCP sender/receiver pair: ``TcpFlow`` and the ranges of its integer fields."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import check
+from .checks import (INT32_MAX, MAX_ACCESS_BUFFER_PKTS, MAX_HEADER_BYTES, MAX_SEGMENT_BYTES,
+                     MAX_SEND_JITTER_S, MAX_WINDOW_PKTS, MAX_WIRE_BYTES, SPLITS, VARIANTS, _OMIT,
+                     IntField, _as_route, _as_tuple, _colour, _int_in, _name, _new_object,
+                     _one_of, _route, as_float, as_int, check_bool, check_ints, check_nonneg,
+                     is_int, is_real, plain)
+
+
+@dataclass(frozen=True)
+class TcpFlow:
+    """A TCP sender/receiver pair. ``access_rate_bps``: None = rate of the first link of the
+    route, 0 = unpaced. ``size_pkts``: None = backlogged. Delays outside the route's links:
+    ``access`` (sender to first link), ``egress`` (last link to receiver), ``reverse`` (the
+    whole ACK path, uncongested). ``access_buffer_pkts``: drop-tail buffer of the access link
+    in packets (None = unlimited). ``init_ssthresh_pkts``: initial slow-start threshold (None =
+    none until the first loss; ns-2's ssthresh_). ``drop_seqs``: validation hook, sequence numbers lost on
+    their first transmission at the first link (at most 8). ``send_jitter_s``: ns-2's
+    ``overhead_``, a send the window allows waits a uniform random time in [0, send_jitter_s)
+    (breaks phase effects; 0 = off; docs/model.md, "Send jitter"). ``colour``: the drop
+    precedence its packets leave the host with ("green", "yellow", "red"; None = green and not
+    pre-coloured); an edge conditioner (``Scenario.markers``) may re-mark them.
+    ``limited_transmit``: RFC 3042 (ns-2.35's default ``singledup_ 1``): a new segment on each
+    of the first two duplicate ACKs. ``telnet_interval_s``: a telnet-like application (ns-2
+    Application/Telnet): instead of bulk
+    data it writes one segment at exponential intervals of this mean, each sent as soon as the
+    window allows (use a small ``segment_bytes``); 0 = ns-2's ``interval_ 0``: gaps drawn from
+    tcplib's telnet interarrival distribution (mean 1.1 s, median 0.24 s, heavy-tailed;
+    docs/model.md, "Telnet"); a telnet-like flow with ``size_pkts`` is a session that ends
+    after writing that many segments; None = bulk data (``size_pkts``).
+    ``route2``: a second path (Matta & Guo's two-path "diamond"); ``split`` picks a packet's
+    path: "none" (all on ``route``), "random" (each connection/transfer on either path with
+    probability 1/2), "size" (a connection of fewer than ``split_pkts`` packets on ``route``,
+    larger or backlogged ones on ``route2``), "lifetime" (segments with sequence number <
+    ``split_pkts`` on ``route``, later ones on ``route2``; docs/model.md, "Two paths and the
+    edge classifier")."""
+
+    route: tuple[int, ...] = (0,)
+    cls: str = "be"
+    variant: str = "reno"
+    segment_bytes: int = 536
+    header_bytes: int = 40
+    max_window_pkts: int = 1000
+    init_window_pkts: int = 2
+    access_delay_ms: float = 0.0
+    egress_delay_ms: float = 0.0
+    reverse_delay_ms: float = 0.0
+    access_rate_bps: float | None = None
+    start_s: float = 0.0
+    size_pkts: int | None = None
+    delayed_ack: bool = False
+    reno_bugfix: bool = False
+    access_buffer_pkts: int | None = None
+    init_ssthresh_pkts: int | None = None
+    drop_seqs: tuple[int, ...] = ()
+    send_jitter_s: float = 0.0
+    colour: str | None = field(default=None, metadata=_OMIT)
+    telnet_interval_s: float | None = field(default=None, metadata=_OMIT)
+    limited_transmit: bool = field(default=False, metadata=_OMIT)
+    route2: tuple[int, ...] = field(default=(), metadata=_OMIT)
+    split: str = field(default="none", metadata=_OMIT)
+    split_pkts: int | None = field(default=None, metadata=_OMIT)
+
+    def __post_init__(self):
+        self._normalize()
+        self._validate(type(self).__name__)
+
+    def _normalize(self) -> None:
+        # Written through __dict__ (the dataclass is frozen, not slotted), and only where a
+        # value changes: most arrive as plain ints, floats and one-link tuples already.
+        d = self.__dict__
+        drops = d["drop_seqs"]
+        if drops != ():
+            drops = _as_tuple(plain(drops))
+            if isinstance(drops, tuple):
+                drops = tuple(as_int(x) for x in drops)
+            d["drop_seqs"] = drops
+        for f in ("route", "route2"):
+            v = d[f]
+            if type(v) is not tuple or any(type(x) is not int for x in v):
+                d[f] = _as_route(v)
+        for f in _FLOW_INTS:
+            v = d[f]
+            if v is not None and type(v) is not int:
+                d[f] = as_int(v)
+        for f in _FLOW_FLOATS:
+            v = d[f]
+            if v is not None and type(v) is not float:
+                d[f] = as_float(v)
+        for f in ("delayed_ack", "reno_bugfix", "limited_transmit"):
+            v = d[f]
+            if type(v) is not bool:
+                d[f] = plain(v)
+
+    def _validate(self, path: str) -> None:
+        _route(f"{path}.route", self.route)
+        if self.route2 != ():
+            _route(f"{path}.route2", self.route2)
+        _one_of(f"{path}.split", self.split, SPLITS)
+        if self.split != "none":
+            check(self.route2 != (), f"{path}.route2", self.route2,
+                  f"a second route: split is {self.split!r}")
+        if self.split in ("size", "lifetime"):
+            check(is_int(self.split_pkts) and 1 <= self.split_pkts <= INT32_MAX,
+                  f"{path}.split_pkts", self.split_pkts,
+                  f"an integer >= 1: the threshold of the {self.split!r} split")
+        else:
+            check(self.split_pkts is None, f"{path}.split_pkts", self.split_pkts,
+                  f"None: split is {self.split!r} (only 'size' and 'lifetime' take a threshold)")
+        _name(f"{path}.cls", self.cls)
+        _one_of(f"{path}.variant", self.variant, VARIANTS)
+        check_ints(path, self, _FLOW_INT_RANGES)
+        check(self.segment_bytes + self.header_bytes <= MAX_WIRE_BYTES, f"{path}.segment_bytes",
+              self.segment_bytes,
+              f"segment_bytes + header_bytes ({self.header_bytes}) <= {MAX_WIRE_BYTES}")
+        check(isinstance(self.drop_seqs, tuple) and len(self.drop_seqs) <= 8
+              and all(is_int(d) and 0 <= d <= INT32_MAX for d in self.drop_seqs),
+              f"{path}.drop_seqs", self.drop_seqs,
+              f"at most 8 sequence numbers in 0..{INT32_MAX}")
+        _int_in(f"{path}.init_window_pkts", self.init_window_pkts, 1, self.max_window_pkts,
+                " (at most max_window_pkts)")
+        for f in ("access_delay_ms", "egress_delay_ms", "reverse_delay_ms"):
+            check_nonneg(f"{path}.{f}", getattr(self, f))
+        v = self.access_rate_bps
+        check(v is None or (is_real(v) and v >= 0), f"{path}.access_rate_bps", v,
+              "None (rate of the route's first link), 0 (unpaced) or a number > 0")
+        check_nonneg(f"{path}.start_s", self.start_s)
+        # a jitter is a fraction of a round trip (ns-2 users set 1e-4 s); beyond a second the
+        # engine's send timer (a uint32 of slots) can wrap and the run never ends
+        check(is_real(self.send_jitter_s) and 0 <= self.send_jitter_s <= MAX_SEND_JITTER_S,
+              f"{path}.send_jitter_s", self.send_jitter_s,
+              f"a number of seconds in 0..{MAX_SEND_JITTER_S:g} (0: off)")
+        check_bool(f"{path}.delayed_ack", self.delayed_ack)
+        check_bool(f"{path}.reno_bugfix", self.reno_bugfix)
+        check_bool(f"{path}.limited_transmit", self.limited_transmit)
+        _colour(f"{path}.colour", self.colour)
+        if self.telnet_interval_s is not None:
+            check_nonneg(f"{path}.telnet_interval_s", self.telnet_interval_s)
+
+    @property
+    def wire_bytes(self) -> int:
+        """Bytes of one full data packet on the wire."""
+        return self.segment_bytes + self.header_bytes
+
+    def with_delays(self, access_delay_ms, egress_delay_ms, reverse_delay_ms) -> "TcpFlow":
+        """This flow with other constant delays: the same as ``dataclasses.replace`` with them,
+        checking only what changes (no other check involves them), for builders that make many
+        flows differing only in their RTPs (a 64-flow scenario: ~20 us per flow saved)."""
+        vals = []
+        for f, v in (("access_delay_ms", access_delay_ms), ("egress_delay_ms", egress_delay_ms),
+                     ("reverse_delay_ms", reverse_delay_ms)):
+            v = as_float(v)
+            check_nonneg(f"TcpFlow.{f}", v)
+            vals.append(v)
+        return self._delayed(*vals)
+
+    def _delayed(self, access_delay_ms: float, egress_delay_ms: float,
+                 reverse_delay_ms: float) -> "TcpFlow":
+        """``with_delays`` without its checks (plain floats, already checked): a new instance
+        sharing every other field's value."""
+        new = _new_object(TcpFlow)
+        d = new.__dict__
+        d.update(self.__dict__)
+        d["access_delay_ms"] = access_delay_ms
+        d["egress_delay_ms"] = egress_delay_ms
+        d["reverse_delay_ms"] = reverse_delay_ms
+        return new
+
+
+# The engine's sequence numbers are int32 (model/packet.h), as are its windows and buffers.
+_FLOW_INT_RANGES = (
+    IntField("segment_bytes", 1, MAX_SEGMENT_BYTES),
+    IntField("header_bytes", 0, MAX_HEADER_BYTES),
+    IntField("max_window_pkts", 1, MAX_WINDOW_PKTS, None,
+             ": the receiver's reorder bitmap is 1024 packets wide"),
+    IntField("init_ssthresh_pkts", 2, INT32_MAX, "None"),
+    IntField("access_buffer_pkts", 1, MAX_ACCESS_BUFFER_PKTS, "None (unlimited)"),
+    IntField("size_pkts", 1, INT32_MAX, "None (backlogged)", " (sequence numbers are 32-bit)"))
+
+_FLOW_INTS = ("access_buffer_pkts", "init_ssthresh_pkts", "split_pkts", "segment_bytes",
+               "header_bytes", "max_window_pkts", "init_window_pkts", "size_pkts")
+_FLOW_FLOATS = ("telnet_interval_s", "access_delay_ms", "egress_delay_ms", "reverse_delay_ms",
+                "access_rate_bps", "start_s", "send_jitter_s")

@@ -1,0 +1,195 @@
+"""A link and its class queues: ``Link``, ``QueueClass`` and ``RedThresholds`` (RED, RIO and
+WRED thresholds)."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ..errors import ConfigError, check
+from .checks import (AQMS, INT32_MAX, MAX_QUEUE_LIMIT, MAX_WIRE_BYTES, SCHEDULERS, _OMIT, IntField,
+                     _as_tuple, _construct, _name, _one_of, _set, as_float, as_int, check_bool,
+                     check_ints, check_nonneg, check_number, check_positive, is_int, plain)
+
+
+@dataclass(frozen=True)
+class RedThresholds:
+    """RED thresholds of one drop precedence: the average queue ``min_th``/``max_th`` (packets,
+    or bytes when the class has ``red_bytes``) and the drop probability ``max_p`` at max_th."""
+
+    min_th: float
+    max_th: float
+    max_p: float
+
+    def __post_init__(self):
+        for f in ("min_th", "max_th", "max_p"):
+            _set(self, f, as_float(getattr(self, f)))
+        self._validate(type(self).__name__)
+
+    def _validate(self, path: str) -> None:
+        check_nonneg(f"{path}.min_th", self.min_th)
+        check_number(f"{path}.max_th", self.max_th, lambda x: x > self.min_th,
+                      f"a number > min_th ({self.min_th}): thresholds in order")
+        check_number(f"{path}.max_p", self.max_p, lambda x: 0 < x <= 1, "a number in (0, 1]")
+
+
+@dataclass(frozen=True)
+class QueueClass:
+    """One queue of a link. ``limit_bytes``/``limit_pkts``: at most one; both None = unlimited
+    (sensible only for a priority class whose arrival rate the scheduler bounds, e.g. EF).
+
+    ``aqm``: ``"droptail"`` (default), or RED before the limit (which stays the buffer):
+    ``"red"`` (one average, ``red`` = one RedThresholds), ``"rio-c"`` / ``"rio-d"`` (RIO
+    coupled / decoupled) and ``"wred"`` (one average, per-colour thresholds), whose ``red``
+    gives (green, red) or (green, yellow, red). ``red_w_q`` is ns-2's q_weight_, ``red_gentle``
+    its gentle_, ``red_wait`` its wait_, ``red_bytes`` its bytes_ and ``red_mean_pkt_bytes``
+    its mean_pktsize_ (docs/model.md, "RED, RIO and WRED").
+
+    ``share``: the class's fraction of the link rate under the ``"cbq"`` scheduler (required
+    there, in (0, 1]; an error on a link with another scheduler)."""
+
+    name: str = "be"
+    limit_bytes: int | None = None
+    limit_pkts: int | None = None
+    weight: int = 1
+    aqm: str = field(default="droptail", metadata=_OMIT)
+    red: tuple[RedThresholds, ...] = field(default=(), metadata=_OMIT)
+    red_w_q: float = field(default=0.002, metadata=_OMIT)
+    red_gentle: bool = field(default=False, metadata=_OMIT)
+    red_wait: bool = field(default=True, metadata=_OMIT)
+    red_bytes: bool = field(default=False, metadata=_OMIT)
+    red_mean_pkt_bytes: int = field(default=500, metadata=_OMIT)
+    share: float | None = field(default=None, metadata=_OMIT)
+
+    def __post_init__(self):
+        self._normalize(type(self).__name__)
+        self._validate(type(self).__name__)
+
+    def _normalize(self, path: str = "QueueClass") -> None:
+        for f in ("limit_bytes", "limit_pkts", "weight", "red_mean_pkt_bytes"):
+            _set(self, f, as_int(getattr(self, f)))
+        _set(self, "red_w_q", as_float(self.red_w_q))
+        if self.share is not None:
+            _set(self, "share", as_float(self.share))
+        for f in ("red_gentle", "red_wait", "red_bytes"):
+            _set(self, f, plain(getattr(self, f)))
+        red = _as_tuple(self.red)
+        if isinstance(red, tuple):
+            red = tuple(_construct(RedThresholds, t, f"{path}.red[{k}]") for k, t in enumerate(red))
+        _set(self, "red", red)
+
+    def _validate(self, path: str) -> None:
+        _name(f"{path}.name", self.name)
+        check_ints(path, self, _QUEUE_INTS)
+        check(self.limit_bytes is None or self.limit_pkts is None, f"{path}.limit_pkts",
+              self.limit_pkts, f"None when limit_bytes is set ({self.limit_bytes}): give one limit")
+        _one_of(f"{path}.aqm", self.aqm, AQMS)
+        check(isinstance(self.red, tuple), f"{path}.red", self.red, "a sequence of RedThresholds")
+        for k, t in enumerate(self.red):
+            check(isinstance(t, RedThresholds), f"{path}.red[{k}]", t, "a RedThresholds")
+            t._validate(f"{path}.red[{k}]")
+        if self.aqm == "droptail":
+            check(self.red == (), f"{path}.red", self.red, "() for aqm 'droptail' (set aqm to "
+                  "'red', 'rio-c', 'rio-d' or 'wred' to use thresholds)")
+        elif self.aqm == "red":
+            check(len(self.red) == 1, f"{path}.red", self.red, "one RedThresholds for aqm 'red'")
+        else:
+            check(len(self.red) in (2, 3), f"{path}.red", self.red,
+                  f"2 RedThresholds (green, red) or 3 (green, yellow, red) for aqm {self.aqm!r}")
+        check_number(f"{path}.red_w_q", self.red_w_q, lambda x: 0 < x <= 1, "a number in (0, 1]")
+        for f in ("red_gentle", "red_wait", "red_bytes"):
+            check_bool(f"{path}.{f}", getattr(self, f))
+        if self.share is not None:
+            check_number(f"{path}.share", self.share, lambda x: 0 < x <= 1,
+                          "None or a number in (0, 1]: a fraction of the link rate")
+
+    def thresholds(self) -> tuple[RedThresholds, ...]:
+        """Per colour (green, yellow, red); a (green, red) pair gives yellow red's values."""
+        if len(self.red) == 2:
+            return (self.red[0], self.red[1], self.red[1])
+        if len(self.red) == 1:
+            return self.red * 3
+        return self.red
+
+
+_RING = ": the engine's class queues hold at most 2^30 packets"
+_QUEUE_INTS = (IntField("limit_bytes", 1, MAX_QUEUE_LIMIT, "None", _RING),
+               IntField("limit_pkts", 1, MAX_QUEUE_LIMIT, "None", _RING),
+               IntField("weight", 1, INT32_MAX),
+               IntField("red_mean_pkt_bytes", 1, MAX_WIRE_BYTES))
+
+
+@dataclass(frozen=True)
+class Link:
+    """A one-way link. Class order is priority order (index 0 highest); ``weight`` is used by
+    ``"wrr"``. ``loss_prob``: independent random loss per packet on top of queue drops.
+
+    ``"cbq"`` (class-based isolation): each class sends at most its ``share`` of the rate from
+    its own byte credit; ``cbq_lend`` hands the credit that empty classes leave unused in a
+    slot to the backlogged classes, in class order (docs/model.md, "Class-based isolation").
+
+    ``domain``: the DiffServ domain the link belongs to (None: not said). A conditioned flow
+    whose route enters another domain must be conditioned again at the link where it enters
+    (a second Marker holding it there; Habib et al.'s multi-domain topology)."""
+
+    rate_bps: float
+    prop_delay_ms: float = 0.0
+    classes: tuple[QueueClass, ...] = field(default_factory=lambda: (QueueClass(),))
+    scheduler: str = "priority"
+    loss_prob: float = 0.0
+    cbq_lend: bool = field(default=False, metadata=_OMIT)
+    domain: int | None = field(default=None, metadata=_OMIT)
+
+    def __post_init__(self):
+        path = type(self).__name__
+        self._normalize(path)
+        self._validate(path)
+
+    def _normalize(self, path: str) -> None:
+        for f in ("rate_bps", "prop_delay_ms", "loss_prob"):
+            _set(self, f, as_float(getattr(self, f)))
+        _set(self, "cbq_lend", plain(self.cbq_lend))
+        _set(self, "domain", as_int(plain(self.domain)))
+        classes = _as_tuple(self.classes)
+        if isinstance(classes, tuple):
+            classes = tuple(_construct(QueueClass, c, f"{path}.classes[{k}]")
+                            for k, c in enumerate(classes))
+        _set(self, "classes", classes)
+
+    def _validate(self, path: str) -> None:
+        check_positive(f"{path}.rate_bps", self.rate_bps)
+        check_nonneg(f"{path}.prop_delay_ms", self.prop_delay_ms)
+        check(isinstance(self.classes, tuple) and len(self.classes) >= 1, f"{path}.classes",
+              self.classes, "a non-empty sequence of QueueClass")
+        seen = set()
+        for k, c in enumerate(self.classes):
+            check(isinstance(c, QueueClass), f"{path}.classes[{k}]", c, "a QueueClass")
+            c._validate(f"{path}.classes[{k}]")
+            check(c.name not in seen, f"{path}.classes[{k}].name", c.name,
+                  "a name not used by another class of this link")
+            seen.add(c.name)
+        _one_of(f"{path}.scheduler", self.scheduler, SCHEDULERS)
+        if self.domain is not None:
+            check(is_int(self.domain) and self.domain >= 0, f"{path}.domain", self.domain,
+                  "an integer >= 0 (a DiffServ domain) or None")
+        check_number(f"{path}.loss_prob", self.loss_prob, lambda x: 0 <= x < 1, "a number in [0, 1)")
+        check_bool(f"{path}.cbq_lend", self.cbq_lend)
+        if self.scheduler == "cbq":
+            for k, c in enumerate(self.classes):
+                check(c.share is not None, f"{path}.classes[{k}].share", c.share,
+                      "a number in (0, 1] on a 'cbq' link: the class's fraction of the link rate")
+            total = math.fsum(c.share for c in self.classes)
+            if total > 1.0 + 1e-9:
+                raise ConfigError(f"{path}.classes: shares sum to {total:g} (expected at most 1: "
+                                  "each share is a fraction of the link rate)")
+        else:
+            for k, c in enumerate(self.classes):
+                check(c.share is None, f"{path}.classes[{k}].share", c.share,
+                      f"None on a {self.scheduler!r} link (shares are for scheduler 'cbq')")
+            check(self.cbq_lend is False, f"{path}.cbq_lend", self.cbq_lend,
+                  f"False on a {self.scheduler!r} link (lending is for scheduler 'cbq')")
+
+    def class_index(self, name: str) -> int | None:
+        for k, c in enumerate(self.classes):
+            if c.name == name:
+                return k
+        return None
