@@ -397,7 +397,7 @@ def _cmd_export(args) -> int:
 
 def _cmd_repair(args) -> int:
     """diffsweep repair DIR: rebuild a lost or damaged manifest from the chunks, move damaged
-    and repeated chunks aside (diffsweep.store.repair)."""
+    and repeated chunks aside (diffsweep.repair.repair)."""
     from .folder import describe, rerun_command, repair_folder  # noqa: PLC0415
 
     if args.sweep is None and (args.quick or args.seeds is not None):

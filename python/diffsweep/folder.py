@@ -6,7 +6,7 @@
 * ``plot(res, x, y, hue=None)``: a line per hue value, mean over seeds, with a CI band.
 * ``export(res, folder, fmt)``: one CSV or Parquet file per table (``Results.to_csv``).
 * ``repair_folder(DIR, sweep=None)``: rebuild a lost or damaged manifest from the chunks, move
-  damaged and repeated chunks aside (``diffsweep repair``; ``store.repair``).
+  damaged and repeated chunks aside (``diffsweep repair``; ``repair.repair``).
 """
 from __future__ import annotations
 
@@ -252,10 +252,10 @@ def chunk_checker(cfg):
 
 def repair_folder(path, sweep=None, quick: bool = False, seeds: int | None = None,
                   argv=None) -> dict:
-    """``store.repair`` of the folder ``path``; ``sweep`` (a sweep file) supplies the identity
+    """``repair.repair`` of the folder ``path``; ``sweep`` (a sweep file) supplies the identity
     that chunks written before diffsweep recorded it lack, and each such chunk is checked
     against its grid."""
-    from .store import repair  # noqa: PLC0415
+    from .repair import repair  # noqa: PLC0415
 
     identity = verify = None
     if sweep is not None:

@@ -47,6 +47,10 @@ tables, exactly as ``engine.execute(grid)`` does (same rows, same order). The re
 * **Dask.** ``client=`` (a ``distributed.Client``): every chunk is a task ``run_chunk(grid,
   rows, ...)`` with a deterministic key, so a chunk resubmitted (or recomputed after a lost
   worker) is computed once and written once; the driver alone writes the store.
+
+Its parts: ``chunking`` (memory budget, point sizes and engine limits, the split into chunks),
+``progress`` (the bar), ``interrupt`` (Ctrl-C and SIGTERM), ``ci_target`` (the rounds of
+target_ci) and ``family_run`` (``run_family``); their public names are importable from here.
 """
 from __future__ import annotations
 
@@ -59,29 +63,24 @@ import signal
 import sys
 import threading
 import time
-from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from . import engine as _engine
-from .errors import (ConfigError, StoreError, SweepInterrupted, Terminated, raise_terminated,
-                     store_error)
+from .chunking import (CPU_MEMORY_FRACTION, CUDA_MEMORY_BUDGET,  # noqa: F401 (re-exported)
+                       CUDA_MEMORY_FRACTION, MAX_CHUNK, TABLE_ROW_BYTES, _limit_error,
+                       available_memory_bytes, default_memory_budget, plan_chunks, point_info,
+                       replica_bytes)
+from .ci_target import _target_ci_rounds
+from .errors import ConfigError, StoreError, SweepInterrupted, store_error
+from .family_run import run_family  # noqa: F401 (re-exported)
 from .identity import canon, digest
-from .pack import layout, pack, shape_key
+from .interrupt import _Sigint
+from .progress import POLL_S, _Progress
 from .results import LATER_TABLES, TABLES, Results, sort_table
 
-#: default upper bound of replicas per chunk, per backend
-MAX_CHUNK = {"cpu": 4096, "cuda": 65536}
-#: Python-side bytes per table row of results (DataFrame columns, Parquet buffers)
-TABLE_ROW_BYTES = 1024
-#: fraction of the free RAM a CPU run may use by default
-CPU_MEMORY_FRACTION = 0.5
-#: default budget of a Dask run (the driver cannot see its workers' devices)
-CUDA_MEMORY_BUDGET = 4 << 30
-#: fraction of the device's free memory a CUDA run's arrays may use
-CUDA_MEMORY_FRACTION = 0.5
 #: default cap of seeds per point for target_ci
 DEFAULT_MAX_SEEDS = 100
 #: default metric of target_ci
@@ -89,134 +88,6 @@ DEFAULT_TARGET_METRIC = "tcp_goodput_bps"
 #: columns of the replicas table target_ci may use (besides numeric grid columns)
 REPLICA_METRICS = ("tcp_goodput_bps", "measured_s", "duration_s", "warmup_s", "slot_s",
                    "n_flows", "delay_rounding_ms", "slots_run")
-
-
-# --------------------------------------------------------------------------------------------
-# memory and chunks
-# --------------------------------------------------------------------------------------------
-def available_memory_bytes() -> int:
-    """Free RAM: ``MemAvailable`` of /proc/meminfo, else ``os.sysconf``, else 4 GiB."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
-    except (ValueError, OSError, AttributeError):
-        return 4 << 30
-
-
-def default_memory_budget(backend: str) -> int:
-    """The budget a chunk may use when ``memory_budget_bytes`` is not given."""
-    host = max(64 << 20, int(CPU_MEMORY_FRACTION * available_memory_bytes()))
-    if backend == "cpu":
-        return host
-    free = _engine.cuda_free_bytes()
-    return min(host, int(CUDA_MEMORY_FRACTION * free)) if free else CUDA_MEMORY_BUDGET
-
-
-def replica_bytes(scenario, seed: int = 0) -> int:
-    """Estimated memory one replica of ``scenario`` needs in a chunk: its input and output
-    arrays (twice: host and device or copies), plus its result rows."""
-    p = pack([scenario], [int(seed)])
-    s = p.shape
-    inputs = sum(int(a.nbytes) for a in p.arrays.values())
-    lay = layout()
-    outputs = sum(dt.itemsize * int(np.prod(lay.axes(dim, s))) for dt, dim in lay.outputs.values())
-    rows = (1 + s["max_flows"] + s["max_links"] * 4 + s["max_sources"]
-            + s["max_flows"] * s["max_intervals"] + s.get("max_transfers", 0) + s.get("max_gens", 0))
-    return 2 * (inputs + outputs) + TABLE_ROW_BYTES * rows
-
-
-#: what the engine's batch-shape limits mean for a scenario: shape field -> (name, what)
-_LIMIT_FIELDS = {"max_flows": ("n_flows", "TCP flows per scenario"),
-                 "max_links": ("links", "links per scenario"),
-                 "max_sources": ("sources", "traffic sources per scenario")}
-
-
-def _limit_error(text: str, grid=None, point: int | None = None) -> ConfigError:
-    """A ConfigError for the engine's ``batch shape: FIELD = V is not allowed (expected A..B)``."""
-    body = text.split(":", 1)[1].strip() if text.startswith("batch shape:") else text
-    field, _, rest = body.partition(" = ")
-    value, _, allowed = rest.partition(" is not allowed ")
-    name, what = _LIMIT_FIELDS.get(field, (field, f"the engine's {field}"))
-    if name == "n_flows" and grid is not None and "n_flows" not in grid.columns \
-            and "n_flows" not in grid.fixed:
-        name = "flows"
-    where = f" ({grid._where(point, grid.seeds[0])})" if grid is not None and point is not None \
-        else ""
-    return ConfigError(f"{name}: {value} is above the engine's limit on {what} "
-                       f"{allowed.strip()}{where}")
-
-
-def point_info(grid, p: int) -> tuple[tuple, int]:
-    """(shape key, bytes per replica) of point ``p``, from a packed sample (its first seed). A
-    scenario the engine cannot run (too many flows, links or sources; a duration beyond its slot
-    clock) is a ConfigError naming the field, the limit and the grid point."""
-    seed = grid.seeds[0]
-    sc = grid.scenario(p, seed)
-    limits = _engine_limits()
-    for key, n in (("max_flows", sc.engine_flows),
-                   ("max_links", len(sc.links)),
-                   ("max_sources", len(sc.sources))):
-        top = limits.get(key)
-        if top is not None and n > top:
-            raise _limit_error(f"batch shape: {key} = {n} is not allowed (expected at most {top})",
-                               grid, p)
-    try:
-        return shape_key(sc), replica_bytes(sc, seed)
-    except ConfigError as e:
-        raise ConfigError(f"{e} ({grid._where(p, seed)})") from None
-    except ValueError as e:
-        if str(e).startswith("batch shape:"):
-            raise _limit_error(str(e), grid, p) from None
-        raise
-
-
-def _engine_limits() -> dict:
-    try:
-        from .pack import layout  # noqa: PLC0415
-        return dict(layout().limits)
-    except Exception:  # pragma: no cover - an engine without the limits table
-        return {}
-
-
-def plan_chunks(grid, rows: pd.DataFrame, memory_budget_bytes: int,
-                max_replicas: int, info: dict | None = None) -> tuple[list[pd.DataFrame], dict]:
-    """Split ``rows`` (replica rows: point, seed, grid columns) into chunks of at most
-    ``max_replicas`` replicas whose estimated memory fits ``memory_budget_bytes``; rows of points
-    with the same shape are kept together (groups in order of first appearance, the given row
-    order within a group). ``info``: a cache point -> ``point_info`` (filled as needed).
-    Returns the chunks and facts for ``meta``."""
-    if rows.empty:
-        return [], {"bytes_per_replica": 0, "chunks": 0}
-    info = {} if info is None else info
-    points = rows["point"].to_numpy()
-    for p in dict.fromkeys(points.tolist()):
-        if p not in info:
-            info[p] = point_info(grid, p)
-    group_of: dict[tuple, int] = {}
-    for p in dict.fromkeys(points.tolist()):
-        group_of.setdefault(info[p][0], len(group_of))
-    order = np.argsort(np.array([group_of[info[p][0]] for p in points.tolist()]), kind="stable")
-    rows = rows.iloc[order].reset_index(drop=True)
-    chunks, start, n, worst = [], 0, 0, 0
-    over = False
-    for i, p in enumerate(rows["point"].tolist()):
-        b = info[p][1]
-        w = max(worst, b)
-        if n and (n >= max_replicas or (n + 1) * w > memory_budget_bytes):
-            chunks.append(rows.iloc[start:i].reset_index(drop=True))
-            start, n, w = i, 0, b
-        over |= b > memory_budget_bytes
-        n, worst = n + 1, w
-    chunks.append(rows.iloc[start:].reset_index(drop=True))
-    biggest = max(info[p][1] for p in dict.fromkeys(points.tolist()))
-    return chunks, {"bytes_per_replica": biggest, "chunks": len(chunks),
-                    "over_budget": over}
 
 
 # --------------------------------------------------------------------------------------------
@@ -278,12 +149,6 @@ def _pairs(df: pd.DataFrame) -> list[tuple[int, int]]:
     return list(zip(df["point"].astype("int64").tolist(), df["seed"].astype("int64").tolist()))
 
 
-def _rows_for(grid, pairs: list[tuple[int, int]]) -> pd.DataFrame:
-    """Replica rows (point, seed, grid columns) for any (point, seed) pairs, in the given order."""
-    keys = pd.DataFrame({"point": np.array([p for p, _ in pairs], dtype="int64"),
-                         "seed": np.array([s for _, s in pairs], dtype="int64")})
-    return keys.merge(grid.points, on="point", how="left", sort=False)
-
 
 def _select(res: Results, order: dict[tuple[int, int], int], meta: dict,
             sort_by_request: bool) -> Results:
@@ -329,161 +194,6 @@ def _check_positive_int(name: str, v, lo: int = 1) -> int | None:
         raise ConfigError(f"{name}: {v!r} is not allowed (expected an integer >= {lo})")
     return int(v)
 
-
-#: seconds between two looks at the engine's progress (and at a stop request) while a chunk runs
-POLL_S = 0.25
-
-
-class _Sigint:
-    """Ctrl-C (and SIGTERM, when the command line asked for it) while a sweep runs.
-
-    ``defer`` (a local run): the first Ctrl-C sets ``requested`` and asks the engine to stop
-    (``RunControl.request_stop``: it stops within about a second, at any chunk size); the replicas
-    that finished are saved, then the run raises ``SweepInterrupted``. A second Ctrl-C stops at
-    once: with ``hard_exit`` (the command line) ``on_hard_exit`` says what is saved and the
-    process exits with status 128 + the signal (``os._exit``: the engine thread is not waited
-    for); else KeyboardInterrupt is raised in the main thread.
-    Without ``defer`` (Dask) Ctrl-C raises at once, except inside ``critical()`` (a chunk being
-    written), after which it is raised.
-
-    SIGTERM is handled exactly like Ctrl-C while its handler is ``errors.raise_terminated`` (the
-    command line installs it: a service manager's or a batch system's stop must not lose the
-    chunk in progress nor leave the lock behind); ``signum`` is the first signal received."""
-
-    def __init__(self, defer: bool, hard_exit: bool = False):
-        self.defer = defer
-        self.hard_exit = hard_exit
-        self.requested = False
-        self.signum = signal.SIGINT  # the signal of the first stop request
-        self.control = None          # the RunControl of the chunk in progress
-        self.on_hard_exit = None     # called before os._exit (says what is saved)
-        self._critical = 0
-        self._old: dict[int, Any] = {}
-
-    def __enter__(self):
-        if threading.current_thread() is threading.main_thread():
-            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-                self._old[signal.SIGINT] = signal.signal(signal.SIGINT, self._handle)
-            if signal.getsignal(signal.SIGTERM) is raise_terminated:
-                self._old[signal.SIGTERM] = signal.signal(signal.SIGTERM, self._handle)
-        return self
-
-    def __exit__(self, *exc):
-        # On the way out of an interrupted command-line run, keep the handlers: a second Ctrl-C
-        # (or SIGTERM) during the unwinding must still exit at once, not kill the process by
-        # the signal.
-        if not (self.hard_exit and self.requested):
-            for signum, old in self._old.items():
-                signal.signal(signum, old)
-        return False
-
-    def _interrupt(self) -> KeyboardInterrupt:
-        return Terminated() if self.signum == signal.SIGTERM else KeyboardInterrupt()
-
-    def first(self, signum: int = signal.SIGINT) -> None:
-        """The first stop request (from the handler, or from a KeyboardInterrupt caught)."""
-        self.requested = True
-        self.signum = signum
-        if self.control is not None:
-            self.control.request_stop()
-        if signum == signal.SIGINT:
-            what, again = "", "Ctrl-C again to stop at once"
-        else:
-            what, again = f"{signal.Signals(signum).name}: ", "a second one or Ctrl-C stops at once"
-        sys.stderr.write(f"\ndiffsweep: {what}stopping; saving the replicas that finished "
-                         f"({again})\n")
-        sys.stderr.flush()
-
-    def second(self, signum: int = signal.SIGINT) -> None:
-        if self.hard_exit:
-            try:
-                if self.on_hard_exit is not None:
-                    self.on_hard_exit()
-            finally:
-                os._exit(128 + int(signum))
-        raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
-
-    def _handle(self, signum, frame):
-        if not self.defer:
-            if not self.requested:
-                self.signum = signum
-            if self.requested or not self._critical:
-                raise self._interrupt()
-            self.requested = True
-            return
-        if self.requested:
-            self.second(signum)
-        self.first(signum)
-
-    @contextmanager
-    def critical(self):
-        self._critical += 1
-        try:
-            yield
-        finally:
-            self._critical -= 1
-        if self.requested and not self.defer and not self._critical:
-            raise self._interrupt()
-
-
-class _Progress:
-    """Progress of a run in replicas (fractions of a chunk in progress included): a tqdm bar
-    (replicas done / total, simulated seconds per wall-second, ETA) and/or a callback
-    ``callback(done, total)``. Within a chunk, ``poll`` reads the engine's replica-slots done
-    (``RunControl.progress``) every ``POLL_S``, so that the bar and its ETA move while a chunk
-    runs, whatever its size."""
-
-    def __init__(self, enabled: bool, total: int, initial: int, desc: str, callback=None):
-        self.bar = None
-        self.sim_s = 0.0
-        self.t0 = time.perf_counter()
-        self.total = total
-        self.committed = float(initial)  # replicas in finished chunks (and reused)
-        self.callback = callback
-        if enabled:
-            from tqdm.auto import tqdm  # noqa: PLC0415
-
-            self.bar = tqdm(total=total, initial=initial, desc=desc, unit="replica",
-                            dynamic_ncols=True, file=sys.stderr, smoothing=0.1)
-
-    def _show(self, pos: float) -> None:
-        pos = min(float(pos), float(self.total))
-        if self.bar is not None:
-            step = int(pos) - int(self.bar.n)
-            if step > 0:
-                self.bar.update(step)
-        if self.callback is not None:
-            self.callback(pos, self.total)
-
-    def grow(self, total: int) -> None:
-        self.total = total
-        if self.bar is not None:
-            self.bar.total = total
-            self.bar.refresh()
-
-    def poll(self, control, chunk_replicas: int) -> None:
-        done, total = control.progress()
-        if total > 0:
-            self._show(self.committed + chunk_replicas * min(1.0, done / total))
-
-    def skip(self, n: int) -> None:
-        """``n`` replicas found done (target_ci rounds)."""
-        self.committed += n
-        self._show(self.committed)
-
-    def update(self, res: Results) -> None:
-        rep = res.replicas
-        if "duration_s" in rep.columns:
-            self.sim_s += float(pd.to_numeric(rep["duration_s"], errors="coerce").sum())
-        self.committed += len(rep)
-        if self.bar is not None:
-            wall = max(time.perf_counter() - self.t0, 1e-9)
-            self.bar.set_postfix_str(f"{self.sim_s / wall:.3g} sim-s/s", refresh=False)
-        self._show(self.committed)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
 
 
 # --------------------------------------------------------------------------------------------
@@ -703,106 +413,29 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
     the store), chunks_run, chunk_replicas, memory_budget_bytes, bytes_per_replica, and with a
     store: store, config_hash, problems; with target_ci: ci_* keys.
     """
-    from .config import SweepConfig, load_sweep  # noqa: PLC0415
-    from .grid import Grid  # noqa: PLC0415
-
     t0 = time.perf_counter()
-    cfg = None
-    if isinstance(grid, (str, os.PathLike)):
-        grid = load_sweep(grid)
-    if not isinstance(grid, (Grid, SweepConfig)):
-        raise ConfigError(f"grid: {grid!r} is not allowed (expected a diffsweep.Grid, a "
-                          "SweepConfig from diffsweep.config.load_sweep, or the path of a sweep "
-                          "file)")
-    if isinstance(grid, SweepConfig):
-        cfg = grid
-        # (its replicas counted before its seeds are listed; force lifts the limit here too)
-        grid = cfg.make_grid(max_replicas=None if force else "default")
-    if tables is None and cfg is not None:
-        tables = list(cfg.outputs.get("tables") or TABLES)
-    if tables is not None:
-        if isinstance(tables, str):
-            tables = [tables]
-        tables = list(tables)
-        for t in tables:
-            if t not in TABLES:
-                raise ConfigError(f"tables: {t!r} is not allowed (expected names among "
-                                  f"{', '.join(TABLES)})")
-        if "replicas" not in tables:
-            tables = ["replicas", *tables]  # the store and target_ci need it
-        if set(tables) == set(TABLES):
-            tables = None
+    grid, cfg = _as_grid(grid, force)
+    tables = _check_tables(tables, cfg)
     chunk_size = _check_positive_int("chunk_size", chunk_size)
     memory_budget_bytes = _check_positive_int("memory_budget_bytes", memory_budget_bytes)
     threads = _check_positive_int("threads", threads, lo=0)
     if backend not in _engine.BACKENDS:
         raise ConfigError(f"backend: {backend!r} is not allowed (expected one of "
                           f"{', '.join(_engine.BACKENDS)})")
+    metric, max_seeds, seeds_per_round = _check_target_ci(
+        grid, target_ci, target_metric, max_seeds, seeds_per_round, ci_level)
 
-    # target_ci arguments, all checked before anything runs
-    metric = None
-    if target_ci is not None:
-        if not (isinstance(target_ci, (int, float)) and not isinstance(target_ci, bool)
-                and math.isfinite(target_ci) and target_ci > 0):
-            raise ConfigError(f"target_ci: {target_ci!r} is not allowed (expected a finite "
-                              "number > 0: a fraction of |mean| such as 0.05, or with "
-                              "target_relative=False a half-width in the metric's unit)")
-        allowed = list(REPLICA_METRICS) + [c for c in grid.columns
-                                           if pd.api.types.is_numeric_dtype(grid.points[c])]
-        if target_metric not in allowed:
-            import difflib  # noqa: PLC0415
-            close = difflib.get_close_matches(str(target_metric), allowed, n=1)
-            hint = f"did you mean {close[0]!r}?" if close else "one of " + ", ".join(allowed)
-            raise ConfigError(f"target_metric: {target_metric!r} is not a column of the "
-                              f"replicas table ({hint})")
-        max_seeds = _check_positive_int("max_seeds", max_seeds, lo=2)
-        seeds_per_round = _check_positive_int("seeds_per_round", seeds_per_round)
-        if not (isinstance(ci_level, float) and 0 < ci_level < 1):
-            raise ConfigError(f"ci_level: {ci_level!r} is not allowed (expected 0 < level < 1)")
-        metric = target_metric
-
-    # backend, budget, chunk size
-    if client is None:
-        backend_name = _engine.resolve_backend(backend)
-        plan_backend = backend_name
-    else:
-        backend_name = backend
-        plan_backend = "cuda" if backend != "cpu" else "cpu"
-        try:
-            n_workers = max(1, len(client.scheduler_info(n_workers=-1).get("workers", {})))
-        except TypeError:  # older distributed: no n_workers argument
-            n_workers = max(1, len(client.scheduler_info().get("workers", {})))
-        except Exception:
-            n_workers = 1
-    if memory_budget_bytes is None:
-        # a Dask driver cannot see its workers' memory: the conservative CUDA budget
-        memory_budget_bytes = (default_memory_budget(plan_backend) if client is None
-                               else CUDA_MEMORY_BUDGET)
-    max_chunk = chunk_size or MAX_CHUNK[plan_backend]
-    if client is not None and chunk_size is None:
-        # several chunks per worker, so that the cluster is balanced and a lost worker costs
-        # little
-        max_chunk = max(1, min(max_chunk, math.ceil(len(grid) / (4 * n_workers))))
-
-    # sizes and engine limits, before the folder is touched: every point is packed once
-    from . import sizing  # noqa: PLC0415
-    sizing.check_replicas(len(grid), force)
-    pinfo: dict[int, tuple[tuple, int]] = {p: point_info(grid, p) for p in range(grid.n_points)}
-    if not force:
-        sizing.check_estimate(sizing.estimate(grid, threads), force)
+    # plan: backend, budget, chunk size; sizes and engine limits, before the folder is touched
+    backend_name, memory_budget_bytes, max_chunk = _plan(grid, backend, client,
+                                                         memory_budget_bytes, chunk_size)
+    pinfo = _check_size(grid, threads, force)
 
     # the results folder
     st = None
     ident, fields = grid_identity(grid, cfg)
     if store is not None:
-        from .store import Store  # noqa: PLC0415
-
-        st = store if isinstance(store, Store) else Store(store)
-        _check_folder_tables(st, ident, tables)
-        fields = {**fields, **(manifest or {}), "backend": backend_name,
-                  "device": (_device_name(backend_name) if client is None else "dask"),
-                  "threads": threads or 0, "tables": list(tables or TABLES)}
-        st.open(ident, fields, break_lock=break_lock)
+        st = _open_folder(store, ident, fields, tables, manifest, backend_name, client, threads,
+                          break_lock)
 
     callback = progress if callable(progress) else None
     show = ((not quiet and sys.stderr.isatty()) if progress is None or callback is not None
@@ -814,28 +447,12 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
     session = None
     ci_meta: dict[str, Any] = {}
 
-    def saved_message(at_once: bool = False, signum: int = signal.SIGINT) -> str:
-        n_done = len(session.done.intersection(order)) if session else 0
-        how = ("interrupted" if signum == signal.SIGINT
-               else f"interrupted by {signal.Signals(signum).name}")
-        if st is None:
-            return (f"{how}: nothing is saved (no store); pass store=DIR (--out DIR) to be "
-                    "able to resume")
-        if not st.claimed and not n_done:
-            return (f"{how} before any replica finished: nothing is saved and {st.path} "
-                    f"is left as it was. Start again with:\n  "
-                    f"{resume_hint or 'the same call'}")
-        hint = resume_hint or f"run the same call again with store={str(st.path)!r}"
-        lost = (" (the replicas of the chunk in progress are lost)" if at_once else "")
-        return (f"{how}: {n_done} of {len(order)} replicas are saved in {st.path} "
-                f"({session.replicas_run if session else 0} computed by this run){lost}. "
-                f"Resume with:\n  {hint}")
-
     def hard_exit() -> None:
         try:
             if prog is not None:
                 prog.close()
-            sys.stderr.write(f"\ndiffsweep: {saved_message(True, sig.signum)}\n")
+            msg = _saved_message(st, session, order, resume_hint, True, sig.signum)
+            sys.stderr.write(f"\ndiffsweep: {msg}\n")
             sys.stderr.flush()
         finally:
             if st is not None:
@@ -857,39 +474,18 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
                              desc=(cfg.name if cfg is not None else "diffsweep"),
                              callback=callback)
             session.progress = prog
+            # compute the chunks, store each as it finishes, move the progress bar
             session.run_rows(grid.replicas)
-            if metric is not None:
+            if metric is not None:  # CI targeting: more seeds where the CI is too wide
                 ci_meta = _target_ci_rounds(session, grid, wanted, order, prog, target_ci,
                                             metric, target_relative, max_seeds,
                                             seeds_per_round or len(grid.seeds), ci_level)
     except KeyboardInterrupt as e:
-        # Terminated (SIGTERM raised at once: Dask) carries its signal; a deferred stop was
-        # recorded by the handler
-        signum = getattr(e, "signum", sig.signum if sig.requested else signal.SIGINT)
-        if prog is not None:
-            prog.close()
-        if st is not None:
-            try:
-                st.finish({"interrupted": True, "signal": signal.Signals(signum).name,
-                           "replicas_run": session.replicas_run if session else 0})
-            except OSError:
-                pass
-            st.close()
-        n_done = len(session.done.intersection(order)) if session else 0
-        raise SweepInterrupted(saved_message(False, signum),
-                               store=str(st.path) if st is not None else None,
-                               done=n_done, total=len(order), resume=resume_hint,
-                               signum=signum) from None
+        raise _interrupted(e, sig, prog, st, session, order, resume_hint) from None
     except BaseException as e:
-        if st is not None:  # record the failed run; its finished chunks stay and are reused
-            try:
-                st.finish({"error": f"{type(e).__name__}: {e}",
-                           "replicas_run": session.replicas_run if session else 0})
-            except OSError:
-                pass
-            st.close()
-        if isinstance(e, OSError) and not isinstance(e, StoreError) and st is not None:
-            raise store_error(e, st.path, "use the results folder") from None
+        err = _failed(e, st, session)
+        if err is not None:
+            raise err from None
         raise
     finally:
         if prog is not None:
@@ -900,8 +496,195 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
     # run); with a store, sorted by point and seed
     order = {(p, s): i for i, (p, s) in enumerate((p, s) for p in sorted(wanted)
                                                   for s in wanted[p])}
+    run_meta = _run_meta(session, order, backend_name, client, threads, t0, max_chunk,
+                         memory_budget_bytes, ci_meta)
+    return _answer(session, st, order, run_meta, ident)
+
+
+# --------------------------------------------------------------------------------------------
+# the steps of run
+# --------------------------------------------------------------------------------------------
+def _as_grid(grid, force: bool):
+    """(Grid, SweepConfig or None) of what ``run`` was given: a Grid, a SweepConfig or the path
+    of a sweep file."""
+    from .config import SweepConfig, load_sweep  # noqa: PLC0415
+    from .grid import Grid  # noqa: PLC0415
+
+    cfg = None
+    if isinstance(grid, (str, os.PathLike)):
+        grid = load_sweep(grid)
+    if not isinstance(grid, (Grid, SweepConfig)):
+        raise ConfigError(f"grid: {grid!r} is not allowed (expected a diffsweep.Grid, a "
+                          "SweepConfig from diffsweep.config.load_sweep, or the path of a sweep "
+                          "file)")
+    if isinstance(grid, SweepConfig):
+        cfg = grid
+        # (its replicas counted before its seeds are listed; force lifts the limit here too)
+        grid = cfg.make_grid(max_replicas=None if force else "default")
+    return grid, cfg
+
+
+def _check_tables(tables, cfg) -> list[str] | None:
+    """The tables to keep (None: all), checked; ``replicas`` is always kept."""
+    if tables is None and cfg is not None:
+        tables = list(cfg.outputs.get("tables") or TABLES)
+    if tables is not None:
+        if isinstance(tables, str):
+            tables = [tables]
+        tables = list(tables)
+        for t in tables:
+            if t not in TABLES:
+                raise ConfigError(f"tables: {t!r} is not allowed (expected names among "
+                                  f"{', '.join(TABLES)})")
+        if "replicas" not in tables:
+            tables = ["replicas", *tables]  # the store and target_ci need it
+        if set(tables) == set(TABLES):
+            tables = None
+    return tables
+
+
+def _check_target_ci(grid, target_ci, target_metric, max_seeds, seeds_per_round, ci_level):
+    """(metric or None, max_seeds, seeds_per_round): the target_ci arguments, all checked
+    before anything runs."""
+    metric = None
+    if target_ci is not None:
+        if not (isinstance(target_ci, (int, float)) and not isinstance(target_ci, bool)
+                and math.isfinite(target_ci) and target_ci > 0):
+            raise ConfigError(f"target_ci: {target_ci!r} is not allowed (expected a finite "
+                              "number > 0: a fraction of |mean| such as 0.05, or with "
+                              "target_relative=False a half-width in the metric's unit)")
+        allowed = list(REPLICA_METRICS) + [c for c in grid.columns
+                                           if pd.api.types.is_numeric_dtype(grid.points[c])]
+        if target_metric not in allowed:
+            import difflib  # noqa: PLC0415
+            close = difflib.get_close_matches(str(target_metric), allowed, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else "one of " + ", ".join(allowed)
+            raise ConfigError(f"target_metric: {target_metric!r} is not a column of the "
+                              f"replicas table ({hint})")
+        max_seeds = _check_positive_int("max_seeds", max_seeds, lo=2)
+        seeds_per_round = _check_positive_int("seeds_per_round", seeds_per_round)
+        if not (isinstance(ci_level, float) and 0 < ci_level < 1):
+            raise ConfigError(f"ci_level: {ci_level!r} is not allowed (expected 0 < level < 1)")
+        metric = target_metric
+    return metric, max_seeds, seeds_per_round
+
+
+def _plan(grid, backend: str, client, memory_budget_bytes: int | None,
+          chunk_size: int | None) -> tuple[str, int, int]:
+    """(backend, memory budget, most replicas per chunk) of a run."""
+    if client is None:
+        backend_name = _engine.resolve_backend(backend)
+        plan_backend = backend_name
+    else:
+        backend_name = backend
+        plan_backend = "cuda" if backend != "cpu" else "cpu"
+        try:
+            n_workers = max(1, len(client.scheduler_info(n_workers=-1).get("workers", {})))
+        except TypeError:  # older distributed: no n_workers argument
+            n_workers = max(1, len(client.scheduler_info().get("workers", {})))
+        except Exception:
+            n_workers = 1
+    if memory_budget_bytes is None:
+        # a Dask driver cannot see its workers' memory: the conservative CUDA budget
+        memory_budget_bytes = (default_memory_budget(plan_backend) if client is None
+                               else CUDA_MEMORY_BUDGET)
+    max_chunk = chunk_size or MAX_CHUNK[plan_backend]
+    if client is not None and chunk_size is None:
+        # several chunks per worker, so that the cluster is balanced and a lost worker costs
+        # little
+        max_chunk = max(1, min(max_chunk, math.ceil(len(grid) / (4 * n_workers))))
+    return backend_name, memory_budget_bytes, max_chunk
+
+
+def _check_size(grid, threads, force: bool) -> dict[int, tuple[tuple, int]]:
+    """Refuse a run above ``diffsweep.sizing``'s limits (unless ``force``) and pack every point
+    once (engine limits); returns point -> ``point_info``."""
+    from . import sizing  # noqa: PLC0415
+    sizing.check_replicas(len(grid), force)
+    pinfo: dict[int, tuple[tuple, int]] = {p: point_info(grid, p) for p in range(grid.n_points)}
+    if not force:
+        sizing.check_estimate(sizing.estimate(grid, threads), force)
+    return pinfo
+
+
+def _open_folder(store, ident: str, fields: dict, tables, manifest, backend_name: str, client,
+                 threads, break_lock: bool):
+    """The results folder as a locked ``Store`` (claimed, given its manifest, by its first
+    chunk)."""
+    from .store import Store  # noqa: PLC0415
+
+    st = store if isinstance(store, Store) else Store(store)
+    _check_folder_tables(st, ident, tables)
+    fields = {**fields, **(manifest or {}), "backend": backend_name,
+              "device": (_device_name(backend_name) if client is None else "dask"),
+              "threads": threads or 0, "tables": list(tables or TABLES)}
+    st.open(ident, fields, break_lock=break_lock)
+    return st
+
+
+def _saved_message(st, session, order, resume_hint, at_once: bool = False,
+                   signum: int = signal.SIGINT) -> str:
+    """What an interrupted run saved, and how to resume."""
+    n_done = len(session.done.intersection(order)) if session else 0
+    how = ("interrupted" if signum == signal.SIGINT
+           else f"interrupted by {signal.Signals(signum).name}")
+    if st is None:
+        return (f"{how}: nothing is saved (no store); pass store=DIR (--out DIR) to be "
+                "able to resume")
+    if not st.claimed and not n_done:
+        return (f"{how} before any replica finished: nothing is saved and {st.path} "
+                f"is left as it was. Start again with:\n  "
+                f"{resume_hint or 'the same call'}")
+    hint = resume_hint or f"run the same call again with store={str(st.path)!r}"
+    lost = (" (the replicas of the chunk in progress are lost)" if at_once else "")
+    return (f"{how}: {n_done} of {len(order)} replicas are saved in {st.path} "
+            f"({session.replicas_run if session else 0} computed by this run){lost}. "
+            f"Resume with:\n  {hint}")
+
+
+def _interrupted(e: KeyboardInterrupt, sig, prog, st, session, order,
+                 resume_hint) -> SweepInterrupted:
+    """A stopped run: close the bar, record the stop in the folder and release it; the
+    ``SweepInterrupted`` to raise."""
+    # Terminated (SIGTERM raised at once: Dask) carries its signal; a deferred stop was
+    # recorded by the handler
+    signum = getattr(e, "signum", sig.signum if sig.requested else signal.SIGINT)
+    if prog is not None:
+        prog.close()
+    if st is not None:
+        try:
+            st.finish({"interrupted": True, "signal": signal.Signals(signum).name,
+                       "replicas_run": session.replicas_run if session else 0})
+        except OSError:
+            pass
+        st.close()
+    n_done = len(session.done.intersection(order)) if session else 0
+    return SweepInterrupted(_saved_message(st, session, order, resume_hint, False, signum),
+                            store=str(st.path) if st is not None else None,
+                            done=n_done, total=len(order), resume=resume_hint,
+                            signum=signum)
+
+
+def _failed(e: BaseException, st, session) -> BaseException | None:
+    """A failed run: recorded in the folder, which is released; the error to raise instead of
+    ``e`` (an OSError of the folder as a one-line StoreError), else None."""
+    if st is not None:  # record the failed run; its finished chunks stay and are reused
+        try:
+            st.finish({"error": f"{type(e).__name__}: {e}",
+                       "replicas_run": session.replicas_run if session else 0})
+        except OSError:
+            pass
+        st.close()
+    if isinstance(e, OSError) and not isinstance(e, StoreError) and st is not None:
+        return store_error(e, st.path, "use the results folder")
+    return None
+
+
+def _run_meta(session, order, backend_name: str, client, threads, t0: float, max_chunk: int,
+              memory_budget_bytes: int, ci_meta: dict) -> dict:
+    """The run's keys of ``meta`` (see ``run``)."""
     first = session.chunk_metas[0] if session.chunk_metas else {}
-    run_meta = {
+    return {
         "version": first.get("version", _engine.version()),
         "backend": (first.get("backend", backend_name) if client is None
                     else "+".join(sorted({m.get("backend", "?") for m in session.chunk_metas}))
@@ -921,6 +704,11 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
         "distributed": client is not None,
         **ci_meta,
     }
+
+
+def _answer(session, st, order, run_meta: dict, ident: str) -> Results:
+    """The tables of the pairs in ``order``: read back from the folder (which is released), else
+    from the chunks computed."""
     if st is not None:
         json_meta = {k: v for k, v in run_meta.items() if k != "ci_summary"}
         try:
@@ -937,52 +725,6 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
         only = session.parts[0]
         return _select(only, order, {**only.meta, **run_meta}, sort_by_request=True)
     return _select(Results.concat(session.parts), order, run_meta, sort_by_request=True)
-
-
-def run_family(grids: dict, backend: str = "auto", threads: int | None = None,
-               progress: bool | None = None) -> tuple[dict[str, Results], Any]:
-    """Every replica of several grids (a figure family's sweeps: name -> Grid) in one engine
-    call (``engine.execute_many``): on CUDA as few launches as the shapes and memory allow,
-    instead of a launch or more per sweep, each as long as its slowest replica. Returns
-    (name -> Results, stopped): a Ctrl-C asks the engine to stop, and the replicas that finished
-    are returned with stopped true (a second Ctrl-C raises KeyboardInterrupt at once): the
-    ``signal.Signals`` that stopped it (SIGINT, or SIGTERM under the command line, so that the
-    caller can exit with 128 + it), or True when the engine was stopped otherwise. Hand each
-    Results to ``run(..., precomputed=)`` to store it in its sweep's folder."""
-    names = list(grids)
-    total = sum(len(grids[n]) for n in names)
-    control = _engine.RunControl()
-    box: dict[str, Any] = {}
-
-    def work():
-        try:
-            box["res"] = _engine.execute_many([(grids[n], None) for n in names], backend,
-                                              threads, control=control)
-        except BaseException as e:  # noqa: BLE001 - handed to the main thread
-            box["err"] = e
-
-    show = sys.stderr.isatty() if progress is None else bool(progress)
-    prog = _Progress(show, total, 0, desc="family (one engine call)")
-    worker = threading.Thread(target=work, name="diffsweep-engine", daemon=True)
-    # The first Ctrl-C only asks the engine to stop (a KeyboardInterrupt raised inside join()
-    # can leave the thread looking finished while it runs); a second one raises at once.
-    sig = _Sigint(defer=True)
-    sig.control = control
-    try:
-        with sig:
-            worker.start()
-            while worker.is_alive():
-                worker.join(POLL_S)
-                prog.poll(control, total)
-    finally:
-        prog.close()
-    err = box.get("err")
-    stopped = signal.Signals(sig.signum) if sig.requested else True
-    if isinstance(err, _engine.EngineInterrupted):
-        return dict(zip(names, err.partial)), stopped
-    if err is not None:
-        raise err
-    return dict(zip(names, box["res"])), stopped if control.stop_requested else False
 
 
 def _check_folder_tables(st, ident: str, tables) -> None:
@@ -1007,44 +749,3 @@ def _check_folder_tables(st, ident: str, tables) -> None:
             "before, or use another output folder")
 
 
-def _target_ci_rounds(session: _Session, grid, wanted, order, prog, target, metric, relative,
-                      max_seeds, per_round, level) -> dict:
-    """Add seeds in rounds to the points whose CI half-width is above ``target``."""
-    from .stats import ci_targets_unmet, summarize  # noqa: PLC0415
-
-    rounds = 0
-    while True:
-        values = session.metric_table()
-        if len(values):
-            keys = pd.MultiIndex.from_arrays([values["point"].astype("int64"),
-                                              values["seed"].astype("int64")])
-            values = values[keys.isin(list(order))]
-        summary = summarize(values, by=["point"], metrics=[metric], level=level)
-        missing = sorted(set(wanted) - set(summary["point"].astype(int)))
-        unmet = set(ci_targets_unmet(summary, target, relative)["point"].astype(int))
-        unmet |= set(missing)
-        grow = sorted(p for p in unmet if len(wanted[p]) < max_seeds)
-        if not grow:
-            break
-        rounds += 1
-        new_pairs = []
-        for p in grow:
-            k = min(per_round, max_seeds - len(wanted[p]))
-            top = max(wanted[p])
-            seeds = list(range(top + 1, top + 1 + k))
-            wanted[p].extend(seeds)
-            new_pairs.extend((p, s) for s in seeds)
-        for pr in new_pairs:
-            order[pr] = len(order)
-        prog.grow(len(order))
-        rows = _rows_for(grid, new_pairs)
-        prog_before = len(session.done.intersection(new_pairs))
-        if prog_before:
-            prog.skip(prog_before)
-        session.run_rows(rows)
-    capped = sorted(unmet)
-    return {"ci_target": float(target), "ci_metric": metric, "ci_relative": bool(relative),
-            "ci_level": level, "ci_rounds": rounds, "ci_max_seeds": max_seeds,
-            "ci_capped_points": capped,
-            "ci_seeds_per_point": {int(p): len(s) for p, s in wanted.items()},
-            "ci_summary": summary}

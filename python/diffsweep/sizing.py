@@ -22,6 +22,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .chunking import available_memory_bytes, point_info
 from .errors import ConfigError
 
 #: most points a Grid builds unless told (Grid(..., max_points=None), --force)
@@ -152,16 +153,10 @@ class Estimate:
         ] + self.notes
 
 
-def available_memory_bytes() -> int:
-    from .runner import available_memory_bytes as free  # noqa: PLC0415
-    return free()
-
-
 def estimate(grid, threads: int | None = None, sample: int = SAMPLE_POINTS) -> Estimate:
     """Points, replicas, replica-slots, result rows and memory, and a rough CPU time of running
     every replica of ``grid``, from up to ``sample`` points packed with their first seed."""
     from .pack import pack  # noqa: PLC0415
-    from .runner import point_info  # noqa: PLC0415
 
     n_points, seeds = grid.n_points, len(grid.seeds)
     if threads is None or threads == 0:

@@ -1,0 +1,150 @@
+"""chunking: what a chunk of replicas may hold -- the memory budget, each point's shape and
+bytes per replica (from a packed sample, checked against the engine's limits) and the split of
+replica rows into chunks. Below ``runner`` and ``sizing``, which both use it (see the module
+docstring of ``diffsweep.runner``, "Chunks" and "Size")."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pandas as pd
+
+from . import engine as _engine
+from .errors import ConfigError
+from .pack import layout, pack, shape_key
+
+#: default upper bound of replicas per chunk, per backend
+MAX_CHUNK = {"cpu": 4096, "cuda": 65536}
+#: Python-side bytes per table row of results (DataFrame columns, Parquet buffers)
+TABLE_ROW_BYTES = 1024
+#: fraction of the free RAM a CPU run may use by default
+CPU_MEMORY_FRACTION = 0.5
+#: default budget of a Dask run (the driver cannot see its workers' devices)
+CUDA_MEMORY_BUDGET = 4 << 30
+#: fraction of the device's free memory a CUDA run's arrays may use
+CUDA_MEMORY_FRACTION = 0.5
+
+
+def available_memory_bytes() -> int:
+    """Free RAM: ``MemAvailable`` of /proc/meminfo, else ``os.sysconf``, else 4 GiB."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return 4 << 30
+
+
+def default_memory_budget(backend: str) -> int:
+    """The budget a chunk may use when ``memory_budget_bytes`` is not given."""
+    host = max(64 << 20, int(CPU_MEMORY_FRACTION * available_memory_bytes()))
+    if backend == "cpu":
+        return host
+    free = _engine.cuda_free_bytes()
+    return min(host, int(CUDA_MEMORY_FRACTION * free)) if free else CUDA_MEMORY_BUDGET
+
+
+def replica_bytes(scenario, seed: int = 0) -> int:
+    """Estimated memory one replica of ``scenario`` needs in a chunk: its input and output
+    arrays (twice: host and device or copies), plus its result rows."""
+    p = pack([scenario], [int(seed)])
+    s = p.shape
+    inputs = sum(int(a.nbytes) for a in p.arrays.values())
+    lay = layout()
+    outputs = sum(dt.itemsize * int(np.prod(lay.axes(dim, s))) for dt, dim in lay.outputs.values())
+    rows = (1 + s["max_flows"] + s["max_links"] * 4 + s["max_sources"]
+            + s["max_flows"] * s["max_intervals"] + s.get("max_transfers", 0) + s.get("max_gens", 0))
+    return 2 * (inputs + outputs) + TABLE_ROW_BYTES * rows
+
+
+#: what the engine's batch-shape limits mean for a scenario: shape field -> (name, what)
+_LIMIT_FIELDS = {"max_flows": ("n_flows", "TCP flows per scenario"),
+                 "max_links": ("links", "links per scenario"),
+                 "max_sources": ("sources", "traffic sources per scenario")}
+
+
+def _limit_error(text: str, grid=None, point: int | None = None) -> ConfigError:
+    """A ConfigError for the engine's ``batch shape: FIELD = V is not allowed (expected A..B)``."""
+    body = text.split(":", 1)[1].strip() if text.startswith("batch shape:") else text
+    field, _, rest = body.partition(" = ")
+    value, _, allowed = rest.partition(" is not allowed ")
+    name, what = _LIMIT_FIELDS.get(field, (field, f"the engine's {field}"))
+    if name == "n_flows" and grid is not None and "n_flows" not in grid.columns \
+            and "n_flows" not in grid.fixed:
+        name = "flows"
+    where = f" ({grid._where(point, grid.seeds[0])})" if grid is not None and point is not None \
+        else ""
+    return ConfigError(f"{name}: {value} is above the engine's limit on {what} "
+                       f"{allowed.strip()}{where}")
+
+
+def point_info(grid, p: int) -> tuple[tuple, int]:
+    """(shape key, bytes per replica) of point ``p``, from a packed sample (its first seed). A
+    scenario the engine cannot run (too many flows, links or sources; a duration beyond its slot
+    clock) is a ConfigError naming the field, the limit and the grid point."""
+    seed = grid.seeds[0]
+    sc = grid.scenario(p, seed)
+    limits = _engine_limits()
+    for key, n in (("max_flows", sc.engine_flows),
+                   ("max_links", len(sc.links)),
+                   ("max_sources", len(sc.sources))):
+        top = limits.get(key)
+        if top is not None and n > top:
+            raise _limit_error(f"batch shape: {key} = {n} is not allowed (expected at most {top})",
+                               grid, p)
+    try:
+        return shape_key(sc), replica_bytes(sc, seed)
+    except ConfigError as e:
+        raise ConfigError(f"{e} ({grid._where(p, seed)})") from None
+    except ValueError as e:
+        if str(e).startswith("batch shape:"):
+            raise _limit_error(str(e), grid, p) from None
+        raise
+
+
+def _engine_limits() -> dict:
+    try:
+        from .pack import layout  # noqa: PLC0415
+        return dict(layout().limits)
+    except Exception:  # pragma: no cover - an engine without the limits table
+        return {}
+
+
+def plan_chunks(grid, rows: pd.DataFrame, memory_budget_bytes: int,
+                max_replicas: int, info: dict | None = None) -> tuple[list[pd.DataFrame], dict]:
+    """Split ``rows`` (replica rows: point, seed, grid columns) into chunks of at most
+    ``max_replicas`` replicas whose estimated memory fits ``memory_budget_bytes``; rows of points
+    with the same shape are kept together (groups in order of first appearance, the given row
+    order within a group). ``info``: a cache point -> ``point_info`` (filled as needed).
+    Returns the chunks and facts for ``meta``."""
+    if rows.empty:
+        return [], {"bytes_per_replica": 0, "chunks": 0}
+    info = {} if info is None else info
+    points = rows["point"].to_numpy()
+    for p in dict.fromkeys(points.tolist()):
+        if p not in info:
+            info[p] = point_info(grid, p)
+    group_of: dict[tuple, int] = {}
+    for p in dict.fromkeys(points.tolist()):
+        group_of.setdefault(info[p][0], len(group_of))
+    order = np.argsort(np.array([group_of[info[p][0]] for p in points.tolist()]), kind="stable")
+    rows = rows.iloc[order].reset_index(drop=True)
+    chunks, start, n, worst = [], 0, 0, 0
+    over = False
+    for i, p in enumerate(rows["point"].tolist()):
+        b = info[p][1]
+        w = max(worst, b)
+        if n and (n >= max_replicas or (n + 1) * w > memory_budget_bytes):
+            chunks.append(rows.iloc[start:i].reset_index(drop=True))
+            start, n, w = i, 0, b
+        over |= b > memory_budget_bytes
+        n, worst = n + 1, w
+    chunks.append(rows.iloc[start:].reset_index(drop=True))
+    biggest = max(info[p][1] for p in dict.fromkeys(points.tolist()))
+    return chunks, {"bytes_per_replica": biggest, "chunks": len(chunks),
+                    "over_budget": over}
