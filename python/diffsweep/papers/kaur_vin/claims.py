@@ -154,7 +154,8 @@ def _k2_timeouts_shape(res: Results) -> Verdict:
     else:
         st = PARTLY
     rs = "undefined (a flat curve)" if r is None else f"{r:.2f}"
-    return Verdict(st, {"pearson_r_loss_timeouts": r, "timeouts_vs_t_on": _curve_numbers(ct, "t_on"),
+    return Verdict(st, {"pearson_r_loss_timeouts": r,
+                        "timeouts_vs_t_on": _curve_numbers(ct, "t_on"),
                         "timeouts_peak_at_ms": info.get("peak_at")},
                    f"r(loss, timeouts) over T_on = {rs} (>= {SHAPE_R_HOLDS} holds, "
                    f">= {SHAPE_R_PARTLY} partly); timeouts curve: {why_t}")
@@ -395,8 +396,9 @@ def _m_trend(res: Results, rows: Callable, settings: tuple, nets: tuple, x: str,
                 whys.append(f"{who}: the slope of M per {unit} is {cl.ci_words(sl)}, "
                             f"{cl.sign_words(sl, mode)}: {st}")
             sts.append(st)
-    suffix = f" (CI within +-{FLAT} holds, |mean| <= {FLAT_PARTLY} partly)" if mode == "flat" else ""
-    return cl.combined_verdict(sts, nums, whys, missing, notes, suffix=suffix)
+    suffix = f" (CI within +-{FLAT} holds, |mean| <= {FLAT_PARTLY} partly)"
+    return cl.combined_verdict(sts, nums, whys, missing, notes,
+                               suffix=suffix if mode == "flat" else "")
 
 
 def _k6_pairs(res: Results, value: str, direction: int, what: str) -> Verdict:
@@ -409,7 +411,8 @@ def _k6_pairs(res: Results, value: str, direction: int, what: str) -> Verdict:
         ci = cl.overall_ci(d, "diff")
         st = cl.sign_status(ci, direction)
         side = {net: cl.overall_ci(d.rename(columns={f"{value}_{ab}": "v"}), "v",
-                                   bounds=_BOUNDS.get(value)) for net, ab in ((a_net, "a"), (b_net, "b"))}
+                                   bounds=_BOUNDS.get(value))
+                for net, ab in ((a_net, "a"), (b_net, "b"))}
         nums[f"{setting}: {b_net} - {a_net}"] = {"difference": ci, **side}
         sts.append(st)
         whys.append(f"{setting} RTPs, {what} with EF minus without ({b_net} minus {a_net}, "
@@ -447,7 +450,8 @@ def _k7_equal_slower(res: Results) -> Verdict:
 
 def _trend_part(per: pd.DataFrame, value: str, mode: str):
     """mode 'up' / 'down' (significant trend) or 'flat' (|change| small), against log2 N."""
-    st, tr = _trend_status(per, "N", value, {"up": +1, "down": -1}.get(mode, mode))
+    direction = {"up": +1, "down": -1}.get(mode, mode)
+    st, tr = _trend_status(per, "N", value, direction)
     if tr is None:
         return NM, {}, f"{value}: needs >= 2 values of N"
     ch = tr["change_over_range"]
@@ -455,7 +459,7 @@ def _trend_part(per: pd.DataFrame, value: str, mode: str):
     return st, {"change_over_N_range": ch, "by_N": by_n}, \
         (f"{_WORDS.get(value, value)} changes by {cl.ci_words(ch)} over the N range; "
          + (cl.flat_words(ch, FLAT, FLAT_PARTLY) if mode == "flat" else
-            f"its slope per doubling of N is {cl.sign_words(tr['slope_per_log_unit'], +1 if mode == 'up' else -1)}")
+            f"its slope per doubling of N is {cl.sign_words(tr['slope_per_log_unit'], direction)}")
          + f": {st}")
 
 
@@ -664,7 +668,8 @@ _CLAIMS = (
      "Equal RTPs, TCP+UDP+EF: the spread increases with N (as K8.1) while the near-fair share "
      "does not change appreciably (95% CI of the change over the N range within +-0.1 holds, "
      "whole CI within +-0.2 partly); the two parts combined."),
-    ("K9.1", "Fig. 9a", "K9", "check_k9_udp", _k89, dict(setting="unequal", net="TCP+UDP",
+    ("K9.1", "Fig. 9a", "K9", "check_k9_udp",
+     _k89, dict(setting="unequal", net="TCP+UDP",
      parts=(("near_fair", "up"), ("spread", "large_at_max_N"))),
      "Unequal RTPs, TCP+UDP: increasing N significantly improves the percentage of flows close "
      "to their fair share, even though the maximum difference in throughput remains large.",
@@ -672,7 +677,8 @@ _CLAIMS = (
      "log2 N above 0 -> holds, mean > 0 -> partly) and the spread remains large (95% CI of the "
      "spread at the largest N all >= 1.0 fair share holds, reaching 0.5 partly); the two parts "
      "combined."),
-    ("K9.2", "Fig. 9b", "K9", "check_k9_udp_ef", _k89, dict(setting="unequal", net="TCP+UDP+EF",
+    ("K9.2", "Fig. 9b", "K9", "check_k9_udp_ef",
+     _k89, dict(setting="unequal", net="TCP+UDP+EF",
      parts=(("near_fair", "flat"), ("min_max_ratio", "flat"))),
      "Unequal RTPs, TCP+UDP+EF: the fairness of the allocation changes marginally with "
      "increase in the number of TCP flows.",
@@ -736,7 +742,8 @@ def _check(name: str, rule: Callable, params: dict, test: str) -> Callable:
 
 
 #: every family claim's check by name; also module attributes (``check_k2_peak``, ...)
-CHECKS = {name: _check(name, rule, params, test) for _, _, _, name, rule, params, _, test in _CLAIMS}
+CHECKS = {name: _check(name, rule, params, test)
+          for _, _, _, name, rule, params, _, test in _CLAIMS}
 globals().update(CHECKS)
 
 
@@ -755,7 +762,8 @@ _ALIASES = {"K8": ("K8", "K8/K9", "K8K9", "K89"), "K9": ("K9", "K8/K9", "K8K9", 
             "K6": ("K6", "K5")}
 
 
-def results_for(family: str, results_by_family: Mapping[str, Results]) -> tuple[Results | None, str | None]:
+def results_for(family: str, results_by_family: Mapping[str, Results]
+                ) -> tuple[Results | None, str | None]:
     """The Results a family's claims read, and the key it came from: the family's own key, an
     alias (K8/K9 together: "K8/K9", "K89"), the K5 data for K6, or for K10 every family's
     flows together (``kaur_vin.combine``)."""
