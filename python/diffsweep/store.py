@@ -131,22 +131,6 @@ def _tmp_path(final: Path) -> Path:
     return final.with_name(f"{TMP_PREFIX}{uuid.uuid4().hex[:8]}-{final.name}")
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (tmp in the same folder, fsync, rename, fsync dir)."""
-    path = Path(path)
-    tmp = _tmp_path(path)
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    _fsync_dir(path.parent)
-
-
 def atomic_write_files(files: dict) -> None:
     """Write each ``path: bytes`` of ``files`` to a temporary file beside it, then rename them all
     into place: an error while writing (a full disk) leaves every path as it was, and no
@@ -171,6 +155,11 @@ def atomic_write_files(files: dict) -> None:
                 tmp.unlink()
     for parent in {p.parent for p in tmps}:
         _fsync_dir(parent)
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (tmp in the same folder, fsync, rename, fsync dir)."""
+    atomic_write_files({Path(path): data})
 
 
 def atomic_write_json(path: Path, obj: Any) -> None:
