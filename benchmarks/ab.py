@@ -64,6 +64,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--base-site", required=True, help="a folder holding the other build's diffsweep")
     ap.add_argument("--base-name", default="base", help="what the other build is (a commit, a version)")
+    ap.add_argument("--this-site", default=None,
+                    help="a folder holding this build's diffsweep (default: the installed one)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
     args = ap.parse_args()
@@ -72,7 +74,7 @@ def main() -> None:
     rounds = []
     for k in range(args.rounds):
         base = run_case(args.base_site)
-        this = run_case(None)
+        this = run_case(args.this_site)
         rounds.append({"base": base, "this": this})
         for n in ("1", "64"):
             print(f"round {k + 1}: {n:>2} flows  {args.base_name} {base[n]['replica_slots_per_s'] / 1e6:6.2f}"

@@ -23,6 +23,7 @@ void run_batch_cpu(const BatchInput& in, BatchOutput& out, int threads, int64_t*
   (void)threads;
 #endif
   const Layout L = make_layout(s);
+  const BatchView view = make_view(in, out, L);
   std::unique_ptr<unsigned char[]> arena(new unsigned char[L.stride * (size_t)nt + 64]);
   unsigned char* base = (unsigned char*)(((uintptr_t)arena.get() + 63) & ~(uintptr_t)63);
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
@@ -33,23 +34,22 @@ void run_batch_cpu(const BatchInput& in, BatchOutput& out, int threads, int64_t*
 #else
     unsigned char* block = base;
 #endif
-    Replica x = bind_replica(r, &in, L, block);
-    bind_records(x, &out);
-    init_replica(x, L);
+    Replica x = bind_replica(r, &view, 0, block);
+    init_replica(x);
     const int32_t need = emit_need(x);
     const uint32_t end = (uint32_t)in.end_slot[r];
     const uint64_t clip = s.clip_slots > 0 ? (uint64_t)s.clip_slots : (uint64_t)end;
-    while (x.hdr->t_queue < end) {
+    while (x.hdr()->t_queue < end) {
       // In pieces of clip_slots (default kPollSlots) so that a stop request is seen within
       // milliseconds; where the pieces end changes no result (tests/test_schedule.py).
-      const uint32_t done = run_rounds(x, (uint64_t)x.hdr->t_queue + clip, need);
+      const uint32_t done = run_rounds(x, (uint64_t)x.hdr()->t_queue + clip, need);
       if (control) {
         ctl_add(control + kCtlSlotsDone, done);
         if (ctl_load(control + kCtlStop)) break;
       }
     }
-    flush_replica(x, &out);
-    if (control && x.hdr->t_queue >= end) ctl_add(control + kCtlReplicasDone, 1);
+    flush_replica(x);
+    if (control && x.hdr()->t_queue >= end) ctl_add(control + kCtlReplicasDone, 1);
   }
 }
 

@@ -49,22 +49,22 @@ struct DeviceMem {  // frees everything it handed out, also when an error is thr
 
 // Device words: [0] next replica to take, [1] replica-slots done, [2] replicas finished.
 __global__ void __launch_bounds__(kBlockThreads)
-    run_teams(const BatchInput* in, BatchOutput* out, Layout L, unsigned char* arena,
-              unsigned long long* words, const volatile int64_t* stop) {
+    run_teams(unsigned char* arena, size_t stride, unsigned long long* words,
+              const volatile int64_t* stop) {
+  const BatchInput* in = &c_views[0].in;
   const int lanes = in->shape.lanes;
   const int lane = threadIdx.x % lanes;
   const int team = blockIdx.x * (blockDim.x / lanes) + threadIdx.x / lanes;
   const unsigned first = (threadIdx.x % 32) / lanes * lanes;
   const unsigned mask = lanes == 32 ? 0xFFFFFFFFu : ((1u << lanes) - 1u) << first;
-  unsigned char* block = arena + (size_t)team * L.stride;
+  unsigned char* block = arena + (size_t)team * stride;
   for (;;) {
     int r = 0;
     if (lane == 0) r = *stop ? in->shape.n_replicas : (int)atomicAdd(words, 1ull);
     r = __shfl_sync(mask, r, 0, lanes);
     if (r >= in->shape.n_replicas) return;
-    Replica x = bind_replica(r, in, L, block);
-    bind_records(x, out);
-    if (lane == 0) init_replica(x, L);
+    Replica x = bind_replica(r, nullptr, 0, block);
+    if (lane == 0) init_replica(x);
     const int32_t need = emit_need(x);
     const uint32_t end = (uint32_t)in->end_slot[r];
     uint32_t polled = 0;
@@ -74,7 +74,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     bool stopped = false;
     __syncwarp(mask);
     for (;;) {
-      const uint32_t tq = *(volatile uint32_t*)&x.hdr->t_queue;
+      const uint32_t tq = *(volatile uint32_t*)&x.hdr()->t_queue;
       if (tq >= end) break;
       if (tq - polled >= (uint32_t)kPollSlots) {  // lane 0 decides for the team
         int s = 0;
@@ -92,12 +92,12 @@ __global__ void __launch_bounds__(kBlockThreads)
       const uint32_t horizon = round_horizon(x, stop_at);
       flow_phase(x, lane, horizon, need);
       __syncwarp(mask);
-      if (lane == 0 && !queue_phase(x)) x.hdr->t_queue = end;  // overflow bit set: host raises
+      if (lane == 0 && !queue_phase(x)) x.hdr()->t_queue = end;  // overflow bit set: host raises
       __syncwarp(mask);
     }
     if (lane == 0) {
-      flush_replica(x, out);
-      const uint32_t tq = x.hdr->t_queue;
+      flush_replica(x);
+      const uint32_t tq = x.hdr()->t_queue;
       atomicAdd(words + 1, (unsigned long long)(tq - polled));
       if (!stopped) atomicAdd(words + 2, 1ull);
     }
@@ -120,9 +120,9 @@ void run_batch_cuda(const BatchInput& hin, BatchOutput& hout, int64_t* control) 
   DS_RECORD_FIELDS(DS_MIRROR_OUT)
 #undef DS_MIRROR_IN
 #undef DS_MIRROR_OUT
-  BatchInput* pin = mem.copy_in(&din, 1);
-  BatchOutput* pout = mem.copy_in(&dout, 1);
   const Layout L = make_layout(s);
+  const BatchView view = make_view(din, dout, L);
+  check(cudaMemcpyToSymbol(c_views, &view, sizeof view), "copy to constant memory");
 
   // Resident teams: what the SMs hold at once, capped by the replicas and by free memory.
   int device = 0, sms = 0, per_sm = 0;
@@ -161,7 +161,7 @@ void run_batch_cuda(const BatchInput& hin, BatchOutput& hout, int64_t* control) 
     *(volatile int64_t*)hstop = ctl_load(control + kCtlStop);
   };
   cudaError_t err = cudaSuccess;
-  run_teams<<<(unsigned)blocks, kBlockThreads, 0, run>>>(pin, pout, L, arena, words, dstop);
+  run_teams<<<(unsigned)blocks, kBlockThreads, 0, run>>>(arena, L.stride, words, dstop);
   err = cudaGetLastError();
   while (err == cudaSuccess) {
     err = cudaStreamQuery(run);

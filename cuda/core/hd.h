@@ -6,15 +6,14 @@
 #define DS_HD __host__ __device__
 #define DS_INLINE __forceinline__
 #define DS_FLATTEN __forceinline__
-// Rare, bulky steps (between rounds, a replica's start and end, conditioners): a call on the
-// device, so that their registers do not weigh on the per-packet loop.
-#define DS_COLD __noinline__
-// Rare per-event work of optional features (telnet delays, TCP-aware tags, the cwnd trace):
-// a call on both backends, so that the hot functions they sit in stay small enough to inline.
-#define DS_RARE __noinline__
-// Hot, but a call on the device: its registers are allocated apart from the kernel's, which
-// otherwise crosses 128 registers and spills (ptxas -v; benchmarks/gpu.md). Inlined on the host.
-#define DS_DEVICE_CALL __noinline__
+// On the device nothing is a call: a replica's view is passed by value in registers, and a
+// call made the kernel keep its live values in the ABI's callee-saved registers and spill the
+// rest (ptxas -v, benchmarks/gpu.md: serve_link as a call 96 registers + 200 bytes of spills,
+// every rare step as a call 128 + 712; all inlined 128 registers, no spills). On the host the
+// rare steps stay calls (below), so that the hot functions they sit in stay small.
+#define DS_COLD __forceinline__
+#define DS_RARE __forceinline__
+#define DS_DEVICE_CALL __forceinline__
 #else
 #define DS_DEVICE_CALL inline
 #define DS_HD
@@ -24,4 +23,15 @@
 // Hot per-packet helpers that take a callback: inlined into their caller on the host too
 // (measured: a call per send cost ~8% of the 1-flow case's time).
 #define DS_FLATTEN inline __attribute__((always_inline))
+#endif
+
+// How engine functions take a replica's view (Replica, a few words): by value on the device,
+// where it then lives in registers (a reference would put it in local memory, where each
+// field access waits for a load); by reference on the host, where a by-value view of more
+// than 16 bytes is copied through the stack at every call that is not inlined (callgrind:
+// 13 instructions more per serve_link call).
+#if defined(__CUDACC__)
+#define DS_REF
+#else
+#define DS_REF &
 #endif

@@ -17,21 +17,21 @@ namespace ds {
 // that is not written yet gets the current cwnd. A sender's cwnd changes only in its events,
 // so a sample at time t_k holds the window in force at the start of slot ceil(t_k), whatever
 // the rounds; called before a flow's events and, with t = infinity, at the replica's end.
-DS_HD DS_RARE void trace_until(Replica& x, int f, const TcpSender& s, double t) {
-  const int j = x.in->flow_trace[x.iF(f)];
+DS_HD DS_RARE void trace_until(Replica DS_REF x, int f, const TcpSender& s, double t) {
+  const int j = x.in()->flow_trace[x.iF(f)];
   if (j < 0) return;
-  const double iv = x.in->trace_interval_slots[x.iR()];
-  const int32_t n = x.in->trace_samples[x.iR()];
-  int32_t& k = x.hdr->trace_next[j];
+  const double iv = x.in()->trace_interval_slots[x.iR()];
+  const int32_t n = x.in()->trace_samples[x.iR()];
+  int32_t& k = x.hdr()->trace_next[j];
   for (; k < n && (double)k * iv <= t; ++k)
-    x.out.trace_cwnd[(size_t)k * kMaxTraced + j] = (float)s.cwnd;
+    x.out_trace_cwnd()[(size_t)k * kMaxTraced + j] = (float)s.cwnd;
 }
 
 // Everything due for flow f at slot `now`, in the fixed order: retransmission timer, ACK
 // arrivals, sending (a jittered send that is due goes out then, with what the ACKs opened).
-DS_HD inline void flow_events(Replica& x, int f, uint32_t now) {
+DS_HD inline void flow_events(Replica DS_REF x, int f, uint32_t now) {
   TcpSender& s = x.snd(f);
-  const ReplicaHdr& fh = *x.hdr;
+  const ReplicaHdr& fh = *x.hdr();
   if (fh.f_trace) trace_until(x, f, s, (double)now);
   if (fh.f_traffic && x.sx(f).pending && x.sx(f).pend_at <= now)
     transfer_start(x, f, s);  // a pool slot's next transfer
@@ -58,28 +58,28 @@ DS_HD inline void flow_events(Replica& x, int f, uint32_t now) {
     k = (uint32_t)x.sx(f).app_next;  // the application's next write
   const Ack* a = x.first_ack(f);
   if (a && a->due < k) k = a->due;
-  x.tree.set(f, k, x.lane_root(f));
+  x.tree().set(f, k, x.lane_root(f));
 }
 
-// Lane k's part of a round: flow events in slots before `horizon`. Leaves in x.lane_t[k]
+// Lane k's part of a round: flow events in slots before `horizon`. Leaves in x.lane_t()[k]
 // the slot before which it has done everything.
-DS_HD inline void flow_phase(Replica& x, int k, uint32_t horizon, int32_t emit_need) {
+DS_HD inline void flow_phase(Replica DS_REF x, int k, uint32_t horizon, int32_t emit_need) {
   x.lane = k;
-  const int32_t root = x.shape.lanes + k;
+  const int32_t root = x.shape().lanes + k;
   const Ring<Packet> e = x.emit_ring(k);
-  const int64_t warmup = x.in->warmup_slot[x.iR()];
+  const int64_t warmup = x.in()->warmup_slot[x.iR()];
   for (;;) {
-    const uint32_t t = x.tree.min_key_at(root);
+    const uint32_t t = x.tree().min_key_at(root);
     if (t >= horizon) {
-      x.lane_t[k] = horizon;
+      x.lane_t()[k] = horizon;
       return;
     }
     if (e.free() < emit_need) {  // the queue side must catch up first
-      x.lane_t[k] = t;
+      x.lane_t()[k] = t;
       return;
     }
     x.measuring = (int64_t)t >= warmup;
-    flow_events(x, x.tree.min_index_at(root), t);
+    flow_events(x, x.tree().min_index_at(root), t);
   }
 }
 

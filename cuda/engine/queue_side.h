@@ -9,62 +9,62 @@
 
 namespace ds {
 
-DS_HD DS_INLINE const int8_t* route_of(const Replica& x, const Packet& p, int& n_hops) {
+DS_HD DS_INLINE const int8_t* route_of(Replica DS_REF x, const Packet& p, int& n_hops) {
   if (p.flags & kPktSource) {
-    const size_t i = x.iS(p.sender - x.shape.max_flows);
-    n_hops = x.in->src_n_hops[i];
-    return x.in->src_route + i * kMaxHops;
+    const size_t i = x.iS(p.sender - x.shape().max_flows);
+    n_hops = x.in()->src_n_hops[i];
+    return x.in()->src_route + i * kMaxHops;
   }
   const size_t i = x.iF(p.sender);
   if (on_path2(p)) {
-    n_hops = x.in->flow_n_hops2[i];
-    return x.in->flow_route2 + i * kMaxHops;
+    n_hops = x.in()->flow_n_hops2[i];
+    return x.in()->flow_route2 + i * kMaxHops;
   }
-  n_hops = x.in->flow_n_hops[i];
-  return x.in->flow_route + i * kMaxHops;
+  n_hops = x.in()->flow_n_hops[i];
+  return x.in()->flow_route + i * kMaxHops;
 }
 
-DS_HD DS_INLINE void count_flow_drop(Replica& x, const Packet& p) {
-  if (!(p.flags & kPktSource) && x.measuring && !stale(x, p)) x.out.flow_drops[p.sender] += 1;
+DS_HD DS_INLINE void count_flow_drop(Replica DS_REF x, const Packet& p) {
+  if (!(p.flags & kPktSource) && x.measuring && !stale(x, p)) x.out_flow_drops()[p.sender] += 1;
 }
 
-DS_HD DS_INLINE int sender_marker(const Replica& x, const Packet& p) {
-  return (p.flags & kPktSource) ? x.in->src_marker[x.iS(p.sender - x.shape.max_flows)]
-                                : x.in->flow_marker[x.iF(p.sender)];
+DS_HD DS_INLINE int sender_marker(Replica DS_REF x, const Packet& p) {
+  return (p.flags & kPktSource) ? x.in()->src_marker[x.iS(p.sender - x.shape().max_flows)]
+                                : x.in()->flow_marker[x.iF(p.sender)];
 }
 
 // The edge conditioner of marker m colours packet p arriving at `t` (slot time with its
 // sub-slot part). The Balancing Marker counts the aggregate's active connections first: a
 // scan of its members (Lee & Jeong section 3 keeps a connection table and scans it the same
 // way), so its cost grows with the aggregate's size.
-DS_HD inline void condition(Replica& x, Packet& p, int m, double t) {
+DS_HD inline void condition(Replica DS_REF x, Packet& p, int m, double t) {
   const size_t im = x.iM(m);
   MarkerParams mp;
-  mp.kind = x.in->marker_kind[im];
-  mp.colour_aware = x.in->marker_colour_aware[im];
-  mp.cir = x.in->marker_cir[im];
-  mp.cbs = x.in->marker_cbs[im];
-  mp.pir = x.in->marker_pir[im];
-  mp.pbs = x.in->marker_pbs[im];
-  mp.win = x.in->marker_win[im];
-  mp.b1 = x.in->marker_b1[im];
-  mp.w_lo = x.in->marker_w_lo[im];
-  mp.w_hi = x.in->marker_w_hi[im];
-  mp.p_max = x.in->marker_p_max[im];
-  mp.active_slots = x.in->marker_active_slots[im];
-  mp.sw_k = x.in->marker_sw_k[im];
-  ConnMeter* conn = mp.kind == kMarkBalancing && x.shape.conn_meters ? &x.conns[p.sender] : nullptr;
+  mp.kind = x.in()->marker_kind[im];
+  mp.colour_aware = x.in()->marker_colour_aware[im];
+  mp.cir = x.in()->marker_cir[im];
+  mp.cbs = x.in()->marker_cbs[im];
+  mp.pir = x.in()->marker_pir[im];
+  mp.pbs = x.in()->marker_pbs[im];
+  mp.win = x.in()->marker_win[im];
+  mp.b1 = x.in()->marker_b1[im];
+  mp.w_lo = x.in()->marker_w_lo[im];
+  mp.w_hi = x.in()->marker_w_hi[im];
+  mp.p_max = x.in()->marker_p_max[im];
+  mp.active_slots = x.in()->marker_active_slots[im];
+  mp.sw_k = x.in()->marker_sw_k[im];
+  ConnMeter* conn = mp.kind == kMarkBalancing && x.shape().conn_meters ? &x.conns()[p.sender] : nullptr;
   int n_active = 1;
   if (conn) {
-    const int nf = x.in->n_flows[x.iR()], ns = x.in->n_sources[x.iR()];
+    const int nf = x.in()->n_flows[x.iR()], ns = x.in()->n_sources[x.iR()];
     for (int f = 0; f < nf; ++f)
-      if (f != p.sender && x.in->flow_marker[x.iF(f)] == m &&
-          conn_active(x.conns[f], t, mp.active_slots))
+      if (f != p.sender && x.in()->flow_marker[x.iF(f)] == m &&
+          conn_active(x.conns()[f], t, mp.active_slots))
         n_active += 1;
     for (int s = 0; s < ns; ++s) {
-      const int k = x.shape.max_flows + s;
-      if (k != p.sender && x.in->src_marker[x.iS(s)] == m &&
-          conn_active(x.conns[k], t, mp.active_slots))
+      const int k = x.shape().max_flows + s;
+      if (k != p.sender && x.in()->src_marker[x.iS(s)] == m &&
+          conn_active(x.conns()[k], t, mp.active_slots))
         n_active += 1;
     }
   }
@@ -73,63 +73,63 @@ DS_HD inline void condition(Replica& x, Packet& p, int m, double t) {
   const bool draws = mp.kind == kMarkTsw2cm || mp.kind == kMarkTsw3cm ||
                      mp.kind == kMarkBalancing || mp.kind == kMarkRttAware ||
                      mp.kind == kMarkRttRto;
-  const double u = draws ? draw_u01(x.seed, kFamMarker, (uint32_t)m, x.hdr->ctr_mark) : 0.0;
-  const uint8_t c = mark_packet(mp, x.markers[m], conn, n_active, p.bytes, t, colour_of(p), u,
+  const double u = draws ? draw_u01(x.seed(), kFamMarker, (uint32_t)m, x.hdr()->ctr_mark) : 0.0;
+  const uint8_t c = mark_packet(mp, x.markers()[m], conn, n_active, p.bytes, t, colour_of(p), u,
                                 tag_of(p));
   set_colour(p, c);
   if (x.measuring) {
-    x.out.marker_pkts[(size_t)m * kMaxColours + c] += 1;
-    x.out.marker_bytes[(size_t)m * kMaxColours + c] += p.bytes;
+    x.out_marker_pkts()[(size_t)m * kMaxColours + c] += 1;
+    x.out_marker_bytes()[(size_t)m * kMaxColours + c] += p.bytes;
   }
 }
 
-DS_HD inline RedParams red_params(const Replica& x, size_t ik) {
+DS_HD inline RedParams red_params(Replica DS_REF x, size_t ik) {
   RedParams rp;
-  rp.aqm = x.in->class_aqm[ik];
-  rp.gentle = x.in->red_gentle[ik];
-  rp.wait = x.in->red_wait[ik];
-  rp.bytes = x.in->red_bytes[ik];
-  rp.w_q = x.in->red_w_q[ik];
-  rp.ptc = x.in->red_ptc[ik];
-  rp.mean_pkt_bytes = x.in->red_mean_pkt_bytes[ik];
+  rp.aqm = x.in()->class_aqm[ik];
+  rp.gentle = x.in()->red_gentle[ik];
+  rp.wait = x.in()->red_wait[ik];
+  rp.bytes = x.in()->red_bytes[ik];
+  rp.w_q = x.in()->red_w_q[ik];
+  rp.ptc = x.in()->red_ptc[ik];
+  rp.mean_pkt_bytes = x.in()->red_mean_pkt_bytes[ik];
   for (int k = 0; k < kMaxColours; ++k) {
-    rp.min_th[k] = x.in->red_min_th[ik * kMaxColours + k];
-    rp.max_th[k] = x.in->red_max_th[ik * kMaxColours + k];
-    rp.max_p[k] = x.in->red_max_p[ik * kMaxColours + k];
+    rp.min_th[k] = x.in()->red_min_th[ik * kMaxColours + k];
+    rp.max_th[k] = x.in()->red_max_th[ik * kMaxColours + k];
+    rp.max_p[k] = x.in()->red_max_p[ik * kMaxColours + k];
   }
   return rp;
 }
 
-DS_HD DS_INLINE void count_aqm_drop(Replica& x, const Packet& p, size_t k, uint8_t colour,
+DS_HD DS_INLINE void count_aqm_drop(Replica DS_REF x, const Packet& p, size_t k, uint8_t colour,
                                     bool early) {
   if (!x.measuring) return;
   const size_t kc = k * kMaxColours + colour;
-  if (early) x.out.q_early_drops[kc] += 1;
-  else x.out.q_forced_drops[kc] += 1;
+  if (early) x.out_q_early_drops()[kc] += 1;
+  else x.out_q_forced_drops()[kc] += 1;
   if (!(p.flags & kPktSource) && !stale(x, p)) {
     const size_t fc = (size_t)p.sender * kMaxColours + colour;
-    if (early) x.out.flow_early_drops[fc] += 1;
-    else x.out.flow_forced_drops[fc] += 1;
+    if (early) x.out_flow_early_drops()[fc] += 1;
+    else x.out_flow_forced_drops()[fc] += 1;
   }
 }
 
 // RED/RIO/WRED's verdict on an arrival at class c of link l (k its output index): false when
 // it drops the packet (counted). A call, so that arrive() stays small for drop-tail replicas.
-DS_HD DS_RARE bool aqm_admits(Replica& x, const Packet& p, int l, int c, size_t k,
+DS_HD DS_RARE bool aqm_admits(Replica DS_REF x, const Packet& p, int l, int c, size_t k,
                               uint8_t colour, bool fits, double t) {
   const size_t ik = x.iLC(l, c);
   const RedParams rp = red_params(x, ik);
-  ReplicaHdr* h = x.hdr;
-  const uint64_t seed = x.seed;
+  ReplicaHdr* h = x.hdr();
+  const uint64_t seed = x.seed();
   // ns-2's RED counts the packets waiting; the one on the wire has left its queue. Here a
   // packet stays at the head of its queue until it has been sent, so the head of the class
   // the link is sending (on a one-class link: any head) is left out of RED's count.
-  RedState& rs = x.red[k];
+  RedState& rs = x.red()[k];
   Ring<Packet> ring = x.queue_ring(l, c);
   // Under "cbq" every class is its own pipe: its head is on that pipe's wire.
-  const bool on_wire = !ring.empty() && (x.links[l].busy_cls == c ||
-                                         (x.links[l].busy_cls < 0 && x.in->link_n_classes[x.iL(l)] == 1) ||
-                                         x.in->link_sched[x.iL(l)] == kSchedCbq);
+  const bool on_wire = !ring.empty() && (x.links()[l].busy_cls == c ||
+                                         (x.links()[l].busy_cls < 0 && x.in()->link_n_classes[x.iL(l)] == 1) ||
+                                         x.in()->link_sched[x.iL(l)] == kSchedCbq);
   const uint8_t head_colour = on_wire ? colour_of(ring.front()) : 0;
   const int head_bytes = on_wire ? ring.front().bytes : 0;
   if (on_wire) {
@@ -143,7 +143,7 @@ DS_HD DS_RARE bool aqm_admits(Replica& x, const Packet& p, int l, int c, size_t 
     rs.n[head_colour] += 1;
     rs.b[head_colour] += head_bytes;
   }
-  if (v == kRedAccept && !fits) red_overflow(rp, x.red[k], colour);
+  if (v == kRedAccept && !fits) red_overflow(rp, x.red()[k], colour);
   if (v != kRedAccept) {
     count_aqm_drop(x, p, k, colour, v == kRedEarly);
     count_flow_drop(x, p);
@@ -155,24 +155,24 @@ DS_HD DS_RARE bool aqm_admits(Replica& x, const Packet& p, int l, int c, size_t 
 // The validation hooks of an arrival: an injected drop of the flow's first transmission of
 // this sequence number at its first link, or the link's Bernoulli loss element (a loss is
 // counted here).
-DS_HD DS_INLINE bool hook_lost(Replica& x, const Packet& p, int l, size_t k) {
+DS_HD DS_INLINE bool hook_lost(Replica DS_REF x, const Packet& p, int l, size_t k) {
   bool lost = false;
   if (!(p.flags & (kPktSource | kPktRexmit)) && hop_index(p) == 0) {
-    const int32_t* drops = x.in->flow_drop_seq + x.iF(p.sender) * kMaxInjectedDrops;
+    const int32_t* drops = x.in()->flow_drop_seq + x.iF(p.sender) * kMaxInjectedDrops;
     for (int d = 0; d < kMaxInjectedDrops && drops[d] >= 0; ++d) lost |= drops[d] == p.seq;
   }
-  const double loss = x.links[l].loss_prob;
-  if (!lost && loss > 0.0) lost = draw_u01(x.seed, kFamLoss, (uint32_t)l, x.hdr->ctr_loss) < loss;
+  const double loss = x.links()[l].loss_prob;
+  if (!lost && loss > 0.0) lost = draw_u01(x.seed(), kFamLoss, (uint32_t)l, x.hdr()->ctr_loss) < loss;
   if (lost) {  // counted at link class k
-    if (x.measuring) x.out.q_random_drops[k] += 1;
+    if (x.measuring) x.out_q_random_drops()[k] += 1;
     count_flow_drop(x, p);
   }
   return lost;
 }
 
 // The buffer refuses a packet of `colour` at link class k: a forced drop.
-DS_HD DS_INLINE void buffer_drop(Replica& x, const Packet& p, size_t k, uint8_t colour) {
-  if (x.measuring) x.out.q_drops[k] += 1;
+DS_HD DS_INLINE void buffer_drop(Replica DS_REF x, const Packet& p, size_t k, uint8_t colour) {
+  if (x.measuring) x.out_q_drops()[k] += 1;
   count_aqm_drop(x, p, k, colour, false);
   count_flow_drop(x, p);
 }
@@ -184,23 +184,23 @@ DS_HD DS_INLINE void buffer_drop(Replica& x, const Packet& p, size_t k, uint8_t 
 // the slots since the last change.
 // `since` starts at the first measured slot (init_replica), so slots of the warm-up are never
 // counted.
-DS_HD DS_INLINE void occupancy_catch_up(Replica& x, ClassQueue& q, size_t k, uint32_t now) {
+DS_HD DS_INLINE void occupancy_catch_up(Replica DS_REF x, ClassQueue& q, size_t k, uint32_t now) {
   if (now <= q.since) return;  // within the warm-up, or a second change in the same slot
   if ((q.ring.count | q.bytes) != 0) {
     const double n = (double)(now - q.since);
-    x.out.q_pkt_slots[k] += (double)q.ring.count * n;
-    x.out.q_byte_slots[k] += (double)q.bytes * n;
+    x.out_q_pkt_slots()[k] += (double)q.ring.count * n;
+    x.out_q_byte_slots()[k] += (double)q.bytes * n;
   }
   q.since = now;
 }
 
 // The packet joins class c's ring at link l; false (lost, flagged) when the ring of an
 // unlimited class is full (a limited class's buffer check comes first).
-DS_HD DS_INLINE bool enqueue(Replica& x, const Packet& p, int l, int c, size_t k, uint32_t now) {
+DS_HD DS_INLINE bool enqueue(Replica DS_REF x, const Packet& p, int l, int c, size_t k, uint32_t now) {
   Ring<Packet> qring = x.queue_ring(l, c);
   if (qring.full()) {
     x.flag(kOvfQueueRing);
-    if (x.measuring) x.out.q_drops[k] += 1;
+    if (x.measuring) x.out_q_drops()[k] += 1;
     count_flow_drop(x, p);
     return false;
   }
@@ -217,13 +217,13 @@ DS_HD DS_INLINE bool enqueue(Replica& x, const Packet& p, int l, int c, size_t k
 // Kaur & Vin families, multi-hop drop-tail): the same steps and counters as arrive_full()
 // takes for such a replica, in fewer instructions (every packet is green, none is stale; the
 // per-colour arrival counts are filled from q_arrivals at the end: team.h, flush_replica).
-DS_HD DS_FLATTEN void arrive_plain(Replica& x, const Packet& p, uint32_t now) {
+DS_HD DS_FLATTEN void arrive_plain(Replica DS_REF x, const Packet& p, uint32_t now) {
   const int l = p.link, c = p.cls;
   const size_t k = x.oLC(l, c);
   if (x.measuring) {
-    x.out.q_arrivals[k] += 1;
+    x.out_q_arrivals()[k] += 1;
     if (!(p.flags & kPktSource) && hop_index(p) == 0)
-      x.out.flow_colour_pkts[(size_t)p.sender * kMaxColours + kGreen] += 1;
+      x.out_flow_colour_pkts()[(size_t)p.sender * kMaxColours + kGreen] += 1;
   }
   if (hook_lost(x, p, l, k)) return;
   ClassQueue& q = x.link_queues(l)[c];
@@ -237,41 +237,41 @@ DS_HD DS_FLATTEN void arrive_plain(Replica& x, const Packet& p, uint32_t now) {
 // A packet arrives at link p.link (at sub-slot time p.t_enq of slot `now`): its colour at
 // the first link, its edge conditioner, the validation hooks (injected drops, Bernoulli loss),
 // then the class queue's admission: RED/RIO/WRED if the class has one, then the buffer.
-DS_HD inline void arrive_full(Replica& x, Packet p, uint32_t now) {
+DS_HD inline void arrive_full(Replica DS_REF x, Packet p, uint32_t now) {
   const int l = p.link, c = p.cls;
   const size_t k = x.oLC(l, c);
-  if (x.measuring) x.out.q_arrivals[k] += 1;
+  if (x.measuring) x.out_q_arrivals()[k] += 1;
   // Time for the conditioners and RED: within the slot only under the index order, which
   // sorts arrivals by it; the random order puts them at the slot's start (a meter's clock
   // must not run backwards between two arrivals).
-  const ReplicaHdr& fh = *x.hdr;
+  const ReplicaHdr& fh = *x.hdr();
   if (fh.f_traffic && hop_index(p) == 0) transfer_switch(x, p);  // a pool slot's next transfer
   const double t = (fh.f_markers || fh.f_aqm)
-                       ? (double)now + (x.in->tie_break[x.iR()] == kTieIndex
+                       ? (double)now + (x.in()->tie_break[x.iR()] == kTieIndex
                                             ? (double)p.t_enq / kSubSlot : 0.0)
                        : 0.0;
   if (fh.f_colour && hop_index(p) == 0)
-    set_colour(p, (p.flags & kPktSource) ? x.in->src_colour[x.iS(p.sender - x.shape.max_flows)]
-                                         : x.in->flow_colour[x.iF(p.sender)]);
+    set_colour(p, (p.flags & kPktSource) ? x.in()->src_colour[x.iS(p.sender - x.shape().max_flows)]
+                                         : x.in()->flow_colour[x.iF(p.sender)]);
   const int m = fh.f_markers ? sender_marker(x, p) : -1;
-  const bool marked_here = m >= 0 && x.in->marker_link[x.iM(m)] == l;
+  const bool marked_here = m >= 0 && x.in()->marker_link[x.iM(m)] == l;
   if (marked_here) {
     condition(x, p, m, t);
   } else if (m >= 0 && !(p.flags & kPktSource)) {  // a later domain's edge re-conditions it
-    const int m2 = x.in->flow_marker2[x.iF(p.sender)];
-    if (m2 >= 0 && x.in->marker_link[x.iM(m2)] == l) condition(x, p, m2, t);
+    const int m2 = x.in()->flow_marker2[x.iF(p.sender)];
+    if (m2 >= 0 && x.in()->marker_link[x.iM(m2)] == l) condition(x, p, m2, t);
   }
   const uint8_t colour = colour_of(p);
   if (x.measuring) {
     // without colours every arrival is green: flush_replica copies q_arrivals instead
-    if (fh.f_colour) x.out.q_colour_arrivals[k * kMaxColours + colour] += 1;
+    if (fh.f_colour) x.out_q_colour_arrivals()[k * kMaxColours + colour] += 1;
     if (!(p.flags & kPktSource) && (marked_here || (m < 0 && hop_index(p) == 0)) && !stale(x, p))
-      x.out.flow_colour_pkts[(size_t)p.sender * kMaxColours + colour] += 1;
+      x.out_flow_colour_pkts()[(size_t)p.sender * kMaxColours + colour] += 1;
   }
   if (hook_lost(x, p, l, k)) return;
   ClassQueue& q = x.link_queues(l)[c];
   const size_t ik = x.iLC(l, c);
-  const uint8_t aqm = fh.f_aqm ? x.in->class_aqm[ik] : (uint8_t)kAqmDropTail;
+  const uint8_t aqm = fh.f_aqm ? x.in()->class_aqm[ik] : (uint8_t)kAqmDropTail;
   const bool fits = drop_tail_accepts((uint8_t)q.limit_kind, q.limit, q.ring.count, q.bytes, p.bytes);
   // ns-2's RED (red.cc) updates its average before it sees that the buffer is full; its
   // DiffServ multi-RED (dsredq.cc) refuses an overflowing packet first (model/queue_red.h).
@@ -282,11 +282,11 @@ DS_HD inline void arrive_full(Replica& x, Packet p, uint32_t now) {
     buffer_drop(x, p, k, colour);
     return;
   }
-  if (enqueue(x, p, l, c, k, now) && aqm != kAqmDropTail) red_enqueued(x.red[k], colour, p.bytes);
+  if (enqueue(x, p, l, c, k, now) && aqm != kAqmDropTail) red_enqueued(x.red()[k], colour, p.bytes);
 }
 
-DS_HD DS_FLATTEN void arrive(Replica& x, const Packet& p, uint32_t now) {
-  const ReplicaHdr& fh = *x.hdr;
+DS_HD DS_FLATTEN void arrive(Replica DS_REF x, const Packet& p, uint32_t now) {
+  const ReplicaHdr& fh = *x.hdr();
   if (fh.f_colour | fh.f_markers | fh.f_aqm | fh.f_traffic)
     arrive_full(x, p, now);
   else
@@ -294,7 +294,7 @@ DS_HD DS_FLATTEN void arrive(Replica& x, const Packet& p, uint32_t now) {
 }
 
 // A packet has left link l: on to the next hop's delay line, or to its receiver.
-DS_HD DS_FLATTEN void depart(Replica& x, const Packet& p, int l, uint32_t now) {
+DS_HD DS_FLATTEN void depart(Replica DS_REF x, const Packet& p, int l, uint32_t now) {
   int n_hops = 0;
   route_of(x, p, n_hops);
   if (hop_index(p) + 1 < n_hops) {
@@ -305,21 +305,21 @@ DS_HD DS_FLATTEN void depart(Replica& x, const Packet& p, int l, uint32_t now) {
     }
     TimedPacket& tp = dl.push_slot();  // written in place (Ring::push_slot, put_packet)
     put_packet(&tp.pkt, p.seq, p.t_enq, p.sender, p.bytes, p.hop, p.cls, p.flags, p.link);
-    tp.due = now + (uint32_t)x.in->link_prop_slots[x.iL(l)];
+    tp.due = now + (uint32_t)x.in()->link_prop_slots[x.iL(l)];
     tp.pad = 0;
     return;
   }
   if (p.flags & kPktSource) {
-    if (x.measuring) x.out.src_delivered_bytes[p.sender - x.shape.max_flows] += p.bytes;
+    if (x.measuring) x.out_src_delivered_bytes()[p.sender - x.shape().max_flows] += p.bytes;
     return;
   }
   if (stale(x, p)) return;  // from an earlier transfer of a reused pool slot
   receive_segment(x, p.sender, p.seq, now);
-  if (x.hdr->f_traffic && x.in->flow_gen[x.iF(p.sender)] >= 0) transfer_progress(x, p.sender, now);
+  if (x.hdr()->f_traffic && x.in()->flow_gen[x.iF(p.sender)] >= 0) transfer_progress(x, p.sender, now);
 }
 
 // The head packet of class c leaves link l (its credit has been taken).
-DS_HD DS_FLATTEN void link_send(Replica& x, int l, int c, Ring<Packet> ring, uint32_t now) {
+DS_HD DS_FLATTEN void link_send(Replica DS_REF x, int l, int c, Ring<Packet> ring, uint32_t now) {
   ClassQueue* q = x.link_queues(l);
   occupancy_catch_up(x, q[c], x.oLC(l, c), now);
   // Read in place: a packet enqueued in this slot may still be in the store buffer in parts,
@@ -329,21 +329,21 @@ DS_HD DS_FLATTEN void link_send(Replica& x, int l, int c, Ring<Packet> ring, uin
   ring.pop_front();
   q[c].bytes -= p.bytes;
   // the packet has left at the slot's end (a queue emptied now is idle from then on)
-  if (x.hdr->f_aqm && x.in->class_aqm[x.iLC(l, c)] != kAqmDropTail)
-    red_dequeued(x.red[x.oLC(l, c)], colour_of(p), p.bytes, (double)now + 1.0);
+  if (x.hdr()->f_aqm && x.in()->class_aqm[x.iLC(l, c)] != kAqmDropTail)
+    red_dequeued(x.red()[x.oLC(l, c)], colour_of(p), p.bytes, (double)now + 1.0);
   if (x.measuring) {
     const size_t k = x.oLC(l, c);
-    x.out.q_departures[k] += 1;
-    x.out.q_bytes_departed[k] += p.bytes;
+    x.out_q_departures()[k] += 1;
+    x.out_q_bytes_departed()[k] += p.bytes;
     const int64_t wait = (int64_t)(now - p.t_enq);
-    if (wait > x.out.q_max_delay_slots[k]) x.out.q_max_delay_slots[k] = wait;
+    if (wait > x.out_q_max_delay_slots()[k]) x.out_q_max_delay_slots()[k] = wait;
   }
   depart(x, p, l, now);
 }
 
 // Class c sends from its own cbq credit while that covers its head packet.
-DS_HD inline void cbq_serve_class(Replica& x, int l, int c, uint32_t now) {
-  CbqState& s = x.links[l].cbq;
+DS_HD inline void cbq_serve_class(Replica DS_REF x, int l, int c, uint32_t now) {
+  CbqState& s = x.links()[l].cbq;
   Ring<Packet> ring = x.queue_ring(l, c);
   while (!ring.empty() && (double)ring.front().bytes <= s.credit[c]) {
     s.credit[c] -= (double)ring.front().bytes;
@@ -353,14 +353,14 @@ DS_HD inline void cbq_serve_class(Replica& x, int l, int c, uint32_t now) {
 
 // Class-based isolation (model/sched_cbq.h): each class from its own credit, then (lending)
 // the empty classes' leftover to the backlogged ones in class order.
-DS_HD inline void serve_link_cbq(Replica& x, int l, uint32_t now) {
-  LinkState& ls = x.links[l];
+DS_HD inline void serve_link_cbq(Replica DS_REF x, int l, uint32_t now) {
+  LinkState& ls = x.links()[l];
   const size_t il = x.iL(l);
   ClassQueue* q = x.link_queues(l);
   const int nc = ls.n_classes;
-  cbq_add_credit(ls.cbq, x.in->class_share + x.iLC(l, 0), ls.bytes_per_slot, nc);
+  cbq_add_credit(ls.cbq, x.in()->class_share + x.iLC(l, 0), ls.bytes_per_slot, nc);
   for (int c = 0; c < nc; ++c) cbq_serve_class(x, l, c, now);
-  if (x.in->link_cbq_lend[il]) {
+  if (x.in()->link_cbq_lend[il]) {
     double pool = cbq_collect(ls.cbq, q, nc);
     for (int c = 0; c < nc && pool > 0.0; ++c) {
       if (q[c].ring.count == 0) continue;
@@ -378,8 +378,8 @@ DS_HD inline void serve_link_cbq(Replica& x, int l, uint32_t now) {
 }
 
 // Byte-credit service of link l for one slot (model/link.h).
-DS_HD DS_DEVICE_CALL void serve_link(Replica& x, int l, uint32_t now) {
-  LinkState& ls = x.links[l];
+DS_HD DS_DEVICE_CALL void serve_link(Replica DS_REF x, int l, uint32_t now) {
+  LinkState& ls = x.links()[l];
   const uint8_t sched = (uint8_t)ls.sched;
   if (sched == kSchedCbq) {
     serve_link_cbq(x, l, now);
@@ -392,7 +392,7 @@ DS_HD DS_DEVICE_CALL void serve_link(Replica& x, int l, uint32_t now) {
   }
   ClassQueue* q = x.link_queues(l);
   const int nc = ls.n_classes;
-  const int32_t* weight = sched == kSchedWrr ? x.in->class_weight + x.iLC(l, 0) : nullptr;
+  const int32_t* weight = sched == kSchedWrr ? x.in()->class_weight + x.iLC(l, 0) : nullptr;
   for (;;) {
     const int c = link_pick(ls, sched, q, nc, weight);
     if (c < 0) break;
@@ -411,11 +411,11 @@ DS_HD DS_DEVICE_CALL void serve_link(Replica& x, int l, uint32_t now) {
   link_end_slot(ls, q);
 }
 
-DS_HD inline void order_arrivals(Replica& x) {
-  const uint32_t n = x.hdr->stage_count;
+DS_HD inline void order_arrivals(Replica DS_REF x) {
+  const uint32_t n = x.hdr()->stage_count;
   if (n < 2) return;
-  Packet* a = x.stage;
-  if (x.in->tie_break[x.iR()] == kTieRandom) {
+  Packet* a = x.stage();
+  if (x.in()->tie_break[x.iR()] == kTieRandom) {
     // Timing noise between senders, not within one: a sender's packets left its access link
     // in order, so after the shuffle each sender's packets are put back in their arrival
     // order, in the positions the shuffle gave that sender.
@@ -423,9 +423,9 @@ DS_HD inline void order_arrivals(Replica& x) {
     for (uint32_t i = 1; i < n && !repeated; ++i)
       for (uint32_t j = 0; j < i && !repeated; ++j) repeated = a[j].sender == a[i].sender;
     if (repeated)
-      for (uint32_t i = 0; i < n; ++i) x.stage2[i] = a[i];
+      for (uint32_t i = 0; i < n; ++i) x.stage2()[i] = a[i];
     for (uint32_t i = n - 1; i > 0; --i) {  // Fisher-Yates
-      const double u = draw_u01(x.seed, kFamTie, 0u, x.hdr->ctr_tie);
+      const double u = draw_u01(x.seed(), kFamTie, 0u, x.hdr()->ctr_tie);
       uint32_t j = (uint32_t)(u * (double)(i + 1));
       if (j > i) j = i;
       Packet t = a[i];
@@ -438,9 +438,9 @@ DS_HD inline void order_arrivals(Replica& x) {
         uint32_t before = 0;  // this sender's packets in earlier positions
         for (uint32_t j = 0; j < i; ++j) before += a[j].sender == s;
         for (uint32_t k = 0;; ++k) {  // its arrival number `before`
-          if (x.stage2[k].sender != s) continue;
+          if (x.stage2()[k].sender != s) continue;
           if (before-- == 0) {
-            a[i] = x.stage2[k];
+            a[i] = x.stage2()[k];
             break;
           }
         }
@@ -463,22 +463,22 @@ DS_HD inline void order_arrivals(Replica& x) {
   }
 }
 
-DS_HD inline void queue_slot(Replica& x, uint32_t now) {
-  x.measuring = (int64_t)now >= x.in->warmup_slot[x.iR()];
-  if (now >= x.hdr->peak_due) count_starts(x, now);  // transfers starting now (traffic only)
-  while (x.rxtree.min_key() <= now) {  // delayed-ACK timers
-    const int f = x.rxtree.min_index();
+DS_HD inline void queue_slot(Replica DS_REF x, uint32_t now) {
+  x.measuring = (int64_t)now >= x.in()->warmup_slot[x.iR()];
+  if (now >= x.hdr()->peak_due) count_starts(x, now);  // transfers starting now (traffic only)
+  while (x.rxtree().min_key() <= now) {  // delayed-ACK timers
+    const int f = x.rxtree().min_index();
     x.rcv(f).delack_due = kNeverSlot;
-    x.rxtree.set(f, kNeverSlot);
+    x.rxtree().set(f, kNeverSlot);
     x.push_ack(f, x.rcv(f).rcv_next - 1, now);
   }
-  for (int k = 0; k < x.shape.lanes; ++k)  // lanes own ascending blocks: flow order
+  for (int k = 0; k < x.shape().lanes; ++k)  // lanes own ascending blocks: flow order
     while (x.emitted_due(k, now)) x.stage_emitted(k);
-  const int ns = x.in->n_sources[x.iR()];
+  const int ns = x.in()->n_sources[x.iR()];
   for (int s = 0; s < ns; ++s) source_step(x, s, now);
-  const int nl = x.in->n_links[x.iR()];
+  const int nl = x.in()->n_links[x.iR()];
   for (int l = 0; l < nl; ++l) {
-    if (x.links[l].dline.count == 0) continue;  // (single-hop routes: always)
+    if (x.links()[l].dline.count == 0) continue;  // (single-hop routes: always)
     Ring<TimedPacket> dl = x.dline_ring(l);
     while (!dl.empty() && dl.front().due <= now) {
       Packet* p = x.stage_slot();  // the next hop's arrival, written whole (put_packet)
@@ -495,21 +495,21 @@ DS_HD inline void queue_slot(Replica& x, uint32_t now) {
       dl.pop_front();
     }
   }
-  if (x.hdr->stage_count > 1) order_arrivals(x);
-  for (uint32_t i = 0; i < x.hdr->stage_count; ++i) arrive(x, x.stage[i], now);
-  x.hdr->stage_count = 0;
+  if (x.hdr()->stage_count > 1) order_arrivals(x);
+  for (uint32_t i = 0; i < x.hdr()->stage_count; ++i) arrive(x, x.stage()[i], now);
+  x.hdr()->stage_count = 0;
   for (int l = 0; l < nl; ++l) serve_link(x, l, now);
-  if (x.measuring && x.hdr->f_aqm) {  // RED's average moves every slot; the lengths do not
+  if (x.measuring && x.hdr()->f_aqm) {  // RED's average moves every slot; the lengths do not
     for (int l = 0; l < nl; ++l) {
-      const int nc = x.links[l].n_classes;
+      const int nc = x.links()[l].n_classes;
       for (int c = 0; c < nc; ++c) {
         const size_t k = x.oLC(l, c);
         const size_t ik = x.iLC(l, c);
-        if (x.in->class_aqm[ik] != kAqmDropTail) {
+        if (x.in()->class_aqm[ik] != kAqmDropTail) {
           RedParams rp;  // red_avg_of reads only the mode
-          rp.aqm = x.in->class_aqm[ik];
+          rp.aqm = x.in()->class_aqm[ik];
           for (int col = 0; col < kMaxColours; ++col)
-            x.out.q_red_avg_slots[k * kMaxColours + col] += red_avg_of(rp, x.red[k], (uint8_t)col);
+            x.out_q_red_avg_slots()[k * kMaxColours + col] += red_avg_of(rp, x.red()[k], (uint8_t)col);
         }
       }
     }

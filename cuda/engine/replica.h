@@ -163,124 +163,257 @@ inline void layout_sections(const Layout& L, Each each) {
   for (size_t k = 0; k + 1 < n; ++k) each(at[k].first, at[k + 1].second - at[k].second);
 }
 
-// Typed view of one replica: its state block, its slice of the inputs and outputs. Each
-// lane of a team holds its own copy (cheap: pointers into the one block).
+// What every replica of a batch shares and only reads while it runs: the inputs (with the
+// shape), where each part of a state block lies and the batch's output arrays. The CPU keeps
+// one per batch and each Replica points at it; CUDA keeps the launch's views in one device
+// array (c_views), read as warp-wide broadcasts through the L1: no per-thread copy in local
+// memory (../shared/gpu/README.md section 2: a 920-byte view per thread, a 1,040-byte stack
+// frame). Not __constant__: the compiler then treats every input pointer and offset as loop
+// invariant, hoists them all out of the slot loop and spills (ptxas: 168-255 registers and
+// 212-592 bytes of spills, against 128 registers and none; benchmarks/gpu.md).
+struct BatchView {
+  BatchInput in;
+  BatchOutput out;          // the batch's arrays: records are written in place, counters at the end
+  Layout L;
+  int32_t leaves_per_lane;  // flow-tree leaves per lane of a team
+  int32_t lane_shift;       // log2(leaves_per_lane): flow f belongs to lane f >> lane_shift
+};
+
+DS_HD inline BatchView make_view(const BatchInput& in, const BatchOutput& out, const Layout& L) {
+  BatchView v;
+  v.in = in;
+  v.out = out;
+  v.L = L;
+  v.leaves_per_lane = L.P / in.shape.lanes;
+  v.lane_shift = 0;
+  while ((1 << v.lane_shift) < v.leaves_per_lane) v.lane_shift += 1;
+  return v;
+}
+
+// Batches one CUDA launch can carry.
+constexpr int kMaxViews = 64;
+#if defined(__CUDACC__)
+__device__ BatchView c_views[kMaxViews];
+#endif
+
+// X(name, type, Layout field): the arrays of a replica's state block, as Replica methods.
+#define DS_STATE_ARRAYS(X)                                                                \
+  X(hdr, ReplicaHdr, hdr)                                                                 \
+  X(links, LinkState, links)                                                              \
+  X(queues, ClassQueue, queues)        /* [l*kMaxClasses + c] */                          \
+  X(red, RedState, red)                /* [l*kMaxClasses + c]: classes with an AQM */     \
+  X(markers, MarkerState, markers)                                                        \
+  X(conns, ConnMeter, conns)           /* [sender]: the Balancing Marker's table */       \
+  X(gens, GenState, gens)                                                                 \
+  X(xfers, Transfer, xfers)            /* [f] */                                          \
+  X(websess, WebSession, websess)      /* [session]: every kGenWeb generator's */         \
+  X(sxs, SenderExt, sx)                /* [f]: senders' rarely used state */              \
+  /* [l*ring_link + class_off[c] + i] (BatchShape): class c on link l; ClassQueue::ring_off \
+     holds that start */                                                                  \
+  X(qring, Packet, qring)                                                                 \
+  X(dline, TimedPacket, dline)         /* [l*delay_cap + i] */                            \
+  X(snds, TcpSender, snd)                                                                 \
+  X(acks, Ack, acks)                   /* [ack_cap]: every ACK in flight, linked per flow */ \
+  /* [chunk*kNicChunkSegs + i]: seq | kNicRexmit waiting at an access link; lane k owns   \
+     chunks [k*nic_chunks, (k+1)*nic_chunks) */                                           \
+  X(nic, uint32_t, nic)                                                                   \
+  X(nic_next, int32_t, nic_next)       /* [chunk]: next chunk of a FIFO or free list */   \
+  X(nic_pools, NicPool, nic_pool)      /* [lane] */                                       \
+  X(rcvs, TcpReceiver, rcv)                                                               \
+  X(rxb, uint32_t, rxbits)             /* [f*kRxWords + w] */                             \
+  X(sources, SourceState, sources)                                                        \
+  X(lane_t, uint32_t, lane_t)          /* [lane]: every flow event before this slot done */ \
+  X(emit_idx, RingIdx, emit_idx)       /* [lane] */                                       \
+  X(emit_buf, Packet, emit)            /* [lane*emit_cap + i] */                          \
+  /* [lane*emit_cap + i]: the slot it arrives in (its t_enq is its time in that slot) */  \
+  X(emit_at, uint32_t, emit_at)                                                           \
+  X(stage, Packet, stage)                                                                 \
+  X(stage2, Packet, stage2)            /* scratch for the tie-break order */
+
+// Host only: what a bound replica reads on every packet, one load away (bind_replica fills
+// it): the host passes the Replica by reference, so that the fields below cost one load each,
+// as the old per-replica view did; reaching them through the batch's view costs the CPU ~10%
+// more instructions per replica-slot (callgrind, benchmarks/slot_cost.py).
+struct HostCache {
+  unsigned char* b;       // the state block
+  const BatchView* bv;    // the batch
+  const BatchInput* in;   // &bv->in
+  BatchShape shape;       // bv->in.shape
+  int32_t lane_shift;     // bv->lane_shift
+  uint64_t seed;          // in->seed[r]
+  RtoParams rto;          // in->tick_slots[r], min_rto_slots[r], max_rto_slots[r]
+#define DS_CACHE_FIELD(name, T, off) T* name;
+  DS_STATE_ARRAYS(DS_CACHE_FIELD)
+#undef DS_CACHE_FIELD
+  BatchOutput out;  // the replica's own counters, in its block
+  MinTree tree, rxtree;
+  size_t row_f;     // r * max_flows, r * max_links: its rows of the per-flow and per-link inputs
+  size_t row_l;
+};
+
+// One replica as the engine code sees it: its state block, its index, its batch. Small enough
+// to live in registers and to be passed by value (16-24 bytes): every array of the block is
+// found from the block's address and the batch's Layout, every input from the batch's view.
 struct Replica {
-  int32_t r;
-  const BatchInput* in;
-  BatchOutput out;     // this replica's counters in its own block, indexed locally
-  BatchShape shape;
-  ReplicaHdr* hdr;
-  LinkState* links;
-  ClassQueue* queues;  // [l*kMaxClasses + c]
-  RedState* red;       // [l*kMaxClasses + c]: classes with an AQM
-  MarkerState* markers;  // [m]
-  ConnMeter* conns;    // [sender]: the Balancing Marker's connection table
-  GenState* gens;      // [g]
-  Transfer* xfers;     // [f]
-  WebSession* websess; // [session]: web sessions of every kGenWeb generator
-  SenderExt* sxs;      // [f]: senders' rarely used state (transfers, telnet)
-  BatchOutput* rec;    // the batch's arrays: transfer records go straight there (row r*T + k)
-  Packet* qring;       // [l*ring_link + class_off[c] + i] (BatchShape): class c on link l;
-                       // ClassQueue::ring_off holds that start
-  TimedPacket* dline;  // [l*delay_cap + i]
-  TcpSender* snds;
-  Ack* acks;           // [ack_cap]: every ACK in flight, each flow's linked in order
-  uint32_t* nic;       // [chunk*kNicChunkSegs + i]: seq | kNicRexmit, waiting at an access
-                       // link; lane k owns chunks [k*nic_chunks, (k+1)*nic_chunks)
-  int32_t* nic_next;   // [chunk]: next chunk of a FIFO or of its lane's free list
-  NicPool* nic_pools;  // [lane]
-  TcpReceiver* rcvs;
-  uint32_t* rxb;       // [f*kRxWords + w]
-  MinTree tree;        // flows by next event slot (flow side; lane k owns subtree n + k)
-  MinTree rxtree;      // receivers by delayed-ACK timer (queue side)
-  SourceState* sources;
-  uint32_t* lane_t;    // [lane]: the lane has done every flow event before this slot
-  RingIdx* emit_idx;   // [lane]
-  Packet* emit_buf;    // [lane*emit_cap + i]
-  uint32_t* emit_at;   // [lane*emit_cap + i]: the slot it arrives in (its t_enq: its time
-                       // within that slot, as the arrival buffer wants it)
-  Packet* stage;
-  Packet* stage2;      // scratch for the tie-break order
-  uint64_t seed;
-  RtoParams rto;
-  int32_t lane;        // the lane this view works for on the flow side
-  int32_t leaves_per_lane;
-  int32_t lane_shift;  // log2(leaves_per_lane): flow f belongs to lane f >> lane_shift
-  bool measuring;      // the slot being worked on is at or after warm-up
-  size_t row_f;        // r * max_flows, r * max_links: where the replica's rows of the per-flow
-  size_t row_l;        // and per-link input arrays start (read on every packet)
+#ifdef __CUDA_ARCH__
+  unsigned char* b;      // the replica's state block (Layout: L.stride bytes)
+#else
+  HostCache c;           // its block, its batch, its arrays' addresses (bind_replica)
+#endif
+  int32_t r;             // its row in the batch
+  uint16_t vi;           // on the device: its batch's view in c_views
+  uint8_t lane;          // the lane this copy works for on the flow side
+  uint8_t measuring;     // the slot being worked on is at or after warm-up
+
+  DS_HD DS_INLINE const BatchView& v() const {
+#ifdef __CUDA_ARCH__
+    return c_views[vi];
+#else
+    return *c.bv;
+#endif
+  }
+  DS_HD DS_INLINE const Layout& L() const { return v().L; }
+  DS_HD DS_INLINE BatchOutput* rec() const { return const_cast<BatchOutput*>(&v().out); }
+  DS_HD DS_INLINE int32_t leaves_per_lane() const { return v().leaves_per_lane; }
+#ifdef __CUDA_ARCH__
+  DS_HD DS_INLINE const BatchInput* in() const { return &v().in; }
+  DS_HD DS_INLINE const BatchShape& shape() const { return v().in.shape; }
+  DS_HD DS_INLINE uint64_t seed() const { return v().in.seed[r]; }
+  DS_HD DS_INLINE RtoParams rto() const {
+    const BatchInput& i = v().in;
+    return RtoParams{i.tick_slots[r], i.min_rto_slots[r], i.max_rto_slots[r]};
+  }
+  DS_HD DS_INLINE int32_t lane_shift() const { return v().lane_shift; }
+#else
+  DS_HD DS_INLINE const BatchInput* in() const { return c.in; }
+  DS_HD DS_INLINE const BatchShape& shape() const { return c.shape; }
+  DS_HD DS_INLINE uint64_t seed() const { return c.seed; }
+  DS_HD DS_INLINE const RtoParams& rto() const { return c.rto; }
+  DS_HD DS_INLINE int32_t lane_shift() const { return c.lane_shift; }
+#endif
+
+  DS_HD DS_INLINE unsigned char* block() const {
+#ifdef __CUDA_ARCH__
+    return b;
+#else
+    return c.b;
+#endif
+  }
+  template <class T>
+  DS_HD DS_INLINE T* at(size_t off) const { return (T*)(block() + off); }
+  // Each array of the state block (DS_STATE_ARRAYS): on the device its address from the
+  // block's and the Layout's offset; on the host the address bind_replica cached (HostCache:
+  // one load, as the old per-replica view had; computing it costs the CPU 16% more
+  // instructions per replica-slot, benchmarks/slot_cost.py).
+#ifdef __CUDA_ARCH__
+#define DS_STATE_ACCESSOR(name, T, off) \
+  DS_HD DS_INLINE T* name() const { return at<T>(L().off); }
+#define DS_OUT_ACCESSOR(name, T, dim) \
+  DS_HD DS_INLINE T* out_##name() const { return at<T>(L().out.name); }
+#else
+#define DS_STATE_ACCESSOR(name, T, off) \
+  DS_HD DS_INLINE T* name() const { return c.name; }
+#define DS_OUT_ACCESSOR(name, T, dim) \
+  DS_HD DS_INLINE T* out_##name() const { return c.out.name; }
+#endif
+  DS_STATE_ARRAYS(DS_STATE_ACCESSOR)
+  // This replica's counters in its own block, indexed locally (out_<field>()).
+  DS_OUTPUT_FIELDS(DS_OUT_ACCESSOR)
+#undef DS_STATE_ACCESSOR
+#undef DS_OUT_ACCESSOR
+  // Flows by next event slot (flow side; lane k owns subtree n + k); receivers by delayed-ACK
+  // timer (queue side).
+#ifdef __CUDA_ARCH__
+  DS_HD DS_INLINE MinTree tree() const {
+    return MinTree{at<uint32_t>(L().tree_key), at<uint16_t>(L().tree_win), L().P};
+  }
+  DS_HD DS_INLINE MinTree rxtree() const {
+    return MinTree{at<uint32_t>(L().rx_key), at<uint16_t>(L().rx_win), L().P};
+  }
+#else
+  DS_HD DS_INLINE MinTree tree() const { return c.tree; }
+  DS_HD DS_INLINE MinTree rxtree() const { return c.rxtree; }
+#endif
 
   DS_HD DS_INLINE size_t iR() const { return (size_t)r; }
-  DS_HD DS_INLINE size_t iL(int l) const { return row_l + l; }
+  // Where the replica's rows of the per-link and per-flow input arrays start.
+  DS_HD DS_INLINE size_t iL(int l) const { return row_l() + l; }
   DS_HD DS_INLINE size_t iLC(int l, int c) const { return iL(l) * kMaxClasses + c; }
-  DS_HD DS_INLINE size_t iF(int f) const { return row_f + f; }
-  DS_HD DS_INLINE size_t iS(int s) const { return (size_t)r * shape.max_sources + s; }
+  DS_HD DS_INLINE size_t iF(int f) const { return row_f() + f; }
+#ifdef __CUDA_ARCH__
+  DS_HD DS_INLINE size_t row_f() const { return (size_t)r * shape().max_flows; }
+  DS_HD DS_INLINE size_t row_l() const { return (size_t)r * shape().max_links; }
+#else
+  DS_HD DS_INLINE size_t row_f() const { return c.row_f; }
+  DS_HD DS_INLINE size_t row_l() const { return c.row_l; }
+#endif
+  DS_HD DS_INLINE size_t iS(int s) const { return (size_t)r * shape().max_sources + s; }
   // Index of a link class in this replica's own output block.
   DS_HD DS_INLINE size_t oLC(int l, int c) const { return (size_t)l * kMaxClasses + c; }
-  DS_HD DS_INLINE size_t iM(int m) const { return (size_t)r * shape.max_markers + m; }
-  DS_HD DS_INLINE size_t iG(int g) const { return (size_t)r * shape.max_gens + g; }
+  DS_HD DS_INLINE size_t iM(int m) const { return (size_t)r * shape().max_markers + m; }
+  DS_HD DS_INLINE size_t iG(int g) const { return (size_t)r * shape().max_gens + g; }
 
-  DS_HD DS_INLINE TcpSender& snd(int f) const { return snds[f]; }
-  DS_HD DS_INLINE SenderExt& sx(int f) const { return sxs[f]; }
-  DS_HD DS_INLINE TcpReceiver& rcv(int f) const { return rcvs[f]; }
-  DS_HD DS_INLINE SourceState& src(int s) const { return sources[s]; }
-  DS_HD DS_INLINE uint32_t* rxbits(int f) const { return rxb + (size_t)f * kRxWords; }
+  DS_HD DS_INLINE TcpSender& snd(int f) const { return snds()[f]; }
+  DS_HD DS_INLINE SenderExt& sx(int f) const { return sxs()[f]; }
+  DS_HD DS_INLINE TcpReceiver& rcv(int f) const { return rcvs()[f]; }
+  DS_HD DS_INLINE SourceState& src(int s) const { return sources()[s]; }
+  DS_HD DS_INLINE uint32_t* rxbits(int f) const { return rxb() + (size_t)f * kRxWords; }
   // Flow f's access-link FIFO, in its lane's pool (flow side: the owning lane only).
   DS_HD DS_INLINE NicFifo nic_fifo(int f) const {
-    return NicFifo{&snds[f].nic, nic, nic_next, nic_pools + (f >> lane_shift)};
+    return NicFifo{&snds()[f].nic, nic(), nic_next(), nic_pools() + (f >> lane_shift())};
   }
   // The first ACK in flight to flow f's sender (null: none).
   DS_HD DS_INLINE Ack* first_ack(int f) const {
-    return snds[f].ack_first < 0 ? nullptr : acks + snds[f].ack_first;
+    return snds()[f].ack_first < 0 ? nullptr : acks() + snds()[f].ack_first;
   }
   // Flow side: the sender takes its first ACK.
   DS_HD DS_INLINE Ack take_ack(int f) const {
-    TcpSender& s = snds[f];
-    const Ack a = acks[s.ack_first];  // read whole before the narrow store below
-    acks[s.ack_first].consumed = 1;
+    TcpSender& s = snds()[f];
+    Ack* pool = acks();
+    const Ack a = pool[s.ack_first];  // read whole before the narrow store below
+    pool[s.ack_first].consumed = 1;
     s.ack_first = a.next;
     return a;
   }
-  DS_HD DS_INLINE ClassQueue* link_queues(int l) const { return queues + (size_t)l * kMaxClasses; }
+  DS_HD DS_INLINE ClassQueue* link_queues(int l) const { return queues() + (size_t)l * kMaxClasses; }
   DS_HD DS_INLINE Ring<Packet> queue_ring(int l, int c) const {
-    ClassQueue& q = queues[(size_t)l * kMaxClasses + c];
-    return Ring<Packet>{qring + q.ring_off, &q.ring, q.ring_mask};
+    ClassQueue& q = queues()[(size_t)l * kMaxClasses + c];
+    return Ring<Packet>{qring() + q.ring_off, &q.ring, q.ring_mask};
   }
   DS_HD DS_INLINE Ring<TimedPacket> dline_ring(int l) const {
-    return make_ring(dline + (size_t)l * shape.delay_cap, links[l].dline, shape.delay_cap);
+    return make_ring(dline() + (size_t)l * shape().delay_cap, links()[l].dline, shape().delay_cap);
   }
   DS_HD DS_INLINE Ring<Packet> emit_ring(int k) const {
-    return make_ring(emit_buf + (size_t)k * shape.emit_cap, emit_idx[k], shape.emit_cap);
+    return make_ring(emit_buf() + (size_t)k * shape().emit_cap, emit_idx()[k], shape().emit_cap);
   }
-  DS_HD DS_INLINE int32_t lane_root(int f) const { return shape.lanes + (f >> lane_shift); }
+  DS_HD DS_INLINE int32_t lane_root(int f) const { return shape().lanes + (f >> lane_shift()); }
 
   // An internal capacity was exceeded: the result is not trustworthy (the host raises).
   DS_HD DS_INLINE void flag(int32_t bit) const {
 #ifdef __CUDA_ARCH__
-    atomicOr(out.overflow, bit);
+    atomicOr(out_overflow(), bit);
 #else
-    out.overflow[0] |= bit;
+    out_overflow()[0] |= bit;
 #endif
   }
 
   // Flow side: a packet handed to the first link of its route in slot `at`; the caller writes
   // it in place (see Ring::push_slot for why), its t_enq being its time within that slot.
-  DS_HD DS_INLINE Packet* emit_slot(uint32_t at) const {
+  DS_HD DS_INLINE Packet* emit_slot(uint32_t when) const {
     Ring<Packet> e = emit_ring(lane);
     if (e.full()) {
       flag(kOvfStage);
       return nullptr;
     }
-    emit_at[(size_t)lane * shape.emit_cap +
-            (((uint32_t)e.idx->head + (uint32_t)e.idx->count) & e.mask)] = at;
+    emit_at()[(size_t)lane * shape().emit_cap +
+              (((uint32_t)e.idx->head + (uint32_t)e.idx->count) & e.mask)] = when;
     return &e.push_slot();
   }
 
   // Queue side: lane k's next packet arrives in slot `now`.
   DS_HD DS_INLINE bool emitted_due(int k, uint32_t now) const {
-    return emit_idx[k].count != 0 &&
-           emit_at[(size_t)k * shape.emit_cap + (uint32_t)emit_idx[k].head] == now;
+    const RingIdx& e = emit_idx()[k];
+    return e.count != 0 && emit_at()[(size_t)k * shape().emit_cap + (uint32_t)e.head] == now;
   }
 
   // Queue side: lane k's next packet into the arrival buffer, whole: one copy of 16 bytes,
@@ -296,11 +429,12 @@ struct Replica {
   // in the tie-break order before any queue sees them (DESIGN: Within a slot).
   // The next place in the arrival buffer, to be filled in place (null: full, reported).
   DS_HD DS_INLINE Packet* stage_slot() const {
-    if (hdr->stage_count >= (uint32_t)shape.stage_cap) {
+    ReplicaHdr* h = hdr();
+    if (h->stage_count >= (uint32_t)shape().stage_cap) {
       flag(kOvfStage);
       return nullptr;
     }
-    return &stage[hdr->stage_count++];
+    return &stage()[h->stage_count++];
   }
 
   // Queue side: the receiver of flow f sends an ACK; it reaches the sender after the flow's
@@ -308,99 +442,73 @@ struct Replica {
   // Entries are taken in due order per flow but not across flows: the pool reclaims from its
   // oldest entry on, so it must hold every ACK generated within the longest loop delay.
   DS_HD inline void push_ack(int f, int32_t ackno, uint32_t now) const {
-    const uint32_t mask = (uint32_t)shape.ack_cap - 1u;
-    while (hdr->ack_head != hdr->ack_tail && acks[hdr->ack_head & mask].consumed)
-      hdr->ack_head += 1;
-    if (hdr->ack_tail - hdr->ack_head > mask) {
+    const uint32_t mask = (uint32_t)shape().ack_cap - 1u;
+    ReplicaHdr* h = hdr();
+    Ack* pool = acks();
+    while (h->ack_head != h->ack_tail && pool[h->ack_head & mask].consumed) h->ack_head += 1;
+    if (h->ack_tail - h->ack_head > mask) {
       flag(kOvfAckRing);
       return;
     }
-    const int32_t k = (int32_t)(hdr->ack_tail & mask);
-    hdr->ack_tail += 1;
-    Ack& a = acks[k];
-    a.due = now + (uint32_t)in->flow_loop_slots[iF(f)];
+    const int32_t k = (int32_t)(h->ack_tail & mask);
+    h->ack_tail += 1;
+    Ack& a = pool[k];
+    a.due = now + (uint32_t)in()->flow_loop_slots[iF(f)];
     a.ackno = ackno;
     a.next = -1;
     a.consumed = 0;
-    a.gen = shape.flow_ext ? xfers[f].gen : 0;
-    TcpSender& s = snds[f];
+    a.gen = shape().flow_ext ? xfers()[f].gen : 0;
+    TcpSender& s = snds()[f];
     if (s.ack_first >= 0) {
-      acks[s.ack_last].next = k;
+      pool[s.ack_last].next = k;
       s.ack_last = k;
       return;
     }
     s.ack_first = s.ack_last = k;
-    if (a.due < tree.key[f]) {
-      MinTree t = tree;
-      t.set(f, a.due, lane_root(f));
-    }
+    MinTree t = tree();
+    if (a.due < t.key[f]) t.set(f, a.due, lane_root(f));
   }
 
   DS_HD DS_INLINE void set_delack(int f, uint32_t due) const {
-    MinTree t = rxtree;
+    MinTree t = rxtree();
     t.set(f, due);
   }
 };
 
-// Binds replica r to a state block of L.stride bytes (a worker's slot of the arena: a block is
-// needed only while its replica runs, so the arena holds one per worker, not one per replica).
-DS_HD inline Replica bind_replica(int32_t r, const BatchInput* in, const Layout& L,
-                                  unsigned char* b) {
+// Binds replica r of a batch to a state block of L.stride bytes (a worker's slot of the arena:
+// a block is needed only while its replica runs). The batch is `v` on the host, c_views[vi]
+// on the device (v is not read there).
+DS_HD DS_INLINE Replica bind_replica(int32_t r, const BatchView* v, int vi, unsigned char* b) {
   Replica x;
+#ifndef __CUDA_ARCH__
+  HostCache* hc = &x.c;
+  const Layout& L = v->L;
+#define DS_CACHE_BIND(name, T, off) hc->name = (T*)(b + L.off);
+  DS_STATE_ARRAYS(DS_CACHE_BIND)
+#undef DS_CACHE_BIND
+#define DS_CACHE_OUT(name, T, dim) hc->out.name = (T*)(b + L.out.name);
+  DS_OUTPUT_FIELDS(DS_CACHE_OUT)
+#undef DS_CACHE_OUT
+  hc->b = b;
+  hc->bv = v;
+  hc->tree = MinTree{(uint32_t*)(b + L.tree_key), (uint16_t*)(b + L.tree_win), L.P};
+  hc->rxtree = MinTree{(uint32_t*)(b + L.rx_key), (uint16_t*)(b + L.rx_win), L.P};
+  hc->row_f = (size_t)r * v->in.shape.max_flows;
+  hc->row_l = (size_t)r * v->in.shape.max_links;
+  hc->in = &v->in;
+  hc->shape = v->in.shape;
+  hc->lane_shift = v->lane_shift;
+  hc->seed = v->in.seed[r];
+  hc->rto = RtoParams{v->in.tick_slots[r], v->in.min_rto_slots[r], v->in.max_rto_slots[r]};
+#else
+  x.b = b;
+  (void)v;
+#endif
   x.r = r;
-  x.in = in;
-#define DS_BIND_OUT(name, T, dim) x.out.name = (T*)(b + L.out.name);
-  DS_OUTPUT_FIELDS(DS_BIND_OUT)
-#undef DS_BIND_OUT
-  x.shape = in->shape;
-  x.hdr = (ReplicaHdr*)(b + L.hdr);
-  x.links = (LinkState*)(b + L.links);
-  x.queues = (ClassQueue*)(b + L.queues);
-  x.red = (RedState*)(b + L.red);
-  x.markers = (MarkerState*)(b + L.markers);
-  x.conns = (ConnMeter*)(b + L.conns);
-  x.gens = (GenState*)(b + L.gens);
-  x.xfers = (Transfer*)(b + L.xfers);
-  x.websess = (WebSession*)(b + L.websess);
-  x.sxs = (SenderExt*)(b + L.sx);
-  x.rec = nullptr;  // set by the backend (bind_records)
-  x.qring = (Packet*)(b + L.qring);
-  x.dline = (TimedPacket*)(b + L.dline);
-  x.snds = (TcpSender*)(b + L.snd);
-  x.acks = (Ack*)(b + L.acks);
-  x.nic = (uint32_t*)(b + L.nic);
-  x.nic_next = (int32_t*)(b + L.nic_next);
-  x.nic_pools = (NicPool*)(b + L.nic_pool);
-  x.rcvs = (TcpReceiver*)(b + L.rcv);
-  x.rxb = (uint32_t*)(b + L.rxbits);
-  x.tree.key = (uint32_t*)(b + L.tree_key);
-  x.tree.winner = (uint16_t*)(b + L.tree_win);
-  x.tree.P = L.P;
-  x.rxtree.key = (uint32_t*)(b + L.rx_key);
-  x.rxtree.winner = (uint16_t*)(b + L.rx_win);
-  x.rxtree.P = L.P;
-  x.sources = (SourceState*)(b + L.sources);
-  x.lane_t = (uint32_t*)(b + L.lane_t);
-  x.emit_idx = (RingIdx*)(b + L.emit_idx);
-  x.emit_buf = (Packet*)(b + L.emit);
-  x.emit_at = (uint32_t*)(b + L.emit_at);
-  x.stage = (Packet*)(b + L.stage);
-  x.stage2 = (Packet*)(b + L.stage2);
-  x.seed = in->seed[r];
-  x.rto.tick = in->tick_slots[r];
-  x.rto.min_rto = in->min_rto_slots[r];
-  x.rto.max_rto = in->max_rto_slots[r];
+  x.vi = (uint16_t)vi;
   x.lane = 0;
-  x.leaves_per_lane = L.P / x.shape.lanes;
-  x.lane_shift = 0;
-  while ((1 << x.lane_shift) < x.leaves_per_lane) x.lane_shift += 1;
-  x.measuring = false;
-  x.row_f = (size_t)r * x.shape.max_flows;
-  x.row_l = (size_t)r * x.shape.max_links;
+  x.measuring = 0;
   return x;
 }
-
-// Where the replica writes its transfer records: the batch's output arrays.
-DS_HD DS_INLINE void bind_records(Replica& x, BatchOutput* out) { x.rec = out; }
 
 }  // namespace ds

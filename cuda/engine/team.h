@@ -9,10 +9,11 @@
 
 namespace ds {
 
-DS_HD inline void init_replica(Replica& x, const Layout& L) {
-  unsigned char* ob = (unsigned char*)x.hdr - L.hdr + L.out_begin;  // this replica's counters
+DS_HD inline void init_replica(Replica DS_REF x) {
+  const Layout& L = x.L();
+  unsigned char* ob = x.block() + L.out_begin;  // this replica's counters
   for (size_t i = 0; i < L.out_end - L.out_begin; ++i) ob[i] = 0;
-  ReplicaHdr& h = *x.hdr;
+  ReplicaHdr& h = *x.hdr();
   h.ctr_tie = 0;
   h.ctr_loss = 0;
   h.ctr_mark = 0;
@@ -22,38 +23,38 @@ DS_HD inline void init_replica(Replica& x, const Layout& L) {
   h.ack_head = 0;
   h.ack_tail = 0;
   h.peak_due = kNeverSlot;
-  const int64_t warmup = x.in->warmup_slot[x.iR()];  // queue-length integrals count from here
+  const int64_t warmup = x.in()->warmup_slot[x.iR()];  // queue-length integrals count from here
   const uint32_t first_measured = warmup <= 0 ? 0u : warmup >= 0xFFFFFFFF ? 0xFFFFFFFFu : (uint32_t)warmup;
-  for (int l = 0; l < x.shape.max_links; ++l) {
-    link_init(x.links[l], x.in->class_weight + x.iLC(l, 0));
-    x.links[l].sched = x.in->link_sched[x.iL(l)];
-    x.links[l].bytes_per_slot = x.in->link_bytes_per_slot[x.iL(l)];
-    x.links[l].loss_prob = x.in->link_loss_prob[x.iL(l)];
-    x.links[l].n_classes = x.in->link_n_classes[x.iL(l)];
+  for (int l = 0; l < x.shape().max_links; ++l) {
+    link_init(x.links()[l], x.in()->class_weight + x.iLC(l, 0));
+    x.links()[l].sched = x.in()->link_sched[x.iL(l)];
+    x.links()[l].bytes_per_slot = x.in()->link_bytes_per_slot[x.iL(l)];
+    x.links()[l].loss_prob = x.in()->link_loss_prob[x.iL(l)];
+    x.links()[l].n_classes = x.in()->link_n_classes[x.iL(l)];
     for (int c = 0; c < kMaxClasses; ++c) {
       ClassQueue& q = x.link_queues(l)[c];
       ring_clear(q.ring);
       q.bytes = 0;
       q.since = first_measured;
       // (read through BatchInput::shape, not this view's copy: see set_ring_offsets)
-      q.ring_off = (int64_t)l * x.in->shape.ring_link + x.in->shape.class_off[c];
-      q.ring_mask = (uint32_t)x.in->shape.class_cap[c] - 1u;
-      q.limit = x.in->class_limit[x.iLC(l, c)];
-      q.limit_kind = x.in->class_limit_kind[x.iLC(l, c)];
-      if (x.shape.aqm_states) red_init(x.red[(size_t)l * kMaxClasses + c]);
+      q.ring_off = (int64_t)l * x.in()->shape.ring_link + x.in()->shape.class_off[c];
+      q.ring_mask = (uint32_t)x.in()->shape.class_cap[c] - 1u;
+      q.limit = x.in()->class_limit[x.iLC(l, c)];
+      q.limit_kind = x.in()->class_limit_kind[x.iLC(l, c)];
+      if (x.shape().aqm_states) red_init(x.red()[(size_t)l * kMaxClasses + c]);
     }
   }
-  for (int m = 0; m < x.shape.max_markers; ++m) marker_init(x.markers[m]);
-  if (x.shape.conn_meters)
-    for (int k = 0; k < x.shape.max_flows + x.shape.max_sources; ++k) conn_init(x.conns[k]);
-  x.tree.init_all_never();
-  x.rxtree.init_all_never();
-  for (int k = 0; k < x.shape.lanes; ++k) {  // every chunk of a lane's pool is free
-    const int32_t c0 = k * x.shape.nic_chunks, c1 = c0 + x.shape.nic_chunks;
-    for (int32_t c = c0; c < c1; ++c) x.nic_next[c] = c + 1 < c1 ? c + 1 : -1;
-    x.nic_pools[k].free_head = c0;
+  for (int m = 0; m < x.shape().max_markers; ++m) marker_init(x.markers()[m]);
+  if (x.shape().conn_meters)
+    for (int k = 0; k < x.shape().max_flows + x.shape().max_sources; ++k) conn_init(x.conns()[k]);
+  x.tree().init_all_never();
+  x.rxtree().init_all_never();
+  for (int k = 0; k < x.shape().lanes; ++k) {  // every chunk of a lane's pool is free
+    const int32_t c0 = k * x.shape().nic_chunks, c1 = c0 + x.shape().nic_chunks;
+    for (int32_t c = c0; c < c1; ++c) x.nic_next()[c] = c + 1 < c1 ? c + 1 : -1;
+    x.nic_pools()[k].free_head = c0;
   }
-  const int nf = x.in->n_flows[x.iR()];
+  const int nf = x.in()->n_flows[x.iR()];
   uint32_t lookahead = 0xFFFFFFFFu;
   for (int f = 0; f < nf; ++f) {
     TcpSender& s = x.snd(f);
@@ -61,119 +62,120 @@ DS_HD inline void init_replica(Replica& x, const Layout& L) {
     x.rcv(f).rcv_next = 0;
     x.rcv(f).delack_due = kNeverSlot;
     for (int w = 0; w < kRxWords; ++w) x.rxbits(f)[w] = 0;
-    x.tree.set(f, s.start_due);
-    const uint32_t loop = (uint32_t)x.in->flow_loop_slots[x.iF(f)];
+    x.tree().set(f, s.start_due);
+    const uint32_t loop = (uint32_t)x.in()->flow_loop_slots[x.iF(f)];
     if (loop < lookahead) lookahead = loop;
   }
   h.lookahead = lookahead < 1 ? 1 : lookahead;
-  for (int s = 0; s < x.in->n_sources[x.iR()]; ++s) source_init(x, s);
-  for (int k = 0; k < x.shape.lanes; ++k) {
-    x.lane_t[k] = 0;
-    ring_clear(x.emit_idx[k]);
+  for (int s = 0; s < x.in()->n_sources[x.iR()]; ++s) source_init(x, s);
+  for (int k = 0; k < x.shape().lanes; ++k) {
+    x.lane_t()[k] = 0;
+    ring_clear(x.emit_idx()[k]);
   }
-  if (x.shape.flow_ext) init_traffic(x);
+  if (x.shape().flow_ext) init_traffic(x);
   {  // the features the replica uses (ReplicaHdr)
-    const int nf = x.in->n_flows[x.iR()], ns = x.in->n_sources[x.iR()];
-    const int nl = x.in->n_links[x.iR()];
-    h.f_markers = x.in->n_markers[x.iR()] > 0 ? 1 : 0;
-    h.f_traffic = x.in->n_gens[x.iR()] > 0 ? 1 : 0;
+    const int nf = x.in()->n_flows[x.iR()], ns = x.in()->n_sources[x.iR()];
+    const int nl = x.in()->n_links[x.iR()];
+    h.f_markers = x.in()->n_markers[x.iR()] > 0 ? 1 : 0;
+    h.f_traffic = x.in()->n_gens[x.iR()] > 0 ? 1 : 0;
     h.f_aqm = 0;
     for (int l = 0; l < nl; ++l)
-      for (int c = 0; c < x.in->link_n_classes[x.iL(l)]; ++c)
-        if (x.in->class_aqm[x.iLC(l, c)] != kAqmDropTail) h.f_aqm = 1;
+      for (int c = 0; c < x.in()->link_n_classes[x.iL(l)]; ++c)
+        if (x.in()->class_aqm[x.iLC(l, c)] != kAqmDropTail) h.f_aqm = 1;
     h.f_app = 0;
     for (int f = 0; f < nf; ++f)
-      if (x.in->flow_app_iat_slots[x.iF(f)] != 0.0) h.f_app = 1;
+      if (x.in()->flow_app_iat_slots[x.iF(f)] != 0.0) h.f_app = 1;
     h.f_trace = 0;
     for (int j = 0; j < kMaxTraced; ++j) h.trace_next[j] = 0;
-    if (x.in->trace_samples[x.iR()] > 0)
+    if (x.in()->trace_samples[x.iR()] > 0)
       for (int f = 0; f < nf; ++f)
-        if (x.in->flow_trace[x.iF(f)] >= 0) h.f_trace = 1;
+        if (x.in()->flow_trace[x.iF(f)] >= 0) h.f_trace = 1;
     h.f_tcp_tag = 0;
     bool balancing = false;
-    for (int m = 0; m < x.in->n_markers[x.iR()]; ++m) {
-      const uint8_t kind = x.in->marker_kind[x.iM(m)];
-      if (kind == kMarkRttAware || kind == kMarkRttRto || x.in->marker_sw_k[x.iM(m)] > 0)
+    for (int m = 0; m < x.in()->n_markers[x.iR()]; ++m) {
+      const uint8_t kind = x.in()->marker_kind[x.iM(m)];
+      if (kind == kMarkRttAware || kind == kMarkRttRto || x.in()->marker_sw_k[x.iM(m)] > 0)
         h.f_tcp_tag = 1;
       if (kind == kMarkBalancing) balancing = true;
     }
     h.f_colour = h.f_markers;
     for (int f = 0; f < nf; ++f)
-      if (x.in->flow_colour[x.iF(f)] != kGreen) h.f_colour = 1;
+      if (x.in()->flow_colour[x.iF(f)] != kGreen) h.f_colour = 1;
     for (int s = 0; s < ns; ++s)
-      if (x.in->src_colour[x.iS(s)] != kGreen) h.f_colour = 1;
-    if (((h.f_traffic | h.f_app) && !x.shape.flow_ext) || (h.f_aqm && !x.shape.aqm_states) ||
-        (balancing && !x.shape.conn_meters)) {
+      if (x.in()->src_colour[x.iS(s)] != kGreen) h.f_colour = 1;
+    if (((h.f_traffic | h.f_app) && !x.shape().flow_ext) || (h.f_aqm && !x.shape().aqm_states) ||
+        (balancing && !x.shape().conn_meters)) {
       x.flag(kOvfShape);  // the host raises; touch no state the block lacks (the Balancing
       h.f_traffic = h.f_app = h.f_aqm = 0;  // Marker checks conn_meters itself)
     }
   }
   const uint64_t first = (uint64_t)h.lookahead;  // the first round's horizon
-  const uint64_t end = (uint64_t)x.in->end_slot[x.iR()];
+  const uint64_t end = (uint64_t)x.in()->end_slot[x.iR()];
   if (h.f_traffic) admit_transfers(x, (uint32_t)(first < end ? first : end));
 }
 
 // The most packets one flow event can hand to the first link (its access link's output in
 // one slot): lanes keep this much room in their emission rings before each event.
-DS_HD inline int32_t emit_need(const Replica& x) {
+DS_HD inline int32_t emit_need(Replica DS_REF x) {
   int32_t need = 1;
-  const int nf = x.in->n_flows[x.iR()];
+  const int nf = x.in()->n_flows[x.iR()];
   for (int f = 0; f < nf; ++f) {
     const size_t i = x.iF(f);
-    const double pace = x.in->flow_pace_bytes_per_slot[i];
+    const double pace = x.in()->flow_pace_bytes_per_slot[i];
     // Unpaced: everything one event hands over, a window plus what its ACKs retransmit.
-    const int32_t n = pace > 0.0 ? (int32_t)ceil(pace / (double)x.in->flow_wire_bytes[i]) + 1
-                                 : 2 * x.in->flow_max_window[i] + 16;
+    const int32_t n = pace > 0.0 ? (int32_t)ceil(pace / (double)x.in()->flow_wire_bytes[i]) + 1
+                                 : 2 * x.in()->flow_max_window[i] + 16;
     if (n > need) need = n;
   }
   return need;
 }
 
 // The end of the next round: the lookahead past the queue side, clipped to the replica's end.
-DS_HD DS_INLINE uint32_t round_horizon(const Replica& x, uint32_t end) {
-  const uint64_t h = (uint64_t)x.hdr->t_queue + x.hdr->lookahead;
+DS_HD DS_INLINE uint32_t round_horizon(Replica DS_REF x, uint32_t end) {
+  const uint64_t h = (uint64_t)x.hdr()->t_queue + x.hdr()->lookahead;
   return h < end ? (uint32_t)h : end;
 }
 
 // The queue side's part of a round, after every lane's flow side: the slots every lane has
 // finished. Returns false when no lane could move (an emission ring too small: reported).
-DS_HD inline bool queue_phase(Replica& x) {
-  uint32_t t_end = x.lane_t[0];
-  for (int k = 1; k < x.shape.lanes; ++k)
-    if (x.lane_t[k] < t_end) t_end = x.lane_t[k];
-  if (t_end <= x.hdr->t_queue) {
+DS_HD inline bool queue_phase(Replica DS_REF x) {
+  uint32_t t_end = x.lane_t()[0];
+  for (int k = 1; k < x.shape().lanes; ++k)
+    if (x.lane_t()[k] < t_end) t_end = x.lane_t()[k];
+  if (t_end <= x.hdr()->t_queue) {
     x.flag(kOvfStage);
     return false;
   }
-  for (uint32_t t = x.hdr->t_queue; t < t_end; ++t) queue_slot(x, t);
-  x.hdr->t_queue = t_end;
+  for (uint32_t t = x.hdr()->t_queue; t < t_end; ++t) queue_slot(x, t);
+  x.hdr()->t_queue = t_end;
   // Transfers that arrive before the next round's horizon start now, between rounds.
-  if (x.hdr->f_traffic) admit_transfers(x, round_horizon(x, (uint32_t)x.in->end_slot[x.iR()]));
+  if (x.hdr()->f_traffic) admit_transfers(x, round_horizon(x, (uint32_t)x.in()->end_slot[x.iR()]));
   return true;
 }
 
 // Copies a replica's counters from its block to the batch's output arrays.
-DS_HD inline void flush_replica(Replica& x, BatchOutput* out) {
-  x.out.slots_run[0] = (int64_t)x.hdr->t_queue;
-  const int nl = x.in->n_links[x.iR()];
+DS_HD inline void flush_replica(Replica DS_REF x) {
+  x.out_slots_run()[0] = (int64_t)x.hdr()->t_queue;
+  const int nl = x.in()->n_links[x.iR()];
   for (int l = 0; l < nl; ++l)  // the queue lengths since their last change
-    for (int c = 0; c < x.links[l].n_classes; ++c)
-      occupancy_catch_up(x, x.link_queues(l)[c], x.oLC(l, c), x.hdr->t_queue);
-  if (!x.hdr->f_colour) {  // every arrival was green (engine/queue_side.h: arrive)
-    const size_t n = per_replica(x.shape, RLC);
-    for (size_t i = 0; i < n; ++i) x.out.q_colour_arrivals[i * kMaxColours + kGreen] = x.out.q_arrivals[i];
+    for (int c = 0; c < x.links()[l].n_classes; ++c)
+      occupancy_catch_up(x, x.link_queues(l)[c], x.oLC(l, c), x.hdr()->t_queue);
+  if (!x.hdr()->f_colour) {  // every arrival was green (engine/queue_side.h: arrive)
+    const size_t n = per_replica(x.shape(), RLC);
+    for (size_t i = 0; i < n; ++i) x.out_q_colour_arrivals()[i * kMaxColours + kGreen] = x.out_q_arrivals()[i];
   }
-  if (x.hdr->f_traffic) flush_traffic(x);
+  if (x.hdr()->f_traffic) flush_traffic(x);
   // A flow's drops: the queue side's and its access link's (each side counts its own: the
   // flow side may be ahead of the queue side by an amount that depends on the rounds).
-  for (int f = 0; f < x.in->n_flows[x.iR()]; ++f) x.out.flow_drops[f] += x.out.flow_access_drops[f];
-  if (x.hdr->f_trace)
-    for (int f = 0; f < x.in->n_flows[x.iR()]; ++f) trace_until(x, f, x.snd(f), 1e300);
+  for (int f = 0; f < x.in()->n_flows[x.iR()]; ++f) x.out_flow_drops()[f] += x.out_flow_access_drops()[f];
+  if (x.hdr()->f_trace)
+    for (int f = 0; f < x.in()->n_flows[x.iR()]; ++f) trace_until(x, f, x.snd(f), 1e300);
   const size_t r = (size_t)x.r;
+  BatchOutput* out = x.rec();
 #define DS_FLUSH(name, T, dim)                                               \
   {                                                                          \
-    const size_t n = per_replica(x.shape, dim);                              \
-    for (size_t i = 0; i < n; ++i) out->name[r * n + i] = x.out.name[i];     \
+    const size_t n = per_replica(x.shape(), dim);                            \
+    for (size_t i = 0; i < n; ++i) out->name[r * n + i] = x.out_##name()[i];   \
   }
   DS_OUTPUT_FIELDS(DS_FLUSH)
 #undef DS_FLUSH
@@ -181,19 +183,19 @@ DS_HD inline void flush_replica(Replica& x, BatchOutput* out) {
 
 // Runs a replica's rounds on one thread, the team's lanes one after another, until its end
 // or `t_stop`. Returns the slots the queue side advanced.
-DS_HD inline uint32_t run_rounds(Replica& x, uint64_t t_stop, int32_t need) {
-  const uint32_t end = (uint32_t)x.in->end_slot[x.iR()];
+DS_HD inline uint32_t run_rounds(Replica DS_REF x, uint64_t t_stop, int32_t need) {
+  const uint32_t end = (uint32_t)x.in()->end_slot[x.iR()];
   const uint32_t stop = t_stop < end ? (uint32_t)t_stop : end;
-  const uint32_t t0 = x.hdr->t_queue;
-  while (x.hdr->t_queue < stop) {
+  const uint32_t t0 = x.hdr()->t_queue;
+  while (x.hdr()->t_queue < stop) {
     const uint32_t horizon = round_horizon(x, stop);
-    for (int k = 0; k < x.shape.lanes; ++k) flow_phase(x, k, horizon, need);
+    for (int k = 0; k < x.shape().lanes; ++k) flow_phase(x, k, horizon, need);
     if (!queue_phase(x)) {
-      x.hdr->t_queue = end;  // cannot go on; the overflow bit makes the host raise
+      x.hdr()->t_queue = end;  // cannot go on; the overflow bit makes the host raise
       break;
     }
   }
-  return x.hdr->t_queue - t0;
+  return x.hdr()->t_queue - t0;
 }
 
 }  // namespace ds

@@ -36,10 +36,10 @@ DS_HD DS_INLINE double source_period(uint64_t seed, int s, SourceState& st, doub
 }
 
 template <class X>
-DS_HD inline void source_init(X& x, int s) {
+DS_HD inline void source_init(X DS_REF x, int s) {
   SourceState& st = x.src(s);
   const size_t i = x.iS(s);
-  const double t_on = x.in->src_t_on_slots[i], t_off = x.in->src_t_off_slots[i];
+  const double t_on = x.in()->src_t_on_slots[i], t_off = x.in()->src_t_off_slots[i];
   st.ctr = 0;
   st.credit = 0.0;
   st.seq = 0;
@@ -49,25 +49,25 @@ DS_HD inline void source_init(X& x, int s) {
     return;
   }
   // Start in the stationary phase distribution so that no warm-up is needed for the source.
-  const double u = draw_u01(x.seed, kFamSource, (uint32_t)s, st.ctr);
-  if (x.in->src_fixed[i]) {  // periodic: a uniformly random phase within one period
+  const double u = draw_u01(x.seed(), kFamSource, (uint32_t)s, st.ctr);
+  if (x.in()->src_fixed[i]) {  // periodic: a uniformly random phase within one period
     const double at = u * (t_on + t_off);
     st.on = at < t_on ? 1 : 0;
     st.phase_end = st.on ? t_on - at : t_on + t_off - at;
     return;
   }
   st.on = u < t_on / (t_on + t_off) ? 1 : 0;
-  st.phase_end = source_exp(x.seed, s, st, st.on ? t_on : t_off);
+  st.phase_end = source_exp(x.seed(), s, st, st.on ? t_on : t_off);
 }
 
 // Emits the packets of slot [now, now+1) into the arrival buffer.
 template <class X>
-DS_HD inline void source_step(X& x, int s, uint32_t now) {
+DS_HD inline void source_step(X DS_REF x, int s, uint32_t now) {
   SourceState& st = x.src(s);
   const double slot_end = (double)now + 1.0;
   if (!st.on && st.phase_end >= slot_end) return;  // the common idle case: nothing to do
   const size_t i = x.iS(s);
-  const double peak = x.in->src_peak_bytes_per_slot[i];
+  const double peak = x.in()->src_peak_bytes_per_slot[i];
   double pos = (double)now, on_time = 0.0;
   int64_t bursts = 0;
   for (;;) {
@@ -77,28 +77,28 @@ DS_HD inline void source_step(X& x, int s, uint32_t now) {
     pos = st.phase_end;
     st.on = !st.on;
     if (st.on) bursts += 1;
-    st.phase_end += source_period(x.seed, s, st,
-                                  st.on ? x.in->src_t_on_slots[i] : x.in->src_t_off_slots[i],
-                                  x.in->src_fixed[i]);
+    st.phase_end += source_period(x.seed(), s, st,
+                                  st.on ? x.in()->src_t_on_slots[i] : x.in()->src_t_off_slots[i],
+                                  x.in()->src_fixed[i]);
   }
   st.credit += on_time * peak;
   if (x.measuring) {
-    x.out.src_on_slots[s] += on_time;
-    x.out.src_bursts[s] += bursts;
+    x.out_src_on_slots()[s] += on_time;
+    x.out_src_bursts()[s] += bursts;
   }
-  const int32_t bytes = x.in->src_pkt_bytes[i];
+  const int32_t bytes = x.in()->src_pkt_bytes[i];
   while (st.credit >= (double)bytes) {
     st.credit -= (double)bytes;
     const int32_t seq = st.seq++;
     if (x.measuring) {
-      x.out.src_pkts[s] += 1;
-      x.out.src_bytes[s] += bytes;
+      x.out_src_pkts()[s] += 1;
+      x.out_src_bytes()[s] += bytes;
     }
     Packet* p = x.stage_slot();  // written in place (Ring::push_slot)
     if (!p) continue;
-    put_packet(p, seq, 0 /* at the slot's start */, (uint16_t)(x.shape.max_flows + s),
-               (uint16_t)bytes, 0, x.in->src_cls[i], kPktSource,
-               (uint8_t)x.in->src_route[i * kMaxHops]);
+    put_packet(p, seq, 0 /* at the slot's start */, (uint16_t)(x.shape().max_flows + s),
+               (uint16_t)bytes, 0, x.in()->src_cls[i], kPktSource,
+               (uint8_t)x.in()->src_route[i * kMaxHops]);
   }
 }
 

@@ -48,7 +48,7 @@ DS_HD inline int32_t rx_accept(TcpReceiver& r, uint32_t* bits, int32_t seq) {
 }
 
 template <class X>
-DS_HD inline void receive_segment(X& x, int f, int32_t seq, uint32_t now) {
+DS_HD inline void receive_segment(X DS_REF x, int f, int32_t seq, uint32_t now) {
   TcpReceiver& r = x.rcv(f);
   const size_t i = x.iF(f);
   int32_t advanced = rx_accept(r, x.rxbits(f), seq);
@@ -57,18 +57,18 @@ DS_HD inline void receive_segment(X& x, int f, int32_t seq, uint32_t now) {
     advanced = 0;
   }
   if (advanced > 0 && x.measuring) {
-    const int64_t bytes = (int64_t)advanced * x.in->flow_payload_bytes[i];
-    x.out.flow_delivered_bytes[f] += bytes;
-    const int64_t iv = x.in->interval_slots[x.iR()];
+    const int64_t bytes = (int64_t)advanced * x.in()->flow_payload_bytes[i];
+    x.out_flow_delivered_bytes()[f] += bytes;
+    const int64_t iv = x.in()->interval_slots[x.iR()];
     if (iv > 0) {
       const int64_t k = (int64_t)now / iv;
-      if (k < x.shape.max_intervals) x.out.interval_bytes[(size_t)f * x.shape.max_intervals + k] += bytes;
+      if (k < x.shape().max_intervals) x.out_interval_bytes()[(size_t)f * x.shape().max_intervals + k] += bytes;
     }
   }
   // Delayed ACK: hold the ACK of a lone in-order segment until the next one or the timer;
   // anything out of order, filling a hole or duplicate is acknowledged at once.
-  if (x.in->flow_delack[i] && advanced == 1 && r.delack_due == 0xFFFFFFFFu) {
-    r.delack_due = now + (uint32_t)x.in->delack_slots[x.iR()];
+  if (x.in()->flow_delack[i] && advanced == 1 && r.delack_due == 0xFFFFFFFFu) {
+    r.delack_due = now + (uint32_t)x.in()->delack_slots[x.iR()];
     x.set_delack(f, r.delack_due);
     return;
   }

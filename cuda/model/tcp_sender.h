@@ -4,8 +4,8 @@
 // Differences from ns-2 are listed in docs/model.md ("TCP").
 //
 // The functions take the replica view X (engine/replica.h), which gives this flow's
-// parameters (x.in, x.iF), counters (x.out, x.measuring), its sender state (x.snd), its
-// access-link FIFO (x.nic_fifo) and x.rto. They run on the flow side (engine/flow_side.h): nothing here
+// parameters (x.in(), x.iF), counters (x.out, x.measuring), its sender state (x.snd), its
+// access-link FIFO (x.nic_fifo) and x.rto(). They run on the flow side (engine/flow_side.h): nothing here
 // touches a queue or another flow.
 #pragma once
 #include <climits>
@@ -122,7 +122,7 @@ DS_HD DS_INLINE void opencwnd(TcpSender& s, int32_t max_window) {
 }
 
 template <class X>
-DS_HD DS_INLINE void set_rtx_timer(const X& x, TcpSender& s, uint32_t now) {
+DS_HD DS_INLINE void set_rtx_timer(X DS_REF x, TcpSender& s, uint32_t now) {
   s.rto_due = rto_due_slot(s.rtt, now);
 }
 
@@ -130,7 +130,7 @@ DS_HD DS_INLINE void set_rtx_timer(const X& x, TcpSender& s, uint32_t now) {
 // timing and the retransmission timer happen here, as in ns-2, when the segment enters the
 // access link's queue; a full access buffer drops it on the spot (drop-tail).
 template <class X>
-DS_HD inline void output(X& x, int f, TcpSender& s, int32_t seq, uint32_t now) {
+DS_HD inline void output(X DS_REF x, int f, TcpSender& s, int32_t seq, uint32_t now) {
   const bool rexmit = seq <= s.maxseq;
   if (!rexmit) {
     if (!s.rtt_active) {
@@ -143,16 +143,16 @@ DS_HD inline void output(X& x, int f, TcpSender& s, int32_t seq, uint32_t now) {
     s.maxseq = seq;
   }
   if (x.measuring) {
-    x.out.flow_pkts_sent[f] += 1;
-    if (rexmit) x.out.flow_retransmits[f] += 1;
+    x.out_flow_pkts_sent()[f] += 1;
+    if (rexmit) x.out_flow_retransmits()[f] += 1;
   }
   if (s.rto_due == kNeverSlot) set_rtx_timer(x, s, now);
-  const int32_t limit = x.in->flow_access_limit[x.iF(f)];
+  const int32_t limit = x.in()->flow_access_limit[x.iF(f)];
   const NicFifo fifo = x.nic_fifo(f);
   if (limit > 0 && fifo.size() >= limit) {
     // Counted here only: flow_drops belongs to the queue side, which may be behind this
     // sender's slot; flush_replica adds these to it (engine/team.h).
-    if (x.measuring) x.out.flow_access_drops[f] += 1;
+    if (x.measuring) x.out_flow_access_drops()[f] += 1;
     return;
   }
   if (!access_push(fifo, seq, rexmit)) x.flag(kOvfNic);
@@ -164,26 +164,26 @@ DS_HD inline void output(X& x, int f, TcpSender& s, int32_t seq, uint32_t now) {
 // kFamPath, component the flow slot, counter the connection's start slot: one draw per
 // connection, no shared stream advanced (a slot's connections start at different slots).
 template <class X>
-DS_HD inline void pick_path(const X& x, int f, TcpSender& s, int64_t size, uint32_t at) {
+DS_HD inline void pick_path(X DS_REF x, int f, TcpSender& s, int64_t size, uint32_t at) {
   const size_t i = x.iF(f);
   s.path2 = 0;
-  if (x.in->flow_n_hops2[i] == 0) return;
-  const uint8_t split = x.in->flow_split[i];
+  if (x.in()->flow_n_hops2[i] == 0) return;
+  const uint8_t split = x.in()->flow_split[i];
   if (split == kSplitRandom) {
     uint32_t ctr = at;
-    s.path2 = draw_u01(x.seed, kFamPath, (uint32_t)f, ctr) < 0.5 ? 1 : 0;
+    s.path2 = draw_u01(x.seed(), kFamPath, (uint32_t)f, ctr) < 0.5 ? 1 : 0;
   } else if (split == kSplitSize) {
-    s.path2 = (size < 0 || size >= (int64_t)x.in->flow_split_pkts[i]) ? 1 : 0;
+    s.path2 = (size < 0 || size >= (int64_t)x.in()->flow_split_pkts[i]) ? 1 : 0;
   }
 }
 
 // The path of segment `seq` as it leaves the access link: the connection's (random, size), or
 // by its sequence number (lifetime: a retransmission of an early segment goes on path 1).
 template <class X>
-DS_HD DS_INLINE bool seg_on_path2(const X& x, size_t i, const TcpSender& s, int32_t seq) {
-  if (x.in->flow_n_hops2[i] == 0) return false;
-  const uint8_t split = x.in->flow_split[i];
-  if (split == kSplitLifetime) return seq >= x.in->flow_split_pkts[i];
+DS_HD DS_INLINE bool seg_on_path2(X DS_REF x, size_t i, const TcpSender& s, int32_t seq) {
+  if (x.in()->flow_n_hops2[i] == 0) return false;
+  const uint8_t split = x.in()->flow_split[i];
+  if (split == kSplitLifetime) return seq >= x.in()->flow_split_pkts[i];
   return split != kSplitNone && s.path2;
 }
 
@@ -192,19 +192,19 @@ DS_HD DS_INLINE bool seg_on_path2(const X& x, size_t i, const TcpSender& s, int3
 // a later domain's): from its cwnd, smoothed RTT (ns-2's t_srtt_, in ticks << 3) and current
 // RTO (with the backoff). 0 when neither of its conditioners reads a tag.
 template <class X>
-DS_HD DS_RARE uint8_t sender_tag(const X& x, int f, const TcpSender& s) {
+DS_HD DS_RARE uint8_t sender_tag(X DS_REF x, int f, const TcpSender& s) {
   const size_t i = x.iF(f);
-  int m = x.in->flow_marker[i];
-  for (int k = 0; k < 2; ++k, m = x.in->flow_marker2[i]) {
+  int m = x.in()->flow_marker[i];
+  for (int k = 0; k < 2; ++k, m = x.in()->flow_marker2[i]) {
     if (m < 0) continue;
     const size_t im = x.iM(m);
-    const uint8_t kind = x.in->marker_kind[im];
-    const int32_t sw_k = x.in->marker_sw_k[im];
+    const uint8_t kind = x.in()->marker_kind[im];
+    const int32_t sw_k = x.in()->marker_sw_k[im];
     if (kind != kMarkRttAware && kind != kMarkRttRto && sw_k <= 0) continue;
-    const double srtt = (double)s.rtt.t_srtt / (double)(1 << kSrttBits) * x.rto.tick;
-    const double rto = rto_slots(x.rto, s.rtt, s.rtt.t_backoff);
-    return tcp_aware_tag(kind, sw_k, x.in->marker_ref_rtt[im], x.in->marker_ref_rto[im], s.cwnd,
-                         srtt, rto, x.in->flow_base_rtt_slots[i]);
+    const double srtt = (double)s.rtt.t_srtt / (double)(1 << kSrttBits) * x.rto().tick;
+    const double rto = rto_slots(x.rto(), s.rtt, s.rtt.t_backoff);
+    return tcp_aware_tag(kind, sw_k, x.in()->marker_ref_rtt[im], x.in()->marker_ref_rto[im], s.cwnd,
+                         srtt, rto, x.in()->flow_base_rtt_slots[i]);
   }
   return 0;
 }
@@ -217,15 +217,15 @@ DS_HD DS_RARE uint8_t sender_tag(const X& x, int f, const TcpSender& s) {
 // a timeout go through here and are. The burst starts on the access link at the timer's
 // time within its slot, so jitter below one slot still shifts packets across slot bounds.
 template <class X>
-DS_HD inline void send_much(X& x, int f, TcpSender& s, uint32_t now, bool force) {
+DS_HD inline void send_much(X DS_REF x, int f, TcpSender& s, uint32_t now, bool force) {
   if (s.start_due != kNeverSlot) return;
   const size_t i = x.iF(f);
   if (!s.finished) {
-    const int32_t wnd = x.in->flow_max_window[i];
-    const double jitter = x.in->flow_send_jitter_slots[i];
+    const int32_t wnd = x.in()->flow_max_window[i];
+    const double jitter = x.in()->flow_send_jitter_slots[i];
     if (jitter > 0.0 && !force && s.delsnd_due == kNeverSlot &&
         s.t_seqno <= s.highest_ack + window(s, wnd) && s.t_seqno < s.curseq) {
-      s.delsnd_at = (double)now + draw_u01(x.seed, kFamJitter, (uint32_t)f, s.jit_ctr) * jitter;
+      s.delsnd_at = (double)now + draw_u01(x.seed(), kFamJitter, (uint32_t)f, s.jit_ctr) * jitter;
       s.delsnd_due = (uint32_t)s.delsnd_at;
       force = s.delsnd_due == now;  // fires within this slot
       if (force) s.delsnd_due = kNeverSlot;
@@ -238,11 +238,11 @@ DS_HD inline void send_much(X& x, int f, TcpSender& s, uint32_t now, bool force)
       }
     }
   }
-  const int32_t wire = x.in->flow_wire_bytes[i];
-  const uint8_t cls = x.in->flow_cls[i];
-  const uint8_t tag = x.hdr->f_tcp_tag ? (uint8_t)(sender_tag(x, f, s) << kHopTagShift) : 0;
-  const uint8_t link1 = (uint8_t)x.in->flow_route[i * kMaxHops];
-  const uint8_t link2 = (uint8_t)x.in->flow_route2[i * kMaxHops];
+  const int32_t wire = x.in()->flow_wire_bytes[i];
+  const uint8_t cls = x.in()->flow_cls[i];
+  const uint8_t tag = x.hdr()->f_tcp_tag ? (uint8_t)(sender_tag(x, f, s) << kHopTagShift) : 0;
+  const uint8_t link1 = (uint8_t)x.in()->flow_route[i * kMaxHops];
+  const uint8_t link2 = (uint8_t)x.in()->flow_route2[i * kMaxHops];
   s.wake_due = access_transmit(s.nic, x.nic_fifo(f), now,
                                [&](int32_t seq, bool rexmit, double start) {
                                  Packet* p = x.emit_slot(now);
@@ -260,38 +260,38 @@ DS_HD inline void send_much(X& x, int f, TcpSender& s, uint32_t now, bool force)
 // RenoTcpAgent::dupack_action() / NewRenoTcpAgent::dupack_action(): fast retransmit and
 // enter fast recovery, unless bugFix_ forbids a second one within the same window.
 template <class X>
-DS_HD inline void dupack_action(X& x, int f, TcpSender& s, uint32_t now) {
+DS_HD inline void dupack_action(X DS_REF x, int f, TcpSender& s, uint32_t now) {
   const size_t i = x.iF(f);
   const bool recovered = s.highest_ack > s.recover;
-  const bool reno = x.in->flow_variant[i] == kReno;
+  const bool reno = x.in()->flow_variant[i] == kReno;
   const bool allow = reno && s.last_cwnd_action == kActDupack;
-  if (!(recovered || !x.in->flow_bugfix[i] || allow || s.highest_ack == 0)) return;
+  if (!(recovered || !x.in()->flow_bugfix[i] || allow || s.highest_ack == 0)) return;
   s.recover = s.maxseq;
   s.last_cwnd_action = kActDupack;
-  slowdown(s, x.in->flow_max_window[i], false);
+  slowdown(s, x.in()->flow_max_window[i], false);
   set_rtx_timer(x, s, now);  // reset_rtx_timer(1, 0): mild, no backoff
   s.rtt_active = 0;
-  if (x.measuring) x.out.flow_fast_retransmits[f] += 1;
+  if (x.measuring) x.out_flow_fast_retransmits()[f] += 1;
   output(x, f, s, s.highest_ack + 1, now);  // from the top of the window
 }
 
 // TcpAgent::newack() + the timer reset of newtimer(): slide the window, take an RTT sample
 // (Karn: only for a segment timed before any retransmission), restart or stop the timer.
 template <class X>
-DS_HD inline void newack(X& x, int f, TcpSender& s, int32_t ackno, uint32_t now) {
+DS_HD inline void newack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint32_t now) {
   s.dupacks = 0;
-  if (x.hdr->f_app && x.in->flow_app_iat_slots[x.iF(f)] != 0.0) recv_app_delays(x, f, s, ackno, now);
+  if (x.hdr()->f_app && x.in()->flow_app_iat_slots[x.iF(f)] != 0.0) recv_app_delays(x, f, s, ackno, now);
   s.highest_ack = ackno;
   if (s.t_seqno < ackno + 1) s.t_seqno = ackno + 1;
   if (s.rtt_active && ackno >= s.rtt_seq) {
     s.rtt.t_backoff = 1;  // rtt_sample refreshes the RTO
     s.rtt_active = 0;
     const double tao = (double)(now - s.rtt_ts);
-    rtt_sample(x.rto, s.rtt, tao);
+    rtt_sample(x.rto(), s.rtt, tao);
     if (x.measuring) {
-      x.out.flow_rtt_samples[f] += 1;
-      x.out.flow_rtt_sum_slots[f] += tao;
-      x.out.flow_rto_sum_slots[f] += rto_slots(x.rto, s.rtt, 1);
+      x.out_flow_rtt_samples()[f] += 1;
+      x.out_flow_rtt_sum_slots()[f] += tao;
+      x.out_flow_rto_sum_slots()[f] += rto_slots(x.rto(), s.rtt, 1);
     }
   }
   if (s.maxseq > ackno)
@@ -301,27 +301,27 @@ DS_HD inline void newack(X& x, int f, TcpSender& s, int32_t ackno, uint32_t now)
 }
 
 template <class X>
-DS_HD inline void check_finished(X& x, int f, TcpSender& s, uint32_t now) {
+DS_HD inline void check_finished(X DS_REF x, int f, TcpSender& s, uint32_t now) {
   if (s.finished || s.curseq == INT32_MAX) return;  // (a backlogged flow never finishes)
   // an interactive application ends only when it has written a finite session's last segment
-  if (x.hdr->f_app && x.in->flow_app_iat_slots[x.iF(f)] != 0.0 &&
-      (x.in->flow_size_pkts[x.iF(f)] < 0 || s.curseq < x.in->flow_size_pkts[x.iF(f)]))
+  if (x.hdr()->f_app && x.in()->flow_app_iat_slots[x.iF(f)] != 0.0 &&
+      (x.in()->flow_size_pkts[x.iF(f)] < 0 || s.curseq < x.in()->flow_size_pkts[x.iF(f)]))
     return;
   if (s.highest_ack >= s.curseq - 1) {
     s.finished = 1;
     s.rto_due = kNeverSlot;
-    x.out.flow_finish_slot[f] = (int64_t)now;
+    x.out_flow_finish_slot()[f] = (int64_t)now;
   }
 }
 
 // An ACK reaches the sender (RenoTcpAgent::recv / NewRenoTcpAgent::recv).
 template <class X>
-DS_HD inline void recv_ack(X& x, int f, TcpSender& s, int32_t ackno, uint32_t now) {
+DS_HD inline void recv_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint32_t now) {
   const size_t i = x.iF(f);
-  const bool newreno = x.in->flow_variant[i] == kNewReno;
+  const bool newreno = x.in()->flow_variant[i] == kNewReno;
   if (ackno > s.highest_ack) {
     if (newreno && s.last_cwnd_action == kActDupack && ackno < s.recover) {
-      newreno_partial_ack(x.rto, s, ackno);
+      newreno_partial_ack(x.rto(), s, ackno);
       set_rtx_timer(x, s, now);
       output(x, f, s, ackno + 1, now);
       return;
@@ -334,7 +334,7 @@ DS_HD inline void recv_ack(X& x, int f, TcpSender& s, int32_t ackno, uint32_t no
     }
     s.dupwnd = 0;
     newack(x, f, s, ackno, now);
-    opencwnd(s, x.in->flow_max_window[i]);
+    opencwnd(s, x.in()->flow_max_window[i]);
     check_finished(x, f, s, now);
   } else if (ackno == s.highest_ack) {
     s.dupacks += 1;
@@ -343,11 +343,11 @@ DS_HD inline void recv_ack(X& x, int f, TcpSender& s, int32_t ackno, uint32_t no
       s.dupwnd = kNumDupacks;  // ns-2 sets it whether or not a retransmit happened
     } else if (s.dupacks > kNumDupacks) {
       s.dupwnd += 1;  // fast recovery: each further dupack means a segment has left
-    } else if (x.in->flow_limited_transmit[i]) {
+    } else if (x.in()->flow_limited_transmit[i]) {
       // Limited transmit (RFC 3042; ns-2 singledup_ and TcpAgent::send_one()): on the first
       // and second duplicate ACK, one new segment if the receiver's window and cwnd plus the
       // duplicate ACKs allow it, so that a small window can still reach three dupacks.
-      const int32_t wnd = x.in->flow_max_window[i];
+      const int32_t wnd = x.in()->flow_max_window[i];
       if (s.t_seqno <= s.highest_ack + wnd && s.t_seqno < s.curseq &&
           s.t_seqno <= s.highest_ack + (int32_t)s.cwnd + s.dupacks) {
         output(x, f, s, s.t_seqno, now);
@@ -359,7 +359,7 @@ DS_HD inline void recv_ack(X& x, int f, TcpSender& s, int32_t ackno, uint32_t no
 
 // TcpAgent::timeout() for the retransmission timer, with RenoTcpAgent::timeout()'s reset.
 template <class X>
-DS_HD inline void rto_fire(X& x, int f, TcpSender& s, uint32_t now) {
+DS_HD inline void rto_fire(X DS_REF x, int f, TcpSender& s, uint32_t now) {
   s.rto_due = kNeverSlot;
   s.dupwnd = 0;
   s.dupacks = 0;
@@ -371,10 +371,10 @@ DS_HD inline void rto_fire(X& x, int f, TcpSender& s, uint32_t now) {
     s.cwnd = 1.0;
     backoff = false;
   } else {
-    if (x.measuring) x.out.flow_timeouts[f] += 1;
-    slowdown(s, x.in->flow_max_window[x.iF(f)], true);
+    if (x.measuring) x.out_flow_timeouts()[f] += 1;
+    slowdown(s, x.in()->flow_max_window[x.iF(f)], true);
   }
-  if (backoff) rtt_backoff(x.rto, s.rtt);
+  if (backoff) rtt_backoff(x.rto(), s.rtt);
   set_rtx_timer(x, s, now);
   s.t_seqno = s.highest_ack + 1;  // go-back-N
   s.rtt_active = 0;
@@ -386,14 +386,14 @@ DS_HD inline void rto_fire(X& x, int f, TcpSender& s, uint32_t now) {
 // the window allows.
 // A session of size_pkts segments (>= 0) stops writing after the last one.
 template <class X>
-DS_HD DS_INLINE void app_writes(X& x, int f, TcpSender& s, uint32_t now) {
+DS_HD DS_INLINE void app_writes(X DS_REF x, int f, TcpSender& s, uint32_t now) {
   const size_t i = x.iF(f);
-  const double iat = x.in->flow_app_iat_slots[i];
-  const int64_t size = x.in->flow_size_pkts[i];
+  const double iat = x.in()->flow_app_iat_slots[i];
+  const int64_t size = x.in()->flow_size_pkts[i];
   SenderExt& e = x.sx(f);
   while (e.app_next < (double)now + 1.0) {
     s.curseq += 1;
-    e.app_next += telnet_gap_slots(iat, draw_u01(x.seed, kFamApp, (uint32_t)f, e.app_ctr));
+    e.app_next += telnet_gap_slots(iat, draw_u01(x.seed(), kFamApp, (uint32_t)f, e.app_ctr));
     if (size >= 0 && s.curseq >= size) {
       e.app_next = 1e300;
       break;
@@ -407,31 +407,31 @@ DS_HD DS_INLINE void app_writes(X& x, int f, TcpSender& s, uint32_t now) {
 // ACK left the receiver when the segment was delivered and took the loop delay back
 // (docs/model.md, "Telnet"). The write times are replayed from the application's own draws.
 template <class X>
-DS_HD DS_RARE void recv_app_delays(X& x, int f, const TcpSender& s, int32_t ackno,
+DS_HD DS_RARE void recv_app_delays(X DS_REF x, int f, const TcpSender& s, int32_t ackno,
                                    uint32_t now) {
   const size_t i = x.iF(f);
-  const double iat = x.in->flow_app_iat_slots[i];
+  const double iat = x.in()->flow_app_iat_slots[i];
   SenderExt& e = x.sx(f);
   // the segment left the last link in slot now - loop: delivered at that slot's end, as a
   // transfer's last packet (engine/traffic.h)
-  const double dep = (double)now - (double)x.in->flow_loop_slots[i] + 1.0;
+  const double dep = (double)now - (double)x.in()->flow_loop_slots[i] + 1.0;
   for (int32_t k = s.highest_ack + 1; k <= ackno; ++k) {
     if (x.measuring) {
-      x.out.flow_app_delay_sum_slots[f] += dep - e.ack_w;
-      x.out.flow_app_delivered[f] += 1;
+      x.out_flow_app_delay_sum_slots()[f] += dep - e.ack_w;
+      x.out_flow_app_delivered()[f] += 1;
     }
-    e.ack_w += telnet_gap_slots(iat, draw_u01(x.seed, kFamApp, (uint32_t)f, e.ack_ctr));
+    e.ack_w += telnet_gap_slots(iat, draw_u01(x.seed(), kFamApp, (uint32_t)f, e.ack_ctr));
   }
 }
 
 template <class X>
-DS_HD inline void sender_init(X& x, int f, TcpSender& s) {
+DS_HD inline void sender_init(X DS_REF x, int f, TcpSender& s) {
   const size_t i = x.iF(f);
-  s.cwnd = (double)x.in->flow_init_window[i];
-  rtt_init(x.rto, s.rtt, x.in->init_rto_slots[x.iR()]);
-  access_init(s.nic, x.in->flow_pace_bytes_per_slot[i], x.in->flow_wire_bytes[i]);
+  s.cwnd = (double)x.in()->flow_init_window[i];
+  rtt_init(x.rto(), s.rtt, x.in()->init_rto_slots[x.iR()]);
+  access_init(s.nic, x.in()->flow_pace_bytes_per_slot[i], x.in()->flow_wire_bytes[i]);
   // No threshold until the first loss unless one is given (ns-2's settable ssthresh_).
-  const int32_t ss0 = x.in->flow_init_ssthresh[i];
+  const int32_t ss0 = x.in()->flow_init_ssthresh[i];
   s.ssthresh = ss0 > 0 ? ss0 : INT32_MAX;
   s.dupwnd = 0;
   s.dupacks = 0;
@@ -439,10 +439,10 @@ DS_HD inline void sender_init(X& x, int f, TcpSender& s) {
   s.highest_ack = -1;
   s.maxseq = -1;
   s.recover = -1;
-  const int64_t size = x.in->flow_size_pkts[i];
+  const int64_t size = x.in()->flow_size_pkts[i];
   s.curseq = size < 0 ? INT32_MAX : (int32_t)size;
-  const double iat = x.in->flow_app_iat_slots[i];
-  if (x.shape.flow_ext) {  // else plain TCP: no application state (engine/replica.h)
+  const double iat = x.in()->flow_app_iat_slots[i];
+  if (x.shape().flow_ext) {  // else plain TCP: no application state (engine/replica.h)
     SenderExt& e = x.sx(f);
     e.app_ctr = 0;
     e.app_next = 1e300;  // no application writes (bulk data)
@@ -450,8 +450,8 @@ DS_HD inline void sender_init(X& x, int f, TcpSender& s) {
     e.ack_ctr = 0;
     if (iat != 0.0) {  // telnet-like: nothing to send until the application writes
       s.curseq = 0;
-      e.app_next = (double)x.in->flow_start_slot[i] +
-                   telnet_gap_slots(iat, draw_u01(x.seed, kFamApp, (uint32_t)f, e.app_ctr));
+      e.app_next = (double)x.in()->flow_start_slot[i] +
+                   telnet_gap_slots(iat, draw_u01(x.seed(), kFamApp, (uint32_t)f, e.app_ctr));
       e.ack_w = e.app_next;  // segment 0's write; the cursor replays the same draws
       e.ack_ctr = e.app_ctr;
     }
@@ -460,7 +460,7 @@ DS_HD inline void sender_init(X& x, int f, TcpSender& s) {
   s.rtt_ts = 0;
   s.rto_due = kNeverSlot;
   s.wake_due = kNeverSlot;
-  s.start_due = (uint32_t)x.in->flow_start_slot[i];
+  s.start_due = (uint32_t)x.in()->flow_start_slot[i];
   s.delsnd_due = kNeverSlot;
   s.delsnd_at = 0.0;
   s.jit_ctr = 0;
@@ -471,7 +471,7 @@ DS_HD inline void sender_init(X& x, int f, TcpSender& s) {
   s.finished = 0;
   s.gen = 0;
   pick_path(x, f, s, iat != 0.0 ? -1 : size, s.start_due);
-  x.out.flow_finish_slot[f] = -1;
+  x.out_flow_finish_slot()[f] = -1;
 }
 
 }  // namespace ds
