@@ -32,15 +32,18 @@ def main() -> None:
     ap.add_argument("--backend", default="cuda", choices=["cpu", "cuda"])
     ap.add_argument("--duration-s", type=float, default=2.0)
     ap.add_argument("--max-replicas", type=int, default=65536)
+    ap.add_argument("--min-replicas", type=int, default=256)
+    ap.add_argument("--flows", default="1,64,1000", help="flows per replica, comma-separated")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results"))
     args = ap.parse_args()
     rows = []
-    for n_flows in (1, 64, 1000):
+    sizes = [R for R in (256, 1024, 4096, 16384, 32768, 65536)
+             if args.min_replicas <= R <= args.max_replicas]
+    for n_flows in (int(f) for f in args.flows.split(",")):
         distinct = [case(n_flows, args.duration_s, s) for s in range(16)]
         lanes = default_lanes(args.backend, n_flows)
         run_packed(pack(distinct[:2], [0, 1], lanes=lanes), args.backend)  # warm-up
-        R = 256
-        while R <= args.max_replicas:
+        for R in sizes:
             if n_flows >= 1000 and R > 16384:
                 break  # 1,000-flow replicas: the sweep stops at 16,384 (host packing time)
             scs = [distinct[i % 16] for i in range(R)]
@@ -63,7 +66,6 @@ def main() -> None:
                   f"{r['replica_slots_per_s'] / 1e6:9.1f} M replica-slots/s  "
                   f"state {r['state_bytes_per_replica'] / 1024:6.0f} KiB  pack {t_pack:.2f} s"
                   f"{'  OVERFLOW in %d' % r['overflowed'] if r['overflowed'] else ''}", flush=True)
-            R *= 4
     info = ds.info()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -5,13 +5,17 @@
 # 1. builds diffsweep with its CUDA engine; 2. runs the GPU tests (CPU vs CUDA bit for bit)
 # and the golden engine tests on both backends; 3. engine throughput for 1, 64 and 1,000
 # flows against the number of replicas; 4. the quick and full Kaur & Vin reproductions,
-# timed, on cuda and on all CPU cores; 5. an Nsight Compute summary of the engine kernel
-# when ncu is installed. Each step's log is kept; a failed step does not stop the others.
-# A device call is limited to 10 minutes: each step runs under `timeout $STEP_TIMEOUT` (default
-# 240 s; rc 124 in the summary means it was cut), and STEPS picks the steps of this call, e.g.
-#   STEPS="build tests throughput" bash benchmarks/gpu.sh; STEPS="build reproduce ncu" bash ...
+# timed, on cuda and on all CPU cores; 5. every other paper's quick reproduction on both;
+# 6. an Nsight Compute summary of the real 64-flow launch (32,768 replicas, past the warm-up
+# launch) when ncu is installed. Each step's log is kept; a failed step does not stop the
+# others. A device call is limited to 10 minutes: each step runs under `timeout $STEP_TIMEOUT`
+# (default 240 s; rc 124 in the summary means it was cut), and STEPS picks the steps of this
+# call; three calls on a fresh machine (each builds: the machine may be a new one):
+#   STEPS="build tests throughput" bash benchmarks/gpu.sh
+#   STEPS="build reproduce" bash benchmarks/gpu.sh
+#   STEPS="build papers ncu" bash benchmarks/gpu.sh
 set -uo pipefail
-STEPS=${STEPS:-"build tests throughput reproduce ncu"}
+STEPS=${STEPS:-"build tests throughput reproduce papers ncu"}
 STEP_TIMEOUT=${STEP_TIMEOUT:-240}
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 cd "$(dirname "$0")/.."
@@ -49,11 +53,22 @@ if want reproduce; then
     step "reproduce_full_$b" diffsweep reproduce kaur-vin --backend "$b" --out "/tmp/kv-full-$b"
   done
   cmp /tmp/kv-full-cuda/verdicts.json /tmp/kv-full-cpu/verdicts.json && log "full verdicts.json: cuda == cpu"
+  grep -hE "engine call|replicas in" /tmp/kv-*/*.log "$OUT"/reproduce_*.log 2>/dev/null | tee -a "$OUT/gpu-summary.txt"
+fi
+if want papers; then
+  for paper in lee-jeong rossi habib matta-guo; do
+    for b in cuda cpu; do
+      rm -rf "/tmp/$paper-quick-$b"
+      step "reproduce_${paper}_quick_$b" diffsweep reproduce "$paper" --quick --backend "$b" --out "/tmp/$paper-quick-$b"
+    done
+    cmp "/tmp/$paper-quick-cuda/verdicts.json" "/tmp/$paper-quick-cpu/verdicts.json" && log "$paper quick verdicts.json: cuda == cpu"
+  done
 fi
 if want ncu && command -v ncu > /dev/null; then
-  step ncu ncu --kernel-name regex:run_teams --launch-count 1 --section SpeedOfLight \
-    --section Occupancy --section LaunchStats --section WarpStateStats \
-    python3 benchmarks/gpu.py --backend cuda --max-replicas 4096 --duration-s 0.5 --out /tmp/ncu-out
+  step ncu ncu --kernel-name regex:run_family --launch-skip 1 --launch-count 1 --section SpeedOfLight \
+    --section Occupancy --section LaunchStats --section WarpStateStats --section SourceCounters \
+    python3 benchmarks/gpu.py --backend cuda --flows 64 --min-replicas 32768 --max-replicas 32768 \
+    --duration-s 0.5 --out /tmp/ncu-out
   grep -E "Registers Per|Achieved Occupancy|Theoretical Occupancy|Local Memory|Stall|Duration|Block Limit" \
     "$OUT/ncu.log" | head -40 | tee -a "$OUT/gpu-summary.txt"
 elif want ncu; then

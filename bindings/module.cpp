@@ -111,44 +111,66 @@ BatchShape shape_from(const py::dict& s) {
   return b;
 }
 
-// Runs one batch; returns a dict of output arrays.
-py::dict run(const py::dict& shape, const py::dict& arrays, int threads, py::object control) {
-  int64_t* ctl = nullptr;
-  if (!control.is_none()) {
-    auto c = py::array_t<int64_t, py::array::c_style>::ensure(control);
-    if (!c || c.size() < kCtlWords || !c.writeable() || c.ptr() != control.ptr())
-      throw py::value_error("control must be a writeable C-contiguous int64 array of " +
-                            std::to_string((int)kCtlWords) + " words");
-    ctl = c.mutable_data();
-  }
-  BatchInput in{};
-  in.shape = shape_from(shape);
+int64_t* control_words(py::object control) {
+  if (control.is_none()) return nullptr;
+  auto c = py::array_t<int64_t, py::array::c_style>::ensure(control);
+  if (!c || c.size() < kCtlWords || !c.writeable() || c.ptr() != control.ptr())
+    throw py::value_error("control must be a writeable C-contiguous int64 array of " +
+                          std::to_string((int)kCtlWords) + " words");
+  return c.mutable_data();
+}
+
+// Runs several batches (one per shape) as one job; returns a list of dicts of output arrays.
+py::list run_family(const py::list& shapes, const py::list& arrays, int threads, py::object control,
+                    int replicas_per_task) {
+  int64_t* ctl = control_words(control);
+  if (shapes.size() != arrays.size())
+    throw py::value_error("run_family: one dict of arrays per shape");
+  if (replicas_per_task < 0)
+    throw py::value_error("replicas_per_task = " + std::to_string(replicas_per_task) +
+                          " is not allowed (expected >= 0; 0: the backend's default)");
+  std::vector<BatchInput> in(shapes.size());
+  std::vector<BatchOutput> out(shapes.size());
   std::vector<py::object> keep;
-#define DS_GET(name, T, dim) in.name = input_array<T>(arrays, #name, dim_size(in.shape, dim), keep);
-  DS_INPUT_FIELDS(DS_GET)
+  py::list results;
+  for (size_t b = 0; b < shapes.size(); ++b) {
+    const py::dict a = arrays[b].cast<py::dict>();
+    in[b].shape = shape_from(shapes[b].cast<py::dict>());
+#define DS_GET(name, T, dim) in[b].name = input_array<T>(a, #name, dim_size(in[b].shape, dim), keep);
+    DS_INPUT_FIELDS(DS_GET)
 #undef DS_GET
-  BatchOutput out{};
-  py::dict result;
+    py::dict result;
 #define DS_ALLOC(name, T, dim)                                       \
   {                                                                  \
-    py::array_t<T> a((py::ssize_t)dim_size(in.shape, dim));          \
-    std::fill(a.mutable_data(), a.mutable_data() + a.size(), T(0));  \
-    out.name = a.mutable_data();                                     \
-    result[#name] = a;                                               \
+    py::array_t<T> x((py::ssize_t)dim_size(in[b].shape, dim));       \
+    std::fill(x.mutable_data(), x.mutable_data() + x.size(), T(0));  \
+    out[b].name = x.mutable_data();                                  \
+    result[#name] = x;                                               \
   }
-  DS_OUTPUT_FIELDS(DS_ALLOC)
-  DS_RECORD_FIELDS(DS_ALLOC)
+    DS_OUTPUT_FIELDS(DS_ALLOC)
+    DS_RECORD_FIELDS(DS_ALLOC)
 #undef DS_ALLOC
+    results.append(result);
+  }
   {
     py::gil_scoped_release release;
 #ifdef DS_BACKEND_CUDA
     (void)threads;
-    run_batch_cuda(in, out, ctl);
+    (void)replicas_per_task;
+    run_family_cuda(in, out, ctl);
 #else
-    run_batch_cpu(in, out, threads, ctl);
+    run_family_cpu(in, out, threads, ctl, replicas_per_task);
 #endif
   }
-  return result;
+  return results;
+}
+
+// Runs one batch; returns a dict of output arrays.
+py::dict run(const py::dict& shape, const py::dict& arrays, int threads, py::object control) {
+  py::list shapes, batches;
+  shapes.append(shape);
+  batches.append(arrays);
+  return run_family(shapes, batches, threads, control, 0)[0].cast<py::dict>();
 }
 
 template <class T>
@@ -169,6 +191,11 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
   m.def("run", &run, py::arg("shape"), py::arg("arrays"), py::arg("threads") = 0,
         py::arg("control") = py::none(),
         "Run one batch of replicas to their end; returns a dict of output arrays.");
+  m.def("run_family", &run_family, py::arg("shapes"), py::arg("arrays"), py::arg("threads") = 0,
+        py::arg("control") = py::none(), py::arg("replicas_per_task") = 0,
+        "Run several batches (one per shape) as one job, longest replicas first; returns a list "
+        "of dicts of output arrays. replicas_per_task (CPU): replicas one thread steps together "
+        "(0 or 1: one at a time; 32: as a GPU warp); no result depends on it.");
   m.def("input_fields", [] {
     std::vector<std::tuple<std::string, std::string, std::string>> v;
 #define DS_F(name, T, dim) v.push_back(field<T>(#name, dim));

@@ -1,6 +1,7 @@
-// The CPU backend: an OpenMP loop over replicas (dynamic schedule: replicas of one launch may
-// differ in flows and duration), each run to its end by one thread with its team's lanes as a
-// loop. Host arrays are used in place; the arena holds one state block per thread.
+// The CPU backend: an OpenMP loop over a family's tasks (engine/family.h: replicas of all its
+// batches, longest first; dynamic schedule), each task's replicas run to their end by one
+// thread with their teams' lanes as a loop. Host arrays are used in place; the arena holds
+// one state block per replica of a task, per thread.
 #include <algorithm>
 #include <memory>
 #include <vector>
@@ -9,47 +10,77 @@
 #endif
 
 #include "engine/control.h"
+#include "engine/family.h"
 #include "engine/team.h"
 
 namespace ds {
 
-void run_batch_cpu(const BatchInput& in, BatchOutput& out, int threads, int64_t* control) {
-  const BatchShape& s = in.shape;
-  if (s.n_replicas <= 0) return;
+void run_family_cpu(const std::vector<BatchInput>& in, std::vector<BatchOutput>& out, int threads,
+                    int64_t* control, int replicas_per_task) {
 #ifdef _OPENMP
   const int nt = threads > 0 ? threads : omp_get_max_threads();
 #else
   const int nt = 1;
   (void)threads;
 #endif
-  const Layout L = make_layout(s);
-  const BatchView view = make_view(in, out, L);
-  std::unique_ptr<unsigned char[]> arena(new unsigned char[L.stride * (size_t)nt + 64]);
+  const int per_task = std::max(1, replicas_per_task);
+  const FamilyPlan plan = plan_family(in, [&](int) { return per_task; });
+  if (plan.tasks.empty()) return;
+  std::vector<BatchView> views;
+  size_t stride = 64;
+  for (size_t b = 0; b < in.size(); ++b) {
+    views.push_back(make_view(in[b], out[b], make_layout(in[b].shape)));
+    stride = std::max(stride, views.back().L.stride);
+  }
+  stride = (stride + 63) & ~(size_t)63;
+  // One state block per replica of a task, per thread: a block is needed only while its
+  // replica runs.
+  const size_t per_thread = stride * (size_t)per_task;
+  std::unique_ptr<unsigned char[]> arena(new unsigned char[per_thread * (size_t)nt + 64]);
   unsigned char* base = (unsigned char*)(((uintptr_t)arena.get() + 63) & ~(uintptr_t)63);
+  const int64_t n_tasks = (int64_t)plan.tasks.size();
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
-  for (int32_t r = 0; r < s.n_replicas; ++r) {
+  for (int64_t t = 0; t < n_tasks; ++t) {
     if (control && ctl_load(control + kCtlStop)) continue;  // slots_run stays 0: not run
 #ifdef _OPENMP
-    unsigned char* block = base + L.stride * (size_t)omp_get_thread_num();
+    unsigned char* mine = base + per_thread * (size_t)omp_get_thread_num();
 #else
-    unsigned char* block = base;
+    unsigned char* mine = base;
 #endif
-    Replica x = bind_replica(r, &view, 0, block);
-    init_replica(x);
-    const int32_t need = emit_need(x);
-    const uint32_t end = (uint32_t)in.end_slot[r];
-    const uint64_t clip = s.clip_slots > 0 ? (uint64_t)s.clip_slots : (uint64_t)end;
-    while (x.hdr()->t_queue < end) {
-      // In pieces of clip_slots (default kPollSlots) so that a stop request is seen within
-      // milliseconds; where the pieces end changes no result (tests/test_schedule.py).
-      const uint32_t done = run_rounds(x, (uint64_t)x.hdr()->t_queue + clip, need);
-      if (control) {
-        ctl_add(control + kCtlSlotsDone, done);
-        if (ctl_load(control + kCtlStop)) break;
+    const FamilyTask& task = plan.tasks[(size_t)t];
+    const BatchView& view = views[(size_t)task.batch];
+    std::vector<Replica> xs;
+    std::vector<int32_t> need;
+    for (int32_t i = 0; i < task.count; ++i) {
+      const int32_t r = plan.order[(size_t)(plan.order_off[task.batch] + task.first + i)];
+      xs.push_back(bind_replica(r, &view, task.batch, mine + stride * (size_t)i));
+      init_replica(xs.back());
+      need.push_back(emit_need(xs.back()));
+    }
+    const uint64_t clip =
+        view.in.shape.clip_slots > 0 ? (uint64_t)view.in.shape.clip_slots : ~(uint64_t)0 >> 1;
+    // In pieces of clip_slots (default kPollSlots) so that a stop request is seen within
+    // milliseconds, the task's replicas in turn; where the pieces end changes no result
+    // (tests/test_schedule.py).
+    for (bool more = true, stop = false; more && !stop;) {
+      more = false;
+      for (int32_t i = 0; i < task.count && !stop; ++i) {
+        Replica& x = xs[(size_t)i];
+        const uint32_t end = (uint32_t)view.in.end_slot[x.r];
+        if (x.hdr()->t_queue >= end) continue;
+        const uint32_t done = run_rounds(x, (uint64_t)x.hdr()->t_queue + clip, need[(size_t)i]);
+        more = more || x.hdr()->t_queue < end;
+        if (control) {
+          ctl_add(control + kCtlSlotsDone, done);
+          stop = ctl_load(control + kCtlStop) != 0;
+        }
       }
     }
-    flush_replica(x);
-    if (control && x.hdr()->t_queue >= end) ctl_add(control + kCtlReplicasDone, 1);
+    for (Replica& x : xs) {
+      flush_replica(x);
+      if (control && x.hdr()->t_queue >= (uint32_t)view.in.end_slot[x.r])
+        ctl_add(control + kCtlReplicasDone, 1);
+    }
   }
 }
 

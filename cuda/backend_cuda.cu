@@ -1,8 +1,9 @@
-// The CUDA backend: the same engine source (engine/team.h) run by persistent warps. Each team
-// of shape.lanes threads (a warp tile) takes a replica from a work queue, runs its flow side
-// on all lanes and its queue side on lane 0 in rounds, flushes its counters, and takes the
-// next. The arena holds one state block per resident team, not per replica, so a launch can
-// carry a whole figure family. Built with -fmad=false so results match the CPU bit for bit.
+// The CUDA backend: the same engine source (engine/team.h) run by persistent warps over a
+// figure family's work list (engine/family.h): every batch (one per shape, no padding) in one
+// launch, longest replicas first, each warp a task of replicas of one batch, one replica per
+// team of shape.lanes threads (one thread with lanes = 1). A batch's inputs, layout and output
+// arrays are its view in c_views (engine/replica.h); every replica of a launch has its own
+// state block, all resident at once. Built with -fmad=false so results match the CPU bit for bit.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -15,12 +16,16 @@
 #include <vector>
 
 #include "engine/control.h"
+#include "engine/family.h"
 #include "engine/team.h"
 
 namespace ds {
 namespace {
 
-constexpr int kBlockThreads = 128;  // teams of 1..32 lanes tile it exactly
+constexpr int kBlockThreads = 128;  // whole warps: a warp runs one task
+// At least 4 blocks of 128 per SM: ptxas then keeps the kernel within 128 registers (it gave
+// 114 and no spills; with the thread bound alone it chose 96 registers and spilled 16 bytes).
+constexpr int kMinBlocks = 4;
 
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess)
@@ -47,99 +52,120 @@ struct DeviceMem {  // frees everything it handed out, also when an error is thr
   }
 };
 
-// Device words: [0] next replica to take, [1] replica-slots done, [2] replicas finished.
-__global__ void __launch_bounds__(kBlockThreads)
-    run_teams(unsigned char* arena, size_t stride, unsigned long long* words,
-              const volatile int64_t* stop) {
-  const BatchInput* in = &c_views[0].in;
-  const int lanes = in->shape.lanes;
-  const int lane = threadIdx.x % lanes;
-  const int team = blockIdx.x * (blockDim.x / lanes) + threadIdx.x / lanes;
-  const unsigned first = (threadIdx.x % 32) / lanes * lanes;
-  const unsigned mask = lanes == 32 ? 0xFFFFFFFFu : ((1u << lanes) - 1u) << first;
-  unsigned char* block = arena + (size_t)team * stride;
+// Device words: [0] the next task to take, [1] replica-slots done, [2] replicas finished.
+// Each warp takes a task (engine/family.h: 32 / lanes replicas of one batch) and runs each of
+// its replicas as a team of `lanes` threads: the flow side on every lane, the queue side on
+// lane 0, in rounds; then flushes its counters and takes the next task. A replica's state
+// block is its own (arena + task.arena_off + its place in the task x the batch's stride).
+__global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
+    run_family(const FamilyTask* tasks, int n_tasks, const int32_t* order,
+               const int64_t* order_off, unsigned char* arena, unsigned long long* words,
+               const volatile int64_t* stop) {
+  const int wl = threadIdx.x & 31;
   for (;;) {
-    int r = 0;
-    if (lane == 0) r = *stop ? in->shape.n_replicas : (int)atomicAdd(words, 1ull);
-    r = __shfl_sync(mask, r, 0, lanes);
-    if (r >= in->shape.n_replicas) return;
-    Replica x = bind_replica(r, nullptr, 0, block);
-    if (lane == 0) init_replica(x);
-    const int32_t need = emit_need(x);
-    const uint32_t end = (uint32_t)in->end_slot[r];
-    uint32_t polled = 0;
-    // Rounds end at every clip_slots slots, as on the CPU (0: never); no result depends on it.
-    const uint32_t clip = in->shape.clip_slots > 0 ? (uint32_t)in->shape.clip_slots : end;
-    uint32_t stop_at = clip < end ? clip : end;
-    bool stopped = false;
-    __syncwarp(mask);
-    for (;;) {
-      const uint32_t tq = *(volatile uint32_t*)&x.hdr()->t_queue;
-      if (tq >= end) break;
-      if (tq - polled >= (uint32_t)kPollSlots) {  // lane 0 decides for the team
-        int s = 0;
-        if (lane == 0) {
-          atomicAdd(words + 1, (unsigned long long)(tq - polled));
-          s = *stop ? 1 : 0;
+    int t = 0;
+    if (wl == 0) t = *stop ? n_tasks : (int)atomicAdd(words, 1ull);
+    t = __shfl_sync(0xFFFFFFFFu, t, 0);
+    if (t >= n_tasks) return;
+    const FamilyTask task = tasks[t];
+    const BatchInput* in = &c_views[task.batch].in;
+    const int lanes = in->shape.lanes;
+    const int lane = wl % lanes, team = wl / lanes;
+    const unsigned mask = lanes == 32 ? 0xFFFFFFFFu : ((1u << lanes) - 1u) << (team * lanes);
+    if (team < task.count) {
+      const int32_t r = order[order_off[task.batch] + task.first + team];
+      unsigned char* block =
+          arena + task.arena_off + (size_t)team * c_views[task.batch].L.stride;
+      Replica x = bind_replica(r, nullptr, task.batch, block);
+      x.lane = (uint8_t)lane;
+      if (lane == 0) init_replica(x);
+      const int32_t need = emit_need(x);
+      const uint32_t end = (uint32_t)in->end_slot[r];
+      uint32_t polled = 0;
+      // Rounds end at every clip_slots slots, as on the CPU (0: never); no result depends on it.
+      const uint32_t clip = in->shape.clip_slots > 0 ? (uint32_t)in->shape.clip_slots : end;
+      uint32_t stop_at = clip < end ? clip : end;
+      bool stopped = false;
+      __syncwarp(mask);
+      for (;;) {
+        const uint32_t tq = *(volatile uint32_t*)&x.hdr()->t_queue;
+        if (tq >= end) break;
+        if (tq - polled >= (uint32_t)kPollSlots) {  // lane 0 decides for the team
+          int s = 0;
+          if (lane == 0) {
+            atomicAdd(words + 1, (unsigned long long)(tq - polled));
+            s = *stop ? 1 : 0;
+          }
+          polled = tq;
+          if (__shfl_sync(mask, s, 0, lanes)) {
+            stopped = true;
+            break;
+          }
         }
-        polled = tq;
-        if (__shfl_sync(mask, s, 0, lanes)) {
-          stopped = true;
-          break;
-        }
+        if (tq >= stop_at) stop_at = (uint64_t)tq + clip < end ? tq + clip : end;
+        const uint32_t horizon = round_horizon(x, stop_at);
+        flow_phase(x, lane, horizon, need);
+        __syncwarp(mask);
+        if (lane == 0 && !queue_phase(x)) x.hdr()->t_queue = end;  // overflow bit set: host raises
+        __syncwarp(mask);
       }
-      if (tq >= stop_at) stop_at = (uint64_t)tq + clip < end ? tq + clip : end;
-      const uint32_t horizon = round_horizon(x, stop_at);
-      flow_phase(x, lane, horizon, need);
-      __syncwarp(mask);
-      if (lane == 0 && !queue_phase(x)) x.hdr()->t_queue = end;  // overflow bit set: host raises
-      __syncwarp(mask);
+      if (lane == 0) {
+        flush_replica(x);
+        const uint32_t tq = x.hdr()->t_queue;
+        atomicAdd(words + 1, (unsigned long long)(tq - polled));
+        if (!stopped) atomicAdd(words + 2, 1ull);
+      }
     }
-    if (lane == 0) {
-      flush_replica(x);
-      const uint32_t tq = x.hdr()->t_queue;
-      atomicAdd(words + 1, (unsigned long long)(tq - polled));
-      if (!stopped) atomicAdd(words + 2, 1ull);
-    }
-    __syncwarp(mask);
+    __syncwarp();
   }
 }
 
 }  // namespace
 
-void run_batch_cuda(const BatchInput& hin, BatchOutput& hout, int64_t* control) {
-  const BatchShape& s = hin.shape;
-  if (s.n_replicas <= 0) return;
+void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput>& hout,
+                     int64_t* control) {
+  const int nb = (int)hin.size();
+  // More batches than c_views holds: in groups, one after another.
+  if (nb > kMaxViews) {
+    for (int b0 = 0; b0 < nb; b0 += kMaxViews) {
+      const int b1 = std::min(nb, b0 + kMaxViews);
+      std::vector<BatchInput> in(hin.begin() + b0, hin.begin() + b1);
+      std::vector<BatchOutput> out(hout.begin() + b0, hout.begin() + b1);
+      run_family_cuda(in, out, control);
+      if (control && ctl_load(control + kCtlStop)) return;
+    }
+    return;
+  }
+  FamilyPlan plan = plan_family(hin, [&](int b) { return 32 / hin[(size_t)b].shape.lanes; });
+  if (plan.tasks.empty()) return;
   DeviceMem mem;
-  BatchInput din = hin;
-  BatchOutput dout = hout;
-#define DS_MIRROR_IN(name, T, dim) din.name = mem.copy_in<T>(hin.name, dim_size(s, dim));
-#define DS_MIRROR_OUT(name, T, dim) dout.name = mem.copy_in<T>(hout.name, dim_size(s, dim));
-  DS_INPUT_FIELDS(DS_MIRROR_IN)
-  DS_OUTPUT_FIELDS(DS_MIRROR_OUT)
-  DS_RECORD_FIELDS(DS_MIRROR_OUT)
+  std::vector<BatchView> views((size_t)nb);
+  std::vector<BatchOutput> dout((size_t)nb);
+  for (int b = 0; b < nb; ++b) {
+    const BatchShape& s = hin[(size_t)b].shape;
+    BatchInput din = hin[(size_t)b];
+    const BatchOutput& ho = hout[(size_t)b];
+    BatchOutput& d = dout[(size_t)b];
+#define DS_MIRROR_IN(name, T, dim) din.name = mem.copy_in<T>(hin[(size_t)b].name, dim_size(s, dim));
+#define DS_MIRROR_OUT(name, T, dim) d.name = mem.copy_in<T>(ho.name, dim_size(s, dim));
+    DS_INPUT_FIELDS(DS_MIRROR_IN)
+    DS_OUTPUT_FIELDS(DS_MIRROR_OUT)
+    DS_RECORD_FIELDS(DS_MIRROR_OUT)
 #undef DS_MIRROR_IN
 #undef DS_MIRROR_OUT
-  const Layout L = make_layout(s);
-  const BatchView view = make_view(din, dout, L);
-  check(cudaMemcpyToSymbol(c_views, &view, sizeof view), "copy to constant memory");
+    views[(size_t)b] = make_view(din, d, make_layout(s));
+  }
+  check(cudaMemcpyToSymbol(c_views, views.data(), sizeof(BatchView) * (size_t)nb),
+        "copy the batches' views");
+  const int32_t* d_order = mem.copy_in(plan.order.data(), plan.order.size());
+  const int64_t* d_order_off = mem.copy_in(plan.order_off.data(), plan.order_off.size());
 
-  // Resident teams: what the SMs hold at once, capped by the replicas and by free memory.
   int device = 0, sms = 0, per_sm = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "attributes");
-  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, run_teams, kBlockThreads, 0),
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, run_family, kBlockThreads, 0),
         "occupancy");
-  const long long teams_per_block = kBlockThreads / s.lanes;
-  size_t free_b = 0, total_b = 0;
-  check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
-  long long blocks = (long long)sms * std::max(per_sm, 1);
-  blocks = std::min(blocks, (s.n_replicas + teams_per_block - 1) / teams_per_block);
-  const long long mem_blocks = (long long)(free_b * 0.8 / ((double)L.stride * teams_per_block));
-  blocks = std::max(1ll, std::min(blocks, mem_blocks));
-  unsigned char* arena = mem.alloc<unsigned char>(L.stride * (size_t)(blocks * teams_per_block));
-  unsigned long long* words = mem.alloc<unsigned long long>(4);
-  check(cudaMemset(words, 0, 4 * sizeof(unsigned long long)), "cudaMemset");
+  const long long warps_per_block = kBlockThreads / 32;
 
   // The stop word lives in mapped host memory: the host writes it while the kernel runs.
   int64_t* hstop = nullptr;
@@ -147,6 +173,7 @@ void run_batch_cuda(const BatchInput& hin, BatchOutput& hout, int64_t* control) 
   check(cudaHostAlloc(&hstop, sizeof(int64_t), cudaHostAllocMapped), "cudaHostAlloc");
   *hstop = control ? ctl_load(control + kCtlStop) : 0;
   check(cudaHostGetDevicePointer(&dstop, hstop, 0), "cudaHostGetDevicePointer");
+  unsigned long long* words = mem.alloc<unsigned long long>(4);
   cudaStream_t run = nullptr, poll = nullptr;
   check(cudaStreamCreateWithFlags(&run, cudaStreamNonBlocking), "stream");
   check(cudaStreamCreateWithFlags(&poll, cudaStreamNonBlocking), "stream");
@@ -161,25 +188,59 @@ void run_batch_cuda(const BatchInput& hin, BatchOutput& hout, int64_t* control) 
     *(volatile int64_t*)hstop = ctl_load(control + kCtlStop);
   };
   cudaError_t err = cudaSuccess;
-  run_teams<<<(unsigned)blocks, kBlockThreads, 0, run>>>(arena, L.stride, words, dstop);
-  err = cudaGetLastError();
-  while (err == cudaSuccess) {
-    err = cudaStreamQuery(run);
-    if (err != cudaErrorNotReady) break;
-    err = cudaSuccess;
-    relay();
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // Launches: as many tasks, longest first, as the free memory holds state blocks for (one per
+  // replica: every replica of a launch resident at once); usually the whole family.
+  size_t free_b = 0, total_b = 0;
+  check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
+  const size_t budget = (size_t)(free_b * 0.8);
+  size_t t0 = 0;
+  while (t0 < plan.tasks.size() && err == cudaSuccess) {
+    size_t t1 = t0, bytes = 0;
+    while (t1 < plan.tasks.size()) {
+      FamilyTask& task = plan.tasks[t1];
+      const size_t need = views[(size_t)task.batch].L.stride * (size_t)task.count;
+      if (t1 > t0 && bytes + need > budget) break;
+      task.arena_off = (int64_t)bytes;
+      bytes += need;
+      ++t1;
+    }
+    DeviceMem launch;
+    unsigned char* arena = launch.alloc<unsigned char>(bytes);
+    const FamilyTask* d_tasks = launch.copy_in(plan.tasks.data() + t0, t1 - t0);
+    check(cudaMemset(words, 0, 4 * sizeof(unsigned long long)), "cudaMemset");
+    std::memset(seen, 0, sizeof seen);
+    const long long n_tasks = (long long)(t1 - t0);
+    long long blocks = (long long)sms * std::max(per_sm, 1);
+    blocks = std::max(1ll, std::min(blocks, (n_tasks + warps_per_block - 1) / warps_per_block));
+    run_family<<<(unsigned)blocks, kBlockThreads, 0, run>>>(d_tasks, (int)n_tasks, d_order,
+                                                             d_order_off, arena, words, dstop);
+    err = cudaGetLastError();
+    while (err == cudaSuccess) {
+      err = cudaStreamQuery(run);
+      if (err != cudaErrorNotReady) break;
+      err = cudaSuccess;
+      relay();
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    if (err == cudaSuccess) relay();
+    if (err == cudaSuccess) err = cudaStreamSynchronize(run);
+    t0 = t1;
+    if (control && ctl_load(control + kCtlStop)) break;
   }
-  if (err == cudaSuccess) relay();
   cudaStreamDestroy(run);
   cudaStreamDestroy(poll);
   cudaFreeHost(hstop);
   check(err, "engine kernel");
-#define DS_COPY_BACK(name, T, dim) \
-  check(cudaMemcpy(hout.name, dout.name, dim_size(s, dim) * sizeof(T), cudaMemcpyDeviceToHost), "copy to host");
-  DS_OUTPUT_FIELDS(DS_COPY_BACK)
-  DS_RECORD_FIELDS(DS_COPY_BACK)
+  for (int b = 0; b < nb; ++b) {
+    const BatchShape& s = hin[(size_t)b].shape;
+#define DS_COPY_BACK(name, T, dim)                                                          \
+  check(cudaMemcpy(hout[(size_t)b].name, dout[(size_t)b].name, dim_size(s, dim) * sizeof(T), \
+                   cudaMemcpyDeviceToHost),                                                  \
+        "copy to host");
+    DS_OUTPUT_FIELDS(DS_COPY_BACK)
+    DS_RECORD_FIELDS(DS_COPY_BACK)
 #undef DS_COPY_BACK
+  }
 }
 
 int cuda_device_count() {

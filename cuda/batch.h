@@ -384,14 +384,21 @@ std::vector<std::pair<std::string, size_t>> replica_state_sections(const BatchSh
 enum ControlWord { kCtlStop = 0, kCtlSlotsDone = 1, kCtlReplicasDone = 2, kCtlWords = 4 };
 constexpr int64_t kPollSlots = 4096;
 
-// Run every replica from slot 0 to its end_slot. Outputs must be zero-filled by the caller.
-// threads <= 0: OpenMP default. control: kCtlWords host words (stop request in, progress
-// out); may be null. Each replica runs as a team of shape.lanes lanes (a loop on the CPU).
-void run_batch_cpu(const BatchInput& in, BatchOutput& out, int threads, int64_t* control);
+// Run every replica of every batch (a figure family: one batch per shape) from slot 0 to its
+// end_slot, as one job: one work list over all batches, longest replicas first
+// (engine/family.h). Outputs must be zero-filled by the caller. threads <= 0: OpenMP default.
+// control: kCtlWords host words (stop request in, progress out); may be null. Each replica
+// runs as a team of shape.lanes lanes (a loop on the CPU). replicas_per_task (CPU): replicas
+// one thread steps together, piece by piece (1: one at a time; 32 runs the GPU's grouping
+// of a warp); no result depends on it.
+void run_family_cpu(const std::vector<BatchInput>& in, std::vector<BatchOutput>& out, int threads,
+                    int64_t* control, int replicas_per_task);
 
-// Same, on the first CUDA device: persistent warps take replicas from a work queue, one team
-// of shape.lanes threads per replica. Defined only in the CUDA module.
-void run_batch_cuda(const BatchInput& in, BatchOutput& out, int64_t* control);
+// Same, on the first CUDA device, in one launch while the state blocks fit: each warp takes a
+// task (32 / lanes replicas of one batch, a team of lanes threads each) from the work list.
+// Defined only in the CUDA module.
+void run_family_cuda(const std::vector<BatchInput>& in, std::vector<BatchOutput>& out,
+                     int64_t* control);
 
 // Name of CUDA device 0 and its count; count = 0 when none (or the driver is missing).
 int cuda_device_count();

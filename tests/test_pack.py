@@ -85,11 +85,12 @@ def test_replica_whose_access_pool_runs_out_is_rerun_exactly(monkeypatch):
     assert short.shape["nic_chunks"] == 2
     out = engine.run_packed(short, "cpu")
     assert (out["overflow"] == engine._overflow_bit("access-link pool")).all()
-    run_packed, pools = engine.run_packed, []
-    monkeypatch.setattr(engine, "run_packed",
-                        lambda p, *a, **k: pools.append(p.nic_pool) or run_packed(p, *a, **k))
+    run_family, pools = engine.run_family, []
+    monkeypatch.setattr(engine, "run_family",
+                        lambda ps, *a, **k: pools.append([p.nic_pool for p in ps]) or run_family(ps, *a, **k))
     rerun = engine.simulate(scs, [3, 4], backend="cpu")
-    assert pools == ["compact", "compact", "full", "full"]  # two shape groups, both rerun
+    # two shape groups in one engine job, both rerun in a second
+    assert pools == [["compact", "compact"], ["full", "full"]]
     for name in ("replicas", "flows", "queues", "sources"):
         pd_testing.assert_frame_equal(getattr(full, name), getattr(rerun, name))
 

@@ -598,20 +598,21 @@ def test_family_call_stores_the_same_tables_as_one_run_per_sweep(tmp_path):
 
 
 def test_stopped_family_call_saves_what_finished_and_resumes(tmp_path, monkeypatch):
-    """Ctrl-C during the family's call: the engine stops after its first launch (here: the
-    1-flow shape group); those replicas are stored, nothing else is computed; a resumed run
-    computes the rest and ends with the tables of one uninterrupted run."""
+    """Ctrl-C during the family's call: the engine stops once the 1-flow shape group's
+    replicas have finished, before the 8-flow group's start (the stop request arrives then);
+    those replicas are stored, nothing else is computed; a resumed run computes the rest and
+    ends with the tables of one uninterrupted run."""
     from diffsweep.runner import run_family
     ga, gb = small_grid(), small_grid(n_flows=8, seeds=3)
-    real = engine.run_packed
+    real = engine.run_family
 
-    def first_then_stop(p, backend, threads=None, control=None, clip_slots=None):
-        out = real(p, backend, threads, control, clip_slots)
+    def first_then_stop(ps, backend, threads=None, control=None, *a):
+        out = real(ps[:1], backend, threads, control, *a)
         control.request_stop()
-        return out
-    monkeypatch.setattr(engine, "run_packed", first_then_stop)
+        return out + real(ps[1:], backend, threads, control, *a)  # stopped: none starts
+    monkeypatch.setattr(engine, "run_family", first_then_stop)
     pre, stopped = run_family({"a": ga, "b": gb}, backend="cpu", progress=False)
-    monkeypatch.setattr(engine, "run_packed", real)
+    monkeypatch.setattr(engine, "run_family", real)
     assert stopped and len(pre["a"].replicas) == len(ga) and len(pre["b"].replicas) == 0
     for name, g in (("a", ga), ("b", gb)):
         got = run(g, backend="cpu", store=tmp_path / name, precomputed=pre[name], compute=False)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from diffsweep.engine import run_packed
+from diffsweep.engine import run_family, run_packed
 from diffsweep.pack import pack
 from backends import BACKENDS
 from engine_cases import golden_cases
@@ -104,3 +104,41 @@ def test_clip_slots_is_checked():
     for bad in (-1, 1.5, True, 2**31):
         with pytest.raises(ValueError, match="clip_slots"):
             run_packed(p, "cpu", clip_slots=bad)
+
+
+FAMILY = [("cpu", 1, 0, 1), ("cpu", 32, 0, 1), ("cpu", 32, 13, 1), ("cpu", 3, 4096, 8),
+          ("cpu", 32, 1, 32)]
+if "cuda" in BACKENDS:  # one launch for every batch, a warp per task (skipped without a GPU)
+    FAMILY += [("cuda", None, c, k) for c in (0, 4096) for k in (1, 8, 32)]
+
+
+@pytest.fixture(scope="module")
+def pairs() -> list:
+    """Each case with two seeds in a batch of its own (no padding), under the plain schedule."""
+    out = []
+    for name, sc, seed in CASES:
+        p = pack([sc, sc], [seed, seed + 1])
+        out.append((name, sc, seed, run_packed(p, "cpu")))
+    return out
+
+
+@pytest.mark.parametrize("backend,per_task,clip,lanes", FAMILY)
+def test_a_family_job_gives_the_same_bits(pairs, backend, per_task, clip, lanes):
+    """Every case's batch in one engine job (engine.run_family: one work list, longest replicas
+    first; on CUDA one launch), its replicas grouped in tasks as a GPU warp groups them
+    (replicas_per_task 32 on the CPU: one thread steps them together, piece by piece): each
+    replica's outputs are those of its batch run alone, bit for bit, in its own row."""
+    ps = [pack([sc, sc], [seed, seed + 1], lanes=lanes) for _, sc, seed, _ in pairs]
+    outs = run_family(ps, backend, clip_slots=clip, replicas_per_task=per_task)
+    bad = []
+    for (name, _, _, ref), out in zip(pairs, outs):
+        assert not out["overflow"].any(), name
+        bad += _differences(out, ref, [(f"{name} seed {i}", i) for i in (0, 1)])
+    assert not bad, f"{backend}, {per_task} per task, clip {clip}, {lanes} lanes: " + "; ".join(bad)
+
+
+def test_replicas_per_task_is_checked():
+    p = pack([CASES[0][1]], [CASES[0][2]])
+    for bad in (0, -1, 1.5, True, 5000):
+        with pytest.raises(ValueError, match="replicas_per_task"):
+            run_packed(p, "cpu", replicas_per_task=bad)

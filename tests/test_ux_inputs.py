@@ -387,7 +387,7 @@ def test_a_count_of_seeds_is_the_list_it_stands_for(tmp_path):
 # --------------------------------------------------------------------------------------------
 def packed_bytes(grids, merge_shapes):
     """The input arrays pack makes for one simulate call over every replica of ``grids``, and
-    the output arrays the engine returns for them (run_packed's shapes): stopped before the
+    the output arrays the engine returns for them (run_family's shapes): stopped before the
     engine runs."""
     import numpy as np
 
@@ -396,7 +396,7 @@ def packed_bytes(grids, merge_shapes):
     class Stop(Exception):
         pass
     seen = []
-    real_pack, real_run = engine.pack, engine.run_packed
+    real_pack, real_run = engine.pack, engine.run_family
 
     def spy(scs, seeds, **kw):
         p = real_pack(scs, seeds, **kw)
@@ -412,12 +412,12 @@ def packed_bytes(grids, merge_shapes):
         rows = g.replicas
         scs += [g.scenario(int(p), int(s)) for p, s in zip(rows["point"], rows["seed"])]
         seeds += rows["seed"].tolist()
-    engine.pack, engine.run_packed = spy, stop
+    engine.pack, engine.run_family = spy, stop
     try:
         with pytest.raises(Stop):
             engine.simulate(scs, seeds, backend="cpu", merge_shapes=merge_shapes)
     finally:
-        engine.pack, engine.run_packed = real_pack, real_run
+        engine.pack, engine.run_family = real_pack, real_run
     return sum(seen)
 
 

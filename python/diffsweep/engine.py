@@ -138,54 +138,81 @@ def state_sections(packed_shape: dict) -> dict[str, int]:
 
 def default_lanes(backend: str, max_flows: int) -> int:
     """Team size per replica. The CPU runs a team as a loop, so one lane is fastest there. On
-    a GPU, lanes share the flows of a replica: one thread for 1-2 flows, up to a warp for
-    many (untuned until measured on a device: benchmarks/gpu.sh)."""
-    if backend != "cuda" or max_flows <= 2:
+    a GPU one thread runs a replica and a warp 32 replicas: the H100 profile found only 1-2
+    flows with events in a typical slot, so lanes bought little (../shared/gpu/README.md).
+    Replicas with thousands of flows keep a warp of lanes (untuned: ``benchmarks/gpu.sh``'s
+    lanes step measures it)."""
+    if backend != "cuda" or max_flows < 1000:
         return 1
-    return 4 if max_flows <= 8 else 8 if max_flows <= 32 else 16 if max_flows <= 128 else 32
+    return 32
 
 
 def run_packed(p: Packed, backend: str, threads: int | None = None,
-               control: RunControl | None = None, clip_slots: int | None = None) -> dict:
+               control: RunControl | None = None, clip_slots: int | None = None,
+               replicas_per_task: int | None = None) -> dict:
     """Run one packed batch; returns the engine's output arrays, reshaped per dimension.
 
     ``clip_slots``: rounds end at least every so many slots (0: never; default: the engine's
-    stop-poll interval, ``info()["poll_slots"]``). No result depends on it: it is there so that
-    tests can run one batch under many round schedules (tests/test_schedule.py)."""
+    stop-poll interval, ``info()["poll_slots"]``). ``replicas_per_task`` (CPU): replicas one
+    thread steps together, piece by piece (default 1; 32 runs them grouped as a GPU warp
+    does). No result depends on either: they are there so that tests can run one batch under
+    many schedules (tests/test_schedule.py)."""
+    return run_family([p], backend, threads, control, clip_slots, replicas_per_task)[0]
+
+
+def _checked_count(name: str, v, allowed: str, hi: int = 2**31) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= int(v) < hi:
+        raise ValueError(f"{name} = {v!r} is not allowed (expected {allowed})")
+    return int(v)
+
+
+def run_family(ps: Sequence[Packed], backend: str, threads: int | None = None,
+               control: RunControl | None = None, clip_slots: int | None = None,
+               replicas_per_task: int | None = None) -> list[dict]:
+    """Run several packed batches (a figure family, one batch per shape) as one engine job:
+    one work list over all their replicas, longest first (cuda/engine/family.h); on CUDA one
+    launch while their state fits the device. Returns each batch's output arrays, as
+    :func:`run_packed` does; options as there."""
     name = resolve_backend(backend)
     m = _module(name)
     if m is None:
         raise BackendError(f"backend {name!r} is not built")
-    shape = p.shape
+    extra = {}
     if clip_slots is not None:
-        if isinstance(clip_slots, bool) or not isinstance(clip_slots, (int, np.integer)) \
-                or not 0 <= int(clip_slots) < 2**31:
-            raise ValueError(f"clip_slots = {clip_slots!r} is not allowed "
-                             "(expected an integer >= 0; 0: rounds not clipped)")
-        shape = {**shape, "clip_slots": int(clip_slots)}
-    flat = {k: np.ascontiguousarray(v).reshape(-1) for k, v in p.arrays.items()}
+        extra["clip_slots"] = _checked_count("clip_slots", clip_slots,
+                                             "an integer >= 0; 0: rounds not clipped")
+    per_task = 0 if replicas_per_task is None else _checked_count(
+        "replicas_per_task", replicas_per_task, "an integer in 1..1024", 1025)
+    if replicas_per_task is not None and per_task < 1:
+        raise ValueError(f"replicas_per_task = {replicas_per_task!r} is not allowed "
+                         "(expected an integer in 1..1024)")
+    shapes = [{**p.shape, **extra} for p in ps]
+    arrays = [{k: np.ascontiguousarray(v).reshape(-1) for k, v in p.arrays.items()} for p in ps]
     kw = {}
     if control is not None:
         kw["control"] = control._words
-    out = m.run(shape, flat, threads=int(threads or 0), **kw)
+    outs = m.run_family(shapes, arrays, threads=int(threads or 0), replicas_per_task=per_task, **kw)
     lay = layout()
-    return {k: np.asarray(v).reshape(lay.axes(lay.outputs[k][1], p.shape)) for k, v in out.items()}
+    return [{k: np.asarray(v).reshape(lay.axes(lay.outputs[k][1], p.shape)) for k, v in out.items()}
+            for p, out in zip(ps, outs)]
 
 
 def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str = "auto",
              threads: int | None = None, lanes: int | None = None,
              control: RunControl | None = None, merge_shapes: bool | None = None,
-             clip_slots: int | None = None) -> Results:
+             clip_slots: int | None = None, replicas_per_task: int | None = None) -> Results:
     """Run every (scenario, seed) as one replica; tables indexed by ``replica`` (0..n-1).
 
     Replicas are grouped by shape bucket (``pack.shape_key``: flows rounded up to a power of
-    two, links, sources), one launch each; a replica's result does not depend on the group it
-    ran in or its padding (its random numbers depend only on its seed). ``merge_shapes``
-    (default: on CUDA) puts every group into one launch when the padding costs little memory
-    (``_merged_groups``): a GPU launch lasts as long as its slowest replica, so launches of a
-    few replicas each leave it idle. With a ``control`` whose stop is requested, raises
-    :class:`EngineInterrupted` carrying the finished replicas' tables. ``clip_slots`` (see
-    :func:`run_packed`) changes where rounds end, never a result.
+    two, links, sources), one packed batch each, and all batches run as one engine job
+    (:func:`run_family`: longest replicas first; on CUDA one launch, every replica resident);
+    a replica's result does not depend on its batch, its padding or its place in the work list
+    (its random numbers depend only on its seed). ``merge_shapes`` pads every group into one
+    batch when that costs little memory (``_merged_groups``; off by default: the family job
+    needs no padding). With a ``control`` whose stop is requested, raises
+    :class:`EngineInterrupted` carrying the finished replicas' tables. ``clip_slots`` and
+    ``replicas_per_task`` (see :func:`run_packed`) change how the engine slices the work,
+    never a result.
     """
     if len(scenarios) != len(seeds):
         raise ValueError("simulate: one seed per scenario")
@@ -201,44 +228,16 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
     if control is not None:
         control._start(sum(int(p.arrays["end_slot"].sum()) for _, p in packed))
     finished: list[int] = []
-    pool_bit = _overflow_bit("access-link pool")
     while packed:
-        idx, p = packed.pop(0)
         if control is not None and control.stop_requested:
-            continue
-        out = run_packed(p, name, threads, control, clip_slots)
-        done = out["slots_run"] >= p.arrays["end_slot"]
-        if not done.all():
-            if not done.any():
-                continue
-            keep = np.nonzero(done)[0]
-            idx = [idx[int(r)] for r in keep]
-            p, out = _select_replicas(p, out, keep)
-        # A replica whose lanes' access-link pools ran out (pack's "compact" sizing) runs again
-        # with pools that cannot run out: its results are those of the rerun, bit for bit the
-        # same as with any large enough pool (docs/design.md, "Capacities").
-        again = np.nonzero(out["overflow"] == pool_bit)[0] if p.nic_pool == "compact" else []
-        if len(again):
-            rerun = [idx[int(r)] for r in again]
-            q = pack([scenarios[i] for i in rerun], [int(seeds[i]) for i in rerun],
-                     lanes=p.shape["lanes"], nic_pool="full")
-            packed.append((rerun, q))
-            if control is not None:
-                control._total += int(q.arrays["end_slot"].sum())
-            keep = np.setdiff1d(np.arange(len(idx)), again)
-            idx = [idx[int(r)] for r in keep]
-            p, out = _select_replicas(p, out, keep)
-            if not idx:
-                continue
-        finished.extend(idx)
-        bad = np.nonzero(out["overflow"])[0]
-        if len(bad):
-            r = int(bad[0])
-            what = [t for b, t in layout().overflow_bits.items() if out["overflow"][r] & b]
-            raise EngineError(f"replica {idx[r]} (seed {seeds[idx[r]]}) exceeded an engine limit: "
-                              f"{', '.join(what)}; {len(bad)} replica(s) affected. This is a bug in "
-                              "the capacity planning of diffsweep.pack; please report it.")
-        parts.append(_tables(p, out, [scenarios[i] for i in idx], idx))
+            break
+        jobs, packed = packed, []
+        outs = run_family([p for _, p in jobs], name, threads, control, clip_slots,
+                          replicas_per_task)
+        for (idx, p), out in zip(jobs, outs):
+            part = _finished_part(idx, p, out, scenarios, seeds, packed, finished, control)
+            if part is not None:
+                parts.append(part)
     stopped = len(finished) < len(scenarios)
     if stopped and not parts:
         raise EngineInterrupted(_empty_results(name), np.zeros(0, dtype=np.int64), len(scenarios))
@@ -261,6 +260,45 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
     return res
 
 
+def _finished_part(idx: list[int], p: Packed, out: dict, scenarios, seeds, packed: list,
+                   finished: list[int], control: RunControl | None) -> dict | None:
+    """The tables of one batch's finished replicas (None: none finished). Replicas to run
+    again go to ``packed``; those done to ``finished``; an engine limit raises EngineError."""
+    pool_bit = _overflow_bit("access-link pool")
+    done = out["slots_run"] >= p.arrays["end_slot"]
+    if not done.all():
+        if not done.any():
+            return None
+        keep = np.nonzero(done)[0]
+        idx = [idx[int(r)] for r in keep]
+        p, out = _select_replicas(p, out, keep)
+    # A replica whose lanes' access-link pools ran out (pack's "compact" sizing) runs again
+    # with pools that cannot run out: its results are those of the rerun, bit for bit the
+    # same as with any large enough pool (docs/design.md, "Capacities").
+    again = np.nonzero(out["overflow"] == pool_bit)[0] if p.nic_pool == "compact" else []
+    if len(again):
+        rerun = [idx[int(r)] for r in again]
+        q = pack([scenarios[i] for i in rerun], [int(seeds[i]) for i in rerun],
+                 lanes=p.shape["lanes"], nic_pool="full")
+        packed.append((rerun, q))
+        if control is not None:
+            control._total += int(q.arrays["end_slot"].sum())
+        keep = np.setdiff1d(np.arange(len(idx)), again)
+        idx = [idx[int(r)] for r in keep]
+        p, out = _select_replicas(p, out, keep)
+        if not idx:
+            return None
+    finished.extend(idx)
+    bad = np.nonzero(out["overflow"])[0]
+    if len(bad):
+        r = int(bad[0])
+        what = [t for b, t in layout().overflow_bits.items() if out["overflow"][r] & b]
+        raise EngineError(f"replica {idx[r]} (seed {seeds[idx[r]]}) exceeded an engine limit: "
+                          f"{', '.join(what)}; {len(bad)} replica(s) affected. This is a bug in "
+                          "the capacity planning of diffsweep.pack; please report it.")
+    return _tables(p, out, [scenarios[i] for i in idx], idx)
+
+
 #: a merged launch may pad its arrays to at most this factor of the groups' own bytes ...
 MERGE_PAD_FACTOR = 2.0
 #: ... or by this many bytes, whichever is more
@@ -269,13 +307,13 @@ MERGE_PAD_BYTES = 256 << 20
 
 def launch_groups(scenarios: Sequence[Scenario], backend: str,
                   merge_shapes: bool | None = None) -> dict:
-    """The replicas (indices into ``scenarios``) of each launch ``simulate`` makes on the
-    resolved ``backend``: one per shape bucket (``pack.shape_key``), merged into one on CUDA
-    (or with ``merge_shapes``) when padding costs little (``_merged_groups``)."""
+    """The replicas (indices into ``scenarios``) of each batch ``simulate`` packs on the
+    resolved ``backend``: one per shape bucket (``pack.shape_key``), merged into one with
+    ``merge_shapes`` when padding costs little (``_merged_groups``)."""
     groups: dict[tuple, list[int]] = {}
     for i, sc in enumerate(scenarios):
         groups.setdefault(shape_key(sc), []).append(i)
-    if merge_shapes if merge_shapes is not None else backend == "cuda":
+    if merge_shapes:
         groups = _merged_groups(groups, scenarios)
     return groups
 
