@@ -16,7 +16,6 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from diffsweep.engine import simulate
@@ -27,6 +26,8 @@ HERE = Path(__file__).resolve().parent
 
 def lee_jeong() -> pd.DataFrame:
     from diffsweep.papers.lee_jeong import tables
+    sys.path.insert(0, str(HERE.parent / "lee_jeong"))
+    from diffsweep_lee_jeong import with_cells
     from diffsweep.papers.lee_jeong.scenario import lee_jeong as build
     rows = []
     for div in (1, 4, 8):
@@ -38,15 +39,8 @@ def lee_jeong() -> pd.DataFrame:
                 keys.append((bucket, s))
         t0 = time.time()
         res = simulate(scs, [k[1] for k in keys], backend="cpu")
-        cell = pd.DataFrame(keys, columns=["bucket_pkts", "seed"])
-        cell["point"] = np.arange(len(cell))
-        cell["replica"] = np.arange(len(cell))
-        cell["cir_mbps"], cell["udp"], cell["method"] = 7.0, False, "marker"
-        for t in ("flows", "queues", "sources", "replicas"):
-            df = getattr(res, t)
-            if df is not None and len(df):
-                setattr(res, t, df.drop(columns=[c for c in ("seed", "point") if c in df.columns])
-                        .merge(cell, on="replica"))
+        cell = pd.DataFrame(keys, columns=["bucket_pkts", "seed"]).assign(cir_mbps=7.0, udp=False)
+        res = with_cells(res, cell)
         ps = tables.per_seed(res)
         fl = res.flows
         for _, r in ps.iterrows():
