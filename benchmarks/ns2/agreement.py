@@ -87,10 +87,15 @@ def read(path: Path, writer: str) -> pd.DataFrame:
 class Paper:
     key: str
     title: str
-    sources: list[str]
     pairing: str
+    sources: list[str] = field(default_factory=list)  # the CSVs read, filled by read()
     cells: list[Cell] = field(default_factory=list)
     extra: list[str] = field(default_factory=list)  # extra Markdown after the tables
+
+    def read(self, root: Path, rel: str, writer: str) -> pd.DataFrame:
+        """The CSV ``rel`` below the benchmarks/ns2 folder ``root``, noted as a source."""
+        self.sources.append(f"benchmarks/ns2/{rel}")
+        return read(root / rel, writer)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -98,8 +103,6 @@ class Paper:
 
 def load_kaur_vin(d: Path) -> Paper:
     p = Paper("kaur-vin", "Kaur & Vin (EF priority and TCP)",
-              ["benchmarks/ns2/results_ns2_k2_extra.csv", "benchmarks/ns2/results_diffsweep_k2.csv",
-               "benchmarks/ns2/results_ns2_k5.csv", "benchmarks/ns2/results_diffsweep_k5.csv"],
               "K2 (one flow, RTP 8 ms, 20 seeds): ns-2.35 `def` timers, efcorr 0, beside "
               "diffsweep with ns-2.35's Reno defaults (`ns2def`: bugFix_ and limited "
               "transmit on; variant rows: the K2 sweep's plain Reno). U = in-order goodput on "
@@ -110,9 +113,9 @@ def load_kaur_vin(d: Path) -> Paper:
               "(the same mechanism); variants: flow-index order without jitter and with 1 ms. "
               "diffsweep's K5 U (payload / link rate) is converted to ns-2's (wire / capacity "
               "left to TCP): x 576/536, / 0.7 with EF.")
-    k2n = read(d / "results_ns2_k2_extra.csv", "benchmarks/ns2/run.sh extra")
+    k2n = p.read(d, "results_ns2_k2_extra.csv", "benchmarks/ns2/run.sh extra")
     k2n = k2n[(k2n["timers"] == "def") & (k2n["efcorr"] == 0)]
-    k2d = read(d / "results_diffsweep_k2.csv", "benchmarks/ns2/diffsweep_k2.py")
+    k2d = p.read(d, "results_diffsweep_k2.csv", "benchmarks/ns2/diffsweep_k2.py")
     tons = sorted(k2n.loc[k2n["network"] == "ef", "ton_ms"].unique())
     loss_rows = []
     for cfg, primary in (("ns2def", True), ("plain", False)):
@@ -144,10 +147,10 @@ def load_kaur_vin(d: Path) -> Paper:
         p.extra.append(f"| {cfg} | {ton:g} | {mo:+.4f} ± {ho:.4f} | {mn:+.4f} ± {hn:.4f} | "
                        f"{mo - mn:+.4f} | {ov} |")
 
-    k5n = read(d / "results_ns2_k5.csv", "benchmarks/ns2/run_k5.sh")
+    k5n = p.read(d, "results_ns2_k5.csv", "benchmarks/ns2/run_k5.sh")
     k5n = k5n[(k5n["tcpcfg"] == "ds") & (k5n["efcorr"] == 1) & (k5n["start_s"] == 0)
               & (k5n["n_flows"] == 64) & np.isclose(k5n["ton_ms"], 1.0)]
-    k5d = read(d / "results_diffsweep_k5.csv", "benchmarks/ns2/diffsweep_k5.py")
+    k5d = p.read(d, "results_diffsweep_k5.csv", "benchmarks/ns2/diffsweep_k5.py")
     k5d = k5d.assign(U_wire=k5d["U"] * 576 / 536 / np.where(k5d["network"] == "TCP+EF", 0.7, 1.0))
     pairs = [("random", 0.0, 0.0, True), ("index", 1e-4, 1e-4, True),
              ("index", 0.0, 0.0, False), ("index", 1e-3, 1e-4, False)]
@@ -170,12 +173,10 @@ def load_kaur_vin(d: Path) -> Paper:
 
 def load_habib(d: Path) -> Paper:
     p = Paper("habib", "Habib, Bhargava & Fahmy (RTT-RTO aware conditioner), topology 2(a)",
-              ["benchmarks/ns2/habib/results_ns2_habib.csv",
-               "benchmarks/ns2/habib/results_diffsweep_habib.csv"],
               "Standard conditioner (TSW3CM) and none, F2 RTT 20-200 ms, 10 seeds, payload "
               "goodput over 20-100 s (as compare_habib.md).")
-    n = read(d / "habib" / "results_ns2_habib.csv", "benchmarks/ns2/habib/run.sh")
-    o = read(d / "habib" / "results_diffsweep_habib.csv",
+    n = p.read(d, "habib/results_ns2_habib.csv", "benchmarks/ns2/habib/run.sh")
+    o = p.read(d, "habib/results_diffsweep_habib.csv",
              "benchmarks/ns2/habib/diffsweep_habib.py")
     metrics = [("F1 goodput Mb/s", "f1_mbps"), ("F2 goodput Mb/s", "f2_mbps"),
                ("total goodput Mb/s", "total_mbps"), ("F2 drop ratio", "f2_drop_ratio"),
@@ -193,14 +194,12 @@ def load_habib(d: Path) -> Paper:
 
 def load_lee_jeong(d: Path) -> Paper:
     p = Paper("lee-jeong", "Lee & Jeong (Balancing Marker), Method 1",
-              ["benchmarks/ns2/lee_jeong/results_ns2_lee_jeong_runs.csv",
-               "benchmarks/ns2/lee_jeong/results_diffsweep_lee_jeong.csv"],
               "The four (CIR, bucket) cells without and with UDP, 10 seeds, 60 s measured whole; "
               "ns-2.35 Reno defaults (tcpcfg ns) beside diffsweep's default random order of "
               "same-slot arrivals (variant rows: flow-index order).")
-    n = read(d / "lee_jeong" / "results_ns2_lee_jeong_runs.csv", "benchmarks/ns2/lee_jeong/run.sh")
+    n = p.read(d, "lee_jeong/results_ns2_lee_jeong_runs.csv", "benchmarks/ns2/lee_jeong/run.sh")
     n = n[n["tcpcfg"] == "ns"]
-    o = read(d / "lee_jeong" / "results_diffsweep_lee_jeong.csv",
+    o = p.read(d, "lee_jeong/results_diffsweep_lee_jeong.csv",
              "benchmarks/ns2/lee_jeong/diffsweep_lee_jeong.py")
     metrics = [("Jain S1..S7", "jain", "jain_agg"), ("total S1..S7 Mb/s", "total_mbps", "agg_total_mbps"),
                ("best effort Mb/s", "be_mbps", "be_total_mbps"), ("UDP Mb/s", "udp_mbps", "udp_total_mbps")]
@@ -226,16 +225,14 @@ def load_lee_jeong(d: Path) -> Paper:
 
 def load_rossi(d: Path) -> Paper:
     p = Paper("rossi", "Rossi, Casetti & Mellia (web traffic over DiffServ), HTTP only",
-              ["benchmarks/ns2/rossi/results_ns2_rossi_transfers.csv",
-               "benchmarks/ns2/rossi/results_diffsweep_rossi.csv"],
               "(rho, alpha_AF) = (0.5, 0.5), (0.8, 0.5), (0.85, 0.8), 5 seeds, arrivals until "
               "200 s, halt at 300 s; size classes pi = 1, 10, 90 packets. Per run: mean "
               "completion time of its completed transfers, drop % = data drops / packets "
               "sent; then mean and CI over the runs (compare_rossi.md pools the transfers "
               "instead). diffsweep has no SYN: ns-2.35's `syn_ 0` runs are the primary rows, "
               "its default `syn_ 1` runs the variant rows.")
-    n = read(d / "rossi" / "results_ns2_rossi_transfers.csv", "benchmarks/ns2/rossi/run.sh")
-    o = read(d / "rossi" / "results_diffsweep_rossi.csv", "benchmarks/ns2/rossi/diffsweep_rossi.py")
+    n = p.read(d, "rossi/results_ns2_rossi_transfers.csv", "benchmarks/ns2/rossi/run.sh")
+    o = p.read(d, "rossi/results_diffsweep_rossi.csv", "benchmarks/ns2/rossi/diffsweep_rossi.py")
     n = n.assign(ct=n["ct_rcv_sum"] / n["n_completed"], drop_pct=100 * n["drops_data"] / n["pkts_sent"])
     o = o.assign(ct=o["ct_sum"] / o["n_completed"], drop_pct=100 * o["drops"] / o["pkts_sent"])
     for syncfg, primary in (("nosyn", True), ("syn", False)):
@@ -259,8 +256,6 @@ def load_rossi(d: Path) -> Paper:
 
 def load_matta_guo(d: Path) -> Paper:
     p = Paper("matta-guo", "Matta & Guo (isolating short and long flows), Figs. 3-5",
-              ["benchmarks/ns2/matta_guo/results_ns2_matta_guo.csv",
-               "benchmarks/ns2/matta_guo/results_diffsweep_matta_guo.csv"],
               "N = 30 (Fig. 3) and 60 (Fig. 4) at k = 1, 2, 4, 8; Fig. 5 at N = 30, k = 4, "
               "k_b/k_c = 0.2, 0.5, 2, 3; 5 seeds, 200 s, Jain and goodput per class as means "
               "over the 20-s intervals 2..10 (both sides measured with "
@@ -268,8 +263,8 @@ def load_matta_guo(d: Path) -> Paper:
               "without lending) beside ns-2.35's two separate bottleneck links (the same "
               "model; primary) and beside ns-2.35's CBQ with two bounded classes (variant "
               "rows); sharing beside sharing.")
-    n = read(d / "matta_guo" / "results_ns2_matta_guo.csv", "benchmarks/ns2/matta_guo/run.sh")
-    o = read(d / "matta_guo" / "results_diffsweep_matta_guo.csv",
+    n = p.read(d, "matta_guo/results_ns2_matta_guo.csv", "benchmarks/ns2/matta_guo/run.sh")
+    o = p.read(d, "matta_guo/results_diffsweep_matta_guo.csv",
              "benchmarks/ns2/matta_guo/diffsweep_matta_guo.py")
     keys = ["mode", "n", "k", "buffer_ratio", "seed", "cls"]
     rn = n.groupby(keys).agg(jain=("jain_index", "mean"), goodput=("goodput_mbps", "mean")).reset_index()
