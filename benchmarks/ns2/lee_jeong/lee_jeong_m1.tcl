@@ -247,6 +247,12 @@ if {[info exists ::env(LJ_TRACEQ)]} {
     set trq [open $::env(LJ_TRACEQ) w]
     $ns trace-queue $C $R2 $trq
 }
+# LJ_TRACEE=file (gap check, ../gaps/lee_jeong_marks.py): trace the edge link E1 -> C, whose
+# enqueue ("+") events are the moments the token-bucket marker meters each packet.
+if {[info exists ::env(LJ_TRACEE)]} {
+    set tre [open $::env(LJ_TRACEE) w]
+    $ns trace-queue $E1 $C $tre
+}
 
 proc snap {} {
     global NT NU sink tcp lm
@@ -310,7 +316,7 @@ proc finish {} {
     } else {
         puts $hdr; puts $line; puts $fhdr; foreach l $flines { puts $l }
     }
-    if {[info exists ::env(LJ_TRACEQ)]} { $ns flush-trace }
+    if {[info exists ::env(LJ_TRACEQ)] || [info exists ::env(LJ_TRACEE)]} { $ns flush-trace }
     exit 0
 }
 # LJ_FLOWMON=1 (gap check, ../gaps/lee_jeong_flows.sh): a per-fid flow monitor with early-drop
