@@ -31,6 +31,18 @@ METRICS = [("jain", "jain_agg", "Jain S1..S7"), ("total_mbps", "agg_total_mbps",
                                                                  "UDP total")]
 
 
+def with_cells(res, cell: pd.DataFrame):
+    """simulate's tables carry no grid columns: add the cell columns the package's tables read
+    (``cell``: one row per replica, in order, with cir_mbps, bucket_pkts, udp, seed)."""
+    cell = cell.assign(point=np.arange(len(cell)), replica=np.arange(len(cell)), method="marker")
+    for t in ("flows", "queues", "sources", "replicas"):
+        df = getattr(res, t)
+        if df is not None and len(df):
+            setattr(res, t, df.drop(columns=[c for c in ("seed", "point") if c in df.columns])
+                    .merge(cell, on="replica"))
+    return res
+
+
 def run_cells(seeds: int, tie: str) -> pd.DataFrame:
     scs, keys = [], []
     for cir, bucket in CELLS:
@@ -40,17 +52,8 @@ def run_cells(seeds: int, tie: str) -> pd.DataFrame:
                                      tie_break=tie, seed=s))
                 keys.append((cir, bucket, udp, s))
     res = simulate(scs, [k[3] for k in keys], backend="cpu")
-    # simulate's tables carry no grid columns: add the cell columns the package's tables read
-    cell = pd.DataFrame(keys, columns=["cir_mbps", "bucket_pkts", "udp", "seed"])
-    cell["point"] = np.arange(len(cell))
-    cell["replica"] = np.arange(len(cell))
-    cell["method"] = "marker"
-    for t in ("flows", "queues", "sources", "replicas"):
-        df = getattr(res, t)
-        if df is not None and len(df):
-            setattr(res, t, df.drop(columns=[c for c in ("seed", "point") if c in df.columns])
-                    .merge(cell, on="replica"))
-    ps = tables.per_seed(res)
+    ps = tables.per_seed(with_cells(res, pd.DataFrame(keys, columns=["cir_mbps", "bucket_pkts",
+                                                                     "udp", "seed"])))
     ps["tie_break"] = tie
     ps["seed"] = ps["seed"].astype(int)
     return ps[["tie_break", "cir_mbps", "bucket_pkts", "udp", "seed", "jain", "total_mbps",

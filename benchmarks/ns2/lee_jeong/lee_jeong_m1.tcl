@@ -247,6 +247,12 @@ if {[info exists ::env(LJ_TRACEQ)]} {
     set trq [open $::env(LJ_TRACEQ) w]
     $ns trace-queue $C $R2 $trq
 }
+# LJ_TRACEE=file (gap check, ../gaps/lee_jeong_marks.py): trace the edge link E1 -> C, whose
+# enqueue ("+") events are the moments the token-bucket marker meters each packet.
+if {[info exists ::env(LJ_TRACEE)]} {
+    set tre [open $::env(LJ_TRACEE) w]
+    $ns trace-queue $E1 $C $tre
+}
 
 proc snap {} {
     global NT NU sink tcp lm
@@ -310,8 +316,34 @@ proc finish {} {
     } else {
         puts $hdr; puts $line; puts $fhdr; foreach l $flines { puts $l }
     }
-    if {[info exists ::env(LJ_TRACEQ)]} { $ns flush-trace }
+    if {[info exists ::env(LJ_TRACEQ)] || [info exists ::env(LJ_TRACEE)]} { $ns flush-trace }
     exit 0
+}
+# LJ_FLOWMON=1 (gap check, ../gaps/lee_jeong_flows.sh): a per-fid flow monitor with early-drop
+# accounting on the core link C -> R2; at the end, one stderr line per fid (connection i + 1,
+# UDP 100 + j): "ljflow,<cir>,<cbs>,<udp>,<seed>,<fid>,arrivals,forced drops,early drops".
+if {[info exists ::env(LJ_FLOWMON)]} {
+    set cfm [new QueueMonitor/ED/Flowmon]
+    set ccl [new Classifier/Hash/Fid 64]
+    $ccl proc unknown-flow { src dst fid } {
+        global cflow
+        set fdesc [new QueueMonitor/ED/Flow]
+        set slot [$self installNext $fdesc]
+        $self set-hash auto $src $dst $fid $slot
+        set cflow($fid) $fdesc
+    }
+    $ccl proc no-slot slotnum { }
+    $cfm classifier $ccl
+    $ns attach-fmon [$ns link $C $R2] $cfm 1
+    proc report_flows {} {
+        global cflow CIR CBSP udpon seed
+        foreach fid [lsort -integer [array names cflow]] {
+            set f $cflow($fid)
+            puts stderr [format "ljflow,%g,%d,%d,%d,%d,%d,%d,%d" [expr {$CIR / 1e6}] $CBSP $udpon \
+                $seed $fid [$f set parrivals_] [expr {[$f set pdrops_] - [$f set epdrops_]}] [$f set epdrops_]]
+        }
+    }
+    $ns at [expr {$dur - 1e-6}] "report_flows"
 }
 $ns at $dur "finish"
 

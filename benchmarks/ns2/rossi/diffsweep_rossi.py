@@ -4,9 +4,11 @@ Reno with limited transmit, sizes uniform over {1, ..., 8, 10, 90} packets) at (
 = (0.5, 0.5), (0.8, 0.5), (0.85, 0.8), arrivals until 200 s, halt at 300 s, 5 seeds. ns-2.35's
 numbers are its ``syn_ 0`` runs (no SYN, as diffsweep) from ``results_ns2_rossi_transfers.csv``.
 
-Writes ``compare_rossi.md``: per point, cloud and size class pi = 1, 10, 90, the mean completion
-time (over all transfers of the 5 runs) and the drop percentage (drops / packets sent) of both
-simulators, with the relative differences; over 10% is marked.
+Writes ``results_diffsweep_rossi.csv`` (one row per run x cloud x size class pi = 1, 10, 90:
+transfers completed, the sum of their completion times, drops and packets sent) and
+``compare_rossi.md``: per point, cloud and size class, the mean completion time (over all
+transfers of the 5 runs) and the drop percentage (drops / packets sent) of both simulators,
+with the relative differences; over 10% is marked.
 
     python benchmarks/ns2/rossi/diffsweep_rossi.py
 """
@@ -25,12 +27,24 @@ SEEDS = [1, 2, 3, 4, 5]
 
 
 def ours() -> pd.DataFrame:
-    rows = []
+    rows, runs = [], []
     for rho, alpha in POINTS:
         scs = [rossi(rho=rho, alpha_af=alpha, t_stop_s=200.0, t_halt_s=300.0, seed=s)
                for s in SEEDS]
         t = simulate(scs, SEEDS, backend="cpu").transfers
         t = t[t["size_pkts"].isin([1, 10, 90])]
+        t = t.assign(seed=t["replica"].map(dict(enumerate(SEEDS))))
+        done = t[t["completion_s"].notna()]
+        per_run = t.groupby(["seed", "traffic", "size_pkts"]).agg(
+            n_started=("size_pkts", "size"), drops=("drops", "sum"),
+            pkts_sent=("pkts_sent", "sum")).join(
+            done.groupby(["seed", "traffic", "size_pkts"]).agg(
+                n_completed=("size_pkts", "size"), ct_sum=("completion_s", "sum")))
+        for (seed, cloud, size), r in per_run.iterrows():
+            runs.append({"rho": rho, "alpha_af": alpha, "seed": seed, "cloud": cloud.upper(),
+                         "size_pkts": int(size), "n_started": int(r.n_started),
+                         "n_completed": int(r.n_completed), "ct_sum": r.ct_sum,
+                         "drops": int(r.drops), "pkts_sent": int(r.pkts_sent)})
         g = t.groupby(["traffic", "size_pkts"]).agg(n=("size_pkts", "size"),
                                                      ct=("completion_s", "mean"),
                                                      drops=("drops", "sum"),
@@ -38,6 +52,8 @@ def ours() -> pd.DataFrame:
         for (cloud, size), r in g.iterrows():
             rows.append({"rho": rho, "alpha_af": alpha, "cloud": cloud.upper(), "size": size,
                          "n": r.n, "ct": r.ct, "drop_pct": 100 * r.drops / r.sent})
+    pd.DataFrame(runs).to_csv(HERE / "results_diffsweep_rossi.csv", index=False,
+                              float_format="%.9g")
     return pd.DataFrame(rows)
 
 

@@ -14,6 +14,7 @@
 #                                   its ACK cwnd = windowInit_ = 2 and the data follow)
 #                  nosyn          = syn_ 0 (no SYN packet: the first data packets leave at once
 #                                   with cwnd = windowInit_ = 2); sensitivity check only
+#                  nosyn_ng       = syn_ 0 and delay_growth_ 0 (gap check, docs/ns2-gaps.md)
 #     out_prefix : write <prefix>.tr (one line per transfer), <prefix>.run (one line per run)
 #                  and the matching .trhdr/.runhdr; without it everything goes to stdout
 #
@@ -153,8 +154,14 @@ Agent/TCP set packetSize_ $TCPPAY
 Agent/TCP set window_ $WIN
 if {$syncfg == "nosyn"} {
     Agent/TCP set syn_ false
+} elseif {$syncfg == "nosyn_ng"} {
+    # no SYN and no delay_growth_ (ns-2.35 default 1: the ACK of seqno 0, meant to be the SYN's,
+    # resets cwnd to windowInit_; without a SYN that ACK is the first data packet's):
+    # docs/ns2-gaps.md, benchmarks/ns2/gaps/gap_delay_growth.sh
+    Agent/TCP set syn_ false
+    Agent/TCP set delay_growth_ false
 } elseif {$syncfg != "syn"} {
-    puts stderr "syncfg must be syn or nosyn"; exit 1
+    puts stderr "syncfg must be syn, nosyn or nosyn_ng"; exit 1
 }
 
 # ---------------------------------------------------------------- transfers
@@ -287,6 +294,33 @@ if {[info exists ::env(RW_TRACE)]} {
     $ns trace-queue $S $BS $trf
 }
 
+# RW_SAMPLE=dt (gap check, ../gaps/rossi_red_avg.sh): sample dsRED's RIO-C state at S every dt
+# seconds until t_stop -- the green and red averages (getAverageV 0 0|1) and the physical queue
+# (getCurrent 0, waiting packets) -- and print their time means and the share of samples with
+# the red average above min_th (5) and above max_th (10) to stderr at the end.
+if {[info exists ::env(RW_SAMPLE)]} {
+    set smp(n) 0; set smp(g) 0.0; set smp(r) 0.0; set smp(q) 0.0; set smp(r5) 0; set smp(r10) 0
+    proc sample {dt} {
+        global ns q smp TSTOP
+        set g [$q getAverageV 0 0]; set r [$q getAverageV 0 1]; set c [$q getCurrent 0]
+        incr smp(n)
+        set smp(g) [expr {$smp(g) + $g}]; set smp(r) [expr {$smp(r) + $r}]
+        set smp(q) [expr {$smp(q) + $c}]
+        if {$r > 5} { incr smp(r5) }
+        if {$r > 10} { incr smp(r10) }
+        set t [expr {[$ns now] + $dt}]
+        if {$t < $TSTOP} { $ns at $t "sample $dt" }
+    }
+    $ns at 0.0 "sample $::env(RW_SAMPLE)"
+    proc report_samples {} {
+        global smp RHO ALPHA seed syncfg
+        set n $smp(n)
+        puts stderr [format "rio_sample,%g,%g,%d,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f" $RHO $ALPHA $seed \
+            $syncfg $n [expr {$smp(g) / $n}] [expr {$smp(r) / $n}] [expr {$smp(q) / $n}] \
+            [expr {double($smp(r5)) / $n}] [expr {double($smp(r10)) / $n}]]
+    }
+    $ns at [expr {$THALT - 1e-6}] "report_samples"
+}
 $ns at $THALT "finish"
 
 set t0 [new Agent/TCP/Reno]

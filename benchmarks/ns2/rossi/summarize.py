@@ -37,7 +37,7 @@ def split(npkts, nbytes, syncfg):
     """(data packets, SYN packets) of a per-flow counter. With syn_ 1 data packets are 1000 B and
     SYNs 40 B (fewer than 25 SYNs per flow and counter). With syn_ 0 there is no SYN (and ns-2.35
     sends the seqno-0 data packet without the 40-B header, 960 B): every packet is data."""
-    if syncfg == "nosyn":
+    if syncfg in ("nosyn", "nosyn_ng"):
         return npkts, 0
     return nbytes // 1000, (nbytes % 1000) // 40
 

@@ -1,0 +1,119 @@
+"""benchmarks/ns2/agreement.py (issue 24): the generator of docs/ns2-agreement.md, run on the
+recorded CSVs into a temporary folder. Checks the output's structure and one cell computed
+here by hand from the CSV rows (mean, 95% CI, relative difference, overlap), so that the test
+fails if the generator breaks or pairs the wrong rows."""
+from __future__ import annotations
+
+import csv
+import importlib.util
+import math
+import statistics
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NS2 = ROOT / "benchmarks" / "ns2"
+T975_DF9 = 2.2621571627409915  # Student t, 0.975 quantile, 9 degrees of freedom
+
+
+@pytest.fixture(scope="module")
+def agreement():
+    spec = importlib.util.spec_from_file_location("agreement", NS2 / "agreement.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["agreement"] = mod  # dataclasses look their module up there
+    try:
+        spec.loader.exec_module(mod)
+    except BaseException:
+        del sys.modules["agreement"]
+        raise
+    return mod
+
+
+@pytest.fixture(scope="module")
+def generated(agreement, tmp_path_factory):
+    d = tmp_path_factory.mktemp("agreement")
+    out, cells = d / "ns2-agreement.md", d / "cells.csv"
+    assert agreement.main(["--out", str(out), "--csv", str(cells)]) == 0
+    with open(cells, newline="") as f:
+        return out.read_text(), list(csv.DictReader(f))
+
+
+def test_structure(generated, agreement):
+    text, cells = generated
+    assert text.startswith("# diffsweep beside ns-2.35")
+    assert f"`{agreement.COMMAND}`" in text.splitlines()[2]
+    assert "not compared" not in text, "a recorded CSV is missing"
+    titles = ["Kaur & Vin", "Habib, Bhargava & Fahmy", "Lee & Jeong", "Rossi, Casetti & Mellia",
+              "Matta & Guo"]
+    for t in titles:
+        assert any(line.startswith(f"## {t}") for line in text.splitlines()), t
+    summary = [line for line in text.splitlines() if line.startswith("- **")]
+    assert len(summary) == 5
+    for line in summary:
+        assert "primary cells; within 5%:" in line and "95% intervals overlap:" in line
+    assert "## Largest gaps" in text and "(ns2-gaps.md)" in text
+    papers = {c["paper"] for c in cells}
+    assert papers == {"kaur-vin", "habib", "lee-jeong", "rossi", "matta-guo"}
+    for c in cells:
+        assert c["overlap"] in ("True", "False")
+        assert int(c["n_ours"]) >= 5 and int(c["n_ns2"]) >= 5, (c["paper"], c["cell"])
+
+
+def _mean_ci(xs):
+    m = statistics.fmean(xs)
+    return m, T975_DF9 * statistics.stdev(xs) / math.sqrt(len(xs))
+
+
+def test_hand_computed_cell(generated):
+    """Lee & Jeong, (7 Mb/s, 70 packets) without UDP, Jain over S1..S7: diffsweep's random-order
+    runs against ns-2.35's default-Reno runs, 10 seeds each."""
+    _, cells = generated
+    with open(NS2 / "lee_jeong" / "results_diffsweep_lee_jeong.csv", newline="") as f:
+        ours = [float(r["jain"]) for r in csv.DictReader(f)
+                if r["tie_break"] == "random" and float(r["cir_mbps"]) == 7.0
+                and r["bucket_pkts"] == "70" and r["udp"] == "False"]
+    with open(NS2 / "lee_jeong" / "results_ns2_lee_jeong_runs.csv", newline="") as f:
+        ns2 = [float(r["jain_agg"]) for r in csv.DictReader(f)
+               if r["tcpcfg"] == "ns" and r["variant"] == "noudp"
+               and float(r["cir_mbps"]) == 7.0 and r["cbs_pkts"] == "70"]
+    assert len(ours) == len(ns2) == 10
+    mo, ho = _mean_ci(ours)
+    mn, hn = _mean_ci(ns2)
+    rel = (mo - mn) / abs(mn)
+    overlap = mo - ho <= mn + hn and mn - hn <= mo + ho
+    row = [c for c in cells if c["paper"] == "lee-jeong" and c["metric"] == "Jain S1..S7"
+           and c["cell"] == "(7 Mb/s, 70), no UDP"]
+    assert len(row) == 1
+    r = row[0]
+    assert float(r["ours"]) == pytest.approx(mo, rel=1e-5)
+    assert float(r["ns2"]) == pytest.approx(mn, rel=1e-5)
+    assert float(r["ours_ci"]) == pytest.approx(ho, rel=1e-4)
+    assert float(r["ns2_ci"]) == pytest.approx(hn, rel=1e-4)
+    assert float(r["rel_diff"]) == pytest.approx(rel, rel=1e-4)
+    assert r["overlap"] == str(overlap)
+    assert r["primary"] == "True"
+
+
+def test_hand_computed_in_markdown(generated):
+    """The same cell's line in the Markdown: its relative difference, bold when over 10%, and
+    its overlap flag."""
+    text, cells = generated
+    r = next(c for c in cells if c["paper"] == "lee-jeong" and c["metric"] == "Jain S1..S7"
+             and c["cell"] == "(7 Mb/s, 70), no UDP")
+    rel = float(r["rel_diff"])
+    rd = f"{rel:+.1%}"
+    rd = f"**{rd}**" if abs(rel) > 0.10 else rd
+    ov = "yes" if r["overlap"] == "True" else "**no**"
+    line = next(line for line in text.splitlines()
+                if line.startswith("| Jain S1..S7 | (7 Mb/s, 70), no UDP |"))
+    assert line.endswith(f"| {rd} | {ov} |")
+
+
+def test_missing_files_are_named(agreement, tmp_path):
+    out = tmp_path / "a.md"
+    assert agreement.main(["--out", str(out), "--root", str(tmp_path)]) == 0
+    text = out.read_text()
+    assert text.count("- not compared:") == 5
+    assert "results_ns2_k2_extra.csv is missing: run benchmarks/ns2/run.sh extra" in text
