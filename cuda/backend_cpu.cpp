@@ -15,6 +15,42 @@
 
 namespace ds {
 
+namespace {
+
+// Runs n replicas of one batch, bound to their blocks, to their ends: in pieces of clip_slots
+// (default kPollSlots) so that a stop request is seen within milliseconds, the replicas in
+// turn; where the pieces end changes no result (tests/test_schedule.py).
+void run_replicas(Replica* xs, int32_t n, const BatchView& view, int64_t* control) {
+  std::vector<int32_t> need((size_t)n);
+  for (int32_t i = 0; i < n; ++i) {
+    init_replica(xs[i]);
+    need[(size_t)i] = emit_need(xs[i]);
+  }
+  const uint64_t clip =
+      view.in.shape.clip_slots > 0 ? (uint64_t)view.in.shape.clip_slots : ~(uint64_t)0 >> 1;
+  for (bool more = true, stop = false; more && !stop;) {
+    more = false;
+    for (int32_t i = 0; i < n && !stop; ++i) {
+      Replica& x = xs[i];
+      const uint32_t end = (uint32_t)view.in.end_slot[x.r];
+      if (x.hdr()->t_queue >= end) continue;
+      const uint32_t done = run_rounds(x, (uint64_t)x.hdr()->t_queue + clip, need[(size_t)i]);
+      more = more || x.hdr()->t_queue < end;
+      if (control) {
+        ctl_add(control + kCtlSlotsDone, done);
+        stop = ctl_load(control + kCtlStop) != 0;
+      }
+    }
+  }
+  for (int32_t i = 0; i < n; ++i) {
+    flush_replica(xs[i]);
+    if (control && xs[i].hdr()->t_queue >= (uint32_t)view.in.end_slot[xs[i].r])
+      ctl_add(control + kCtlReplicasDone, 1);
+  }
+}
+
+}  // namespace
+
 void run_family_cpu(const std::vector<BatchInput>& in, std::vector<BatchOutput>& out, int threads,
                     int64_t* control, int replicas_per_task) {
 #ifdef _OPENMP
@@ -49,37 +85,15 @@ void run_family_cpu(const std::vector<BatchInput>& in, std::vector<BatchOutput>&
 #endif
     const FamilyTask& task = plan.tasks[(size_t)t];
     const BatchView& view = views[(size_t)task.batch];
-    std::vector<Replica> xs;
-    std::vector<int32_t> need;
-    for (int32_t i = 0; i < task.count; ++i) {
-      const int32_t r = plan.order[(size_t)(plan.order_off[task.batch] + task.first + i)];
-      xs.push_back(bind_replica(r, &view, task.batch, mine + stride * (size_t)i));
-      init_replica(xs.back());
-      need.push_back(emit_need(xs.back()));
-    }
-    const uint64_t clip =
-        view.in.shape.clip_slots > 0 ? (uint64_t)view.in.shape.clip_slots : ~(uint64_t)0 >> 1;
-    // In pieces of clip_slots (default kPollSlots) so that a stop request is seen within
-    // milliseconds, the task's replicas in turn; where the pieces end changes no result
-    // (tests/test_schedule.py).
-    for (bool more = true, stop = false; more && !stop;) {
-      more = false;
-      for (int32_t i = 0; i < task.count && !stop; ++i) {
-        Replica& x = xs[(size_t)i];
-        const uint32_t end = (uint32_t)view.in.end_slot[x.r];
-        if (x.hdr()->t_queue >= end) continue;
-        const uint32_t done = run_rounds(x, (uint64_t)x.hdr()->t_queue + clip, need[(size_t)i]);
-        more = more || x.hdr()->t_queue < end;
-        if (control) {
-          ctl_add(control + kCtlSlotsDone, done);
-          stop = ctl_load(control + kCtlStop) != 0;
-        }
-      }
-    }
-    for (Replica& x : xs) {
-      flush_replica(x);
-      if (control && x.hdr()->t_queue >= (uint32_t)view.in.end_slot[x.r])
-        ctl_add(control + kCtlReplicasDone, 1);
+    const int32_t* rows = plan.order.data() + plan.order_off[task.batch] + task.first;
+    if (task.count == 1) {
+      Replica x = bind_replica(rows[0], &view, task.batch, mine);
+      run_replicas(&x, 1, view, control);
+    } else {
+      std::vector<Replica> xs;
+      for (int32_t i = 0; i < task.count; ++i)
+        xs.push_back(bind_replica(rows[i], &view, task.batch, mine + stride * (size_t)i));
+      run_replicas(xs.data(), task.count, view, control);
     }
   }
 }
