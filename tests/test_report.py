@@ -680,3 +680,15 @@ def test_write_report(tmp_path):
     assert "95% CI" in text
     # each claim section shows a verdict line
     assert text.count("**Verdict:") == len(kaur_vin_claims())
+
+
+def test_k5_ef_raises_without_a_t_on_in_the_ef_rows(monkeypatch):
+    """EF rows without a T_on (an EF source that is not on-off) gave "TypeError: unsupported
+    format string passed to NoneType.__format__" instead of a verdict."""
+    import diffsweep.papers.kaur_vin.claims as kvc
+    real = kvc._pairs
+    monkeypatch.setattr(kvc, "_pairs", lambda fr, value, at_min_t_on=True: (
+        (s, a, b, d, None) for s, a, b, d, _ in real(fr, value, at_min_t_on)))
+    v = rp.check_k5_ef_raises(R(fair_data(m_k5(0.1, 0.7))))
+    assert v.status == "holds" and "T_on =" not in v.reason
+

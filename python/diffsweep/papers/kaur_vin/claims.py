@@ -350,9 +350,9 @@ def _k5_ef_raises(res: Results) -> Verdict:
             "M_difference_at_t_on_ms": t, "difference": ci, "M_without_EF": base,
             "share_of_t_on_points_with_higher_M": above}
         sts.append(st)
+        at = f" at T_on = {t:g} ms" if t is not None else ""  # None: no T_on in the EF rows
         whys.append(f"{setting} RTPs, M with EF minus M without ({b_net} minus {a_net}, paired by "
-                    f"seed) at T_on = {t:g} ms is {cl.ci_words(ci)}, {cl.sign_words(ci, +1)}: "
-                    f"{st}")
+                    f"seed){at} is {cl.ci_words(ci)}, {cl.sign_words(ci, +1)}: {st}")
     return cl.combined_verdict(sts, nums, whys,
                                "needs a network without EF and its counterpart with EF "
                                "(TCP-only/TCP+EF or TCP+UDP/TCP+UDP+EF) at N > 1", notes)
