@@ -90,9 +90,14 @@ DS_HD inline int64_t write_record(Replica DS_REF x, int f, double end) {
   const int64_t k = n;
   n += 1;
   const Transfer& t = x.xfers()[f];
+  // The queue side's counters since the transfer started (0 if no packet of it was seen yet).
+  // Differences taken here, not through a pointer to a local array or t.base: that put the
+  // array in the GPU's local memory.
   int32_t c[3] = {0, 0, 0};
-  if (t.gen == t.next_gen) queue_counters(x, f, c);  // else no packet of it was seen yet
-  const int32_t* b = t.gen == t.next_gen ? t.base : c;
+  if (t.gen == t.next_gen) {
+    queue_counters(x, f, c);
+    for (int j = 0; j < 3; ++j) c[j] -= t.base[j];
+  }
   const size_t i = (size_t)x.r * x.shape().max_transfers + (size_t)k;
   BatchOutput* o = x.rec();
   o->tr_gen[i] = g;
@@ -101,9 +106,9 @@ DS_HD inline int64_t write_record(Replica DS_REF x, int f, double end) {
   o->tr_start_slot[i] = t.start;
   o->tr_end_slot[i] = end;
   o->tr_first_slot[i] = t.gen == t.next_gen ? t.first_at : -1.0;
-  o->tr_drops[i] = c[0] - b[0];
-  o->tr_early_drops[i] = c[1] - b[1];
-  o->tr_pkts_red[i] = c[2] - b[2];
+  o->tr_drops[i] = c[0];
+  o->tr_early_drops[i] = c[1];
+  o->tr_pkts_red[i] = c[2];
   return k;
 }
 
