@@ -53,6 +53,7 @@ def test_structure(generated, agreement):
     assert len(summary) == 5
     for line in summary:
         assert "primary cells; within 5%:" in line and "95% intervals overlap:" in line
+        assert "within 10% or overlapping:" in line
     assert "## Largest gaps" in text and "(ns2-gaps.md)" in text
     papers = {c["paper"] for c in cells}
     assert papers == {"kaur-vin", "habib", "lee-jeong", "rossi", "matta-guo"}

@@ -312,6 +312,8 @@ def summary(df: pd.DataFrame) -> dict:
     out = {"cells": n, "overlap": int(prim["overlap"].sum())}
     for t in THRESHOLDS:
         out[t] = int((a <= t).sum())  # NaN (ns-2 mean 0) counts as outside
+    # issue 24's bar: a cell agrees when within 10% or when the two intervals overlap
+    out["agree"] = int(((a <= 0.10) | prim["overlap"].astype(bool)).sum())
     return out
 
 
@@ -319,7 +321,8 @@ def summary_line(title: str, s: dict) -> str:
     n = s["cells"]
     pct = lambda k: f"{s[k]}/{n} ({s[k] / n:.0%})" if n else "0/0"
     return (f"**{title}**: {n} primary cells; within 5%: {pct(0.05)}; within 10%: {pct(0.10)}; "
-            f"within 20%: {pct(0.20)}; 95% intervals overlap: {pct('overlap')}.")
+            f"within 20%: {pct(0.20)}; 95% intervals overlap: {pct('overlap')}; within 10% or "
+            f"overlapping: {pct('agree')}.")
 
 
 def table(df: pd.DataFrame) -> list[str]:
