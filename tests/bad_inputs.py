@@ -348,6 +348,7 @@ CATALOGUE: list[Bad] = [
     P("flow-delays-negative", FLOW, "TcpFlow().with_delays(1.0, -1.0, 1.0)", r"^TcpFlow\.egress_delay_ms: -1\.0 " + NOT + r"a number >= 0\)"),
     P("flow-syn-telnet", FLOW, "TcpFlow(syn=True, telnet_interval_s=1.0)", r"^TcpFlow\.syn: True " + NOT + r"False with telnet_interval_s"),
     P("flow-syn-no-header", FLOW, "TcpFlow(syn=True, header_bytes=0)", r"^TcpFlow\.syn: True " + NOT + r"False with header_bytes 0 \(the SYN is a header-only"),
+    P("flow-syn-size-max", FLOW, "TcpFlow(syn=True, size_pkts=2**31 - 1)", r"^TcpFlow\.size_pkts: 2147483647 " + NOT + r"at most 2147483646 with syn"),
     P("flow-delay-growth-string", FLOW, 'TcpFlow(delay_growth="yes")', r"^TcpFlow\.delay_growth: 'yes' " + NOT),
     P("source-peak-zero", FLOW, "OnOffSource(peak_bps=0, t_on_ms=1, t_off_ms=1)", r"^OnOffSource\.peak_bps: 0\.0 " + NOT + r"a number > 0\)"),
     P("source-t-on-zero", FLOW, "OnOffSource(peak_bps=1e6, t_on_ms=0, t_off_ms=1)", r"OnOffSource\.t_on_ms: 0\.0 is not allowed \(expected a number of millisec"),

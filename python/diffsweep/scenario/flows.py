@@ -149,6 +149,9 @@ class TcpFlow:
             check(self.telnet_interval_s is None, f"{path}.syn", self.syn,
                   "False with telnet_interval_s (a SYN before a telnet-like application's "
                   "writes is not modelled)")
+            check(self.size_pkts is None or self.size_pkts < INT32_MAX, f"{path}.size_pkts",
+                  self.size_pkts, f"at most {INT32_MAX - 1} with syn (the SYN takes sequence "
+                  "number 0)")
             check(self.header_bytes >= 1, f"{path}.syn", self.syn,
                   f"False with header_bytes {self.header_bytes} (the SYN is a header-only "
                   "packet of header_bytes)")
