@@ -209,6 +209,8 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(flow_delack, uint8_t, RF)                                                              \
   X(flow_bugfix, uint8_t, RF)         /* ns-2 bugFix_: no 2nd fast retransmit per window */ \
   X(flow_limited_transmit, uint8_t, RF) /* RFC 3042 (ns-2 singledup_): new data on dupacks 1-2 */ \
+  X(flow_syn, uint8_t, RF)            /* ns-2 syn_: a header-only SYN is seq 0, data 1..n */ \
+  X(flow_delay_growth, uint8_t, RF)   /* ns-2 delay_growth_: cwnd = IW on the ACK of seq 0 */ \
   X(flow_send_jitter_slots, double, RF) /* ns-2 overhead_: sends wait U(0, this); 0 = off */ \
   X(flow_drop_seq, int32_t, RFD)      /* seqs lost on first transmission; -1 = none */     \
   X(flow_marker, int8_t, RF)          /* edge conditioner of the flow's aggregate; -1 = none */ \

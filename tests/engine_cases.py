@@ -251,3 +251,28 @@ def golden_cases() -> list[tuple[str, Scenario, int]]:
             "diffserv": _diffserv(), "traffic": _traffic(), "paths": _paths(), "cbq": _cbq(),
             "tcpaware": _tcp_aware()}
     return [(f"{fam}{i}", sc, seed) for fam, items in fams.items() for i, (sc, seed) in enumerate(items)]
+
+
+def schedule_only_cases() -> list[tuple[str, Scenario, int]]:
+    """Cases with no recorded outputs: tests/test_schedule.py runs them under every schedule
+    against their own plain run (not in engine_golden.npz). Issue 24's connection set-up
+    (TcpFlow.syn, delay_growth): fixed flows with each combination, a lossy link that drops
+    SYNs, a small buffer, delayed ACKs and NewReno, and Poisson transfers and sessions whose
+    every connection opens with a SYN."""
+    link = Link(rate_bps=10e6, prop_delay_ms=4.0, loss_prob=0.03,
+                classes=(QueueClass("be", limit_pkts=25),))
+    flows = (TcpFlow(reverse_delay_ms=6.0, syn=True, delay_growth=True, size_pkts=600),
+             TcpFlow(reverse_delay_ms=9.0, syn=True, init_window_pkts=3, start_s=0.2),
+             TcpFlow(reverse_delay_ms=3.0, delay_growth=True, init_window_pkts=1, size_pkts=30,
+                     start_s=0.4, delayed_ack=True),
+             TcpFlow(reverse_delay_ms=5.0, variant="newreno", syn=True, delay_growth=True,
+                     drop_seqs=(0, 3), access_rate_bps=40e6, limited_transmit=True))
+    web = TcpFlow(reverse_delay_ms=7.0, syn=True, delay_growth=True, max_window_pkts=20)
+    traffic = (Traffic(name="web", flow=web, mean_interarrival_s=0.03, size_set_pkts=(1, 2, 5, 12, 40),
+                       pool=32),
+               Traffic(name="s", flow=TcpFlow(**{**web.__dict__, "delay_growth": False}),
+                       kind="sessions", think_s=0.1, pool=4, size_set_pkts=(3, 20)))
+    return [(f"setup{i}", Scenario(links=(link,), flows=flows, traffic=tr, duration_s=3.0,
+                                   warmup_s=0.0, tie_break=tie, interval_s=0.5, init_rto_s=1.0),
+             50 + i)
+            for i, (tr, tie) in enumerate((((), "random"), (traffic, "index")))]

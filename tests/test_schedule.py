@@ -18,9 +18,11 @@ import pytest
 from diffsweep.engine import run_family, run_packed
 from diffsweep.pack import pack
 from backends import BACKENDS
-from engine_cases import golden_cases
+from engine_cases import golden_cases, schedule_only_cases
 
-CASES = golden_cases()
+# the golden cases (recorded: tests/test_engine_golden.py) and cases checked here only against
+# their own plain run
+CASES = golden_cases() + schedule_only_cases()
 # 0: never clipped (as a kernel that does not poll); 1: a round per slot; primes and powers of
 # two so that clips fall at every phase of the replicas' loop delays; 4096 is the default.
 CLIPS = (0, 1, 2, 3, 7, 13, 61, 257, 4093, 4096)

@@ -262,16 +262,26 @@ def load_matta_guo(d: Path) -> Paper:
               "diffsweep.papers.matta_guo.tables). diffsweep's isolation (two pipes, CBQ "
               "without lending) beside ns-2.35's two separate bottleneck links (the same "
               "model; primary) and beside ns-2.35's CBQ with two bounded classes (variant "
-              "rows); sharing beside sharing.")
+              "rows); sharing beside sharing. ns-2.35 runs `syn_ false` with its default "
+              "`delay_growth_ 1`; diffsweep's primary rows turn `TcpFlow.delay_growth` on to "
+              "match (tcpcfg `delay_growth`), the variant rows marked [no delay_growth] are the "
+              "builder as it is (docs/ns2-gaps.md, section 1).")
     n = p.read(d, "matta_guo/results_ns2_matta_guo.csv", "benchmarks/ns2/matta_guo/run.sh")
     o = p.read(d, "matta_guo/results_diffsweep_matta_guo.csv",
              "benchmarks/ns2/matta_guo/diffsweep_matta_guo.py")
     keys = ["mode", "n", "k", "buffer_ratio", "seed", "cls"]
     rn = n.groupby(keys).agg(jain=("jain_index", "mean"), goodput=("goodput_mbps", "mean")).reset_index()
-    ro = o.groupby(keys).agg(jain=("jain_index", "mean"), goodput=("goodput_mbps", "mean")).reset_index()
-    for mode_n, mode_o, primary in (("pipes", "isolation", True), ("share", "share", True),
-                                    ("iso", "isolation", False)):
+    ro_all = (o.groupby(keys + ["tcpcfg"]).agg(jain=("jain_index", "mean"),
+                                               goodput=("goodput_mbps", "mean")).reset_index())
+    for mode_n, mode_o, cfg, primary in (("pipes", "isolation", "delay_growth", True),
+                                         ("share", "share", "delay_growth", True),
+                                         ("iso", "isolation", "delay_growth", False),
+                                         ("pipes", "isolation", "diffsweep", False),
+                                         ("share", "share", "diffsweep", False)):
+        ro = ro_all[ro_all["tcpcfg"] == cfg]
         what = {"pipes": "isolation", "share": "sharing", "iso": "isolation [ns-2 CBQ]"}[mode_n]
+        if cfg == "diffsweep":
+            what += " [no delay_growth]"
         for (nn, k, ratio), _ in rn[rn["mode"] == mode_n].groupby(["n", "k", "buffer_ratio"]):
             fig = "5" if ratio != 1 else ("4" if nn == 60 else "3")
             for cls in ("short", "long"):

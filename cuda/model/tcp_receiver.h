@@ -51,13 +51,16 @@ template <class X>
 DS_HD inline void receive_segment(X DS_REF x, int f, int32_t seq, uint32_t now) {
   TcpReceiver& r = x.rcv(f);
   const size_t i = x.iF(f);
+  const int32_t before = r.rcv_next;
   int32_t advanced = rx_accept(r, x.rxbits(f), seq);
   if (advanced < 0) {
     x.flag(kOvfRxWindow);
     advanced = 0;
   }
   if (advanced > 0 && x.measuring) {
-    const int64_t bytes = (int64_t)advanced * x.in()->flow_payload_bytes[i];
+    // with syn_ the SYN (seq 0) carries no data: it is acknowledged, not delivered
+    const int32_t data = advanced - (before == 0 && x.in()->flow_syn[i] ? 1 : 0);
+    const int64_t bytes = (int64_t)data * x.in()->flow_payload_bytes[i];
     x.out_flow_delivered_bytes()[f] += bytes;
     const int64_t iv = x.in()->interval_slots[x.iR()];
     if (iv > 0) {

@@ -70,6 +70,8 @@ struct TcpSender {
   uint8_t gen;          // transfer generation of a pool slot (engine/traffic.h); stamped on
                         // its packets so that a reused slot ignores its predecessor's
   uint8_t path2;        // random/size split: this connection's packets take path 2
+  uint8_t iw_one;       // a timeout before any ACK made ns-2's initial window 1 (bugfix_ss_;
+                        // read only by delay_growth)
 };
 
 // A sender's rarely used state, apart from TcpSender so that plain TCP keeps its state small
@@ -209,6 +211,17 @@ DS_HD DS_RARE uint8_t sender_tag(X DS_REF x, int f, const TcpSender& s) {
   return 0;
 }
 
+// ns-2's SYN (syn_, TcpAgent::output() for seqno 0): a header-only packet of
+// tcpip_base_hdr_size_ bytes (here the flow's header_bytes). Returns its size; its access link
+// is free again after its own transmission time, not a data packet's.
+template <class X>
+DS_HD DS_RARE int32_t syn_sent(X DS_REF x, size_t i, TcpSender& s, double start) {
+  const int32_t wire = x.in()->flow_wire_bytes[i];
+  const int32_t hdr = wire - x.in()->flow_payload_bytes[i];
+  if (s.nic.tx_slots > 0.0) s.nic.nic_free = start + s.nic.tx_slots * (double)hdr / (double)wire;
+  return hdr;
+}
+
 // TcpAgent::send_much(): new segments while the window allows; then the access link sends
 // what it can this slot. With a send jitter (ns-2 overhead_ > 0), a send the window allows
 // is not made at once: ns-2 arms its delayed-send timer for U(0, overhead_) and, when it
@@ -248,8 +261,10 @@ DS_HD inline void send_much(X DS_REF x, int f, TcpSender& s, uint32_t now, bool 
                                  Packet* p = x.emit_slot(now);
                                  if (!p) return;
                                  const bool two = seg_on_path2(x, i, s, seq);
+                                 int32_t bytes = wire;
+                                 if (seq == 0 && x.in()->flow_syn[i]) bytes = syn_sent(x, i, s, start);
                                  put_packet(p, seq, sub_slot(start, now), (uint16_t)f,
-                                            (uint16_t)wire,
+                                            (uint16_t)bytes,
                                             (uint8_t)((two ? kHopPath2 : 0) | tag), cls,
                                             (uint8_t)((rexmit ? kPktRexmit : 0) |
                                                       (s.gen << kPktGenShift)),
@@ -336,6 +351,11 @@ DS_HD inline void recv_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint3
     newack(x, f, s, ackno, now);
     opencwnd(s, x.in()->flow_max_window[i]);
     check_finished(x, f, s, now);
+    // ns-2 delay_growth_ (tcp.cc / tcp-reno.cc / tcp-newreno.cc recv(), after
+    // recv_newack_helper): `if (last_ack_ == 0 && delay_growth_) cwnd_ = initial_window();`
+    // the ACK of seq 0 (the SYN's, or without syn_ the first data packet's) does not grow cwnd.
+    if (ackno == 0 && x.in()->flow_delay_growth[i])
+      s.cwnd = s.iw_one ? 1.0 : (double)x.in()->flow_init_window[i];
   } else if (ackno == s.highest_ack) {
     s.dupacks += 1;
     if (s.dupacks == kNumDupacks) {
@@ -372,6 +392,9 @@ DS_HD inline void rto_fire(X DS_REF x, int f, TcpSender& s, uint32_t now) {
     backoff = false;
   } else {
     if (x.measuring) x.out_flow_timeouts()[f] += 1;
+    // ns-2 bugfix_ss_ (default 1): "First packet dropped, so don't use larger initial
+    // windows": wnd_init_ = 1 (only delay_growth reads the initial window again)
+    if (s.highest_ack == -1) s.iw_one = 1;
     slowdown(s, x.in()->flow_max_window[x.iF(f)], true);
   }
   if (backoff) rtt_backoff(x.rto(), s.rtt);
@@ -427,7 +450,10 @@ DS_HD DS_RARE void recv_app_delays(X DS_REF x, int f, const TcpSender& s, int32_
 template <class X>
 DS_HD inline void sender_init(X DS_REF x, int f, TcpSender& s) {
   const size_t i = x.iF(f);
-  s.cwnd = (double)x.in()->flow_init_window[i];
+  // TcpAgent::set_initial_window(): with syn_ and delay_growth_ the SYN goes alone (cwnd 1);
+  // else the initial window (with syn_ alone, ns-2 sends the SYN and data at once).
+  const bool syn = x.in()->flow_syn[i];
+  s.cwnd = syn && x.in()->flow_delay_growth[i] ? 1.0 : (double)x.in()->flow_init_window[i];
   rtt_init(x.rto(), s.rtt, x.in()->init_rto_slots[x.iR()]);
   access_init(s.nic, x.in()->flow_pace_bytes_per_slot[i], x.in()->flow_wire_bytes[i]);
   // No threshold until the first loss unless one is given (ns-2's settable ssthresh_).
@@ -440,7 +466,8 @@ DS_HD inline void sender_init(X DS_REF x, int f, TcpSender& s) {
   s.maxseq = -1;
   s.recover = -1;
   const int64_t size = x.in()->flow_size_pkts[i];
-  s.curseq = size < 0 ? INT32_MAX : (int32_t)size;
+  // with syn_ the SYN is seq 0 and the data follow it (ns-2: curseq_ += 1 on the first SYN)
+  s.curseq = size < 0 ? INT32_MAX : (int32_t)size + (syn ? 1 : 0);
   const double iat = x.in()->flow_app_iat_slots[i];
   if (x.shape().flow_ext) {  // else plain TCP: no application state (engine/replica.h)
     SenderExt& e = x.sx(f);
@@ -470,6 +497,7 @@ DS_HD inline void sender_init(X DS_REF x, int f, TcpSender& s) {
   s.rtt_active = 0;
   s.finished = 0;
   s.gen = 0;
+  s.iw_one = 0;
   pick_path(x, f, s, iat != 0.0 ? -1 : size, s.start_due);
   x.out_flow_finish_slot()[f] = -1;
 }

@@ -24,7 +24,7 @@ _get = attrgetter(*_ATTRS)
 _get_static = attrgetter("route", "route2", "cls", "variant", "split", "split_pkts",
                          "init_ssthresh_pkts", "size_pkts", "delayed_ack", "reno_bugfix",
                          "limited_transmit", "access_buffer_pkts", "telnet_interval_s",
-                         "access_rate_bps", "drop_seqs")
+                         "access_rate_bps", "drop_seqs", "syn", "delay_growth")
 
 
 @dataclass
@@ -78,18 +78,19 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
     ints, floats, routes, routes2, drops = [], [], [], [], []
     for k, (_, i) in first.items():
         (r, r2, cls, var, spl, spl_pkts, ssthresh, size, delack, bugfix, limited, access_buf,
-         ti, access_rate, drop_seqs) = k
+         ti, access_rate, drop_seqs, syn, delay_growth) = k
         routes.append(r + pad_h[len(r):])
         routes2.append(r2 + pad_h[len(r2):])
         drops.append(drop_seqs + pad_d[len(drop_seqs):])  # <= 8: TcpFlow checks
         ints.append((variant[var], class_index(sc, r + r2, cls, f"flows[{i}].cls"), len(r),
                      len(r2), split[spl], spl_pkts or 0, ssthresh or 0,
                      -1 if size is None else size, int(delack),
-                     1 if var == "newreno" else int(bugfix), int(limited), access_buf or 0))
+                     1 if var == "newreno" else int(bugfix), int(limited), access_buf or 0,
+                     int(syn), int(delay_growth)))
         # > 0: exponential mean in slots; < 0: tcplib gaps, -value slots per second; 0: bulk.
         floats.append((0.0 if ti is None else ti / slot_s if ti > 0 else -1.0 / slot_s,
                        sc.links[r[0]].rate_bps if access_rate is None else access_rate))
-    iv = np.array(ints, dtype=np.int64).reshape(-1, 12)[row]
+    iv = np.array(ints, dtype=np.int64).reshape(-1, 14)[row]
     fv = np.array(floats, dtype=np.float64).reshape(-1, 2)[row]
     route = np.array(routes, dtype=np.int64).reshape(-1, H)[row]
     route2 = np.array(routes2, dtype=np.int64).reshape(-1, H)[row]
@@ -134,6 +135,8 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
         "flow_send_jitter_slots": jitter / slot_s,
         "flow_app_iat_slots": fv[:, 0],
         "flow_limited_transmit": iv[:, 10],
+        "flow_syn": iv[:, 12],
+        "flow_delay_growth": iv[:, 13],
     }
     # Access FIFO: its buffer, or (unlimited) a window plus a go-back-N window.
     nic = np.where(access_buf > 0, access_buf, 2 * mw + 16)

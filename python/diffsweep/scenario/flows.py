@@ -37,7 +37,11 @@ class TcpFlow:
     probability 1/2), "size" (a connection of fewer than ``split_pkts`` packets on ``route``,
     larger or backlogged ones on ``route2``), "lifetime" (segments with sequence number <
     ``split_pkts`` on ``route``, later ones on ``route2``; docs/model.md, "Two paths and the
-    edge classifier")."""
+    edge classifier"). ``syn``: ns-2's ``syn_``: a connection first sends a header-only SYN as
+    sequence number 0 (its data are 1..n) and counts it as a packet, not as data.
+    ``delay_growth``: ns-2's ``delay_growth_``: the ACK of sequence number 0 (the SYN's, or the
+    first data packet's without ``syn``) sets cwnd back to the initial window; with ``syn`` the
+    SYN goes alone (cwnd 1). Both off by default (docs/model.md, "TCP")."""
 
     route: tuple[int, ...] = (0,)
     cls: str = "be"
@@ -64,6 +68,8 @@ class TcpFlow:
     route2: tuple[int, ...] = field(default=(), metadata=_OMIT)
     split: str = field(default="none", metadata=_OMIT)
     split_pkts: int | None = field(default=None, metadata=_OMIT)
+    syn: bool = field(default=False, metadata=_OMIT)
+    delay_growth: bool = field(default=False, metadata=_OMIT)
 
     def __post_init__(self):
         self._normalize()
@@ -91,7 +97,7 @@ class TcpFlow:
             v = d[f]
             if v is not None and type(v) is not float:
                 d[f] = as_float(v)
-        for f in ("delayed_ack", "reno_bugfix", "limited_transmit"):
+        for f in ("delayed_ack", "reno_bugfix", "limited_transmit", "syn", "delay_growth"):
             v = d[f]
             if type(v) is not bool:
                 d[f] = plain(v)
@@ -137,6 +143,18 @@ class TcpFlow:
         check_bool(f"{path}.delayed_ack", self.delayed_ack)
         check_bool(f"{path}.reno_bugfix", self.reno_bugfix)
         check_bool(f"{path}.limited_transmit", self.limited_transmit)
+        check_bool(f"{path}.syn", self.syn)
+        check_bool(f"{path}.delay_growth", self.delay_growth)
+        if self.syn:
+            check(self.telnet_interval_s is None, f"{path}.syn", self.syn,
+                  "False with telnet_interval_s (a SYN before a telnet-like application's "
+                  "writes is not modelled)")
+            check(self.size_pkts is None or self.size_pkts < INT32_MAX, f"{path}.size_pkts",
+                  self.size_pkts, f"at most {INT32_MAX - 1} with syn (the SYN takes sequence "
+                  "number 0)")
+            check(self.header_bytes >= 1, f"{path}.syn", self.syn,
+                  f"False with header_bytes {self.header_bytes} (the SYN is a header-only "
+                  "packet of header_bytes)")
         _colour(f"{path}.colour", self.colour)
         if self.telnet_interval_s is not None:
             check_nonneg(f"{path}.telnet_interval_s", self.telnet_interval_s)
