@@ -222,6 +222,18 @@ def count_chunks(path: str | Path) -> int:
         return 0
 
 
+def recorded_pairs(path: str | Path) -> set[tuple[int, int]]:
+    """The (point, seed) pairs the ``.done.json`` files of the folder's chunks list, read
+    without checking the chunks' files (a hint: ``Store.done_replicas`` checks them)."""
+    out: set[tuple[int, int]] = set()
+    for f in (Path(path) / CHUNKS).glob("*." + DONE):
+        try:
+            out.update((int(p), int(s)) for p, s in json.loads(f.read_text())["pairs"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return out
+
+
 def _repair_hint(p: Path, what: str) -> str:
     import shlex  # noqa: PLC0415
     n = count_chunks(p)
