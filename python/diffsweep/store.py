@@ -713,6 +713,7 @@ class Store:
         parts: list[Results] = []
         seen: set[tuple[int, int]] = set()
         wall = 0.0
+        calls: dict[str, dict] = {}  # the engine calls that computed the chunks, once each
         chunks = self.chunks(repair=repair)
         for c in chunks:
             dup = seen.intersection(c.pairs)
@@ -740,6 +741,8 @@ class Store:
                 wall += float(c.meta.get("wall_s") or 0.0)
             except (TypeError, ValueError):
                 pass
+            call = {k: c.meta.get(k) for k in ("host", "pid", "wall_s", "n_replicas")}
+            calls.setdefault(json.dumps(call, sort_keys=True, default=str), call)
             parts.append(Results(**frames))
         meta = {
             "version": manifest.get("diffsweep_version"),
@@ -753,6 +756,9 @@ class Store:
             "store": str(self.path),
             "n_chunks": len(chunks),
             "problems": list(self.problems),
+            # one per engine call (the chunks' host, pid, wall_s and n_replicas): the calls of
+            # a reproduction's family computed many sweeps' chunks
+            "engine_calls": list(calls.values()),
         }
         if not parts:
             return Results(**{name: pd.DataFrame() for name in TABLES}, meta=meta)
