@@ -4,13 +4,18 @@ the former loop's, figures drawn in parallel processes equal to those drawn in o
 rated once, and a rerun that keeps the report made from the same results."""
 from __future__ import annotations
 
+import json
+import os
+import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from diffsweep import papers
+from diffsweep import cli, papers
+from diffsweep.errors import StoreError
+from diffsweep.figures import render as rd
 from diffsweep.report import engine_use, replica_slots, write_report
 from diffsweep.results import Results
 
@@ -68,3 +73,99 @@ def test_report_engine_column_is_the_calls_time_shared_by_replica_slots(tmp_path
     md, _ = write_report(KAUR_VIN, {"K2": _results([1.0]), "K3": _results([3.0])}, tmp_path)
     text = md.read_text()
     assert "| 25.0 % |  |" in text and "No engine call is recorded" in text
+
+
+# --------------------------------------------------------------------------------------------
+# figures in parallel processes
+# --------------------------------------------------------------------------------------------
+def test_render_runs_the_tasks_in_other_processes_in_order():
+    tasks = [lambda i=i: (i, os.getpid()) for i in range(5)]
+    done, extra = rd.render(tasks, 2, meanwhile=lambda: os.getpid())
+    assert [out[0] for out, _ in done] == list(range(5)) and extra == os.getpid()
+    assert all(out[1] != os.getpid() for out, _ in done) and all(s >= 0 for _, s in done)
+    done, extra = rd.render(tasks, 1, meanwhile=lambda: "here")  # the serial fallback
+    assert [out for out, _ in done] == [(i, os.getpid()) for i in range(5)] and extra == "here"
+    assert rd.default_workers() >= 1
+
+
+def test_render_raises_a_task_error_here():
+    def bad():
+        raise StoreError("/x/fig.png: cannot write the figure (No space left on device)", 28,
+                         "/x/fig.png")
+    with pytest.raises(StoreError, match="No space left") as e:
+        rd.render([lambda: 1, bad, lambda: 3], 2)
+    assert e.value.errno == 28 and e.value.filename == "/x/fig.png"
+
+
+K2_SWEEPS = ("k2", "k2_newreno", "k2_ns2000")
+
+
+def shrunk_k2(dest: Path) -> Path:
+    """The K2 and K2v sweep files with a tiny [quick]: 2 seeds of 3 s (1 s warm-up)."""
+    (dest / "sweeps/kaur_vin").mkdir(parents=True)
+    for name in K2_SWEEPS:
+        head, quick = (ROOT / f"sweeps/kaur_vin/{name}.toml").read_text().split("[quick]", 1)
+        for pattern, repl in ((r"seeds = \d+", "seeds = 2"), (r"duration_s = [\d.]+",
+                                                                "duration_s = 3.0"),
+                              (r"warmup_s = [\d.]+", "warmup_s = 1.0")):
+            quick = re.sub(pattern, repl, quick, count=1)
+        (dest / f"sweeps/kaur_vin/{name}.toml").write_text(head + "[quick]" + quick)
+    return dest / "sweeps"
+
+
+def reproduce_k2(out: Path, sweeps: Path, *more) -> None:
+    rc = cli.main(["reproduce", "kaur-vin", "--figure", "2", "2v", "--quick", "--out", str(out),
+                   "--backend", "cpu", "--quiet", "--sweeps", str(sweeps), *map(str, more)])
+    assert rc == 0
+
+
+def _masked(text: str) -> str:
+    """A report without what differs from run to run: its minute and its timings."""
+    text = re.sub(r"Generated \d{4}-\d\d-\d\d \d\d:\d\d", "Generated <date>", text)
+    text = re.sub(r"((?:sweep|figure|family engine call|total)[^|<]*(?:\| |</td><td>))[0-9.]+ s",
+                  r"\1<s>", text)
+    return re.sub(r"engine call of [0-9.]+ s|\| [0-9.]+ % \| [0-9.]+ \||<td>[0-9.]+ %</td>"
+                  r"<td>[0-9.]+</td>", "<engine>", text)
+
+
+@pytest.fixture(scope="module")
+def k2_folders(tmp_path_factory):
+    """The K2 and K2v families reproduced twice from the same shrunk sweeps: figures drawn in
+    this process (--jobs 1) and in two others (--jobs 2)."""
+    d = tmp_path_factory.mktemp("k2")
+    sweeps = shrunk_k2(d)
+    reproduce_k2(d / "serial", sweeps, "--jobs", "1")
+    reproduce_k2(d / "parallel", sweeps, "--jobs", "2")
+    return d / "serial", d / "parallel", sweeps
+
+
+def test_parallel_figures_and_report_are_the_serial_ones(k2_folders):
+    serial, parallel, _ = k2_folders
+    names = sorted(p.name for p in (serial / "figures").iterdir())
+    assert names == sorted(p.name for p in (parallel / "figures").iterdir())
+    assert {"kaur_vin_fig2.png", "kaur_vin_fig2_variants.png"} <= set(names)
+    for name in names:
+        a, b = ((f / "figures" / name).read_bytes() for f in (serial, parallel))
+        if name.endswith(".pdf"):  # a PDF carries the time it was written
+            a, b = (re.sub(rb"/CreationDate \([^)]*\)", b"", x) for x in (a, b))
+        assert a == b, name
+    assert (serial / "verdicts.json").read_bytes() == (parallel / "verdicts.json").read_bytes()
+    for f in ("report.md", "report.html"):
+        assert _masked((serial / f).read_text()) == _masked((parallel / f).read_text()), f
+    # the K2v note (made in a worker) is in the report
+    assert "ns-2.35" in (parallel / "report.md").read_text()
+
+
+def test_the_claims_are_rated_once(tmp_path, k2_folders, monkeypatch):
+    _, _, sweeps = k2_folders
+    from diffsweep import claims, report
+    calls = []
+    real = claims.evaluate_all
+
+    def counting(*a, **k):
+        calls.append(1)
+        return real(*a, **k)
+    monkeypatch.setattr(claims, "evaluate_all", counting)
+    monkeypatch.setattr(report, "evaluate_all", counting)
+    reproduce_k2(tmp_path / "out", sweeps, "--jobs", "1")
+    assert len(calls) == 1  # was twice: in write_report and again for the return value
