@@ -7,13 +7,15 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from diffsweep import cli, papers
+from diffsweep import cli, papers, report_cache, runner
+from diffsweep import reproduce as rp
 from diffsweep.errors import StoreError
 from diffsweep.figures import render as rd
 from diffsweep.report import engine_use, replica_slots, write_report
@@ -169,3 +171,91 @@ def test_the_claims_are_rated_once(tmp_path, k2_folders, monkeypatch):
     monkeypatch.setattr(report, "evaluate_all", counting)
     reproduce_k2(tmp_path / "out", sweeps, "--jobs", "1")
     assert len(calls) == 1  # was twice: in write_report and again for the return value
+
+
+# --------------------------------------------------------------------------------------------
+# a rerun keeps the report made from the same results
+# --------------------------------------------------------------------------------------------
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file()}
+
+
+@pytest.fixture
+def copied(k2_folders, tmp_path):
+    serial, _, sweeps = k2_folders
+    out = tmp_path / "out"
+    shutil.copytree(serial, out)
+    return out, sweeps
+
+
+def _redrawn(monkeypatch) -> list:
+    """Counts the calls of figures.render (a list that grows by one per drawing)."""
+    calls = []
+    real = rd.render
+
+    def counting(*a, **k):
+        calls.append(1)
+        return real(*a, **k)
+    monkeypatch.setattr(rd, "render", counting)
+    return calls
+
+
+def test_a_rerun_keeps_the_report_and_touches_nothing(copied, monkeypatch):
+    out, sweeps = copied
+    assert (out / report_cache.RECORD).is_file()
+    before = snapshot(out)
+
+    def no_work(*a, **k):
+        raise AssertionError("a rerun with the same results drew or read again")
+    monkeypatch.setattr(rd, "render", no_work)
+    monkeypatch.setattr(runner, "run", no_work)
+    md, html, verdicts = rp.reproduce("kaur-vin", out, figures=["2", "2v"], quick=True,
+                                      backend="cpu", progress=False, log=lambda *a: None,
+                                      sweeps=sweeps)
+    assert md == out / "report.md" and html == out / "report.html"
+    assert snapshot(out) == before  # not even a run record in the sweeps' manifests
+    stored = json.loads((out / "verdicts.json").read_text())
+    assert {k: v.status for k, v in verdicts.items()} == {k: v["status"]
+                                                           for k, v in stored.items()}
+    assert verdicts["K2.1"].reason == stored["K2.1"]["reason"]
+
+
+def test_a_changed_report_or_redraw_or_other_code_or_options_draw_again(copied, monkeypatch):
+    out, sweeps = copied
+    calls = _redrawn(monkeypatch)
+    with open(out / "report.md", "a") as f:
+        f.write("edited\n")
+    reproduce_k2(out, sweeps)  # a file that is not what was written: everything again
+    assert len(calls) == 1 and "edited" not in (out / "report.md").read_text()
+    reproduce_k2(out, sweeps)
+    assert len(calls) == 1  # kept
+    reproduce_k2(out, sweeps, "--redraw")
+    assert len(calls) == 2
+    (out / "figures" / "kaur_vin_fig2.png").unlink()
+    reproduce_k2(out, sweeps)
+    assert len(calls) == 3 and (out / "figures" / "kaur_vin_fig2.png").is_file()
+    monkeypatch.setattr(report_cache, "code_fingerprint", lambda: "another diffsweep")
+    reproduce_k2(out, sweeps)
+    assert len(calls) == 4
+    monkeypatch.undo()
+    calls = _redrawn(monkeypatch)
+    rc = cli.main(["reproduce", "kaur-vin", "--figure", "2", "--quick", "--out", str(out),
+                   "--backend", "cpu", "--quiet", "--sweeps", str(sweeps)])
+    assert rc == 0 and len(calls) == 1  # other families chosen: another report
+    assert "was not run by this reproduction (--figure 2)" in (out / "report.md").read_text()
+
+
+def test_a_damaged_or_missing_chunk_is_computed_and_drawn_again(copied, monkeypatch):
+    out, sweeps = copied
+    calls = _redrawn(monkeypatch)
+    chunk = sorted((out / "k2_newreno" / "chunks").glob("*.done.json"))[0]
+    parquet = sorted(chunk.parent.glob("*.flows.parquet"))[0]
+    parquet.write_bytes(parquet.read_bytes()[:-10])  # truncated: its sha256 no longer matches
+    assert report_cache.key(out, "kaur-vin", {}, {}) is not None  # (no sweep: nothing to check)
+    reproduce_k2(out, sweeps)
+    assert len(calls) == 1
+    runs = json.loads((out / "k2_newreno" / "manifest.json").read_text())["runs"]
+    assert runs[-1]["meta"]["replicas_run"] > 0  # recomputed
+    reproduce_k2(out, sweeps)
+    assert len(calls) == 1  # and then kept

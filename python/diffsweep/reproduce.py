@@ -201,7 +201,7 @@ def check_options(threads, seeds, backend: str) -> None:
 def reproduce(paper: str, out, figures: list[str] | None = None, quick: bool = False,
               backend: str = "auto", seeds: int | None = None, progress: bool | None = None,
               threads: int | None = None, log=print, sweeps=None, resume: str | None = None,
-              jobs: int | None = None):
+              redraw: bool = False, jobs: int | None = None):
     """Run the chosen families of the registered paper ``paper`` (e.g. "kaur-vin") and write
     figures and report into ``out``. Returns (report.md path, report.html path, verdicts).
 
@@ -211,7 +211,10 @@ def reproduce(paper: str, out, figures: list[str] | None = None, quick: bool = F
     another family's data). ConfigError before anything runs for a bad option, or an ``out``
     that holds another paper's reproduction.
 
-    ``jobs``: processes drawing the figures (None: one per core; 1: all in this process)."""
+    ``jobs``: processes drawing the figures (None: one per core; 1: all in this process);
+    ``redraw``: draw the figures and write the report even when ``out`` holds every result and
+    the report made from them by this diffsweep (``diffsweep.report_cache``), which are
+    otherwise kept as they are (the verdicts returned then come from its verdicts.json)."""
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
         raise ConfigError(f"jobs: {jobs!r} is not allowed (expected an integer >= 1)")
     from . import config
@@ -235,19 +238,28 @@ def reproduce(paper: str, out, figures: list[str] | None = None, quick: bool = F
             from .store import atomic_write_json  # noqa: PLC0415
             atomic_write_json(out / MARKER, {"paper": spec.name})
         return _reproduce(spec, out, chosen, names, cfgs, quick, backend, progress, threads,
-                          log, sweeps, resume, jobs)
+                          log, sweeps, resume, redraw, jobs)
     except BaseException:
         _undo_empty(out, created, marked)
         raise
 
 
 def _reproduce(spec, out: Path, chosen, names, cfgs, quick, backend, progress, threads, log,
-               sweeps, resume, jobs=None):
-    from . import runner
+               sweeps, resume, redraw=False, jobs=None):
+    from . import report_cache, runner
 
     timings: dict[str, float] = {}
     runs = {}
     t_all = time.perf_counter()
+    options = {"figures": [f.id for f in chosen], "quick": bool(quick), "backend": backend,
+               "sweeps": None if sweeps is None else str(sweeps)}
+    if not redraw:
+        kept = report_cache.lookup(out, report_cache.key(out, spec.name, cfgs, options))
+        if kept is not None:
+            log(f"every result is stored and {out / 'report.md'}, its figures and verdicts come "
+                f"from these results and this diffsweep: kept as they are "
+                f"({time.perf_counter() - t_all:.1f} s; --redraw draws them again)")
+            return out / "report.md", out / "report.html", kept
     pre, stopped = _family_call(cfgs, out, backend, threads, progress, timings, log)
     t_store = time.perf_counter()
     for name in names:
@@ -270,11 +282,15 @@ def _reproduce(spec, out: Path, chosen, names, cfgs, quick, backend, progress, t
                                signum=stopped if isinstance(stopped, signal.Signals)
                                else signal.SIGINT)
     phases = {"store": time.perf_counter() - t_store}
+    key = report_cache.key(out, spec.name, cfgs, options)
+    report_cache.forget(out)
     from .figures import shared_combine  # noqa: PLC0415
     with shared_combine():
         md, html, verdicts, fig_paths = _analyse(spec, out, chosen, names, runs, cfgs, quick,
                                                  backend, sweeps, resume, timings, phases, t_all,
                                                  jobs)
+    report_cache.record(out, key, [md, html, out / "verdicts.json",
+                                   *(p for v in fig_paths.values() for p in v)])
     log("[host] " + ", ".join(f"{k} {v:.1f} s" for k, v in phases.items()))
     log(f"wrote {md} and {html} in {timings['total']:.1f} s")
     return md, html, verdicts
