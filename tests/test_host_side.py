@@ -78,6 +78,127 @@ def test_report_engine_column_is_the_calls_time_shared_by_replica_slots(tmp_path
 
 
 # --------------------------------------------------------------------------------------------
+# per-seed tables in one pass = the former loop over replicas
+# --------------------------------------------------------------------------------------------
+def _flows(seed: int) -> pd.DataFrame:
+    """Replicas of 1-70 flows (some with zeros, a NaN, all zeros), rows shuffled, a grid
+    column and a per-flow column."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for point in range(12):
+        for s in range(3):
+            n = int(rng.choice([1, 2, 7, 8, 9, 64, 70]))
+            x = rng.random(n) * 10 ** rng.uniform(-3, 7)
+            if point == 3:
+                x[:] = 0.0
+            if point == 4 and s == 1:
+                x[n // 2] = np.nan
+            if point == 5:
+                x[0] = 0.0
+            rows += [{"point": point, "seed": s, "flow": i, "goodput_bps": v, "timeouts": i % 3,
+                      "t_on_ms": 0.4 * (point + 1), "rtt_mean_s": rng.random()}
+                     for i, v in enumerate(x)]
+    df = pd.DataFrame(rows)
+    return df.iloc[rng.permutation(len(df))].reset_index(drop=True)
+
+
+def _bits(a) -> list:
+    return [np.asarray(v, dtype=float).tobytes() for v in a]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_fairness_in_one_pass_is_the_loop_over_replicas(seed):
+    from diffsweep import metrics
+    fl = _flows(seed)
+    new = metrics.fairness(fl)
+    m = metrics.per_replica(fl, metrics.min_max_ratio, name="min_max_ratio")
+    f = metrics.per_replica(fl, metrics.jain_index, name="jain_index")
+    assert list(new.columns) == list(m.columns) + ["jain_index", "n_tcp"]
+    assert _bits(new["min_max_ratio"]) == _bits(m["min_max_ratio"])  # bit for bit, NaN too
+    assert _bits(new["jain_index"]) == _bits(f["jain_index"])
+    assert new["n_tcp"].tolist() == [len(g) for _, g in fl.groupby(["point", "seed"])]
+    assert new["n_tcp"].dtype == np.int64 and "t_on_ms" in new.columns
+    to = metrics.timeouts_per_flow(fl)
+    assert to["timeouts_total"].tolist() == [float(g["timeouts"].sum()) for _, g in
+                                            fl.groupby(["point", "seed"])]
+    assert to["n_tcp"].dtype == np.int64
+
+
+def test_group_blocks_row_sums_are_np_sum_of_each_group():
+    from diffsweep.metrics import group_blocks
+    rng = np.random.default_rng(5)
+    codes = rng.integers(0, 40, 5000)
+    v = rng.random(5000) * 10 ** rng.uniform(-5, 9, 5000)
+    seen = set()
+    for groups, block in group_blocks(codes, v, 40):
+        for g, row in zip(groups, block):
+            assert row.sum() == np.sum(v[codes == g]) and list(row) == list(v[codes == g])
+            seen.add(int(g))
+    assert seen == set(np.unique(codes).tolist())
+
+
+def test_lee_jeong_per_seed_in_one_pass_is_the_loop_over_replicas():
+    from diffsweep.papers.lee_jeong import tables as lj
+    fl = _flows(3)
+    fl = fl[fl["flow"] < lj.N_AGG].assign(rate_mbps=lambda d: d["goodput_bps"] / 1e6)
+    fl = fl[fl.groupby(["point", "seed"])["flow"].transform("size") > 1]
+    got = lj._aggregate_rates(fl)
+    rows = []
+    for key, g in fl.groupby(["point", "seed"], sort=True):  # the former loop
+        x = g.sort_values("flow")["rate_mbps"].to_numpy(float)
+        rows.append({"point": key[0], "seed": key[1], "jain": lj.jain(x),
+                     "total_mbps": float(x.sum()), "tcp7_mbps": float(x[-1]),
+                     "tcp1_mbps": float(x[0]), "others_mbps": float(x[:-1].mean())})
+    want = pd.DataFrame(rows)
+    assert list(got.columns) == list(want.columns)
+    assert got[["point", "seed"]].equals(want[["point", "seed"]])
+    for c in want.columns[2:]:
+        assert _bits(got[c]) == _bits(want[c]), c
+
+
+def test_kaur_vin_labels_once_per_setting_are_those_of_each_row():
+    from diffsweep.papers.kaur_vin import tables as kv
+    rep = pd.DataFrame({"ef": ["onoff", None, "cbr", "none", np.nan, "onoff"] * 3,
+                        "udp": [True, False, True, False, True, False] * 3,
+                        "ef_rate_bps": [1.2e7, 0.0, 1.2e7, 0.0, 0.0, 1.2e7] * 3})
+    got = kv._labels(rep)
+    recs = rep.to_dict("records")
+    assert got == ([kv._ef_kind(r) for r in recs], [kv._has_udp(r) for r in recs],
+                   [kv.network_label(r) for r in recs])
+    with pytest.raises(ValueError, match="ef: 'x' is not allowed"):
+        kv._labels(rep.assign(ef="x"))
+
+
+def test_a_sweep_read_by_several_families_gives_its_tables_once(monkeypatch):
+    from test_report import R, fair_data
+
+    from diffsweep import metrics
+    from diffsweep.figures import combine, shared_combine
+    from diffsweep.papers.kaur_vin import tables as kv
+    calls = []
+    real = metrics.fairness
+    monkeypatch.setattr(metrics, "fairness", lambda fl: calls.append(1) or real(fl))
+    a, b = (R(fair_data(lambda *_: m, tons=(1.0,), seeds=2)) for m in (0.5, 0.4))
+    with shared_combine():
+        k6, k7 = combine([a, b], labels=["x", "y"]), combine([a, b], labels=["x", "y"])
+        assert k6 is k7 and combine([a, b], labels=["x", "z"]) is not k6
+        t6, t7 = kv.fairness_per_seed(k6), kv.fairness_per_seed(k7)
+    assert len(calls) == 1 and t6.equals(t7) and t6 is not t7  # (each caller its own copy)
+    assert combine([a, b], labels=["x", "y"]) is not k6  # outside the block: a new one
+
+
+def test_the_papers_tables_are_computed_once_per_results():
+    from diffsweep.papers.habib import tables as ht
+    from diffsweep.papers.lee_jeong import tables as lj
+    from diffsweep.papers.matta_guo import tables as mt
+    from diffsweep.papers.rossi import tables as rt
+    for fn in (mt.session_intervals, mt.per_interval, mt.per_seed, rt.per_class, rt.per_cloud,
+               ht.per_aggregate, ht.totals, ht.trace_summary, ht.telnet, ht.www,
+               lj.per_connection, lj.per_seed):
+        assert getattr(fn, "__wrapped__", None) is not None, fn.__qualname__  # per_results
+
+
+# --------------------------------------------------------------------------------------------
 # figures in parallel processes
 # --------------------------------------------------------------------------------------------
 def test_render_runs_the_tasks_in_other_processes_in_order():

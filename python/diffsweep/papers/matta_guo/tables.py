@@ -22,7 +22,7 @@ import pandas as pd
 
 from diffsweep.engine import TRANSFER_COLUMNS
 from diffsweep.metrics import jain_index
-from diffsweep.results import Results
+from diffsweep.results import Results, per_results
 
 from .scenario import CLASSES, WIRE_BYTES
 
@@ -47,6 +47,7 @@ def _need(df: pd.DataFrame, cols, table: str) -> None:
                              "build the runs with the matta_guo builder)")
 
 
+@per_results
 def session_intervals(res_or_transfers) -> pd.DataFrame:
     tr = res_or_transfers.transfers if isinstance(res_or_transfers, Results) else res_or_transfers
     if tr is None or len(tr.columns) == 0:
@@ -80,6 +81,7 @@ def session_intervals(res_or_transfers) -> pd.DataFrame:
     return out
 
 
+@per_results
 def per_interval(res_or_transfers) -> pd.DataFrame:
     si = session_intervals(res_or_transfers)
     si = si[si["interval"] >= WARMUP_INTERVALS]
@@ -91,6 +93,7 @@ def per_interval(res_or_transfers) -> pd.DataFrame:
     return out
 
 
+@per_results
 def per_seed(res_or_transfers) -> pd.DataFrame:
     pi = per_interval(res_or_transfers)
     grid = [c for c in _grid_cols(pi) if c not in ("cls", "interval", "jain_index", "sessions",
