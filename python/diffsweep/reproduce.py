@@ -291,7 +291,10 @@ def _reproduce(spec, out: Path, chosen, names, cfgs, quick, backend, progress, t
                                                  jobs)
     report_cache.record(out, key, [md, html, out / "verdicts.json",
                                    *(p for v in fig_paths.values() for p in v)])
-    log("[host] " + ", ".join(f"{k} {v:.1f} s" for k, v in phases.items()))
+    log("[host] " + ", ".join(f"{k} {v:.1f} s" for k, v in phases.items()
+                              if not k.startswith("figure ")))
+    log("[figures] " + ", ".join(f"{k[7:]} {v:.1f} s" for k, v in phases.items()
+                                 if k.startswith("figure ")))
     log(f"wrote {md} and {html} in {timings['total']:.1f} s")
     return md, html, verdicts
 
@@ -332,10 +335,16 @@ def _analyse(spec, out: Path, chosen, names, runs, cfgs, quick, backend, sweeps,
             stem = fig_dir / f"{spec.package}_fig{fam.figure}"
             tasks.append(lambda fn=draw[fam.id], res=res, stem=stem: (list(save(fn(res), stem)),
                                                                       None))
+        # the families with a make hook first: they draw several figures (and may rate
+        # claims), so a worker starting them last would finish alone
+        first = sorted(range(len(tasks)), key=lambda i: chosen[i].make is None)
         t0 = time.perf_counter()
         done, (verdicts, t_claims) = render(
-            tasks, jobs, meanwhile=lambda: _timed(spec.evaluate, results, not_run=not_run))
+            [tasks[i] for i in first], jobs,
+            meanwhile=lambda: _timed(spec.evaluate, results, not_run=not_run))
+        done = [d for _, d in sorted(zip(first, done))]
         phases.update({"claims": t_claims, "figures": time.perf_counter() - t0})
+        phases.update({f"figure {fam.id}": seconds for fam, (_, seconds) in zip(chosen, done)})
         for fam, ((paths, note), seconds) in zip(chosen, done):
             fig_paths[fam.id] = paths
             if fam.make is not None:
