@@ -156,6 +156,57 @@ def test_lee_jeong_per_seed_in_one_pass_is_the_loop_over_replicas():
         assert _bits(got[c]) == _bits(want[c]), c
 
 
+def _old_session_intervals(tr: pd.DataFrame) -> pd.DataFrame:
+    """Matta & Guo's session_intervals as it was: the grid columns copied per interval and
+    grouped on."""
+    from diffsweep.papers.matta_guo import tables as mt
+    grid = mt._grid_cols(tr)
+    tr = tr[tr["traffic"].astype(str).isin(("short", "long"))]
+    tr = tr.assign(cls=tr["traffic"].astype(str), session=tr["slot"].astype(np.int64))
+    start, dur = tr["start_s"].to_numpy(float), tr["duration_s"].to_numpy(float)
+    end = tr["end_s"].to_numpy(float)
+    done = np.isfinite(end)
+    end = np.where(done, end, dur)
+    size = tr["size_pkts"].to_numpy(float)
+    pk = np.where(done, size, np.clip(tr["pkts_sent"].to_numpy(float)
+                                      - tr["retransmits"].to_numpy(float), 0, size))
+    n_int = int(np.floor(np.nanmax(dur) / 20.0 + 1e-9))
+    lo = np.arange(n_int) * 20.0
+    ov = np.clip(np.minimum(end[:, None], lo[None, :] + 20.0)
+                 - np.maximum(start[:, None], lo[None, :]), 0.0, None)
+    share = pk[:, None] * ov / np.maximum(end - start, 1e-9)[:, None]
+    base = tr[["point", "seed"] + grid + ["cls", "session"]].reset_index(drop=True)
+    df = pd.concat([base.assign(interval=i, pkts=share[:, i]) for i in range(n_int)],
+                   ignore_index=True)
+    df = df[df["interval"] * 20.0 + 20.0 <= df["duration_s"] + 1e-9]
+    out = df.groupby(["point", "seed"] + grid + ["cls", "session", "interval"], sort=True,
+                     dropna=False)["pkts"].sum().reset_index()
+    out["goodput_bps"] = out["pkts"] * 576 * 8 / 20.0
+    return out
+
+
+def test_matta_guo_session_intervals_grouped_per_replica_are_the_former_ones():
+    from diffsweep.papers.matta_guo import tables as mt
+    rng = np.random.default_rng(4)
+    rows = []
+    for point in range(3):
+        for seed in range(2):
+            dur = (60.0, 100.0, 100.0)[point]
+            for k in range(40):
+                start = rng.uniform(0, dur)
+                end = start + rng.exponential(10) if k % 5 else np.nan
+                rows.append({"point": point, "seed": seed, "traffic": ("short", "long",
+                                                                        "web")[k % 3],
+                             "slot": k % 7, "size_pkts": 20, "start_s": start, "end_s": end,
+                             "pkts_sent": 25, "retransmits": 3, "duration_s": dur,
+                             "scheme": ("size-based", "red", "drop-tail")[point],
+                             "isolation": point == 0, "k": 0.5 * point})
+    tr = pd.DataFrame(rows)
+    new, old = mt.session_intervals(tr), _old_session_intervals(tr)
+    assert list(new.columns) == list(old.columns) and (new.dtypes == old.dtypes).all()
+    pd.testing.assert_frame_equal(new, old, check_exact=True)
+
+
 def test_kaur_vin_labels_once_per_setting_are_those_of_each_row():
     from diffsweep.papers.kaur_vin import tables as kv
     rep = pd.DataFrame({"ef": ["onoff", None, "cbr", "none", np.nan, "onoff"] * 3,
