@@ -271,6 +271,20 @@ def test_render_raises_a_task_error_here():
     assert e.value.errno == 28 and e.value.filename == "/x/fig.png"
 
 
+def _counted(monkeypatch, module, name: str, *also) -> list:
+    """``module.name`` (and the same name in ``also``, modules that imported it) replaced by a
+    wrapper that appends to the list returned at each call."""
+    calls = []
+    real = getattr(module, name)
+
+    def counting(*a, **k):
+        calls.append(1)
+        return real(*a, **k)
+    for m in (module, *also):
+        monkeypatch.setattr(m, name, counting)
+    return calls
+
+
 K2_SWEEPS = ("k2", "k2_newreno", "k2_ns2000")
 
 
@@ -333,14 +347,7 @@ def test_parallel_figures_and_report_are_the_serial_ones(k2_folders):
 def test_the_claims_are_rated_once(tmp_path, k2_folders, monkeypatch):
     _, _, sweeps = k2_folders
     from diffsweep import claims, report
-    calls = []
-    real = claims.evaluate_all
-
-    def counting(*a, **k):
-        calls.append(1)
-        return real(*a, **k)
-    monkeypatch.setattr(claims, "evaluate_all", counting)
-    monkeypatch.setattr(report, "evaluate_all", counting)
+    calls = _counted(monkeypatch, claims, "evaluate_all", report)
     reproduce_k2(tmp_path / "out", sweeps, "--jobs", "1")
     assert len(calls) == 1  # was twice: in write_report and again for the return value
 
@@ -363,14 +370,7 @@ def copied(k2_folders, tmp_path):
 
 def _redrawn(monkeypatch) -> list:
     """Counts the calls of figures.render (a list that grows by one per drawing)."""
-    calls = []
-    real = rd.render
-
-    def counting(*a, **k):
-        calls.append(1)
-        return real(*a, **k)
-    monkeypatch.setattr(rd, "render", counting)
-    return calls
+    return _counted(monkeypatch, rd, "render")
 
 
 def test_a_rerun_keeps_the_report_and_touches_nothing(copied, monkeypatch):

@@ -32,11 +32,9 @@ _LIBRARIES = ("numpy", "pandas", "matplotlib", "pyarrow")
 
 
 def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+    from .store import _sha256_file  # noqa: PLC0415 - the store's, for its chunks too
+
+    return _sha256_file(path)
 
 
 def code_fingerprint() -> str:
