@@ -122,7 +122,9 @@ def test_a_folder_from_before_the_marker_is_recognised(kv, tmp_path, capsys):
 def test_the_same_paper_resumes_in_its_folder(kv, tmp_path, capsys):
     out, sweeps = kv
     runs = len(json.loads((out / "k2" / "manifest.json").read_text())["runs"])
-    rc, _, err = cli_run(capsys, *reproduce_args("kaur-vin", out, sweeps))
+    # --redraw: the sweeps are read through their stores (a plain rerun keeps the report made
+    # from the same results: tests/test_host_side.py)
+    rc, _, err = cli_run(capsys, *reproduce_args("kaur-vin", out, sweeps, "--redraw"))
     assert rc == 0, err
     manifest = json.loads((out / "k2" / "manifest.json").read_text())
     assert len(manifest["runs"]) == runs + 1 and manifest["runs"][-1]["meta"]["replicas_run"] == 0
@@ -295,7 +297,7 @@ def test_a_full_disk_while_writing_figures_keeps_what_was_written(kv, tmp_path, 
         (out / f).write_bytes(data)
     before = snapshot(out)
     full_disk(monkeypatch, "kaur_vin_fig2.pdf")
-    args = reproduce_args("kaur-vin", out, sweeps)
+    args = reproduce_args("kaur-vin", out, sweeps, "--redraw")  # (else the report is kept)
     rc, _, err = cli_run(capsys, *args)
     assert rc == 1
     one_line_error(err, rf"{re.escape(str(out / 'figures' / 'kaur_vin_fig2.pdf'))}: cannot "

@@ -209,6 +209,7 @@ def _cmd_reproduce(args) -> int:
     # call); reproduce() checks the rest (--figure, --backend's device, --sweeps, the folder)
     _check_int("--threads", args.threads, 0)
     _check_int("--seeds", args.seeds, 1)
+    _check_int("--jobs", args.jobs, 1)
     out = args.out or f"results/{args.paper}{'-quick' if args.quick else ''}"
     log = (lambda *a, **k: None) if args.quiet else print
     resume = shlex.join(["diffsweep", *args.argv])
@@ -217,7 +218,7 @@ def _cmd_reproduce(args) -> int:
                                    backend=args.backend, seeds=args.seeds,
                                    progress=False if args.quiet else None,
                                    threads=args.threads, log=log, sweeps=args.sweeps,
-                                   resume=resume)
+                                   resume=resume, redraw=args.redraw, jobs=args.jobs)
     if not args.quiet:
         width = max(len(k) for k in verdicts)
         for cid, v in verdicts.items():
@@ -592,6 +593,12 @@ def _main(argv: list[str], debug: bool) -> int:
     s.add_argument("--sweeps", default=None, metavar="DIR",
                    help="read the sweep files from DIR/<paper package>/<sweep>.toml (default: "
                    "the packaged sweep files; a ./sweeps folder is not read)")
+    s.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="processes drawing the figures (default: one per core; 1: no extra "
+                   "process)")
+    s.add_argument("--redraw", action="store_true",
+                   help="draw the figures and write the report again even when DIR holds "
+                   "every result and the report this diffsweep made from them (kept otherwise)")
     s.add_argument("--quiet", action="store_true", help="no progress bars and no summary")
     s.set_defaults(fn=_cmd_reproduce)
     s = sub.add_parser("show", help="what a results folder holds: sweep, points done and "

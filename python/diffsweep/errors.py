@@ -40,6 +40,9 @@ class StoreError(DiffsweepError, OSError):
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else "results folder error"
 
+    def __reduce__(self):  # errno and filename too (raised in a figure-drawing process)
+        return type(self), (str(self), self.errno, self.filename)
+
 
 class IncompleteResults(DiffsweepError):
     """A results folder lacks replicas of its sweep (not computed yet, or in damaged chunks), so

@@ -25,7 +25,7 @@ from diffsweep.results import Results
 if TYPE_CHECKING:
     from diffsweep.papers import Paper
 
-__all__ = ["write_report"]
+__all__ = ["write_report", "engine_use", "replica_slots"]
 
 INTERVALS = (
     "Error bars and intervals are 95% Student-t confidence intervals over seeds, except for "
@@ -200,6 +200,57 @@ class _Doc:
             self.html.append(f'<p class="test"><em>Test:</em> {html.escape(claim.thresholds)}</p>')
 
 
+def replica_slots(replicas) -> float:
+    """The slots the engine simulated for these replicas: the sum of their duration over their
+    slot (``duration_s / slot_s``, rounded); NaN without those columns."""
+    if not {"duration_s", "slot_s"} <= set(getattr(replicas, "columns", ())):
+        return float("nan")
+    return float(np.rint(replicas["duration_s"].to_numpy(float)
+                         / replicas["slot_s"].to_numpy(float)).sum())
+
+
+def engine_use(results_by_family: Mapping[str, Results], runs: Mapping | None = None,
+               sweeps: Mapping | None = None) -> dict:
+    """What the report's set-up says about the engine: ``calls``, the seconds of each engine
+    call that computed the results (``meta["engine_calls"]`` of the stored sweeps, each call
+    once), and ``share``: family id -> its replica-slots over those of all the results (each
+    sweep counted once). ``runs`` (sweep name -> Results) and ``sweeps`` (family id -> its sweep
+    names) give the sweeps; default: each family's Results is one (the same object under
+    several families counted once in the total)."""
+    if runs is None:
+        runs = {fid: r for fid, r in results_by_family.items() if r is not None}
+        sweeps = {fid: (fid,) for fid in runs}
+    calls: dict[tuple, float] = {}
+    for r in runs.values():
+        meta = getattr(r, "meta", {}) or {}
+        for c in [c for m in [meta, *(meta.get("parts") or [])]  # (combine keeps its parts')
+                  for c in (m.get("engine_calls") or [])]:
+            try:
+                calls[(c.get("host"), c.get("pid"), c.get("wall_s"), c.get("n_replicas"))] = \
+                    float(c["wall_s"])
+            except (KeyError, TypeError, ValueError):
+                continue
+    slots = {name: replica_slots(r.replicas) for name, r in runs.items()}
+    total = sum({id(r): slots[name] for name, r in runs.items()}.values())  # each object once
+    share = {fid: (sum(slots[s] for s in sweeps[fid] if s in slots) / total
+                   if total > 0 else float("nan"))
+             for fid, r in results_by_family.items() if r is not None and fid in sweeps}
+    return {"calls": list(calls.values()), "share": share}
+
+
+def engine_note(calls: list) -> str:
+    """The paragraph under the families' table: the engine calls and what a share means."""
+    what = ("A family's share is its replicas' simulated slots (duration / slot) over those of "
+            "all the results here (a sweep that several families read counts in each), and its "
+            "engine seconds that share of the calls' time.")
+    if not calls:
+        return "No engine call is recorded with these results. " + what
+    if len(calls) == 1:
+        return f"The replicas were computed in one engine call of {calls[0]:.1f} s. " + what
+    return (f"The replicas were computed in {len(calls)} engine calls, {sum(calls):.1f} s in "
+            "all. " + what)
+
+
 _CSS = """body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;max-width:1100px;margin:2em auto;
 padding:0 1em;line-height:1.45;color:#1f2328}img{max-width:100%;border:1px solid #d0d7de}
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #d0d7de;padding:3px 8px;
@@ -213,7 +264,8 @@ def write_report(paper: Paper, results_by_family: Mapping[str, Results], out_dir
                  figures: Mapping[str, list] | None = None, assumptions: list[str] | None = None,
                  setup: str = "", timings: Mapping | None = None,
                  notes: Mapping[str, str] | None = None, quick: bool = False,
-                 not_run: Mapping[str, str] | None = None) -> tuple[Path, Path]:
+                 not_run: Mapping[str, str] | None = None, verdicts: Mapping | None = None,
+                 engine: Mapping | None = None) -> tuple[Path, Path]:
     """Write ``out_dir/report.md``, ``out_dir/report.html`` (self-contained: PNG figures inline
     as base64) and ``out_dir/verdicts.json`` for ``paper`` (a :class:`diffsweep.papers.Paper`:
     its title, claims and families).
@@ -224,7 +276,11 @@ def write_report(paper: Paper, results_by_family: Mapping[str, Results], out_dir
     value); ``notes``: family id -> a paragraph under its heading; ``quick``: the results come
     from a ``--quick`` run (the summary says how many seeds, and that the full run may differ);
     ``not_run``: family id -> why it was not run (its claims are "not measured", see
-    ``diffsweep.claims.evaluate_all``).  Sections: summary, set-up,
+    ``diffsweep.claims.evaluate_all``); ``verdicts``: the verdicts already computed
+    (``paper.evaluate(results_by_family, not_run)``; default: computed here); ``engine``: the
+    engine calls behind the results (``engine_use``: ``calls``, the seconds of each, and
+    ``share``, family id -> its share of their replica-slots; default: the shares of the
+    families given, without seconds).  Sections: summary, set-up,
     assumptions, the conclusions, then per figure family (in the paper's order) its images,
     and per claim the paper's text, the measured numbers with 95% CIs, the verdict and the
     reason.  The three files are renamed into place together once all are written (a full
@@ -234,7 +290,8 @@ def write_report(paper: Paper, results_by_family: Mapping[str, Results], out_dir
     figures = dict(figures or {})
     claims = paper.claim_list()
     not_run = dict(not_run or {})
-    verdicts = evaluate_all(results_by_family, claims, not_run)
+    if verdicts is None:
+        verdicts = evaluate_all(results_by_family, claims, not_run)
     titles = {f.id: f.title for f in paper.families}
     doc = _Doc(out_dir)
 
@@ -261,6 +318,8 @@ def write_report(paper: Paper, results_by_family: Mapping[str, Results], out_dir
     if setup:
         doc.pre(setup)
     rows = []
+    engine = dict(engine) if engine is not None else engine_use(results_by_family)
+    calls = list(engine.get("calls") or [])
     for fam_id, r in results_by_family.items():
         if r is None:
             continue
@@ -268,16 +327,15 @@ def write_report(paper: Paper, results_by_family: Mapping[str, Results], out_dir
         reps = len(r.replicas)
         seeds = r.replicas["seed"].nunique() if "seed" in r.replicas.columns else "?"
         points = r.replicas["point"].nunique() if "point" in r.replicas.columns else "?"
-        wall = meta.get("wall_s")
+        share = engine.get("share", {}).get(fam_id)
+        ok = share is not None and math.isfinite(share)
         rows.append([fam_id, points, seeds, reps, len(r.flows), meta.get("backend") or "",
-                     meta.get("device") or "", "" if wall is None else _fmt_num(wall)])
+                     meta.get("device") or "", f"{100 * share:.1f} %" if ok else "",
+                     f"{share * sum(calls):.1f}" if ok and calls else ""])
     if rows:
         doc.table(["family", "points", "seeds", "replicas", "flow rows", "backend", "device",
-                   "engine wall s"], rows)
-        if timings and "family engine call" in timings:
-            doc.p("The replicas of the sweeps that had no results yet were computed together in "
-                  "one engine call (timing 'family engine call' below); a family's engine wall "
-                  "time above counts only what its sweeps computed on their own and the storing.")
+                   "share of replica-slots", "engine s (share)"], rows)
+        doc.p(engine_note(calls))
     if timings:
         doc.table(["timing", "value"],
                   [[k, (f"{float(v):.1f} s" if isinstance(v, (int, float, np.floating)) else str(v))]

@@ -200,7 +200,8 @@ def check_options(threads, seeds, backend: str) -> None:
 
 def reproduce(paper: str, out, figures: list[str] | None = None, quick: bool = False,
               backend: str = "auto", seeds: int | None = None, progress: bool | None = None,
-              threads: int | None = None, log=print, sweeps=None, resume: str | None = None):
+              threads: int | None = None, log=print, sweeps=None, resume: str | None = None,
+              redraw: bool = False, jobs: int | None = None):
     """Run the chosen families of the registered paper ``paper`` (e.g. "kaur-vin") and write
     figures and report into ``out``. Returns (report.md path, report.html path, verdicts).
 
@@ -208,7 +209,14 @@ def reproduce(paper: str, out, figures: list[str] | None = None, quick: bool = F
     the packaged ones; ``resume``: the command to print for resuming after an interruption or
     a write error. The claims of families not chosen are "not measured" (never rated from
     another family's data). ConfigError before anything runs for a bad option, or an ``out``
-    that holds another paper's reproduction."""
+    that holds another paper's reproduction.
+
+    ``jobs``: processes drawing the figures (None: one per core; 1: all in this process);
+    ``redraw``: draw the figures and write the report even when ``out`` holds every result and
+    the report made from them by this diffsweep (``diffsweep.report_cache``), which are
+    otherwise kept as they are (the verdicts returned then come from its verdicts.json)."""
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise ConfigError(f"jobs: {jobs!r} is not allowed (expected an integer >= 1)")
     from . import config
 
     spec = papers.get(paper)
@@ -230,22 +238,30 @@ def reproduce(paper: str, out, figures: list[str] | None = None, quick: bool = F
             from .store import atomic_write_json  # noqa: PLC0415
             atomic_write_json(out / MARKER, {"paper": spec.name})
         return _reproduce(spec, out, chosen, names, cfgs, quick, backend, progress, threads,
-                          log, sweeps, resume)
+                          log, sweeps, resume, redraw, jobs)
     except BaseException:
         _undo_empty(out, created, marked)
         raise
 
 
 def _reproduce(spec, out: Path, chosen, names, cfgs, quick, backend, progress, threads, log,
-               sweeps, resume):
-    from . import runner
-    from .figures import combine, save
-    from .report import write_report
+               sweeps, resume, redraw=False, jobs=None):
+    from . import report_cache, runner
 
     timings: dict[str, float] = {}
     runs = {}
     t_all = time.perf_counter()
+    options = {"figures": [f.id for f in chosen], "quick": bool(quick), "backend": backend,
+               "sweeps": None if sweeps is None else str(sweeps)}
+    if not redraw:
+        kept = report_cache.lookup(out, report_cache.key(out, spec.name, cfgs, options))
+        if kept is not None:
+            log(f"every result is stored and {out / 'report.md'}, its figures and verdicts come "
+                f"from these results and this diffsweep: kept as they are "
+                f"({time.perf_counter() - t_all:.1f} s; --redraw draws them again)")
+            return out / "report.md", out / "report.html", kept
     pre, stopped = _family_call(cfgs, out, backend, threads, progress, timings, log)
+    t_store = time.perf_counter()
     for name in names:
         cfg = cfgs[name]
         log(f"[{name}] {cfg.n_points} points x {_plural(len(cfg.seeds), 'seed')} -> {out / name}")
@@ -265,6 +281,34 @@ def _reproduce(spec, out: Path, chosen, names, cfgs, quick, backend, progress, t
                                store=str(out), done=saved, resume=resume,
                                signum=stopped if isinstance(stopped, signal.Signals)
                                else signal.SIGINT)
+    phases = {"store": time.perf_counter() - t_store}
+    key = report_cache.key(out, spec.name, cfgs, options)
+    report_cache.forget(out)
+    from .figures import shared_combine  # noqa: PLC0415
+    with shared_combine():
+        md, html, verdicts, fig_paths = _analyse(spec, out, chosen, names, runs, cfgs, quick,
+                                                 backend, sweeps, resume, timings, phases, t_all,
+                                                 jobs)
+    report_cache.record(out, key, [md, html, out / "verdicts.json",
+                                   *(p for v in fig_paths.values() for p in v)])
+    log("[host] " + ", ".join(f"{k} {v:.1f} s" for k, v in phases.items()
+                              if not k.startswith("figure ")))
+    log("[figures] " + ", ".join(f"{k[7:]} {v:.1f} s" for k, v in phases.items()
+                                 if k.startswith("figure ")))
+    log(f"wrote {md} and {html} in {timings['total']:.1f} s")
+    return md, html, verdicts
+
+
+def _analyse(spec, out: Path, chosen, names, runs, cfgs, quick, backend, sweeps, resume,
+             timings: dict, phases: dict, t_all: float, jobs):
+    """The host's work after the sweeps: every family's Results (a sweep read by several
+    families combined once), the figures drawn in parallel processes (``figures.render``)
+    while the claims are rated here, once, and the report. Returns (report.md, report.html,
+    verdicts, figure paths by family)."""
+    from .figures import combine, save  # noqa: PLC0415
+    from .figures.render import render  # noqa: PLC0415
+    from .report import engine_use, write_report  # noqa: PLC0415
+
     results = {}
     fig_paths: dict[str, list[Path]] = {}
     fig_dir = out / "figures"
@@ -279,17 +323,34 @@ def _reproduce(spec, out: Path, chosen, names, cfgs, quick, backend, progress, t
     try:
         fig_dir.mkdir(exist_ok=True)
         draw = spec.figure_functions() if any(f.make is None for f in chosen) else {}
+        tasks = []
         for fam in chosen:
             if fam.make is not None:
-                fig_paths[fam.id], notes[fam.id] = papers.resolve(fam.make)(runs, fig_dir, spec)
+                make = papers.resolve(fam.make)
+                tasks.append(lambda make=make: make(runs, fig_dir, spec))
                 continue
             parts = [runs[s] for s in fam.sweeps]
             res = parts[0] if len(parts) == 1 else combine(parts, labels=list(fam.sweeps))
             results[fam.id] = res
-            t0 = time.perf_counter()
-            fig = draw[fam.id](res)
-            fig_paths[fam.id] = list(save(fig, fig_dir / f"{spec.package}_fig{fam.figure}"))
-            timings[f"figure {fam.id}"] = time.perf_counter() - t0
+            stem = fig_dir / f"{spec.package}_fig{fam.figure}"
+            tasks.append(lambda fn=draw[fam.id], res=res, stem=stem: (list(save(fn(res), stem)),
+                                                                      None))
+        # the families with a make hook first: they draw several figures (and may rate
+        # claims), so a worker starting them last would finish alone
+        first = sorted(range(len(tasks)), key=lambda i: chosen[i].make is None)
+        t0 = time.perf_counter()
+        done, (verdicts, t_claims) = render(
+            [tasks[i] for i in first], jobs,
+            meanwhile=lambda: _timed(spec.evaluate, results, not_run=not_run))
+        done = [d for _, d in sorted(zip(first, done))]
+        phases.update({"claims": t_claims, "figures": time.perf_counter() - t0})
+        phases.update({f"figure {fam.id}": seconds for fam, (_, seconds) in zip(chosen, done)})
+        for fam, ((paths, note), seconds) in zip(chosen, done):
+            fig_paths[fam.id] = paths
+            if fam.make is not None:
+                notes[fam.id] = note
+            else:
+                timings[f"figure {fam.id}"] = seconds
         timings["total"] = time.perf_counter() - t_all
         meta = next(iter(runs.values())).meta if runs else {}
         where = "sweeps" if sweeps is None else str(sweeps)
@@ -297,16 +358,24 @@ def _reproduce(spec, out: Path, chosen, names, cfgs, quick, backend, progress, t
                  f"{meta.get('backend', backend)} on {platform.node()} ({platform.machine()}), "
                  f"diffsweep {meta.get('version', '?')}; sweep files: "
                  + ", ".join(f"{where}/{spec.package}/{n}.toml" for n in runs) + ".")
+        t0 = time.perf_counter()
         md, html = write_report(spec, results, out, figures=fig_paths,
                                 assumptions=[run_assumption(cfgs, quick, spec.run_note),
                                              *spec.assumptions],
                                 setup=setup, timings=timings, notes=notes, quick=quick,
-                                not_run=not_run)
+                                not_run=not_run, verdicts=verdicts,
+                                engine=engine_use(results, runs,
+                                                  {f.id: f.sweeps for f in chosen}))
+        phases["report"] = time.perf_counter() - t0
     except OSError as e:  # a full disk, say: what is kept, and how to go on
         raise _write_failed(e, out, names, fig_paths, resume) from None
-    verdicts = spec.evaluate(results, not_run=not_run)
-    log(f"wrote {md} and {html} in {timings['total']:.1f} s")
-    return md, html, verdicts
+    return md, html, verdicts, fig_paths
+
+
+def _timed(fn, *args, **kwargs):
+    t0 = time.perf_counter()
+    out = fn(*args, **kwargs)
+    return out, time.perf_counter() - t0
 
 
 def _write_failed(e: OSError, out: Path, names, fig_paths, resume: str) -> StoreError:

@@ -428,13 +428,18 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
     # plan: backend, budget, chunk size; sizes and engine limits, before the folder is touched
     backend_name, memory_budget_bytes, max_chunk = _plan(grid, backend, client,
                                                          memory_budget_bytes, chunk_size)
-    pinfo = _check_size(grid, threads, force)
-
     # the results folder
     st = None
     ident, fields = grid_identity(grid, cfg)
     if store is not None:
-        st = _open_folder(store, ident, fields, tables, manifest, backend_name, client, threads,
+        from .store import Store  # noqa: PLC0415
+        st = store if isinstance(store, Store) else Store(store)
+    # every point packed once (engine limits) only when something may be computed: a
+    # reproduction's rerun, or its sweeps stored after the family's engine call, pack nothing
+    todo = metric is not None or bool(_left_to_compute(grid, st, ident, precomputed, compute))
+    pinfo = _check_size(grid, threads, force, packed=todo)
+    if st is not None:
+        st = _open_folder(st, ident, fields, tables, manifest, backend_name, client, threads,
                           break_lock)
 
     callback = progress if callable(progress) else None
@@ -596,15 +601,40 @@ def _plan(grid, backend: str, client, memory_budget_bytes: int | None,
     return backend_name, memory_budget_bytes, max_chunk
 
 
-def _check_size(grid, threads, force: bool) -> dict[int, tuple[tuple, int]]:
+def _check_size(grid, threads, force: bool, packed: bool = True) -> dict[int, tuple[tuple, int]]:
     """Refuse a run above ``diffsweep.sizing``'s limits (unless ``force``) and pack every point
-    once (engine limits); returns point -> ``point_info``."""
+    once (engine limits); returns point -> ``point_info``. ``packed=False`` (nothing left to
+    compute) checks the number of replicas only: the points were checked when computed."""
     from . import sizing  # noqa: PLC0415
     sizing.check_replicas(len(grid), force)
+    if not packed:
+        return {}
     pinfo: dict[int, tuple[tuple, int]] = {p: point_info(grid, p) for p in range(grid.n_points)}
     if not force:
         sizing.check_estimate(sizing.estimate(grid, threads), force)
     return pinfo
+
+
+def _left_to_compute(grid, st, ident: str, precomputed, compute: bool) -> set:
+    """The (point, seed) pairs of ``grid`` that neither the folder ``st`` (a Store or None; its
+    chunks' records, read without the lock or checking the files: a hint, since a pair left
+    out wrongly is still computed, its point packed when planned) nor ``precomputed`` holds;
+    empty when ``compute`` is False."""
+    if not compute:
+        return set()
+    left = set(_pairs(grid.replicas))
+    if precomputed is not None:
+        left.difference_update(_pairs(precomputed.replicas))
+    if left and st is not None:
+        from .store import MANIFEST, read_manifest, recorded_pairs  # noqa: PLC0415
+        try:
+            same = (st.path / MANIFEST).is_file() and read_manifest(st.path).get(
+                "config_hash") == ident
+        except (ConfigError, OSError):
+            same = False
+        if same:
+            left.difference_update(recorded_pairs(st.path))
+    return left
 
 
 def _open_folder(store, ident: str, fields: dict, tables, manifest, backend_name: str, client,

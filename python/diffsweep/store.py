@@ -222,6 +222,18 @@ def count_chunks(path: str | Path) -> int:
         return 0
 
 
+def recorded_pairs(path: str | Path) -> set[tuple[int, int]]:
+    """The (point, seed) pairs the ``.done.json`` files of the folder's chunks list, read
+    without checking the chunks' files (a hint: ``Store.done_replicas`` checks them)."""
+    out: set[tuple[int, int]] = set()
+    for f in (Path(path) / CHUNKS).glob("*." + DONE):
+        try:
+            out.update((int(p), int(s)) for p, s in json.loads(f.read_text())["pairs"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return out
+
+
 def _repair_hint(p: Path, what: str) -> str:
     import shlex  # noqa: PLC0415
     n = count_chunks(p)
@@ -701,6 +713,7 @@ class Store:
         parts: list[Results] = []
         seen: set[tuple[int, int]] = set()
         wall = 0.0
+        calls: dict[str, dict] = {}  # the engine calls that computed the chunks, once each
         chunks = self.chunks(repair=repair)
         for c in chunks:
             dup = seen.intersection(c.pairs)
@@ -728,6 +741,8 @@ class Store:
                 wall += float(c.meta.get("wall_s") or 0.0)
             except (TypeError, ValueError):
                 pass
+            call = {k: c.meta.get(k) for k in ("host", "pid", "wall_s", "n_replicas")}
+            calls.setdefault(json.dumps(call, sort_keys=True, default=str), call)
             parts.append(Results(**frames))
         meta = {
             "version": manifest.get("diffsweep_version"),
@@ -741,6 +756,9 @@ class Store:
             "store": str(self.path),
             "n_chunks": len(chunks),
             "problems": list(self.problems),
+            # one per engine call (the chunks' host, pid, wall_s and n_replicas): the calls of
+            # a reproduction's family computed many sweeps' chunks
+            "engine_calls": list(calls.values()),
         }
         if not parts:
             return Results(**{name: pd.DataFrame() for name in TABLES}, meta=meta)

@@ -5,6 +5,7 @@ registry ``diffsweep.papers`` says which figure draws which family.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +15,7 @@ from matplotlib.figure import Figure
 
 from diffsweep.results import TABLES, Results
 
-__all__ = ["combine", "save"]
+__all__ = ["combine", "save", "shared_combine"]
 
 
 def new_figure(ncols: int, title: str, width: float = 5.4,
@@ -37,10 +38,40 @@ def yerr(c: pd.DataFrame) -> np.ndarray:
     return np.vstack([np.maximum(lo, 0), np.maximum(hi, 0)])
 
 
+#: combine's answers while ``shared_combine`` is active: (ids of the parts, labels, label_col)
+#: -> (the parts, kept so that their ids stay theirs, and the Results)
+_SHARED: dict | None = None
+
+
+@contextmanager
+def shared_combine():
+    """Within this block, ``combine`` of the same Results objects with the same labels returns
+    the same Results object, so that the per-seed tables of data read by several families
+    (e.g. four families drawn from the same two sweeps) are computed once
+    (``diffsweep.results.per_results``). Nothing may change the tables of a Results it hands
+    out (none of diffsweep's readers does)."""
+    global _SHARED
+    outer, _SHARED = _SHARED, ({} if _SHARED is None else _SHARED)
+    try:
+        yield
+    finally:
+        _SHARED = outer
+
+
 def combine(parts: list[Results], labels: list | None = None, label_col: str = "part") -> Results:
     """Stack the Results of several runs (e.g. the equal- and unequal-RTP grids of one family),
     renumbering ``point`` so that (point, seed) stays unique; ``labels`` (one per part) go in a
-    column ``label_col`` of every table."""
+    column ``label_col`` of every table. Within ``shared_combine`` the same parts and labels
+    give the same object."""
+    if _SHARED is not None and parts:
+        key = (tuple(id(p) for p in parts), None if labels is None else tuple(labels), label_col)
+        if key not in _SHARED:
+            _SHARED[key] = (list(parts), _combine(parts, labels, label_col))
+        return _SHARED[key][1]
+    return _combine(parts, labels, label_col)
+
+
+def _combine(parts: list[Results], labels: list | None, label_col: str) -> Results:
     if not parts:
         raise ValueError("combine: needs at least one Results")
     if labels is not None and len(labels) != len(parts):

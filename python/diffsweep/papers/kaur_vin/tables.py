@@ -151,6 +151,24 @@ def network_label(row: Mapping) -> str:
     return f"TCP+UDP+{tail}" if udp else f"TCP+{tail}"
 
 
+_LABEL_COLUMNS = ("ef", "ef_rate_bps", "udp", "udp_rate_bps")
+
+
+def _labels(rep: pd.DataFrame) -> tuple[list, list, list]:
+    """``_ef_kind``, ``_has_udp`` and ``network_label`` of every row of ``rep``, each computed
+    once per distinct setting of the columns they read (a handful per table, not one per
+    replica)."""
+    cols = [c for c in _LABEL_COLUMNS if c in rep.columns]
+    rows = list(zip(*(rep[c].tolist() for c in cols))) if cols else [()] * len(rep)
+    keys = [tuple((type(v), repr(v)) for v in values) for values in rows]
+    distinct = {k: dict(zip(cols, values)) for k, values in zip(keys, rows)}
+    out = []
+    for fn in (_ef_kind, _has_udp, network_label):  # in this order, as row by row before
+        got = {k: fn(row) for k, row in distinct.items()}
+        out.append([got[k] for k in keys])
+    return out[0], out[1], out[2]
+
+
 def _gridcol(df: pd.DataFrame, name: str) -> str | None:
     """A grid column's name: ``name``, or ``name_x`` where a merge with a result column of the
     same name suffixed it (e.g. an ``n_flows`` axis in ``replicas``, ``rtp_ms`` in ``flows``)."""
@@ -175,10 +193,7 @@ def prepare(res: Results) -> tuple[pd.DataFrame, pd.DataFrame]:
         raise ValueError("replicas.point: (point, seed) pairs repeat; join the Results of "
                          "several runs with diffsweep.figures.kaur_vin.combine(...)")
     rep = rep.drop(columns=[c for c in CANON if c in rep.columns]).reset_index(drop=True)
-    records = rep.to_dict("records")
-    rep["ef_kind"] = [_ef_kind(r) for r in records]
-    rep["has_udp"] = [_has_udp(r) for r in records]
-    rep["network"] = [network_label(r) for r in records]
+    rep["ef_kind"], rep["has_udp"], rep["network"] = _labels(rep)
 
     idx = pd.MultiIndex.from_frame(rep[KEYS])
     counts = fl.groupby(KEYS).size()
@@ -302,8 +317,18 @@ def normalized_per_flow(res: Results) -> pd.DataFrame:
 def normalized_per_replica(res_or_flows) -> pd.DataFrame:
     """Per replica: ``spread`` = max - min of x_i/(C/n) (the paper's "maximum difference in
     the throughput", in fair shares) and ``near_fair`` = fraction of flows with
-    NEAR_FAIR[0] <= x_i/(C/n) <= NEAR_FAIR[1]."""
-    nf = res_or_flows if isinstance(res_or_flows, pd.DataFrame) else normalized_per_flow(res_or_flows)
+    NEAR_FAIR[0] <= x_i/(C/n) <= NEAR_FAIR[1]. Of a Results: once per Results."""
+    if isinstance(res_or_flows, pd.DataFrame):
+        return _normalized_per_replica(res_or_flows)
+    return _normalized_per_replica_of(res_or_flows)
+
+
+@per_results
+def _normalized_per_replica_of(res: Results) -> pd.DataFrame:
+    return _normalized_per_replica(normalized_per_flow(res))
+
+
+def _normalized_per_replica(nf: pd.DataFrame) -> pd.DataFrame:
     lo, hi = NEAR_FAIR
     work = nf[KEYS + ["normalized"]].copy()
     work["_near"] = ((work["normalized"] >= lo) & (work["normalized"] <= hi)).astype(float)

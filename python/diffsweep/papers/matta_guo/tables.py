@@ -22,7 +22,7 @@ import pandas as pd
 
 from diffsweep.engine import TRANSFER_COLUMNS
 from diffsweep.metrics import jain_index
-from diffsweep.results import Results
+from diffsweep.results import Results, per_results
 
 from .scenario import CLASSES, WIRE_BYTES
 
@@ -47,6 +47,7 @@ def _need(df: pd.DataFrame, cols, table: str) -> None:
                              "build the runs with the matta_guo builder)")
 
 
+@per_results
 def session_intervals(res_or_transfers) -> pd.DataFrame:
     tr = res_or_transfers.transfers if isinstance(res_or_transfers, Results) else res_or_transfers
     if tr is None or len(tr.columns) == 0:
@@ -70,16 +71,25 @@ def session_intervals(res_or_transfers) -> pd.DataFrame:
     ov = np.clip(np.minimum(end[:, None], lo[None, :] + INTERVAL_S)
                  - np.maximum(start[:, None], lo[None, :]), 0.0, None)
     share = pk[:, None] * ov / span[:, None]
-    base = tr[KEYS + grid + ["cls", "session"]].reset_index(drop=True)
+    # the grid columns are the replica's (constant per point and seed): the rows per interval
+    # carry only what is grouped on, and the grid columns are put back beside the sums
+    # (copying and factorising them per interval cost most of the table's time); the same
+    # rows, order and sums as grouping on them
+    base = tr[KEYS + ["duration_s", "cls", "session"]].reset_index(drop=True)
     df = pd.concat([base.assign(interval=i, pkts=share[:, i]) for i in range(n_int)],
                    ignore_index=True)
     df = df[df["interval"] * INTERVAL_S + INTERVAL_S <= df["duration_s"] + 1e-9]
-    out = df.groupby(KEYS + grid + ["cls", "session", "interval"], sort=True,
+    out = df.groupby(KEYS + ["cls", "session", "interval"], sort=True,
                      dropna=False)["pkts"].sum().reset_index()
+    rep = tr.drop_duplicates(KEYS)[KEYS + grid].reset_index(drop=True)
+    at = pd.MultiIndex.from_frame(rep[KEYS]).get_indexer(pd.MultiIndex.from_frame(out[KEYS]))
+    out = pd.concat([out[KEYS], rep[grid].iloc[at].reset_index(drop=True),
+                     out[["cls", "session", "interval", "pkts"]]], axis=1)
     out["goodput_bps"] = out["pkts"] * WIRE_BYTES * 8 / INTERVAL_S
     return out
 
 
+@per_results
 def per_interval(res_or_transfers) -> pd.DataFrame:
     si = session_intervals(res_or_transfers)
     si = si[si["interval"] >= WARMUP_INTERVALS]
@@ -91,6 +101,7 @@ def per_interval(res_or_transfers) -> pd.DataFrame:
     return out
 
 
+@per_results
 def per_seed(res_or_transfers) -> pd.DataFrame:
     pi = per_interval(res_or_transfers)
     grid = [c for c in _grid_cols(pi) if c not in ("cls", "interval", "jain_index", "sessions",

@@ -22,7 +22,7 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
-from diffsweep.results import Results
+from diffsweep.results import Results, per_results
 
 __all__ = ["PI", "CLOUD", "GRID_COLS", "KEYS", "need", "summarize", "per_class", "per_cloud"]
 
@@ -81,6 +81,7 @@ def _grid(tr: pd.DataFrame) -> pd.DataFrame:
     return tr.drop_duplicates(KEYS)[KEYS + GRID_COLS]
 
 
+@per_results
 def per_class(res: Results, sizes: Iterable[int] = PI) -> pd.DataFrame:
     """One row per (point, seed, cloud, size class pi in ``sizes``): grid columns and
     ``VALUES``."""
@@ -91,6 +92,7 @@ def per_class(res: Results, sizes: Iterable[int] = PI) -> pd.DataFrame:
     return _grid(tr).merge(s, on=KEYS).sort_values(KEYS + ["cloud", "pi"]).reset_index(drop=True)
 
 
+@per_results
 def per_cloud(res: Results) -> pd.DataFrame:
     """One row per (point, seed, cloud) over all transfer sizes: grid columns, ``VALUES`` and,
     from ``res.traffic``, ``started``, ``unfinished`` and ``refused``."""
