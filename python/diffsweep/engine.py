@@ -138,13 +138,13 @@ def state_sections(packed_shape: dict) -> dict[str, int]:
 
 def default_lanes(backend: str, max_flows: int) -> int:
     """Team size per replica. The CPU runs a team as a loop, so one lane is fastest there. On
-    a GPU one thread runs a replica and a warp 32 replicas: the H100 profile found only 1-2
-    flows with events in a typical slot, so lanes bought little (../shared/gpu/README.md).
-    Replicas with thousands of flows keep a warp of lanes (untuned: ``benchmarks/gpu.sh``'s
-    lanes step measures it)."""
-    if backend != "cuda" or max_flows < 1000:
+    a GPU, lanes share the flows of a replica: one thread for 1-2 flows, up to a warp for
+    many. Measured on an H100 (benchmarks/gpu.md, 2026-11-25): 64-flow Kaur & Vin replicas
+    ran at 25 / 63 / 103 M replica-slots/s with 1 / 4 / 16 lanes at 4,096 replicas and 94 /
+    100 / 113 M at 32,768, so one thread per replica does not pay at today's state layout."""
+    if backend != "cuda" or max_flows <= 2:
         return 1
-    return 32
+    return 4 if max_flows <= 8 else 8 if max_flows <= 32 else 16 if max_flows <= 128 else 32
 
 
 def run_packed(p: Packed, backend: str, threads: int | None = None,
