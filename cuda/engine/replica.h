@@ -175,8 +175,7 @@ struct BatchView {
   BatchInput in;
   BatchOutput out;          // the batch's arrays: records are written in place, counters at the end
   Layout L;
-  int32_t leaves_per_lane;  // flow-tree leaves per lane of a team
-  int32_t lane_shift;       // log2(leaves_per_lane): flow f belongs to lane f >> lane_shift
+  int32_t lane_shift;       // log2(flow-tree leaves per lane): flow f is lane f >> lane_shift's
 };
 
 DS_HD inline BatchView make_view(const BatchInput& in, const BatchOutput& out, const Layout& L) {
@@ -184,9 +183,9 @@ DS_HD inline BatchView make_view(const BatchInput& in, const BatchOutput& out, c
   v.in = in;
   v.out = out;
   v.L = L;
-  v.leaves_per_lane = L.P / in.shape.lanes;
+  const int32_t leaves_per_lane = L.P / in.shape.lanes;
   v.lane_shift = 0;
-  while ((1 << v.lane_shift) < v.leaves_per_lane) v.lane_shift += 1;
+  while ((1 << v.lane_shift) < leaves_per_lane) v.lane_shift += 1;
   return v;
 }
 
@@ -274,7 +273,6 @@ struct Replica {
   }
   DS_HD DS_INLINE const Layout& L() const { return v().L; }
   DS_HD DS_INLINE BatchOutput* rec() const { return const_cast<BatchOutput*>(&v().out); }
-  DS_HD DS_INLINE int32_t leaves_per_lane() const { return v().leaves_per_lane; }
 #ifdef __CUDA_ARCH__
   DS_HD DS_INLINE const BatchInput* in() const { return &v().in; }
   DS_HD DS_INLINE const BatchShape& shape() const { return v().in.shape; }

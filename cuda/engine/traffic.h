@@ -189,7 +189,7 @@ DS_HD inline void transfer_progress(Replica DS_REF x, int f, uint32_t now) {
   // still in the network) reach the old receiver and must not complete the new transfer.
   if (!t.active || t.gen != t.next_gen) return;
   if (t.first_at < 0.0) t.first_at = (double)now + 1.0;  // its first packet: at the slot's end
-  if (t.rx_done || x.rcv(f).rcv_next < t.size + (x.in()->flow_syn[x.iF(f)] ? 1 : 0)) return;
+  if (t.rx_done || x.rcv(f).rcv_next < t.size + syn_seqs(x, x.iF(f))) return;
   t.rx_done = 1;
   t.active = 0;
   const int g = x.in()->flow_gen[x.iF(f)];
@@ -228,7 +228,7 @@ DS_HD inline void transfer_start(Replica DS_REF x, int f, TcpSender& s) {
   const uint32_t at = e.pend_at;
   x.nic_fifo(f).clear();  // what the last connection left at the access link is dropped
   sender_init(x, f, s);
-  s.curseq = size + (x.in()->flow_syn[x.iF(f)] ? 1 : 0);  // with syn_ the SYN is seq 0
+  s.curseq = size + syn_seqs(x, x.iF(f));
   s.start_due = at;
   pick_path(x, f, s, size, at);  // the edge classifier sees the transfer's drawn size
   s.gen = gen;

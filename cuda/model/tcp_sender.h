@@ -447,6 +447,13 @@ DS_HD DS_RARE void recv_app_delays(X DS_REF x, int f, const TcpSender& s, int32_
   }
 }
 
+// Sequence numbers before the data: 1 with syn_ (the SYN is seq 0; ns-2: curseq_ += 1 on the
+// first SYN), else 0.
+template <class X>
+DS_HD DS_INLINE int32_t syn_seqs(X DS_REF x, size_t i) {
+  return x.in()->flow_syn[i] ? 1 : 0;
+}
+
 template <class X>
 DS_HD inline void sender_init(X DS_REF x, int f, TcpSender& s) {
   const size_t i = x.iF(f);
@@ -466,8 +473,7 @@ DS_HD inline void sender_init(X DS_REF x, int f, TcpSender& s) {
   s.maxseq = -1;
   s.recover = -1;
   const int64_t size = x.in()->flow_size_pkts[i];
-  // with syn_ the SYN is seq 0 and the data follow it (ns-2: curseq_ += 1 on the first SYN)
-  s.curseq = size < 0 ? INT32_MAX : (int32_t)size + (syn ? 1 : 0);
+  s.curseq = size < 0 ? INT32_MAX : (int32_t)size + syn_seqs(x, i);
   const double iat = x.in()->flow_app_iat_slots[i];
   if (x.shape().flow_ext) {  // else plain TCP: no application state (engine/replica.h)
     SenderExt& e = x.sx(f);

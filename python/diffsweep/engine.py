@@ -160,8 +160,8 @@ def run_packed(p: Packed, backend: str, threads: int | None = None,
     return run_family([p], backend, threads, control, clip_slots, replicas_per_task)[0]
 
 
-def _checked_count(name: str, v, allowed: str, hi: int = 2**31) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= int(v) < hi:
+def _checked_count(name: str, v, allowed: str, lo: int = 0, hi: int = 2**31) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not lo <= int(v) < hi:
         raise ValueError(f"{name} = {v!r} is not allowed (expected {allowed})")
     return int(v)
 
@@ -182,10 +182,7 @@ def run_family(ps: Sequence[Packed], backend: str, threads: int | None = None,
         extra["clip_slots"] = _checked_count("clip_slots", clip_slots,
                                              "an integer >= 0; 0: rounds not clipped")
     per_task = 0 if replicas_per_task is None else _checked_count(
-        "replicas_per_task", replicas_per_task, "an integer in 1..1024", 1025)
-    if replicas_per_task is not None and per_task < 1:
-        raise ValueError(f"replicas_per_task = {replicas_per_task!r} is not allowed "
-                         "(expected an integer in 1..1024)")
+        "replicas_per_task", replicas_per_task, "an integer in 1..1024", 1, 1025)
     shapes = [{**p.shape, **extra} for p in ps]
     arrays = [{k: np.ascontiguousarray(v).reshape(-1) for k, v in p.arrays.items()} for p in ps]
     kw = {}
