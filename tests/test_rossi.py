@@ -36,6 +36,8 @@ def test_builder_values():
         assert f.variant == "reno" and f.wire_bytes == 1000 and f.max_window_pkts == 20
         assert (f.access_delay_ms, f.egress_delay_ms, f.reverse_delay_ms) == (1.0, 1.0, 12.0)
         assert f.access_rate_bps == 100e6 and f.init_window_pkts == 2
+        # ns-2's defaults since June 2001, as the ns-2.35 reference's main runs
+        assert f.syn and f.delay_growth and f.limited_transmit and f.reno_bugfix
     assert af.flow.colour is None and be.flow.colour == "red"
     link = sc.links[0]
     (q,) = link.classes
@@ -61,6 +63,10 @@ def test_builder_values():
     assert [t.name for t in only_be.traffic] == ["be"] and only_be.markers == ()
     only_af = rossi(alpha_af=1.0)
     assert [t.name for t in only_af.traffic] == ["af"] and only_af.markers[0].traffic == (0,)
+    # the connection that sends data at once (ns-2's syn_ 0, delay_growth_ 0), FTP flows too
+    plain_tcp = rossi(ftp_per_cloud=1, syn=False, delay_growth=False)
+    assert not any(f.syn or f.delay_growth
+                   for f in [t.flow for t in plain_tcp.traffic] + list(plain_tcp.flows))
 
 
 @pytest.mark.parametrize("kw, name", [
@@ -68,7 +74,8 @@ def test_builder_values():
     ({"alpha_af": -0.1}, "alpha_af"), ({"alpha_af": 1.5}, "alpha_af"),
     ({"t_stop_s": 600.0, "t_halt_s": 500.0}, "t_halt_s"), ({"pool": 0}, "pool"),
     ({"ftp_per_cloud": -1}, "ftp_per_cloud"), ({"buffer_pkts": 0}, "buffer_pkts"),
-    ({"max_window_pkts": 0}, "max_window_pkts"), ({"size_set_pkts": [1, 0]},
+    ({"max_window_pkts": 0}, "max_window_pkts"), ({"syn": "yes"}, "syn"),
+    ({"delay_growth": 2}, "delay_growth"), ({"size_set_pkts": [1, 0]},
                                                    r"size_set_pkts\[1\]"),
 ])
 def test_bad_parameters_name_the_parameter(kw, name):
@@ -143,4 +150,4 @@ def test_reproduce_one_family_through_cli(tmp_path, monkeypatch):
     assert status["R2.1"] != "not measured"
     assert status["R8.1"] == "not measured"                  # the family was not run
     md = (out / "report.md").read_text()
-    assert "R2.1" in md and "No SYN" in md
+    assert "R2.1" in md and "each transfer first sends a 40-B SYN" in md

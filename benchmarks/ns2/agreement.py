@@ -229,21 +229,24 @@ def load_rossi(d: Path) -> Paper:
               "200 s, halt at 300 s; size classes pi = 1, 10, 90 packets. Per run: mean "
               "completion time of its completed transfers, drop % = data drops / packets "
               "sent; then mean and CI over the runs (compare_rossi.md pools the transfers "
-              "instead). diffsweep has no SYN: ns-2.35's `syn_ 0` runs are the primary rows, "
-              "its default `syn_ 1` runs the variant rows.")
+              "instead); drops and packets sent count the SYNs. Primary rows: the builder as "
+              "it is (`syn` and `delay_growth` on) beside ns-2.35's defaults (`syn_ 1`, "
+              "`delay_growth_ 1`); variant rows [no SYN]: diffsweep with `syn` off and "
+              "`delay_growth` on beside ns-2.35's `syn_ 0` runs.")
     n = p.read(d, "rossi/results_ns2_rossi_transfers.csv", "benchmarks/ns2/rossi/run.sh")
     o = p.read(d, "rossi/results_diffsweep_rossi.csv", "benchmarks/ns2/rossi/diffsweep_rossi.py")
-    n = n.assign(ct=n["ct_rcv_sum"] / n["n_completed"], drop_pct=100 * n["drops_data"] / n["pkts_sent"])
+    n = n.assign(ct=n["ct_rcv_sum"] / n["n_completed"], drop_pct=100 * n["drops"] / n["pkts_sent"])
     o = o.assign(ct=o["ct_sum"] / o["n_completed"], drop_pct=100 * o["drops"] / o["pkts_sent"])
-    for syncfg, primary in (("nosyn", True), ("syn", False)):
-        for (rho, alpha), _ in o.groupby(["rho", "alpha_af"], sort=True):
+    for syncfg, primary in (("syn", True), ("nosyn", False)):
+        oc = o[o["tcpcfg"] == syncfg]
+        for (rho, alpha), _ in oc.groupby(["rho", "alpha_af"], sort=True):
             for cloud in ("AF", "BE"):
                 for size in (1, 10, 90):
                     sel = lambda df: df[np.isclose(df["rho"], rho) & np.isclose(df["alpha_af"], alpha)
                                         & (df["cloud"] == cloud) & (df["size_pkts"] == size)]
-                    go, gn = sel(o), sel(n[n["syncfg"] == syncfg])
+                    go, gn = sel(oc), sel(n[n["syncfg"] == syncfg])
                     label = (f"rho {rho:g}, alpha_AF {alpha:g}, {cloud}, pi {size}"
-                             + ("" if primary else " [ns-2 syn_ 1]"))
+                             + ("" if primary else " [no SYN]"))
                     p.cells.append(Cell(p.key, "completion time s", label, go["ct"].to_numpy(),
                                         gn["ct"].to_numpy(), primary))
                     p.cells.append(Cell(p.key, "drop %", label, go["drop_pct"].to_numpy(),

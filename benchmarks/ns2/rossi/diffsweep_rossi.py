@@ -1,11 +1,18 @@
 """diffsweep's side of the Rossi et al. points that run.sh ran in ns-2.35 (rossi_web.tcl): the
 package's builder ``rossi`` (the same scenario: TSW2CM at 5 Mb/s, a 50-packet RIO-C queue,
 Reno with limited transmit, sizes uniform over {1, ..., 8, 10, 90} packets) at (rho, alpha_AF)
-= (0.5, 0.5), (0.8, 0.5), (0.85, 0.8), arrivals until 200 s, halt at 300 s, 5 seeds. ns-2.35's
-numbers are its ``syn_ 0`` runs (no SYN, as diffsweep) from ``results_ns2_rossi_transfers.csv``.
+= (0.5, 0.5), (0.8, 0.5), (0.85, 0.8), arrivals until 200 s, halt at 300 s, 5 seeds, in two
+TCP set-ups (column ``tcpcfg``), each beside ns-2.35's runs of the same set-up in
+``results_ns2_rossi_transfers.csv``:
 
-Writes ``results_diffsweep_rossi.csv`` (one row per run x cloud x size class pi = 1, 10, 90:
-transfers completed, the sum of their completion times, drops and packets sent) and
+- ``syn``: the builder as it is (``syn`` and ``delay_growth`` on, ns-2.35's defaults), beside
+  ns-2.35's ``syn`` runs;
+- ``nosyn``: ``syn=False, delay_growth=True``, beside ns-2.35's ``syn_ 0`` runs (which keep
+  ns-2.35's default ``delay_growth_ 1``).
+
+Writes ``results_diffsweep_rossi.csv`` (one row per set-up x run x cloud x size class pi = 1,
+10, 90: transfers completed, the sum of their completion times, drops (the SYN's included)
+and packets sent (the SYN's included, as ns-2's ``ndatapack_``)) and
 ``compare_rossi.md``: per point, cloud and size class, the mean completion time (over all
 transfers of the 5 runs) and the drop percentage (drops / packets sent) of both simulators,
 with the relative differences; over 10% is marked.
@@ -24,12 +31,14 @@ from diffsweep.papers.rossi.scenario import rossi
 HERE = Path(__file__).resolve().parent
 POINTS = [(0.5, 0.5), (0.8, 0.5), (0.85, 0.8)]
 SEEDS = [1, 2, 3, 4, 5]
+#: diffsweep's TCP options of each set-up, by ns-2.35's syncfg name in rossi_web.tcl.
+TCPCFG = {"syn": {}, "nosyn": {"syn": False, "delay_growth": True}}
 
 
 def ours() -> pd.DataFrame:
     rows, runs = [], []
-    for rho, alpha in POINTS:
-        scs = [rossi(rho=rho, alpha_af=alpha, t_stop_s=200.0, t_halt_s=300.0, seed=s)
+    for (cfg, tcp), (rho, alpha) in ((c, p) for c in TCPCFG.items() for p in POINTS):
+        scs = [rossi(rho=rho, alpha_af=alpha, t_stop_s=200.0, t_halt_s=300.0, seed=s, **tcp)
                for s in SEEDS]
         t = simulate(scs, SEEDS, backend="cpu").transfers
         t = t[t["size_pkts"].isin([1, 10, 90])]
@@ -41,7 +50,7 @@ def ours() -> pd.DataFrame:
             done.groupby(["seed", "traffic", "size_pkts"]).agg(
                 n_completed=("size_pkts", "size"), ct_sum=("completion_s", "sum")))
         for (seed, cloud, size), r in per_run.iterrows():
-            runs.append({"rho": rho, "alpha_af": alpha, "seed": seed, "cloud": cloud.upper(),
+            runs.append({"tcpcfg": cfg, "rho": rho, "alpha_af": alpha, "seed": seed, "cloud": cloud.upper(),
                          "size_pkts": int(size), "n_started": int(r.n_started),
                          "n_completed": int(r.n_completed), "ct_sum": r.ct_sum,
                          "drops": int(r.drops), "pkts_sent": int(r.pkts_sent)})
@@ -50,7 +59,7 @@ def ours() -> pd.DataFrame:
                                                      drops=("drops", "sum"),
                                                      sent=("pkts_sent", "sum"))
         for (cloud, size), r in g.iterrows():
-            rows.append({"rho": rho, "alpha_af": alpha, "cloud": cloud.upper(), "size": size,
+            rows.append({"tcpcfg": cfg, "rho": rho, "alpha_af": alpha, "cloud": cloud.upper(), "size": size,
                          "n": r.n, "ct": r.ct, "drop_pct": 100 * r.drops / r.sent})
     pd.DataFrame(runs).to_csv(HERE / "results_diffsweep_rossi.csv", index=False,
                               float_format="%.9g")
@@ -59,34 +68,38 @@ def ours() -> pd.DataFrame:
 
 def ns2() -> pd.DataFrame:
     d = pd.read_csv(HERE / "results_ns2_rossi_transfers.csv")
-    d = d[(d["syncfg"] == "nosyn") & d["size_pkts"].isin([1, 10, 90])]
-    g = d.groupby(["rho", "alpha_af", "cloud", "size_pkts"]).agg(
-        n=("n_completed", "sum"), ct_sum=("ct_rcv_sum", "sum"), drops=("drops_data", "sum"),
-        sent=("pkts_sent", "sum")).reset_index()
+    d = d[d["syncfg"].isin(list(TCPCFG)) & d["size_pkts"].isin([1, 10, 90])]
+    g = d.groupby(["syncfg", "rho", "alpha_af", "cloud", "size_pkts"]).agg(
+        n=("n_completed", "sum"), ct_sum=("ct_rcv_sum", "sum"), drops=("drops", "sum"),
+        sent=("pkts_sent", "sum")).reset_index().rename(columns={"syncfg": "tcpcfg"})
     g["ct"] = g["ct_sum"] / g["n"]
     g["drop_pct"] = 100 * g["drops"] / g["sent"]
-    return g.rename(columns={"size_pkts": "size"})[["rho", "alpha_af", "cloud", "size", "n", "ct",
+    return g.rename(columns={"size_pkts": "size"})[["tcpcfg", "rho", "alpha_af", "cloud", "size", "n", "ct",
                                                     "drop_pct"]]
 
 
 def main() -> None:
     a, b = ours(), ns2()
-    m = a.merge(b, on=["rho", "alpha_af", "cloud", "size"], suffixes=("_ds", "_ns2"))
+    m = a.merge(b, on=["tcpcfg", "rho", "alpha_af", "cloud", "size"], suffixes=("_ds", "_ns2"))
 
     def rel(x, y):
         r = (x - y) / y if y else float("nan")
         s = f"{r:+.0%}"
         return f"**{s}**" if abs(r) > 0.10 else s
 
-    lines = ["# Rossi et al.: diffsweep beside ns-2.35 (no SYN)", "",
+    lines = ["# Rossi et al.: diffsweep beside ns-2.35", "",
              "Generated by `diffsweep_rossi.py`: 5 seeds each, arrivals until 200 s, halt at 300 s; "
-             "ns-2.35's `syn_ 0` runs of `run.sh`. Mean completion time (s) over all transfers of "
-             "the class, drop % = drops / packets sent. **Bold**: |diffsweep - ns-2| / ns-2 > 10%.",
-             "", "| rho | alpha_AF | cloud | pi | transfers (ns-2 / ours) | completion ns-2 | "
+             "set-up `syn`: the builder (SYN and delay_growth on) beside ns-2.35's default runs; "
+             "`nosyn`: no SYN, delay_growth on, beside ns-2.35's `syn_ 0` runs. Mean completion "
+             "time (s) over all transfers of the class, drop % = drops (SYNs included) / packets "
+             "sent (SYNs included). **Bold**: |diffsweep - ns-2| / ns-2 > 10%.",
+             "", "| set-up | rho | alpha_AF | cloud | pi | transfers (ns-2 / ours) | completion ns-2 | "
              "completion diffsweep | diff | drop % ns-2 | drop % diffsweep | diff |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for _, r in m.sort_values(["rho", "alpha_af", "cloud", "size"]).iterrows():
-        lines.append(f"| {r.rho:g} | {r.alpha_af:g} | {r.cloud} | {r['size']} | "
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    order = {c: i for i, c in enumerate(TCPCFG)}
+    m = m.assign(o=m["tcpcfg"].map(order))
+    for _, r in m.sort_values(["o", "rho", "alpha_af", "cloud", "size"]).iterrows():
+        lines.append(f"| {r.tcpcfg} | {r.rho:g} | {r.alpha_af:g} | {r.cloud} | {r['size']} | "
                      f"{int(r.n_ns2)} / {int(r.n_ds)} | {r.ct_ns2:.3f} | {r.ct_ds:.3f} | "
                      f"{rel(r.ct_ds, r.ct_ns2)} | {r.drop_pct_ns2:.2f} | {r.drop_pct_ds:.2f} | "
                      f"{rel(r.drop_pct_ds, r.drop_pct_ns2) if r.drop_pct_ns2 else '-'} |")

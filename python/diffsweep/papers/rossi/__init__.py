@@ -46,10 +46,13 @@ ASSUMPTIONS = (
     "window 2, one ACK per packet, ns-2.35 timers (tick 10 ms, min RTO 0.2 s, initial RTO 3 s, "
     "bugFix_ on). Every transfer is a fresh connection (slow start, RTO re-initialised). The "
     "paper used ns-2.1b8a, whose defaults may differ.",
-    "No SYN: diffsweep's transfers send data at once, while ns-2.35's default one-way TCP "
-    "(syn_ 1) first sends a 40-B SYN (one extra round trip, ~24 ms, per transfer; a lost SYN "
-    "costs the 3-s initial RTO). benchmarks/ns2/rossi ran both; our numbers compare with its "
-    "syn_ 0 runs. Limited transmit on, as ns-2.35's singledup_ 1.",
+    "Connection set-up as ns-2's defaults since June 2001 (syn_ 1, delay_growth_ 1, the set "
+    "the initial window 2 and limited transmit (singledup_ 1) come from): each transfer first "
+    "sends a 40-B SYN (one extra round trip, ~24 ms; a lost SYN costs the 3-s initial RTO) and "
+    "its window grows only after the SYN's ACK. The SYN counts as a packet sent and its drops "
+    "as drops, as ns-2's counters. The paper's ns-2.1b8a predates both; the builder's "
+    "syn=false, delay_growth=false gives the connection that sends data at once. "
+    "benchmarks/ns2/rossi ran ns-2.35 with and without the SYN (docs/ns2-agreement.md).",
     "FTP background (Figs. 5-7): ftp_per_cloud = 10 backlogged Reno sources per cloud, same "
     "path and TCP as the web transfers, AF ones metered by the AF marker, BE ones red; start "
     "times uniform in [0, 1) s per seed.",

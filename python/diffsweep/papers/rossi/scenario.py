@@ -40,7 +40,7 @@ def mean_interarrival_s(rho: float, alpha: float, link_rate_bps: float = 10e6,
 def rossi(rho=0.5, alpha_af=0.5, ftp_per_cloud=0, t_stop_s=600.0, t_halt_s=900.0, pool=8192,
           warmup_s=0.0, cir_fraction=0.5, link_rate_bps=10e6, buffer_pkts=50,
           max_window_pkts=20, size_set_pkts=SIZE_SET_PKTS, tsw_window_s=1.0,
-          limited_transmit=True, seed=0) -> Scenario:
+          limited_transmit=True, syn=True, delay_growth=True, seed=0) -> Scenario:
     """Rossi, Casetti & Mellia, web traffic over DiffServ (Sec. II-III), as
     ``benchmarks/ns2/rossi/README.md`` fixes it.
 
@@ -58,7 +58,11 @@ def rossi(rho=0.5, alpha_af=0.5, ftp_per_cloud=0, t_stop_s=600.0, t_halt_s=900.0
     ``t_stop_s``, ``pool`` slots per cloud (transfers alive at once; 8192: at rho 0.95 the BE
     cloud peaks near 2100 alive, near 4000 with FTP, and an arrival finding none free is refused). Every transfer is a fresh
     TCP Reno connection (960 B + 40 B = 1000 B on the wire, window ``max_window_pkts`` = 20,
-    initial window 2, ns-2.35 timers, no SYN).
+    initial window 2, ns-2.35 timers). ``syn`` and ``delay_growth`` (both on): each transfer
+    opens with a 40-B SYN and its window starts growing after the SYN's ACK, as ns-2's
+    defaults since June 2001 (``syn_ true``, ``delay_growth_ true``; the set this builder's
+    initial window 2, limited transmit and timers come from: docs/ns2-gaps.md);
+    ``syn=False, delay_growth=False`` is the connection that sends data at once.
 
     ``ftp_per_cloud`` backlogged Reno flows per cloud (flows 0..n-1 AF, n..2n-1 BE, red), start
     times uniform in [0, 1) s from the seed.
@@ -110,13 +114,14 @@ def rossi(rho=0.5, alpha_af=0.5, ftp_per_cloud=0, t_stop_s=600.0, t_halt_s=900.0
         link = Link(rate_bps=link_rate_bps, prop_delay_ms=10.0,
                     classes=(QueueClass("q", limit_pkts=buffer_pkts, aqm="rio-c", red=red,
                                         red_w_q=0.002, red_mean_pkt_bytes=1000),))
-    with renamed_errors({"TcpFlow.max_window_pkts": "max_window_pkts",
-                         "TcpFlow.limited_transmit": "limited_transmit"}):
+    with renamed_errors({f"TcpFlow.{f}": f for f in ("max_window_pkts", "limited_transmit",
+                                                      "syn", "delay_growth")}):
         tmpl = TcpFlow(route=(0,), cls="q", variant="reno", segment_bytes=960, header_bytes=40,
                        max_window_pkts=max_window_pkts, init_window_pkts=2,
                        access_delay_ms=1.0, egress_delay_ms=1.0, reverse_delay_ms=12.0,
                        access_rate_bps=100e6, reno_bugfix=True,
-                       limited_transmit=limited_transmit)
+                       limited_transmit=limited_transmit, syn=syn,
+                       delay_growth=delay_growth)
     tmpl_be = TcpFlow(**{**tmpl.__dict__, "colour": "red"})
     wire = tmpl.segment_bytes + tmpl.header_bytes
     mean_bytes = float(np.mean(sizes)) * wire
