@@ -33,6 +33,11 @@ def test_builder_values():
     starts = [f.start_s for f in sc.flows]
     assert all(0 <= s < 1 for s in starts) and len(set(starts)) == 17
     assert starts == [f.start_s for f in lee_jeong(seed=3).flows]          # deterministic
+    # rtt_spread (the atlas's axis) stretches the access delays about the shortest (2 ms)
+    assert lee_jeong(seed=3, rtt_spread=1.0) == sc
+    half = lee_jeong(seed=3, rtt_spread=0.5).flows[:7]
+    assert [f.access_delay_ms for f in half] == [52.0, 42.0, 32.0, 22.0, 12.0, 7.0, 3.0]
+    assert all(f.access_delay_ms == 3.0 for f in lee_jeong(rtt_spread=0.0).flows)
     assert starts != [f.start_s for f in lee_jeong(seed=4).flows]          # per seed
     link = sc.links[0]
     q = link.classes[0]
@@ -65,6 +70,7 @@ def test_builder_values():
     ({"method": "bmarker", "p_max": 2.0}, "p_max"), ({"buffer_pkts": 0}, "buffer_pkts"),
     ({"max_window_pkts": 0}, "max_window_pkts"), ({"access_delays_ms": [1, -2]},
                                                    r"access_delays_ms\[1\]"),
+    ({"rtt_spread": -0.5}, "rtt_spread"),
 ])
 def test_bad_parameters_name_the_parameter(kw, name):
     with pytest.raises(ConfigError, match=rf"^{name}: "):

@@ -9,10 +9,11 @@ from .runner import run
 from .scenario import Link, OnOffSource, QueueClass, Scenario, TcpFlow
 from .engine import info, simulate
 from .store import load
+from .atlases import atlas
 from . import scenarios
 
 __all__ = [
-    "BackendError", "ConfigError", "EngineError", "Grid", "Link", "OnOffSource", "QueueClass",
+    "BackendError", "ConfigError", "atlas", "EngineError", "Grid", "Link", "OnOffSource", "QueueClass",
     "Results", "Scenario", "SweepInterrupted", "TcpFlow", "info", "load", "run", "scenarios",
     "simulate",
 ]

@@ -23,6 +23,7 @@ its claims the same way:
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from diffsweep import metrics
 from diffsweep.results import Results
 
 __all__ = ["STATUSES", "HOLDS", "PARTLY", "NOT", "NM", "Claim", "Verdict", "evaluate_all",
+           "point_estimates",
            "exact_lookup", "conclusion_from", "measured", "safe", "doc_text", "finite_or_none",
            "ci_dict", "half_width", "overall_ci", "combine_statuses", "combined_verdict", "level_ci",
            "ci_words", "sign_words", "flat_words",
@@ -105,6 +107,21 @@ class Claim:
         if key != self.family:
             v = Verdict(v.status, {"data": key, **v.numbers}, f"(data of {key}) {v.reason}")
         return v
+
+
+@contextlib.contextmanager
+def point_estimates():
+    """Within this block every check rates its point estimates: each 95% interval of
+    ``metrics.mean_ci`` (and so ``overall_ci``, ``trend``, ...) is the mean alone, [mean,
+    mean], even for one seed. The verdict is then what the check would give with ever more
+    seeds; where it differs from the verdict on the intervals, the intervals are too wide to
+    decide (``diffsweep.atlases``: "undecided"). Not thread-safe: checks run in one thread."""
+    old = metrics._POINT_ESTIMATES
+    metrics._POINT_ESTIMATES = True
+    try:
+        yield
+    finally:
+        metrics._POINT_ESTIMATES = old
 
 
 def safe(check: Callable, res) -> Verdict:

@@ -555,6 +555,12 @@ def per_aggregate(flows: pd.DataFrame) -> pd.DataFrame:
     return out.reset_index()
 
 
+#: While True (``diffsweep.claims.point_estimates``), ``mean_ci`` gives every group with at
+#: least one value the zero-width interval [mean, mean]: a claim's check then rates its point
+#: estimates, which is what it would converge to with ever more seeds (the atlas's "undecided").
+_POINT_ESTIMATES = False
+
+
 def mean_ci(df: pd.DataFrame, by, value: str, level: float = 0.95,
             bounds: tuple[float, float] | None = None) -> pd.DataFrame:
     """Mean and Student-t confidence interval of ``value`` per group of ``by``.
@@ -592,6 +598,8 @@ def mean_ci(df: pd.DataFrame, by, value: str, level: float = 0.95,
     tq = np.array([t_quantile(0.5 + 0.5 * float(level), k - 1.0) if k >= 2 else np.nan for k in n])
     with np.errstate(invalid="ignore", divide="ignore"):
         half = tq * res["std"].to_numpy(dtype=float) / np.sqrt(n)
+    if _POINT_ESTIMATES:
+        half = np.where(n >= 1, 0.0, half)
     res["n"] = res["n"].astype(int)
     res.loc[res["n"] < 2, "std"] = np.nan
     mean = res["mean"].to_numpy(dtype=float)

@@ -75,7 +75,7 @@ class Paper:
     claims: "module:function" returning the list of :class:`diffsweep.claims.Claim`; figures:
     "module:attribute", a mapping family id -> figure function (``Results -> Figure``);
     run_note: what the paper gives of the run length, warm-up and runs (the report adds it to
-    the run settings actually used)."""
+    the run settings actually used); maps: the claims ``diffsweep.atlases`` may map."""
 
     name: str
     package: str
@@ -88,9 +88,16 @@ class Paper:
     figures: str
     notes: Mapping[str, str] = field(default_factory=dict)
     run_note: str = ""
+    #: "module:attribute": the claims ``diffsweep.atlases`` may map and over which parameters
+    #: (a tuple of :class:`diffsweep.atlases.Mappable`); "" when none
+    maps: str = ""
 
     def claim_list(self) -> list:
         return resolve(self.claims)()
+
+    def map_list(self) -> list:
+        """The claims ``diffsweep.atlases`` may map (``diffsweep.atlases.Mappable``)."""
+        return list(resolve(self.maps)) if self.maps else []
 
     def figure_functions(self) -> Mapping[str, Callable]:
         return resolve(self.figures)

@@ -110,5 +110,6 @@ PAPER = Paper(
     builders={"kaur_vin": "diffsweep.papers.kaur_vin.scenario:kaur_vin"},
     claims="diffsweep.papers.kaur_vin.claims:kaur_vin_claims",
     figures="diffsweep.papers.kaur_vin.figures:FIGURES",
+    maps="diffsweep.papers.kaur_vin.atlas:MAPS",
     run_note="The paper gives none of these.",
 )

@@ -88,6 +88,7 @@ PAPER = Paper(
     builders={"lee_jeong": "diffsweep.papers.lee_jeong.scenario:lee_jeong"},
     claims="diffsweep.papers.lee_jeong.claims:lee_jeong_claims",
     figures="diffsweep.papers.lee_jeong.figures:FIGURES",
+    maps="diffsweep.papers.lee_jeong.atlas:MAPS",
     run_note=("The paper gives 60 s per run and 10 runs averaged; it states no warm-up, so "
               "the full run measures the whole 60 s."),
 )

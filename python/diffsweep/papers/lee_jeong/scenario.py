@@ -45,7 +45,7 @@ def lee_jeong(cir_mbps=7.0, bucket_pkts=70, method="marker", udp=False, duration
               n_best_effort=10, access_delays_ms=ACCESS_DELAYS_MS, be_delay_ms=2.0,
               link_rate_bps=10e6, access_rate_bps=10e6, buffer_pkts=100, segment_bytes=960,
               header_bytes=40, max_window_pkts=110, reno_bugfix=True, limited_transmit=True,
-              udp_peak_bps=10e6,
+              udp_peak_bps=10e6, rtt_spread=1.0,
               udp_t_on_ms=20.0, udp_t_off_ms=20.0, n_udp=2, tie_break="random",
               seed=0) -> Scenario:
     """Lee & Jeong, "Improvement of fairness between assured service TCP users in a
@@ -56,6 +56,8 @@ def lee_jeong(cir_mbps=7.0, bucket_pkts=70, method="marker", udp=False, duration
     - flows 0..6: the aggregated source's TCP Reno connections S1..S7, one-way access delays
       ``access_delays_ms`` = 100, 80, 60, 40, 20, 10, 2 ms (Table 3) at ``access_rate_bps`` =
       10 Mb/s; all seven metered by one marker (``method``) at the bottleneck's ingress;
+      ``rtt_spread`` (1) stretches them about the shortest, d_min + (d - d_min) x rtt_spread
+      (``diffsweep atlas``: the fairness claims over a wider or narrower spread of RTTs);
     - flows 7..16: ``n_best_effort=10`` best-effort TCP Reno sources S8..S17, 2 ms
       (``be_delay_ms``), coloured red and unmarked;
     - with ``udp``: ``n_udp=2`` on-off UDP sources (``udp_t_on_ms=20`` on / ``udp_t_off_ms=20``
@@ -122,6 +124,13 @@ def lee_jeong(cir_mbps=7.0, bucket_pkts=70, method="marker", udp=False, duration
     delays = [as_float(d) for d in delays]
     for i, d in enumerate(delays):
         check_nonneg(f"access_delays_ms[{i}]", d)
+    rtt_spread = as_float(plain(rtt_spread))
+    check_number("rtt_spread", rtt_spread, lambda x: 0 <= x <= 100,
+                 "a number in [0, 100] (the access delays' spread about the shortest: 1 as given)")
+    if rtt_spread != 1.0:
+        # stretched about the shortest connection, whose round trip stays as it is
+        lo = min(delays)
+        delays = [lo + (d - lo) * rtt_spread for d in delays]
     be_delay_ms = as_float(plain(be_delay_ms))
     check_nonneg("be_delay_ms", be_delay_ms)
     check_positive("access_rate_bps", as_float(plain(access_rate_bps)))
