@@ -113,9 +113,10 @@ SCEN = "Python: Scenario"
 GRID = "Python: Grid, run, load"
 RUN = "Command line: run"
 REPRO = "Command line: reproduce, demo, no command"
+ATLAS = "Command line and Python: atlas"
 LOOK = "Command line: show, plot, export"
 AREAS = (TOP, SECTIONS, AXES, KV, HABIB, LJ, MG, ROSSI, LINK, FLOW, MARK, SCEN, GRID, RUN, REPRO,
-         LOOK)
+         ATLAS, LOOK)
 
 NOT = r"is not allowed \(expected "
 
@@ -548,6 +549,29 @@ CATALOGUE: list[Bad] = [
     C("plot-dpi-huge", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bps --dpi 100000 --out DIR/p.png", r"--dpi: 100000 is not allowed"),
     C("plot-out-txt", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bps --out DIR/x.txt", r"--out: 'DIR/x\.txt' is not allowed \(expected a file name ending in \.png, \.pdf, \.svg\)"),
     C("plot-hue-is-x", LOOK, "plot DIR/folder --x ef --y goodput_bps --hue ef --out DIR/p.png", r"--hue: 'ef' is not allowed \(expected a column other than --x's"),
+    # --- atlas (issue 25) ------------------------------------------------------------------
+    C("atlas-unknown-paper", ATLAS, "atlas nobody C4", r"argument paper: invalid choice: 'nobody'", argparse=True),
+    C("atlas-no-claim", ATLAS, "atlas kaur-vin --axes send_jitter_s=0", r"claim: missing \(expected a claim id"),
+    C("atlas-no-axes", ATLAS, "atlas kaur-vin C4", r"--axes: missing \(expected 1 to 3 NAME=VALUES"),
+    C("atlas-unknown-claim", ATLAS, "atlas kaur-vin C9 --axes send_jitter_s=0 --out DIR/a", r"claim: 'C9' is not a claim of kaur-vin \(expected one of"),
+    C("atlas-claim-not-mappable", ATLAS, "atlas kaur-vin K2.1 --axes send_jitter_s=0 --out DIR/a", r"claim: K2\.1 of kaur-vin declares no parameters to map over \(mappable claims of kaur-vin: C4, K5\.3"),
+    C("atlas-axis-not-declared", ATLAS, "atlas kaur-vin C4 --axes n_flows=8,16 --out DIR/a", r"axes: 'n_flows' is not allowed for C4 \(expected one of send_jitter_s, buffer_bytes, tie_break\)"),
+    C("atlas-axis-no-values", ATLAS, "atlas kaur-vin C4 --axes send_jitter_s --out DIR/a", r"--axes: 'send_jitter_s' is not allowed \(expected NAME=V1,V2"),
+    C("atlas-axis-twice", ATLAS, "atlas kaur-vin C4 --axes send_jitter_s=0 send_jitter_s=1e-4 --out DIR/a", r"--axes: 'send_jitter_s' is given twice"),
+    C("atlas-four-axes", ATLAS, "atlas kaur-vin C4 --axes a=1 b=1 c=1 d=1 --out DIR/a", r"axes: 4 given \(a, b, c, d\); an atlas has 1 to 3 axes"),
+    C("atlas-value-out-of-range", ATLAS, "atlas kaur-vin C4 --axes send_jitter_s=0,0.5 --out DIR/a", r"axes\.send_jitter_s\[1\]: '0\.5' is not allowed \(expected a number in \[0, 0\.01\]"),
+    C("atlas-value-not-a-number", ATLAS, "atlas kaur-vin C4 --axes buffer_bytes=big --out DIR/a", r"axes\.buffer_bytes\[0\]: 'big' is not allowed \(expected an integer in \[20000, 2000000\]"),
+    C("atlas-choice-unknown", ATLAS, "atlas kaur-vin C4 --axes tie_break=fifo --out DIR/a", r"axes\.tie_break\[0\]: 'fifo' is not allowed \(expected one of 'index', 'random'"),
+    C("atlas-log-range-bad", ATLAS, "atlas kaur-vin C4 --axes send_jitter_s=log:0:1e-3:4 --out DIR/a", r"axes\.send_jitter_s: 'log:0:1e-3:4' is not allowed \(expected log:LO:HI:N"),
+    C("atlas-repeated-value", ATLAS, "atlas kaur-vin C4 --axes send_jitter_s=0,0.0 --out DIR/a", r"axes\.send_jitter_s: \[0\.0, 0\.0\] repeats a value"),
+    C("atlas-too-many-cells", ATLAS, "atlas lee-jeong LT2.1 --axes rtt_spread=lin:0:3:21 cir_mbps=lin:1:9:21 --out DIR/a", r"axes: 441 cells \(21 x 21\); an atlas has at most 400"),
+    C("atlas-builder-refuses-cell", ATLAS, "atlas kaur-vin K5.3 --axes n_flows=12 --quick --out DIR/a", r"n_flows: 12 is not allowed \(expected a multiple of k = 8.* \(atlas cell 0: n_flows=12; sweep k5_unequal_index\)"),
+    C("atlas-max-seeds-below-first", ATLAS, "atlas lee-jeong LT2.1 --axes rtt_spread=1 --quick --max-seeds 2 --out DIR/a", r"max_seeds: 2 is not allowed \(expected an integer >= the first round's 4 seeds\)"),
+    C("atlas-out-is-a-file", ATLAS, "atlas lee-jeong LT2.1 --axes rtt_spread=1 --quick --out DIR/ok.toml", r"--out: DIR/ok\.toml is a file, not a folder"),
+    C("atlas-out-holds-other-things", ATLAS, "atlas lee-jeong LT2.1 --axes rtt_spread=1 --quick --out DIR/folder", r"--out: DIR/folder is not empty and holds no atlas \(atlas\.json\)"),
+    C("atlas-threads-negative", ATLAS, "atlas lee-jeong LT2.1 --axes rtt_spread=1 --threads -1 --out DIR/a", r"--threads: -1 is not allowed \(expected an integer >= 0\)"),
+    P("atlas-python-axes-not-declared", ATLAS, "atlas('rossi', 'R5.1', {'buffer_pkts': [50]})", r"axes: 'buffer_pkts' is not allowed for R5\.1 \(expected one of rho, alpha_af, ftp_per_cloud, syn\)"),
+    P("atlas-python-axes-empty", ATLAS, "atlas('rossi', 'R5.1', {})", r"axes: none given \(expected 1 to 3 NAME=VALUES\)"),
     C("plot-y-is-x", LOOK, "plot DIR/folder --x t_on_ms --y t_on_ms --out DIR/p.png", r"--y: 't_on_ms' is not allowed \(expected a measured column"),
 
 ]
