@@ -39,14 +39,13 @@ import inspect
 import itertools
 import json
 import math
-import signal
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from . import papers
-from .errors import ConfigError, SweepInterrupted
+from .errors import ConfigError
 
 __all__ = ["MapParam", "Mappable", "AtlasResult", "atlas", "mappable", "parse_axes",
            "UNDECIDED", "ATLAS_STATUSES", "MAX_AXES", "MAX_CELLS"]
@@ -406,6 +405,7 @@ def _run_round(plan: _Plan, todo: dict, out: Path, backend, threads, progress, l
     replica not stored yet in one engine call (when it fits the memory budget), then each
     cell's sweeps stored and read back."""
     from . import engine, reproduce, runner  # noqa: PLC0415
+    from .family_run import family_interrupted  # noqa: PLC0415
 
     cfgs = {k: _cell_cfgs(plan, plan.cells[k], seeds) for k, seeds in todo.items()}
     grids = {}
@@ -442,13 +442,7 @@ def _run_round(plan: _Plan, todo: dict, out: Path, backend, threads, progress, l
                                     resume_hint=resume, precomputed=pre.get((k, n)),
                                     compute=not stopped, quiet=True)
     if stopped:
-        saved = sum(len(r.replicas) for r in pre.values())
-        by = f" by {stopped.name}" if stopped == signal.SIGTERM else ""
-        raise SweepInterrupted(f"interrupted{by}: the {saved} replicas that finished are saved "
-                               f"under {out / 'cells'}. Resume with:\n  {resume}",
-                               store=str(out), done=saved, resume=resume,
-                               signum=stopped if isinstance(stopped, signal.Signals)
-                               else signal.SIGINT)
+        raise family_interrupted(stopped, pre, f"under {out / 'cells'}", out, resume)
     return runs
 
 

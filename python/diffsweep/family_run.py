@@ -11,6 +11,7 @@ from typing import Any
 from . import engine as _engine
 from .interrupt import _Sigint
 from .progress import POLL_S, _Progress
+from .errors import SweepInterrupted
 from .results import Results
 
 
@@ -58,3 +59,15 @@ def run_family(grids: dict, backend: str = "auto", threads: int | None = None,
     if err is not None:
         raise err
     return dict(zip(names, box["res"])), stopped if control.stop_requested else False
+
+
+def family_interrupted(stopped, pre: dict, where: str, store, resume: str) -> SweepInterrupted:
+    """The error once a stopped ``run_family``'s replicas (``pre``) are stored: what is saved
+    ``where`` and how to resume; its ``signum`` the signal that stopped it (SIGINT when the
+    engine was stopped otherwise)."""
+    saved = sum(len(r.replicas) for r in pre.values())
+    by = f" by {stopped.name}" if stopped == signal.SIGTERM else ""
+    return SweepInterrupted(f"interrupted{by}: the {saved} replicas that finished are saved "
+                            f"{where}. Resume with:\n  {resume}", store=str(store), done=saved,
+                            resume=resume, signum=stopped if isinstance(stopped, signal.Signals)
+                            else signal.SIGINT)

@@ -26,13 +26,12 @@ from __future__ import annotations
 
 import json
 import platform
-import signal
 import time
 from pathlib import Path
 
 from . import papers
 
-from .errors import ConfigError, StoreError, SweepInterrupted
+from .errors import ConfigError, StoreError
 
 SWEEPS_DIR = Path(__file__).resolve().parent / "sweeps"
 #: the checkout's sweep files (an editable install or PYTHONPATH=python has no packaged copy)
@@ -274,13 +273,9 @@ def _reproduce(spec, out: Path, chosen, names, cfgs, quick, backend, progress, t
         log(f"[{name}] computed {m.get('replicas_run', 0)}, reused {m.get('replicas_reused', 0)} "
             f"in {timings[f'sweep {name}']:.1f} s")
     if stopped:
-        saved = sum(len(r.replicas) for r in pre.values())
-        by = f" by {stopped.name}" if stopped == signal.SIGTERM else ""
-        raise SweepInterrupted(f"interrupted{by}: the {saved} replicas that finished are saved in "
-                               f"the sweeps' folders under {out}. Resume with:\n  {resume}",
-                               store=str(out), done=saved, resume=resume,
-                               signum=stopped if isinstance(stopped, signal.Signals)
-                               else signal.SIGINT)
+        from .family_run import family_interrupted  # noqa: PLC0415
+        raise family_interrupted(stopped, pre, f"in the sweeps' folders under {out}", out,
+                                 resume)
     phases = {"store": time.perf_counter() - t_store}
     key = report_cache.key(out, spec.name, cfgs, options)
     report_cache.forget(out)
