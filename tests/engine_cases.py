@@ -19,6 +19,10 @@ traffic1 and tcpaware2 changed (per-event draws for web sessions and sessions sl
 objects admitted in time order, gen_peak_active counted at the queue side's time, a new
 transfer completed only by its own packets, flow_drops owned by the queue side); no other
 family changed a bit.
+Re-recorded for issue 24 (the multi-RED idle flags, model/queue_red.h: kept per average as
+dsredq.cc keeps them, busy while the last packet is on the wire, idle from the start of its
+transmission): the RIO-C, RIO-D and WRED families changed (diffserv0-2, traffic0-1,
+tcpaware0-2); every other family, RED's (diffserv3) included, is unchanged bit for bit.
 """
 from __future__ import annotations
 

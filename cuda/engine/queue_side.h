@@ -328,9 +328,13 @@ DS_HD DS_FLATTEN void link_send(Replica DS_REF x, int l, int c, Ring<Packet> rin
   const Packet& p = ring.front();
   ring.pop_front();
   q[c].bytes -= p.bytes;
-  // the packet has left at the slot's end (a queue emptied now is idle from then on)
-  if (x.hdr()->f_aqm && x.in()->class_aqm[x.iLC(l, c)] != kAqmDropTail)
-    red_dequeued(x.red()[x.oLC(l, c)], colour_of(p), p.bytes, (double)now + 1.0);
+  // the packet has left at the slot's end, after its transmission time at the link's rate
+  // (RED is idle from its end, the multi-RED modes from its start: model/queue_red.h)
+  if (x.hdr()->f_aqm && x.in()->class_aqm[x.iLC(l, c)] != kAqmDropTail) {
+    const double end = (double)now + 1.0;
+    red_dequeued(x.red()[x.oLC(l, c)], colour_of(p), p.bytes,
+                 end - (double)p.bytes / x.links()[l].bytes_per_slot, end);
+  }
   if (x.measuring) {
     const size_t k = x.oLC(l, c);
     x.out_q_departures()[k] += 1;

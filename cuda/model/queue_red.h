@@ -18,6 +18,14 @@
 //  * ns-2 counts only waiting packets; diffsweep keeps the packet being transmitted at the head
 //    of its queue until it leaves, so the engine takes it out of n[]/b[] around red_arrival()
 //    (engine/queue_side.h: arrive).
+//  * Idle (multi-RED): one explicit flag per average, as dsredq.cc keeps idle_[prec]: set by a
+//    departure that empties the averaged queue, cleared when a packet of that queue is
+//    accepted (updateIdleFlag). Not derived from n[]: with the packet on the wire left out of
+//    n[], an arrival behind the last packet would find n[] empty and take the idle period
+//    before that packet's arrival a second time (ns-2: idle since that packet's dequeue, m = 0).
+//    The idle period starts when the last packet started its transmission (dsredq.cc marks a
+//    virtual queue idle at the dequeue, updateREDStateVar); RED's when it ended (red.cc: the
+//    deque() that finds the queue empty). benchmarks/ns2/gaps/rossi_red_replay.py.
 //  * Buffer overflow: red.cc updates the average first, then drops (forced) and resets count_;
 //    the engine does the same for kAqmRed by calling red_overflow() after red_arrival().
 //    dsredq.cc refuses an overflowing packet before touching any RED state, so for RIO/WRED
@@ -49,14 +57,16 @@ struct RedState {
   int32_t count[kMaxColours];   // packets since the last drop (ns-2 count_), per colour;
                                 // kAqmRed in bytes mode: bytes (ns-2 count_bytes_)
   uint8_t old[kMaxColours];     // ns-2 old_: the average was above min_th at the last arrival
+  uint8_t vq_idle[kMaxColours];  // RIO-D: colour c's virtual queue idle (dsredq idle_[c])
+  uint8_t cq_idle[kMaxColours];  // RIO-C: average c over n[0..c] idle; WRED: [kMaxColours-1]
   uint8_t idle;                 // the queue has been empty since idle_since
   double idle_since;            // slot time it went idle
   int32_t n[kMaxColours];       // packets queued per colour (virtual queues)
   int64_t b[kMaxColours];       // bytes queued per colour
-  // Added for RIO (dsredq.cc keeps an idle flag and time per precedence). The flags follow
-  // from n[] (see red_dequeued); these are the slot times the virtual queues went empty.
+  // Added for RIO and WRED (dsredq.cc keeps an idle flag and time per precedence): the slot
+  // times the flags above were set (the start of the last packet's transmission).
   double vq_idle_since[kMaxColours];  // RIO-D: n[c] == 0 since
-  double cq_idle_since[kMaxColours];  // RIO-C: n[0..c] all 0 since
+  double cq_idle_since[kMaxColours];  // RIO-C: n[0..c] all 0 since; WRED: [kMaxColours-1]
 };
 
 enum RedVerdict : uint8_t { kRedAccept = 0, kRedEarly = 1, kRedForced = 2 };
@@ -66,7 +76,8 @@ enum RedVerdict : uint8_t { kRedAccept = 0, kRedEarly = 1, kRedForced = 2 };
 //   uint8_t red_arrival(const RedParams& p, RedState& s, uint8_t colour, int bytes,
 //                       double now, double u);   // updates the averages, returns RedVerdict
 //   void red_enqueued(RedState& s, uint8_t colour, int bytes);
-//   void red_dequeued(RedState& s, uint8_t colour, int bytes, double now);  // idle if empty
+//   void red_dequeued(RedState& s, uint8_t colour, int bytes, double start, double end);
+//                                     // the transmission's start and end; idle if empty
 //   double red_avg_of(const RedParams& p, const RedState& s, uint8_t colour); // for outputs
 //   void red_overflow(const RedParams& p, RedState& s, uint8_t colour);  // buffer-full drop
 
@@ -75,6 +86,8 @@ DS_HD DS_INLINE void red_init(RedState& s) {
     s.avg[c] = 0.0;
     s.count[c] = 0;
     s.old[c] = 0;
+    s.vq_idle[c] = 1;  // dsredq config(): idle_ = 1, idletime_ = now (0)
+    s.cq_idle[c] = 1;
     s.n[c] = 0;
     s.b[c] = 0;
     s.vq_idle_since[c] = 0.0;
@@ -224,19 +237,14 @@ DS_HD DS_INLINE uint8_t red_arrival_mred(const RedParams& p, RedState& s, int c,
                                          double now, const Draw& u) {
   if (p.aqm == kAqmRioC) {
     // Every average whose queue holds colour c: i = c .. kMaxColours-1, average i over n[0..i].
-    int32_t below = 0;  // packets of colours 0..c-1
-    for (int j = 0; j < c; ++j) below += s.n[j];
-    int32_t prefix = below;
-    for (int i = c; i < kMaxColours; ++i) {
-      prefix += s.n[i];
-      const bool idle = prefix == 0;  // vqueue i's idle_ (see red_dequeued)
-      s.avg[i] = red_mred_avg(p, s, s.avg[i], idle, s.cq_idle_since[i], now, 0, i);
-    }
+    for (int i = c; i < kMaxColours; ++i)
+      s.avg[i] = red_mred_avg(p, s, s.avg[i], s.cq_idle[i] != 0, s.cq_idle_since[i], now, 0, i);
   } else if (p.aqm == kAqmRioD) {
-    s.avg[c] = red_mred_avg(p, s, s.avg[c], s.n[c] == 0, s.vq_idle_since[c], now, c, c);
+    s.avg[c] = red_mred_avg(p, s, s.avg[c], s.vq_idle[c] != 0, s.vq_idle_since[c], now, c, c);
   } else {  // WRED: one average over the whole queue, copied to every precedence
-    const double a = red_mred_avg(p, s, s.avg[0], s.idle != 0, s.idle_since, now, 0,
-                                  kMaxColours - 1);
+    constexpr int top = kMaxColours - 1;  // its idle flag: the whole-queue one of RIO-C
+    const double a = red_mred_avg(p, s, s.avg[0], s.cq_idle[top] != 0, s.cq_idle_since[top],
+                                  now, 0, top);
     for (int i = 0; i < kMaxColours; ++i) s.avg[i] = a;
   }
   const double ave = s.avg[c];
@@ -259,9 +267,10 @@ DS_HD DS_INLINE uint8_t red_arrival_mred(const RedParams& p, RedState& s, int c,
   } else {
     s.count[c] = -1;
   }
-  // Accepted: dsredq.cc updateIdleFlag(). For RIO the flags are n[]-derived (the packet is
-  // about to be counted by red_enqueued); WRED's is the one whole-queue flag (also kept up to
-  // date under RIO, where nothing reads it).
+  // Accepted: dsredq.cc updateIdleFlag(): RIO-C clears the averages c.. (WRED reads the last
+  // of them), RIO-D colour c's. (s.idle, RED's flag, is kept as well; nothing reads it here.)
+  for (int i = c; i < kMaxColours; ++i) s.cq_idle[i] = 0;
+  s.vq_idle[c] = 0;
   s.idle = 0;
   return kRedAccept;
 }
@@ -300,30 +309,46 @@ DS_HD DS_INLINE void red_enqueued(RedState& s, uint8_t colour, int bytes) {
   s.b[c] += bytes;
 }
 
-// A packet of `colour` left the queue at slot time `now` (the end of its transmission).
-//  * Whole queue empty: idle = 1, idle_since = now (red.cc deque() finding the queue empty; used
-//    by RED and WRED).
-//  * RIO-D: colour c's virtual queue is idle while n[c] == 0, since vq_idle_since[c] (dsredq.cc
-//    updateREDStateVar sets idle_[prec] when qlen[prec] reaches 0; updateIdleFlag clears it
-//    when a packet of prec is accepted, i.e. when n[prec] becomes non-zero).
-//  * RIO-C: average i is idle while n[0..i] are all 0, since cq_idle_since[i]
+// A packet of `colour` left the queue: its transmission ran from slot time `start` to `end`.
+//  * Whole queue empty: idle = 1, idle_since = end (red.cc deque() finding the queue empty
+//    once the link has sent it; RED).
+//  * RIO-D: colour c's virtual queue idle (vq_idle[c]) since `start` when n[c] reaches 0
+//    (dsredq.cc updateREDStateVar sets idle_[prec], idletime_ = now at the dequeue that leaves
+//    qlen[prec] = 0, i.e. when the packet goes on the wire; updateIdleFlag clears it when a
+//    packet of prec is accepted: red_arrival).
+//  * RIO-C: average i idle (cq_idle[i]) since `start` when n[0..i] are all 0 and i >= c
 //    (updateREDStateVar: when qlen[prec] reaches 0 and every more protected qlen is 0, mark
 //    i = prec, prec+1, ... idle until the first non-empty one; updateIdleFlag clears i >= prec).
-DS_HD DS_INLINE void red_dequeued(RedState& s, uint8_t colour, int bytes, double now) {
+//    WRED uses the last of these, the whole queue's.
+// The flags are kept, not derived from n[]: while the last packet is on the wire the engine
+// leaves it out of n[] around red_arrival(), and an arrival then must find the average busy
+// (ns-2: idle since that packet's dequeue, m = int(ptc (now - start)) = 0 for a packet up to
+// the mean size), not idle since the queue's previous idle period.
+DS_HD DS_INLINE void red_dequeued(RedState& s, uint8_t colour, int bytes, double start,
+                                  double end) {
   const int c = detail::red_colour(colour);
   s.n[c] -= 1;
   s.b[c] -= bytes;
   if (s.n[c] != 0) return;
-  s.vq_idle_since[c] = now;
+  s.vq_idle[c] = 1;
+  s.vq_idle_since[c] = start;
   int32_t prefix = 0;
   for (int i = 0; i < kMaxColours; ++i) {
     prefix += s.n[i];
-    if (i >= c && prefix == 0) s.cq_idle_since[i] = now;
+    if (i >= c && prefix == 0) {
+      s.cq_idle[i] = 1;
+      s.cq_idle_since[i] = start;
+    }
   }
   if (prefix == 0) {
     s.idle = 1;
-    s.idle_since = now;
+    s.idle_since = end;
   }
+}
+
+// A zero-length transmission at `now` (start = end; the hand-computed tests).
+DS_HD DS_INLINE void red_dequeued(RedState& s, uint8_t colour, int bytes, double now) {
+  red_dequeued(s, colour, bytes, now, now);
 }
 
 // The average that governs `colour` (RED and WRED: the one average).

@@ -340,11 +340,72 @@ void test_bytes() {
 
 }  // namespace
 
+// 6. Multi-RED idle with the packet on the wire (dsredq.cc idle_/idletime_, Rossi gap:
+//    benchmarks/ns2/gaps/rossi_red_replay.py). One colour (green), w_q = 1/2, ptc = 1 packet
+//    per slot, thresholds far above; RIO-C, RIO-D and WRED average the same queue here.
+//    An arrival while the last packet is on the wire sees n[] without it (the engine takes it
+//    out around red_arrival) and must find the average busy: ns-2 marked the queue idle at
+//    that packet's dequeue, so m = int(ptc (now - dequeue)) = 0.
+//    G1 t=0   q=0, idle since 0, m = 0:        avg = 0
+//    G2 t=0   q=1, busy:                       avg = 0*0.5 + 0.5*1              = 0.5
+//    G1 sent [1,2], G2 sent [2,3]: idle since 2 (the start of G2's transmission)
+//    G3 t=6   q=0, m = int(6 - 2) = 4:         avg = 0.5*0.5^5                  = 0.015625
+//    G4 t=6.5 G3 on the wire (out of n[]), q=0, busy (G3 accepted; ns-2: idle since 6,
+//             m = int(0.5) = 0):               avg = 0.015625*0.5               = 0.0078125
+//             (the flag derived from n[] gave m = int(6.5 - 2) = 4: 0.015625*0.5^5)
+//    G3 sent [6,7], G4 sent [7,8]: idle since 7
+//    G5 t=10  m = int(10 - 7) = 3:             avg = 0.0078125*0.5^4            = 0.00048828125
+//             (idle from the end of G4's transmission, 8, would give m = 2: 0.0009765625)
+void test_idle_on_wire() {
+  for (uint8_t aqm : {ds::kAqmRioC, ds::kAqmRioD, ds::kAqmWred}) {
+    ds::RedParams p = params(aqm);
+    p.w_q = 0.5;
+    for (int c = 0; c < ds::kMaxColours; ++c) {
+      p.min_th[c] = 100.0;
+      p.max_th[c] = 200.0;
+    }
+    ds::RedState s;
+    ds::red_init(s);
+    bool ok = arrive(p, s, 0, 0.0) == ds::kRedAccept && s.avg[0] == 0.0;
+    ok = ok && arrive(p, s, 0, 0.0) == ds::kRedAccept && near(s.avg[0], 0.5);
+    ds::red_dequeued(s, 0, 1000, 1.0, 2.0);
+    ds::red_dequeued(s, 0, 1000, 2.0, 3.0);
+    ok = ok && arrive(p, s, 0, 6.0) == ds::kRedAccept && near(s.avg[0], 0.015625);
+    s.n[0] -= 1;  // G3 on the wire
+    s.b[0] -= 1000;
+    ok = ok && ds::red_arrival(p, s, 0, 1000, 6.5, 0.5) == ds::kRedAccept;
+    s.n[0] += 1;
+    s.b[0] += 1000;
+    ds::red_enqueued(s, 0, 1000);
+    ok = ok && near(s.avg[0], 0.0078125);
+    ds::red_dequeued(s, 0, 1000, 6.0, 7.0);
+    ds::red_dequeued(s, 0, 1000, 7.0, 8.0);
+    ok = ok && arrive(p, s, 0, 10.0) == ds::kRedAccept && near(s.avg[0], 0.00048828125);
+    check(ok, aqm == ds::kAqmRioC   ? "RIO-C: busy while the last packet is on the wire, idle from its start"
+              : aqm == ds::kAqmRioD ? "RIO-D: busy while the last packet is on the wire, idle from its start"
+                                    : "WRED: busy while the last packet is on the wire, idle from its start");
+  }
+  // RED keeps red.cc's moment: idle from the end of the last transmission.
+  ds::RedParams p = params(ds::kAqmRed);
+  p.w_q = 0.5;
+  p.min_th[0] = 100.0;
+  p.max_th[0] = 200.0;
+  ds::RedState s;
+  ds::red_init(s);
+  arrive(p, s, 0, 0.0);
+  arrive(p, s, 0, 0.0);  // avg 0.5
+  ds::red_dequeued(s, 0, 1000, 1.0, 2.0);
+  ds::red_dequeued(s, 0, 1000, 2.0, 3.0);
+  arrive(p, s, 0, 6.0);  // m = int(6 - 3) = 3: 0.5*0.5^4
+  check(s.idle == 0 && near(s.avg[0], 0.03125), "RED: idle from the end of the transmission");
+}
+
 int main() {
   test_ewma_idle();
   test_count_spacing();
   test_gentle();
   test_colours();
   test_bytes();
+  test_idle_on_wire();
   return report();
 }

@@ -29,7 +29,9 @@ def main() -> None:
     n["be_forced"] = n["cp0_drops"]
     n["af_red_share"] = n["cp12_pkts"] / (n["cp10_pkts"] + n["cp12_pkts"])
     seeds = [1, 2, 3, 4, 5]
-    res = simulate([rossi(rho=0.8, alpha_af=0.5, t_stop_s=200.0, t_halt_s=300.0, seed=s)
+    # ns-2 syn_ 0 (delay_growth_ 1): the builder's matching set-up
+    res = simulate([rossi(rho=0.8, alpha_af=0.5, t_stop_s=200.0, t_halt_s=300.0, seed=s,
+                          syn=False, delay_growth=True)
                     for s in seeds], seeds, backend="cpu")
     t = res.transfers
     rows = []

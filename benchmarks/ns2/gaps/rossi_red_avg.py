@@ -1,8 +1,9 @@
 """Rossi et al. at rho 0.8, alpha_AF 0.5: the RIO-C state at the bottleneck, ns-2.35 (sampled by
-rossi_red_avg.sh into results_gap_rossi_red_avg_ns2.csv) beside diffsweep (the builder rossi,
-seeds 1-5, run to t_halt = t_stop = 200 s so that its time averages cover the same [0, 200] s;
-the engine is causal, so those 200 s are the recorded runs' first 200 s): time means of the
-green and red RED averages and of the queue. diffsweep's queue counts the packet being
+rossi_red_avg.sh into results_gap_rossi_red_avg_ns2.csv) beside diffsweep (the builder rossi
+with syn=False, delay_growth=True as ns-2's syn_ 0 runs, seeds 1-5, run to t_halt = t_stop =
+200 s so that its time averages cover the same [0, 200] s; the engine is causal, so those
+200 s are the recorded runs' first 200 s): time means of the green and red RED averages and
+of the queue. diffsweep's queue counts the packet being
 transmitted (ns-2's getCurrent does not), so its column is also shown less the link's
 utilisation. Prints the table kept in rossi_red_avg.txt (docs/ns2-gaps.md).
 
@@ -26,7 +27,9 @@ from agreement import fmt, mean_ci  # noqa: E402
 def main() -> None:
     n = pd.read_csv(HERE / "results_gap_rossi_red_avg_ns2.csv")
     seeds = [1, 2, 3, 4, 5]
-    res = simulate([rossi(rho=0.8, alpha_af=0.5, t_stop_s=200.0, t_halt_s=200.0, seed=s)
+    # ns-2's runs are syn_ 0 (delay_growth_ 1, its default): the builder's matching set-up
+    res = simulate([rossi(rho=0.8, alpha_af=0.5, t_stop_s=200.0, t_halt_s=200.0, seed=s,
+                          syn=False, delay_growth=True)
                     for s in seeds], seeds, backend="cpu")
     q = res.queues.groupby("replica").agg(avg_green=("red_avg_green", "sum"),
                                           avg_red=("red_avg_red", "sum"),

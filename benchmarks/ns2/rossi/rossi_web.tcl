@@ -321,6 +321,43 @@ if {[info exists ::env(RW_SAMPLE)]} {
     }
     $ns at [expr {$THALT - 1e-6}] "report_samples"
 }
+# RW_QTRACE=file (gap check, ../gaps/rossi_red_replay.py): a trace of the S->R queue only, one
+# line per enqueue '+' (written before dsRED sees the packet), dequeue '-' (after it has left
+# the queue and dsRED has updated its RIO-C state) and drop 'd' (buffer full or average above
+# max_th; early drops go to the flow monitor and have no line of their own) until t_stop:
+#   ev time fid uid size qlen0 qlen1 avg0 avg1 n10 n12 drops edrops
+# time in full double precision (ns-2's own trace prints 6 decimals; int(ptc (now - idletime_))
+# needs every bit), qlen0/qlen1 = the green and red virtual
+# queues (waiting packets; getCurrentV), avg0/avg1 = the RIO-C averages (getAverageV, "%f"),
+# n10/n12 = dsRED's arrival counts of code points 10 and 12 and drops/edrops its forced and
+# early drop counts (getStat), all at the moment of the event: from one line to the next they
+# tell an arrival's code point and fate. Reading them draws nothing, so the run is unchanged.
+# Not with RW_TRACE (both would trace S->R).
+if {[info exists ::env(RW_QTRACE)]} {
+    if {[info exists ::env(RW_TRACE)]} { puts stderr "RW_QTRACE and RW_TRACE exclusive"; exit 1 }
+    set qtf [open $::env(RW_QTRACE) w]
+    fconfigure $qtf -buffering full -buffersize 1048576
+    $ns trace-queue $S $R [open /dev/null w]
+    set lnk [$ns link $S $R]
+    proc qtrace_handle {line} {
+        global ns q qtf TSTOP
+        set now [$ns now]
+        if {$now > $TSTOP} return
+        # ns-2 trace line: ev t from to type size flags fid src dst seq uid
+        puts $qtf [format "%s %.17g %s %s %s %d %d %s %s %d %d %d %d" [lindex $line 0] $now \
+            [lindex $line 7] [lindex $line 11] [lindex $line 5] \
+            [expr {int([$q getCurrentV 0 0])}] [expr {int([$q getCurrentV 0 1])}] \
+            [$q getAverageV 0 0] [$q getAverageV 0 1] \
+            [expr {int([$q getStat pkts 10])}] [expr {int([$q getStat pkts 12])}] \
+            [expr {int([$q getStat drops])}] [expr {int([$q getStat edrops])}]]
+    }
+    foreach tv {enqT_ deqT_ drpT_} {
+        set tobj [$lnk set $tv]
+        $tobj set callback_ 1
+        $tobj proc handle {line} { qtrace_handle $line }
+    }
+    $ns at [expr {$THALT - 2e-6}] "flush $qtf"
+}
 $ns at $THALT "finish"
 
 set t0 [new Agent/TCP/Reno]
