@@ -115,21 +115,26 @@ DS_HD DS_INLINE void count_aqm_drop(Replica DS_REF x, const Packet& p, size_t k,
 
 // RED/RIO/WRED's verdict on an arrival at class c of link l (k its output index): false when
 // it drops the packet (counted). A call, so that arrive() stays small for drop-tail replicas.
+// ns-2's RED and dsRED queues count the packets waiting; the one on the wire has left its
+// queue. Here a packet stays at the head of its queue until it has been sent: is class c's
+// head the packet on link l's wire? (The class the link is sending; on a one-class link any
+// head; under "cbq" every class is its own pipe, its head on that pipe's wire.)
+DS_HD DS_INLINE bool head_on_wire(Replica DS_REF x, int l, int c, const Ring<Packet>& ring) {
+  return !ring.empty() && (x.links()[l].busy_cls == c ||
+                           (x.links()[l].busy_cls < 0 && x.in()->link_n_classes[x.iL(l)] == 1) ||
+                           x.in()->link_sched[x.iL(l)] == kSchedCbq);
+}
+
 DS_HD DS_RARE bool aqm_admits(Replica DS_REF x, const Packet& p, int l, int c, size_t k,
                               uint8_t colour, bool fits, double t) {
   const size_t ik = x.iLC(l, c);
   const RedParams rp = red_params(x, ik);
   ReplicaHdr* h = x.hdr();
   const uint64_t seed = x.seed();
-  // ns-2's RED counts the packets waiting; the one on the wire has left its queue. Here a
-  // packet stays at the head of its queue until it has been sent, so the head of the class
-  // the link is sending (on a one-class link: any head) is left out of RED's count.
+  // the head on the wire is left out of RED's count (head_on_wire)
   RedState& rs = x.red()[k];
   Ring<Packet> ring = x.queue_ring(l, c);
-  // Under "cbq" every class is its own pipe: its head is on that pipe's wire.
-  const bool on_wire = !ring.empty() && (x.links()[l].busy_cls == c ||
-                                         (x.links()[l].busy_cls < 0 && x.in()->link_n_classes[x.iL(l)] == 1) ||
-                                         x.in()->link_sched[x.iL(l)] == kSchedCbq);
+  const bool on_wire = head_on_wire(x, l, c, ring);
   const uint8_t head_colour = on_wire ? colour_of(ring.front()) : 0;
   const int head_bytes = on_wire ? ring.front().bytes : 0;
   if (on_wire) {
@@ -272,7 +277,20 @@ DS_HD inline void arrive_full(Replica DS_REF x, Packet p, uint32_t now) {
   ClassQueue& q = x.link_queues(l)[c];
   const size_t ik = x.iLC(l, c);
   const uint8_t aqm = fh.f_aqm ? x.in()->class_aqm[ik] : (uint8_t)kAqmDropTail;
-  const bool fits = drop_tail_accepts((uint8_t)q.limit_kind, q.limit, q.ring.count, q.bytes, p.bytes);
+  // The buffer: a drop-tail limit counts the packet on the wire (ns-2's DropTail holds
+  // limit - 1 waiting packets and the one being sent); RED and dsRED count the packets
+  // waiting (red.cc: qlen >= qlim is a forced drop; dsredq.cc: q_->length() > qlim - 1), so
+  // that they hold limit waiting packets and the one on the wire.
+  int32_t held = q.ring.count;
+  int64_t held_bytes = q.bytes;
+  if (aqm != kAqmDropTail) {
+    const Ring<Packet> ring = x.queue_ring(l, c);
+    if (head_on_wire(x, l, c, ring)) {
+      held -= 1;
+      held_bytes -= ring.front().bytes;
+    }
+  }
+  const bool fits = drop_tail_accepts((uint8_t)q.limit_kind, q.limit, held, held_bytes, p.bytes);
   // ns-2's RED (red.cc) updates its average before it sees that the buffer is full; its
   // DiffServ multi-RED (dsredq.cc) refuses an overflowing packet first (model/queue_red.h).
   if ((aqm == kAqmRed || (aqm != kAqmDropTail && fits)) &&

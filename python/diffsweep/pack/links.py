@@ -126,12 +126,15 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
                     rows["red_min_th"][l, c, k] = t.min_th
                     rows["red_max_th"][l, c, k] = t.max_th
                     rows["red_max_p"][l, c, k] = t.max_p
+            # a RED or dsRED limit counts the packets waiting, the one on the wire besides
+            # (engine/queue_side.h: arrive_full)
+            on_wire = 1 if qc.aqm != "droptail" else 0
             if qc.limit_pkts is not None:
                 rows["class_limit"][l, c], rows["class_limit_kind"][l, c] = qc.limit_pkts, kind["pkts"]
-                class_need[c] = max(class_need[c], qc.limit_pkts)
+                class_need[c] = max(class_need[c], qc.limit_pkts + on_wire)
             elif qc.limit_bytes is not None:
                 rows["class_limit"][l, c], rows["class_limit_kind"][l, c] = qc.limit_bytes, kind["bytes"]
-                class_need[c] = max(class_need[c], qc.limit_bytes // mn + 1)
+                class_need[c] = max(class_need[c], qc.limit_bytes // mn + 1 + on_wire)
             else:
                 # the ring is UNLIMITED_CLASS_PKTS (pack adds one packet to every need)
                 class_need[c] = max(class_need[c], UNLIMITED_CLASS_PKTS - 1)
