@@ -35,7 +35,7 @@ def draw_map(table, axes: dict, title: str):
     xs = axes[names[0]]
     ys = axes[names[1]] if len(names) > 1 else [None]
     panels = axes[names[2]] if len(names) > 2 else [None]
-    w = max(3.2, 0.62 * len(xs) + 1.8)
+    w = max(4.6 if len(panels) == 1 else 3.2, 0.62 * len(xs) + 1.8)
     h = max(2.2, 0.5 * len(ys) + 1.9)
     fig = Figure(figsize=(w * len(panels), h + 0.6), layout="constrained")
     FigureCanvasAgg(fig)
@@ -77,9 +77,9 @@ def draw_map(table, axes: dict, title: str):
                for s in ("holds", "partly holds", "does not hold", "undecided", "not measured")
                if (table["status"] == s).any()]
     handles.append(Patch(facecolor="white", edgecolor="black", linewidth=2,
-                         label="the paper's set-up (n: seeds per point)"))
-    fig.legend(handles=handles, loc="outside lower center", ncol=min(len(handles), 6),
-               fontsize=7, frameon=False)
+                         label="the paper's set-up"))
+    fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=7,
+               frameon=False, title="n: seeds per point", title_fontsize=7)
     return fig
 
 
