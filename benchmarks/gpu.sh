@@ -13,9 +13,9 @@
 # call; three calls on a fresh machine (each builds: the machine may be a new one):
 #   STEPS="build tests throughput" bash benchmarks/gpu.sh
 #   STEPS="build reproduce" bash benchmarks/gpu.sh
-#   STEPS="build papers ncu" bash benchmarks/gpu.sh
+#   STEPS="build papers ncu atlas" bash benchmarks/gpu.sh
 set -uo pipefail
-STEPS=${STEPS:-"build tests throughput reproduce papers ncu"}
+STEPS=${STEPS:-"build tests throughput reproduce papers ncu atlas"}
 STEP_TIMEOUT=${STEP_TIMEOUT:-240}
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 cd "$(dirname "$0")/.."
@@ -63,6 +63,18 @@ if want papers; then
     done
     cmp "/tmp/$paper-quick-cuda/verdicts.json" "/tmp/$paper-quick-cpu/verdicts.json" && log "$paper quick verdicts.json: cuda == cpu"
   done
+fi
+if want atlas; then
+  # issue 25: the quick Kaur & Vin C4 atlas (12 cells, 2,304 replicas in the first round) on
+  # both backends: the same statuses, verdicts and seeds per cell (the full one, 17,280
+  # replicas of 100 s, needs a call of its own: docs/atlas/README.md)
+  for b in cuda cpu; do
+    rm -rf "/tmp/atlas-c4-$b"
+    step "atlas_c4_quick_$b" diffsweep atlas kaur-vin C4 --axes send_jitter_s=0,1e-5,1e-4,1e-3 \
+      buffer_bytes=100000,200000,400000 --max-seeds 8 --quick --backend "$b" --out "/tmp/atlas-c4-$b"
+  done
+  cmp "/tmp/atlas-c4-cuda/verdicts.csv" "/tmp/atlas-c4-cpu/verdicts.csv" && log "atlas C4 quick verdicts.csv: cuda == cpu"
+  grep -h "^\[atlas\]" "$OUT"/atlas_*.log | tee -a "$OUT/gpu-summary.txt"
 fi
 if want ncu && command -v ncu > /dev/null; then
   step ncu ncu --kernel-name regex:run_family --launch-skip 1 --launch-count 1 --section SpeedOfLight \
