@@ -42,8 +42,8 @@ DS_HD inline void flow_events(Replica DS_REF x, int f, uint32_t now) {
   const bool delayed_send = s.delsnd_due <= now;  // send jitter: the held send is due
   if (delayed_send) s.delsnd_due = kNeverSlot;
   if (s.rto_due <= now) rto_fire(x, f, s, now);
-  for (const Ack* a = x.first_ack(f); a && a->due <= now; a = x.first_ack(f)) {
-    const Ack ack = x.take_ack(f);
+  for (const Ack* a = x.first_ack(s); a && a->due <= now; a = x.first_ack(s)) {
+    const Ack ack = x.take_ack(s);
     if (ack.gen == s.gen) recv_ack(x, f, s, ack.ackno, now);  // else for an earlier transfer
   }
   if (fh.f_traffic && s.finished && x.sx(f).rec_k >= 0) transfer_sender_done(x, f);
@@ -56,7 +56,7 @@ DS_HD inline void flow_events(Replica DS_REF x, int f, uint32_t now) {
   if (fh.f_traffic && x.sx(f).pending && x.sx(f).pend_at < k) k = x.sx(f).pend_at;
   if (fh.f_app && x.sx(f).app_next < (double)k)
     k = (uint32_t)x.sx(f).app_next;  // the application's next write
-  const Ack* a = x.first_ack(f);
+  const Ack* a = x.first_ack(s);
   if (a && a->due < k) k = a->due;
   x.tree().set(f, k, x.lane_root(f));
 }

@@ -356,17 +356,19 @@ struct Replica {
   DS_HD DS_INLINE TcpReceiver& rcv(int f) const { return rcvs()[f]; }
   DS_HD DS_INLINE SourceState& src(int s) const { return sources()[s]; }
   DS_HD DS_INLINE uint32_t* rxbits(int f) const { return rxb() + (size_t)f * kRxWords; }
-  // Flow f's access-link FIFO, in its lane's pool (flow side: the owning lane only).
-  DS_HD DS_INLINE NicFifo nic_fifo(int f) const {
-    return NicFifo{&snds()[f].nic, nic(), nic_next(), nic_pools() + (f >> lane_shift())};
+  // Flow f's access-link FIFO, in its lane's pool (flow side: the owning lane only). These
+  // take the flow's sender, which the caller holds: finding it again from f is a multiply
+  // and a reload of the senders' address per use, several times per flow event
+  // (callgrind, benchmarks/slot_cost.py).
+  DS_HD DS_INLINE NicFifo nic_fifo(int f, TcpSender& s) const {
+    return NicFifo{&s.nic, nic(), nic_next(), nic_pools() + (f >> lane_shift())};
   }
-  // The first ACK in flight to flow f's sender (null: none).
-  DS_HD DS_INLINE Ack* first_ack(int f) const {
-    return snds()[f].ack_first < 0 ? nullptr : acks() + snds()[f].ack_first;
+  // The first ACK in flight to sender s (null: none).
+  DS_HD DS_INLINE Ack* first_ack(const TcpSender& s) const {
+    return s.ack_first < 0 ? nullptr : acks() + s.ack_first;
   }
-  // Flow side: the sender takes its first ACK.
-  DS_HD DS_INLINE Ack take_ack(int f) const {
-    TcpSender& s = snds()[f];
+  // Flow side: sender s takes its first ACK.
+  DS_HD DS_INLINE Ack take_ack(TcpSender& s) const {
     Ack* pool = acks();
     const Ack a = pool[s.ack_first];  // read whole before the narrow store below
     pool[s.ack_first].consumed = 1;
