@@ -108,6 +108,7 @@ DS_HD inline void init_replica(Replica DS_REF x) {
       x.flag(kOvfShape);  // the host raises; touch no state the block lacks (the Balancing
       h.f_traffic = h.f_app = h.f_aqm = 0;  // Marker checks conn_meters itself)
     }
+    h.f_flow_ext = h.f_trace | h.f_traffic | h.f_app;
   }
   const uint64_t first = (uint64_t)h.lookahead;  // the first round's horizon
   const uint64_t end = (uint64_t)x.in()->end_slot[x.iR()];
