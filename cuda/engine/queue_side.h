@@ -463,7 +463,7 @@ DS_HD inline void order_arrivals(Replica DS_REF x) {
   }
 }
 
-DS_HD inline void queue_slot(Replica DS_REF x, uint32_t now) {
+DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now) {
   x.measuring = (int64_t)now >= x.in()->warmup_slot[x.iR()];
   if (now >= x.hdr()->peak_due) count_starts(x, now);  // transfers starting now (traffic only)
   while (x.rxtree().min_key() <= now) {  // delayed-ACK timers
@@ -514,6 +514,13 @@ DS_HD inline void queue_slot(Replica DS_REF x, uint32_t now) {
       }
     }
   }
+}
+
+// The queue side's slots [t0, t1). On the host one call for them all, each slot inlined in
+// the loop: a call per slot cost its prologue, epilogue and the reloads of the view's
+// addresses every slot (~20 instructions per replica-slot, callgrind, benchmarks/slot_cost.py).
+DS_HD DS_HOST_CALL void queue_slots(Replica DS_REF x, uint32_t t0, uint32_t t1) {
+  for (uint32_t t = t0; t < t1; ++t) queue_slot(x, t);
 }
 
 }  // namespace ds

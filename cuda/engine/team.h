@@ -147,7 +147,7 @@ DS_HD inline bool queue_phase(Replica DS_REF x) {
     x.flag(kOvfStage);
     return false;
   }
-  for (uint32_t t = x.hdr()->t_queue; t < t_end; ++t) queue_slot(x, t);
+  queue_slots(x, x.hdr()->t_queue, t_end);
   x.hdr()->t_queue = t_end;
   // Transfers that arrive before the next round's horizon start now, between rounds.
   if (x.hdr()->f_traffic) admit_transfers(x, round_horizon(x, (uint32_t)x.in()->end_slot[x.iR()]));
