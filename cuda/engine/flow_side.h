@@ -67,7 +67,7 @@ DS_HD inline void flow_events(Replica DS_REF x, int f, uint32_t now) {
   }
   const Ack* a = x.first_ack(s);
   if (a && a->due < k) k = a->due;
-  x.tree().set(f, k, x.lane_root(f));
+  x.tree().replay(f, k, x.lane_root(f));  // f was its lane's minimum (flow_phase)
 }
 
 // Lane k's part of a round: flow events in slots before `horizon`. Leaves in x.lane_t()[k]
