@@ -40,23 +40,22 @@ struct MinTree {
   // Re-keys the leaf that wins every node from it up to `root` (the minimum just taken from
   // that subtree: a flow event's own flow) and replays its matches (Knuth's replacement
   // selection). set() would rewrite every node of the path too, since each held this leaf,
-  // but reads both children's winners and keys at each; here the path's winner and its key
-  // are carried up and only the other child is read (callgrind, benchmarks/slot_cost.py:
-  // 64 flows, 6 levels per flow event, 967 -> 954 instructions per replica-slot). The same
-  // winners: the order by key, then index, is total on distinct leaves, so better() is
-  // symmetric.
+  // but reads both children's winners and keys at each and branches on the comparison; here
+  // the path's winner is carried up as one number, (key << 16) | index, so each level reads
+  // only the other child and takes the smaller without a branch (the order by key, then
+  // index, is total on distinct leaves: the same winners as better()). A 64-flow flow event
+  // re-keys 6 levels, and which side wins is close to a coin toss: callgrind 967 -> 939
+  // instructions per replica-slot, ab.py 1.00 -> 1.31 x f36c9ee (benchmarks/README.md).
   DS_HD DS_INLINE void replay(int32_t leaf, uint32_t k, int32_t root = 1) {
     if (key[leaf] == k) return;
     key[leaf] = k;
-    uint16_t w = (uint16_t)leaf;
-    uint32_t kw = k;
+    // (key, index) as one number: one comparison, no branch on which of equal keys wins
+    uint64_t w = (uint64_t)k << 16 | (uint16_t)leaf;
     for (int32_t node = P + leaf; (node >> 1) >= root; node >>= 1) {
       const uint16_t o = winner[node ^ 1];
-      const uint32_t ko = key[o];
-      const bool o_wins = ko < kw || (ko == kw && o < w);
-      w = o_wins ? o : w;
-      kw = o_wins ? ko : kw;
-      winner[node >> 1] = w;
+      const uint64_t c = (uint64_t)key[o] << 16 | o;
+      w = c < w ? c : w;
+      winner[node >> 1] = (uint16_t)w;
     }
   }
 
