@@ -359,8 +359,8 @@ struct Replica {
   DS_HD DS_INLINE uint32_t* rxbits(int f) const { return rxb() + (size_t)f * kRxWords; }
   // Flow f's access-link FIFO, in its lane's pool (flow side: the owning lane only). These
   // take the flow's sender, which the caller holds: finding it again from f is a multiply
-  // and a reload of the senders' address per use, several times per flow event
-  // (callgrind, benchmarks/slot_cost.py).
+  // and a reload of the senders' address per use, several times per flow event (callgrind,
+  // benchmarks/slot_cost.py: 1 flow 817 -> 809 instructions per replica-slot).
   DS_HD DS_INLINE NicFifo nic_fifo(int f, TcpSender& s) const {
     return NicFifo{&s.nic, nic(), nic_next(), nic_pools() + (f >> lane_shift())};
   }
