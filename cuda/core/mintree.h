@@ -37,6 +37,28 @@ struct MinTree {
   DS_HD DS_INLINE uint32_t min_key_at(int32_t node) const { return key[winner[node]]; }
   DS_HD DS_INLINE int32_t min_index_at(int32_t node) const { return winner[node]; }
 
+  // Re-keys the leaf that wins every node from it up to `root` (the minimum just taken from
+  // that subtree: a flow event's own flow) and replays its matches (Knuth's replacement
+  // selection). set() would rewrite every node of the path too, since each held this leaf,
+  // but reads both children's winners and keys at each and branches on the comparison; here
+  // the path's winner is carried up as one number, (key << 16) | index, so each level reads
+  // only the other child and takes the smaller without a branch (the order by key, then
+  // index, is total on distinct leaves: the same winners as better()). A 64-flow flow event
+  // re-keys 6 levels, and which side wins is close to a coin toss: callgrind 967 -> 939
+  // instructions per replica-slot, ab.py 1.00 -> 1.31 x f36c9ee (benchmarks/README.md).
+  DS_HD DS_INLINE void replay(int32_t leaf, uint32_t k, int32_t root = 1) {
+    if (key[leaf] == k) return;
+    key[leaf] = k;
+    // (key, index) as one number: one comparison, no branch on which of equal keys wins
+    uint64_t w = (uint64_t)k << 16 | (uint16_t)leaf;
+    for (int32_t node = P + leaf; (node >> 1) >= root; node >>= 1) {
+      const uint16_t o = winner[node ^ 1];
+      const uint64_t c = (uint64_t)key[o] << 16 | o;
+      w = c < w ? c : w;
+      winner[node >> 1] = (uint16_t)w;
+    }
+  }
+
   // Re-keys a leaf and repairs the path up to `root` (1 = the whole tree).
   DS_HD void set(int32_t leaf, uint32_t k, int32_t root = 1) {
     if (key[leaf] == k) return;

@@ -108,6 +108,7 @@ DS_HD inline void init_replica(Replica DS_REF x) {
       x.flag(kOvfShape);  // the host raises; touch no state the block lacks (the Balancing
       h.f_traffic = h.f_app = h.f_aqm = 0;  // Marker checks conn_meters itself)
     }
+    h.f_flow_ext = h.f_trace | h.f_traffic | h.f_app;
   }
   const uint64_t first = (uint64_t)h.lookahead;  // the first round's horizon
   const uint64_t end = (uint64_t)x.in()->end_slot[x.iR()];
@@ -146,7 +147,7 @@ DS_HD inline bool queue_phase(Replica DS_REF x) {
     x.flag(kOvfStage);
     return false;
   }
-  for (uint32_t t = x.hdr()->t_queue; t < t_end; ++t) queue_slot(x, t);
+  queue_slots(x, x.hdr()->t_queue, t_end);
   x.hdr()->t_queue = t_end;
   // Transfers that arrive before the next round's horizon start now, between rounds.
   if (x.hdr()->f_traffic) admit_transfers(x, round_horizon(x, (uint32_t)x.in()->end_slot[x.iR()]));

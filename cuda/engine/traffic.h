@@ -226,7 +226,7 @@ DS_HD inline void transfer_start(Replica DS_REF x, int f, TcpSender& s) {
   const uint8_t gen = e.pend_gen;
   const int32_t size = e.pend_size;
   const uint32_t at = e.pend_at;
-  x.nic_fifo(f).clear();  // what the last connection left at the access link is dropped
+  x.nic_fifo(f, s).clear();  // what the last connection left at the access link is dropped
   sender_init(x, f, s);
   s.curseq = size + syn_seqs(x, x.iF(f));
   s.start_due = at;

@@ -47,8 +47,10 @@ DS_HD inline int32_t rx_accept(TcpReceiver& r, uint32_t* bits, int32_t seq) {
   return r.rcv_next - before;
 }
 
+// Inlined on the host (DS_FLATTEN): with the queue side's slot inlined in its loop
+// (engine/queue_side.h, queue_slots), g++ made this a call per delivered segment.
 template <class X>
-DS_HD inline void receive_segment(X DS_REF x, int f, int32_t seq, uint32_t now) {
+DS_HD DS_FLATTEN void receive_segment(X DS_REF x, int f, int32_t seq, uint32_t now) {
   TcpReceiver& r = x.rcv(f);
   const size_t i = x.iF(f);
   const int32_t before = r.rcv_next;

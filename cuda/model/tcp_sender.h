@@ -150,7 +150,7 @@ DS_HD inline void output(X DS_REF x, int f, TcpSender& s, int32_t seq, uint32_t 
   }
   if (s.rto_due == kNeverSlot) set_rtx_timer(x, s, now);
   const int32_t limit = x.in()->flow_access_limit[x.iF(f)];
-  const NicFifo fifo = x.nic_fifo(f);
+  const NicFifo fifo = x.nic_fifo(f, s);
   if (limit > 0 && fifo.size() >= limit) {
     // Counted here only: flow_drops belongs to the queue side, which may be behind this
     // sender's slot; flush_replica adds these to it (engine/team.h).
@@ -256,7 +256,7 @@ DS_HD inline void send_much(X DS_REF x, int f, TcpSender& s, uint32_t now, bool 
   const uint8_t tag = x.hdr()->f_tcp_tag ? (uint8_t)(sender_tag(x, f, s) << kHopTagShift) : 0;
   const uint8_t link1 = (uint8_t)x.in()->flow_route[i * kMaxHops];
   const uint8_t link2 = (uint8_t)x.in()->flow_route2[i * kMaxHops];
-  s.wake_due = access_transmit(s.nic, x.nic_fifo(f), now,
+  s.wake_due = access_transmit(s.nic, x.nic_fifo(f, s), now,
                                [&](int32_t seq, bool rexmit, double start) {
                                  Packet* p = x.emit_slot(now);
                                  if (!p) return;

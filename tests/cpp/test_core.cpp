@@ -1,4 +1,4 @@
-// Plain C++ tests for cuda/core/{philox,pmath}.h (no framework).
+// Plain C++ tests for cuda/core/{philox,pmath,mintree}.h (no framework).
 // Build (from the repo root):
 //   g++ -std=c++17 -O2 -ffp-contract=off -Wall -Wextra -Icuda tests/cpp/test_core.cpp -o test_core
 #include <cinttypes>
@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "check.h"
+#include "core/mintree.h"
 #include "core/philox.h"
 #include "core/pmath.h"
 
@@ -137,6 +138,48 @@ void test_pexp() {
   check(rel_err(ds::exponential(0.25, 3.0), -3.0L * std::log(0.25L)) < 1e-14, "exponential");
 }
 
+// MinTree::replay (the minimum of a lane's subtree re-keyed, as a flow event does) against
+// set() on a copy and against a brute-force minimum by (key, index), with many ties, for
+// teams of 1, 2, 4 and 8 lanes (each lane's subtree repaired up to its own root).
+void test_mintree_replay() {
+  constexpr int32_t P = 64;
+  uint32_t rng = 12345u;
+  auto next = [&rng]() { rng = rng * 1664525u + 1013904223u; return rng >> 8; };
+  bool same = true, minimal = true;
+  for (int32_t lanes = 1; lanes <= 8; lanes *= 2) {
+    uint32_t ka[P], kb[P];
+    uint16_t wa[2 * P], wb[2 * P];
+    ds::MinTree a{ka, wa, P}, b{kb, wb, P};
+    a.init_all_never();
+    b.init_all_never();
+    const int32_t n = P / lanes;
+    for (int step = 0; step < 50000; ++step) {
+      const int32_t lane = (int32_t)(next() % (uint32_t)lanes);
+      const int32_t root = lanes + lane;
+      const uint32_t k = next() % 3 == 0 ? ds::kNever : next() % 40;  // small keys: ties
+      if (next() % 2) {  // the subtree's minimum re-keyed
+        const int32_t leaf = a.min_index_at(root);
+        a.replay(leaf, k, root);
+        b.set(leaf, k, root);
+      } else {  // any leaf of the subtree, through set() on both (the queue side's re-keys)
+        const int32_t leaf = lane * n + (int32_t)(next() % (uint32_t)n);
+        a.set(leaf, k, root);
+        b.set(leaf, k, root);
+      }
+      for (int32_t l = 0; l < lanes; ++l) {
+        int32_t best = l * n;
+        for (int32_t i = l * n; i < (l + 1) * n; ++i)
+          if (ka[i] < ka[best]) best = i;  // of equal keys, the lower index
+        minimal = minimal && a.min_index_at(lanes + l) == best;
+      }
+      for (int32_t i = 0; i < P; ++i) same = same && ka[i] == kb[i];
+      for (int32_t i = 1; i < 2 * P; ++i) same = same && wa[i] == wb[i];
+    }
+  }
+  check(same, "MinTree::replay leaves the tree as set() does");
+  check(minimal, "MinTree::replay: each lane's root holds its minimum by (key, index)");
+}
+
 }  // namespace
 
 int main() {
@@ -145,5 +188,6 @@ int main() {
   test_stream();
   test_plog();
   test_pexp();
+  test_mintree_replay();
   return report();
 }
