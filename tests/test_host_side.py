@@ -8,6 +8,7 @@ import json
 import os
 import re
 import shutil
+import time
 from pathlib import Path
 
 import numpy as np
@@ -254,12 +255,29 @@ def test_the_papers_tables_are_computed_once_per_results():
 # --------------------------------------------------------------------------------------------
 def test_render_runs_the_tasks_in_other_processes_in_order():
     tasks = [lambda i=i: (i, os.getpid()) for i in range(5)]
-    done, extra = rd.render(tasks, 2, meanwhile=lambda: os.getpid())
+    # while this process is busy (meanwhile), the worker takes every task
+    done, extra = rd.render(tasks, 2, meanwhile=lambda: time.sleep(1.0) or os.getpid())
     assert [out[0] for out, _ in done] == list(range(5)) and extra == os.getpid()
     assert all(out[1] != os.getpid() for out, _ in done) and all(s >= 0 for _, s in done)
     done, extra = rd.render(tasks, 1, meanwhile=lambda: "here")  # the serial fallback
     assert [out for out, _ in done] == [(i, os.getpid()) for i in range(5)] and extra == "here"
     assert rd.default_workers() >= 1
+
+
+def test_render_draws_here_too_from_the_back_once_meanwhile_is_done(tmp_path):
+    """The worker takes the tasks from the front, this process (after meanwhile) from the back:
+    every task runs once, the answers come in task order."""
+    def task(i):
+        (tmp_path / f"{i}-{os.getpid()}").touch()
+        time.sleep(0.2)
+        return i, os.getpid()
+    tasks = [lambda i=i: task(i) for i in range(8)]
+    done, _ = rd.render(tasks, 2, meanwhile=lambda: time.sleep(0.3))
+    assert [out[0] for out, _ in done] == list(range(8))
+    assert sorted(int(p.name.split("-")[0]) for p in tmp_path.iterdir()) == list(range(8))
+    here = [i for (i, pid), _ in done if pid == os.getpid()]
+    there = [i for (i, pid), _ in done if pid != os.getpid()]
+    assert here and there and min(here) > max(there)  # this process took the last ones
 
 
 def test_render_raises_a_task_error_here():

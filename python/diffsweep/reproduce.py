@@ -335,9 +335,11 @@ def _analyse(spec, out: Path, chosen, names, runs, cfgs, quick, backend, sweeps,
             stem = fig_dir / f"{spec.package}_fig{fam.figure}"
             tasks.append(lambda fn=draw[fam.id], res=res, stem=stem: (list(save(fn(res), stem)),
                                                                       None))
-        # the families with a make hook first: they draw several figures (and may rate
-        # claims), so a worker starting them last would finish alone
-        first = sorted(range(len(tasks)), key=lambda i: chosen[i].make is None)
+        # the families with a make hook last: this process, which takes the tasks from the
+        # back once the claims are rated, starts them first (they draw several figures and
+        # may rate claims: started late, one would finish alone; a hook that rates claims on
+        # a family's own data gets the verdicts the claims rated here just gave)
+        first = sorted(range(len(tasks)), key=lambda i: chosen[i].make is not None)
         t0 = time.perf_counter()
         done, (verdicts, t_claims) = render(
             [tasks[i] for i in first], jobs,

@@ -2,16 +2,21 @@
 
 A task is a callable with no arguments that draws one figure (matplotlib's Agg canvas, no
 pyplot state) and saves it, returning what the caller needs (the paths written, a note). The
-tasks run in ``workers`` processes forked from this one, so that they read the tables this
-process holds (and any per-seed table computed before the fork) without copying them; each
-returns its answer and the seconds it took. ``meanwhile`` runs in this process while they
-draw (``reproduce`` rates the claims there). Figures drawn in a worker are the same files as
-drawn here (the same code on the same data; ``tests/test_host_side.py`` compares them).
+tasks are drawn by ``workers`` processes: ``workers - 1`` forked from this one, so that they
+read the tables this process holds (and any per-seed table computed before the fork) without
+copying them, and this one. This process first runs ``meanwhile`` (``reproduce`` rates the
+claims there), then draws too: the workers take the tasks from the front of the list, this
+process from the back, each task once (a task no worker has started yet is this process's to
+take). What it draws reads the per-seed tables ``meanwhile`` computed here instead of
+computing them again in a worker, and no process waits idle beside the workers (with one
+worker per core, the claims were rated in a third process on two cores). Each task returns
+its answer and the seconds it took. Figures drawn in a worker are the same files as drawn
+here (the same code on the same data; ``tests/test_host_side.py`` compares them).
 
 Serial fallback: ``workers`` <= 1, a single task, or a platform without ``fork`` (the tasks
 are closures over the tables, which a spawned process would have to receive pickled) run
-every task here, in order. The default number of workers is the number of cores this process
-may use (``default_workers``).
+every task here, in order. The default number of processes is the number of cores this
+process may use (``default_workers``).
 """
 from __future__ import annotations
 
@@ -61,9 +66,10 @@ def _fork_context():
 
 def render(tasks: list[Callable[[], Any]], workers: int | None = None,
            meanwhile: Callable[[], Any] | None = None) -> tuple[list[tuple[Any, float]], Any]:
-    """Run ``tasks`` (see the module docstring) in up to ``workers`` processes (None: one per
-    core) while ``meanwhile()`` runs here. Returns ([(task's answer, seconds)] in task order,
-    meanwhile's answer). A task's exception is raised here once the others are done."""
+    """Run ``tasks`` (see the module docstring) in up to ``workers`` processes, this one
+    included (None: one per core), ``meanwhile()`` here first. Returns ([(task's answer,
+    seconds)] in task order, meanwhile's answer). A task's exception is raised here once the
+    tasks in progress are done (no task is started after it)."""
     global _TASKS
     workers = default_workers() if workers is None else int(workers)
     ctx = _fork_context()
@@ -73,7 +79,7 @@ def render(tasks: list[Callable[[], Any]], workers: int | None = None,
     from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
 
     _TASKS = list(tasks)
-    ex = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=ctx,
+    ex = ProcessPoolExecutor(max_workers=min(workers - 1, len(tasks)), mp_context=ctx,
                              initializer=_worker_init)
     try:
         with warnings.catch_warnings():
@@ -82,7 +88,13 @@ def render(tasks: list[Callable[[], Any]], workers: int | None = None,
             warnings.simplefilter("ignore", DeprecationWarning)
             futures = [ex.submit(_run, i) for i in range(len(tasks))]
         extra = meanwhile() if meanwhile is not None else None
-        return [f.result() for f in futures], extra
+        here = {}
+        # from the back, every task no worker has started (a future not yet handed to a
+        # worker can be cancelled; the pool hands a worker at most its next one in advance)
+        for i in reversed(range(len(tasks))):
+            if futures[i].cancel():
+                here[i] = _timed(tasks[i])
+        return [here[i] if i in here else f.result() for i, f in enumerate(futures)], extra
     except BaseException:
         ex.shutdown(wait=True, cancel_futures=True)
         raise
