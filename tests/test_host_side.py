@@ -387,8 +387,9 @@ def copied(k2_folders, tmp_path):
 
 
 def _redrawn(monkeypatch) -> list:
-    """Counts the calls of figures.render (a list that grows by one per drawing)."""
-    return _counted(monkeypatch, rd, "render")
+    """Counts the drawings started (figures.render.start: a list that grows by one per
+    drawing)."""
+    return _counted(monkeypatch, rd, "start")
 
 
 def test_a_rerun_keeps_the_report_and_touches_nothing(copied, monkeypatch):
@@ -399,6 +400,7 @@ def test_a_rerun_keeps_the_report_and_touches_nothing(copied, monkeypatch):
     def no_work(*a, **k):
         raise AssertionError("a rerun with the same results drew or read again")
     monkeypatch.setattr(rd, "render", no_work)
+    monkeypatch.setattr(rd, "start", no_work)
     monkeypatch.setattr(runner, "run", no_work)
     md, html, verdicts = rp.reproduce("kaur-vin", out, figures=["2", "2v"], quick=True,
                                       backend="cpu", progress=False, log=lambda *a: None,
@@ -450,3 +452,47 @@ def test_a_damaged_or_missing_chunk_is_computed_and_drawn_again(copied, monkeypa
     assert runs[-1]["meta"]["replicas_run"] > 0  # recomputed
     reproduce_k2(out, sweeps)
     assert len(calls) == 1  # and then kept
+
+
+# --------------------------------------------------------------------------------------------
+# figure workers started before the sweeps are stored
+# --------------------------------------------------------------------------------------------
+def _k2_cfg(sweeps: Path):
+    from diffsweep import config
+    return config.load_sweep(sweeps / "kaur_vin" / "k2.toml", quick=True)
+
+
+def test_read_stored_is_the_answer_of_run(k2_folders, tmp_path):
+    serial, _, sweeps = k2_folders
+    shutil.copytree(serial / "k2", tmp_path / "k2")
+    cfg = _k2_cfg(sweeps)
+    ran = runner.run(cfg, backend="cpu", store=tmp_path / "k2", progress=False)
+    assert ran.meta["replicas_run"] == 0
+    got = runner.read_stored(cfg, tmp_path / "k2")
+    for name in ("replicas", "flows", "queues", "sources", "intervals"):
+        pd.testing.assert_frame_equal(getattr(got, name), getattr(ran, name), check_exact=True)
+
+
+def _table_sum(res) -> float:
+    return float(res.flows["goodput_bps"].sum())
+
+
+def test_a_worker_reads_a_sweep_once_it_is_stored_and_stops_when_told(k2_folders, tmp_path):
+    serial, _, sweeps = k2_folders
+    shutil.copytree(serial / "k2", tmp_path / "k2")
+    cfg = _k2_cfg(sweeps)
+    runs = rp._Runs({"k2": cfg, "k3": cfg}, tmp_path, parallel=True)
+    with pytest.raises(KeyError):
+        runs["k2"]  # here, a sweep not stored yet is not there
+    drawing = rd.start([lambda: _table_sum(runs["k2"]), lambda: os.getpid()], 2)
+    time.sleep(0.3)
+    stored = runner.read_stored(cfg, tmp_path / "k2")
+    runs.put("k2", stored)
+    done, _ = drawing.finish()
+    assert done[0][0] == _table_sum(stored) and done[0][1] >= 0.25  # it waited for the sweep
+    # a sweep this process will never store: the worker waiting for it stops
+    drawing = rd.start([lambda: runs["k3"], lambda: time.sleep(0.5)], 2)
+    time.sleep(0.2)
+    runs.abort()
+    with pytest.raises(RuntimeError, match="stopped before storing it"):
+        drawing.finish()

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from diffsweep.results import TABLES, Results
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["combine", "save", "shared_combine"]
 
@@ -21,7 +23,13 @@ __all__ = ["combine", "save", "shared_combine"]
 def new_figure(ncols: int, title: str, width: float = 5.4,
                height: float = 4.2) -> tuple[Figure, list]:
     """A figure of ``ncols`` panels side by side on the Agg canvas (no GUI backend, no pyplot
-    state), with ``title`` above them: the papers' figures start here."""
+    state), with ``title`` above them: the papers' figures start here. (matplotlib is imported
+    here, not with this module: ``combine``, which the claims use, does not need it, and a
+    reproduction's figure workers, forked before it is imported, import it beside the process
+    that stores the sweeps.)"""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
+    from matplotlib.figure import Figure  # noqa: PLC0415
+
     fig = Figure(figsize=(width * ncols, height), layout="constrained")
     FigureCanvasAgg(fig)
     axes = fig.subplots(1, ncols, squeeze=False)[0]
