@@ -111,10 +111,16 @@ def _combine(parts: list[Results], labels: list | None, label_col: str) -> Resul
     return Results.concat(out, meta=meta)
 
 
+#: the PNG's resolution (the PDF is vector)
+PNG_DPI = 120
+
+
 def save(fig: Figure, path_stem) -> tuple[Path, Path]:
-    """Write ``path_stem.png`` (dpi 120) and ``path_stem.pdf``; returns both paths. The PDF is
-    drawn with the layout solved for the PNG (the figure has no layout engine for it, and its
-    own back afterwards): the same drawing as with its own solution, the axes within ~2.5 pt.
+    """Write ``path_stem.png`` (dpi 120) and ``path_stem.pdf``; returns both paths. The layout
+    engine (constrained layout) solves the layout once, at the PNG's dpi, and both are drawn
+    with it (the figure has no layout engine while they are, its own again afterwards): the
+    PNG is the file savefig would write; the PDF draws the same as with its own solution, the
+    axes within ~2.5 pt.
 
     Both are drawn in memory and renamed into place together (``store.atomic_write_files``):
     a full disk used to leave a truncated PDF (and matplotlib's "'Stream' object has no
@@ -131,20 +137,26 @@ def save(fig: Figure, path_stem) -> tuple[Path, Path]:
     png, pdf = stem.with_name(stem.name + ".png"), stem.with_name(stem.name + ".pdf")
     data = {}
     engine = fig.get_layout_engine()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=120)
-    data[png] = buf.getvalue()
-    # The PDF keeps the layout solved for the PNG. Solving it again (constrained layout
-    # measures every text with the PDF's font metrics, drawing the figure once more to do so)
-    # was ~40% of the PDF's time; the PDF's axes sit where the PNG's do, within ~2.5 pt of
-    # where the PDF's own solution put them (benchmarks/reproduce.md, issue 22). No layout
-    # engine at all, rather than "none" (a placeholder engine), for which savefig would still
-    # draw the figure once without output before drawing the PDF (~35% of what was left).
+    if engine is not None:
+        # The layout solved once, at the PNG's dpi (what savefig would solve for the PNG),
+        # then both files drawn with no layout engine. savefig with an engine draws the
+        # figure once without output to solve it, then again for the file; and the PDF
+        # solved it again, with its own font metrics (~40% of its time), and with the "none"
+        # placeholder engine still drew once without output. The PNG is the same file; the
+        # PDF's axes sit where the PNG's do, within ~2.5 pt of where the PDF's own solution
+        # put them (benchmarks/reproduce.md, issue 22).
+        dpi = fig.dpi
+        fig.dpi = PNG_DPI
+        try:
+            engine.execute(fig)
+        finally:
+            fig.dpi = dpi
     fig.set_layout_engine(None)
     try:
-        buf = io.BytesIO()
-        fig.savefig(buf, format="pdf")
-        data[pdf] = buf.getvalue()
+        for path, kw in ((png, {"format": "png", "dpi": PNG_DPI}), (pdf, {"format": "pdf"})):
+            buf = io.BytesIO()
+            fig.savefig(buf, **kw)
+            data[path] = buf.getvalue()
     finally:
         fig.set_layout_engine(engine)
     try:
