@@ -1,7 +1,7 @@
 """Byte-identity of a reproduction's host side before and after a change (issue 22).
 
     python benchmarks/host_identity.py tables PAPER DIR OUT.json   # hash every per-seed table
-    python benchmarks/host_identity.py compare BEFORE AFTER        # two reproduction folders
+    python benchmarks/host_identity.py compare BEFORE AFTER [--pdf-points PT]  # two folders
     python benchmarks/host_identity.py compare-tables A.json B.json
 
 ``tables`` reads every sweep of PAPER's families from the reproduction folder DIR (its stores,
@@ -17,6 +17,13 @@ identical once the parts allowed to differ are masked: the "Generated" minute, t
 values, and the families' engine columns with the paragraph under them (issue 22 changed that
 column; its other columns are compared). PDFs are compared without their CreationDate.
 Prints every difference; exit status 1 if any.
+
+``--pdf-points PT``: a PDF that is not byte-identical passes when it draws the same thing
+within PT points: its streams (page content, fonts' glyph procedures, markers), inflated,
+hold the same operators, names and strings in the same order, and every number is within PT
+of the other's (the PDF's unit is the point). Since the PDF keeps the layout solved for the
+PNG (``figures.save``), the axes of a PDF sit up to ~1 pt from where the PDF's own layout put
+them; the same ticks, texts, markers and data are drawn.
 """
 from __future__ import annotations
 
@@ -124,9 +131,54 @@ def _html_families(text: str) -> tuple[str, list]:
                   flags=re.S), rows
 
 
-def compare(before: str, after: str) -> int:
+_PDF_TOKEN = re.compile(rb"\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>|/[^\s/\[\]()<>{}%]+|"
+                        rb"[-+]?(?:\d+\.?\d*|\.\d+)|[^\s\[\]()<>{}/%]+|[\[\]{}]|<<|>>")
+_PDF_NUMBER = re.compile(rb"[-+]?(?:\d+\.?\d*|\.\d+)")
+
+
+def _pdf_streams(data: bytes) -> list[bytes]:
+    """Every stream of a PDF, inflated where it is FlateDecode'd (matplotlib's are)."""
+    import zlib  # noqa: PLC0415
+
+    out = []
+    for m in re.finditer(rb"<<(.*?)>>\s*stream\r?\n", data, re.S):
+        start = m.end()
+        end = data.index(b"endstream", start)
+        body = data[start:end]
+        if b"/FlateDecode" in m.group(1):
+            body = zlib.decompressobj().decompress(body)
+        out.append(body)
+    return out
+
+
+def pdf_drawing_diff(a: bytes, b: bytes, points: float) -> tuple[str | None, float]:
+    """(None, the largest difference of two numbers) when the PDFs ``a`` and ``b`` draw the
+    same thing within ``points`` (see the module docstring), else (what differs first, ...)."""
+    sa, sb = _pdf_streams(a), _pdf_streams(b)
+    if len(sa) != len(sb):
+        return f"{len(sa)} vs {len(sb)} streams", float("inf")
+    worst = 0.0
+    for i, (x, y) in enumerate(zip(sa, sb)):
+        if x == y:
+            continue
+        tx, ty = _PDF_TOKEN.findall(x), _PDF_TOKEN.findall(y)
+        if len(tx) != len(ty):
+            return f"stream {i}: {len(tx)} vs {len(ty)} tokens", float("inf")
+        for u, v in zip(tx, ty):
+            if u == v:
+                continue
+            if not (_PDF_NUMBER.fullmatch(u) and _PDF_NUMBER.fullmatch(v)):
+                return f"stream {i}: {u[:40]!r} vs {v[:40]!r}", float("inf")
+            worst = max(worst, abs(float(u) - float(v)))
+            if worst > points:
+                return (f"stream {i}: {u.decode()} vs {v.decode()} (more than {points:g} "
+                        "apart)", worst)
+    return None, worst
+
+
+def compare(before: str, after: str, pdf_points: float = 0.0) -> int:
     a, b = Path(before), Path(after)
-    bad = []
+    bad, near = [], []
     if (a / "verdicts.json").read_bytes() != (b / "verdicts.json").read_bytes():
         bad.append("verdicts.json differs")
     ma, ra = _families_md([_mask(x, _MD_MASKS) for x in
@@ -153,13 +205,22 @@ def compare(before: str, after: str) -> int:
         x, y = (a / "figures" / name).read_bytes(), (b / "figures" / name).read_bytes()
         if name.endswith(".pdf"):
             x, y = (re.sub(rb"/CreationDate \([^)]*\)", b"", v) for v in (x, y))
+            if x != y and pdf_points > 0:
+                why, worst = pdf_drawing_diff(x, y, pdf_points)
+                if why is None:
+                    near.append(worst)
+                    continue
+                bad.append(f"figures/{name} draws something else: {why}")
+                continue
         if x != y:
             bad.append(f"figures/{name} differs")
     for line in bad:
         print(f"{before} vs {after}: {line}")
     if not bad:
         print(f"{before} vs {after}: identical (verdicts.json, {len(figs_a)} figure files; "
-              "report.md and report.html but for the date, timings and engine column)")
+              "report.md and report.html but for the date, timings and engine column)"
+              + (f"; of the PDFs, {len(near)} draw the same within {pdf_points:g} pt (numbers "
+                 f"at most {max(near):.2f} apart), the others are identical" if near else ""))
     return 1 if bad else 0
 
 
@@ -178,6 +239,8 @@ def main(argv: list[str]) -> int:
         return 0
     if argv[:1] == ["compare"] and len(argv) == 3:
         return compare(*argv[1:])
+    if argv[:1] == ["compare"] and len(argv) == 5 and argv[3] == "--pdf-points":
+        return compare(argv[1], argv[2], float(argv[4]))
     if argv[:1] == ["compare-tables"] and len(argv) == 3:
         return compare_tables(*argv[1:])
     print(__doc__, file=sys.stderr)

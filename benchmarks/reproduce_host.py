@@ -22,6 +22,15 @@ stored in DIR (``runner.run_family`` answers them at once, as the engine would h
 built, family call planned, every sweep stored, claims, figures and report, everything but
 the engine, from the interpreter's start (works with the code before issue 22 too).
 
+With ``--fresh``: ``--code LABEL=PYTHONPATH`` (repeatable) times each of several checkouts
+(e.g. ``before=/tmp/old/python after=python``) in turn, ``--rounds N`` times, interleaved;
+``--quiet-wait S`` waits up to S seconds before each run for the machine to be idle (under 8%
+of its CPU busy over a second: on a VM shared with other jobs, the runs that start idle are
+the ones to compare). Each row has the wall seconds, the process's CPU seconds (with its
+figure workers), the load before and after, and ``engine_stub_s``: the seconds the stand-in
+for the engine call took to read the stored results, which a real run does not spend (its
+engine returns them), so ``host_less_stub_s`` is the host share proper.
+
 ``--profile N`` also runs the ``--redraw`` command under cProfile (in this process, serial:
 ``--jobs 1``) and keeps the N functions with the most cumulative time. Writes every number,
 the machine and the date to ``--out`` (default
@@ -105,26 +114,59 @@ def fresh(src: str, dst: str) -> None:
     print(json.dumps({"host_s": time.perf_counter() - t0, "log": log}))
 
 
-def _fresh(folder: Path) -> dict:
+def _busy(dt: float = 1.0) -> float:
+    """The fraction of the machine's CPU time that was busy over ``dt`` seconds (/proc/stat)."""
+    def snap():
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+        return sum(v), v[3] + v[4]
+    t0, i0 = snap()
+    time.sleep(dt)
+    t1, i1 = snap()
+    return 1.0 - (i1 - i0) / max(1, t1 - t0)
+
+
+def _wait_quiet(limit_s: float, busy_below: float = 0.08) -> tuple[float, float]:
+    """Wait up to ``limit_s`` for an idle machine; (busy fraction last seen, seconds waited)."""
+    t0 = time.perf_counter()
+    busy = _busy() if limit_s > 0 else float("nan")
+    while busy >= busy_below and time.perf_counter() - t0 < limit_s:
+        busy = _busy()
+    return busy, time.perf_counter() - t0
+
+
+def _fresh(folder: Path, pythonpath: str | None = None, quiet_wait: float = 0.0) -> dict:
+    import resource  # noqa: PLC0415
     import shutil  # noqa: PLC0415
     import tempfile  # noqa: PLC0415
 
+    busy, waited = _wait_quiet(quiet_wait) if quiet_wait > 0 else (None, 0.0)
     dst = Path(tempfile.mkdtemp(prefix="fresh-")) / "out"
+    env = dict(os.environ, **({"PYTHONPATH": pythonpath} if pythonpath else {}))
     before = _load()
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     p = subprocess.run([sys.executable, __file__, "--fresh-one", str(folder), str(dst)],
-                       capture_output=True, text=True, check=False)
+                       capture_output=True, text=True, check=False, env=env)
     wall = time.perf_counter() - t0
+    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     shutil.rmtree(dst.parent, ignore_errors=True)
     if p.returncode:
         raise SystemExit(f"fresh {folder} failed:\n{p.stderr[-3000:]}")
     got = json.loads(p.stdout.strip().splitlines()[-1])
     out = {"wall_s": round(wall, 2), "in_process_s": round(got["host_s"], 2),
+           "cpu_s": round(ru1.ru_utime + ru1.ru_stime - ru0.ru_utime - ru0.ru_stime, 2),
            "load_before": before, "load_after": _load()}
+    if busy is not None:
+        out.update(busy_before=round(busy, 3), waited_s=round(waited))
     for line in got["log"]:
         for tag in ("host", "figures"):
             if line.startswith(f"[{tag}] "):
                 out[tag] = _phases(line[len(tag) + 3:])
+        m = re.match(r"\[family\] \d+ replicas in ([0-9.]+) s", line)
+        if m:
+            out["engine_stub_s"] = float(m[1])
+            out["host_less_stub_s"] = round(got["host_s"] - float(m[1]), 2)
     return out
 
 
@@ -152,20 +194,32 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--out", default=None)
     ap.add_argument("--fresh", action="store_true")
+    ap.add_argument("--code", action="append", default=[], metavar="LABEL=PYTHONPATH")
+    ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--quiet-wait", type=float, default=0.0, metavar="S")
     if sys.argv[1:2] == ["--fresh-one"]:
         fresh(*sys.argv[2:4])
         return
     args = ap.parse_args()
     rows = []
+    codes = [c.split("=", 1) for c in args.code] or [[None, None]]
     for folder in args.dirs:
         if args.fresh:
-            row = {"folder": str(folder), "engine_s": round(_engine_s(folder), 1),
-                   "fresh": _fresh(folder)}
-            rows.append(row)
-            f = row["fresh"]
-            print(f"{folder}: fresh host share {f['wall_s']:.2f} s (engine not run: "
-                  f"{row['engine_s']:.1f} s) {f.get('host', {})} load {f['load_before']:.2f}",
-                  flush=True)
+            for r in range(args.rounds):
+                for label, pythonpath in codes:
+                    row = {"folder": str(folder), "engine_s": round(_engine_s(folder), 1),
+                           **({"code": label, "pythonpath": pythonpath, "round": r}
+                              if label else {}),
+                           "fresh": _fresh(folder, pythonpath, args.quiet_wait)}
+                    rows.append(row)
+                    f = row["fresh"]
+                    print(f"{folder}{f' [{label}]' if label else ''}: fresh host share "
+                          f"{f['in_process_s']:.2f} s, {f.get('host_less_stub_s', 0):.2f} s "
+                          f"less the engine stand-in, CPU {f['cpu_s']:.1f} s (engine not run: "
+                          f"{row['engine_s']:.1f} s) {f.get('host', {})} load "
+                          f"{f['load_before']:.2f}" + (f" busy {f['busy_before']:.2f}"
+                                                       if 'busy_before' in f else ""),
+                          flush=True)
             continue
         cmd = _command(folder)
         jobs = ["--jobs", str(args.jobs)] if args.jobs else []

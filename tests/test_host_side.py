@@ -8,6 +8,7 @@ import json
 import os
 import re
 import shutil
+import time
 from pathlib import Path
 
 import numpy as np
@@ -254,12 +255,29 @@ def test_the_papers_tables_are_computed_once_per_results():
 # --------------------------------------------------------------------------------------------
 def test_render_runs_the_tasks_in_other_processes_in_order():
     tasks = [lambda i=i: (i, os.getpid()) for i in range(5)]
-    done, extra = rd.render(tasks, 2, meanwhile=lambda: os.getpid())
+    # while this process is busy (meanwhile), the worker takes every task
+    done, extra = rd.render(tasks, 2, meanwhile=lambda: time.sleep(1.0) or os.getpid())
     assert [out[0] for out, _ in done] == list(range(5)) and extra == os.getpid()
     assert all(out[1] != os.getpid() for out, _ in done) and all(s >= 0 for _, s in done)
     done, extra = rd.render(tasks, 1, meanwhile=lambda: "here")  # the serial fallback
     assert [out for out, _ in done] == [(i, os.getpid()) for i in range(5)] and extra == "here"
     assert rd.default_workers() >= 1
+
+
+def test_render_draws_here_too_from_the_back_once_meanwhile_is_done(tmp_path):
+    """The worker takes the tasks from the front, this process (after meanwhile) from the back:
+    every task runs once, the answers come in task order."""
+    def task(i):
+        (tmp_path / f"{i}-{os.getpid()}").touch()
+        time.sleep(0.2)
+        return i, os.getpid()
+    tasks = [lambda i=i: task(i) for i in range(8)]
+    done, _ = rd.render(tasks, 2, meanwhile=lambda: time.sleep(0.3))
+    assert [out[0] for out, _ in done] == list(range(8))
+    assert sorted(int(p.name.split("-")[0]) for p in tmp_path.iterdir()) == list(range(8))
+    here = [i for (i, pid), _ in done if pid == os.getpid()]
+    there = [i for (i, pid), _ in done if pid != os.getpid()]
+    assert here and there and min(here) > max(there)  # this process took the last ones
 
 
 def test_render_raises_a_task_error_here():
@@ -369,8 +387,9 @@ def copied(k2_folders, tmp_path):
 
 
 def _redrawn(monkeypatch) -> list:
-    """Counts the calls of figures.render (a list that grows by one per drawing)."""
-    return _counted(monkeypatch, rd, "render")
+    """Counts the drawings started (figures.render.start: a list that grows by one per
+    drawing)."""
+    return _counted(monkeypatch, rd, "start")
 
 
 def test_a_rerun_keeps_the_report_and_touches_nothing(copied, monkeypatch):
@@ -381,6 +400,7 @@ def test_a_rerun_keeps_the_report_and_touches_nothing(copied, monkeypatch):
     def no_work(*a, **k):
         raise AssertionError("a rerun with the same results drew or read again")
     monkeypatch.setattr(rd, "render", no_work)
+    monkeypatch.setattr(rd, "start", no_work)
     monkeypatch.setattr(runner, "run", no_work)
     md, html, verdicts = rp.reproduce("kaur-vin", out, figures=["2", "2v"], quick=True,
                                       backend="cpu", progress=False, log=lambda *a: None,
@@ -432,3 +452,47 @@ def test_a_damaged_or_missing_chunk_is_computed_and_drawn_again(copied, monkeypa
     assert runs[-1]["meta"]["replicas_run"] > 0  # recomputed
     reproduce_k2(out, sweeps)
     assert len(calls) == 1  # and then kept
+
+
+# --------------------------------------------------------------------------------------------
+# figure workers started before the sweeps are stored
+# --------------------------------------------------------------------------------------------
+def _k2_cfg(sweeps: Path):
+    from diffsweep import config
+    return config.load_sweep(sweeps / "kaur_vin" / "k2.toml", quick=True)
+
+
+def test_read_stored_is_the_answer_of_run(k2_folders, tmp_path):
+    serial, _, sweeps = k2_folders
+    shutil.copytree(serial / "k2", tmp_path / "k2")
+    cfg = _k2_cfg(sweeps)
+    ran = runner.run(cfg, backend="cpu", store=tmp_path / "k2", progress=False)
+    assert ran.meta["replicas_run"] == 0
+    got = runner.read_stored(cfg, tmp_path / "k2")
+    for name in ("replicas", "flows", "queues", "sources", "intervals"):
+        pd.testing.assert_frame_equal(getattr(got, name), getattr(ran, name), check_exact=True)
+
+
+def _table_sum(res) -> float:
+    return float(res.flows["goodput_bps"].sum())
+
+
+def test_a_worker_reads_a_sweep_once_it_is_stored_and_stops_when_told(k2_folders, tmp_path):
+    serial, _, sweeps = k2_folders
+    shutil.copytree(serial / "k2", tmp_path / "k2")
+    cfg = _k2_cfg(sweeps)
+    runs = rp._Runs({"k2": cfg, "k3": cfg}, tmp_path, parallel=True)
+    with pytest.raises(KeyError):
+        runs["k2"]  # here, a sweep not stored yet is not there
+    drawing = rd.start([lambda: _table_sum(runs["k2"]), lambda: os.getpid()], 2)
+    time.sleep(0.3)
+    stored = runner.read_stored(cfg, tmp_path / "k2")
+    runs.put("k2", stored)
+    done, _ = drawing.finish()
+    assert done[0][0] == _table_sum(stored) and done[0][1] >= 0.25  # it waited for the sweep
+    # a sweep this process will never store: the worker waiting for it stops
+    drawing = rd.start([lambda: runs["k3"], lambda: time.sleep(0.5)], 2)
+    time.sleep(0.2)
+    runs.abort()
+    with pytest.raises(RuntimeError, match="stopped before storing it"):
+        drawing.finish()

@@ -103,7 +103,7 @@ class Claim:
         res, key = self.lookup(self.family, results_by_family)
         if res is None:
             return Verdict(NM, {}, f"no results for family {self.family}")
-        v = safe(self.check, res)
+        v = _rated(self.check, res)
         if key != self.family:
             v = Verdict(v.status, {"data": key, **v.numbers}, f"(data of {key}) {v.reason}")
         return v
@@ -122,6 +122,23 @@ def point_estimates():
         yield
     finally:
         metrics._POINT_ESTIMATES = old
+
+
+def _rated(check: Callable, res) -> Verdict:
+    """``safe(check, res)``, once per check and Results object while its tables are the same
+    frames (as ``results.per_results``): a family's ``make`` hook that rates claims on the
+    primary data again, beside its variants, after ``reproduce`` rated them on the same
+    Results objects, gets those verdicts. A check is a function of the tables; a Verdict is
+    never changed."""
+    if not isinstance(res, Results):
+        return safe(check, res)
+    memo = res.__dict__.setdefault("_verdicts", {})
+    # a verdict on the point estimates (point_estimates) is another verdict
+    key = (check, metrics._POINT_ESTIMATES,
+           *((id(t), len(t), len(t.columns)) for t in (res.replicas, res.flows, res.queues)))
+    if key not in memo:
+        memo[key] = safe(check, res)
+    return memo[key]
 
 
 def safe(check: Callable, res) -> Verdict:

@@ -25,8 +25,10 @@ previous files intact and no truncated file.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from . import papers
@@ -260,30 +262,44 @@ def _reproduce(spec, out: Path, chosen, names, cfgs, quick, backend, progress, t
                 f"({time.perf_counter() - t_all:.1f} s; --redraw draws them again)")
             return out / "report.md", out / "report.html", kept
     pre, stopped = _family_call(cfgs, out, backend, threads, progress, timings, log)
-    t_store = time.perf_counter()
-    for name in names:
-        cfg = cfgs[name]
-        log(f"[{name}] {cfg.n_points} points x {_plural(len(cfg.seeds), 'seed')} -> {out / name}")
-        t0 = time.perf_counter()
-        runs[name] = runner.run(cfg, backend=backend, store=out / name, progress=progress,
-                                threads=threads, resume_hint=resume,
-                                precomputed=pre.get(name), compute=not stopped)
-        timings[f"sweep {name}"] = time.perf_counter() - t0
-        m = runs[name].meta
-        log(f"[{name}] computed {m.get('replicas_run', 0)}, reused {m.get('replicas_reused', 0)} "
-            f"in {timings[f'sweep {name}']:.1f} s")
-    if stopped:
-        from .family_run import family_interrupted  # noqa: PLC0415
-        raise family_interrupted(stopped, pre, f"in the sweeps' folders under {out}", out,
-                                 resume)
-    phases = {"store": time.perf_counter() - t_store}
-    key = report_cache.key(out, spec.name, cfgs, options)
-    report_cache.forget(out)
     from .figures import shared_combine  # noqa: PLC0415
     with shared_combine():
-        md, html, verdicts, fig_paths = _analyse(spec, out, chosen, names, runs, cfgs, quick,
-                                                 backend, sweeps, resume, timings, phases, t_all,
-                                                 jobs)
+        runs = _Runs(cfgs, out, parallel=not stopped and _parallel(jobs, chosen))
+        drawing = None
+        try:
+            t_store = time.perf_counter()
+            if not stopped:
+                # the figures are drawn from here on (the workers read each sweep once it is
+                # stored): the record of the report they replace goes first
+                report_cache.forget(out)
+                drawing = _start_figures(spec, out, chosen, names, runs, jobs, resume)
+            for name in names:
+                cfg = cfgs[name]
+                log(f"[{name}] {cfg.n_points} points x {_plural(len(cfg.seeds), 'seed')} -> "
+                    f"{out / name}")
+                t0 = time.perf_counter()
+                runs.put(name, runner.run(cfg, backend=backend, store=out / name,
+                                          progress=progress, threads=threads,
+                                          resume_hint=resume, precomputed=pre.get(name),
+                                          compute=not stopped))
+                timings[f"sweep {name}"] = time.perf_counter() - t0
+                m = runs[name].meta
+                log(f"[{name}] computed {m.get('replicas_run', 0)}, reused "
+                    f"{m.get('replicas_reused', 0)} in {timings[f'sweep {name}']:.1f} s")
+            if stopped:
+                from .family_run import family_interrupted  # noqa: PLC0415
+                raise family_interrupted(stopped, pre, f"in the sweeps' folders under {out}",
+                                         out, resume)
+            phases = {"store": time.perf_counter() - t_store}
+            key = report_cache.key(out, spec.name, cfgs, options)
+            md, html, verdicts, fig_paths = _analyse(spec, out, chosen, names, runs, cfgs,
+                                                     quick, backend, sweeps, resume, timings,
+                                                     phases, t_all, drawing)
+        except BaseException:
+            runs.abort()  # a worker waiting for a sweep stops
+            if drawing is not None:
+                drawing.close()
+            raise
     report_cache.record(out, key, [md, html, out / "verdicts.json",
                                    *(p for v in fig_paths.values() for p in v)])
     log("[host] " + ", ".join(f"{k} {v:.1f} s" for k, v in phases.items()
@@ -294,19 +310,119 @@ def _reproduce(spec, out: Path, chosen, names, cfgs, quick, backend, progress, t
     return md, html, verdicts
 
 
+def _parallel(jobs, chosen) -> bool:
+    """Whether the figures are drawn in other processes too (``figures.render``)."""
+    from .figures.render import default_workers, forks  # noqa: PLC0415
+
+    return (default_workers() if jobs is None else jobs) > 1 and len(chosen) > 1 and forks()
+
+
+class _Runs(Mapping):
+    """The reproduction's sweeps, name -> Results (``runner.run``'s answer), each put here once
+    stored. Figure workers are forked before the sweeps are stored (``_start_figures``): in a
+    worker, a sweep that is not here is waited for until this process has stored it, then read
+    from its folder (``runner.read_stored``: the tables ``runner.run`` answered here; its meta
+    lacks the run's keys, which no figure reads). In this process, a sweep not stored yet is a
+    KeyError, as in a dict."""
+
+    def __init__(self, cfgs: dict, out: Path, parallel: bool):
+        self._cfgs, self._out, self._pid = cfgs, out, os.getpid()
+        self._have: dict = {}
+        self._stored: dict = {}
+        self._stop = None
+        if parallel:
+            import multiprocessing as mp  # noqa: PLC0415
+
+            ctx = mp.get_context("fork")
+            self._stored = {name: ctx.Event() for name in cfgs}
+            self._stop = ctx.Event()
+
+    def put(self, name: str, res) -> None:
+        self._have[name] = res
+        if name in self._stored:
+            self._stored[name].set()
+
+    def abort(self) -> None:
+        """This process will store no more sweeps: a worker waiting for one stops."""
+        if self._stop is not None:
+            self._stop.set()
+
+    def __getitem__(self, name: str):
+        if name in self._have:
+            return self._have[name]
+        if os.getpid() == self._pid or name not in self._stored:
+            raise KeyError(name)
+        from . import runner  # noqa: PLC0415
+
+        while not self._stored[name].wait(0.05):
+            if self._stop.is_set():
+                raise RuntimeError(f"sweep {name}: the reproduction stopped before storing it")
+        self._have[name] = runner.read_stored(self._cfgs[name], self._out / name)
+        return self._have[name]
+
+    def __contains__(self, name) -> bool:
+        return name in self._cfgs
+
+    def __iter__(self):
+        return iter(self._cfgs)
+
+    def __len__(self) -> int:
+        return len(self._cfgs)
+
+
+def _family_results(fam, runs):
+    """A family's Results: its one sweep, or its sweeps combined (within ``shared_combine``:
+    one object per family and process, whose per-seed tables are computed once)."""
+    from .figures import combine  # noqa: PLC0415
+
+    parts = [runs[s] for s in fam.sweeps]
+    return parts[0] if len(parts) == 1 else combine(parts, labels=list(fam.sweeps))
+
+
+def _start_figures(spec, out: Path, chosen, names, runs, jobs, resume):
+    """Start drawing the figures of the families ``chosen`` (``figures.render.start``), one task
+    per family, before the sweeps are stored: a worker takes its tasks at once and reads each
+    sweep as soon as this process has stored it (``_Runs``), so that it draws while this
+    process stores. The families with a make hook are last: this process, which takes the
+    tasks from the back once the sweeps are stored and the claims rated, starts them first
+    (they draw several figures and may rate claims: started late, one would finish alone; a
+    hook that rates claims on a family's own data gets the verdicts the claims rated here
+    just gave, ``claims._rated``). Returns the ``Drawing``, its tasks in family order as
+    ``order``."""
+    from .figures import save  # noqa: PLC0415
+    from .figures.render import start  # noqa: PLC0415
+
+    fig_dir = out / "figures"
+    try:
+        fig_dir.mkdir(exist_ok=True)
+    except OSError as e:
+        raise _write_failed(e, out, names, {}, resume) from None
+
+    def draw(fam):
+        stem = fig_dir / f"{spec.package}_fig{fam.figure}"
+        return list(save(spec.figure_functions()[fam.id](_family_results(fam, runs)), stem)), None
+
+    # (the figure modules, and matplotlib, are imported by the task that first needs them: in
+    # a worker, while this process stores the sweeps)
+    tasks = [(lambda make=fam.make: papers.resolve(make)(runs, fig_dir, spec))
+             if fam.make is not None else (lambda fam=fam: draw(fam)) for fam in chosen]
+    first = sorted(range(len(tasks)), key=lambda i: chosen[i].make is not None)
+    drawing = start([tasks[i] for i in first], jobs)
+    drawing.order = first
+    return drawing
+
+
 def _analyse(spec, out: Path, chosen, names, runs, cfgs, quick, backend, sweeps, resume,
-             timings: dict, phases: dict, t_all: float, jobs):
+             timings: dict, phases: dict, t_all: float, drawing):
     """The host's work after the sweeps: every family's Results (a sweep read by several
-    families combined once), the figures drawn in parallel processes (``figures.render``)
-    while the claims are rated here, once, and the report. Returns (report.md, report.html,
+    families combined once), the claims rated here, once, while the workers draw the figures
+    (``drawing``, started before the sweeps were stored), then the figures no worker has
+    started drawn here (``figures.render``), and the report. Returns (report.md, report.html,
     verdicts, figure paths by family)."""
-    from .figures import combine, save  # noqa: PLC0415
-    from .figures.render import render  # noqa: PLC0415
     from .report import engine_use, write_report  # noqa: PLC0415
 
-    results = {}
+    results = {fam.id: _family_results(fam, runs) for fam in chosen if fam.make is None}
     fig_paths: dict[str, list[Path]] = {}
-    fig_dir = out / "figures"
     notes: dict[str, str] = {}
     # a family that was not run is not rated, even where its claims could read another
     # family's data (a paper's ``lookup`` may fall back to every family's flows): that would
@@ -316,29 +432,10 @@ def _analyse(spec, out: Path, chosen, names, runs, cfgs, quick, backend, sweeps,
                       f"by this reproduction (--figure {' '.join(x.figure for x in chosen)})")
                for f in spec.families if f.id not in ids}
     try:
-        fig_dir.mkdir(exist_ok=True)
-        draw = spec.figure_functions() if any(f.make is None for f in chosen) else {}
-        tasks = []
-        for fam in chosen:
-            if fam.make is not None:
-                make = papers.resolve(fam.make)
-                tasks.append(lambda make=make: make(runs, fig_dir, spec))
-                continue
-            parts = [runs[s] for s in fam.sweeps]
-            res = parts[0] if len(parts) == 1 else combine(parts, labels=list(fam.sweeps))
-            results[fam.id] = res
-            stem = fig_dir / f"{spec.package}_fig{fam.figure}"
-            tasks.append(lambda fn=draw[fam.id], res=res, stem=stem: (list(save(fn(res), stem)),
-                                                                      None))
-        # the families with a make hook first: they draw several figures (and may rate
-        # claims), so a worker starting them last would finish alone
-        first = sorted(range(len(tasks)), key=lambda i: chosen[i].make is None)
-        t0 = time.perf_counter()
-        done, (verdicts, t_claims) = render(
-            [tasks[i] for i in first], jobs,
+        done, (verdicts, t_claims) = drawing.finish(
             meanwhile=lambda: _timed(spec.evaluate, results, not_run=not_run))
-        done = [d for _, d in sorted(zip(first, done))]
-        phases.update({"claims": t_claims, "figures": time.perf_counter() - t0})
+        done = [d for _, d in sorted(zip(drawing.order, done))]
+        phases.update({"claims": t_claims, "figures": time.perf_counter() - drawing.t0})
         phases.update({f"figure {fam.id}": seconds for fam, (_, seconds) in zip(chosen, done)})
         for fam, ((paths, note), seconds) in zip(chosen, done):
             fig_paths[fam.id] = paths
@@ -347,19 +444,20 @@ def _analyse(spec, out: Path, chosen, names, runs, cfgs, quick, backend, sweeps,
             else:
                 timings[f"figure {fam.id}"] = seconds
         timings["total"] = time.perf_counter() - t_all
-        meta = next(iter(runs.values())).meta if runs else {}
+        stored = dict(runs.items())
+        meta = next(iter(stored.values())).meta if stored else {}
         where = "sweeps" if sweeps is None else str(sweeps)
         setup = (spec.setup + f"\n\nRun: {'--quick' if quick else 'full'}, backend "
                  f"{meta.get('backend', backend)} on {platform.node()} ({platform.machine()}), "
                  f"diffsweep {meta.get('version', '?')}; sweep files: "
-                 + ", ".join(f"{where}/{spec.package}/{n}.toml" for n in runs) + ".")
+                 + ", ".join(f"{where}/{spec.package}/{n}.toml" for n in stored) + ".")
         t0 = time.perf_counter()
         md, html = write_report(spec, results, out, figures=fig_paths,
                                 assumptions=[run_assumption(cfgs, quick, spec.run_note),
                                              *spec.assumptions],
                                 setup=setup, timings=timings, notes=notes, quick=quick,
                                 not_run=not_run, verdicts=verdicts,
-                                engine=engine_use(results, runs,
+                                engine=engine_use(results, stored,
                                                   {f.id: f.sweeps for f in chosen}))
         phases["report"] = time.perf_counter() - t0
     except OSError as e:  # a full disk, say: what is kept, and how to go on

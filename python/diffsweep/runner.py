@@ -499,8 +499,7 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
     # assemble the answer; without a store, the rows come point by point, each point's seeds in
     # the grid's order then in the order target_ci added them (engine.execute's order for a plain
     # run); with a store, sorted by point and seed
-    order = {(p, s): i for i, (p, s) in enumerate((p, s) for p in sorted(wanted)
-                                                  for s in wanted[p])}
+    order = _answer_order(wanted)
     run_meta = _run_meta(session, order, backend_name, client, threads, t0, max_chunk,
                          memory_budget_bytes, ci_meta)
     return _answer(session, st, order, run_meta, ident)
@@ -734,6 +733,26 @@ def _run_meta(session, order, backend_name: str, client, threads, t0: float, max
         "distributed": client is not None,
         **ci_meta,
     }
+
+
+def _answer_order(wanted: dict[int, list[int]]) -> dict[tuple[int, int], int]:
+    """(point, seed) -> row of ``run``'s answer: point by point, seeds in the order given."""
+    return {pr: i for i, pr in enumerate((p, s) for p in sorted(wanted) for s in wanted[p])}
+
+
+def read_stored(grid, store) -> Results:
+    """The tables ``run(grid, store=store)`` answers for a folder holding every replica of
+    ``grid``, read without a run: no lock, nothing repaired or written (``store.load``); the
+    folder's meta, not a run's. A figure worker reads a sweep so once ``reproduce`` stored it."""
+    from .store import load  # noqa: PLC0415
+
+    grid, _ = _as_grid(grid, force=True)
+    order = _answer_order({p: list(grid.seeds) for p in range(grid.n_points)})
+    loaded = load(store)
+    if set(order).difference(_pairs(loaded.replicas)):
+        raise StoreError(f"{store}: replicas of the grid are missing (a folder holding every "
+                         "replica was expected)")
+    return _select(loaded, order, dict(loaded.meta), sort_by_request=False)
 
 
 def _answer(session, st, order, run_meta: dict, ident: str) -> Results:

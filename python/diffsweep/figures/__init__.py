@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from diffsweep.results import TABLES, Results
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["combine", "save", "shared_combine"]
 
@@ -21,7 +23,13 @@ __all__ = ["combine", "save", "shared_combine"]
 def new_figure(ncols: int, title: str, width: float = 5.4,
                height: float = 4.2) -> tuple[Figure, list]:
     """A figure of ``ncols`` panels side by side on the Agg canvas (no GUI backend, no pyplot
-    state), with ``title`` above them: the papers' figures start here."""
+    state), with ``title`` above them: the papers' figures start here. (matplotlib is imported
+    here, not with this module: ``combine``, which the claims use, does not need it, and a
+    reproduction's figure workers, forked before it is imported, import it beside the process
+    that stores the sweeps.)"""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
+    from matplotlib.figure import Figure  # noqa: PLC0415
+
     fig = Figure(figsize=(width * ncols, height), layout="constrained")
     FigureCanvasAgg(fig)
     axes = fig.subplots(1, ncols, squeeze=False)[0]
@@ -103,8 +111,16 @@ def _combine(parts: list[Results], labels: list | None, label_col: str) -> Resul
     return Results.concat(out, meta=meta)
 
 
+#: the PNG's resolution (the PDF is vector)
+PNG_DPI = 120
+
+
 def save(fig: Figure, path_stem) -> tuple[Path, Path]:
-    """Write ``path_stem.png`` (dpi 120) and ``path_stem.pdf``; returns both paths.
+    """Write ``path_stem.png`` (dpi 120) and ``path_stem.pdf``; returns both paths. The layout
+    engine (constrained layout) solves the layout once, at the PNG's dpi, and both are drawn
+    with it (the figure has no layout engine while they are, its own again afterwards): the
+    PNG is the file savefig would write; the PDF draws the same as with its own solution, the
+    axes within ~2.5 pt.
 
     Both are drawn in memory and renamed into place together (``store.atomic_write_files``):
     a full disk used to leave a truncated PDF (and matplotlib's "'Stream' object has no
@@ -120,10 +136,29 @@ def save(fig: Figure, path_stem) -> tuple[Path, Path]:
         stem = stem.with_suffix("")
     png, pdf = stem.with_name(stem.name + ".png"), stem.with_name(stem.name + ".pdf")
     data = {}
-    for path, kw in ((png, {"format": "png", "dpi": 120}), (pdf, {"format": "pdf"})):
-        buf = io.BytesIO()
-        fig.savefig(buf, **kw)
-        data[path] = buf.getvalue()
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        # The layout solved once, at the PNG's dpi (what savefig would solve for the PNG),
+        # then both files drawn with no layout engine. savefig with an engine draws the
+        # figure once without output to solve it, then again for the file; and the PDF
+        # solved it again, with its own font metrics (~40% of its time), and with the "none"
+        # placeholder engine still drew once without output. The PNG is the same file; the
+        # PDF's axes sit where the PNG's do, within ~2.5 pt of where the PDF's own solution
+        # put them (benchmarks/reproduce.md, issue 22).
+        dpi = fig.dpi
+        fig.dpi = PNG_DPI
+        try:
+            engine.execute(fig)
+        finally:
+            fig.dpi = dpi
+    fig.set_layout_engine(None)
+    try:
+        for path, kw in ((png, {"format": "png", "dpi": PNG_DPI}), (pdf, {"format": "pdf"})):
+            buf = io.BytesIO()
+            fig.savefig(buf, **kw)
+            data[path] = buf.getvalue()
+    finally:
+        fig.set_layout_engine(engine)
     try:
         stem.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_files(data)
