@@ -227,7 +227,7 @@ def load_rossi(d: Path) -> Paper:
     p = Paper("rossi", "Rossi, Casetti & Mellia (web traffic over DiffServ), HTTP only",
               "(rho, alpha_AF) = (0.5, 0.5), (0.8, 0.5), (0.85, 0.8), 5 seeds, arrivals until "
               "200 s, halt at 300 s; size classes pi = 1, 10, 90 packets. Per run: mean "
-              "completion time of its completed transfers, drop % = data drops / packets "
+              "completion time of its completed transfers, drop % = drops / packets "
               "sent; then mean and CI over the runs (compare_rossi.md pools the transfers "
               "instead); drops and packets sent count the SYNs. Primary rows: the builder as "
               "it is (`syn` and `delay_growth` on) beside ns-2.35's defaults (`syn_ 1`, "

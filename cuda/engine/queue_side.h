@@ -125,18 +125,18 @@ DS_HD DS_INLINE bool head_on_wire(Replica DS_REF x, int l, int c, const Ring<Pac
                            x.in()->link_sched[x.iL(l)] == kSchedCbq);
 }
 
+// `wire`: the class's head when it is on the link's wire (head_on_wire), else null: RED's
+// count leaves it out.
 DS_HD DS_RARE bool aqm_admits(Replica DS_REF x, const Packet& p, int l, int c, size_t k,
-                              uint8_t colour, bool fits, double t) {
+                              uint8_t colour, bool fits, double t, const Packet* wire) {
   const size_t ik = x.iLC(l, c);
   const RedParams rp = red_params(x, ik);
   ReplicaHdr* h = x.hdr();
   const uint64_t seed = x.seed();
-  // the head on the wire is left out of RED's count (head_on_wire)
   RedState& rs = x.red()[k];
-  Ring<Packet> ring = x.queue_ring(l, c);
-  const bool on_wire = head_on_wire(x, l, c, ring);
-  const uint8_t head_colour = on_wire ? colour_of(ring.front()) : 0;
-  const int head_bytes = on_wire ? ring.front().bytes : 0;
+  const bool on_wire = wire != nullptr;
+  const uint8_t head_colour = on_wire ? colour_of(*wire) : 0;
+  const int head_bytes = on_wire ? wire->bytes : 0;
   if (on_wire) {
     rs.n[head_colour] -= 1;
     rs.b[head_colour] -= head_bytes;
@@ -281,20 +281,17 @@ DS_HD inline void arrive_full(Replica DS_REF x, Packet p, uint32_t now) {
   // limit - 1 waiting packets and the one being sent); RED and dsRED count the packets
   // waiting (red.cc: qlen >= qlim is a forced drop; dsredq.cc: q_->length() > qlim - 1), so
   // that they hold limit waiting packets and the one on the wire.
-  int32_t held = q.ring.count;
-  int64_t held_bytes = q.bytes;
+  const Packet* wire = nullptr;
   if (aqm != kAqmDropTail) {
     const Ring<Packet> ring = x.queue_ring(l, c);
-    if (head_on_wire(x, l, c, ring)) {
-      held -= 1;
-      held_bytes -= ring.front().bytes;
-    }
+    if (head_on_wire(x, l, c, ring)) wire = &ring.front();
   }
-  const bool fits = drop_tail_accepts((uint8_t)q.limit_kind, q.limit, held, held_bytes, p.bytes);
+  const bool fits = drop_tail_accepts((uint8_t)q.limit_kind, q.limit, q.ring.count - (wire != nullptr),
+                                      q.bytes - (wire ? wire->bytes : 0), p.bytes);
   // ns-2's RED (red.cc) updates its average before it sees that the buffer is full; its
   // DiffServ multi-RED (dsredq.cc) refuses an overflowing packet first (model/queue_red.h).
   if ((aqm == kAqmRed || (aqm != kAqmDropTail && fits)) &&
-      !aqm_admits(x, p, l, c, k, colour, fits, t))
+      !aqm_admits(x, p, l, c, k, colour, fits, t, wire))
     return;
   if (!fits) {
     buffer_drop(x, p, k, colour);

@@ -8,6 +8,7 @@ one heatmap per value of the third axis, side by side.
 """
 from __future__ import annotations
 
+import html
 import io
 from pathlib import Path
 
@@ -41,15 +42,11 @@ def draw_map(table, axes: dict, title: str):
     FigureCanvasAgg(fig)
     axs = fig.subplots(1, len(panels), squeeze=False)[0]
     fig.suptitle(title, fontsize=10)
+    at = {tuple(r[a] for a in names): r for _, r in table.iterrows()}  # a cell by its values
     for ax, zv in zip(axs, panels):
         for i, xv in enumerate(xs):
             for j, yv in enumerate(ys):
-                sel = table[names[0]].map(lambda v, xv=xv: v == xv)
-                if yv is not None:
-                    sel &= table[names[1]].map(lambda v, yv=yv: v == yv)
-                if zv is not None:
-                    sel &= table[names[2]].map(lambda v, zv=zv: v == zv)
-                row = table[sel].iloc[0]
+                row = at[tuple(v for v in (xv, yv, zv)[:len(names)])]
                 st = row["status"]
                 ax.add_patch(Rectangle((i - 0.5, j - 0.5), 1, 1, facecolor=STATUS_COLOURS[st],
                                        edgecolor="white", linewidth=1.5,
@@ -150,5 +147,4 @@ def write_atlas(plan, table, out: Path, meta: dict) -> dict:
 
 
 def _esc(s) -> str:
-    import html  # noqa: PLC0415
     return html.escape(str(s))

@@ -303,18 +303,12 @@ def _plan(paper: str, claim: str, axes, quick: bool, seeds, sweeps) -> _Plan:
                                  seeds=seeds) for n in names}
     cells = [dict(zip(typed, combo)) for combo in itertools.product(*typed.values())]
     pv = {n: _paper_values(list(base.values()), n) for n in typed}
+    from .store import _jsonable  # noqa: PLC0415
+
     identity = {"paper": spec.name, "claim": claim, "quick": bool(quick),
-                "axes": {k: [_jsonable(v) for v in vals] for k, vals in typed.items()},
+                "axes": _jsonable(typed),
                 "sweeps": names, "sweeps_dir": None if sweeps_dir is None else str(sweeps_dir)}
     return _Plan(spec, the_claim, needed, fams, names, base, typed, cells, pv, identity)
-
-
-def _jsonable(v):
-    if isinstance(v, (bool, int, float, str)) or v is None:
-        return v
-    if hasattr(v, "item"):
-        return v.item()
-    return str(v)
 
 
 def _cell_cfgs(plan: _Plan, cell: dict, seeds: list[int] | None = None) -> dict:
@@ -404,42 +398,31 @@ def _run_round(plan: _Plan, todo: dict, out: Path, backend, threads, progress, l
     """Run the cells ``todo`` (cell index -> seeds) and return cell -> {sweep: Results}: every
     replica not stored yet in one engine call (when it fits the memory budget), then each
     cell's sweeps stored and read back."""
-    from . import engine, reproduce, runner  # noqa: PLC0415
+    from . import reproduce, runner  # noqa: PLC0415
     from .family_run import family_interrupted  # noqa: PLC0415
 
     cfgs = {k: _cell_cfgs(plan, plan.cells[k], seeds) for k, seeds in todo.items()}
-    grids = {}
+    grids = {}  # "cell/sweep" -> the seeds with nothing stored at any point
     for k, by_sweep in cfgs.items():
         for n, cfg in by_sweep.items():
-            # seeds with nothing stored at any point go to the one engine call; a seed stored
-            # at some points only (a run stopped in a chunk) is completed by runner.run
+            # a seed stored at some points only (a run stopped in a chunk) is completed by
+            # runner.run below
             have = _stored_seeds(out / "cells" / str(k) / n)
             new = [s for s in cfg.seeds if s not in have]
             if new:
-                grids[(k, n)] = dataclasses.replace(cfg, seeds=new).make_grid()
+                grids[f"{k}/{n}"] = dataclasses.replace(cfg, seeds=new).make_grid()
     pre, stopped = {}, False
     if grids:
-        need = reproduce.FAMILY_COPIES * reproduce.family_arrays_bytes(
-            {str(i): g for i, g in enumerate(grids.values())}, backend)
-        budget = runner.default_memory_budget(engine.resolve_backend(backend))
-        n = sum(len(g) for g in grids.values())
-        if need <= reproduce.FAMILY_MEMORY_FRACTION * budget:
-            log(f"[atlas] {len(todo)} cells, {n} replicas in one engine call")
-            t0 = time.perf_counter()
-            keyed = {f"{k}/{s}": g for (k, s), g in grids.items()}
-            got, stopped = runner.run_family(keyed, backend, threads, progress)
-            pre = {(int(key.split("/")[0]), key.split("/", 1)[1]): r for key, r in got.items()}
-            log(f"[atlas] {sum(len(r.replicas) for r in got.values())} replicas in "
-                f"{time.perf_counter() - t0:.1f} s" + (" (stopped)" if stopped else ""))
-        else:
-            log(f"[atlas] {need / 2**20:.0f} MiB of arrays: each cell's sweeps run on their own")
+        pre, stopped, _ = reproduce.one_engine_call(grids, backend, threads, progress, log,
+                                                    "[atlas]", f"{len(todo)} cells",
+                                                    "each cell's sweep")
     runs = {}
     for k, by_sweep in cfgs.items():
         runs[k] = {}
         for n, cfg in by_sweep.items():
             runs[k][n] = runner.run(cfg, backend=backend, store=out / "cells" / str(k) / n,
                                     progress=progress if not pre else False, threads=threads,
-                                    resume_hint=resume, precomputed=pre.get((k, n)),
+                                    resume_hint=resume, precomputed=pre.get(f"{k}/{n}"),
                                     compute=not stopped, quiet=True)
     if stopped:
         raise family_interrupted(stopped, pre, f"under {out / 'cells'}", out, resume)

@@ -498,7 +498,6 @@ def _family_call(cfgs: dict, out: Path, backend: str, threads, progress, timings
     (a family of 20 sweeps) would cost 20 such spans. Sweeps with results already (a resumed
     reproduction) run on their own. Skipped when the replicas' arrays would not fit in
     FAMILY_MEMORY_FRACTION of a chunk's memory budget. Returns (name -> Results, stopped)."""
-    from . import engine, runner  # noqa: PLC0415
     from .store import CHUNKS  # noqa: PLC0415
 
     grids = {}
@@ -509,20 +508,35 @@ def _family_call(cfgs: dict, out: Path, backend: str, threads, progress, timings
         grids[name] = cfg.make_grid()
     if not grids:
         return {}, False
+    pre, stopped, seconds = one_engine_call(grids, backend, threads, progress, log,
+                                            "[family]", f"{len(grids)} sweeps", "each sweep")
+    if seconds is not None:
+        timings["family engine call"] = seconds
+    return pre, stopped
+
+
+def one_engine_call(grids: dict, backend, threads, progress, log, tag: str, what: str,
+                    alone: str):
+    """Every replica of ``grids`` (name -> Grid) in one ``runner.run_family`` call, when their
+    arrays fit in FAMILY_MEMORY_FRACTION of a chunk's memory budget (``reproduce`` and
+    ``atlases``). Returns (name -> Results, stopped, the call's seconds); ({}, False, None)
+    when it does not fit, and ``alone`` (what then runs on its own) is said."""
+    from . import engine, runner  # noqa: PLC0415
+
     need = FAMILY_COPIES * family_arrays_bytes(grids, backend)
     budget = runner.default_memory_budget(engine.resolve_backend(backend))
     if need > FAMILY_MEMORY_FRACTION * budget:
-        log(f"[family] {need / 2**20:.0f} MiB of arrays: above {FAMILY_MEMORY_FRACTION:g} of the "
-            f"{budget / 2**20:.0f} MiB budget, so each sweep runs alone")
-        return {}, False
+        log(f"{tag} {need / 2**20:.0f} MiB of arrays: above {FAMILY_MEMORY_FRACTION:g} of the "
+            f"{budget / 2**20:.0f} MiB budget, so {alone} runs alone")
+        return {}, False, None
     n = sum(len(g) for g in grids.values())
-    log(f"[family] {len(grids)} sweeps, {n} replicas in one engine call")
+    log(f"{tag} {what}, {n} replicas in one engine call")
     t0 = time.perf_counter()
     pre, stopped = runner.run_family(grids, backend, threads, progress)
-    timings["family engine call"] = time.perf_counter() - t0
-    log(f"[family] {sum(len(r.replicas) for r in pre.values())} replicas in "
-        f"{timings['family engine call']:.1f} s" + (" (stopped)" if stopped else ""))
-    return pre, stopped
+    seconds = time.perf_counter() - t0
+    log(f"{tag} {sum(len(r.replicas) for r in pre.values())} replicas in {seconds:.1f} s"
+        + (" (stopped)" if stopped else ""))
+    return pre, stopped, seconds
 
 
 def family_arrays_bytes(grids: dict, backend: str = "auto") -> int:
