@@ -15,7 +15,7 @@
 #   STEPS="build reproduce" bash benchmarks/gpu.sh
 #   STEPS="build papers ncu atlas" bash benchmarks/gpu.sh
 set -uo pipefail
-STEPS=${STEPS:-"build tests throughput reproduce papers ncu atlas"}
+STEPS=${STEPS:-"build tests spread throughput reproduce papers ncu atlas"}
 STEP_TIMEOUT=${STEP_TIMEOUT:-240}
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 cd "$(dirname "$0")/.."
@@ -27,7 +27,10 @@ step() { local name=$1; shift; local t0=$(date +%s.%N); timeout "$STEP_TIMEOUT" 
 
 log "machine: $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -1); $(nproc) CPU threads"
 if want build; then
-  step build python3 -m pip install --no-build-isolation --no-deps -v . || { tail -50 "$OUT/build.log"; exit 1; }
+  # for this machine's GPU only (e.g. 90-real on an H100/H200): a third of the compile time
+  cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')
+  arch=${cc:+-Ccmake.define.DIFFSWEEP_CUDA_ARCHITECTURES=${cc}-real}
+  step build python3 -m pip install --no-build-isolation --no-deps -v $arch . || { tail -50 "$OUT/build.log"; exit 1; }
 fi
 python3 -c "import diffsweep as ds, json; print(json.dumps(ds.info()))" | tee -a "$OUT/gpu-summary.txt"
 if want tests; then
@@ -45,6 +48,12 @@ if want throughput; then
   # the host's share of a full reproduction (building and packing 10,560 replicas)
   step host python3 benchmarks/host.py --out "$OUT"
   grep -E "flows  R=" "$OUT/throughput.log" "$OUT/throughput_cpu.log" | tee -a "$OUT/gpu-summary.txt"
+fi
+if want spread; then
+  # issue 21: replicas per warp (the engine's choice, then 1..32) against the quick Kaur & Vin
+  # family's one engine call, and the same call on the CPU cores; tables bit-identical
+  step spread python3 benchmarks/spread.py --quick --cpu --per-warp auto,1,2,4,8,32 --out "$OUT"
+  grep -E "per warp" "$OUT/spread.log" | tee -a "$OUT/gpu-summary.txt"
 fi
 if want reproduce; then
   for b in cuda cpu; do

@@ -156,8 +156,7 @@ py::list run_family(const py::list& shapes, const py::list& arrays, int threads,
     py::gil_scoped_release release;
 #ifdef DS_BACKEND_CUDA
     (void)threads;
-    (void)replicas_per_task;
-    run_family_cuda(in, out, ctl);
+    run_family_cuda(in, out, ctl, replicas_per_task);
 #else
     run_family_cpu(in, out, threads, ctl, replicas_per_task);
 #endif
@@ -194,8 +193,9 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
   m.def("run_family", &run_family, py::arg("shapes"), py::arg("arrays"), py::arg("threads") = 0,
         py::arg("control") = py::none(), py::arg("replicas_per_task") = 0,
         "Run several batches (one per shape) as one job, longest replicas first; returns a list "
-        "of dicts of output arrays. replicas_per_task (CPU): replicas one thread steps together "
-        "(0 or 1: one at a time; 32: as a GPU warp); no result depends on it.");
+        "of dicts of output arrays. replicas_per_task: replicas one CPU thread steps together "
+        "(0 or 1: one at a time; 32: as a GPU warp), or at most per CUDA warp (0: as many as "
+        "leave every warp resident); no result depends on it.");
   m.def("input_fields", [] {
     std::vector<std::tuple<std::string, std::string, std::string>> v;
 #define DS_F(name, T, dim) v.push_back(field<T>(#name, dim));

@@ -123,7 +123,7 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
 }  // namespace
 
 void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput>& hout,
-                     int64_t* control) {
+                     int64_t* control, int replicas_per_task) {
   const int nb = (int)hin.size();
   // More batches than c_views holds: in groups, one after another.
   if (nb > kMaxViews) {
@@ -131,12 +131,21 @@ void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput
       const int b1 = std::min(nb, b0 + kMaxViews);
       std::vector<BatchInput> in(hin.begin() + b0, hin.begin() + b1);
       std::vector<BatchOutput> out(hout.begin() + b0, hout.begin() + b1);
-      run_family_cuda(in, out, control);
+      run_family_cuda(in, out, control, replicas_per_task);
       if (control && ctl_load(control + kCtlStop)) return;
     }
     return;
   }
-  FamilyPlan plan = plan_family(hin, [&](int b) { return 32 / hin[(size_t)b].shape.lanes; });
+  int device = 0, sms = 0, per_sm = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "attributes");
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, run_family, kBlockThreads, 0),
+        "occupancy");
+  const long long warps_per_block = kBlockThreads / 32;
+  const int per_warp =
+      spread_per_warp(hin, (long long)sms * std::max(per_sm, 1) * warps_per_block, replicas_per_task);
+  FamilyPlan plan = plan_family(
+      hin, [&](int b) { return std::min(per_warp, 32 / hin[(size_t)b].shape.lanes); });
   if (plan.tasks.empty()) return;
   DeviceMem mem;
   std::vector<BatchView> views((size_t)nb);
@@ -160,12 +169,6 @@ void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput
   const int32_t* d_order = mem.copy_in(plan.order.data(), plan.order.size());
   const int64_t* d_order_off = mem.copy_in(plan.order_off.data(), plan.order_off.size());
 
-  int device = 0, sms = 0, per_sm = 0;
-  check(cudaGetDevice(&device), "cudaGetDevice");
-  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "attributes");
-  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, run_family, kBlockThreads, 0),
-        "occupancy");
-  const long long warps_per_block = kBlockThreads / 32;
 
   // The stop word lives in mapped host memory: the host writes it while the kernel runs.
   int64_t* hstop = nullptr;

@@ -397,10 +397,11 @@ void run_family_cpu(const std::vector<BatchInput>& in, std::vector<BatchOutput>&
                     int64_t* control, int replicas_per_task);
 
 // Same, on the first CUDA device, in one launch while the state blocks fit: each warp takes a
-// task (32 / lanes replicas of one batch, a team of lanes threads each) from the work list.
-// Defined only in the CUDA module.
+// task (min(32 / lanes, per warp) replicas of one batch, a team of lanes threads each) from the
+// work list; per warp: replicas_per_task when > 0, else spread_per_warp's choice
+// (engine/family.h). Defined only in the CUDA module.
 void run_family_cuda(const std::vector<BatchInput>& in, std::vector<BatchOutput>& out,
-                     int64_t* control);
+                     int64_t* control, int replicas_per_task);
 
 // Name of CUDA device 0 and its count; count = 0 when none (or the driver is missing).
 int cuda_device_count();

@@ -110,8 +110,9 @@ def test_clip_slots_is_checked():
 
 FAMILY = [("cpu", 1, 0, 1), ("cpu", 32, 0, 1), ("cpu", 32, 13, 1), ("cpu", 3, 4096, 8),
           ("cpu", 32, 1, 32)]
-if "cuda" in BACKENDS:  # one launch for every batch, a warp per task (skipped without a GPU)
-    FAMILY += [("cuda", None, c, k) for c in (0, 4096) for k in (1, 8, 32)]
+if "cuda" in BACKENDS:  # one launch for every batch, a warp per task (skipped without a GPU):
+    # replicas per warp as spread_per_warp chooses, one, and three (a warp's lanes part idle)
+    FAMILY += [("cuda", pt, c, k) for pt in (None, 1, 3) for c in (0, 4096) for k in (1, 8, 32)]
 
 
 @pytest.fixture(scope="module")

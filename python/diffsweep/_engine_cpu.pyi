@@ -22,9 +22,9 @@ def run_family(shapes: list[dict[str, int]], arrays: list[dict[str, npt.NDArray[
                threads: int = ..., control: npt.NDArray[np.int64] | None = ...,
                replicas_per_task: int = ...) -> list[dict[str, npt.NDArray[np.generic]]]:
     """Run several batches (one per shape: a figure family) as one job, longest replicas
-    first; returns each batch's output arrays, as run does. replicas_per_task (CPU): replicas
-    one thread steps together (0 or 1: one at a time; 32: as a GPU warp); no result depends
-    on it."""
+    first; returns each batch's output arrays, as run does. replicas_per_task: replicas one
+    CPU thread steps together (0 or 1: one at a time; 32: as a GPU warp), or at most per CUDA
+    warp (0: as many as leave every warp resident); no result depends on it."""
 
 def input_fields() -> list[tuple[str, str, str]]:
     """(name, numpy dtype, dimension) of every input array."""

@@ -153,10 +153,11 @@ def run_packed(p: Packed, backend: str, threads: int | None = None,
     """Run one packed batch; returns the engine's output arrays, reshaped per dimension.
 
     ``clip_slots``: rounds end at least every so many slots (0: never; default: the engine's
-    stop-poll interval, ``info()["poll_slots"]``). ``replicas_per_task`` (CPU): replicas one
-    thread steps together, piece by piece (default 1; 32 runs them grouped as a GPU warp
-    does). No result depends on either: they are there so that tests can run one batch under
-    many schedules (tests/test_schedule.py)."""
+    stop-poll interval, ``info()["poll_slots"]``). ``replicas_per_task``: on the CPU, replicas
+    one thread steps together, piece by piece (default 1; 32 runs them grouped as a GPU warp
+    does); on CUDA, at most so many replicas per warp (default: the fewest with which every
+    warp of the job is resident at once, cuda/engine/family.h ``spread_per_warp``). No result
+    depends on either: tests run one batch under many schedules (tests/test_schedule.py)."""
     return run_family([p], backend, threads, control, clip_slots, replicas_per_task)[0]
 
 

@@ -1,0 +1,123 @@
+"""Replicas per GPU warp against the engine time of a paper's whole family (issue 21).
+
+    python benchmarks/spread.py [--paper kaur_vin] [--quick] [--per-warp auto,1,2,4,8,32]
+                                [--lanes default,1] [--cpu] [--out DIR]
+
+Builds every replica of the paper's sweeps (as `reproduce` does: one engine call for the
+family), then runs that call once per variant on cuda: ``--per-warp`` sets the engine's
+``replicas_per_task`` (at most so many replicas per warp; ``auto``: spread_per_warp's choice,
+cuda/engine/family.h), ``--lanes`` the team size (``default``: engine.default_lanes). With
+``--cpu``, the same call on all CPU cores too. Every variant's tables must be bit-identical
+(a digest of each table); prints one line per variant and writes
+<out>/spread-<paper>[-quick]-<host>.json.
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import hashlib
+import json
+import platform
+import time
+from pathlib import Path
+
+import pandas as pd
+
+import diffsweep as ds
+from diffsweep import engine
+from diffsweep.config import load_sweep
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def family(paper: str, quick: bool):
+    scs, seeds = [], []
+    for path in sorted(glob.glob(str(ROOT / "sweeps" / paper / "*.toml"))):
+        grid = load_sweep(path, quick=quick).make_grid(max_points=None)
+        for p in range(grid.n_points):
+            for s in grid.seeds:
+                scs.append(grid.scenario(p, s))
+                seeds.append(int(s))
+    return scs, seeds
+
+
+def digest(res) -> str:
+    h = hashlib.sha256()
+    for name, df in res.tables().items():
+        h.update(name.encode())
+        if len(df.columns):
+            h.update(pd.util.hash_pandas_object(df, index=False).values.tobytes())
+    return h.hexdigest()[:16]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--paper", default="kaur_vin", help="folder under sweeps/")
+    ap.add_argument("--quick", action="store_true", help="the sweeps' [quick] settings")
+    ap.add_argument("--per-warp", default="auto,1,2,4,8,32",
+                    help="replicas per warp to try (auto: the engine's choice)")
+    ap.add_argument("--lanes", default="default", help="team sizes to try (default: default_lanes)")
+    ap.add_argument("--cpu", action="store_true", help="the same call on all CPU cores too")
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
+    args = ap.parse_args()
+
+    t0 = time.perf_counter()
+    scs, seeds = family(args.paper, args.quick)
+    slots = None
+    print(f"{args.paper}{' quick' if args.quick else ''}: {len(scs)} replicas, built in "
+          f"{time.perf_counter() - t0:.1f} s; {ds.info().get('cuda_device')}", flush=True)
+    calls: list[float] = []
+    run_family = engine.run_family
+
+    def timed(*a, **k):  # the engine call alone, without building and packing
+        t = time.perf_counter()
+        out = run_family(*a, **k)
+        calls.append(time.perf_counter() - t)
+        return out
+
+    engine.run_family = timed
+    variants = []
+    if args.cpu:
+        variants.append(("cpu", None, None))
+    for lanes in args.lanes.split(","):
+        for k in args.per_warp.split(","):
+            variants.append(("cuda", None if k == "auto" else int(k),
+                             None if lanes == "default" else int(lanes)))
+    rows, first = [], None
+    for backend, k, lanes in variants:
+        if backend == "cuda" and not ds.info()["cuda_devices"]:
+            print("no CUDA device: cuda variants skipped")
+            break
+        calls.clear()
+        t = time.perf_counter()
+        res = engine.simulate(scs, seeds, backend=backend, lanes=lanes, replicas_per_task=k)
+        wall = time.perf_counter() - t
+        if slots is None:
+            slots = int(res.replicas["slots_run"].sum()) if "slots_run" in res.replicas else None
+        d = digest(res)
+        first = first or d
+        row = {"backend": backend, "per_warp": k or "auto", "lanes": lanes or "default",
+               "engine_s": sum(calls), "simulate_s": wall, "digest": d, "same": d == first}
+        if slots:
+            row["replica_slots_per_s"] = slots / row["engine_s"]
+        rows.append(row)
+        print(f"{backend:4s} per warp {str(row['per_warp']):>4s} lanes {str(row['lanes']):>7s}: "
+              f"engine {row['engine_s']:7.2f} s (simulate {wall:7.2f} s)"
+              + (f", {row['replica_slots_per_s'] / 1e6:8.1f} M replica-slots/s" if slots else "")
+              + f"  {d} {'same' if row['same'] else 'DIFFERENT'}", flush=True)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    host = platform.node() or "host"
+    path = out / f"spread-{args.paper}{'-quick' if args.quick else ''}-{host}.json"
+    path.write_text(json.dumps({"machine": {"host": host, "device": ds.info().get("cuda_device"),
+                                            "cpu_threads": ds.info().get("openmp_threads")},
+                                "when": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "paper": args.paper,
+                                "quick": args.quick, "replicas": len(scs), "replica_slots": slots,
+                                "rows": rows}, indent=2))
+    print(f"wrote {path}")
+    if not all(r["same"] for r in rows):
+        raise SystemExit("tables differ between variants")
+
+
+if __name__ == "__main__":
+    main()
