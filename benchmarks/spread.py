@@ -108,7 +108,8 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     host = platform.node() or "host"
-    path = out / f"spread-{args.paper}{'-quick' if args.quick else ''}-{host}.json"
+    lanes = "" if args.lanes == "default" else f"-lanes{args.lanes.replace(',', '_')}"
+    path = out / f"spread-{args.paper}{'-quick' if args.quick else ''}{lanes}-{host}.json"
     path.write_text(json.dumps({"machine": {"host": host, "device": ds.info().get("cuda_device"),
                                             "cpu_threads": ds.info().get("openmp_threads")},
                                 "when": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "paper": args.paper,
