@@ -34,14 +34,19 @@ def main() -> None:
     ap.add_argument("--max-replicas", type=int, default=65536)
     ap.add_argument("--min-replicas", type=int, default=256)
     ap.add_argument("--flows", default="1,64,1000", help="flows per replica, comma-separated")
+    ap.add_argument("--sizes", default="256,1024,4096,16384,32768,65536",
+                    help="replica counts to try (within --min/--max-replicas)")
+    ap.add_argument("--lanes", type=int, default=None, help="team size (default: default_lanes)")
+    ap.add_argument("--per-warp", type=int, default=None,
+                    help="replicas per warp on cuda (default: the engine's choice)")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results"))
     args = ap.parse_args()
     rows = []
-    sizes = [R for R in (256, 1024, 4096, 16384, 32768, 65536)
+    sizes = [R for R in (int(x) for x in args.sizes.split(","))
              if args.min_replicas <= R <= args.max_replicas]
     for n_flows in (int(f) for f in args.flows.split(",")):
         distinct = [case(n_flows, args.duration_s, s) for s in range(16)]
-        lanes = default_lanes(args.backend, n_flows)
+        lanes = args.lanes or default_lanes(args.backend, n_flows)
         run_packed(pack(distinct[:2], [0, 1], lanes=lanes), args.backend)  # warm-up
         for R in sizes:
             if n_flows >= 1000 and R > 16384:
@@ -51,7 +56,7 @@ def main() -> None:
             p = pack(scs, list(range(R)), lanes=lanes)
             t_pack = time.perf_counter() - t0
             t0 = time.perf_counter()
-            out = run_packed(p, args.backend)
+            out = run_packed(p, args.backend, replicas_per_task=args.per_warp)
             wall = time.perf_counter() - t0
             slots = int(out["slots_run"].sum())
             pkts = int(out["q_departures"][:, 0, :].sum())

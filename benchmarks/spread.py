@@ -1,12 +1,14 @@
 """Replicas per GPU warp against the engine time of a paper's whole family (issue 21).
 
     python benchmarks/spread.py [--paper kaur_vin] [--quick] [--per-warp auto,1,2,4,8,32]
-                                [--lanes default,1] [--cpu] [--out DIR]
+                                [--lanes default,1] [--smem-kib 0,48] [--cpu] [--out DIR]
 
 Builds every replica of the paper's sweeps (as `reproduce` does: one engine call for the
 family), then runs that call once per variant on cuda: ``--per-warp`` sets the engine's
 ``replicas_per_task`` (at most so many replicas per warp; ``auto``: spread_per_warp's choice,
-cuda/engine/family.h), ``--lanes`` the team size (``default``: engine.default_lanes). With
+cuda/engine/family.h), ``--lanes`` the team size (``default``: engine.default_lanes),
+``--smem-kib`` the shared-memory experiment (DIFFSWEEP_CUDA_SMEM_PER_WARP: one warp per
+block; a task whose state blocks fit in so many KiB keeps them in shared memory). With
 ``--cpu``, the same call on all CPU cores too. Every variant's tables must be bit-identical
 (a digest of each table); prints one line per variant and writes
 <out>/spread-<paper>[-quick]-<host>.json.
@@ -17,6 +19,7 @@ import argparse
 import glob
 import hashlib
 import json
+import os
 import platform
 import time
 from pathlib import Path
@@ -57,6 +60,9 @@ def main() -> None:
     ap.add_argument("--per-warp", default="auto,1,2,4,8,32",
                     help="replicas per warp to try (auto: the engine's choice)")
     ap.add_argument("--lanes", default="default", help="team sizes to try (default: default_lanes)")
+    ap.add_argument("--smem-kib", default="0",
+                    help="shared memory per warp in KiB to try (the DIFFSWEEP_CUDA_SMEM_PER_WARP "
+                         "experiment: a task whose blocks fit keeps them there; 0: off)")
     ap.add_argument("--cpu", action="store_true", help="the same call on all CPU cores too")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
     args = ap.parse_args()
@@ -78,13 +84,15 @@ def main() -> None:
     engine.run_family = timed
     variants = []
     if args.cpu:
-        variants.append(("cpu", None, None))
-    for lanes in args.lanes.split(","):
-        for k in args.per_warp.split(","):
-            variants.append(("cuda", None if k == "auto" else int(k),
-                             None if lanes == "default" else int(lanes)))
+        variants.append(("cpu", None, None, 0))
+    for smem in args.smem_kib.split(","):
+        for lanes in args.lanes.split(","):
+            for k in args.per_warp.split(","):
+                variants.append(("cuda", None if k == "auto" else int(k),
+                                 None if lanes == "default" else int(lanes), int(smem)))
     rows, first = [], None
-    for backend, k, lanes in variants:
+    for backend, k, lanes, smem in variants:
+        os.environ["DIFFSWEEP_CUDA_SMEM_PER_WARP"] = str(smem * 1024)
         if backend == "cuda" and not ds.info()["cuda_devices"]:
             print("no CUDA device: cuda variants skipped")
             break
@@ -97,11 +105,13 @@ def main() -> None:
         d = digest(res)
         first = first or d
         row = {"backend": backend, "per_warp": k or "auto", "lanes": lanes or "default",
+               "smem_kib": smem,
                "engine_s": sum(calls), "simulate_s": wall, "digest": d, "same": d == first}
         if slots:
             row["replica_slots_per_s"] = slots / row["engine_s"]
         rows.append(row)
-        print(f"{backend:4s} per warp {str(row['per_warp']):>4s} lanes {str(row['lanes']):>7s}: "
+        print(f"{backend:4s} per warp {str(row['per_warp']):>4s} lanes {str(row['lanes']):>7s} "
+              f"smem {smem:3d} KiB: "
               f"engine {row['engine_s']:7.2f} s (simulate {wall:7.2f} s)"
               + (f", {row['replica_slots_per_s'] / 1e6:8.1f} M replica-slots/s" if slots else "")
               + f"  {d} {'same' if row['same'] else 'DIFFERENT'}", flush=True)
@@ -109,6 +119,7 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     host = platform.node() or "host"
     lanes = "" if args.lanes == "default" else f"-lanes{args.lanes.replace(',', '_')}"
+    lanes += "" if args.smem_kib == "0" else f"-smem{args.smem_kib.replace(',', '_')}"
     path = out / f"spread-{args.paper}{'-quick' if args.quick else ''}{lanes}-{host}.json"
     path.write_text(json.dumps({"machine": {"host": host, "device": ds.info().get("cuda_device"),
                                             "cpu_threads": ds.info().get("openmp_threads")},

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -57,10 +58,14 @@ struct DeviceMem {  // frees everything it handed out, also when an error is thr
 // its replicas as a team of `lanes` threads: the flow side on every lane, the queue side on
 // lane 0, in rounds; then flushes its counters and takes the next task. A replica's state
 // block is its own (arena + task.arena_off + its place in the task x the batch's stride).
+// smem_per_warp > 0: a task whose replicas' blocks fit in that many bytes keeps them in its
+// warp's part of the block's shared memory (an experiment, DIFFSWEEP_CUDA_SMEM_PER_WARP:
+// a replica's chain of dependent loads at shared-memory latency instead of L1/L2/DRAM).
 __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
     run_family(const FamilyTask* tasks, int n_tasks, const int32_t* order,
                const int64_t* order_off, unsigned char* arena, unsigned long long* words,
-               const volatile int64_t* stop) {
+               const volatile int64_t* stop, unsigned smem_per_warp) {
+  extern __shared__ __align__(16) unsigned char smem[];
   const int wl = threadIdx.x & 31;
   for (;;) {
     int t = 0;
@@ -74,8 +79,10 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
     const unsigned mask = lanes == 32 ? 0xFFFFFFFFu : ((1u << lanes) - 1u) << (team * lanes);
     if (team < task.count) {
       const int32_t r = order[order_off[task.batch] + task.first + team];
-      unsigned char* block =
-          arena + task.arena_off + (size_t)team * c_views[task.batch].L.stride;
+      const size_t stride = c_views[task.batch].L.stride;
+      unsigned char* block = (size_t)task.count * stride <= smem_per_warp
+                                 ? smem + (size_t)(threadIdx.x >> 5) * smem_per_warp + team * stride
+                                 : arena + task.arena_off + (size_t)team * stride;
       Replica x = bind_replica(r, nullptr, task.batch, block);
       x.lane = (uint8_t)lane;
       if (lane == 0) init_replica(x);
@@ -139,9 +146,19 @@ void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput
   int device = 0, sms = 0, per_sm = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "attributes");
-  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, run_family, kBlockThreads, 0),
-        "occupancy");
-  const long long warps_per_block = kBlockThreads / 32;
+  // The shared-memory experiment: one warp per block, each with smem_per_warp bytes.
+  const char* env = std::getenv("DIFFSWEEP_CUDA_SMEM_PER_WARP");
+  const unsigned smem_per_warp = env ? (unsigned)(std::strtoul(env, nullptr, 10) & ~15ul) : 0u;
+  const int block_threads = smem_per_warp ? 32 : kBlockThreads;
+  if (smem_per_warp) {
+    check(cudaFuncSetAttribute(run_family, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               (int)smem_per_warp), "shared memory size");
+    check(cudaFuncSetAttribute(run_family, cudaFuncAttributePreferredSharedMemoryCarveout, 100),
+          "shared memory carveout");
+  }
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, run_family, block_threads,
+                                                      smem_per_warp), "occupancy");
+  const long long warps_per_block = block_threads / 32;
   const int per_warp =
       spread_per_warp(hin, (long long)sms * std::max(per_sm, 1) * warps_per_block, replicas_per_task);
   FamilyPlan plan = plan_family(
@@ -215,8 +232,8 @@ void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput
     const long long n_tasks = (long long)(t1 - t0);
     long long blocks = (long long)sms * std::max(per_sm, 1);
     blocks = std::max(1ll, std::min(blocks, (n_tasks + warps_per_block - 1) / warps_per_block));
-    run_family<<<(unsigned)blocks, kBlockThreads, 0, run>>>(d_tasks, (int)n_tasks, d_order,
-                                                             d_order_off, arena, words, dstop);
+    run_family<<<(unsigned)blocks, block_threads, smem_per_warp, run>>>(
+        d_tasks, (int)n_tasks, d_order, d_order_off, arena, words, dstop, smem_per_warp);
     err = cudaGetLastError();
     while (err == cudaSuccess) {
       err = cudaStreamQuery(run);
