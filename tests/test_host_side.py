@@ -306,10 +306,11 @@ def _counted(monkeypatch, module, name: str, *also) -> list:
 K2_SWEEPS = ("k2", "k2_newreno", "k2_ns2000")
 
 
-def shrunk_k2(dest: Path) -> Path:
-    """The K2 and K2v sweep files with a tiny [quick]: 2 seeds of 3 s (1 s warm-up)."""
+def shrunk_k2(dest: Path, names=K2_SWEEPS) -> Path:
+    """The K2 and K2v sweep files (or ``names``) with a tiny [quick]: 2 seeds of 3 s (1 s
+    warm-up)."""
     (dest / "sweeps/kaur_vin").mkdir(parents=True)
-    for name in K2_SWEEPS:
+    for name in names:
         head, quick = (ROOT / f"sweeps/kaur_vin/{name}.toml").read_text().split("[quick]", 1)
         for pattern, repl in ((r"seeds = \d+", "seeds = 2"), (r"duration_s = [\d.]+",
                                                                 "duration_s = 3.0"),
@@ -360,6 +361,33 @@ def test_parallel_figures_and_report_are_the_serial_ones(k2_folders):
         assert _masked((serial / f).read_text()) == _masked((parallel / f).read_text()), f
     # the K2v note (made in a worker) is in the report
     assert "ns-2.35" in (parallel / "report.md").read_text()
+
+
+def test_a_family_drawn_in_parts_is_the_one_drawn_whole(tmp_path):
+    """K5v (``make_k5v.parts``: four figures, a note and four verdict sets) drawn as parallel
+    tasks and joined gives the figures and the report note of the hook run whole, here."""
+    from diffsweep import papers
+    from diffsweep.papers.kaur_vin import explain
+
+    fam = papers.get("kaur-vin").family("K5v")
+    parts, _ = explain.k5v_parts({}, tmp_path, papers.get("kaur-vin"))
+    assert len(parts) == 7 + explain.JITTER_PARTS  # fixed, whatever the data (none here)
+    sweeps = shrunk_k2(tmp_path, fam.sweeps)
+    outs = []
+    for jobs in ("1", "3"):
+        out = tmp_path / f"jobs{jobs}"
+        rc = cli.main(["reproduce", "kaur-vin", "--figure", "5v", "--quick", "--out", str(out),
+                       "--backend", "cpu", "--quiet", "--sweeps", str(sweeps), "--jobs", jobs])
+        assert rc == 0
+        outs.append(out)
+    names = sorted(p.name for p in (outs[0] / "figures").glob("*.png"))
+    assert names == ["kaur_vin_fig5_jitter.png", "kaur_vin_fig5_random.png",
+                     "kaur_vin_fig7_jitter.png", "kaur_vin_fig7_random.png"]
+    for name in names:
+        assert (outs[0] / "figures" / name).read_bytes() == (outs[1] / "figures" / name).read_bytes()
+    a, b = (_masked((o / "report.md").read_text()) for o in outs)
+    assert a == b
+    assert "under each condition" in a and "index order + 0.1 ms send jitter" in a
 
 
 def test_the_claims_are_rated_once(tmp_path, k2_folders, monkeypatch):

@@ -136,6 +136,16 @@ def state_sections(packed_shape: dict) -> dict[str, int]:
     return {str(k): int(v) for k, v in _module("cpu").state_sections(packed_shape)}
 
 
+def device_name(backend: str) -> str:
+    """What runs a backend's replicas: the CUDA device's name, else the processor's."""
+    if backend == "cuda":
+        try:
+            return str(info().get("cuda_device") or "cuda")
+        except Exception:  # pragma: no cover
+            return "cuda"
+    return platform.processor() or platform.machine()
+
+
 def default_lanes(backend: str, max_flows: int) -> int:
     """Team size per replica. The CPU runs a team as a loop, so one lane is fastest there. On
     a GPU, lanes share the flows of a replica: one thread for 1-2 flows, up to a warp for

@@ -314,7 +314,9 @@ def _parallel(jobs, chosen) -> bool:
     """Whether the figures are drawn in other processes too (``figures.render``)."""
     from .figures.render import default_workers, forks  # noqa: PLC0415
 
-    return (default_workers() if jobs is None else jobs) > 1 and len(chosen) > 1 and forks()
+    several = len(chosen) > 1 or any(
+        getattr(papers.resolve(f.make), "parts", None) is not None for f in chosen if f.make)
+    return (default_workers() if jobs is None else jobs) > 1 and several and forks()
 
 
 class _Runs(Mapping):
@@ -403,12 +405,27 @@ def _start_figures(spec, out: Path, chosen, names, runs, jobs, resume):
         return list(save(spec.figure_functions()[fam.id](_family_results(fam, runs)), stem)), None
 
     # (the figure modules, and matplotlib, are imported by the task that first needs them: in
-    # a worker, while this process stores the sweeps)
-    tasks = [(lambda make=fam.make: papers.resolve(make)(runs, fig_dir, spec))
-             if fam.make is not None else (lambda fam=fam: draw(fam)) for fam in chosen]
-    first = sorted(range(len(tasks)), key=lambda i: chosen[i].make is not None)
-    drawing = start([tasks[i] for i in first], jobs)
+    # a worker, while this process stores the sweeps). A make hook with ``parts`` (see
+    # ``papers.Family``) is several tasks, put together by its ``join`` once drawn.
+    tasks, joins = [], []  # joins: per family, (its tasks' places, join or None)
+    for fam in chosen:
+        hook = papers.resolve(fam.make) if fam.make is not None else None
+        split = getattr(hook, "parts", None)
+        if split is not None:
+            parts, join = split(runs, fig_dir, spec)
+        else:
+            parts = [(lambda hook=hook: hook(runs, fig_dir, spec)) if hook is not None
+                     else (lambda fam=fam: draw(fam))]
+            join = None
+        joins.append((list(range(len(tasks), len(tasks) + len(parts))), join))
+        # parts first (workers take from the front: a long family's pieces start at once),
+        # then plain families, then whole make hooks (this process starts those first)
+        rank = 0 if join is not None else 2 if hook is not None else 1
+        tasks += [(rank, part) for part in parts]
+    first = sorted(range(len(tasks)), key=lambda i: tasks[i][0])
+    drawing = start([tasks[i][1] for i in first], jobs)
     drawing.order = first
+    drawing.joins = joins
     return drawing
 
 
@@ -435,6 +452,9 @@ def _analyse(spec, out: Path, chosen, names, runs, cfgs, quick, backend, sweeps,
         done, (verdicts, t_claims) = drawing.finish(
             meanwhile=lambda: _timed(spec.evaluate, results, not_run=not_run))
         done = [d for _, d in sorted(zip(drawing.order, done))]
+        # per family: its answer (a split hook's parts joined) and its tasks' seconds summed
+        done = [(join([done[i][0] for i in places]), sum(done[i][1] for i in places))
+                if join is not None else done[places[0]] for places, join in drawing.joins]
         phases.update({"claims": t_claims, "figures": time.perf_counter() - drawing.t0})
         phases.update({f"figure {fam.id}": seconds for fam, (_, seconds) in zip(chosen, done)})
         for fam, ((paths, note), seconds) in zip(chosen, done):

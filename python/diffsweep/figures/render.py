@@ -78,8 +78,10 @@ class Drawing:
     def __init__(self, tasks: list[Callable[[], Any]], workers: int | None):
         global _TASKS
         self.tasks = list(tasks)
-        #: the caller's: e.g. the position of each task in the caller's own order
+        #: the caller's: e.g. the position of each task in the caller's own order, and how
+        #: its answers are put together (``reproduce``: a family drawn as several tasks)
         self.order = list(range(len(self.tasks)))
+        self.joins: list = []
         self.t0 = time.perf_counter()
         self._ex = None
         self._futures: list = []

@@ -54,7 +54,10 @@ class Family:
     ``"module:function"`` called as ``make(runs, figures_dir, paper)`` with every run of the
     reproduction (sweep name -> Results), which returns (figure paths, a note for the report):
     for families that compare several runs rather than show one (model variants, say). Such a
-    family has no claims of its own."""
+    family has no claims of its own. A hook that does much may carry ``parts``, a function of
+    the same arguments returning (tasks, join): ``reproduce`` runs the tasks (callables of no
+    arguments, as many whatever the data: the runs may not be stored yet when they are made)
+    in parallel and ``join(their answers, in order)`` gives the hook's (paths, note)."""
 
     id: str
     figure: str

@@ -14,7 +14,6 @@ from pathlib import Path
 from diffsweep.figures import combine, save
 from diffsweep.metrics import mean_ci, t_quantile
 
-from . import figures as kvf
 from . import tables as kv
 
 PAPER_PEAK_LOSS = 0.5  # Kaur & Vin sec. 3.1.1: "the loss in throughput is as high as 50%"
@@ -24,6 +23,8 @@ NS2_K2_CSV = "results_ns2_k2.csv"
 
 
 def make_k2v(runs, figures_dir: Path, paper):
+    from . import figures as kvf  # noqa: PLC0415 - matplotlib: imported by the task that draws
+
     variants = {K2_VARIANTS[n]: runs[n] for n in paper.family("K2v").sweeps}
     ns2 = ns2_k2_loss(paper.data_file(NS2_K2_CSV))
     fig = kvf.fig2_variants(variants, ns2=ns2)
@@ -32,43 +33,84 @@ def make_k2v(runs, figures_dir: Path, paper):
 
 
 FAIRNESS = ("K5", "K6", "K7", "K8", "K9")
+#: the K5v parts that rate the fairness claims under a send jitter: the i-th jitter value of
+#: k5_equal_jitter each (none: nothing to do; the last also rates any beyond)
+JITTER_PARTS = 2
 
 
 def make_k5v(runs, figures_dir: Path, paper):
+    """K5v in one go: its parts (``k5v_parts``) one after another."""
+    parts, join = k5v_parts(runs, figures_dir, paper)
+    return join([part() for part in parts])
+
+
+def k5v_parts(runs, figures_dir: Path, paper):
+    """K5v as independent parts, for ``reproduce`` to draw in parallel (``Family.make``'s
+    ``parts``): four figures, the order note and the fairness verdicts under each condition,
+    each reading the runs it needs when run (in a figure worker, once stored); ``join`` puts
+    their answers together as ``make_k5v``'s (figure paths, note). The number of parts does
+    not depend on the data: the runs may not be stored yet when they are made."""
     def pair(a, b, where=None):
         parts = [runs[a], runs[b]] if where is None else [runs[a].where(**where),
                                                            runs[b].where(**where)]
         return combine(parts, labels=[a, b])
 
-    index = pair("k5_equal_index", "k5_unequal_index")
-    index7 = pair("k7_equal_index", "k7_unequal_index")
-    random5 = pair("k5_equal", "k5_unequal")
-    random7 = pair("k7_equal", "k7_unequal")
-    conditions = {"random order": (random5, random7)}
-    jitters = sorted(set(runs["k5_equal_jitter"].replicas["send_jitter_s"]))
-    for j in jitters:
-        conditions[f"index order + {j * 1e3:g} ms send jitter"] = (
-            pair("k5_equal_jitter", "k5_unequal_jitter", {"send_jitter_s": j}),
-            pair("k7_equal_jitter", "k7_unequal_jitter", {"send_jitter_s": j}))
-    paths = []
-    figs = [(kvf.fig5, random5, "fig5_random", "random order (the engine's default)"),
-            (kvf.fig7, random7, "fig7_random", "random order (the engine's default)")]
-    if jitters:
-        j = jitters[0]
-        k5j, k7j = conditions[f"index order + {j * 1e3:g} ms send jitter"]
-        figs += [(kvf.fig5, k5j, "fig5_jitter", f"flow-index order, {j * 1e3:g} ms send jitter"),
-                 (kvf.fig7, k7j, "fig7_jitter", f"flow-index order, {j * 1e3:g} ms send jitter")]
-    for fn, res, stem, what in figs:
-        fig = fn(res)
-        fig.suptitle(f"{stem[:4].replace('fig', 'Fig. ')} with same-slot arrivals in {what}")
-        paths += list(save(fig, Path(figures_dir) / f"{paper.package}_{stem}"))
-    note = k5_order_notes(random5, index)
-    by_condition = {"index order (primary)": _fairness_verdicts(paper, index, index7)}
-    for name, (k5, k7) in conditions.items():
-        by_condition[name] = _fairness_verdicts(paper, k5, k7)
-    note += (" The paper's claims of Figs. 5-9 under each condition (same checks and "
-             "thresholds): " + claims_by_condition(by_condition) + ".")
-    return paths, note
+    def jitters():
+        return sorted(set(runs["k5_equal_jitter"].replicas["send_jitter_s"]))
+
+    def condition(j):
+        return (f"index order + {j * 1e3:g} ms send jitter",
+                (pair("k5_equal_jitter", "k5_unequal_jitter", {"send_jitter_s": j}),
+                 pair("k7_equal_jitter", "k7_unequal_jitter", {"send_jitter_s": j})))
+
+    def figure(k: int, stem: str):
+        def draw():
+            from . import figures as kvf  # noqa: PLC0415 - matplotlib: in the drawing process
+
+            if stem.endswith("random"):
+                res, label = pair(f"k{k}_equal", f"k{k}_unequal"), "random order (the engine's default)"
+            else:
+                js = jitters()
+                if not js:
+                    return []
+                res = condition(js[0])[1][0 if k == 5 else 1]
+                label = f"flow-index order, {js[0] * 1e3:g} ms send jitter"
+            fig = (kvf.fig5 if k == 5 else kvf.fig7)(res)
+            fig.suptitle(f"{stem[:4].replace('fig', 'Fig. ')} with same-slot arrivals in {label}")
+            return list(save(fig, Path(figures_dir) / f"{paper.package}_{stem}"))
+        return draw
+
+    def rated(i: int):
+        def rate():
+            js = jitters()[i:] if i == JITTER_PARTS - 1 else jitters()[i:i + 1]
+            return {name: _fairness_verdicts(paper, *data)
+                    for name, data in (condition(j) for j in js)}
+        return rate
+
+    parts = [figure(5, "fig5_random"), figure(7, "fig7_random"),
+             figure(5, "fig5_jitter"), figure(7, "fig7_jitter"),
+             lambda: k5_order_notes(pair("k5_equal", "k5_unequal"),
+                                    pair("k5_equal_index", "k5_unequal_index")),
+             lambda: {"index order (primary)": _fairness_verdicts(
+                 paper, pair("k5_equal_index", "k5_unequal_index"),
+                 pair("k7_equal_index", "k7_unequal_index"))},
+             lambda: {"random order": _fairness_verdicts(paper, pair("k5_equal", "k5_unequal"),
+                                                          pair("k7_equal", "k7_unequal"))},
+             *(rated(i) for i in range(JITTER_PARTS))]
+
+    def join(answers):
+        paths = [p for a in answers[:4] for p in a]
+        by_condition = {}
+        for a in answers[5:]:
+            by_condition.update(a)
+        note = answers[4] + (" The paper's claims of Figs. 5-9 under each condition (same "
+                             "checks and thresholds): " + claims_by_condition(by_condition) + ".")
+        return paths, note
+
+    return parts, join
+
+
+make_k5v.parts = k5v_parts
 
 
 def _fairness_verdicts(paper, k5, k7) -> dict:
