@@ -452,8 +452,9 @@ def _analyse(spec, out: Path, chosen, names, runs, cfgs, quick, backend, sweeps,
         done, (verdicts, t_claims) = drawing.finish(
             meanwhile=lambda: _timed(spec.evaluate, results, not_run=not_run))
         done = [d for _, d in sorted(zip(drawing.order, done))]
-        # per family: its answer (a split hook's parts joined) and its tasks' seconds summed
-        done = [(join([done[i][0] for i in places]), sum(done[i][1] for i in places))
+        # per family: its answer (a split hook's parts joined) and seconds (its longest part's,
+        # waiting for its sweeps included: the parts run side by side)
+        done = [(join([done[i][0] for i in places]), max(done[i][1] for i in places))
                 if join is not None else done[places[0]] for places, join in drawing.joins]
         phases.update({"claims": t_claims, "figures": time.perf_counter() - drawing.t0})
         phases.update({f"figure {fam.id}": seconds for fam, (_, seconds) in zip(chosen, done)})
