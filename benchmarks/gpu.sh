@@ -12,10 +12,10 @@
 # (default 240 s; rc 124 in the summary means it was cut), and STEPS picks the steps of this
 # call; three calls on a fresh machine (each builds: the machine may be a new one):
 #   STEPS="build tests throughput" bash benchmarks/gpu.sh
-#   STEPS="build reproduce" bash benchmarks/gpu.sh
-#   STEPS="build papers ncu atlas" bash benchmarks/gpu.sh
+#   STEPS="build spread reproduce" bash benchmarks/gpu.sh
+#   STEPS="build papers ncu atlas occupancy" bash benchmarks/gpu.sh
 set -uo pipefail
-STEPS=${STEPS:-"build tests spread throughput reproduce papers ncu atlas"}
+STEPS=${STEPS:-"build tests spread throughput occupancy reproduce papers ncu atlas"}
 STEP_TIMEOUT=${STEP_TIMEOUT:-240}
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 cd "$(dirname "$0")/.."
@@ -26,10 +26,10 @@ step() { local name=$1; shift; local t0=$(date +%s.%N); timeout "$STEP_TIMEOUT" 
   local t1=$(date +%s.%N); log "$name rc=$rc wall=$(python3 -c "print(f'{$t1-$t0:.1f}')") s"; return $rc; }
 
 log "machine: $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -1); $(nproc) CPU threads"
+# for this machine's GPU only (e.g. 90-real on an H100/H200): a third of the compile time
+cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')
+arch=${cc:+-Ccmake.define.DIFFSWEEP_CUDA_ARCHITECTURES=${cc}-real}
 if want build; then
-  # for this machine's GPU only (e.g. 90-real on an H100/H200): a third of the compile time
-  cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')
-  arch=${cc:+-Ccmake.define.DIFFSWEEP_CUDA_ARCHITECTURES=${cc}-real}
   step build python3 -m pip install --no-build-isolation --no-deps -v $arch . || { tail -50 "$OUT/build.log"; exit 1; }
 fi
 python3 -c "import diffsweep as ds, json; print(json.dumps(ds.info()))" | tee -a "$OUT/gpu-summary.txt"
@@ -54,6 +54,21 @@ if want spread; then
   # family's one engine call, and the same call on the CPU cores; tables bit-identical
   step spread python3 benchmarks/spread.py --quick --cpu --per-warp auto,1,2,4,8,32 --out "$OUT"
   grep -E "per warp" "$OUT/spread.log" | tee -a "$OUT/gpu-summary.txt"
+fi
+if want occupancy; then
+  # the kernel built for 6 and 8 blocks of 128 per SM (80 / 64 registers, some spilled)
+  # against the default 4 (~108): the quick Kaur & Vin family's engine call and 16,384
+  # 64-flow replicas; then the default build again
+  for mb in 4 6 8; do
+    step "build_mb$mb" python3 -m pip install --no-build-isolation --no-deps $arch \
+      -Ccmake.define.DIFFSWEEP_CUDA_MIN_BLOCKS=$mb . || continue
+    step "spread_mb$mb" python3 benchmarks/spread.py --quick --per-warp auto,8 --out "$OUT/mb$mb"
+    step "throughput_mb$mb" python3 benchmarks/gpu.py --flows 64 --sizes 4096,16384 --min-replicas 1 \
+      --duration-s 1 --out "$OUT/mb$mb"
+    grep -h "per warp\|flows  R=" "$OUT/spread_mb$mb.log" "$OUT/throughput_mb$mb.log" | sed "s/^/min blocks $mb: /" \
+      | tee -a "$OUT/gpu-summary.txt"
+  done
+  python3 -m pip install --no-build-isolation --no-deps $arch . > "$OUT/build_default.log" 2>&1
 fi
 if want reproduce; then
   for b in cuda cpu; do

@@ -372,6 +372,9 @@ def test_a_family_drawn_in_parts_is_the_one_drawn_whole(tmp_path):
     fam = papers.get("kaur-vin").family("K5v")
     parts, _ = explain.k5v_parts({}, tmp_path, papers.get("kaur-vin"))
     assert len(parts) == 7 + explain.JITTER_PARTS  # fixed, whatever the data (none here)
+    # split only where more processes draw than there are families
+    from diffsweep.reproduce import _split
+    assert _split(16, [fam] * 12) and not _split(2, [fam] * 12) and not _split(12, [fam] * 12)
     sweeps = shrunk_k2(tmp_path, fam.sweeps)
     outs = []
     for jobs in ("1", "3"):
