@@ -53,7 +53,10 @@ if want spread; then
   # issue 21: replicas per warp (the engine's choice, then 1..32) against the quick Kaur & Vin
   # family's one engine call, and the same call on the CPU cores; tables bit-identical
   step spread python3 benchmarks/spread.py --quick --cpu --per-warp auto,1,2,4,8,32 --out "$OUT"
-  grep -E "per warp" "$OUT/spread.log" | tee -a "$OUT/gpu-summary.txt"
+  # the same family on the full kernel (the slim one is the default for Kaur & Vin's replicas)
+  step spread_full_kernel env DIFFSWEEP_CUDA_KERNEL=full python3 benchmarks/spread.py --quick \
+    --per-warp auto,8 --out "$OUT/full-kernel"
+  grep -hE "per warp" "$OUT/spread.log" "$OUT/spread_full_kernel.log" | tee -a "$OUT/gpu-summary.txt"
 fi
 if want occupancy; then
   # the kernel built for 6 and 8 blocks of 128 per SM (80 / 64 registers, some spilled)

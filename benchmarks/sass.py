@@ -1,6 +1,6 @@
 """Static SASS of the CUDA engine kernel (issue 21: "SASS of the slot loop via cuobjdump -sass").
 
-    python benchmarks/sass.py [--src DIR] [--arch sm_90] [--out benchmarks/results]
+    python benchmarks/sass.py [--src DIR] [--arch sm_90] [-D NAME[=V] ...] [--out benchmarks/results]
 
 Compiles cuda/backend_cuda.cu of DIR (default: this checkout) to a cubin with the module's
 flags, disassembles it (cuobjdump -sass; with no CUDA toolkit binaries on PATH it uses the
@@ -45,20 +45,30 @@ def main() -> None:
     ap.add_argument("--src", default=str(ROOT), help="a diffsweep checkout")
     ap.add_argument("--arch", default="sm_90")
     ap.add_argument("--name", default=None, help="what the checkout is (default: its commit)")
+    ap.add_argument("-D", dest="defines", action="append", default=[],
+                    help="a build variant's macro (e.g. DS_CUDA_RARE_CALLS, DS_CUDA_MIN_BLOCKS=6)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
     args = ap.parse_args()
     src = Path(args.src)
     cccl = "/usr/local/cuda/include/cccl"
+    # the kernel's source: kernel_full.cu and kernel_slim.cu (since the slim kernel), else the
+    # backend itself (older checkouts)
+    sources = [src / "cuda" / f for f in ("kernel_full.cu", "kernel_slim.cu")
+               if (src / "cuda" / f).is_file()] or [src / "cuda" / "backend_cuda.cu"]
+    sass = ""
     with tempfile.TemporaryDirectory() as d:
-        cubin = Path(d) / "engine.cubin"
-        subprocess.run(["nvcc", "-std=c++17", f"-arch={args.arch}", "-fmad=false",
-                        "--expt-relaxed-constexpr", "-DDS_BACKEND_CUDA", "-O3", "-I", str(src / "cuda"),
-                        "-I", cccl, "-cubin", "-o", str(cubin), str(src / "cuda" / "backend_cuda.cu")],
-                       check=True, capture_output=True)
-        disasm = tool("nvdisasm")
-        env = dict(os.environ, NVDISASM_PATH=disasm)
-        sass = subprocess.run([tool("cuobjdump"), "-sass", str(cubin)], env=env, check=True,
-                              capture_output=True, text=True).stdout
+        for source in sources:
+            cubin = Path(d) / "engine.cubin"
+            subprocess.run(["nvcc", "-std=c++17", f"-arch={args.arch}", "-fmad=false",
+                            "--expt-relaxed-constexpr", "-DDS_BACKEND_CUDA", "-O3", "-I",
+                            str(src / "cuda"), "-I", cccl, *(f"-D{d}" for d in args.defines),
+                            "-cubin", "-o", str(cubin), str(source)],
+                           check=True, capture_output=True)
+            disasm = tool("nvdisasm")
+            env = dict(os.environ, NVDISASM_PATH=disasm)
+            out = subprocess.run([tool("cuobjdump"), "-sass", str(cubin)], env=env, check=True,
+                                 capture_output=True, text=True).stdout
+            sass += out.replace("Function : ", f"Function : {source.stem}:")
     kernels = {}
     name = None
     for line in sass.splitlines():
@@ -75,8 +85,9 @@ def main() -> None:
                 kernels[name][op] += 1
     rev = args.name or subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=src,
                                       capture_output=True, text=True).stdout.strip()
+    rev += "".join(f"-{d.lower().replace('=', '')}" for d in args.defines)
     for k, c in kernels.items():
-        short = re.sub(r".*?(run_\w+?)E.*", r"\1", k)
+        short = re.sub(r"^(\w+:)?.*?(run_\w+?)E.*", r"\1\2", k)
         print(f"{rev} {short}: " + ", ".join(f"{op} {n}" for op, n in sorted(c.items())))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -12,6 +12,7 @@
 #endif
 
 #include "batch.h"
+#include "engine/features.h"
 
 namespace py = pybind11;
 
@@ -164,6 +165,20 @@ py::list run_family(const py::list& shapes, const py::list& arrays, int threads,
   return results;
 }
 
+// Per replica of a packed batch, whether it uses a rare model (engine/features.h): the CUDA
+// engine runs a launch on its slim kernel when none of its replicas does.
+std::vector<bool> uses_rare_models(const py::dict& shape, const py::dict& arrays) {
+  BatchInput in;
+  in.shape = shape_from(shape);
+  std::vector<py::object> keep;
+#define DS_GET(name, T, dim) in.name = input_array<T>(arrays, #name, dim_size(in.shape, dim), keep);
+  DS_INPUT_FIELDS(DS_GET)
+#undef DS_GET
+  std::vector<bool> v((size_t)in.shape.n_replicas);
+  for (int32_t r = 0; r < in.shape.n_replicas; ++r) v[(size_t)r] = replica_features(in, r).any();
+  return v;
+}
+
 // Runs one batch; returns a dict of output arrays.
 py::dict run(const py::dict& shape, const py::dict& arrays, int threads, py::object control) {
   py::list shapes, batches;
@@ -196,6 +211,10 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
         "of dicts of output arrays. replicas_per_task: replicas one CPU thread steps together "
         "(0 or 1: one at a time; 32: as a GPU warp), or at most per CUDA warp (0: as many as "
         "leave every warp resident); no result depends on it.");
+  m.def("uses_rare_models", &uses_rare_models, py::arg("shape"), py::arg("arrays"),
+        "Per replica of a packed batch, whether it uses a rare model (edge conditioners, AQM, "
+        "traffic generators, applications, traced flows, TCP-aware tags, non-green packets): "
+        "the CUDA engine runs a launch whose replicas use none on its slim kernel.");
   m.def("input_fields", [] {
     std::vector<std::tuple<std::string, std::string, std::string>> v;
 #define DS_F(name, T, dim) v.push_back(field<T>(#name, dim));

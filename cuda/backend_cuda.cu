@@ -1,9 +1,10 @@
-// The CUDA backend: the same engine source (engine/team.h) run by persistent warps over a
-// figure family's work list (engine/family.h): every batch (one per shape, no padding) in one
-// launch, longest replicas first, each warp a task of replicas of one batch, one replica per
-// team of shape.lanes threads (one thread with lanes = 1). A batch's inputs, layout and output
-// arrays are its view in c_views (engine/replica.h); every replica of a launch has its own
-// state block, all resident at once. Built with -fmad=false so results match the CPU bit for bit.
+// The CUDA backend's host side: the same engine source (engine/team.h) run by persistent warps
+// over a figure family's work list (engine/family.h): every batch (one per shape, no padding)
+// in one launch, longest replicas first, each warp a task of replicas of one batch, one replica
+// per team of shape.lanes threads (one thread with lanes = 1). A batch's inputs, layout and
+// output arrays are its view in the kernel's c_views (engine/replica.h); every replica of a
+// launch has its own state block, all resident at once. The kernel is the slim one when no
+// replica of the launch uses a rare model, else the full one (kernel.h).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -17,22 +18,12 @@
 #include <vector>
 
 #include "engine/control.h"
+#include "engine/features.h"
 #include "engine/family.h"
-#include "engine/team.h"
+#include "kernel.h"
 
 namespace ds {
 namespace {
-
-constexpr int kBlockThreads = 128;  // whole warps: a warp runs one task
-// At least 4 blocks of 128 per SM: ptxas then keeps the kernel within 128 registers (it gave
-// 114 and no spills; with the thread bound alone it chose 96 registers and spilled 16 bytes).
-// The H200's profile (benchmarks/gpu.md, 2026-11-26) found the kernel latency-bound at 2 warps
-// per scheduler, registers limiting occupancy to 25%: DIFFSWEEP_CUDA_MIN_BLOCKS (CMake) builds
-// 6 (80 registers, 132 bytes of spill stores) or 8 (64, 368 bytes) to measure against it.
-#ifndef DS_CUDA_MIN_BLOCKS
-#define DS_CUDA_MIN_BLOCKS 4
-#endif
-constexpr int kMinBlocks = DS_CUDA_MIN_BLOCKS;
 
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess)
@@ -59,80 +50,6 @@ struct DeviceMem {  // frees everything it handed out, also when an error is thr
   }
 };
 
-// Device words: [0] the next task to take, [1] replica-slots done, [2] replicas finished.
-// Each warp takes a task (engine/family.h: 32 / lanes replicas of one batch) and runs each of
-// its replicas as a team of `lanes` threads: the flow side on every lane, the queue side on
-// lane 0, in rounds; then flushes its counters and takes the next task. A replica's state
-// block is its own (arena + task.arena_off + its place in the task x the batch's stride).
-// smem_per_warp > 0: a task whose replicas' blocks fit in that many bytes keeps them in its
-// warp's part of the block's shared memory (an experiment, DIFFSWEEP_CUDA_SMEM_PER_WARP:
-// a replica's chain of dependent loads at shared-memory latency instead of L1/L2/DRAM).
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
-    run_family(const FamilyTask* tasks, int n_tasks, const int32_t* order,
-               const int64_t* order_off, unsigned char* arena, unsigned long long* words,
-               const volatile int64_t* stop, unsigned smem_per_warp) {
-  extern __shared__ __align__(16) unsigned char smem[];
-  const int wl = threadIdx.x & 31;
-  for (;;) {
-    int t = 0;
-    if (wl == 0) t = *stop ? n_tasks : (int)atomicAdd(words, 1ull);
-    t = __shfl_sync(0xFFFFFFFFu, t, 0);
-    if (t >= n_tasks) return;
-    const FamilyTask task = tasks[t];
-    const BatchInput* in = &c_views[task.batch].in;
-    const int lanes = in->shape.lanes;
-    const int lane = wl % lanes, team = wl / lanes;
-    const unsigned mask = lanes == 32 ? 0xFFFFFFFFu : ((1u << lanes) - 1u) << (team * lanes);
-    if (team < task.count) {
-      const int32_t r = order[order_off[task.batch] + task.first + team];
-      const size_t stride = c_views[task.batch].L.stride;
-      unsigned char* block = (size_t)task.count * stride <= smem_per_warp
-                                 ? smem + (size_t)(threadIdx.x >> 5) * smem_per_warp + team * stride
-                                 : arena + task.arena_off + (size_t)team * stride;
-      Replica x = bind_replica(r, nullptr, task.batch, block);
-      x.lane = (uint8_t)lane;
-      if (lane == 0) init_replica(x);
-      const int32_t need = emit_need(x);
-      const uint32_t end = (uint32_t)in->end_slot[r];
-      uint32_t polled = 0;
-      // Rounds end at every clip_slots slots, as on the CPU (0: never); no result depends on it.
-      const uint32_t clip = in->shape.clip_slots > 0 ? (uint32_t)in->shape.clip_slots : end;
-      uint32_t stop_at = clip < end ? clip : end;
-      bool stopped = false;
-      __syncwarp(mask);
-      for (;;) {
-        const uint32_t tq = *(volatile uint32_t*)&x.hdr()->t_queue;
-        if (tq >= end) break;
-        if (tq - polled >= (uint32_t)kPollSlots) {  // lane 0 decides for the team
-          int s = 0;
-          if (lane == 0) {
-            atomicAdd(words + 1, (unsigned long long)(tq - polled));
-            s = *stop ? 1 : 0;
-          }
-          polled = tq;
-          if (__shfl_sync(mask, s, 0, lanes)) {
-            stopped = true;
-            break;
-          }
-        }
-        if (tq >= stop_at) stop_at = (uint64_t)tq + clip < end ? tq + clip : end;
-        const uint32_t horizon = round_horizon(x, stop_at);
-        flow_phase(x, lane, horizon, need);
-        __syncwarp(mask);
-        if (lane == 0 && !queue_phase(x)) x.hdr()->t_queue = end;  // overflow bit set: host raises
-        __syncwarp(mask);
-      }
-      if (lane == 0) {
-        flush_replica(x);
-        const uint32_t tq = x.hdr()->t_queue;
-        atomicAdd(words + 1, (unsigned long long)(tq - polled));
-        if (!stopped) atomicAdd(words + 2, 1ull);
-      }
-    }
-    __syncwarp();
-  }
-}
-
 }  // namespace
 
 void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput>& hout,
@@ -149,6 +66,12 @@ void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput
     }
     return;
   }
+  // The slim kernel unless a replica uses a rare model (DIFFSWEEP_CUDA_KERNEL=full forces
+  // the full one, to compare them).
+  const char* which = std::getenv("DIFFSWEEP_CUDA_KERNEL");
+  bool full = which && std::string(which) == "full";
+  for (int b = 0; b < nb && !full; ++b) full = batch_uses_features(hin[(size_t)b]);
+  const FamilyKernel kern = full ? family_kernel_full() : family_kernel_slim();
   int device = 0, sms = 0, per_sm = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "attributes");
@@ -156,14 +79,8 @@ void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput
   const char* env = std::getenv("DIFFSWEEP_CUDA_SMEM_PER_WARP");
   const unsigned smem_per_warp = env ? (unsigned)(std::strtoul(env, nullptr, 10) & ~15ul) : 0u;
   const int block_threads = smem_per_warp ? 32 : kBlockThreads;
-  if (smem_per_warp) {
-    check(cudaFuncSetAttribute(run_family, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               (int)smem_per_warp), "shared memory size");
-    check(cudaFuncSetAttribute(run_family, cudaFuncAttributePreferredSharedMemoryCarveout, 100),
-          "shared memory carveout");
-  }
-  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, run_family, block_threads,
-                                                      smem_per_warp), "occupancy");
+  if (smem_per_warp) check(kern.allow_smem(smem_per_warp), "shared memory size");
+  check(kern.blocks_per_sm(&per_sm, block_threads, smem_per_warp), "occupancy");
   const long long warps_per_block = block_threads / 32;
   const int per_warp =
       spread_per_warp(hin, (long long)sms * std::max(per_sm, 1) * warps_per_block, replicas_per_task);
@@ -187,8 +104,7 @@ void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput
 #undef DS_MIRROR_OUT
     views[(size_t)b] = make_view(din, d, make_layout(s));
   }
-  check(cudaMemcpyToSymbol(c_views, views.data(), sizeof(BatchView) * (size_t)nb),
-        "copy the batches' views");
+  check(kern.set_views(views.data(), nb), "copy the batches' views");
   const int32_t* d_order = mem.copy_in(plan.order.data(), plan.order.size());
   const int64_t* d_order_off = mem.copy_in(plan.order_off.data(), plan.order_off.size());
 
@@ -238,9 +154,8 @@ void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput
     const long long n_tasks = (long long)(t1 - t0);
     long long blocks = (long long)sms * std::max(per_sm, 1);
     blocks = std::max(1ll, std::min(blocks, (n_tasks + warps_per_block - 1) / warps_per_block));
-    run_family<<<(unsigned)blocks, block_threads, smem_per_warp, run>>>(
-        d_tasks, (int)n_tasks, d_order, d_order_off, arena, words, dstop, smem_per_warp);
-    err = cudaGetLastError();
+    err = kern.launch((unsigned)blocks, block_threads, smem_per_warp, run, d_tasks, (int)n_tasks,
+                      d_order, d_order_off, arena, words, dstop, smem_per_warp);
     while (err == cudaSuccess) {
       err = cudaStreamQuery(run);
       if (err != cudaErrorNotReady) break;

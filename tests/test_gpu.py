@@ -91,3 +91,28 @@ def test_cuda_backend_runs_a_grid():
     assert b.meta["backend"] == "cuda"
     cols = ["point", "seed", "flow", "delivered_bytes", "timeouts", "drops", "rtt_mean_s"]
     assert a.flows[cols].equals(b.flows[cols])
+
+
+def test_the_slim_and_full_kernels_give_the_cpu_bits(monkeypatch):
+    """The replicas without rare models (engine.cuda_kernel "slim") on both CUDA kernels: the
+    slim one (the default for them) and the full one (DIFFSWEEP_CUDA_KERNEL=full), each equal
+    to the CPU bit for bit; one job, every case its own batch, at 1 and 8 lanes."""
+    _needs_gpu()
+    from diffsweep.engine import cuda_kernel, run_family
+    from engine_cases import golden_cases, schedule_only_cases
+
+    cases = [(n, sc, s) for n, sc, s in golden_cases() + schedule_only_cases()
+             if cuda_kernel([pack([sc], [s])]) == "slim"]
+    assert len(cases) >= 15
+    for lanes in (1, 8):
+        ps = [pack([sc, sc], [s, s + 1], lanes=lanes) for _, sc, s in cases]
+        assert cuda_kernel(ps) == "slim"
+        cpu = run_family(ps, "cpu")
+        monkeypatch.delenv("DIFFSWEEP_CUDA_KERNEL", raising=False)
+        slim = run_family(ps, "cuda")
+        monkeypatch.setenv("DIFFSWEEP_CUDA_KERNEL", "full")
+        full = run_family(ps, "cuda")
+        for (name, _, _), a, b, c in zip(cases, cpu, slim, full):
+            for k in a:
+                assert np.array_equal(a[k].view(np.uint8), b[k].view(np.uint8)), (name, k, "slim")
+                assert np.array_equal(a[k].view(np.uint8), c[k].view(np.uint8)), (name, k, "full")

@@ -12,7 +12,14 @@
 // every rare step as a call 128 + 712; all inlined 128 registers, no spills). On the host the
 // rare steps stay calls (below), so that the hot functions they sit in stay small.
 #define DS_COLD __forceinline__
+// DS_CUDA_RARE_CALLS (CMake DIFFSWEEP_CUDA_RARE_CALLS): the rare steps as calls, out of the hot
+// slot's code. The H200 profile (benchmarks/gpu.md, 2026-11-26) found 41% of a lone replica's
+// cycles waiting to fetch instructions from the 37k-instruction kernel: a variant to measure.
+#if defined(DS_CUDA_RARE_CALLS)
+#define DS_RARE __noinline__
+#else
 #define DS_RARE __forceinline__
+#endif
 #define DS_DEVICE_CALL __forceinline__
 #define DS_HOST_CALL inline
 #else
@@ -27,6 +34,18 @@
 // A call on the host, where g++ would inline it (on the device nvcc decides): keeps the
 // function it is called from small where a call costs little against its body.
 #define DS_HOST_CALL __attribute__((noinline))
+#endif
+
+// DS_FEAT(flag): a replica's use of a rare model (ReplicaHdr's f_markers, f_aqm, f_traffic,
+// f_app, f_colour, f_trace, f_flow_ext, f_tcp_tag) where the engine reads it. The slim CUDA
+// kernel (kernel_slim.cu, DS_CUDA_SLIM) is built with every one false, for launches whose
+// replicas use none (cuda/engine/features.h): its code is 15k instructions against the full
+// kernel's 36k, and the H200 profile found 41% of a lone replica's cycles waiting to fetch
+// instructions (benchmarks/gpu.md). Elsewhere the flag as it is.
+#if defined(__CUDA_ARCH__) && defined(DS_CUDA_SLIM)
+#define DS_FEAT(flag) false
+#else
+#define DS_FEAT(flag) (flag)
 #endif
 
 // How engine functions take a replica's view (Replica, a few words): by value on the device,

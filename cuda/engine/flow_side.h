@@ -36,9 +36,9 @@ DS_HD DS_RARE void trace_until(Replica DS_REF x, int f, const TcpSender& s, doub
 DS_HD inline void flow_events(Replica DS_REF x, int f, uint32_t now) {
   TcpSender& s = x.snd(f);
   const ReplicaHdr& fh = *x.hdr();
-  if (fh.f_flow_ext) {
-    if (fh.f_trace) trace_until(x, f, s, (double)now);
-    if (fh.f_traffic && x.sx(f).pending && x.sx(f).pend_at <= now)
+  if (DS_FEAT(fh.f_flow_ext)) {
+    if (DS_FEAT(fh.f_trace)) trace_until(x, f, s, (double)now);
+    if (DS_FEAT(fh.f_traffic) && x.sx(f).pending && x.sx(f).pend_at <= now)
       transfer_start(x, f, s);  // a pool slot's next transfer
   }
   if (s.start_due != kNeverSlot) {
@@ -52,18 +52,18 @@ DS_HD inline void flow_events(Replica DS_REF x, int f, uint32_t now) {
     const Ack ack = x.take_ack(s);
     if (ack.gen == s.gen) recv_ack(x, f, s, ack.ackno, now);  // else for an earlier transfer
   }
-  if (fh.f_flow_ext) {
-    if (fh.f_traffic && s.finished && x.sx(f).rec_k >= 0) transfer_sender_done(x, f);
-    if (fh.f_app && x.sx(f).app_next < (double)now + 1.0) app_writes(x, f, s, now);
+  if (DS_FEAT(fh.f_flow_ext)) {
+    if (DS_FEAT(fh.f_traffic) && s.finished && x.sx(f).rec_k >= 0) transfer_sender_done(x, f);
+    if (DS_FEAT(fh.f_app) && x.sx(f).app_next < (double)now + 1.0) app_writes(x, f, s, now);
   }
   send_much(x, f, s, now, delayed_send);
   // The next slot with something to do: a timer, an ACK arriving, the access link freeing up.
   uint32_t k = s.rto_due < s.wake_due ? s.rto_due : s.wake_due;
   if (s.start_due < k) k = s.start_due;
   if (s.delsnd_due < k) k = s.delsnd_due;
-  if (fh.f_flow_ext) {
-    if (fh.f_traffic && x.sx(f).pending && x.sx(f).pend_at < k) k = x.sx(f).pend_at;
-    if (fh.f_app && x.sx(f).app_next < (double)k)
+  if (DS_FEAT(fh.f_flow_ext)) {
+    if (DS_FEAT(fh.f_traffic) && x.sx(f).pending && x.sx(f).pend_at < k) k = x.sx(f).pend_at;
+    if (DS_FEAT(fh.f_app) && x.sx(f).app_next < (double)k)
       k = (uint32_t)x.sx(f).app_next;  // the application's next write
   }
   const Ack* a = x.first_ack(s);

@@ -250,15 +250,15 @@ DS_HD inline void arrive_full(Replica DS_REF x, Packet p, uint32_t now) {
   // sorts arrivals by it; the random order puts them at the slot's start (a meter's clock
   // must not run backwards between two arrivals).
   const ReplicaHdr& fh = *x.hdr();
-  if (fh.f_traffic && hop_index(p) == 0) transfer_switch(x, p);  // a pool slot's next transfer
-  const double t = (fh.f_markers || fh.f_aqm)
+  if (DS_FEAT(fh.f_traffic) && hop_index(p) == 0) transfer_switch(x, p);  // a pool slot's next transfer
+  const double t = (DS_FEAT(fh.f_markers) || DS_FEAT(fh.f_aqm))
                        ? (double)now + (x.in()->tie_break[x.iR()] == kTieIndex
                                             ? (double)p.t_enq / kSubSlot : 0.0)
                        : 0.0;
-  if (fh.f_colour && hop_index(p) == 0)
+  if (DS_FEAT(fh.f_colour) && hop_index(p) == 0)
     set_colour(p, (p.flags & kPktSource) ? x.in()->src_colour[x.iS(p.sender - x.shape().max_flows)]
                                          : x.in()->flow_colour[x.iF(p.sender)]);
-  const int m = fh.f_markers ? sender_marker(x, p) : -1;
+  const int m = DS_FEAT(fh.f_markers) ? sender_marker(x, p) : -1;
   const bool marked_here = m >= 0 && x.in()->marker_link[x.iM(m)] == l;
   if (marked_here) {
     condition(x, p, m, t);
@@ -269,14 +269,14 @@ DS_HD inline void arrive_full(Replica DS_REF x, Packet p, uint32_t now) {
   const uint8_t colour = colour_of(p);
   if (x.measuring) {
     // without colours every arrival is green: flush_replica copies q_arrivals instead
-    if (fh.f_colour) x.out_q_colour_arrivals()[k * kMaxColours + colour] += 1;
+    if (DS_FEAT(fh.f_colour)) x.out_q_colour_arrivals()[k * kMaxColours + colour] += 1;
     if (!(p.flags & kPktSource) && (marked_here || (m < 0 && hop_index(p) == 0)) && !stale(x, p))
       x.out_flow_colour_pkts()[(size_t)p.sender * kMaxColours + colour] += 1;
   }
   if (hook_lost(x, p, l, k)) return;
   ClassQueue& q = x.link_queues(l)[c];
   const size_t ik = x.iLC(l, c);
-  const uint8_t aqm = fh.f_aqm ? x.in()->class_aqm[ik] : (uint8_t)kAqmDropTail;
+  const uint8_t aqm = DS_FEAT(fh.f_aqm) ? x.in()->class_aqm[ik] : (uint8_t)kAqmDropTail;
   // The buffer: a drop-tail limit counts the packet on the wire (ns-2's DropTail holds
   // limit - 1 waiting packets and the one being sent); RED and dsRED count the packets
   // waiting (red.cc: qlen >= qlim is a forced drop; dsredq.cc: q_->length() > qlim - 1), so
@@ -302,7 +302,7 @@ DS_HD inline void arrive_full(Replica DS_REF x, Packet p, uint32_t now) {
 
 DS_HD DS_FLATTEN void arrive(Replica DS_REF x, const Packet& p, uint32_t now) {
   const ReplicaHdr& fh = *x.hdr();
-  if (fh.f_colour | fh.f_markers | fh.f_aqm | fh.f_traffic)
+  if (DS_FEAT(fh.f_colour) | DS_FEAT(fh.f_markers) | DS_FEAT(fh.f_aqm) | DS_FEAT(fh.f_traffic))
     arrive_full(x, p, now);
   else
     arrive_plain(x, p, now);
@@ -330,7 +330,7 @@ DS_HD DS_FLATTEN void depart(Replica DS_REF x, const Packet& p, int l, uint32_t 
   }
   if (stale(x, p)) return;  // from an earlier transfer of a reused pool slot
   receive_segment(x, p.sender, p.seq, now);
-  if (x.hdr()->f_traffic && x.in()->flow_gen[x.iF(p.sender)] >= 0) transfer_progress(x, p.sender, now);
+  if (DS_FEAT(x.hdr()->f_traffic) && x.in()->flow_gen[x.iF(p.sender)] >= 0) transfer_progress(x, p.sender, now);
 }
 
 // The head packet of class c leaves link l (its credit has been taken).
@@ -345,7 +345,7 @@ DS_HD DS_FLATTEN void link_send(Replica DS_REF x, int l, int c, Ring<Packet> rin
   q[c].bytes -= p.bytes;
   // the packet has left at the slot's end, after its transmission time at the link's rate
   // (RED is idle from its end, the multi-RED modes from its start: model/queue_red.h)
-  if (x.hdr()->f_aqm && x.in()->class_aqm[x.iLC(l, c)] != kAqmDropTail) {
+  if (DS_FEAT(x.hdr()->f_aqm) && x.in()->class_aqm[x.iLC(l, c)] != kAqmDropTail) {
     const double end = (double)now + 1.0;
     red_dequeued(x.red()[x.oLC(l, c)], colour_of(p), p.bytes,
                  end - (double)p.bytes / x.links()[l].bytes_per_slot, end);
@@ -518,7 +518,7 @@ DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now) {
   for (uint32_t i = 0; i < x.hdr()->stage_count; ++i) arrive(x, x.stage()[i], now);
   x.hdr()->stage_count = 0;
   for (int l = 0; l < nl; ++l) serve_link(x, l, now);
-  if (x.measuring && x.hdr()->f_aqm) {  // RED's average moves every slot; the lengths do not
+  if (x.measuring && DS_FEAT(x.hdr()->f_aqm)) {  // RED's average moves every slot; the lengths do not
     for (int l = 0; l < nl; ++l) {
       const int nc = x.links()[l].n_classes;
       for (int c = 0; c < nc; ++c) {

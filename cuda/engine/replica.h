@@ -193,7 +193,9 @@ DS_HD inline BatchView make_view(const BatchInput& in, const BatchOutput& out, c
 // Batches one CUDA launch can carry.
 constexpr int kMaxViews = 64;
 #if defined(__CUDACC__)
-__device__ BatchView c_views[kMaxViews];
+// static: each CUDA translation unit (kernel_full.cu, kernel_slim.cu) has its own, filled for
+// its kernel by its set_views (kernel.cuh).
+static __device__ BatchView c_views[kMaxViews];
 #endif
 
 // X(name, type, Layout field): the arrays of a replica's state block, as Replica methods.

@@ -4,6 +4,7 @@
 // sees the same packets in the same order as the serial engine, so results are bit-identical
 // whatever the team size (docs/design.md, "The team of lanes").
 #pragma once
+#include "features.h"
 #include "flow_side.h"
 #include "queue_side.h"
 
@@ -73,41 +74,24 @@ DS_HD inline void init_replica(Replica DS_REF x) {
     ring_clear(x.emit_idx()[k]);
   }
   if (x.shape().flow_ext) init_traffic(x);
-  {  // the features the replica uses (ReplicaHdr)
-    const int nf = x.in()->n_flows[x.iR()], ns = x.in()->n_sources[x.iR()];
-    const int nl = x.in()->n_links[x.iR()];
-    h.f_markers = x.in()->n_markers[x.iR()] > 0 ? 1 : 0;
-    h.f_traffic = x.in()->n_gens[x.iR()] > 0 ? 1 : 0;
-    h.f_aqm = 0;
-    for (int l = 0; l < nl; ++l)
-      for (int c = 0; c < x.in()->link_n_classes[x.iL(l)]; ++c)
-        if (x.in()->class_aqm[x.iLC(l, c)] != kAqmDropTail) h.f_aqm = 1;
-    h.f_app = 0;
-    for (int f = 0; f < nf; ++f)
-      if (x.in()->flow_app_iat_slots[x.iF(f)] != 0.0) h.f_app = 1;
-    h.f_trace = 0;
+  {  // the features the replica uses (ReplicaHdr; engine/features.h)
+    const ReplicaFeatures ft = replica_features(*x.in(), (int32_t)x.iR());
+    h.f_markers = ft.markers;
+    h.f_traffic = ft.traffic;
+    h.f_aqm = ft.aqm;
+    h.f_app = ft.app;
+    h.f_trace = ft.trace;
+    h.f_tcp_tag = ft.tcp_tag;
+    h.f_colour = ft.colour;
     for (int j = 0; j < kMaxTraced; ++j) h.trace_next[j] = 0;
-    if (x.in()->trace_samples[x.iR()] > 0)
-      for (int f = 0; f < nf; ++f)
-        if (x.in()->flow_trace[x.iF(f)] >= 0) h.f_trace = 1;
-    h.f_tcp_tag = 0;
-    bool balancing = false;
-    for (int m = 0; m < x.in()->n_markers[x.iR()]; ++m) {
-      const uint8_t kind = x.in()->marker_kind[x.iM(m)];
-      if (kind == kMarkRttAware || kind == kMarkRttRto || x.in()->marker_sw_k[x.iM(m)] > 0)
-        h.f_tcp_tag = 1;
-      if (kind == kMarkBalancing) balancing = true;
-    }
-    h.f_colour = h.f_markers;
-    for (int f = 0; f < nf; ++f)
-      if (x.in()->flow_colour[x.iF(f)] != kGreen) h.f_colour = 1;
-    for (int s = 0; s < ns; ++s)
-      if (x.in()->src_colour[x.iS(s)] != kGreen) h.f_colour = 1;
     if (((h.f_traffic | h.f_app) && !x.shape().flow_ext) || (h.f_aqm && !x.shape().aqm_states) ||
-        (balancing && !x.shape().conn_meters)) {
+        (ft.balancing && !x.shape().conn_meters)) {
       x.flag(kOvfShape);  // the host raises; touch no state the block lacks (the Balancing
       h.f_traffic = h.f_app = h.f_aqm = 0;  // Marker checks conn_meters itself)
     }
+#if defined(__CUDA_ARCH__) && defined(DS_CUDA_SLIM)
+    if (ft.any()) x.flag(kOvfShape);  // the host chose the slim kernel for a replica it cannot run
+#endif
     h.f_flow_ext = h.f_trace | h.f_traffic | h.f_app;
   }
   const uint64_t first = (uint64_t)h.lookahead;  // the first round's horizon
@@ -150,7 +134,7 @@ DS_HD inline bool queue_phase(Replica DS_REF x) {
   queue_slots(x, x.hdr()->t_queue, t_end);
   x.hdr()->t_queue = t_end;
   // Transfers that arrive before the next round's horizon start now, between rounds.
-  if (x.hdr()->f_traffic) admit_transfers(x, round_horizon(x, (uint32_t)x.in()->end_slot[x.iR()]));
+  if (DS_FEAT(x.hdr()->f_traffic)) admit_transfers(x, round_horizon(x, (uint32_t)x.in()->end_slot[x.iR()]));
   return true;
 }
 
@@ -161,15 +145,15 @@ DS_HD inline void flush_replica(Replica DS_REF x) {
   for (int l = 0; l < nl; ++l)  // the queue lengths since their last change
     for (int c = 0; c < x.links()[l].n_classes; ++c)
       occupancy_catch_up(x, x.link_queues(l)[c], x.oLC(l, c), x.hdr()->t_queue);
-  if (!x.hdr()->f_colour) {  // every arrival was green (engine/queue_side.h: arrive)
+  if (!DS_FEAT(x.hdr()->f_colour)) {  // every arrival was green (engine/queue_side.h: arrive)
     const size_t n = per_replica(x.shape(), RLC);
     for (size_t i = 0; i < n; ++i) x.out_q_colour_arrivals()[i * kMaxColours + kGreen] = x.out_q_arrivals()[i];
   }
-  if (x.hdr()->f_traffic) flush_traffic(x);
+  if (DS_FEAT(x.hdr()->f_traffic)) flush_traffic(x);
   // A flow's drops: the queue side's and its access link's (each side counts its own: the
   // flow side may be ahead of the queue side by an amount that depends on the rounds).
   for (int f = 0; f < x.in()->n_flows[x.iR()]; ++f) x.out_flow_drops()[f] += x.out_flow_access_drops()[f];
-  if (x.hdr()->f_trace)
+  if (DS_FEAT(x.hdr()->f_trace))
     for (int f = 0; f < x.in()->n_flows[x.iR()]; ++f) trace_until(x, f, x.snd(f), 1e300);
   const size_t r = (size_t)x.r;
   BatchOutput* out = x.rec();

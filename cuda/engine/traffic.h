@@ -43,7 +43,7 @@ DS_HD DS_INLINE GenParams gen_params(Replica DS_REF x, int g) {
 
 // A packet of flow slot f from one of its earlier transfers (queue side).
 DS_HD DS_INLINE bool stale(Replica DS_REF x, const Packet& p) {
-  return x.hdr()->f_traffic && !(p.flags & kPktSource) &&
+  return DS_FEAT(x.hdr()->f_traffic) && !(p.flags & kPktSource) &&
          gen_of(p) != (x.xfers()[p.sender].gen & 15u);
 }
 

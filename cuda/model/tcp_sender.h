@@ -253,7 +253,7 @@ DS_HD inline void send_much(X DS_REF x, int f, TcpSender& s, uint32_t now, bool 
   }
   const int32_t wire = x.in()->flow_wire_bytes[i];
   const uint8_t cls = x.in()->flow_cls[i];
-  const uint8_t tag = x.hdr()->f_tcp_tag ? (uint8_t)(sender_tag(x, f, s) << kHopTagShift) : 0;
+  const uint8_t tag = DS_FEAT(x.hdr()->f_tcp_tag) ? (uint8_t)(sender_tag(x, f, s) << kHopTagShift) : 0;
   const uint8_t link1 = (uint8_t)x.in()->flow_route[i * kMaxHops];
   const uint8_t link2 = (uint8_t)x.in()->flow_route2[i * kMaxHops];
   s.wake_due = access_transmit(s.nic, x.nic_fifo(f, s), now,
@@ -295,7 +295,7 @@ DS_HD inline void dupack_action(X DS_REF x, int f, TcpSender& s, uint32_t now) {
 template <class X>
 DS_HD inline void newack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint32_t now) {
   s.dupacks = 0;
-  if (x.hdr()->f_app && x.in()->flow_app_iat_slots[x.iF(f)] != 0.0) recv_app_delays(x, f, s, ackno, now);
+  if (DS_FEAT(x.hdr()->f_app) && x.in()->flow_app_iat_slots[x.iF(f)] != 0.0) recv_app_delays(x, f, s, ackno, now);
   s.highest_ack = ackno;
   if (s.t_seqno < ackno + 1) s.t_seqno = ackno + 1;
   if (s.rtt_active && ackno >= s.rtt_seq) {
@@ -319,7 +319,7 @@ template <class X>
 DS_HD inline void check_finished(X DS_REF x, int f, TcpSender& s, uint32_t now) {
   if (s.finished || s.curseq == INT32_MAX) return;  // (a backlogged flow never finishes)
   // an interactive application ends only when it has written a finite session's last segment
-  if (x.hdr()->f_app && x.in()->flow_app_iat_slots[x.iF(f)] != 0.0 &&
+  if (DS_FEAT(x.hdr()->f_app) && x.in()->flow_app_iat_slots[x.iF(f)] != 0.0 &&
       (x.in()->flow_size_pkts[x.iF(f)] < 0 || s.curseq < x.in()->flow_size_pkts[x.iF(f)]))
     return;
   if (s.highest_ack >= s.curseq - 1) {

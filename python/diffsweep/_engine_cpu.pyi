@@ -26,6 +26,11 @@ def run_family(shapes: list[dict[str, int]], arrays: list[dict[str, npt.NDArray[
     CPU thread steps together (0 or 1: one at a time; 32: as a GPU warp), or at most per CUDA
     warp (0: as many as leave every warp resident); no result depends on it."""
 
+def uses_rare_models(shape: dict[str, int], arrays: dict[str, npt.NDArray[np.generic]]) -> list[bool]:
+    """Per replica of a packed batch, whether it uses a rare model (edge conditioners, AQM,
+    traffic generators, applications, traced flows, TCP-aware tags, non-green packets): the
+    CUDA engine runs a launch whose replicas use none on its slim kernel."""
+
 def input_fields() -> list[tuple[str, str, str]]:
     """(name, numpy dtype, dimension) of every input array."""
 

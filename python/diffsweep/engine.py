@@ -171,6 +171,21 @@ def run_packed(p: Packed, backend: str, threads: int | None = None,
     return run_family([p], backend, threads, control, clip_slots, replicas_per_task)[0]
 
 
+def cuda_kernel(ps: Sequence[Packed]) -> str:
+    """The CUDA kernel that runs these packed batches as one job (:func:`run_family`): "slim"
+    (every rare model compiled out, a kernel of ~20k instructions against ~36k) when no
+    replica uses an edge conditioner, AQM, traffic generator, application, traced flow,
+    TCP-aware tag or a non-green packet; else "full". Decided by the host from the inputs
+    (cuda/engine/features.h); ``DIFFSWEEP_CUDA_KERNEL=full`` in the environment forces the full
+    one. No result depends on it."""
+    m = _module("cpu") or _module("cuda")
+    for p in ps:
+        flat = {k: np.ascontiguousarray(v).reshape(-1) for k, v in p.arrays.items()}
+        if any(m.uses_rare_models(p.shape, flat)):
+            return "full"
+    return "slim"
+
+
 def _checked_count(name: str, v, allowed: str, lo: int = 0, hi: int = 2**31) -> int:
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not lo <= int(v) < hi:
         raise ValueError(f"{name} = {v!r} is not allowed (expected {allowed})")

@@ -1,0 +1,59 @@
+// The rare models a replica uses, read from its inputs: edge conditioners, AQM, traffic
+// generators, telnet-like applications, traced flows, TCP-aware tags, packets that start other
+// than green. init_replica keeps them in the replica's header (ReplicaHdr's f_* flags, read
+// through DS_FEAT); the CUDA host runs a launch on the slim kernel, built with every flag false
+// (kernel_slim.cu), when none of its replicas uses any (batch_uses_features).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "../batch.h"
+#include "../core/hd.h"
+
+namespace ds {
+
+struct ReplicaFeatures {
+  uint8_t markers, traffic, aqm, app, trace, tcp_tag, colour;
+  bool balancing;  // a Balancing Marker (its connection table: BatchShape::conn_meters)
+  DS_HD bool any() const { return (markers | traffic | aqm | app | trace | tcp_tag | colour) != 0; }
+};
+
+// Replica r's rows of a batch's inputs (the layout every per-flow, per-link, per-source and
+// per-marker input array has: row r of shape.max_* entries).
+DS_HD inline ReplicaFeatures replica_features(const BatchInput& in, int32_t r) {
+  const BatchShape& sh = in.shape;
+  const size_t rf = (size_t)r * sh.max_flows, rl = (size_t)r * sh.max_links;
+  const size_t rs = (size_t)r * sh.max_sources, rm = (size_t)r * sh.max_markers;
+  const int nf = in.n_flows[r], ns = in.n_sources[r], nl = in.n_links[r];
+  ReplicaFeatures ft{};
+  ft.markers = in.n_markers[r] > 0 ? 1 : 0;
+  ft.traffic = in.n_gens[r] > 0 ? 1 : 0;
+  for (int l = 0; l < nl; ++l)
+    for (int c = 0; c < in.link_n_classes[rl + l]; ++c)
+      if (in.class_aqm[(rl + l) * kMaxClasses + c] != kAqmDropTail) ft.aqm = 1;
+  for (int f = 0; f < nf; ++f)
+    if (in.flow_app_iat_slots[rf + f] != 0.0) ft.app = 1;
+  if (in.trace_samples[r] > 0)
+    for (int f = 0; f < nf; ++f)
+      if (in.flow_trace[rf + f] >= 0) ft.trace = 1;
+  for (int m = 0; m < in.n_markers[r]; ++m) {
+    const uint8_t kind = in.marker_kind[rm + m];
+    if (kind == kMarkRttAware || kind == kMarkRttRto || in.marker_sw_k[rm + m] > 0) ft.tcp_tag = 1;
+    if (kind == kMarkBalancing) ft.balancing = true;
+  }
+  ft.colour = ft.markers;
+  for (int f = 0; f < nf; ++f)
+    if (in.flow_colour[rf + f] != kGreen) ft.colour = 1;
+  for (int s = 0; s < ns; ++s)
+    if (in.src_colour[rs + s] != kGreen) ft.colour = 1;
+  return ft;
+}
+
+// Whether any replica of the batch uses a rare model (host: which CUDA kernel runs it).
+inline bool batch_uses_features(const BatchInput& in) {
+  for (int32_t r = 0; r < in.shape.n_replicas; ++r)
+    if (replica_features(in, r).any()) return true;
+  return false;
+}
+
+}  // namespace ds

@@ -1,0 +1,43 @@
+// The CUDA engine's kernel as the host driver (backend_cuda.cu) sees it: two builds of one
+// kernel source (kernel.cuh), the full one (kernel_full.cu) and the slim one (kernel_slim.cu,
+// every rare model compiled out: DS_FEAT, engine/features.h), each with its own copy of the
+// batches' views (c_views), reached through a FamilyKernel.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "engine/family.h"
+#include "engine/replica.h"
+
+namespace ds {
+
+constexpr int kBlockThreads = 128;  // whole warps: a warp runs one task
+// At least 4 blocks of 128 per SM: ptxas then keeps the kernel within 128 registers (it gave
+// 114 and no spills; with the thread bound alone it chose 96 registers and spilled 16 bytes).
+// The H200's profile (benchmarks/gpu.md, 2026-11-26) found the kernel latency-bound at 2 warps
+// per scheduler, registers limiting occupancy to 25%: DIFFSWEEP_CUDA_MIN_BLOCKS (CMake) builds
+// 6 (80 registers, 132 bytes of spill stores) or 8 (64, 368 bytes) to measure against it.
+#ifndef DS_CUDA_MIN_BLOCKS
+#define DS_CUDA_MIN_BLOCKS 4
+#endif
+constexpr int kMinBlocks = DS_CUDA_MIN_BLOCKS;
+
+struct FamilyKernel {
+  const char* name;
+  // the launch's batch views into this kernel's c_views
+  cudaError_t (*set_views)(const BatchView* views, int n);
+  // blocks of block_threads threads per SM with smem bytes of dynamic shared memory each
+  cudaError_t (*blocks_per_sm)(int* blocks, int block_threads, unsigned smem);
+  // dynamic shared memory above 48 KiB per block, the carveout to match
+  cudaError_t (*allow_smem)(unsigned smem);
+  cudaError_t (*launch)(unsigned blocks, int block_threads, unsigned smem, cudaStream_t stream,
+                        const FamilyTask* tasks, int n_tasks, const int32_t* order,
+                        const int64_t* order_off, unsigned char* arena, unsigned long long* words,
+                        const volatile int64_t* stop, unsigned smem_per_warp);
+};
+
+FamilyKernel family_kernel_full();  // every model
+FamilyKernel family_kernel_slim();  // replicas that use no rare model (batch_uses_features)
+
+}  // namespace ds
