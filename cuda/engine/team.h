@@ -96,7 +96,7 @@ DS_HD inline void init_replica(Replica DS_REF x) {
   }
   const uint64_t first = (uint64_t)h.lookahead;  // the first round's horizon
   const uint64_t end = (uint64_t)x.in()->end_slot[x.iR()];
-  if (h.f_traffic) admit_transfers(x, (uint32_t)(first < end ? first : end));
+  if (DS_FEAT(h.f_traffic)) admit_transfers(x, (uint32_t)(first < end ? first : end));
 }
 
 // The most packets one flow event can hand to the first link (its access link's output in

@@ -173,7 +173,7 @@ def run_packed(p: Packed, backend: str, threads: int | None = None,
 
 def cuda_kernel(ps: Sequence[Packed]) -> str:
     """The CUDA kernel that runs these packed batches as one job (:func:`run_family`): "slim"
-    (every rare model compiled out, a kernel of ~20k instructions against ~36k) when no
+    (every rare model compiled out, a kernel of ~16k instructions against ~36k) when no
     replica uses an edge conditioner, AQM, traffic generator, application, traced flow,
     TCP-aware tag or a non-green packet; else "full". Decided by the host from the inputs
     (cuda/engine/features.h); ``DIFFSWEEP_CUDA_KERNEL=full`` in the environment forces the full
