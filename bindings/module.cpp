@@ -196,6 +196,8 @@ std::tuple<std::string, std::string, std::string> field(const char* name, Dim d)
 
 #ifdef DS_BACKEND_CUDA
 #define DS_MODULE_NAME _engine_cuda
+#elif defined(DS_HOST_SLIM)
+#define DS_MODULE_NAME _engine_cpu_slim  // tests/test_slim.py builds it
 #else
 #define DS_MODULE_NAME _engine_cpu
 #endif

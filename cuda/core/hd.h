@@ -42,9 +42,13 @@
 // replicas use none (cuda/engine/features.h): its code is 16k instructions against the full
 // kernel's 36k, and the H200 profile found 41% of a lone replica's cycles waiting to fetch
 // instructions (benchmarks/gpu.md). Elsewhere the flag as it is.
-#if defined(__CUDA_ARCH__) && defined(DS_CUDA_SLIM)
+// DS_HOST_SLIM builds the same on the host, for tests only (tests/test_slim.py: the slim code
+// path against the plain CPU engine, bit for bit, without a GPU).
+#if (defined(__CUDA_ARCH__) && defined(DS_CUDA_SLIM)) || defined(DS_HOST_SLIM)
+#define DS_SLIM_BUILD 1
 #define DS_FEAT(flag) false
 #else
+#define DS_SLIM_BUILD 0
 #define DS_FEAT(flag) (flag)
 #endif
 

@@ -89,7 +89,7 @@ DS_HD inline void init_replica(Replica DS_REF x) {
       x.flag(kOvfShape);  // the host raises; touch no state the block lacks (the Balancing
       h.f_traffic = h.f_app = h.f_aqm = 0;  // Marker checks conn_meters itself)
     }
-#if defined(__CUDA_ARCH__) && defined(DS_CUDA_SLIM)
+#if DS_SLIM_BUILD
     if (ft.any()) x.flag(kOvfShape);  // the host chose the slim kernel for a replica it cannot run
 #endif
     h.f_flow_ext = h.f_trace | h.f_traffic | h.f_app;
