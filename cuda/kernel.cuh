@@ -7,6 +7,10 @@
 #include "engine/team.h"
 #include "kernel.h"
 
+#ifndef DS_KERNEL_MIN_BLOCKS
+#define DS_KERNEL_MIN_BLOCKS kMinBlocks
+#endif
+
 namespace ds {
 namespace {
 
@@ -18,7 +22,7 @@ namespace {
 // smem_per_warp > 0: a task whose replicas' blocks fit in that many bytes keeps them in its
 // warp's part of the block's shared memory (an experiment, DIFFSWEEP_CUDA_SMEM_PER_WARP:
 // a replica's chain of dependent loads at shared-memory latency instead of L1/L2/DRAM).
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
+__global__ void __launch_bounds__(kBlockThreads, DS_KERNEL_MIN_BLOCKS)
     run_family(const FamilyTask* tasks, int n_tasks, const int32_t* order,
                const int64_t* order_off, unsigned char* arena, unsigned long long* words,
                const volatile int64_t* stop, unsigned smem_per_warp) {
