@@ -108,7 +108,6 @@ void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput
   const int32_t* d_order = mem.copy_in(plan.order.data(), plan.order.size());
   const int64_t* d_order_off = mem.copy_in(plan.order_off.data(), plan.order_off.size());
 
-
   // The stop word lives in mapped host memory: the host writes it while the kernel runs.
   int64_t* hstop = nullptr;
   int64_t* dstop = nullptr;

@@ -15,7 +15,8 @@ namespace ds {
 namespace {
 
 // Device words: [0] the next task to take, [1] replica-slots done, [2] replicas finished.
-// Each warp takes a task (engine/family.h: 32 / lanes replicas of one batch) and runs each of
+// Each warp takes a task (engine/family.h: at most 32 / lanes replicas of one batch, as few as
+// spread_per_warp leaves every task resident with) and runs each of
 // its replicas as a team of `lanes` threads: the flow side on every lane, the queue side on
 // lane 0, in rounds; then flushes its counters and takes the next task. A replica's state
 // block is its own (arena + task.arena_off + its place in the task x the batch's stride).

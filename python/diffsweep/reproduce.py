@@ -424,19 +424,20 @@ def _start_figures(spec, out: Path, chosen, names, runs, jobs, resume):
     # ``papers.Family``) is several tasks, put together by its ``join`` once drawn, where
     # there are more processes than families (``_split``).
     tasks, joins = [], []  # joins: per family, (its tasks' places, join or None)
+    split_ok = _split(jobs, chosen)
     for fam in chosen:
-        hook = papers.resolve(fam.make) if fam.make is not None else None
-        split = getattr(hook, "parts", None) if _split(jobs, chosen) else None
+        split = (getattr(papers.resolve(fam.make), "parts", None)
+                 if fam.make is not None and split_ok else None)
         if split is not None:
             parts, join = split(runs, fig_dir, spec)
-        else:
-            parts = [(lambda hook=hook: hook(runs, fig_dir, spec)) if hook is not None
-                     else (lambda fam=fam: draw(fam))]
+        else:  # a hook is imported by the task that runs it
+            parts = [(lambda make=fam.make: papers.resolve(make)(runs, fig_dir, spec))
+                     if fam.make is not None else (lambda fam=fam: draw(fam))]
             join = None
         joins.append((list(range(len(tasks), len(tasks) + len(parts))), join))
         # parts first (workers take from the front: a long family's pieces start at once),
         # then plain families, then whole make hooks (this process starts those first)
-        rank = 0 if join is not None else 2 if hook is not None else 1
+        rank = 0 if join is not None else 2 if fam.make is not None else 1
         tasks += [(rank, part) for part in parts]
     first = sorted(range(len(tasks)), key=lambda i: tasks[i][0])
     drawing = start([tasks[i][1] for i in first], jobs)
