@@ -82,8 +82,8 @@ void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput
   if (smem_per_warp) check(kern.allow_smem(smem_per_warp), "shared memory size");
   check(kern.blocks_per_sm(&per_sm, block_threads, smem_per_warp), "occupancy");
   const long long warps_per_block = block_threads / 32;
-  const int per_warp =
-      spread_per_warp(hin, (long long)sms * std::max(per_sm, 1) * warps_per_block, replicas_per_task);
+  const long long resident = (long long)sms * std::max(per_sm, 1) * warps_per_block;
+  const int per_warp = spread_per_warp(hin, resident, replicas_per_task);
   FamilyPlan plan = plan_family(
       hin, [&](int b) { return std::min(per_warp, 32 / hin[(size_t)b].shape.lanes); });
   if (plan.tasks.empty()) return;

@@ -330,7 +330,8 @@ DS_HD DS_FLATTEN void depart(Replica DS_REF x, const Packet& p, int l, uint32_t 
   }
   if (stale(x, p)) return;  // from an earlier transfer of a reused pool slot
   receive_segment(x, p.sender, p.seq, now);
-  if (DS_FEAT(x.hdr()->f_traffic) && x.in()->flow_gen[x.iF(p.sender)] >= 0) transfer_progress(x, p.sender, now);
+  if (DS_FEAT(x.hdr()->f_traffic) && x.in()->flow_gen[x.iF(p.sender)] >= 0)
+    transfer_progress(x, p.sender, now);
 }
 
 // The head packet of class c leaves link l (its credit has been taken).

@@ -134,7 +134,8 @@ DS_HD inline bool queue_phase(Replica DS_REF x) {
   queue_slots(x, x.hdr()->t_queue, t_end);
   x.hdr()->t_queue = t_end;
   // Transfers that arrive before the next round's horizon start now, between rounds.
-  if (DS_FEAT(x.hdr()->f_traffic)) admit_transfers(x, round_horizon(x, (uint32_t)x.in()->end_slot[x.iR()]));
+  if (DS_FEAT(x.hdr()->f_traffic))
+    admit_transfers(x, round_horizon(x, (uint32_t)x.in()->end_slot[x.iR()]));
   return true;
 }
 

@@ -295,7 +295,8 @@ DS_HD inline void dupack_action(X DS_REF x, int f, TcpSender& s, uint32_t now) {
 template <class X>
 DS_HD inline void newack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint32_t now) {
   s.dupacks = 0;
-  if (DS_FEAT(x.hdr()->f_app) && x.in()->flow_app_iat_slots[x.iF(f)] != 0.0) recv_app_delays(x, f, s, ackno, now);
+  if (DS_FEAT(x.hdr()->f_app) && x.in()->flow_app_iat_slots[x.iF(f)] != 0.0)
+    recv_app_delays(x, f, s, ackno, now);
   s.highest_ack = ackno;
   if (s.t_seqno < ackno + 1) s.t_seqno = ackno + 1;
   if (s.rtt_active && ackno >= s.rtt_seq) {
