@@ -105,13 +105,13 @@ def main() -> None:
         d = digest(res)
         first = first or d
         row = {"backend": backend, "per_warp": k or "auto", "lanes": lanes or "default",
-               "smem_kib": smem,
+               "smem_kib": smem, "cuda_kernel": res.meta.get("cuda_kernel"),
                "engine_s": sum(calls), "simulate_s": wall, "digest": d, "same": d == first}
         if slots:
             row["replica_slots_per_s"] = slots / row["engine_s"]
         rows.append(row)
         print(f"{backend:4s} per warp {str(row['per_warp']):>4s} lanes {str(row['lanes']):>7s} "
-              f"smem {smem:3d} KiB: "
+              f"smem {smem:3d} KiB{' ' + row['cuda_kernel'] if row['cuda_kernel'] else ''}: "
               f"engine {row['engine_s']:7.2f} s (simulate {wall:7.2f} s)"
               + (f", {row['replica_slots_per_s'] / 1e6:8.1f} M replica-slots/s" if slots else "")
               + f"  {d} {'same' if row['same'] else 'DIFFERENT'}", flush=True)

@@ -360,7 +360,7 @@ def test_no_merge_when_padding_would_cost_much_memory():
     assert _merged_groups(groups, scs) == groups
 
 
-def test_the_cuda_kernel_is_the_slim_one_only_without_rare_models():
+def test_the_cuda_kernel_is_the_slim_one_only_without_rare_models(monkeypatch):
     """engine.cuda_kernel (the host's choice, cuda/engine/features.h): a job whose replicas use
     no edge conditioner, AQM, traffic generator, application, traced flow, TCP-aware tag or
     non-green packet runs on the slim kernel; one replica that does puts the job on the full
@@ -380,3 +380,5 @@ def test_the_cuda_kernel_is_the_slim_one_only_without_rare_models():
     both = pack([cases["kaur0"][0], cases["diffserv0"][0]], [1, 2])
     flat = {k: np.ascontiguousarray(v).reshape(-1) for k, v in both.arrays.items()}
     assert engine._module("cpu").uses_rare_models(both.shape, flat) == [False, True]
+    monkeypatch.setenv("DIFFSWEEP_CUDA_KERNEL", "full")  # forced, to compare the two
+    assert engine.cuda_kernel([packed["kaur0"]]) == "full"

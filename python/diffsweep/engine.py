@@ -178,6 +178,8 @@ def cuda_kernel(ps: Sequence[Packed]) -> str:
     TCP-aware tag or a non-green packet; else "full". Decided by the host from the inputs
     (cuda/engine/features.h); ``DIFFSWEEP_CUDA_KERNEL=full`` in the environment forces the full
     one. No result depends on it."""
+    if os.environ.get("DIFFSWEEP_CUDA_KERNEL") == "full":
+        return "full"
     m = _module("cpu") or _module("cuda")
     for p in ps:
         flat = {k: np.ascontiguousarray(v).reshape(-1) for k, v in p.arrays.items()}
@@ -250,6 +252,7 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
         packed.append((idx, pack(scs, [int(seeds[i]) for i in idx], lanes=k)))
     if control is not None:
         control._start(sum(int(p.arrays["end_slot"].sum()) for _, p in packed))
+    kernel = cuda_kernel([p for _, p in packed]) if name == "cuda" else None
     finished: list[int] = []
     while packed:
         if control is not None and control.stop_requested:
@@ -277,6 +280,8 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
             "slot_s": sorted(set(float(v) for v in tables["replicas"]["slot_s"])),
             "delay_rounding_ms_max": float(tables["replicas"]["delay_rounding_ms"].max()),
             "host": platform.node(), "pid": os.getpid()}
+    if kernel is not None:
+        meta["cuda_kernel"] = kernel  # which build of the CUDA kernel ran (cuda_kernel)
     res = Results(**tables, meta=meta)
     if stopped:
         raise EngineInterrupted(res, np.sort(np.asarray(finished, dtype=np.int64)), len(scenarios))
