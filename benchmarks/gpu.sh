@@ -59,17 +59,20 @@ if want spread; then
   grep -hE "per warp" "$OUT/spread.log" "$OUT/spread_full_kernel.log" | tee -a "$OUT/gpu-summary.txt"
 fi
 if want occupancy; then
-  # the kernel built for 6 and 8 blocks of 128 per SM (80 / 64 registers, some spilled)
-  # against the default 4 (~108): the quick Kaur & Vin family's engine call and 16,384
-  # 64-flow replicas; then the default build again
+  # the kernels built for 6 and 8 blocks of 128 per SM (full: 80 / 64 registers, some
+  # spilled; the slim one is built for max(6, N)) against the default 4 (full ~104): the quick
+  # Kaur & Vin family's engine call on each kernel and 16,384 64-flow replicas (slim); then
+  # the default build again
   for mb in 4 6 8; do
     step "build_mb$mb" python3 -m pip install --no-build-isolation --no-deps $arch \
       -Ccmake.define.DIFFSWEEP_CUDA_MIN_BLOCKS=$mb . || continue
-    step "spread_mb$mb" python3 benchmarks/spread.py --quick --per-warp auto,8 --out "$OUT/mb$mb"
+    step "spread_mb$mb" python3 benchmarks/spread.py --quick --per-warp auto --out "$OUT/mb$mb"
+    step "spread_full_mb$mb" env DIFFSWEEP_CUDA_KERNEL=full python3 benchmarks/spread.py --quick \
+      --per-warp auto --out "$OUT/mb$mb-full"
     step "throughput_mb$mb" python3 benchmarks/gpu.py --flows 64 --sizes 4096,16384 --min-replicas 1 \
       --duration-s 1 --out "$OUT/mb$mb"
-    grep -h "per warp\|flows  R=" "$OUT/spread_mb$mb.log" "$OUT/throughput_mb$mb.log" | sed "s/^/min blocks $mb: /" \
-      | tee -a "$OUT/gpu-summary.txt"
+    grep -h "per warp\|flows  R=" "$OUT/spread_mb$mb.log" "$OUT/spread_full_mb$mb.log" \
+      "$OUT/throughput_mb$mb.log" | sed "s/^/min blocks $mb: /" | tee -a "$OUT/gpu-summary.txt"
   done
   python3 -m pip install --no-build-isolation --no-deps $arch . > "$OUT/build_default.log" 2>&1
 fi
