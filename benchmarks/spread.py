@@ -10,7 +10,8 @@ cuda/engine/family.h), ``--lanes`` the team size (``default``: engine.default_la
 ``--smem-kib`` the shared-memory experiment (DIFFSWEEP_CUDA_SMEM_PER_WARP: one warp per
 block; a task whose state blocks fit in so many KiB keeps them in shared memory). With
 ``--cpu``, the same call on all CPU cores too. Every variant's tables must be bit-identical
-(a digest of each table); prints one line per variant and writes
+(a digest of each table, ``pandas.util.hash_pandas_object``: compare digests within one run,
+since they depend on the pandas version); prints one line per variant and writes
 <out>/spread-<paper>[-quick]-<host>.json.
 """
 from __future__ import annotations
