@@ -151,7 +151,10 @@ def default_lanes(backend: str, max_flows: int) -> int:
     a GPU, lanes share the flows of a replica: one thread for 1-2 flows, up to a warp for
     many. Measured on an H100 (benchmarks/gpu.md, 2026-11-25): 64-flow Kaur & Vin replicas
     ran at 25 / 63 / 103 M replica-slots/s with 1 / 4 / 16 lanes at 4,096 replicas and 94 /
-    100 / 113 M at 32,768, so one thread per replica does not pay at today's state layout."""
+    100 / 113 M at 32,768, so one thread per replica does not pay at today's state layout.
+    With replicas spread over the warps (one per warp for the quick Kaur & Vin family) one
+    thread per 64-flow replica was 6% faster than 16 lanes on an H200 (7.66 vs 8.16 s): not yet
+    the default, until a full family is measured (benchmarks/gpu.sh, step spread)."""
     if backend != "cuda" or max_flows <= 2:
         return 1
     return 4 if max_flows <= 8 else 8 if max_flows <= 32 else 16 if max_flows <= 128 else 32
