@@ -46,7 +46,7 @@ def main() -> None:
     ap.add_argument("--arch", default="sm_90")
     ap.add_argument("--name", default=None, help="what the checkout is (default: its commit)")
     ap.add_argument("-D", dest="defines", action="append", default=[],
-                    help="a build variant's macro (e.g. DS_CUDA_RARE_CALLS, DS_CUDA_MIN_BLOCKS=6)")
+                    help="a build variant's macro (e.g. DS_CUDA_MIN_BLOCKS=6)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
     args = ap.parse_args()
     src = Path(args.src)

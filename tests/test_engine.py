@@ -378,7 +378,6 @@ def test_the_cuda_kernel_is_the_slim_one_only_without_rare_models(monkeypatch):
     assert engine.cuda_kernel([packed["kaur0"], packed["diffserv0"]]) == "full"
     cases = {name: (sc, seed) for name, sc, seed in golden_cases()}
     both = pack([cases["kaur0"][0], cases["diffserv0"][0]], [1, 2])
-    flat = {k: np.ascontiguousarray(v).reshape(-1) for k, v in both.arrays.items()}
-    assert engine._module("cpu").uses_rare_models(both.shape, flat) == [False, True]
+    assert engine._module("cpu").uses_rare_models(both.shape, engine._flat(both)) == [False, True]
     monkeypatch.setenv("DIFFSWEEP_CUDA_KERNEL", "full")  # forced, to compare the two
     assert engine.cuda_kernel([packed["kaur0"]]) == "full"

@@ -12,14 +12,7 @@
 // every rare step as a call 128 + 712; all inlined 128 registers, no spills). On the host the
 // rare steps stay calls (below), so that the hot functions they sit in stay small.
 #define DS_COLD __forceinline__
-// DS_CUDA_RARE_CALLS (CMake DIFFSWEEP_CUDA_RARE_CALLS): the rare steps as calls, out of the hot
-// slot's code. The H200 profile (benchmarks/gpu.md, 2026-11-26) found 41% of a lone replica's
-// cycles waiting to fetch instructions from the 37k-instruction kernel: a variant to measure.
-#if defined(DS_CUDA_RARE_CALLS)
-#define DS_RARE __noinline__
-#else
 #define DS_RARE __forceinline__
-#endif
 #define DS_DEVICE_CALL __forceinline__
 #define DS_HOST_CALL inline
 #else

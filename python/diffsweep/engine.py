@@ -139,10 +139,8 @@ def state_sections(packed_shape: dict) -> dict[str, int]:
 def device_name(backend: str) -> str:
     """What runs a backend's replicas: the CUDA device's name, else the processor's."""
     if backend == "cuda":
-        try:
-            return str(info().get("cuda_device") or "cuda")
-        except Exception:  # pragma: no cover
-            return "cuda"
+        m = _module("cuda")
+        return str(m.device_name() or "cuda") if m is not None else "cuda"
     return platform.processor() or platform.machine()
 
 
@@ -184,11 +182,12 @@ def cuda_kernel(ps: Sequence[Packed]) -> str:
     if os.environ.get("DIFFSWEEP_CUDA_KERNEL") == "full":
         return "full"
     m = _module("cpu") or _module("cuda")
-    for p in ps:
-        flat = {k: np.ascontiguousarray(v).reshape(-1) for k, v in p.arrays.items()}
-        if any(m.uses_rare_models(p.shape, flat)):
-            return "full"
-    return "slim"
+    return "full" if any(any(m.uses_rare_models(p.shape, _flat(p))) for p in ps) else "slim"
+
+
+def _flat(p: Packed) -> dict:
+    """A packed batch's arrays as the compiled module takes them: flat, C-contiguous."""
+    return {k: np.ascontiguousarray(v).reshape(-1) for k, v in p.arrays.items()}
 
 
 def _checked_count(name: str, v, allowed: str, lo: int = 0, hi: int = 2**31) -> int:
@@ -215,7 +214,7 @@ def run_family(ps: Sequence[Packed], backend: str, threads: int | None = None,
     per_task = 0 if replicas_per_task is None else _checked_count(
         "replicas_per_task", replicas_per_task, "an integer in 1..1024", 1, 1025)
     shapes = [{**p.shape, **extra} for p in ps]
-    arrays = [{k: np.ascontiguousarray(v).reshape(-1) for k, v in p.arrays.items()} for p in ps]
+    arrays = [_flat(p) for p in ps]
     kw = {}
     if control is not None:
         kw["control"] = control._words
@@ -277,7 +276,7 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
         [c for c in ("replica", "flow", "link", "cls_index", "source", "interval") if c in parts[0][k].columns],
         kind="stable").reset_index(drop=True) for k in parts[0]}
     meta = {"version": version(), "backend": name,
-            "device": (_module("cuda").device_name() if name == "cuda" else platform.processor() or platform.machine()),
+            "device": device_name(name),
             "threads": int(threads or (_module("cpu").max_threads() if name == "cpu" else 0)),
             "wall_s": time.perf_counter() - t0, "n_replicas": len(scenarios),
             "slot_s": sorted(set(float(v) for v in tables["replicas"]["slot_s"])),

@@ -329,8 +329,8 @@ def _parallel(jobs, chosen) -> bool:
     """Whether the figures are drawn in other processes too (``figures.render``)."""
     from .figures.render import forks  # noqa: PLC0415
 
-    several = len(chosen) > 1 or (_split(jobs, chosen) and any(
-        getattr(papers.resolve(f.make), "parts", None) is not None for f in chosen if f.make))
+    # one family may be several tasks when it is split (a make hook with parts)
+    several = len(chosen) > 1 or _split(jobs, chosen)
     return _processes(jobs) > 1 and several and forks()
 
 
@@ -398,14 +398,15 @@ def _family_results(fam, runs):
 
 def _start_figures(spec, out: Path, chosen, names, runs, jobs, resume):
     """Start drawing the figures of the families ``chosen`` (``figures.render.start``), one task
-    per family, before the sweeps are stored: a worker takes its tasks at once and reads each
-    sweep as soon as this process has stored it (``_Runs``), so that it draws while this
-    process stores. The families with a make hook are last: this process, which takes the
-    tasks from the back once the sweeps are stored and the claims rated, starts them first
-    (they draw several figures and may rate claims: started late, one would finish alone; a
-    hook that rates claims on a family's own data gets the verdicts the claims rated here
-    just gave, ``claims._rated``). Returns the ``Drawing``, its tasks in family order as
-    ``order``."""
+    per family (a split make hook's parts each a task, first: ``_split``), before the sweeps
+    are stored: a worker takes its tasks at once and reads each sweep as soon as this process
+    has stored it (``_Runs``), so that it draws while this process stores. Whole make hooks
+    are last: this process, which takes the tasks from the back once the sweeps are stored
+    and the claims rated, starts them first (they draw several figures and may rate claims:
+    started late, one would finish alone; a hook that rates claims on a family's own data gets
+    the verdicts the claims rated here just gave, ``claims._rated``). Returns the ``Drawing``,
+    its tasks' places in task order as ``order`` and per family (its places, its join or
+    None) as ``joins``."""
     from .figures import save  # noqa: PLC0415
     from .figures.render import start  # noqa: PLC0415
 
