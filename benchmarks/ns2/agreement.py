@@ -196,14 +196,17 @@ def load_lee_jeong(d: Path) -> Paper:
     p = Paper("lee-jeong", "Lee & Jeong (Balancing Marker), Method 1",
               "The four (CIR, bucket) cells without and with UDP, 10 seeds, 60 s measured whole; "
               "ns-2.35 Reno defaults (tcpcfg ns) beside diffsweep's default random order of "
-              "same-slot arrivals (variant rows: flow-index order).")
-    n = p.read(d, "lee_jeong/results_ns2_lee_jeong_runs.csv", "benchmarks/ns2/lee_jeong/run.sh")
-    n = n[n["tcpcfg"] == "ns"]
+              "same-slot arrivals (variant rows: diffsweep in flow-index order; ns-2.35 with "
+              "every TCP send delayed U(0, 10 us), tcpcfg nsov, which puts the simultaneous "
+              "arrivals at the edge in a random order too: ns2-gaps.md, section 3).")
+    ns2 = p.read(d, "lee_jeong/results_ns2_lee_jeong_runs.csv", "benchmarks/ns2/lee_jeong/run.sh")
     o = p.read(d, "lee_jeong/results_diffsweep_lee_jeong.csv",
              "benchmarks/ns2/lee_jeong/diffsweep_lee_jeong.py")
     metrics = [("Jain S1..S7", "jain", "jain_agg"), ("total S1..S7 Mb/s", "total_mbps", "agg_total_mbps"),
                ("best effort Mb/s", "be_mbps", "be_total_mbps"), ("UDP Mb/s", "udp_mbps", "udp_total_mbps")]
-    for tie, primary in (("random", True), ("index", False)):
+    for tie, cfg, tag in (("random", "ns", ""), ("index", "ns", " [index order]"),
+                          ("random", "nsov", " [ns-2 overhead_ 10 us]")):
+        n, primary = ns2[ns2["tcpcfg"] == cfg], not tag
         for cir, bucket in ((7.0, 70), (7.0, 35), (3.5, 70), (3.5, 35)):
             for udp in (False, True):
                 g = n[np.isclose(n["cir_mbps"], cir) & (n["cbs_pkts"] == bucket)
@@ -213,8 +216,7 @@ def load_lee_jeong(d: Path) -> Paper:
                 for metric, co, cn in metrics:
                     if co == "udp_mbps" and not udp:
                         continue
-                    label = (f"({cir:g} Mb/s, {bucket}), {'UDP' if udp else 'no UDP'}"
-                             + ("" if primary else f" [{tie} order]"))
+                    label = f"({cir:g} Mb/s, {bucket}), {'UDP' if udp else 'no UDP'}{tag}"
                     p.cells.append(Cell(p.key, metric, label, go[co].to_numpy(),
                                         g[cn].to_numpy(), primary))
     return p

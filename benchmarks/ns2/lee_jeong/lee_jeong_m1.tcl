@@ -10,6 +10,10 @@
 #     seed       : 1,2,... selects substream <seed> of the two RNGs below
 #     tcpcfg     : ns (default) = ns-2.35 Agent/TCP/Reno defaults (bugFix_ 1, singledup_ 1)
 #                  ds          = bugFix_ false, singledup_ 0 (as in ../kaur_k5.tcl's "ds")
+#                  nsov        = ns, and every TCP send delayed U(0, 10 us) (overhead_ 1e-5):
+#                                simultaneous arrivals at the edge meet in a random order
+#                                instead of the one floating-point rounding gives them
+#                                (../gaps/lee_jeong_ties.py, docs/ns2-gaps.md section 3)
 #     dur_s      : simulated seconds (default 60, the paper's Table 3)
 #     warm_s     : start of the secondary measurement window (default 10); the primary
 #                  measure is the whole run [0, dur] (the paper states no warm-up)
@@ -196,11 +200,16 @@ for {set i 0} {$i < $NT} {incr i} {
     $tcp($i) set packetSize_ $TCPPAY
     $tcp($i) set window_ $WIN
     $tcp($i) set fid_ [expr {$i + 1}]
+    # LJ_OVERHEAD=seconds (gap check, ../gaps/lee_jeong_ties.py): every send delayed U(0, s)
+    # (ns-2's overhead_), so that simultaneous arrivals at the edge meet in a random order.
+    if {[info exists ::env(LJ_OVERHEAD)]} { $tcp($i) set overhead_ $::env(LJ_OVERHEAD) }
     if {$tcpcfg == "ds"} {
         $tcp($i) set bugFix_ false
         $tcp($i) set singledup_ 0
+    } elseif {$tcpcfg == "nsov"} {
+        $tcp($i) set overhead_ 1e-5
     } elseif {$tcpcfg != "ns"} {
-        puts stderr "tcpcfg must be ns or ds"; exit 1
+        puts stderr "tcpcfg must be ns, ds or nsov"; exit 1
     }
     set sink($i) [new Agent/TCPSink]
     $ns attach-agent $S($i) $tcp($i)

@@ -12,6 +12,7 @@
 #   the four (CIR, bucket) cells of the paper's Table 2: (7 Mb/s, 70), (3.5, 70), (7, 35),
 #   (3.5, 35) packets, each without and with the two UDP on-off sources  (80 runs)
 #   sensitivity: case 1 with tcpcfg ds (bugFix_ false, singledup_ 0)       (20 runs)
+#   ties: the four cells with tcpcfg nsov (every send delayed U(0, 10 us))   (80 runs)
 # One run takes ~0.4 s of wall time on one core; P runs in parallel (default: nproc).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -31,6 +32,9 @@ grid() {
             for u in 0 1; do echo "$u $cell $s ns $DUR $WARM"; done
         done
         for u in 0 1; do echo "$u 7e6 70 $s ds $DUR $WARM"; done
+        for cell in "7e6 70" "3.5e6 70" "7e6 35" "3.5e6 35"; do
+            for u in 0 1; do echo "$u $cell $s nsov $DUR $WARM"; done
+        done
     done
 }
 

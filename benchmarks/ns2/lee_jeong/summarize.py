@@ -55,7 +55,7 @@ def gkey(r):
 
 
 def order(k):
-    return (k[0] != "ns", -k[1], -k[2], k[3] != "noudp")
+    return (("ns", "nsov", "ds").index(k[0]), -k[1], -k[2], k[3] != "noudp")
 
 
 def main(runs_path, flows_path):
