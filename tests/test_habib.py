@@ -49,6 +49,17 @@ def test_2a_matches_the_ns2_script():
     assert tr.trace_flows == (0,) and tr.trace_interval_s == 0.1
 
 
+def test_limited_transmit_on_as_in_ns2():
+    """habib_2a.tcl runs ns-2's default singledup_ 1 (limited transmit, a default since 2001):
+    every connection of both builders has it unless the sweep turns it off (docs/ns2-gaps.md,
+    section 2: without it F1 times out 30% more often than in ns-2.35)."""
+    assert all(f.limited_transmit for f in habib_2a().flows)
+    assert all(f.limited_transmit for f in habib_2b(app="telnet").flows)
+    assert all(t.flow.limited_transmit for t in habib_2b(app="www").traffic)
+    assert not any(f.limited_transmit for f in habib_2a(limited_transmit=False).flows)
+    assert not any(f.limited_transmit for f in habib_2b(limited_transmit=False).flows)
+
+
 def test_2b_two_domains_and_1000_flows():
     sc = habib_2b(conditioner="rtt_rto")
     assert len(sc.flows) == 1000 and [l.domain for l in sc.links] == [0, 0, 0, 1, 1]
@@ -77,6 +88,8 @@ def test_2b_two_domains_and_1000_flows():
     (lambda: habib_2b(app="ftpx"), "app"),
     (lambda: habib_2b(edge_queue="red"), "edge_queue"),
     (lambda: habib_2b(app="telnet", telnet_min_pkts=10, telnet_max_pkts=5), "telnet_max_pkts"),
+    (lambda: habib_2a(limited_transmit="no"), "limited_transmit"),
+    (lambda: habib_2b(limited_transmit=1), "limited_transmit"),
 ])
 def test_bad_parameters_name_the_parameter(build, name):
     with pytest.raises(ConfigError, match=rf"^{name}: "):

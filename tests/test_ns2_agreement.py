@@ -60,6 +60,12 @@ def test_structure(generated, agreement):
     for c in cells:
         assert c["overlap"] in ("True", "False")
         assert int(c["n_ours"]) >= 5 and int(c["n_ns2"]) >= 5, (c["paper"], c["cell"])
+    # Lee & Jeong beside ns-2.35 with simultaneous arrivals in a random order (tcpcfg nsov,
+    # docs/ns2-gaps.md section 3): the same 28 cells as the primary rows, as variants
+    lj = [c for c in cells if c["paper"] == "lee-jeong"]
+    nsov = [c for c in lj if c["cell"].endswith("[ns-2 overhead_ 10 us]")]
+    assert len(nsov) == sum(c["primary"] == "True" for c in lj) == 28
+    assert all(c["primary"] == "False" for c in nsov)
 
 
 def _mean_ci(xs):

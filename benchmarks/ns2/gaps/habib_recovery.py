@@ -2,8 +2,9 @@
 F1's losses are recovered, ns-2.35 (the recorded runs, ../habib/results_ns2_habib.csv: packets
 sent, core drops, retransmitted packets nrexmitpack_, RTO expirations nrexmit_) beside diffsweep
 (the builder habib_2a: packets sent, drops, retransmissions, timeouts, fast retransmits), per run
-over the measured 20-100 s; and diffsweep again with ``limited_transmit=True`` on every flow
-(ns-2.35's default ``singledup_ 1``, which habib_2a.tcl runs with and the builder leaves off).
+over the measured 20-100 s; and diffsweep again with ``limited_transmit=False`` on every flow
+(ns-2.35's default ``singledup_ 1``, which habib_2a.tcl runs with, is on in the builder since
+2026-11-26; before, the builder left it off).
 Prints the table kept in habib_recovery.txt (docs/ns2-gaps.md).
 
     PYTHONPATH=python python benchmarks/ns2/gaps/habib_recovery.py
@@ -27,14 +28,15 @@ from agreement import fmt, mean_ci  # noqa: E402
 
 def main() -> None:
     n = pd.read_csv(HERE.parent / "habib" / "results_ns2_habib.csv")
-    print("| F2 RTT ms | F1, per run | ns-2.35 | diffsweep | diffsweep + limited transmit |\n"
+    print("| F2 RTT ms | F1, per run | ns-2.35 | diffsweep (builder: limited transmit) | "
+          "diffsweep without limited transmit |\n"
           "|---|---|---|---|---|")
     for rtt in (20.0, 100.0):
         g = n[(n["cond"] == "tsw3cm") & (n["f2_rtt_ms"] == rtt)]
         seeds = list(range(1, 11))
         scs = [habib_2a(conditioner="standard", rtt2_ms=rtt, duration_s=100.0, warmup_s=20.0,
                         seed=s) for s in seeds]
-        lt = [replace(sc, flows=tuple(replace(f, limited_transmit=True) for f in sc.flows))
+        lt = [replace(sc, flows=tuple(replace(f, limited_transmit=False) for f in sc.flows))
               for sc in scs]
         f1, f1lt = (simulate(x, seeds, backend="cpu").flows.query("flow < 200")
                     .groupby("replica").sum(numeric_only=True) for x in (scs, lt))

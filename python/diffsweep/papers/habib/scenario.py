@@ -72,13 +72,21 @@ def _marker(conditioner: str, name: str, link: int, flows, cir_bps: float, pir_b
 
 
 def _tcp(variant="newreno", **kw) -> TcpFlow:
-    """A micro-flow: 1024-B segments, window 64, ns-2.35's initial window 2; its host link at
-    100 Mb/s with an unlimited buffer (it never holds more than a window and its
-    retransmissions: ns-2's 20000-packet host queues never drop either)."""
+    """A micro-flow: 1024-B segments, window 64, initial window 2 and limited transmit when
+    asked (both ns-2 defaults since 2001: ns-2.1b9's of May 2002, the paper's time, and
+    ns-2.35's); its host link at 100 Mb/s with an unlimited buffer (it never holds more than a
+    window and its retransmissions: ns-2's 20000-packet host queues never drop either)."""
     kw.setdefault("access_rate_bps", FAST_BPS)
     return TcpFlow(cls="af", variant=variant, segment_bytes=PAYLOAD_BYTES,
                    header_bytes=HEADER_BYTES, max_window_pkts=MAX_WINDOW, init_window_pkts=2,
                    **kw)
+
+
+def _limited_transmit(value) -> bool:
+    value = plain(value)
+    # a bool only: "no" or 0.5 from a sweep file would otherwise count as true
+    check(isinstance(value, (bool, np.bool_)), "limited_transmit", value, "true or false")
+    return bool(value)
 
 
 def _common_checks(conditioner, n_micro, duration_s, warmup_s, seed, sw_k):
@@ -103,7 +111,7 @@ def _common_checks(conditioner, n_micro, duration_s, warmup_s, seed, sw_k):
 def habib_2a(conditioner="standard", rtt2_ms=100.0, rtt1_ms=20.0, n_micro=200,
              bottleneck_bps=10e6, buffer_pkts=100, cir_bps=2e6, pir_bps=3e6, sw_k=3,
              duration_s=100.0, warmup_s=20.0, trace=False, trace_interval_s=0.1,
-             seed=0) -> Scenario:
+             limited_transmit=True, seed=0) -> Scenario:
     """Habib et al., topology 2(a) (sec. IV, V.A-B; Figs. 3-5), as ``benchmarks/ns2/habib``.
 
     Two aggregates of ``n_micro`` = 200 TCP NewReno micro-flows (1024-B segments + 40 B,
@@ -123,10 +131,14 @@ def habib_2a(conditioner="standard", rtt2_ms=100.0, rtt1_ms=20.0, n_micro=200,
     window 1 s: ns-2.35's fixed winLen): "standard" (TSW3CM), "standard_sw" (with small-window
     protection, k = ``sw_k`` = 3), "rtt_aware" (Nandy et al.), "rtt_rto" (Habib et al.),
     "rtt_sw" (RTT-aware with SW), "none" (all green). ``trace``: the cwnd of F1's first
-    micro-flow every ``trace_interval_s`` (Fig. 5). ``params``: ``conditioner``, ``rtt2_ms``.
+    micro-flow every ``trace_interval_s`` (Fig. 5). ``limited_transmit`` (RFC 3042, ns-2's
+    ``singledup_``: on, as in ns-2 since 2001 and in ``benchmarks/ns2/habib``'s ns-2.35; with
+    windows of a few packets it is what lets a micro-flow reach three duplicate ACKs instead
+    of timing out, docs/ns2-gaps.md section 2). ``params``: ``conditioner``, ``rtt2_ms``.
     """
     conditioner, n, k, duration_s, warmup_s, seed = _common_checks(
         conditioner, n_micro, duration_s, warmup_s, seed, sw_k)
+    lt = _limited_transmit(limited_transmit)
     rtt1 = as_float(plain(rtt1_ms))
     rtt2 = as_float(plain(rtt2_ms))
     floor = 6 * LINK_DELAY_MS
@@ -145,7 +157,7 @@ def habib_2a(conditioner="standard", rtt2_ms=100.0, rtt1_ms=20.0, n_micro=200,
         for i in range(n):
             flows.append(_tcp(route=(a, 2), access_delay_ms=host_ms,
                               egress_delay_ms=LINK_DELAY_MS, reverse_delay_ms=rtt / 2.0,
-                              start_s=float(starts[a * n + i])))
+                              start_s=float(starts[a * n + i]), limited_transmit=lt))
     with renamed_errors({"Marker.cir_bps": "cir_bps", "Marker.pir_bps": "pir_bps"}):
         markers = tuple(m for m in (
             _marker(conditioner, "F1", 0, range(n), as_float(plain(cir_bps)),
@@ -187,7 +199,7 @@ def habib_2b(conditioner="rtt_rto", n_micro=200, core_bps=10e6, edge_bps=100e6,
              buffer_pkts=100, cir_bps=2e6, pir_bps=3e6, sw_k=3, duration_s=100.0,
              warmup_s=20.0, app="ftp", telnet_sessions=100, telnet_min_pkts=5,
              telnet_max_pkts=35, telnet_start_s=45.0, www_sessions=50, www_pool=512,
-             edge_queue="fifo", seed=0) -> Scenario:
+             edge_queue="fifo", limited_transmit=True, seed=0) -> Scenario:
     """Habib et al., the multiple-domain topology 2(b) (sec. V.C-D; Fig. 6, Tables I-II).
 
     The figure is not reproduced in the text; from what the text says (F1 = n1 -> n7 and F2 =
@@ -221,10 +233,12 @@ def habib_2b(conditioner="rtt_rto", n_micro=200, core_bps=10e6, edge_bps=100e6,
     ``core_bps`` = ``edge_bps`` = 1 Mb/s and ``edge_queue`` = "rio" (set by their sweeps): at
     equal rates the edge links, where aggregates meet, are where queues build, so they get the
     core's RIO-C queue instead of the over-provisioned edges' large FIFO ("fifo", 20000
-    packets). ``params``: ``conditioner``, ``app``, ``n_micro``.
+    packets). Every TCP connection with ``limited_transmit`` (on; as ``habib_2a``).
+    ``params``: ``conditioner``, ``app``, ``n_micro``.
     """
     conditioner, n, k, duration_s, warmup_s, seed = _common_checks(
         conditioner, n_micro, duration_s, warmup_s, seed, sw_k)
+    lt = _limited_transmit(limited_transmit)
     app = plain(app)
     check(app in ("ftp", "telnet", "www"), "app", app, "'ftp', 'telnet' or 'www'")
     core = as_float(plain(core_bps))
@@ -261,7 +275,7 @@ def habib_2b(conditioner="rtt_rto", n_micro=200, core_bps=10e6, edge_bps=100e6,
     for a, (name, _, route, host_ms) in enumerate(AGGREGATES_2B):
         one_way = one_way_ms(route, host_ms)
         kw = dict(route=route, access_delay_ms=host_ms, egress_delay_ms=LINK_DELAY_MS,
-                  reverse_delay_ms=one_way)
+                  reverse_delay_ms=one_way, limited_transmit=lt)
         rng = np.random.default_rng([int(seed), _START_STREAM, a])
         if app == "ftp":
             members[name] = ("flows", list(range(len(flows), len(flows) + n)))
