@@ -270,23 +270,33 @@ def load_matta_guo(d: Path) -> Paper:
               "rows); sharing beside sharing. ns-2.35 runs `syn_ false` with its default "
               "`delay_growth_ 1`; diffsweep's primary rows turn `TcpFlow.delay_growth` on to "
               "match (tcpcfg `delay_growth`), the variant rows marked [no delay_growth] are the "
-              "builder as it is (docs/ns2-gaps.md, section 1).")
+              "builder as it is (docs/ns2-gaps.md, section 1). Variant rows [ns-2 overhead_ "
+              "10 us]: ns-2.35 with every TCP send delayed U(0, 10 us) (tcpcfg `dsov`), which "
+              "puts packets reaching a queue at the same instant in a random order, as "
+              "diffsweep does (docs/ns2-gaps.md, section 3).")
     n = p.read(d, "matta_guo/results_ns2_matta_guo.csv", "benchmarks/ns2/matta_guo/run.sh")
     o = p.read(d, "matta_guo/results_diffsweep_matta_guo.csv",
              "benchmarks/ns2/matta_guo/diffsweep_matta_guo.py")
     keys = ["mode", "n", "k", "buffer_ratio", "seed", "cls"]
-    rn = n.groupby(keys).agg(jain=("jain_index", "mean"), goodput=("goodput_mbps", "mean")).reset_index()
+    rn_all = (n.groupby(keys + ["tcpcfg"]).agg(jain=("jain_index", "mean"),
+                                               goodput=("goodput_mbps", "mean")).reset_index())
     ro_all = (o.groupby(keys + ["tcpcfg"]).agg(jain=("jain_index", "mean"),
                                                goodput=("goodput_mbps", "mean")).reset_index())
-    for mode_n, mode_o, cfg, primary in (("pipes", "isolation", "delay_growth", True),
-                                         ("share", "share", "delay_growth", True),
-                                         ("iso", "isolation", "delay_growth", False),
-                                         ("pipes", "isolation", "diffsweep", False),
-                                         ("share", "share", "diffsweep", False)):
+    for mode_n, cfg_n, mode_o, cfg, primary in (
+            ("pipes", "ds", "isolation", "delay_growth", True),
+            ("share", "ds", "share", "delay_growth", True),
+            ("iso", "ds", "isolation", "delay_growth", False),
+            ("pipes", "ds", "isolation", "diffsweep", False),
+            ("share", "ds", "share", "diffsweep", False),
+            ("pipes", "dsov", "isolation", "delay_growth", False),
+            ("share", "dsov", "share", "delay_growth", False)):
         ro = ro_all[ro_all["tcpcfg"] == cfg]
+        rn = rn_all[rn_all["tcpcfg"] == cfg_n]
         what = {"pipes": "isolation", "share": "sharing", "iso": "isolation [ns-2 CBQ]"}[mode_n]
         if cfg == "diffsweep":
             what += " [no delay_growth]"
+        if cfg_n == "dsov":
+            what += " [ns-2 overhead_ 10 us]"
         for (nn, k, ratio), _ in rn[rn["mode"] == mode_n].groupby(["n", "k", "buffer_ratio"]):
             fig = "5" if ratio != 1 else ("4" if nn == 60 else "3")
             for cls in ("short", "long"):

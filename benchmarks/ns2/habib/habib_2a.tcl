@@ -154,6 +154,9 @@ $qC configQ 0 2 10 25 0.1 0.002
 for {set a 1} {$a <= 2} {incr a} {
     for {set i 0} {$i < $NF} {incr i} {
         set t [new Agent/TCP/Newreno]
+        # HB_OVERHEAD=seconds (gap check, docs/ns2-gaps.md section 2): every send delayed
+        # U(0, s) (ns-2's overhead_): same-instant arrivals at a queue in a random order.
+        if {[info exists ::env(HB_OVERHEAD)]} { $t set overhead_ $::env(HB_OVERHEAD) }
         $t set packetSize_ $PAY
         $t set window_ $WIN
         $t set fid_ $a

@@ -20,6 +20,9 @@
 #                  (no limited transmit), windowInit_ 1, syn_ false, tcpTick_ 0.5
 #                  ns = the same with ns-2.35's bugFix_ true, singledup_ 1
 #                  dsng = ds with delay_growth_ false (a sensitivity check: docs/ns2-gaps.md)
+#                  dsov = ds with every TCP send delayed U(0, 10 us) (overhead_ 1e-5): packets
+#                         reaching a queue at the same instant meet in a random order instead
+#                         of the one floating-point rounding gives them (docs/ns2-gaps.md)
 #   out_prefix   : write <prefix>.conn (one line per connection) and <prefix>.run; default:
 #                  both to stdout
 #
@@ -85,16 +88,20 @@ Agent/TCP set window_ 128
 Agent/TCP set windowInit_ 1
 Agent/TCP set syn_ false
 Agent/TCP set tcpTick_ 0.5
-if {$tcpcfg == "ds" || $tcpcfg == "dsng"} {
+if {$tcpcfg == "ds" || $tcpcfg == "dsng" || $tcpcfg == "dsov"} {
     Agent/TCP set bugFix_ false
     Agent/TCP set singledup_ 0
 } elseif {$tcpcfg != "ns"} {
-    puts stderr "tcpcfg must be ds, dsng or ns"; exit 1
+    puts stderr "tcpcfg must be ds, dsng, dsov or ns"; exit 1
 }
 # dsng: ds without ns-2.35's delay_growth_ (default 1: the ACK of seqno 0 -- meant for the SYN --
 # resets cwnd to windowInit_, so with syn_ false a connection's slow start loses one round
 # trip: 1, 1, 2, 4, 2 packets per round trip for 10 packets, instead of 1, 2, 4, 3).
 if {$tcpcfg == "dsng"} { Agent/TCP set delay_growth_ false }
+# MG_OVERHEAD=seconds (gap check, ../gaps/mg_ties.py): every TCP send delayed U(0, s) (ns-2's
+# overhead_), so that packets arriving at a queue at the same instant meet in a random order.
+if {[info exists ::env(MG_OVERHEAD)]} { Agent/TCP set overhead_ $::env(MG_OVERHEAD) }
+if {$tcpcfg == "dsov"} { Agent/TCP set overhead_ 1e-5 }
 
 # --- topology -------------------------------------------------------------------------------
 set n1 [$ns node]

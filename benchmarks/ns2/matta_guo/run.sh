@@ -14,6 +14,8 @@
 #   Fig. 4: N = 60, k in K, buffer_ratio 1
 #   Fig. 5: N = 30, k = 4, buffer_ratio in RATIOS (default 0.2 0.5 2 3; 1 is Fig. 3's k = 4)
 #   each under MODES (default: iso = ns-2 CBQ, pipes = two separate links, share = one FIFO)
+#   and again with tcpcfg dsov (every send delayed U(0, 10 us): simultaneous arrivals in a
+#   random order) under OVMODES (default: pipes share)
 # Override: SEEDS=, DUR=, K=, RATIOS=, MODES=, P= (parallel runs, default 2), KEEP=dir keeps
 # the per-connection files (~0.5 MB per run).
 set -euo pipefail
@@ -25,20 +27,23 @@ DUR=${DUR:-200}
 K=${K:-"1 2 4 8"}
 RATIOS=${RATIOS:-"0.2 0.5 2 3"}
 MODES=${MODES:-"iso pipes share"}
+OVMODES=${OVMODES:-"pipes share"}
 PY=${PY:-python3}
 command -v "$NS" >/dev/null || { echo "ns not found: apt-get install -y ns2" >&2; exit 1; }
 if [ -n "${KEEP:-}" ]; then TMP=$KEEP; mkdir -p "$TMP"; else TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT; fi
 
 # args per line: mode n k buffer_ratio seed dur tcpcfg
+cells() {  # mode seed tcpcfg
+    for k in $K; do
+        echo "$1 30 $k 1 $2 $DUR $3"
+        echo "$1 60 $k 1 $2 $DUR $3"
+    done
+    for r in $RATIOS; do echo "$1 30 4 $r $2 $DUR $3"; done
+}
 grid() {
     for s in $(seq 1 "$SEEDS"); do
-        for m in $MODES; do
-            for k in $K; do
-                echo "$m 30 $k 1 $s $DUR ds"
-                echo "$m 60 $k 1 $s $DUR ds"
-            done
-            for r in $RATIOS; do echo "$m 30 4 $r $s $DUR ds"; done
-        done
+        for m in $MODES; do cells "$m" "$s" ds; done
+        for m in $OVMODES; do cells "$m" "$s" dsov; done
     done
 }
 
@@ -49,7 +54,7 @@ done
 
 start=$(date +%s.%N)
 grid | xargs -P "$P" -L 1 sh -c \
-    '"$0" matta_guo.tcl "$@" "'"$TMP"'/$1_$2_$3_$4_$5" 2>/dev/null' "$NS"
+    '"$0" matta_guo.tcl "$@" "'"$TMP"'/$1_$2_$3_$4_$5_$7" 2>/dev/null' "$NS"
 end=$(date +%s.%N)
 n=$(ls "$TMP"/*.run | wc -l)
 echo "ns runs done: $n runs in $(python3 -c "print(round($end - $start, 1))") s wall ($P parallel)"

@@ -84,7 +84,7 @@ def aggregate(d: str, runs_csv: str, iv_csv: str) -> None:
         ["mode", "n", "k", "buffer_ratio", "seed", "tcpcfg", "cls"]).size().unstack("cls") \
         .add_suffix("_conns_completed").reset_index()
     runs = runs.merge(tos, how="left").merge(done, how="left")
-    runs = runs.sort_values(["mode", "n", "k", "buffer_ratio", "seed"])
+    runs = runs.sort_values(["tcpcfg", "mode", "n", "k", "buffer_ratio", "seed"])
     runs.to_csv(runs_csv, index=False, float_format="%.6g")
     intervals(conns).to_csv(iv_csv, index=False, float_format="%.6g")
 
@@ -97,23 +97,23 @@ def report(runs_csv: str, iv_csv: str) -> None:
           "first is warm-up). Jain: over the class's sessions; goodput: the class's total, "
           "Mb/s of 576-B packets. Bottleneck utilisation and drops per class from the runs "
           "file.\n")
-    print("| figure | mode | N | k | k_b/k_c | seeds | short Jain | short goodput | long Jain | "
-          "long goodput | short drops/run | long drops/run | bottleneck busy |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for key, g in pr.groupby(["n", "k", "buffer_ratio", "mode"], sort=True):
-        n, k, ratio, mode = key
+    print("| figure | mode | tcpcfg | N | k | k_b/k_c | seeds | short Jain | short goodput | "
+          "long Jain | long goodput | short drops/run | long drops/run | bottleneck busy |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for key, g in pr.groupby(["tcpcfg", "n", "k", "buffer_ratio", "mode"], sort=True):
+        cfg, n, k, ratio, mode = key
         fig = "5" if ratio != 1 else ("4" if n == 60 else "3")
         cells = []
         for cls in ("short", "long"):
             c = g[g["cls"] == cls]
             for col, fmt in (("jain_index", "{:.3f} ± {:.3f}"), ("goodput_mbps", "{:.2f} ± {:.2f}")):
                 cells.append(fmt.format(*mean_ci(c[col])))
-        r = runs[(runs["mode"] == mode) & (runs["n"] == n) & (runs["k"] == k)
-                 & (runs["buffer_ratio"] == ratio)]
+        r = runs[(runs["tcpcfg"] == cfg) & (runs["mode"] == mode) & (runs["n"] == n)
+                 & (runs["k"] == k) & (runs["buffer_ratio"] == ratio)]
         busy = ((r["short_bn_departures"] + r["long_bn_departures"])
                 * 576 * 8 / r["dur_s"] / ((1 + r["k"]) * 2.5e6)).mean()
         sd, ld = r["short_bn_drops"].mean(), r["long_bn_drops"].mean()
-        print(f"| {fig} | {MODES[mode]} | {n} | {k:g} | {ratio:g} | {g['seed'].nunique()} | "
+        print(f"| {fig} | {MODES[mode]} | {cfg} | {n} | {k:g} | {ratio:g} | {g['seed'].nunique()} | "
               + " | ".join(cells) + f" | {sd:.0f} | {ld:.0f} | {busy:.3f} |")
 
 
