@@ -66,6 +66,11 @@ def test_structure(generated, agreement):
     nsov = [c for c in lj if c["cell"].endswith("[ns-2 overhead_ 10 us]")]
     assert len(nsov) == sum(c["primary"] == "True" for c in lj) == 28
     assert all(c["primary"] == "False" for c in nsov)
+    # Matta & Guo likewise (tcpcfg dsov): every primary cell has its variant row
+    mg = [c for c in cells if c["paper"] == "matta-guo"]
+    dsov = [c for c in mg if "[ns-2 overhead_ 10 us]" in c["cell"]]
+    assert len(dsov) == sum(c["primary"] == "True" for c in mg) == 96
+    assert all(c["primary"] == "False" for c in dsov)
 
 
 def _mean_ci(xs):

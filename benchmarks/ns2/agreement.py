@@ -273,7 +273,7 @@ def load_matta_guo(d: Path) -> Paper:
               "builder as it is (docs/ns2-gaps.md, section 1). Variant rows [ns-2 overhead_ "
               "10 us]: ns-2.35 with every TCP send delayed U(0, 10 us) (tcpcfg `dsov`), which "
               "puts packets reaching a queue at the same instant in a random order, as "
-              "diffsweep does (docs/ns2-gaps.md, section 3).")
+              "diffsweep does (docs/ns2-gaps.md, sections 1 and 3).")
     n = p.read(d, "matta_guo/results_ns2_matta_guo.csv", "benchmarks/ns2/matta_guo/run.sh")
     o = p.read(d, "matta_guo/results_diffsweep_matta_guo.csv",
              "benchmarks/ns2/matta_guo/diffsweep_matta_guo.py")
