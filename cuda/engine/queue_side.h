@@ -92,11 +92,9 @@ DS_HD inline RedParams red_params(Replica DS_REF x, size_t ik) {
   rp.w_q = x.in()->red_w_q[ik];
   rp.ptc = x.in()->red_ptc[ik];
   rp.mean_pkt_bytes = x.in()->red_mean_pkt_bytes[ik];
-  for (int k = 0; k < kMaxColours; ++k) {
-    rp.min_th[k] = x.in()->red_min_th[ik * kMaxColours + k];
-    rp.max_th[k] = x.in()->red_max_th[ik * kMaxColours + k];
-    rp.max_p[k] = x.in()->red_max_p[ik * kMaxColours + k];
-  }
+  rp.min_th = x.in()->red_min_th + ik * kMaxColours;
+  rp.max_th = x.in()->red_max_th + ik * kMaxColours;
+  rp.max_p = x.in()->red_max_p + ik * kMaxColours;
   return rp;
 }
 

@@ -48,7 +48,11 @@ struct RedParams {
   double w_q;                // EWMA weight (ns-2 q_weight_)
   double ptc;                // link rate in mean-size packets per slot (idle-time correction)
   double mean_pkt_bytes;     // ns-2 mean_pktsize_
-  double min_th[kMaxColours], max_th[kMaxColours], max_p[kMaxColours];
+  // per colour, kMaxColours each: pointers into the batch's inputs rather than copies, so that
+  // indexing them by a packet's colour does not put an array in a GPU thread's local memory
+  const double* min_th;
+  const double* max_th;
+  const double* max_p;
 };
 
 // One class queue's RED state (replica state, one per link class).

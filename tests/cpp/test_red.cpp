@@ -14,8 +14,30 @@ namespace {
 
 bool near(double a, double b, double tol = 1e-12) { return std::fabs(a - b) <= tol; }
 
-ds::RedParams params(uint8_t aqm) {
-  ds::RedParams p{};
+// RedParams reads a class's per-colour thresholds through pointers into the batch's inputs;
+// the tests' parameters own theirs, and a copy owns a copy (a modified copy leaves the original).
+struct Params {
+  uint8_t aqm, gentle, wait, bytes;
+  double w_q, ptc, mean_pkt_bytes;
+  double min_th[ds::kMaxColours], max_th[ds::kMaxColours], max_p[ds::kMaxColours];
+  operator ds::RedParams() const {
+    ds::RedParams r{};
+    r.aqm = aqm;
+    r.gentle = gentle;
+    r.wait = wait;
+    r.bytes = bytes;
+    r.w_q = w_q;
+    r.ptc = ptc;
+    r.mean_pkt_bytes = mean_pkt_bytes;
+    r.min_th = min_th;
+    r.max_th = max_th;
+    r.max_p = max_p;
+    return r;
+  }
+};
+
+Params params(uint8_t aqm) {
+  Params p{};
   p.aqm = aqm;
   p.w_q = 0.0;
   p.ptc = 1.0;
@@ -29,7 +51,7 @@ ds::RedParams params(uint8_t aqm) {
 }
 
 // Accept-and-queue helper: red_arrival then red_enqueued when accepted.
-uint8_t arrive(const ds::RedParams& p, ds::RedState& s, uint8_t colour, double now,
+uint8_t arrive(const Params& p, ds::RedState& s, uint8_t colour, double now,
                double u = 0.5, int bytes = 1000) {
   const uint8_t v = ds::red_arrival(p, s, colour, bytes, now, u);
   if (v == ds::kRedAccept) ds::red_enqueued(s, colour, bytes);
@@ -51,7 +73,7 @@ uint8_t arrive(const ds::RedParams& p, ds::RedState& s, uint8_t colour, double n
 //    a9 t=6.0  q=4: *0.75 + 1.0                                                 = 2.0759241580963135
 //    a10 t=6.1 q=5: *0.75 + 1.25                                                = 2.806943118572235
 void test_ewma_idle() {
-  ds::RedParams p = params(ds::kAqmRed);
+  Params p = params(ds::kAqmRed);
   p.w_q = 0.25;
   p.ptc = 2.0;
   p.min_th[0] = 100.0;
@@ -104,7 +126,7 @@ ds::RedState frozen(double avg, int32_t count, uint8_t old) {
 }
 
 void test_count_spacing() {
-  const ds::RedParams p = params(ds::kAqmRed);  // wait = 0
+  const Params p = params(ds::kAqmRed);  // wait = 0
   // count 9 -> 10 at this arrival: p_a = 0.05 / (1 - 10*0.05) = 0.1
   {
     const double pa = 0.05 / (1.0 - 0.5);
@@ -136,7 +158,7 @@ void test_count_spacing() {
   }
   // wait: p_a = 0 while count*p_b < 1; p_b/(2 - count*p_b) below 2; 1 beyond.
   {
-    ds::RedParams pw = p;
+    Params pw = p;
     pw.wait = 1;
     ds::RedState s = frozen(10.0, 9, 1);  // count 10: 0.5 < 1
     check(ds::red_arrival(pw, s, 0, 1000, 1.0, 1e-12) == ds::kRedAccept && s.count[0] == 10,
@@ -184,7 +206,7 @@ void test_gentle() {
   check(near(ds::detail::red_calculate_p(15.0, 5.0, 15.0, 0.1, true), 0.1), "gentle p at max_th");
   check(near(ds::detail::red_calculate_p(30.0, 5.0, 15.0, 0.1, true), 1.0), "gentle p at 2 max_th");
   check(near(ds::detail::red_calculate_p(10.0, 5.0, 15.0, 0.1, false), 0.05), "linear p at 10");
-  ds::RedParams p = params(ds::kAqmRed);
+  Params p = params(ds::kAqmRed);
   p.gentle = 1;
   // Through red_arrival at avg 20, count 0 -> 1: p_a = 0.4/(1 - 0.4) = 2/3.
   const double pa = 0.4 / 0.6;
@@ -219,7 +241,7 @@ void test_gentle() {
 void test_colours() {
   const double green[10] = {0, 0.5, 1.25, 2.125, 3.0625, 4.03125, 5.015625, 6.0078125,
                             7.00390625, 8.001953125};
-  ds::RedParams p = params(ds::kAqmRioC);
+  Params p = params(ds::kAqmRioC);
   p.w_q = 0.5;
   p.min_th[0] = 20.0;
   p.max_th[0] = 40.0;
@@ -281,7 +303,7 @@ void test_colours() {
   // dsredq.cc count rule (RIO-D, w = 0 freezes avg[0] at 10: p_b = 0.05). count starts at -1
   // below min_th; the first arrival above min_th counts 0 and may drop with p_a = p_b.
   {
-    ds::RedParams q = params(ds::kAqmRioD);
+    Params q = params(ds::kAqmRioD);
     ds::RedState s;
     ds::red_init(s);
     s.n[0] = 3;
@@ -317,7 +339,7 @@ void test_colours() {
 //      scaled by 500/1000: 0.045454545...
 //    1500 B after 9000 B: 10500 -> 10 -> 0.05/0.5 = 0.1, scaled by 1.5: 0.15.
 void test_bytes() {
-  ds::RedParams p = params(ds::kAqmRed);
+  Params p = params(ds::kAqmRed);
   p.bytes = 1;
   p.min_th[0] = 5000.0;
   p.max_th[0] = 15000.0;
@@ -358,7 +380,7 @@ void test_bytes() {
 //             (idle from the end of G4's transmission, 8, would give m = 2: 0.0009765625)
 void test_idle_on_wire() {
   for (uint8_t aqm : {ds::kAqmRioC, ds::kAqmRioD, ds::kAqmWred}) {
-    ds::RedParams p = params(aqm);
+    Params p = params(aqm);
     p.w_q = 0.5;
     for (int c = 0; c < ds::kMaxColours; ++c) {
       p.min_th[c] = 100.0;
@@ -386,7 +408,7 @@ void test_idle_on_wire() {
                                     : "WRED: busy while the last packet is on the wire, idle from its start");
   }
   // RED keeps red.cc's moment: idle from the end of the last transmission.
-  ds::RedParams p = params(ds::kAqmRed);
+  Params p = params(ds::kAqmRed);
   p.w_q = 0.5;
   p.min_th[0] = 100.0;
   p.max_th[0] = 200.0;
