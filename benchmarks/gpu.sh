@@ -64,7 +64,7 @@ if want spread; then
 fi
 if want occupancy; then
   # the kernels built for 6 and 8 blocks of 128 per SM (full: 80 / 64 registers, some
-  # spilled; the slim one is built for max(6, N)) against the default 4 (full ~104): the quick
+  # spilled; the slim one is built for max(6, N)) against the default 4 (full 96): the quick
   # Kaur & Vin family's engine call on each kernel and 16,384 64-flow replicas (slim); then
   # the default build again
   for mb in 4 6 8; do
