@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -26,10 +27,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from diffsweep.stats import t_quantile
-
 HERE = Path(__file__).resolve().parent
 LJ = HERE.parent / "lee_jeong"
+sys.path.insert(0, str(HERE.parent))
+from agreement import mean_ci  # noqa: E402
 TCL = LJ / "lee_jeong_m1.tcl"
 SEEDS = range(1, 11)
 OVERHEADS_S = (0.0, 1e-6, 1e-5)
@@ -78,9 +79,8 @@ def ties(path: Path) -> dict:
 
 
 def ci(x) -> str:
-    x = np.asarray(x, float)
-    h = t_quantile(0.975, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x))
-    return f"{x.mean():.3f} +/- {h:.3f}"
+    m, h, _ = mean_ci(x)
+    return f"{m:.3f} +/- {h:.3f}"
 
 
 def main() -> None:

@@ -138,13 +138,8 @@ def save(fig: Figure, path_stem) -> tuple[Path, Path]:
     data = {}
     engine = fig.get_layout_engine()
     if engine is not None:
-        # The layout solved once, at the PNG's dpi (what savefig would solve for the PNG),
-        # then both files drawn with no layout engine. savefig with an engine draws the
-        # figure once without output to solve it, then again for the file; and the PDF
-        # solved it again, with its own font metrics (~40% of its time), and with the "none"
-        # placeholder engine still drew once without output. The PNG is the same file; the
-        # PDF's axes sit where the PNG's do, within ~2.5 pt of where the PDF's own solution
-        # put them (benchmarks/reproduce.md, issue 22).
+        # (savefig with a layout engine draws the figure once without output to solve it,
+        # and the PDF solved it again with its own font metrics: ~40% of its time)
         dpi = fig.dpi
         fig.dpi = PNG_DPI
         try:
