@@ -303,10 +303,10 @@ def _plan(paper: str, claim: str, axes, quick: bool, seeds, sweeps) -> _Plan:
                                  seeds=seeds) for n in names}
     cells = [dict(zip(typed, combo)) for combo in itertools.product(*typed.values())]
     pv = {n: _paper_values(list(base.values()), n) for n in typed}
-    from .store import _jsonable  # noqa: PLC0415
+    from .store import jsonable  # noqa: PLC0415
 
     identity = {"paper": spec.name, "claim": claim, "quick": bool(quick),
-                "axes": _jsonable(typed),
+                "axes": jsonable(typed),
                 "sweeps": names, "sweeps_dir": None if sweeps_dir is None else str(sweeps_dir)}
     return _Plan(spec, the_claim, needed, fams, names, base, typed, cells, pv, identity)
 

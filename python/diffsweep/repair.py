@@ -12,8 +12,8 @@ from typing import Any
 import pandas as pd
 
 from .errors import ConfigError, FolderBusy, store_error
-from .store import (CHUNKS, DONE, FORMAT, MANIFEST, Chunk, Store, _jsonable, _now,
-                    atomic_write_json, count_chunks, read_manifest)
+from .store import (CHUNKS, DONE, FORMAT, MANIFEST, Chunk, Store, atomic_write_json,
+                    count_chunks, jsonable, read_manifest, utc_now)
 
 
 # --------------------------------------------------------------------------------------------
@@ -79,10 +79,10 @@ def _rebuilt_manifest(kept: list[Chunk], identity) -> dict:
     else:
         h, fields = identity
         meta = by_time[-1].meta if by_time else {}
-        m = {"format": FORMAT, "config_hash": h, **_jsonable(fields),
+        m = {"format": FORMAT, "config_hash": h, **jsonable(fields),
              "backend": meta.get("backend"), "device": meta.get("device"),
              "threads": meta.get("threads"),
-             "start": by_time[0].created if by_time else _now(), "end": None}
+             "start": by_time[0].created if by_time else utc_now(), "end": None}
     runs: dict[Any, dict] = {}
     for c in by_time:
         r = c.run if isinstance(c.run, dict) else None
@@ -190,7 +190,7 @@ def _repair(st, identity, verify) -> dict:
             previous = st.corrupt_dir / f"{MANIFEST}.{_stamp()}"
             os.replace(mf, previous)
             report["previous"] = str(previous)
-        m["repaired"] = {"at": _now(), "chunks": len(kept), "previous": report["previous"]}
+        m["repaired"] = {"at": utc_now(), "chunks": len(kept), "previous": report["previous"]}
         atomic_write_json(mf, m)
     except OSError as e:
         raise store_error(e, st.path, "repair the folder") from None

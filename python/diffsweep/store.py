@@ -86,15 +86,18 @@ RUN_KEYS = ("backend", "device", "threads", "host", "diffsweep_version", "git_co
 # --------------------------------------------------------------------------------------------
 # helpers
 # --------------------------------------------------------------------------------------------
-def _now() -> str:
+def utc_now() -> str:
+    """The time now in UTC, ISO 8601 to the second (the manifest's and records' times)."""
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
 
-def _jsonable(obj: Any) -> Any:
+def jsonable(obj: Any) -> Any:
+    """``obj`` as JSON can hold it: numpy scalars and arrays as Python numbers and lists,
+    tuples and sets as lists, keys as strings, anything else as its ``str``."""
     if isinstance(obj, dict):
-        return {str(k): _jsonable(v) for k, v in obj.items()}
+        return {str(k): jsonable(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple, set)):
-        return [_jsonable(v) for v in obj]
+        return [jsonable(v) for v in obj]
     if isinstance(obj, (np.integer,)):
         return int(obj)
     if isinstance(obj, (np.floating,)):
@@ -102,7 +105,7 @@ def _jsonable(obj: Any) -> Any:
     if isinstance(obj, np.bool_):
         return bool(obj)
     if isinstance(obj, np.ndarray):
-        return _jsonable(obj.tolist())
+        return jsonable(obj.tolist())
     if obj is None or isinstance(obj, (str, int, float, bool)):
         return obj
     return str(obj)
@@ -163,7 +166,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
 
 
 def atomic_write_json(path: Path, obj: Any) -> None:
-    text = json.dumps(_jsonable(obj), indent=1, allow_nan=True) + "\n"
+    text = json.dumps(jsonable(obj), indent=1, allow_nan=True) + "\n"
     atomic_write_bytes(path, text.encode())
 
 
@@ -349,7 +352,7 @@ class Store:
         return True
 
     def _acquire(self, break_lock: bool, argv=None) -> None:
-        me = {"pid": os.getpid(), "host": socket.gethostname(), "start": _now(),
+        me = {"pid": os.getpid(), "host": socket.gethostname(), "start": utc_now(),
               "argv": list(argv) if argv else None}
         for _attempt in range(3):
             try:
@@ -386,7 +389,7 @@ class Store:
                 raise store_error(e, self.path, "create the lock file") from None
             try:
                 with os.fdopen(fd, "w") as f:
-                    f.write(json.dumps(_jsonable(me)) + "\n")
+                    f.write(json.dumps(jsonable(me)) + "\n")
                     f.flush()
                     os.fsync(f.fileno())
             except OSError as e:
@@ -444,7 +447,7 @@ class Store:
         """
         if not isinstance(config_hash, str) or not config_hash:
             raise ConfigError(f"config_hash: {config_hash!r} is not allowed (expected a non-empty string)")
-        fields = _jsonable(dict(manifest_fields or {}))
+        fields = jsonable(dict(manifest_fields or {}))
         if self.path.exists() and not self.path.is_dir():
             raise ConfigError(f"{self.path}: exists and is not a folder; choose another output folder")
         try:
@@ -463,7 +466,7 @@ class Store:
 
     def _open_locked(self, config_hash: str, fields: dict) -> dict:
         mf = self.path / MANIFEST
-        now = _now()
+        now = utc_now()
         run = {"start": now, "end": None, "host": socket.gethostname(),
                "platform": platform.platform(), "diffsweep_version": diffsweep_version(),
                "git_commit": git_commit(), "pid": os.getpid()}
@@ -516,13 +519,13 @@ class Store:
         if self._pending is not None:
             return self._pending
         m = self.manifest if self.manifest is not None else read_manifest(self.path)
-        now = _now()
+        now = utc_now()
         runs = m.setdefault("runs", [])
         if not runs:
             runs.append({"start": m.get("start")})
         runs[-1]["end"] = now
         if meta:
-            runs[-1]["meta"] = _jsonable(meta)
+            runs[-1]["meta"] = jsonable(meta)
         m["end"] = now
         try:
             atomic_write_json(self.path / MANIFEST, m)
@@ -595,7 +598,7 @@ class Store:
                     tmp.unlink()
             files[name] = {"file": final.name, "sha256": digest, "bytes": size, "rows": len(df)}
         _fsync_dir(self.chunk_dir)
-        done = {"format": FORMAT, "chunk": chunk_id, "created": _now(), "pairs": pairs,
+        done = {"format": FORMAT, "chunk": chunk_id, "created": utc_now(), "pairs": pairs,
                 "files": files, "meta": meta}
         if self.manifest is not None:
             # Each chunk carries the folder's identity (config hash, sweep text, tables, ...)
@@ -691,7 +694,7 @@ class Store:
                 if dest.exists():
                     dest = self.corrupt_dir / f"{p.name}.{uuid.uuid4().hex[:6]}"
                 shutil.move(str(p), str(dest))
-            (self.corrupt_dir / f"{cid}.reason.txt").write_text(f"{_now()} {why}\n")
+            (self.corrupt_dir / f"{cid}.reason.txt").write_text(f"{utc_now()} {why}\n")
             _fsync_dir(self.chunk_dir)
             return True
         except OSError:
