@@ -1,14 +1,17 @@
 """Replicas per GPU warp against the engine time of a paper's whole family (issue 21).
 
     python benchmarks/spread.py [--paper kaur_vin] [--quick] [--per-warp auto,1,2,4,8,32]
-                                [--lanes default,1] [--smem-kib 0,48] [--cpu] [--out DIR]
+                                [--lanes default,1] [--smem-kib 0,48] [--warp-rounds off,on]
+                                [--cpu] [--out DIR]
 
 Builds every replica of the paper's sweeps (as `reproduce` does: one engine call for the
 family), then runs that call once per variant on cuda: ``--per-warp`` sets the engine's
 ``replicas_per_task`` (at most so many replicas per warp; ``auto``: spread_per_warp's choice,
 cuda/engine/family.h), ``--lanes`` the team size (``default``: engine.default_lanes),
 ``--smem-kib`` the shared-memory experiment (DIFFSWEEP_CUDA_SMEM_PER_WARP: one warp per
-block; a task whose state blocks fit in so many KiB keeps them in shared memory). With
+block; a task whose state blocks fit in so many KiB keeps them in shared memory),
+``--warp-rounds`` the run option ``warp_rounds`` (``on``: a warp's replicas share each round;
+the CUDA module must be built with DIFFSWEEP_CUDA_WARP_ROUNDS=ON for it to act). With
 ``--cpu``, the same call on all CPU cores too. Every variant's tables must be bit-identical
 (a digest of each table, ``pandas.util.hash_pandas_object``: compare digests within one run,
 since they depend on the pandas version); prints one line per variant and writes
@@ -64,6 +67,8 @@ def main() -> None:
     ap.add_argument("--smem-kib", default="0",
                     help="shared memory per warp in KiB to try (the DIFFSWEEP_CUDA_SMEM_PER_WARP "
                          "experiment: a task whose blocks fit keeps them there; 0: off)")
+    ap.add_argument("--warp-rounds", default="off",
+                    help="off, on or off,on: a warp's replicas share each round (run option)")
     ap.add_argument("--cpu", action="store_true", help="the same call on all CPU cores too")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
     args = ap.parse_args()
@@ -85,34 +90,41 @@ def main() -> None:
     engine.run_family = timed
     variants = []
     if args.cpu:
-        variants.append(("cpu", None, None, 0))
+        variants.append(("cpu", None, None, 0, None))
     for smem in args.smem_kib.split(","):
         for lanes in args.lanes.split(","):
             for k in args.per_warp.split(","):
-                variants.append(("cuda", None if k == "auto" else int(k),
-                                 None if lanes == "default" else int(lanes), int(smem)))
+                for w in args.warp_rounds.split(","):
+                    if w not in ("off", "on"):
+                        raise SystemExit(f"--warp-rounds: {w!r} is not off or on")
+                    variants.append(("cuda", None if k == "auto" else int(k),
+                                     None if lanes == "default" else int(lanes), int(smem),
+                                     True if w == "on" else None))
     rows, first = [], None
-    for backend, k, lanes, smem in variants:
+    for backend, k, lanes, smem, warp in variants:
         os.environ["DIFFSWEEP_CUDA_SMEM_PER_WARP"] = str(smem * 1024)
         if backend == "cuda" and not ds.info()["cuda_devices"]:
             print("no CUDA device: cuda variants skipped")
             break
         calls.clear()
         t = time.perf_counter()
-        res = engine.simulate(scs, seeds, backend=backend, lanes=lanes, replicas_per_task=k)
+        res = engine.simulate(scs, seeds, backend=backend, lanes=lanes, replicas_per_task=k,
+                              warp_rounds=warp)
         wall = time.perf_counter() - t
         if slots is None:
             slots = int(res.replicas["slots_run"].sum()) if "slots_run" in res.replicas else None
         d = digest(res)
         first = first or d
         row = {"backend": backend, "per_warp": k or "auto", "lanes": lanes or "default",
-               "smem_kib": smem, "cuda_kernel": res.meta.get("cuda_kernel"),
+               "smem_kib": smem, "warp_rounds": bool(warp),
+               "cuda_kernel": res.meta.get("cuda_kernel"),
                "engine_s": sum(calls), "simulate_s": wall, "digest": d, "same": d == first}
         if slots:
             row["replica_slots_per_s"] = slots / row["engine_s"]
         rows.append(row)
         print(f"{backend:4s} per warp {str(row['per_warp']):>4s} lanes {str(row['lanes']):>7s} "
-              f"smem {smem:3d} KiB{' ' + row['cuda_kernel'] if row['cuda_kernel'] else ''}: "
+              f"smem {smem:3d} KiB{' warp rounds' if warp else ''}"
+              f"{' ' + row['cuda_kernel'] if row['cuda_kernel'] else ''}: "
               f"engine {row['engine_s']:7.2f} s (simulate {wall:7.2f} s)"
               + (f", {row['replica_slots_per_s'] / 1e6:8.1f} M replica-slots/s" if slots else "")
               + f"  {d} {'same' if row['same'] else 'DIFFERENT'}", flush=True)
@@ -121,6 +133,7 @@ def main() -> None:
     host = platform.node() or "host"
     lanes = "" if args.lanes == "default" else f"-lanes{args.lanes.replace(',', '_')}"
     lanes += "" if args.smem_kib == "0" else f"-smem{args.smem_kib.replace(',', '_')}"
+    lanes += "" if args.warp_rounds == "off" else f"-warp{args.warp_rounds.replace(',', '_')}"
     path = out / f"spread-{args.paper}{'-quick' if args.quick else ''}{lanes}-{host}.json"
     path.write_text(json.dumps({"machine": {"host": host, "device": ds.info().get("cuda_device"),
                                             "cpu_threads": ds.info().get("openmp_threads")},

@@ -69,6 +69,7 @@ BatchShape shape_from(const py::dict& s) {
   b.lanes = s["lanes"].cast<int32_t>();
   b.emit_cap = s["emit_cap"].cast<int32_t>();
   b.clip_slots = s.contains("clip_slots") ? s["clip_slots"].cast<int32_t>() : (int32_t)kPollSlots;
+  b.warp_rounds = s.contains("warp_rounds") ? s["warp_rounds"].cast<int32_t>() : 0;
   auto flag01 = [&](const char* k) { return s.contains(k) ? s[k].cast<int32_t>() : 1; };
   b.flow_ext = flag01("flow_ext");
   b.conn_meters = flag01("conn_meters");
@@ -106,6 +107,7 @@ BatchShape shape_from(const py::dict& s) {
   if (b.nic_chunks < 1) bad("nic_chunks", b.nic_chunks, ">= 1");
   if (!pow2(b.emit_cap)) bad("emit_cap", b.emit_cap, "a power of two");
   if (b.clip_slots < 0) bad("clip_slots", b.clip_slots, ">= 0 (0: rounds not clipped)");
+  if (b.warp_rounds != 0 && b.warp_rounds != 1) bad("warp_rounds", b.warp_rounds, "0 or 1");
   if (b.flow_ext != 0 && b.flow_ext != 1) bad("flow_ext", b.flow_ext, "0 or 1");
   if (b.conn_meters != 0 && b.conn_meters != 1) bad("conn_meters", b.conn_meters, "0 or 1");
   if (b.aqm_states != 0 && b.aqm_states != 1) bad("aqm_states", b.aqm_states, "0 or 1");

@@ -17,9 +17,66 @@ namespace ds {
 
 namespace {
 
-// Runs n replicas of one batch, bound to their blocks, to their ends: in pieces of clip_slots
-// (default kPollSlots) so that a stop request is seen within milliseconds, the replicas in
-// turn; where the pieces end changes no result (tests/test_schedule.py).
+// The replicas' rounds as a warp runs them with warp_rounds (cuda/kernel.cuh): each round's
+// horizon is the nearest of the live replicas' own (round_horizon, within each one's piece of
+// `clip` slots), and every live replica that has not reached it runs the round to it, so the
+// replicas step the same slots together. A replica ahead of the horizon waits a round; the
+// nearest one always moves, so the loop ends. A schedule: no result depends on it.
+void run_shared_rounds(Replica* xs, int32_t n, const BatchView& view, int64_t* control,
+                       const int32_t* need, uint64_t clip) {
+  std::vector<uint32_t> stop_at((size_t)n, 0);
+  uint64_t unreported = 0;
+  for (;;) {
+    bool any = false;
+    uint32_t h = 0xFFFFFFFFu;
+    for (int32_t i = 0; i < n; ++i) {
+      const uint32_t end = (uint32_t)view.in.end_slot[xs[i].r], tq = xs[i].hdr()->t_queue;
+      if (tq >= end) continue;
+      any = true;
+      if (tq >= stop_at[(size_t)i]) stop_at[(size_t)i] = tq + clip < end ? (uint32_t)(tq + clip) : end;
+      const uint32_t hi = round_horizon(xs[i], stop_at[(size_t)i]);
+      if (hi < h) h = hi;
+    }
+    if (!any) break;
+    for (int32_t i = 0; i < n; ++i) {
+      Replica& x = xs[i];
+      const uint32_t tq = x.hdr()->t_queue;
+      if (tq >= (uint32_t)view.in.end_slot[x.r] || tq >= h) continue;
+      for (int k = 0; k < x.shape().lanes; ++k) flow_phase(x, k, h, need[i]);
+      if (!queue_phase(x)) x.hdr()->t_queue = (uint32_t)view.in.end_slot[x.r];  // overflow: host raises
+      unreported += x.hdr()->t_queue - tq;
+    }
+    if (control && unreported >= (uint64_t)kPollSlots) {
+      ctl_add(control + kCtlSlotsDone, (int64_t)unreported);
+      unreported = 0;
+      if (ctl_load(control + kCtlStop)) break;
+    }
+  }
+  if (control) ctl_add(control + kCtlSlotsDone, (int64_t)unreported);
+}
+
+// Each replica its own rounds, in pieces of `clip` slots (default kPollSlots) so that a stop
+// request is seen within milliseconds, the replicas in turn.
+void run_own_rounds(Replica* xs, int32_t n, const BatchView& view, int64_t* control,
+                    const int32_t* need, uint64_t clip) {
+  for (bool more = true, stop = false; more && !stop;) {
+    more = false;
+    for (int32_t i = 0; i < n && !stop; ++i) {
+      Replica& x = xs[i];
+      const uint32_t end = (uint32_t)view.in.end_slot[x.r];
+      if (x.hdr()->t_queue >= end) continue;
+      const uint32_t done = run_rounds(x, (uint64_t)x.hdr()->t_queue + clip, need[i]);
+      more = more || x.hdr()->t_queue < end;
+      if (control) {
+        ctl_add(control + kCtlSlotsDone, done);
+        stop = ctl_load(control + kCtlStop) != 0;
+      }
+    }
+  }
+}
+
+// Runs n replicas of one batch, bound to their blocks, to their ends; where rounds and pieces
+// end changes no result (tests/test_schedule.py).
 void run_replicas(Replica* xs, int32_t n, const BatchView& view, int64_t* control) {
   std::vector<int32_t> need((size_t)n);
   for (int32_t i = 0; i < n; ++i) {
@@ -28,20 +85,10 @@ void run_replicas(Replica* xs, int32_t n, const BatchView& view, int64_t* contro
   }
   const uint64_t clip =
       view.in.shape.clip_slots > 0 ? (uint64_t)view.in.shape.clip_slots : ~(uint64_t)0 >> 1;
-  for (bool more = true, stop = false; more && !stop;) {
-    more = false;
-    for (int32_t i = 0; i < n && !stop; ++i) {
-      Replica& x = xs[i];
-      const uint32_t end = (uint32_t)view.in.end_slot[x.r];
-      if (x.hdr()->t_queue >= end) continue;
-      const uint32_t done = run_rounds(x, (uint64_t)x.hdr()->t_queue + clip, need[(size_t)i]);
-      more = more || x.hdr()->t_queue < end;
-      if (control) {
-        ctl_add(control + kCtlSlotsDone, done);
-        stop = ctl_load(control + kCtlStop) != 0;
-      }
-    }
-  }
+  if (n > 1 && view.in.shape.warp_rounds)
+    run_shared_rounds(xs, n, view, control, need.data(), clip);
+  else
+    run_own_rounds(xs, n, view, control, need.data(), clip);
   for (int32_t i = 0; i < n; ++i) {
     flush_replica(xs[i]);
     if (control && xs[i].hdr()->t_queue >= (uint32_t)view.in.end_slot[xs[i].r])

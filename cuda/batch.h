@@ -129,6 +129,11 @@ struct BatchShape {
   int32_t clip_slots;     // rounds end at least every clip_slots slots of the queue side (the
                           // CPU polls its stop word there); 0: no clip. Results never depend
                           // on it (tests/test_schedule.py drives it); default kPollSlots
+  int32_t warp_rounds;    // 1: the replicas a warp (CPU: a task) steps together share each
+                          // round's horizon, the nearest of theirs, so that they run the same
+                          // phase of the same slots together instead of drifting apart (their
+                          // lookaheads differ); 0 (default): each replica its own rounds.
+                          // A schedule like clip_slots: no result depends on it
   // State kept only when a replica of the batch needs it (0: none in the block):
   int32_t flow_ext;       // 1: a Transfer and a SenderExt per flow (generators, telnet apps)
   int32_t conn_meters;    // 1: the Balancing Marker's connection table

@@ -64,18 +64,26 @@ def test_every_schedule_gives_the_same_bits(alone, clip, lanes, emit_ring):
     assert not bad, f"clip {clip}, {lanes} lanes, {emit_ring} rings: " + "; ".join(bad)
 
 
-MIXED = [("cpu", 0, 1, "min"), ("cpu", 1, 8, "lookahead"), ("cpu", 61, 32, "min"),
-         ("cpu", 4093, 2, "min")]
+# (backend, clip, lanes, rings, replicas per task, warp_rounds): with shared rounds the
+# cases' replicas, whose lookaheads and ends differ, step one round horizon (the nearest)
+MIXED = [("cpu", 0, 1, "min", None, None), ("cpu", 1, 8, "lookahead", None, None),
+         ("cpu", 61, 32, "min", None, None), ("cpu", 4093, 2, "min", None, None),
+         ("cpu", 0, 1, "min", 32, True), ("cpu", 4096, 1, "lookahead", 32, True),
+         ("cpu", 13, 2, "min", 7, True), ("cpu", 257, 8, "min", 32, True)]
 if "cuda" in BACKENDS:  # a GPU's rounds against the CPU's plain bits (skipped without one)
-    MIXED += [("cuda", c, k, r) for c in (0, 1, 4096) for k in (1, 8, 32) for r in RINGS]
+    MIXED += [("cuda", c, k, r, None, w) for c in (0, 1, 4096) for k in (1, 8, 32) for r in RINGS
+              for w in (None, True)]
+    MIXED += [("cuda", c, 1, "min", pt, True) for c in (0, 4096) for pt in (1, 4, 32)]
 
 
-@pytest.mark.parametrize("backend,clip,lanes,emit_ring", MIXED)
-def test_mixed_batch_under_other_schedules(alone, backend, clip, lanes, emit_ring):
+@pytest.mark.parametrize("backend,clip,lanes,emit_ring,per_task,warp_rounds", MIXED)
+def test_mixed_batch_under_other_schedules(alone, backend, clip, lanes, emit_ring, per_task,
+                                           warp_rounds):
     """Every case in one batch (padded to the largest shape) under other schedules, and on
     CUDA when a device is there."""
     p = pack([c[1] for c in CASES], [c[2] for c in CASES], lanes=lanes, emit_ring=emit_ring)
-    out = run_packed(p, backend, clip_slots=clip)
+    out = run_packed(p, backend, clip_slots=clip, replicas_per_task=per_task,
+                     warp_rounds=warp_rounds)
     assert not out["overflow"].any()
     bad = []
     for i, (name, _, _) in enumerate(CASES):
@@ -108,11 +116,13 @@ def test_clip_slots_is_checked():
             run_packed(p, "cpu", clip_slots=bad)
 
 
-FAMILY = [("cpu", 1, 0, 1), ("cpu", 32, 0, 1), ("cpu", 32, 13, 1), ("cpu", 3, 4096, 8),
-          ("cpu", 32, 1, 32)]
+FAMILY = [("cpu", 1, 0, 1, None), ("cpu", 32, 0, 1, None), ("cpu", 32, 13, 1, None),
+          ("cpu", 3, 4096, 8, None), ("cpu", 32, 1, 32, None), ("cpu", 32, 0, 1, True),
+          ("cpu", 3, 4096, 8, True)]
 if "cuda" in BACKENDS:  # one launch for every batch, a warp per task (skipped without a GPU):
     # replicas per warp as spread_per_warp chooses, one, and three (a warp's lanes part idle)
-    FAMILY += [("cuda", pt, c, k) for pt in (None, 1, 3) for c in (0, 4096) for k in (1, 8, 32)]
+    FAMILY += [("cuda", pt, c, k, w) for pt in (None, 1, 3) for c in (0, 4096) for k in (1, 8, 32)
+               for w in (None, True)]
 
 
 @pytest.fixture(scope="module")
@@ -125,19 +135,21 @@ def pairs() -> list:
     return out
 
 
-@pytest.mark.parametrize("backend,per_task,clip,lanes", FAMILY)
-def test_a_family_job_gives_the_same_bits(pairs, backend, per_task, clip, lanes):
+@pytest.mark.parametrize("backend,per_task,clip,lanes,warp_rounds", FAMILY)
+def test_a_family_job_gives_the_same_bits(pairs, backend, per_task, clip, lanes, warp_rounds):
     """Every case's batch in one engine job (engine.run_family: one work list, longest replicas
     first; on CUDA one launch), its replicas grouped in tasks as a GPU warp groups them
     (replicas_per_task 32 on the CPU: one thread steps them together, piece by piece): each
     replica's outputs are those of its batch run alone, bit for bit, in its own row."""
     ps = [pack([sc, sc], [seed, seed + 1], lanes=lanes) for _, sc, seed, _ in pairs]
-    outs = run_family(ps, backend, clip_slots=clip, replicas_per_task=per_task)
+    outs = run_family(ps, backend, clip_slots=clip, replicas_per_task=per_task,
+                      warp_rounds=warp_rounds)
     bad = []
     for (name, _, _, ref), out in zip(pairs, outs):
         assert not out["overflow"].any(), name
         bad += _differences(out, ref, [(f"{name} seed {i}", i) for i in (0, 1)])
-    assert not bad, f"{backend}, {per_task} per task, clip {clip}, {lanes} lanes: " + "; ".join(bad)
+    assert not bad, (f"{backend}, {per_task} per task, clip {clip}, {lanes} lanes, warp rounds "
+                     f"{warp_rounds}: " + "; ".join(bad))
 
 
 def test_replicas_per_task_is_checked():
@@ -145,3 +157,11 @@ def test_replicas_per_task_is_checked():
     for bad in (0, -1, 1.5, True, 5000):
         with pytest.raises(ValueError, match="replicas_per_task"):
             run_packed(p, "cpu", replicas_per_task=bad)
+
+
+def test_warp_rounds_is_checked():
+    p = pack([CASES[0][1]], [CASES[0][2]])
+    for bad in (1, 0, "yes", 2.0):
+        with pytest.raises(ValueError, match="warp_rounds"):
+            run_packed(p, "cpu", warp_rounds=bad)
+

@@ -160,16 +160,21 @@ def default_lanes(backend: str, max_flows: int) -> int:
 
 def run_packed(p: Packed, backend: str, threads: int | None = None,
                control: RunControl | None = None, clip_slots: int | None = None,
-               replicas_per_task: int | None = None) -> dict:
+               replicas_per_task: int | None = None, warp_rounds: bool | None = None) -> dict:
     """Run one packed batch; returns the engine's output arrays, reshaped per dimension.
 
     ``clip_slots``: rounds end at least every so many slots (0: never; default: the engine's
     stop-poll interval, ``info()["poll_slots"]``). ``replicas_per_task``: on the CPU, replicas
     one thread steps together, piece by piece (default 1; 32 runs them grouped as a GPU warp
     does); on CUDA, at most so many replicas per warp (default: the fewest with which every
-    warp of the job is resident at once, cuda/engine/family.h ``spread_per_warp``). No result
-    depends on either: tests run one batch under many schedules (tests/test_schedule.py)."""
-    return run_family([p], backend, threads, control, clip_slots, replicas_per_task)[0]
+    warp of the job is resident at once, cuda/engine/family.h ``spread_per_warp``).
+    ``warp_rounds``: the replicas a warp (on the CPU: a task of ``replicas_per_task``) steps
+    together share each round, its horizon the nearest of theirs, so that they run the same
+    slots in the same phase (default off: each replica its own rounds; cuda/kernel.cuh). No
+    result depends on any of the three: tests run one batch under many schedules
+    (tests/test_schedule.py)."""
+    return run_family([p], backend, threads, control, clip_slots, replicas_per_task,
+                      warp_rounds)[0]
 
 
 def cuda_kernel(ps: Sequence[Packed]) -> str:
@@ -198,7 +203,8 @@ def _checked_count(name: str, v, allowed: str, lo: int = 0, hi: int = 2**31) -> 
 
 def run_family(ps: Sequence[Packed], backend: str, threads: int | None = None,
                control: RunControl | None = None, clip_slots: int | None = None,
-               replicas_per_task: int | None = None) -> list[dict]:
+               replicas_per_task: int | None = None,
+               warp_rounds: bool | None = None) -> list[dict]:
     """Run several packed batches (a figure family, one batch per shape) as one engine job:
     one work list over all their replicas, longest first (cuda/engine/family.h); on CUDA one
     launch while their state fits the device. Returns each batch's output arrays, as
@@ -211,6 +217,11 @@ def run_family(ps: Sequence[Packed], backend: str, threads: int | None = None,
     if clip_slots is not None:
         extra["clip_slots"] = _checked_count("clip_slots", clip_slots,
                                              "an integer >= 0; 0: rounds not clipped")
+    if warp_rounds is not None:
+        if not isinstance(warp_rounds, (bool, np.bool_)):
+            raise ValueError(f"warp_rounds = {warp_rounds!r} is not allowed (expected True or "
+                             "False)")
+        extra["warp_rounds"] = int(warp_rounds)
     per_task = 0 if replicas_per_task is None else _checked_count(
         "replicas_per_task", replicas_per_task, "an integer in 1..1024", 1, 1025)
     shapes = [{**p.shape, **extra} for p in ps]
@@ -227,7 +238,8 @@ def run_family(ps: Sequence[Packed], backend: str, threads: int | None = None,
 def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str = "auto",
              threads: int | None = None, lanes: int | None = None,
              control: RunControl | None = None, merge_shapes: bool | None = None,
-             clip_slots: int | None = None, replicas_per_task: int | None = None) -> Results:
+             clip_slots: int | None = None, replicas_per_task: int | None = None,
+             warp_rounds: bool | None = None) -> Results:
     """Run every (scenario, seed) as one replica; tables indexed by ``replica`` (0..n-1).
 
     Replicas are grouped by shape bucket (``pack.shape_key``: flows rounded up to a power of
@@ -237,9 +249,9 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
     (its random numbers depend only on its seed). ``merge_shapes`` pads every group into one
     batch when that costs little memory (``_merged_groups``; off by default: the family job
     needs no padding). With a ``control`` whose stop is requested, raises
-    :class:`EngineInterrupted` carrying the finished replicas' tables. ``clip_slots`` and
-    ``replicas_per_task`` (see :func:`run_packed`) change how the engine slices the work,
-    never a result.
+    :class:`EngineInterrupted` carrying the finished replicas' tables. ``clip_slots``,
+    ``replicas_per_task`` and ``warp_rounds`` (see :func:`run_packed`) change how the engine
+    slices the work, never a result.
     """
     if len(scenarios) != len(seeds):
         raise ValueError("simulate: one seed per scenario")
@@ -261,7 +273,7 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
             break
         jobs, packed = packed, []
         outs = run_family([p for _, p in jobs], name, threads, control, clip_slots,
-                          replicas_per_task)
+                          replicas_per_task, warp_rounds)
         for (idx, p), out in zip(jobs, outs):
             part = _finished_part(idx, p, out, scenarios, seeds, packed, finished, control)
             if part is not None:
