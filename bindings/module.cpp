@@ -319,6 +319,11 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
   });
 #ifdef DS_BACKEND_CUDA
   m.attr("backend") = "cuda";
+#ifdef DS_WARP_ROUNDS
+  m.attr("warp_rounds") = true;  // the kernel can share rounds (DIFFSWEEP_CUDA_WARP_ROUNDS=ON)
+#else
+  m.attr("warp_rounds") = false;  // the run option is accepted and changes nothing (a schedule)
+#endif
   m.def("device_count", &cuda_device_count);
   m.def("memory_info", [] {
     size_t free_b = 0, total_b = 0;
@@ -332,6 +337,7 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
   });
 #else
   m.attr("backend") = "cpu";
+  m.attr("warp_rounds") = true;  // tasks of replicas_per_task share rounds with the option
   m.def("device_count", [] { return 0; });
   m.def("device_name", [] { return std::string(""); });
 #endif

@@ -9,6 +9,8 @@ import numpy as np
 import numpy.typing as npt
 
 backend: Literal["cpu", "cuda"]
+#: whether the run option warp_rounds acts (always on the CPU; CUDA: DIFFSWEEP_CUDA_WARP_ROUNDS)
+warp_rounds: bool
 
 def run(shape: dict[str, int], arrays: dict[str, npt.NDArray[np.generic]], threads: int = ...,
         control: npt.NDArray[np.int64] | None = ...) -> dict[str, npt.NDArray[np.generic]]:

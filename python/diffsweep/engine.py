@@ -79,6 +79,8 @@ def info() -> dict:
         "cuda_built": cuda is not None,
         "cuda_devices": int(cuda.device_count()) if cuda is not None else 0,
         "cuda_device": (cuda.device_name() if cuda is not None and cuda.device_count() else ""),
+        # whether the CUDA kernel can share rounds (run option warp_rounds; a build option)
+        "cuda_warp_rounds": bool(getattr(cuda, "warp_rounds", False)) if cuda is not None else False,
         "auto_backend": resolve_backend("auto") if cpu is not None or cuda is not None else "none",
     }
 
