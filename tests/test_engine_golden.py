@@ -53,11 +53,13 @@ def test_mixed_batch_matches_each_alone(backend):
             assert a.equals(b) or (a.empty and b.empty), f"{name}: {t}"
 
 
-def test_run_control_stops_and_keeps_finished_replicas():
+@pytest.mark.parametrize("per_task,warp_rounds", [(None, None), (4, True)])
+def test_run_control_stops_and_keeps_finished_replicas(per_task, warp_rounds):
     """A stop request from another thread ends the call within a second; the replicas that
     finished come back with exactly the tables they have in an uninterrupted run. (Two
     threads: the engine takes the longest replica first, engine/family.h, so one thread is
-    busy with it while the other runs the short ones.)"""
+    busy with it while the other runs the short ones; with 4 replicas per task and shared
+    rounds one thread steps all four, the short ones ending while the long one goes on.)"""
     import threading
     import time
 
@@ -79,7 +81,8 @@ def test_run_control_stops_and_keeps_finished_replicas():
     t.start()
     t0 = time.perf_counter()
     with pytest.raises(EngineInterrupted) as ei:
-        simulate(scs, seeds, backend="cpu", threads=2, control=ctl)
+        simulate(scs, seeds, backend="cpu", threads=2, control=ctl, replicas_per_task=per_task,
+                 warp_rounds=warp_rounds)
     t.join()
     assert time.perf_counter() - t0 < 5.0
     done, total = seen[0]
