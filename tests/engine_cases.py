@@ -23,6 +23,10 @@ Re-recorded for issue 24 (the multi-RED idle flags, model/queue_red.h: kept per 
 dsredq.cc keeps them, busy while the last packet is on the wire, idle from the start of its
 transmission): the RIO-C, RIO-D and WRED families changed (diffserv0-2, traffic0-1,
 tcpaware0-2); every other family, RED's (diffserv3) included, is unchanged bit for bit.
+Re-recorded for ns-2.35's TCP loss recovery (exitFastRetrans_: no window inflation by the
+dupacks of a refused fast retransmit; NewReno's partial ACKs keep the dupack count and restart
+the timer only at a recovery's first): kaur2, kaur4, multihop0-2, drops1, cbq0 and
+tcpaware0-1 changed (169 arrays), the families where such dupacks or partial ACKs occur.
 """
 from __future__ import annotations
 

@@ -97,6 +97,23 @@ def test_newreno_recovers_where_reno_times_out():
     assert got[(20, 3)] == 0 and kaur_rule(20, 3)  # a case where Reno times out
 
 
+@pytest.mark.parametrize("holes", range(1, 9))
+def test_newreno_restarts_the_timer_on_the_first_partial_ack_only(holes):
+    """ns-2.35's newreno_changes1_ (default 1): of a recovery's partial ACKs only the first
+    restarts the retransmission timer. A window of 40 losing `holes` segments in a row, round
+    trip 50 ms (20 ms each way on the link, 30 ms back), RTO at its 0.2-s floor: the hole k
+    is retransmitted k - 1 round trips after the first, so the recovery outlasts the timer
+    set at the first partial ACK, one round trip in, once (holes - 1) x 50 ms >= 200 ms: from
+    5 holes on one timeout. (Restarting the timer at every partial ACK never times out here.)"""
+    link = Link(rate_bps=10e6, prop_delay_ms=20.0, classes=(QueueClass("be", limit_pkts=1000),))
+    fl = TcpFlow(variant="newreno", max_window_pkts=1000, init_window_pkts=40,
+                 init_ssthresh_pkts=40, reverse_delay_ms=30.0,
+                 drop_seqs=tuple(range(40, 40 + holes)))
+    f = simulate([Scenario(links=(link,), flows=(fl,), duration_s=10.0)], [1],
+                 backend="cpu").flows.iloc[0]
+    assert (int(f.timeouts), int(f.fast_retransmits)) == (int((holes - 1) * 50 >= 200), 1)
+
+
 def test_reno_bugfix_forbids_second_fast_retransmit():
     """ns-2's bugFix_ (default on in ns-2.35) turns W >= 10, d = 2 back into a timeout."""
     base = lone_with_drops(20, 2, "reno")

@@ -1,7 +1,7 @@
 // NewReno's partial ACK (RFC 6582 section 3.2 step 5, NewRenoTcpAgent::partialnewack):
 // retransmit the next hole, deflate the window by the amount acknowledged and add back one
-// segment, restart the timer, stay in fast recovery. The caller restarts the timer and
-// retransmits ackno + 1 (model/tcp_sender.h).
+// segment, stay in fast recovery. The caller retransmits ackno + 1 and restarts the timer on
+// the first partial ACK of the recovery only (model/tcp_sender.h: newreno_changes1_).
 #pragma once
 #include <cstdint>
 
@@ -21,7 +21,9 @@ DS_HD inline void newreno_partial_ack(const RtoParams& rto, S& s, int32_t ackno)
     if (s.cwnd < 1.0) s.cwnd = 1.0;
   }
   s.highest_ack = ackno;
-  s.dupacks = 0;
+  // dupacks_ is kept (ns-2.35's partialnewack() leaves it; only newack() clears it): the
+  // duplicate ACKs that follow still inflate the window (dupacks > numdupacks) instead of
+  // counting again from one into limited transmit and a second fast retransmit
   if (s.t_seqno < ackno + 1) s.t_seqno = ackno + 1;
   if (s.rtt_active && ackno >= s.rtt_seq) {
     s.rtt_active = 0;

@@ -72,6 +72,8 @@ struct TcpSender {
   uint8_t path2;        // random/size split: this connection's packets take path 2
   uint8_t iw_one;       // a timeout before any ACK made ns-2's initial window 1 (bugfix_ss_;
                         // read only by delay_growth)
+  uint8_t first_partial;  // firstpartial_: NewReno's recovery has had a partial ACK (only the
+                          // first restarts the timer: ns-2.35's newreno_changes1_ 1)
 };
 
 // A sender's rarely used state, apart from TcpSender so that plain TCP keeps its state small
@@ -288,6 +290,7 @@ DS_HD inline void dupack_action(X DS_REF x, int f, TcpSender& s, uint32_t now) {
   s.rtt_active = 0;
   if (x.measuring) x.out_flow_fast_retransmits()[f] += 1;
   output(x, f, s, s.highest_ack + 1, now);  // from the top of the window
+  s.dupwnd = kNumDupacks;
 }
 
 // TcpAgent::newack() + the timer reset of newtimer(): slide the window, take an RTT sample
@@ -338,10 +341,18 @@ DS_HD inline void recv_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint3
   if (ackno > s.highest_ack) {
     if (newreno && s.last_cwnd_action == kActDupack && ackno < s.recover) {
       newreno_partial_ack(x.rto(), s, ackno);
-      set_rtx_timer(x, s, now);
+      // NewRenoTcpAgent::partialnewack_helper with ns-2.35's default newreno_changes1_ 1:
+      // only the first partial ACK of a recovery restarts the retransmission timer, "so
+      // that, in the worst case, we don't have to wait for one packet retransmitted per
+      // RTT" (a long recovery ends in a timeout instead)
+      if (!s.first_partial) {
+        s.first_partial = 1;
+        set_rtx_timer(x, s, now);
+      }
       output(x, f, s, ackno + 1, now);
       return;
     }
+    s.first_partial = 0;
     if (s.last_cwnd_action == kActDupack) {
       s.last_cwnd_action = kActExited;
       // NewReno full ACK: RFC 6582 3.2 step 6 option 2, cwnd = ssthresh. Reno deflates by
@@ -359,11 +370,14 @@ DS_HD inline void recv_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint3
       s.cwnd = s.iw_one ? 1.0 : (double)x.in()->flow_init_window[i];
   } else if (ackno == s.highest_ack) {
     s.dupacks += 1;
+    // ns-2.35's exitFastRetrans_ (default true, ns-default.tcl): the window is inflated only
+    // in a fast recovery that a fast retransmit opened (dupack_action sets dupwnd then);
+    // duplicate ACKs that bugFix_ keeps from a fast retransmit (after a timeout, or within
+    // the window of the last recovery) inflate nothing
     if (s.dupacks == kNumDupacks) {
       dupack_action(x, f, s, now);
-      s.dupwnd = kNumDupacks;  // ns-2 sets it whether or not a retransmit happened
     } else if (s.dupacks > kNumDupacks) {
-      s.dupwnd += 1;  // fast recovery: each further dupack means a segment has left
+      if (s.last_cwnd_action == kActDupack) s.dupwnd += 1;  // each further dupack: a segment left
     } else if (x.in()->flow_limited_transmit[i]) {
       // Limited transmit (RFC 3042; ns-2 singledup_ and TcpAgent::send_one()): on the first
       // and second duplicate ACK, one new segment if the receiver's window and cwnd plus the
