@@ -519,6 +519,7 @@ DS_HD inline void sender_init(X DS_REF x, int f, TcpSender& s) {
   s.finished = 0;
   s.gen = 0;
   s.iw_one = 0;
+  s.first_partial = 0;
   pick_path(x, f, s, iat != 0.0 ? -1 : size, s.start_due);
   x.out_flow_finish_slot()[f] = -1;
 }
