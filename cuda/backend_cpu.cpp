@@ -3,6 +3,8 @@
 // thread with their teams' lanes as a loop. Host arrays are used in place; the arena holds
 // one state block per replica of a task, per thread.
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <vector>
 #ifdef _OPENMP
@@ -122,6 +124,11 @@ void run_family_cpu(const std::vector<BatchInput>& in, std::vector<BatchOutput>&
   std::unique_ptr<unsigned char[]> arena(new unsigned char[per_thread * (size_t)nt + 64]);
   unsigned char* base = (unsigned char*)(((uintptr_t)arena.get() + 63) & ~(uintptr_t)63);
   const int64_t n_tasks = (int64_t)plan.tasks.size();
+  // Tests: DIFFSWEEP_POISON_STATE=<byte> fills each task's state blocks with that byte before
+  // its replicas are bound, so that a field init_replica leaves unset shows as other bits
+  // (a block is reused by the thread's next task, and a GPU's is never cleared either).
+  const char* poison_env = std::getenv("DIFFSWEEP_POISON_STATE");
+  const int poison = poison_env ? (int)(std::strtol(poison_env, nullptr, 0) & 0xFF) : -1;
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
   for (int64_t t = 0; t < n_tasks; ++t) {
     if (control && ctl_load(control + kCtlStop)) continue;  // slots_run stays 0: not run
@@ -133,6 +140,7 @@ void run_family_cpu(const std::vector<BatchInput>& in, std::vector<BatchOutput>&
     const FamilyTask& task = plan.tasks[(size_t)t];
     const BatchView& view = views[(size_t)task.batch];
     const int32_t* rows = plan.order.data() + plan.order_off[task.batch] + task.first;
+    if (poison >= 0) std::memset(mine, poison, stride * (size_t)task.count);
     if (task.count == 1) {
       Replica x = bind_replica(rows[0], &view, task.batch, mine);
       run_replicas(&x, 1, view, control);

@@ -165,3 +165,16 @@ def test_warp_rounds_is_checked():
         with pytest.raises(ValueError, match="warp_rounds"):
             run_packed(p, "cpu", warp_rounds=bad)
 
+
+
+@pytest.mark.parametrize("poison", ["0xff", "0xa5", "0x01"])
+def test_no_result_reads_state_that_init_leaves_unset(alone, monkeypatch, poison):
+    """Every case's batch with each replica's state block filled with a byte before it is
+    bound (DIFFSWEEP_POISON_STATE, CPU): a block is reused by the next task on its thread and a
+    GPU's is never cleared, so a field init_replica does not set would show as other bits."""
+    monkeypatch.setenv("DIFFSWEEP_POISON_STATE", poison)
+    bad = []
+    for name, sc, seed in CASES:
+        out = run_packed(pack([sc], [seed]), "cpu")
+        bad += _differences(out, alone[name], [(name, 0)])
+    assert not bad, f"poison {poison}: " + "; ".join(bad)
