@@ -398,3 +398,16 @@ def test_the_cuda_kernel_is_the_slim_one_only_without_rare_models(monkeypatch):
     assert engine._module("cpu").uses_rare_models(both.shape, engine._flat(both)) == [False, True]
     monkeypatch.setenv("DIFFSWEEP_CUDA_KERNEL", "full")  # forced, to compare the two
     assert engine.cuda_kernel([packed["kaur0"]]) == "full"
+
+
+def test_version_is_pyprojects_installed_or_not():
+    """Reports and stores say which code made them: the installed package's version, or from
+    a source tree pyproject.toml's with "+source" (it said "0+unknown")."""
+    import re
+    from pathlib import Path
+
+    from diffsweep.engine import version
+
+    text = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
+    want = re.search(r'^version\s*=\s*"([^"]+)"', text, re.M).group(1)
+    assert version() in (want, f"{want}+source")

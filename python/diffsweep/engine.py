@@ -31,11 +31,20 @@ def _module(name: str):
 
 
 def version() -> str:
+    """The installed package's version; from a source tree (PYTHONPATH=python, not installed)
+    pyproject.toml's with "+source" (reports and stores say which code made them)."""
     try:
         from importlib.metadata import version as v
         return v("diffsweep")
     except Exception:  # running from a source tree
-        return "0+unknown"
+        import re  # noqa: PLC0415
+        from pathlib import Path  # noqa: PLC0415
+        try:
+            text = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
+            m = re.search(r'^version\s*=\s*"([^"]+)"', text, re.M)
+        except OSError:
+            m = None
+        return f"{m.group(1)}+source" if m else "0+unknown"
 
 
 def cuda_devices() -> int:
