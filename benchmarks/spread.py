@@ -100,7 +100,7 @@ def main() -> None:
                     variants.append(("cuda", None if k == "auto" else int(k),
                                      None if lanes == "default" else int(lanes), int(smem),
                                      True if w == "on" else None))
-    if "on" in args.warp_rounds and not ds.info()["cuda_warp_rounds"]:
+    if "on" in args.warp_rounds and ds.info()["cuda_built"] and not ds.info()["cuda_warp_rounds"]:
         print("note: this CUDA build cannot share rounds (DIFFSWEEP_CUDA_WARP_ROUNDS=OFF): "
               "'on' runs as 'off'")
     rows, first = [], None
