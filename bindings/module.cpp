@@ -123,25 +123,38 @@ int64_t* control_words(py::object control) {
   return c.mutable_data();
 }
 
+// A packed batch's inputs (its shape and flat arrays, which `keep` holds while they are used).
+BatchInput input_from(const py::dict& shape, const py::dict& arrays, std::vector<py::object>& keep) {
+  BatchInput in;
+  in.shape = shape_from(shape);
+#define DS_GET(name, T, dim) in.name = input_array<T>(arrays, #name, dim_size(in.shape, dim), keep);
+  DS_INPUT_FIELDS(DS_GET)
+#undef DS_GET
+  return in;
+}
+
+std::vector<BatchInput> inputs_from(const py::list& shapes, const py::list& arrays,
+                                    std::vector<py::object>& keep) {
+  if (shapes.size() != arrays.size())
+    throw py::value_error("run_family: one dict of arrays per shape");
+  std::vector<BatchInput> in;
+  for (size_t b = 0; b < shapes.size(); ++b)
+    in.push_back(input_from(shapes[b].cast<py::dict>(), arrays[b].cast<py::dict>(), keep));
+  return in;
+}
+
 // Runs several batches (one per shape) as one job; returns a list of dicts of output arrays.
 py::list run_family(const py::list& shapes, const py::list& arrays, int threads, py::object control,
                     int replicas_per_task) {
   int64_t* ctl = control_words(control);
-  if (shapes.size() != arrays.size())
-    throw py::value_error("run_family: one dict of arrays per shape");
   if (replicas_per_task < 0)
     throw py::value_error("replicas_per_task = " + std::to_string(replicas_per_task) +
                           " is not allowed (expected >= 0; 0: the backend's default)");
-  std::vector<BatchInput> in(shapes.size());
-  std::vector<BatchOutput> out(shapes.size());
   std::vector<py::object> keep;
+  std::vector<BatchInput> in = inputs_from(shapes, arrays, keep);
+  std::vector<BatchOutput> out(shapes.size());
   py::list results;
   for (size_t b = 0; b < shapes.size(); ++b) {
-    const py::dict a = arrays[b].cast<py::dict>();
-    in[b].shape = shape_from(shapes[b].cast<py::dict>());
-#define DS_GET(name, T, dim) in[b].name = input_array<T>(a, #name, dim_size(in[b].shape, dim), keep);
-    DS_INPUT_FIELDS(DS_GET)
-#undef DS_GET
     py::dict result;
 #define DS_ALLOC(name, T, dim)                                       \
   {                                                                  \
@@ -170,12 +183,8 @@ py::list run_family(const py::list& shapes, const py::list& arrays, int threads,
 // Per replica of a packed batch, whether it uses a rare model (engine/features.h): the CUDA
 // engine runs a launch on its slim kernel when none of its replicas does.
 std::vector<bool> uses_rare_models(const py::dict& shape, const py::dict& arrays) {
-  BatchInput in;
-  in.shape = shape_from(shape);
   std::vector<py::object> keep;
-#define DS_GET(name, T, dim) in.name = input_array<T>(arrays, #name, dim_size(in.shape, dim), keep);
-  DS_INPUT_FIELDS(DS_GET)
-#undef DS_GET
+  const BatchInput in = input_from(shape, arrays, keep);
   std::vector<bool> v((size_t)in.shape.n_replicas);
   for (int32_t r = 0; r < in.shape.n_replicas; ++r) v[(size_t)r] = replica_features(in, r).any();
   return v;
@@ -215,6 +224,12 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
         "of dicts of output arrays. replicas_per_task: replicas one CPU thread steps together "
         "(0 or 1: one at a time; 32: as a GPU warp), or at most per CUDA warp (0: as many as "
         "leave every warp resident); no result depends on it.");
+  m.def("cuda_kernel", [](const py::list& shapes, const py::list& arrays) {
+    std::vector<py::object> keep;
+    return std::string(family_kernel_name(inputs_from(shapes, arrays, keep)));
+  }, py::arg("shapes"), py::arg("arrays"),
+        "The CUDA kernel ('slim' or 'full') that runs these batches as one job: the CUDA "
+        "backend's own choice (engine/features.h), DIFFSWEEP_CUDA_KERNEL=full included.");
   m.def("uses_rare_models", &uses_rare_models, py::arg("shape"), py::arg("arrays"),
         "Per replica of a packed batch, whether it uses a rare model (edge conditioners, AQM, "
         "traffic generators, applications, traced flows, TCP-aware tags, non-green packets): "

@@ -66,12 +66,10 @@ void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput
     }
     return;
   }
-  // The slim kernel unless a replica uses a rare model (DIFFSWEEP_CUDA_KERNEL=full forces
-  // the full one, to compare them).
-  const char* which = std::getenv("DIFFSWEEP_CUDA_KERNEL");
-  bool full = which && std::string(which) == "full";
-  for (int b = 0; b < nb && !full; ++b) full = batch_uses_features(hin[(size_t)b]);
-  const FamilyKernel kern = full ? family_kernel_full() : family_kernel_slim();
+  // The slim kernel unless a replica uses a rare model (engine/features.h).
+  const FamilyKernel kern = std::strcmp(family_kernel_name(hin), "full") == 0
+                                ? family_kernel_full()
+                                : family_kernel_slim();
   int device = 0, sms = 0, per_sm = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "attributes");

@@ -6,6 +6,9 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
 
 #include "../batch.h"
 #include "../core/hd.h"
@@ -54,6 +57,17 @@ inline bool batch_uses_features(const BatchInput& in) {
   for (int32_t r = 0; r < in.shape.n_replicas; ++r)
     if (replica_features(in, r).any()) return true;
   return false;
+}
+
+// The CUDA kernel that runs these batches as one job: "slim" unless a replica uses a rare
+// model; DIFFSWEEP_CUDA_KERNEL=full forces the full one, to compare them. The CUDA backend
+// launches it and the host reports it (engine.cuda_kernel): one decision, made here.
+inline const char* family_kernel_name(const std::vector<BatchInput>& in) {
+  const char* forced = std::getenv("DIFFSWEEP_CUDA_KERNEL");
+  if (forced && std::strcmp(forced, "full") == 0) return "full";
+  for (const BatchInput& b : in)
+    if (batch_uses_features(b)) return "full";
+  return "slim";
 }
 
 }  // namespace ds

@@ -35,6 +35,11 @@ def uses_rare_models(shape: dict[str, int], arrays: dict[str, npt.NDArray[np.gen
     traffic generators, applications, traced flows, TCP-aware tags, non-green packets): the
     CUDA engine runs a launch whose replicas use none on its slim kernel."""
 
+def cuda_kernel(shapes: list[dict[str, int]],
+                arrays: list[dict[str, npt.NDArray[np.generic]]]) -> str:
+    """The CUDA kernel ("slim" or "full") that runs these batches as one job: the CUDA
+    backend's own choice (engine/features.h), DIFFSWEEP_CUDA_KERNEL=full included."""
+
 def input_fields() -> list[tuple[str, str, str]]:
     """(name, numpy dtype, dimension) of every input array."""
 

@@ -192,13 +192,11 @@ def cuda_kernel(ps: Sequence[Packed]) -> str:
     """The CUDA kernel that runs these packed batches as one job (:func:`run_family`): "slim"
     (every rare model compiled out, a kernel of ~16k instructions against ~36k) when no
     replica uses an edge conditioner, AQM, traffic generator, application, traced flow,
-    TCP-aware tag or a non-green packet; else "full". Decided by the host from the inputs
-    (cuda/engine/features.h); ``DIFFSWEEP_CUDA_KERNEL=full`` in the environment forces the full
-    one. No result depends on it."""
-    if os.environ.get("DIFFSWEEP_CUDA_KERNEL") == "full":
-        return "full"
+    TCP-aware tag or a non-green packet; else "full". The CUDA backend's own decision
+    (cuda/engine/features.h ``family_kernel_name``); ``DIFFSWEEP_CUDA_KERNEL=full`` in the
+    environment forces the full one. No result depends on it."""
     m = _module("cpu") or _module("cuda")
-    return "full" if any(any(m.uses_rare_models(p.shape, _flat(p))) for p in ps) else "slim"
+    return str(m.cuda_kernel([p.shape for p in ps], [_flat(p) for p in ps]))
 
 
 def _flat(p: Packed) -> dict:

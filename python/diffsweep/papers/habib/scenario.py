@@ -82,10 +82,11 @@ def _tcp(variant="newreno", **kw) -> TcpFlow:
                    **kw)
 
 
-def _limited_transmit(value) -> bool:
+def _flag(name: str, value) -> bool:
+    """A builder's on/off parameter: a bool only ("no" or 0.5 from a sweep file would
+    otherwise count as true)."""
     value = plain(value)
-    # a bool only: "no" or 0.5 from a sweep file would otherwise count as true
-    check(isinstance(value, (bool, np.bool_)), "limited_transmit", value, "true or false")
+    check(isinstance(value, (bool, np.bool_)), name, value, "true or false")
     return bool(value)
 
 
@@ -138,7 +139,7 @@ def habib_2a(conditioner="standard", rtt2_ms=100.0, rtt1_ms=20.0, n_micro=200,
     """
     conditioner, n, k, duration_s, warmup_s, seed = _common_checks(
         conditioner, n_micro, duration_s, warmup_s, seed, sw_k)
-    lt = _limited_transmit(limited_transmit)
+    lt = _flag("limited_transmit", limited_transmit)
     rtt1 = as_float(plain(rtt1_ms))
     rtt2 = as_float(plain(rtt2_ms))
     floor = 6 * LINK_DELAY_MS
@@ -165,10 +166,7 @@ def habib_2a(conditioner="standard", rtt2_ms=100.0, rtt1_ms=20.0, n_micro=200,
             _marker(conditioner, "F2", 1, range(n, 2 * n), as_float(plain(cir_bps)),
                     as_float(plain(pir_bps)), k)) if m is not None)
     trace_kw = {}
-    trace = plain(trace)
-    # a bool only: "no" or 0.5 from a sweep file would otherwise turn tracing on
-    check(isinstance(trace, (bool, np.bool_)), "trace", trace, "true or false")
-    if trace:
+    if _flag("trace", trace):
         trace_kw = dict(trace_flows=(0,), trace_interval_s=as_float(plain(trace_interval_s)))
     params = {"conditioner": conditioner, "rtt2_ms": rtt2, "n_micro": n}
     with renamed_errors({"duration_s": "duration_s", "trace_interval_s": "trace_interval_s"}):
@@ -238,7 +236,7 @@ def habib_2b(conditioner="rtt_rto", n_micro=200, core_bps=10e6, edge_bps=100e6,
     """
     conditioner, n, k, duration_s, warmup_s, seed = _common_checks(
         conditioner, n_micro, duration_s, warmup_s, seed, sw_k)
-    lt = _limited_transmit(limited_transmit)
+    lt = _flag("limited_transmit", limited_transmit)
     app = plain(app)
     check(app in ("ftp", "telnet", "www"), "app", app, "'ftp', 'telnet' or 'www'")
     core = as_float(plain(core_bps))
