@@ -14,8 +14,8 @@
 #   STEPS="build tests throughput" bash benchmarks/gpu.sh
 #   STEPS="build spread reproduce" bash benchmarks/gpu.sh
 #   STEPS="build papers ncu atlas occupancy" bash benchmarks/gpu.sh
-# Step `warp` (shared rounds, issue 21: its own build, ~3-4 minutes) fits beside `build spread`
-# in a call of its own, or in place of `occupancy` in the third.
+# Step `warp` (shared rounds off and on, issue 21: ~2 minutes, ~5 with WARP_FULL=1) fits
+# beside `build spread` or in place of `occupancy` in the third call.
 set -uo pipefail
 STEPS=${STEPS:-"build tests spread warp throughput occupancy reproduce papers ncu atlas"}
 STEP_TIMEOUT=${STEP_TIMEOUT:-240}
@@ -65,31 +65,26 @@ if want spread; then
   grep -hE "per warp" "$OUT/spread.log" "$OUT/spread_full_kernel.log" | tee -a "$OUT/gpu-summary.txt"
 fi
 if want warp; then
-  # issue 21: a warp's replicas sharing each round (run option warp_rounds; the kernel built
-  # with DIFFSWEEP_CUDA_WARP_ROUNDS=ON, the default build has it compiled out): the H200 put a
-  # warp of 8 replicas at 123 us per slot against 14 us for one, as if they never ran a slot
-  # together (each replica's rounds end at its own lookahead, so they drift apart). CPU = CUDA
-  # with it on (the schedule tests), then the quick family's engine call off and on, at the
-  # engine's choice and at 8 and 32 per warp; WARP_FULL=1 adds the full family (~2 x 100 s)
-  step build_warp python3 -m pip install --no-build-isolation --no-deps $arch \
-    -Ccmake.define.DIFFSWEEP_CUDA_WARP_ROUNDS=ON .
-  step tests_warp python3 -m pytest -q -p no:cacheprovider tests/test_schedule.py -k cuda
-  step spread_warp python3 benchmarks/spread.py --quick --per-warp auto,8,32 --warp-rounds off,on \
+  # issue 21: a warp's replicas sharing each round (run option warp_rounds, on by default on
+  # cuda since the H100 measured it, 2026-11-26: the full family's engine call 82.6 -> 56.8 s):
+  # the quick family's engine call off and on at 8 and 32 per warp; WARP_FULL=1 adds the full
+  # family off and on at the engine's choice and on with one lane per 64-flow replica
+  # (~3 x 60-80 s)
+  step spread_warp python3 benchmarks/spread.py --quick --per-warp 8,32 --warp-rounds off,on \
     --out "$OUT/warp"
   if [ "${WARP_FULL:-0}" = 1 ]; then
-    step spread_warp_full python3 benchmarks/spread.py --per-warp auto --warp-rounds off,on \
-      --out "$OUT/warp"
+    step spread_warp_full python3 benchmarks/spread.py --per-warp auto --lanes default,1 \
+      --warp-rounds on,off --out "$OUT/warp"
   fi
   grep -h "per warp" "$OUT/spread_warp.log" "$OUT/spread_warp_full.log" 2>/dev/null \
     | sed "s/^/warp rounds step: /" | tee -a "$OUT/gpu-summary.txt"
-  python3 -m pip install --no-build-isolation --no-deps $arch . > "$OUT/build_default_warp.log" 2>&1
 fi
 if want occupancy; then
   # the kernels built for 6 and 8 blocks of 128 per SM (full: 80 / 64 registers, some
-  # spilled; the slim one is built for max(6, N)) against the default 4 (full 96): the quick
+  # spilled; the slim one is built for max(6, N)) against the default 5 (full 96): the quick
   # Kaur & Vin family's engine call on each kernel and 16,384 64-flow replicas (slim); then
   # the default build again
-  for mb in 4 6 8; do
+  for mb in 5 6 8; do
     step "build_mb$mb" python3 -m pip install --no-build-isolation --no-deps $arch \
       -Ccmake.define.DIFFSWEEP_CUDA_MIN_BLOCKS=$mb . || continue
     step "spread_mb$mb" python3 benchmarks/spread.py --quick --per-warp auto --out "$OUT/mb$mb"

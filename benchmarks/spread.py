@@ -11,7 +11,7 @@ cuda/engine/family.h), ``--lanes`` the team size (``default``: engine.default_la
 ``--smem-kib`` the shared-memory experiment (DIFFSWEEP_CUDA_SMEM_PER_WARP: one warp per
 block; a task whose state blocks fit in so many KiB keeps them in shared memory),
 ``--warp-rounds`` the run option ``warp_rounds`` (``on``: a warp's replicas share each round;
-the CUDA module must be built with DIFFSWEEP_CUDA_WARP_ROUNDS=ON for it to act). With
+``default``: the engine's default, on for cuda). With
 ``--cpu``, the same call on all CPU cores too. Every variant's tables must be bit-identical
 (a digest of each table, ``pandas.util.hash_pandas_object``: compare digests within one run,
 since they depend on the pandas version); prints one line per variant and writes
@@ -67,8 +67,9 @@ def main() -> None:
     ap.add_argument("--smem-kib", default="0",
                     help="shared memory per warp in KiB to try (the DIFFSWEEP_CUDA_SMEM_PER_WARP "
                          "experiment: a task whose blocks fit keeps them there; 0: off)")
-    ap.add_argument("--warp-rounds", default="off",
-                    help="off, on or off,on: a warp's replicas share each round (run option)")
+    ap.add_argument("--warp-rounds", default="default",
+                    help="default, off, on or a list (off,on): a warp's replicas share each "
+                         "round (run option; default: the engine's, on for cuda)")
     ap.add_argument("--cpu", action="store_true", help="the same call on all CPU cores too")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
     args = ap.parse_args()
@@ -95,14 +96,11 @@ def main() -> None:
         for lanes in args.lanes.split(","):
             for k in args.per_warp.split(","):
                 for w in args.warp_rounds.split(","):
-                    if w not in ("off", "on"):
-                        raise SystemExit(f"--warp-rounds: {w!r} is not off or on")
+                    if w not in ("default", "off", "on"):
+                        raise SystemExit(f"--warp-rounds: {w!r} is not default, off or on")
                     variants.append(("cuda", None if k == "auto" else int(k),
                                      None if lanes == "default" else int(lanes), int(smem),
-                                     True if w == "on" else None))
-    if "on" in args.warp_rounds and ds.info()["cuda_built"] and not ds.info()["cuda_warp_rounds"]:
-        print("note: this CUDA build cannot share rounds (DIFFSWEEP_CUDA_WARP_ROUNDS=OFF): "
-              "'on' runs as 'off'")
+                                     {"on": True, "off": False}.get(w)))
     rows, first = [], None
     for backend, k, lanes, smem, warp in variants:
         os.environ["DIFFSWEEP_CUDA_SMEM_PER_WARP"] = str(smem * 1024)
@@ -119,14 +117,16 @@ def main() -> None:
         d = digest(res)
         first = first or d
         row = {"backend": backend, "per_warp": k or "auto", "lanes": lanes or "default",
-               "smem_kib": smem, "warp_rounds": bool(warp),
+               "smem_kib": smem,
+               "warp_rounds": {None: "default", True: "on", False: "off"}[warp],
                "cuda_kernel": res.meta.get("cuda_kernel"),
                "engine_s": sum(calls), "simulate_s": wall, "digest": d, "same": d == first}
         if slots:
             row["replica_slots_per_s"] = slots / row["engine_s"]
         rows.append(row)
         print(f"{backend:4s} per warp {str(row['per_warp']):>4s} lanes {str(row['lanes']):>7s} "
-              f"smem {smem:3d} KiB{' warp rounds' if warp else ''}"
+              f"smem {smem:3d} KiB"
+              f"{'' if warp is None else ' warp rounds ' + row['warp_rounds']}"
               f"{' ' + row['cuda_kernel'] if row['cuda_kernel'] else ''}: "
               f"engine {row['engine_s']:7.2f} s (simulate {wall:7.2f} s)"
               + (f", {row['replica_slots_per_s'] / 1e6:8.1f} M replica-slots/s" if slots else "")
@@ -136,7 +136,7 @@ def main() -> None:
     host = platform.node() or "host"
     lanes = "" if args.lanes == "default" else f"-lanes{args.lanes.replace(',', '_')}"
     lanes += "" if args.smem_kib == "0" else f"-smem{args.smem_kib.replace(',', '_')}"
-    lanes += "" if args.warp_rounds == "off" else f"-warp{args.warp_rounds.replace(',', '_')}"
+    lanes += "" if args.warp_rounds == "default" else f"-warp{args.warp_rounds.replace(',', '_')}"
     path = out / f"spread-{args.paper}{'-quick' if args.quick else ''}{lanes}-{host}.json"
     path.write_text(json.dumps({"machine": {"host": host, "device": ds.info().get("cuda_device"),
                                             "cpu_threads": ds.info().get("openmp_threads")},

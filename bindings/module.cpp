@@ -20,6 +20,16 @@ using namespace ds;
 
 namespace {
 
+// warp_rounds when the caller does not say: shared rounds on CUDA, where a warp's replicas
+// then run a slot's paths together (the full Kaur & Vin family's engine call 82.6 -> 56.8 s on
+// an H100, benchmarks/gpu.md 2026-11-26); on the CPU a task's replicas gain nothing from it
+// and its shorter rounds cost 5-7%. A schedule: no result depends on it.
+#ifdef DS_BACKEND_CUDA
+constexpr int32_t kWarpRoundsDefault = 1;
+#else
+constexpr int32_t kWarpRoundsDefault = 0;
+#endif
+
 template <class T>
 std::string dtype_name() { return py::str(py::dtype::of<T>()); }
 
@@ -69,7 +79,7 @@ BatchShape shape_from(const py::dict& s) {
   b.lanes = s["lanes"].cast<int32_t>();
   b.emit_cap = s["emit_cap"].cast<int32_t>();
   b.clip_slots = s.contains("clip_slots") ? s["clip_slots"].cast<int32_t>() : (int32_t)kPollSlots;
-  b.warp_rounds = s.contains("warp_rounds") ? s["warp_rounds"].cast<int32_t>() : 0;
+  b.warp_rounds = s.contains("warp_rounds") ? s["warp_rounds"].cast<int32_t>() : kWarpRoundsDefault;
   auto flag01 = [&](const char* k) { return s.contains(k) ? s[k].cast<int32_t>() : 1; };
   b.flow_ext = flag01("flow_ext");
   b.conn_meters = flag01("conn_meters");
@@ -334,11 +344,6 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
   });
 #ifdef DS_BACKEND_CUDA
   m.attr("backend") = "cuda";
-#ifdef DS_WARP_ROUNDS
-  m.attr("warp_rounds") = true;  // the kernel can share rounds (DIFFSWEEP_CUDA_WARP_ROUNDS=ON)
-#else
-  m.attr("warp_rounds") = false;  // the run option is accepted and changes nothing (a schedule)
-#endif
   m.def("device_count", &cuda_device_count);
   m.def("memory_info", [] {
     size_t free_b = 0, total_b = 0;
@@ -352,7 +357,6 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
   });
 #else
   m.attr("backend") = "cpu";
-  m.attr("warp_rounds") = true;  // tasks of replicas_per_task share rounds with the option
   m.def("device_count", [] { return 0; });
   m.def("device_name", [] { return std::string(""); });
 #endif

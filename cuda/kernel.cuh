@@ -40,14 +40,10 @@ __global__ void __launch_bounds__(kBlockThreads, DS_KERNEL_MIN_BLOCKS)
     const int lane = wl % lanes, team = wl / lanes;
     const unsigned mask = lanes == 32 ? 0xFFFFFFFFu : ((1u << lanes) - 1u) << (team * lanes);
     // warp_rounds: the task's replicas share each round (the nearest horizon of theirs), so
-    // they step the same slots in the same phase; every thread of the task then goes round
-    // the loop until none of them is live (`all` holds the task's threads: teams from 0 up)
-#ifdef DS_WARP_ROUNDS
-    const bool shared = in->shape.warp_rounds != 0;
-#else
-    constexpr bool shared = false;  // (compiled out: a live flag across the loop cost the
-                                    // default kernel 14 registers)
-#endif
+    // they step the same slots in the same phase. `group`: the threads that agree on a round,
+    // the team alone with each replica its own rounds, else every thread of the task (teams
+    // from 0 up), which then goes round the loop until none of its replicas is live. One loop
+    // for both: with a branch between two loops the live flag cost the kernel 14 registers.
     const int task_threads = task.count * lanes;
     const unsigned all = task_threads >= 32 ? 0xFFFFFFFFu : (1u << task_threads) - 1u;
     if (team < task.count) {
@@ -67,12 +63,10 @@ __global__ void __launch_bounds__(kBlockThreads, DS_KERNEL_MIN_BLOCKS)
       uint32_t stop_at = clip < end ? clip : end;
       bool stopped = false;
       __syncwarp(mask);
-      const unsigned round_mask = shared ? all : mask;
+      const unsigned group = in->shape.warp_rounds != 0 ? all : mask;
       for (;;) {
         const uint32_t tq = *(volatile uint32_t*)&x.hdr()->t_queue;
-        bool live = tq < end;
-        if (!shared && !live) break;
-        if (shared) live = live && !stopped;
+        bool live = tq < end && !stopped;
         if (live && tq - polled >= (uint32_t)kPollSlots) {  // lane 0 decides for the team
           int s = 0;
           if (lane == 0) {
@@ -80,26 +74,20 @@ __global__ void __launch_bounds__(kBlockThreads, DS_KERNEL_MIN_BLOCKS)
             s = *stop ? 1 : 0;
           }
           polled = tq;
-          if (__shfl_sync(mask, s, 0, lanes)) {
-            stopped = true;
-            if (!shared) break;
-            live = false;
-          }
+          if (__shfl_sync(mask, s, 0, lanes)) stopped = true, live = false;
         }
         uint32_t horizon = 0xFFFFFFFFu;
         if (live) {
           if (tq >= stop_at) stop_at = (uint64_t)tq + clip < end ? tq + clip : end;
           horizon = round_horizon(x, stop_at);
         }
-        if (shared) {
-          if (!__any_sync(all, live)) break;
-          horizon = __reduce_min_sync(all, horizon);  // a live replica's: <= its own
-        }
+        if (!__any_sync(group, live)) break;
+        horizon = __reduce_min_sync(group, horizon);  // a live replica's: <= its own
         const bool moves = live && horizon > tq;  // a replica past the nearest horizon waits
         if (moves) flow_phase(x, lane, horizon, need);
-        __syncwarp(round_mask);
+        __syncwarp(group);
         if (moves && lane == 0 && !queue_phase(x)) x.hdr()->t_queue = end;  // overflow: host raises
-        __syncwarp(round_mask);
+        __syncwarp(group);
       }
       if (lane == 0) {
         flush_replica(x);

@@ -13,14 +13,14 @@
 namespace ds {
 
 constexpr int kBlockThreads = 128;  // whole warps: a warp runs one task
-// At least 4 blocks of 128 per SM: ptxas then keeps the kernel within 128 registers (the full
-// kernel: 96 registers, no stack frame, no spills since RED's thresholds are read in place, so
-// 5 blocks fit). The H200's profile (benchmarks/gpu.md, 2026-11-26) found the kernel
+// At least 5 blocks of 128 per SM: the full kernel in 96 registers, no stack frame, no spills
+// (ptxas sm_90; left to 4 blocks ptxas takes 110 since the round loop shares rounds, and 4
+// blocks fit). The H200's profile (benchmarks/gpu.md, 2026-11-26) found the kernel
 // latency-bound at 2 warps per scheduler, registers limiting occupancy to 25%:
 // DIFFSWEEP_CUDA_MIN_BLOCKS (CMake) builds 6 (full: 80 registers, 120 bytes of spill stores)
 // or 8 (64, 380 bytes) to measure against it.
 #ifndef DS_CUDA_MIN_BLOCKS
-#define DS_CUDA_MIN_BLOCKS 4
+#define DS_CUDA_MIN_BLOCKS 5
 #endif
 constexpr int kMinBlocks = DS_CUDA_MIN_BLOCKS;
 

@@ -9,16 +9,14 @@ import numpy as np
 import numpy.typing as npt
 
 backend: Literal["cpu", "cuda"]
-#: whether the run option warp_rounds acts (always on the CPU; CUDA: DIFFSWEEP_CUDA_WARP_ROUNDS)
-warp_rounds: bool
 
 def run(shape: dict[str, int], arrays: dict[str, npt.NDArray[np.generic]], threads: int = ...,
         control: npt.NDArray[np.int64] | None = ...) -> dict[str, npt.NDArray[np.generic]]:
     """Run one batch of replicas to their end; returns the output arrays (flat, per field).
     shape: BatchShape's fields (cuda/batch.h), lanes (team size) and emit_cap included;
     clip_slots (optional, default poll_slots; 0: never) where rounds end at the latest;
-    warp_rounds (optional, 0 or 1, default 0): the replicas a warp (CPU: a task) steps
-    together share each round's horizon.
+    warp_rounds (optional, 0 or 1; default 1 on cuda, 0 on the cpu): the replicas a warp
+    (CPU: a task) steps together share each round's horizon.
     control: 4 int64 words shared while it runs ([0] stop request, [1] replica-slots done,
     [2] replicas finished); see cuda/batch.h ControlWord."""
 
