@@ -355,10 +355,13 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     cuda_device_name(buf, sizeof buf);
     return std::string(buf);
   });
+  m.def("resident_warps", &cuda_resident_warps, py::arg("full") = true,
+        "Warps device 0 keeps resident at once on the full (else slim) kernel; 0 without one.");
 #else
   m.attr("backend") = "cpu";
   m.def("device_count", [] { return 0; });
   m.def("device_name", [] { return std::string(""); });
+  m.def("resident_warps", [](bool) { return 0LL; }, py::arg("full") = true);
 #endif
   m.def("max_threads", [] {
 #ifdef _OPENMP

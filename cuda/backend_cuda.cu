@@ -50,6 +50,15 @@ struct DeviceMem {  // frees everything it handed out, also when an error is thr
   }
 };
 
+// Warps a kernel keeps resident on the current device at once with blocks of block_threads.
+long long resident_warps(const FamilyKernel& kern, int block_threads, unsigned smem) {
+  int device = 0, sms = 0, per_sm = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "attributes");
+  check(kern.blocks_per_sm(&per_sm, block_threads, smem), "occupancy");
+  return (long long)sms * std::max(per_sm, 1) * (block_threads / 32);
+}
+
 }  // namespace
 
 void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput>& hout,
@@ -70,17 +79,12 @@ void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput
   const FamilyKernel kern = std::strcmp(family_kernel_name(hin), "full") == 0
                                 ? family_kernel_full()
                                 : family_kernel_slim();
-  int device = 0, sms = 0, per_sm = 0;
-  check(cudaGetDevice(&device), "cudaGetDevice");
-  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "attributes");
   // The shared-memory experiment: one warp per block, each with smem_per_warp bytes.
   const char* env = std::getenv("DIFFSWEEP_CUDA_SMEM_PER_WARP");
   const unsigned smem_per_warp = env ? (unsigned)(std::strtoul(env, nullptr, 10) & ~15ul) : 0u;
   const int block_threads = smem_per_warp ? 32 : kBlockThreads;
   if (smem_per_warp) check(kern.allow_smem(smem_per_warp), "shared memory size");
-  check(kern.blocks_per_sm(&per_sm, block_threads, smem_per_warp), "occupancy");
-  const long long warps_per_block = block_threads / 32;
-  const long long resident = (long long)sms * std::max(per_sm, 1) * warps_per_block;
+  const long long resident = resident_warps(kern, block_threads, smem_per_warp);
   const int per_warp = spread_per_warp(hin, resident, replicas_per_task);
   FamilyPlan plan = plan_family(
       hin, [&](int b) { return std::min(per_warp, 32 / hin[(size_t)b].shape.lanes); });
@@ -149,7 +153,8 @@ void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput
     check(cudaMemset(words, 0, 4 * sizeof(unsigned long long)), "cudaMemset");
     std::memset(seen, 0, sizeof seen);
     const long long n_tasks = (long long)(t1 - t0);
-    long long blocks = (long long)sms * std::max(per_sm, 1);
+    const long long warps_per_block = block_threads / 32;
+    long long blocks = resident / warps_per_block;  // every SM's share of resident blocks
     blocks = std::max(1ll, std::min(blocks, (n_tasks + warps_per_block - 1) / warps_per_block));
     err = kern.launch((unsigned)blocks, block_threads, smem_per_warp, run, d_tasks, (int)n_tasks,
                       d_order, d_order_off, arena, words, dstop, smem_per_warp);
@@ -179,6 +184,11 @@ void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput
     DS_RECORD_FIELDS(DS_COPY_BACK)
 #undef DS_COPY_BACK
   }
+}
+
+long long cuda_resident_warps(bool full) {
+  if (cuda_device_count() <= 0) return 0;
+  return resident_warps(full ? family_kernel_full() : family_kernel_slim(), kBlockThreads, 0);
 }
 
 int cuda_device_count() {

@@ -412,5 +412,8 @@ void run_family_cuda(const std::vector<BatchInput>& in, std::vector<BatchOutput>
 int cuda_device_count();
 void cuda_memory_info(size_t* free_bytes, size_t* total_bytes);
 void cuda_device_name(char* buf, int n);
+// Warps of 128-thread blocks device 0 keeps resident at once on the full (else the slim)
+// kernel: the most tasks one launch runs side by side; 0 without a device.
+long long cuda_resident_warps(bool full);
 
 }  // namespace ds

@@ -411,3 +411,21 @@ def test_version_is_pyprojects_installed_or_not():
     text = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
     want = re.search(r'^version\s*=\s*"([^"]+)"', text, re.M).group(1)
     assert version() in (want, f"{want}+source")
+
+
+def test_default_lanes_gives_a_replica_its_own_warp_when_the_job_fits():
+    """On cuda a job the device keeps resident one replica per warp runs one lane each (up
+    to 128 flows); a job that fills the device keeps the flow teams; the CPU always 1."""
+    from diffsweep.engine import default_lanes
+    assert default_lanes("cpu", 64, 100, resident_warps=2640) == 1
+    assert default_lanes("cuda", 64, 1104, resident_warps=2640) == 1
+    assert default_lanes("cuda", 64, 2640, resident_warps=2640) == 1
+    assert default_lanes("cuda", 64, 2641, resident_warps=2640) == 16
+    assert default_lanes("cuda", 8, 10560, resident_warps=2640) == 4
+    assert default_lanes("cuda", 128, 10, resident_warps=2640) == 1
+    assert default_lanes("cuda", 1000, 10, resident_warps=2640) == 32
+    assert default_lanes("cuda", 64) == 16  # the job's size unknown: teams
+    assert default_lanes("cuda", 2, 10**6, resident_warps=1) == 1
+    # without a CUDA device the count is 0: teams, as packing for a GPU elsewhere would
+    if not ds.info()["cuda_devices"]:
+        assert default_lanes("cuda", 64, 10) == 16

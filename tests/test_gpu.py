@@ -117,3 +117,13 @@ def test_the_slim_and_full_kernels_give_the_cpu_bits(monkeypatch):
             for k in a:
                 assert np.array_equal(a[k].view(np.uint8), b[k].view(np.uint8)), (name, k, "slim")
                 assert np.array_equal(a[k].view(np.uint8), c[k].view(np.uint8)), (name, k, "full")
+
+
+def test_resident_warps_and_one_lane_for_a_job_that_fits():
+    _needs_gpu()
+    from diffsweep.engine import _module, default_lanes
+    m = _module("cuda")
+    full, slim = m.resident_warps(True), m.resident_warps(False)
+    assert 0 < full <= slim, (full, slim)
+    assert default_lanes("cuda", 64, full) == 1
+    assert default_lanes("cuda", 64, full + 1) == 16

@@ -153,17 +153,29 @@ def device_name(backend: str) -> str:
     return platform.processor() or platform.machine()
 
 
-def default_lanes(backend: str, max_flows: int) -> int:
+def default_lanes(backend: str, max_flows: int, n_replicas: int = 0,
+                  resident_warps: int | None = None) -> int:
     """Team size per replica. The CPU runs a team as a loop, so one lane is fastest there. On
     a GPU, lanes share the flows of a replica: one thread for 1-2 flows, up to a warp for
-    many. Measured on an H100 (benchmarks/gpu.md, 2026-11-25): 64-flow Kaur & Vin replicas
-    ran at 25 / 63 / 103 M replica-slots/s with 1 / 4 / 16 lanes at 4,096 replicas and 94 /
-    100 / 113 M at 32,768, so one thread per replica does not pay at today's state layout.
-    With replicas spread over the warps (one per warp for the quick Kaur & Vin family) one
-    thread per 64-flow replica was 6% faster than 16 lanes on an H200 (7.66 vs 8.16 s): not yet
-    the default, until a full family is measured (benchmarks/gpu.sh, step spread)."""
+    many, while a job fills the device. Measured (benchmarks/gpu.md): on an H100 64-flow Kaur
+    & Vin replicas ran at 25 / 63 / 103 M replica-slots/s with 1 / 4 / 16 lanes at 4,096
+    replicas (2026-11-25), and the full family's engine call (10,560 replicas, 8 per warp,
+    shared rounds) took 56.8 s with teams, 62.5 s with one lane each (2026-11-26).
+
+    A job of ``n_replicas`` that the device keeps resident one per warp on the full kernel
+    (``resident_warps``; default: the CUDA module's count, 2,640 warps on an H100) runs
+    one lane per replica of up to 128 flows instead: each replica then has a warp of its
+    own and a team would only add its syncs: the quick Kaur & Vin family (1,104 replicas)
+    6.85 -> 5.94 s on an H100 (2026-11-26), 8.16 -> 7.66 s on an H200. Above 128 flows the
+    teams stay (unmeasured with one lane)."""
     if backend != "cuda" or max_flows <= 2:
         return 1
+    if max_flows <= 128 and n_replicas > 0:
+        if resident_warps is None:
+            m = _module("cuda")
+            resident_warps = int(m.resident_warps(True)) if m is not None else 0
+        if n_replicas <= resident_warps:
+            return 1
     return 4 if max_flows <= 8 else 8 if max_flows <= 32 else 16 if max_flows <= 128 else 32
 
 
@@ -270,7 +282,7 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
     packed = []
     for idx in groups.values():
         scs = [scenarios[i] for i in idx]
-        k = lanes or default_lanes(name, max(s.n_flows for s in scs))
+        k = lanes or default_lanes(name, max(s.n_flows for s in scs), len(scenarios))
         packed.append((idx, pack(scs, [int(seeds[i]) for i in idx], lanes=k)))
     if control is not None:
         control._start(sum(int(p.arrays["end_slot"].sum()) for _, p in packed))
