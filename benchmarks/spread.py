@@ -1,13 +1,15 @@
 """Replicas per GPU warp against the engine time of a paper's whole family (issue 21).
 
     python benchmarks/spread.py [--paper kaur_vin] [--quick] [--per-warp auto,1,2,4,8,32]
-                                [--lanes default,1] [--smem-kib 0,48] [--warp-rounds off,on]
+                                [--lanes default,teams,1] [--smem-kib 0,48] [--warp-rounds off,on]
                                 [--cpu] [--out DIR]
 
 Builds every replica of the paper's sweeps (as `reproduce` does: one engine call for the
 family), then runs that call once per variant on cuda: ``--per-warp`` sets the engine's
 ``replicas_per_task`` (at most so many replicas per warp; ``auto``: spread_per_warp's choice,
-cuda/engine/family.h), ``--lanes`` the team size (``default``: engine.default_lanes),
+cuda/engine/family.h), ``--lanes`` the team size (``default``: engine.default_lanes for the
+job; ``teams``: its team for each shape's flows whatever the job's size, as a job that fills
+the device gets; a number: that many lanes for every shape),
 ``--smem-kib`` the shared-memory experiment (DIFFSWEEP_CUDA_SMEM_PER_WARP: one warp per
 block; a task whose state blocks fit in so many KiB keeps them in shared memory),
 ``--warp-rounds`` the run option ``warp_rounds`` (``on``: a warp's replicas share each round;
@@ -63,7 +65,9 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="the sweeps' [quick] settings")
     ap.add_argument("--per-warp", default="auto,1,2,4,8,32",
                     help="replicas per warp to try (auto: the engine's choice)")
-    ap.add_argument("--lanes", default="default", help="team sizes to try (default: default_lanes)")
+    ap.add_argument("--lanes", default="default",
+                    help="team sizes to try: default (default_lanes for the job), teams (the "
+                         "flow teams whatever the job's size) or a number")
     ap.add_argument("--smem-kib", default="0",
                     help="shared memory per warp in KiB to try (the DIFFSWEEP_CUDA_SMEM_PER_WARP "
                          "experiment: a task whose blocks fit keeps them there; 0: off)")
@@ -99,17 +103,23 @@ def main() -> None:
                     if w not in ("default", "off", "on"):
                         raise SystemExit(f"--warp-rounds: {w!r} is not default, off or on")
                     variants.append(("cuda", None if k == "auto" else int(k),
-                                     None if lanes == "default" else int(lanes), int(smem),
+                                     lanes if lanes in ("default", "teams") else int(lanes),
+                                     int(smem),
                                      {"on": True, "off": False}.get(w)))
     rows, first = [], None
+    default_lanes = engine.default_lanes
     for backend, k, lanes, smem, warp in variants:
+        # "teams": default_lanes as for a job that fills the device (its size left out)
+        engine.default_lanes = ((lambda b, flows, n=0, resident_warps=None: default_lanes(b, flows))
+                                if lanes == "teams" else default_lanes)
         os.environ["DIFFSWEEP_CUDA_SMEM_PER_WARP"] = str(smem * 1024)
         if backend == "cuda" and not ds.info()["cuda_devices"]:
             print("no CUDA device: cuda variants skipped")
             break
         calls.clear()
         t = time.perf_counter()
-        res = engine.simulate(scs, seeds, backend=backend, lanes=lanes, replicas_per_task=k,
+        res = engine.simulate(scs, seeds, backend=backend,
+                              lanes=lanes if isinstance(lanes, int) else None, replicas_per_task=k,
                               warp_rounds=warp)
         wall = time.perf_counter() - t
         if slots is None:
