@@ -481,8 +481,15 @@ DS_HD inline void order_arrivals(Replica DS_REF x) {
   }
 }
 
-DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now) {
-  x.measuring = (int64_t)now >= x.in()->warmup_slot[x.iR()];
+// A replica's inputs that every slot reads, loaded once per run of slots: the state's stores
+// may alias the inputs for the compiler, so it reloaded each through the view every slot.
+struct SlotInputs {
+  int64_t warmup_slot;
+  int n_sources, n_links, lanes;
+};
+
+DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInputs& in) {
+  x.measuring = (int64_t)now >= in.warmup_slot;
   if (now >= x.hdr()->peak_due) count_starts(x, now);  // transfers starting now (traffic only)
   while (x.rxtree().min_key() <= now) {  // delayed-ACK timers
     const int f = x.rxtree().min_index();
@@ -490,11 +497,10 @@ DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now) {
     x.rxtree().set(f, kNeverSlot);
     x.push_ack(f, x.rcv(f).rcv_next - 1, now);
   }
-  for (int k = 0; k < x.shape().lanes; ++k)  // lanes own ascending blocks: flow order
+  for (int k = 0; k < in.lanes; ++k)  // lanes own ascending blocks: flow order
     while (x.emitted_due(k, now)) x.stage_emitted(k);
-  const int ns = x.in()->n_sources[x.iR()];
-  for (int s = 0; s < ns; ++s) source_step(x, s, now);
-  const int nl = x.in()->n_links[x.iR()];
+  for (int s = 0; s < in.n_sources; ++s) source_step(x, s, now);
+  const int nl = in.n_links;
   for (int l = 0; l < nl; ++l) {
     if (x.links()[l].dline.count == 0) continue;  // (single-hop routes: always)
     Ring<TimedPacket> dl = x.dline_ring(l);
@@ -539,7 +545,9 @@ DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now) {
 // the view's addresses every slot (callgrind, benchmarks/slot_cost.py, with receive_segment
 // inlined too: 1 flow 802 -> 789 instructions per replica-slot, 64 flows 977 -> 967).
 DS_HD DS_HOST_CALL void queue_slots(Replica DS_REF x, uint32_t t0, uint32_t t1) {
-  for (uint32_t t = t0; t < t1; ++t) queue_slot(x, t);
+  const SlotInputs in{x.in()->warmup_slot[x.iR()], x.in()->n_sources[x.iR()],
+                      x.in()->n_links[x.iR()], x.shape().lanes};
+  for (uint32_t t = t0; t < t1; ++t) queue_slot(x, t, in);
 }
 
 }  // namespace ds
