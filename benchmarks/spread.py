@@ -130,6 +130,7 @@ def main() -> None:
                "smem_kib": smem,
                "warp_rounds": {None: "default", True: "on", False: "off"}[warp],
                "cuda_kernel": res.meta.get("cuda_kernel"),
+               "cuda_plan": res.meta.get("cuda_plan"),
                "engine_s": sum(calls), "simulate_s": wall, "digest": d, "same": d == first}
         if slots:
             row["replica_slots_per_s"] = slots / row["engine_s"]
@@ -140,7 +141,10 @@ def main() -> None:
               f"{' ' + row['cuda_kernel'] if row['cuda_kernel'] else ''}: "
               f"engine {row['engine_s']:7.2f} s (simulate {wall:7.2f} s)"
               + (f", {row['replica_slots_per_s'] / 1e6:8.1f} M replica-slots/s" if slots else "")
-              + f"  {d} {'same' if row['same'] else 'DIFFERENT'}", flush=True)
+              + f"  {d} {'same' if row['same'] else 'DIFFERENT'}"
+              + (f"  [{plan['per_warp']} per warp at most, {plan['warps']} warps, "
+                 f"{plan['resident_warps']} resident]" if (plan := row["cuda_plan"]) else ""),
+              flush=True)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     host = platform.node() or "host"

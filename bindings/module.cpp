@@ -12,6 +12,7 @@
 #endif
 
 #include "batch.h"
+#include "engine/family.h"
 #include "engine/features.h"
 
 namespace py = pybind11;
@@ -240,6 +241,20 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
   }, py::arg("shapes"), py::arg("arrays"),
         "The CUDA kernel ('slim' or 'full') that runs these batches as one job: the CUDA "
         "backend's own choice (engine/features.h), DIFFSWEEP_CUDA_KERNEL=full included.");
+  m.def("family_plan", [](const py::list& shapes, long long resident_warps, int replicas_per_task) {
+    std::vector<BatchInput> in;
+    for (const auto& s : shapes) {
+      BatchInput b{};
+      b.shape = shape_from(s.cast<py::dict>());
+      in.push_back(b);
+    }
+    const int per_warp = spread_per_warp(in, resident_warps, replicas_per_task);
+    return py::dict(py::arg("per_warp") = per_warp,
+                    py::arg("warps") = family_warps(in, per_warp));
+  }, py::arg("shapes"), py::arg("resident_warps"), py::arg("replicas_per_task") = 0,
+        "How the CUDA backend spreads these batches (packed shapes) over the warps: per_warp, "
+        "the most replicas a warp takes (a shape's team of lanes allows 32 / lanes), and warps, "
+        "the tasks that makes; with resident_warps resident at once (engine/family.h).");
   m.def("uses_rare_models", &uses_rare_models, py::arg("shape"), py::arg("arrays"),
         "Per replica of a packed batch, whether it uses a rare model (edge conditioners, AQM, "
         "traffic generators, applications, traced flows, TCP-aware tags, non-green packets): "

@@ -429,3 +429,25 @@ def test_default_lanes_gives_a_replica_its_own_warp_when_the_job_fits():
     # without a CUDA device the count is 0: teams, as packing for a GPU elsewhere would
     if not ds.info()["cuda_devices"]:
         assert default_lanes("cuda", 64, 10) == 16
+
+
+def test_cuda_plan_spreads_a_family_over_the_resident_warps():
+    """engine.cuda_plan / the binding family_plan (cuda/engine/family.h): the fewest replicas
+    per warp (a power of two) with which every task is resident; a team of 16 lanes holds 2
+    replicas a warp whatever that number; over the resident warps, 32 and a second wave."""
+    from diffsweep.engine import _module, cuda_plan
+    from diffsweep.pack import pack
+    one = pack([kaur_vin(n_flows=1, duration_s=1.0, warmup_s=0.1)], [1])
+    many = pack([kaur_vin(n_flows=64, duration_s=1.0, warmup_s=0.1)], [1], lanes=16)
+    shapes = [dict(one.shape, n_replicas=2240), dict(many.shape, n_replicas=5580)]
+    m = _module("cpu")
+    # per warp 1: 2,240 + 5,580 warps; 2: 1,120 + 2,790; 4: 560 + 2,790; 8: 280 + 2,790;
+    # 16: 140 + 2,790; 32: 70 + 2,790 (none fits 2,900: 32, the rest a second wave)
+    assert m.family_plan(shapes, 3168) == {"per_warp": 8, "warps": 3070}
+    assert m.family_plan(shapes, 7820) == {"per_warp": 1, "warps": 7820}
+    assert m.family_plan(shapes, 3000) == {"per_warp": 16, "warps": 140 + 2790}
+    assert m.family_plan(shapes, 2900) == {"per_warp": 32, "warps": 70 + 2790}
+    assert m.family_plan(shapes, 3168, 4) == {"per_warp": 4, "warps": 3350}
+    plan = cuda_plan([one, many], resident_warps=2)
+    assert plan == {"kernel": "slim", "resident_warps": 2, "per_warp": 1, "warps": 2, "waves": 1}
+    assert cuda_plan([one, many], resident_warps=1)["waves"] == 2

@@ -127,3 +127,13 @@ def test_resident_warps_and_one_lane_for_a_job_that_fits():
     assert 0 < full <= slim, (full, slim)
     assert default_lanes("cuda", 64, full) == 1
     assert default_lanes("cuda", 64, full + 1) == 16
+
+
+def test_a_cuda_run_says_how_it_spread_its_replicas():
+    _needs_gpu()
+    scs = [kaur_vin(n_flows=n, duration_s=1.0, warmup_s=0.1) for n in (1, 64)]
+    res = ds.simulate(scs, [1, 2], backend="cuda")
+    plan = res.meta["cuda_plan"]
+    assert plan["kernel"] == res.meta["cuda_kernel"] == "slim"
+    assert plan["resident_warps"] > 0 and plan["per_warp"] == 1
+    assert plan["warps"] == 2 and plan["waves"] == 1

@@ -66,17 +66,22 @@ FamilyPlan plan_family(const std::vector<BatchInput>& in, PerTask per_task) {
 // fewer replicas per warp then cost no throughput and shorten every warp's chain. So: the
 // fewest (a power of two) with which every task of the family is resident at once;
 // `requested` > 0 sets it (tests and benchmarks/spread.py). No result depends on it.
+// The family's tasks (warps' worth of work) at most per_warp replicas per warp.
+inline long long family_warps(const std::vector<BatchInput>& in, int per_warp) {
+  long long warps = 0;
+  for (const BatchInput& b : in) {
+    const long long per = std::min(per_warp, std::max(1, 32 / std::max(1, (int)b.shape.lanes)));
+    warps += (b.shape.n_replicas + per - 1) / per;
+  }
+  return warps;
+}
+
+// (When even 32 leave tasks over, those wait for a warp to finish: a second wave.)
 inline int spread_per_warp(const std::vector<BatchInput>& in, long long resident_warps,
                            int requested) {
   if (requested > 0) return std::min(32, requested);
-  for (int k = 1; k < 32; k *= 2) {
-    long long warps = 0;
-    for (const BatchInput& b : in) {
-      const long long per = std::min(k, std::max(1, 32 / std::max(1, (int)b.shape.lanes)));
-      warps += (b.shape.n_replicas + per - 1) / per;
-    }
-    if (warps <= resident_warps) return k;
-  }
+  for (int k = 1; k < 32; k *= 2)
+    if (family_warps(in, k) <= resident_warps) return k;
   return 32;
 }
 

@@ -67,6 +67,11 @@ def device_count() -> int: ...
 def memory_info() -> tuple[int, int]:
     """(free, total) bytes of CUDA device 0 (CUDA module only)."""
 def device_name() -> str: ...
+def family_plan(shapes: list[dict[str, int]], resident_warps: int,
+                replicas_per_task: int = ...) -> dict[str, int]:
+    """per_warp (the most replicas a CUDA warp takes; a shape's team allows 32 / lanes) and
+    warps (the tasks that makes) for these packed shapes with resident_warps resident at once
+    (cuda/engine/family.h spread_per_warp; replicas_per_task > 0 sets per_warp)."""
 def resident_warps(full: bool = True) -> int:
     """Warps CUDA device 0 keeps resident at once on the full (else slim) kernel; 0 on the
     CPU module or without a device."""

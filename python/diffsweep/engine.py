@@ -159,8 +159,10 @@ def default_lanes(backend: str, max_flows: int, n_replicas: int = 0,
     a GPU, lanes share the flows of a replica: one thread for 1-2 flows, up to a warp for
     many, while a job fills the device. Measured (benchmarks/gpu.md): on an H100 64-flow Kaur
     & Vin replicas ran at 25 / 63 / 103 M replica-slots/s with 1 / 4 / 16 lanes at 4,096
-    replicas (2026-11-25), and the full family's engine call (10,560 replicas, 8 per warp,
-    shared rounds) took 56.8 s with teams, 62.5 s with one lane each (2026-11-26).
+    replicas (2026-11-25), and the full family's engine call (10,560 replicas, shared rounds)
+    took 56.8 s with teams (the engine's choice: 3,618 tasks of up to 32 replicas, two to a
+    64-flow warp, for 3,168 resident warps), 62.5 s with one lane each at 8 per warp (1,323
+    tasks) (2026-11-26; :func:`cuda_plan`).
 
     A job of ``n_replicas`` that the device keeps resident one per warp on the full kernel
     (``resident_warps``; default: the CUDA module's count, 2,640 warps on an H100) runs
@@ -208,6 +210,24 @@ def cuda_kernel(ps: Sequence[Packed]) -> str:
     environment forces the full one. No result depends on it."""
     m = _module("cpu") or _module("cuda")
     return str(m.cuda_kernel([p.shape for p in ps], [_flat(p) for p in ps]))
+
+
+def cuda_plan(ps: Sequence[Packed], replicas_per_task: int | None = None,
+              resident_warps: int | None = None) -> dict:
+    """How the CUDA backend spreads these packed batches over the warps as one job
+    (cuda/engine/family.h): ``kernel`` (:func:`cuda_kernel`), ``resident_warps`` (that
+    kernel's on CUDA device 0; 0 without one), ``per_warp`` (the most replicas a warp takes; a
+    shape's team of lanes allows 32 / lanes), ``warps`` (the tasks that makes) and ``waves``
+    (tasks over resident warps, rounded up: above 1, tasks wait for a warp to finish). No
+    result depends on it; a run's ``meta["cuda_plan"]``."""
+    kernel = cuda_kernel(ps)
+    if resident_warps is None:
+        m = _module("cuda")
+        resident_warps = int(m.resident_warps(kernel == "full")) if m is not None else 0
+    plan = dict((_module("cpu") or _module("cuda")).family_plan(
+        [p.shape for p in ps], int(resident_warps), int(replicas_per_task or 0)))
+    return {"kernel": kernel, "resident_warps": int(resident_warps), **plan,
+            "waves": -(-plan["warps"] // resident_warps) if resident_warps else None}
 
 
 def _flat(p: Packed) -> dict:
@@ -286,7 +306,7 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
         packed.append((idx, pack(scs, [int(seeds[i]) for i in idx], lanes=k)))
     if control is not None:
         control._start(sum(int(p.arrays["end_slot"].sum()) for _, p in packed))
-    kernel = cuda_kernel([p for _, p in packed]) if name == "cuda" else None
+    plan = cuda_plan([p for _, p in packed], replicas_per_task) if name == "cuda" else None
     finished: list[int] = []
     while packed:
         if control is not None and control.stop_requested:
@@ -314,8 +334,9 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
             "slot_s": sorted(set(float(v) for v in tables["replicas"]["slot_s"])),
             "delay_rounding_ms_max": float(tables["replicas"]["delay_rounding_ms"].max()),
             "host": platform.node(), "pid": os.getpid()}
-    if kernel is not None:
-        meta["cuda_kernel"] = kernel  # which build of the CUDA kernel ran (cuda_kernel)
+    if plan is not None:
+        meta["cuda_kernel"] = plan["kernel"]  # which build of the CUDA kernel ran (cuda_kernel)
+        meta["cuda_plan"] = plan  # replicas per warp, tasks, resident warps (cuda_plan)
     res = Results(**tables, meta=meta)
     if stopped:
         raise EngineInterrupted(res, np.sort(np.asarray(finished, dtype=np.int64)), len(scenarios))
