@@ -14,7 +14,7 @@
 #   STEPS="build tests throughput" bash benchmarks/gpu.sh
 #   STEPS="build spread reproduce" bash benchmarks/gpu.sh
 #   STEPS="build papers ncu atlas occupancy" bash benchmarks/gpu.sh
-# Step `warp` (shared rounds off and on, issue 21: ~2 minutes, ~5 with WARP_FULL=1) fits
+# Step `warp` (shared rounds off and on, issue 21: ~2 minutes, ~4 with WARP_FULL=1) fits
 # beside `build spread` or in place of `occupancy` in the third call.
 set -uo pipefail
 STEPS=${STEPS:-"build tests spread warp throughput occupancy reproduce papers ncu atlas"}
@@ -67,13 +67,14 @@ if want warp; then
   # issue 21: a warp's replicas sharing each round (run option warp_rounds, on by default on
   # cuda since the H100 measured it, 2026-11-26: the full family's engine call 82.6 -> 56.8 s):
   # the quick family's engine call off and on at 8 and 32 per warp; WARP_FULL=1 adds the full
-  # family off and on at the engine's choice and on with one lane per 64-flow replica
-  # (~3 x 60-80 s)
+  # family at the engine's choice with its teams (3,618 tasks for an H100's 3,168 resident
+  # warps: a second wave) and with one lane each (4 per warp, 2,641 tasks: one wave; never
+  # timed yet), ~2 x 60 s
   step spread_warp python3 benchmarks/spread.py --quick --per-warp 8,32 --warp-rounds off,on \
     --out "$OUT/warp"
   if [ "${WARP_FULL:-0}" = 1 ]; then
     step spread_warp_full python3 benchmarks/spread.py --per-warp auto --lanes default,1 \
-      --warp-rounds on,off --out "$OUT/warp"
+      --out "$OUT/warp"
   fi
   grep -h "per warp" "$OUT/spread_warp.log" "$OUT/spread_warp_full.log" 2>/dev/null \
     | sed "s/^/warp rounds step: /" | tee -a "$OUT/gpu-summary.txt"
