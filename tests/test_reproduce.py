@@ -76,3 +76,13 @@ def test_reproduce_rejects_unknown_figure(workdir, capsys):
     assert rc == 2
     assert "--figure" in capsys.readouterr().err
     assert not Path("x").exists() or not any(Path("x").iterdir())
+
+
+def test_the_log_says_how_a_cuda_call_spread_its_replicas():
+    from diffsweep.reproduce import plan_note
+    assert plan_note(None) == ""
+    one = {"kernel": "slim", "resident_warps": 3168, "per_warp": 1, "warps": 1104, "waves": 1}
+    assert plan_note(one) == ("; cuda slim kernel: 1104 tasks of up to 1 replicas for 3168 "
+                              "resident warps")
+    two = dict(one, per_warp=32, warps=3618, waves=2)
+    assert plan_note(two).endswith("3168 resident warps, 2 waves (tasks wait for a warp to finish)")

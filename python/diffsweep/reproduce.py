@@ -573,9 +573,20 @@ def one_engine_call(grids: dict, backend, threads, progress, log, tag: str, what
     t0 = time.perf_counter()
     pre, stopped = runner.run_family(grids, backend, threads, progress)
     seconds = time.perf_counter() - t0
+    meta = next(iter(pre.values())).meta if pre else {}
     log(f"{tag} {sum(len(r.replicas) for r in pre.values())} replicas in {seconds:.1f} s"
-        + (" (stopped)" if stopped else ""))
+        + (" (stopped)" if stopped else "") + plan_note(meta.get("cuda_plan")))
     return pre, stopped, seconds
+
+
+def plan_note(plan: dict | None) -> str:
+    """How a CUDA call spread its replicas (``engine.cuda_plan``), for the log: '' on the CPU."""
+    if not plan:
+        return ""
+    waves = plan.get("waves") or 1
+    return (f"; cuda {plan['kernel']} kernel: {plan['warps']} tasks of up to {plan['per_warp']} "
+            f"replicas for {plan['resident_warps']} resident warps"
+            + (f", {waves} waves (tasks wait for a warp to finish)" if waves > 1 else ""))
 
 
 def family_arrays_bytes(grids: dict, backend: str = "auto") -> int:
