@@ -58,14 +58,6 @@ FamilyPlan plan_family(const std::vector<BatchInput>& in, PerTask per_task) {
   return p;
 }
 
-// Replicas per warp on the GPU, at most (a task's replicas: min(32 / lanes, this)). A warp
-// steps its replicas in SIMT: each slot it runs the union of their paths (an arrival here, a
-// timeout there), so with 32 one-lane replicas per warp ~3 threads were active per instruction
-// (H100, Nsight Compute, benchmarks/gpu.md) and a warp's slot cost several replicas' slots.
-// A family of 10^3-10^4 replicas fills a few percent of the device's resident warps that way;
-// fewer replicas per warp then cost no throughput and shorten every warp's chain. So: the
-// fewest (a power of two) with which every task of the family is resident at once;
-// `requested` > 0 sets it (tests and benchmarks/spread.py). No result depends on it.
 // The family's tasks (warps' worth of work) at most per_warp replicas per warp.
 inline long long family_warps(const std::vector<BatchInput>& in, int per_warp) {
   long long warps = 0;
@@ -76,7 +68,15 @@ inline long long family_warps(const std::vector<BatchInput>& in, int per_warp) {
   return warps;
 }
 
-// (When even 32 leave tasks over, those wait for a warp to finish: a second wave.)
+// Replicas per warp on the GPU, at most (a task's replicas: min(32 / lanes, this)). A warp
+// steps its replicas in SIMT: each slot it runs the union of their paths (an arrival here, a
+// timeout there), so with 32 one-lane replicas per warp ~3 threads were active per instruction
+// (H100, Nsight Compute, benchmarks/gpu.md) and a warp's slot cost several replicas' slots.
+// A family of 10^3-10^4 replicas fills a few percent of the device's resident warps that way;
+// fewer replicas per warp then cost no throughput and shorten every warp's chain. So: the
+// fewest (a power of two) with which every task of the family is resident at once;
+// `requested` > 0 sets it (tests and benchmarks/spread.py). No result depends on it. (When
+// even 32 leave tasks over, those wait for a warp to finish: a second wave.)
 inline int spread_per_warp(const std::vector<BatchInput>& in, long long resident_warps,
                            int requested) {
   if (requested > 0) return std::min(32, requested);
