@@ -145,6 +145,7 @@ def main() -> None:
               + (f"  [{plan['per_warp']} per warp at most, {plan['warps']} warps, "
                  f"{plan['resident_warps']} resident]" if (plan := row["cuda_plan"]) else ""),
               flush=True)
+    engine.default_lanes = default_lanes
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     host = platform.node() or "host"

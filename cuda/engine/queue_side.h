@@ -488,8 +488,8 @@ struct SlotInputs {
   int n_sources, n_links, lanes;
 };
 
-DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInputs& in) {
-  x.measuring = (int64_t)now >= in.warmup_slot;
+DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInputs& si) {
+  x.measuring = (int64_t)now >= si.warmup_slot;
   if (now >= x.hdr()->peak_due) count_starts(x, now);  // transfers starting now (traffic only)
   while (x.rxtree().min_key() <= now) {  // delayed-ACK timers
     const int f = x.rxtree().min_index();
@@ -497,10 +497,10 @@ DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInput
     x.rxtree().set(f, kNeverSlot);
     x.push_ack(f, x.rcv(f).rcv_next - 1, now);
   }
-  for (int k = 0; k < in.lanes; ++k)  // lanes own ascending blocks: flow order
+  for (int k = 0; k < si.lanes; ++k)  // lanes own ascending blocks: flow order
     while (x.emitted_due(k, now)) x.stage_emitted(k);
-  for (int s = 0; s < in.n_sources; ++s) source_step(x, s, now);
-  const int nl = in.n_links;
+  for (int s = 0; s < si.n_sources; ++s) source_step(x, s, now);
+  const int nl = si.n_links;
   for (int l = 0; l < nl; ++l) {
     if (x.links()[l].dline.count == 0) continue;  // (single-hop routes: always)
     Ring<TimedPacket> dl = x.dline_ring(l);
@@ -545,9 +545,9 @@ DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInput
 // the view's addresses every slot (callgrind, benchmarks/slot_cost.py, with receive_segment
 // inlined too: 1 flow 802 -> 789 instructions per replica-slot, 64 flows 977 -> 967).
 DS_HD DS_HOST_CALL void queue_slots(Replica DS_REF x, uint32_t t0, uint32_t t1) {
-  const SlotInputs in{x.in()->warmup_slot[x.iR()], x.in()->n_sources[x.iR()],
+  const SlotInputs si{x.in()->warmup_slot[x.iR()], x.in()->n_sources[x.iR()],
                       x.in()->n_links[x.iR()], x.shape().lanes};
-  for (uint32_t t = t0; t < t1; ++t) queue_slot(x, t, in);
+  for (uint32_t t = t0; t < t1; ++t) queue_slot(x, t, si);
 }
 
 }  // namespace ds

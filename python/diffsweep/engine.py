@@ -153,6 +153,13 @@ def device_name(backend: str) -> str:
     return platform.processor() or platform.machine()
 
 
+def _resident_warps(full: bool) -> int:
+    """Warps CUDA device 0 keeps resident at once on the full (else slim) kernel; 0 without
+    a CUDA build or device."""
+    m = _module("cuda")
+    return int(m.resident_warps(full)) if m is not None else 0
+
+
 def default_lanes(backend: str, max_flows: int, n_replicas: int = 0,
                   resident_warps: int | None = None) -> int:
     """Team size per replica. The CPU runs a team as a loop, so one lane is fastest there. On
@@ -173,10 +180,7 @@ def default_lanes(backend: str, max_flows: int, n_replicas: int = 0,
     if backend != "cuda" or max_flows <= 2:
         return 1
     if max_flows <= 128 and n_replicas > 0:
-        if resident_warps is None:
-            m = _module("cuda")
-            resident_warps = int(m.resident_warps(True)) if m is not None else 0
-        if n_replicas <= resident_warps:
+        if n_replicas <= (_resident_warps(True) if resident_warps is None else resident_warps):
             return 1
     return 4 if max_flows <= 8 else 8 if max_flows <= 32 else 16 if max_flows <= 128 else 32
 
@@ -222,8 +226,7 @@ def cuda_plan(ps: Sequence[Packed], replicas_per_task: int | None = None,
     result depends on it; a run's ``meta["cuda_plan"]``."""
     kernel = cuda_kernel(ps)
     if resident_warps is None:
-        m = _module("cuda")
-        resident_warps = int(m.resident_warps(kernel == "full")) if m is not None else 0
+        resident_warps = _resident_warps(kernel == "full")
     plan = dict((_module("cpu") or _module("cuda")).family_plan(
         [p.shape for p in ps], int(resident_warps), int(replicas_per_task or 0)))
     return {"kernel": kernel, "resident_warps": int(resident_warps), **plan,
