@@ -61,7 +61,7 @@ def main() -> None:
             slots = int(out["slots_run"].sum())
             pkts = int(out["q_departures"][:, 0, :].sum())
             r = {"n_flows": n_flows, "replicas": R, "lanes": lanes, "wall_s": wall, "pack_s": t_pack,
-                 "replica_slots_per_s": slots / wall, "bottleneck_pkts_per_s": pkts / wall,
+                 "replica_slots": slots, "replica_slots_per_s": slots / wall, "bottleneck_pkts_per_s": pkts / wall,
                  "state_bytes_per_replica": state_bytes(p.shape),
                  "state_sections": state_sections(p.shape),
                  # replicas whose access-link pool ran short (simulate would rerun them)

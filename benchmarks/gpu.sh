@@ -15,9 +15,11 @@
 #   STEPS="build spread reproduce" bash benchmarks/gpu.sh
 #   STEPS="build papers ncu atlas occupancy" bash benchmarks/gpu.sh
 # Step `warp` (shared rounds off and on, issue 21: ~2 minutes, ~4 with WARP_FULL=1) fits
-# beside `build spread` or in place of `occupancy` in the third call.
+# beside `build spread` or in place of `occupancy` in the third call; step `icache` (under a
+# minute: Nsight Compute's instructions per replica-slot and fetch stalls of lone replicas,
+# against benchmarks/hot_sass.py's estimate) beside `ncu`.
 set -uo pipefail
-STEPS=${STEPS:-"build tests spread warp throughput occupancy reproduce papers ncu atlas"}
+STEPS=${STEPS:-"build tests spread warp throughput occupancy reproduce papers ncu icache atlas"}
 STEP_TIMEOUT=${STEP_TIMEOUT:-240}
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 cd "$(dirname "$0")/.."
@@ -136,5 +138,32 @@ if want ncu && command -v ncu > /dev/null; then
     "$OUT/ncu.log" | head -40 | tee -a "$OUT/gpu-summary.txt"
 elif want ncu; then
   log "ncu not found: no Nsight Compute summary"
+fi
+if want icache && command -v ncu > /dev/null; then
+  # issue 21: what benchmarks/hot_sass.py estimates without a GPU, measured: SASS instructions
+  # a lone replica executes per slot (1,056 Kaur & Vin replicas of 1 and of 64 flows, one lane,
+  # one per warp, 0.5 s; the launch past the warm-up) and the share of its cycles spent
+  # waiting for an instruction (WarpStateStats' rule text)
+  for n in 1 64; do
+    step "icache_$n" ncu --kernel-name regex:run_family --launch-skip 1 --launch-count 1 \
+      --section WarpStateStats --section SpeedOfLight --metrics smsp__inst_executed.sum \
+      python3 benchmarks/gpu.py --backend cuda --flows $n --sizes 1056 --min-replicas 1 --lanes 1 \
+      --per-warp 1 --duration-s 0.5 --out "$OUT/icache$n"
+    python3 - "$OUT/icache_$n.log" "$OUT/icache$n/gpu-throughput-cuda.json" <<'PY' | tee -a "$OUT/gpu-summary.txt"
+import json, re, sys
+log = open(sys.argv[1]).read()
+m = re.search(r"smsp__inst_executed\.sum\s+\S+\s+([\d,.]+)", log)
+rows = json.load(open(sys.argv[2]))["rows"]
+slots = rows[-1]["replica_slots"]
+cpi = re.search(r"Warp Cycles Per Issued Instruction\s+\S+\s+([\d.]+)", log)
+fetch = re.search(r"([\d.]+)% of the total average of ([\d.]+) cycles", log)
+inst = float(m.group(1).replace(",", "")) if m else float("nan")
+print(f"icache {rows[-1]['n_flows']} flows: {inst / slots:.0f} warp instructions per replica-slot "
+      f"(one replica a warp), {cpi.group(1) if cpi else '?'} cycles per issued instruction, "
+      f"{fetch.group(1) + '% of them waiting for an instruction' if fetch else 'fetch stall share not printed'}")
+PY
+  done
+elif want icache; then
+  log "ncu not found: no instruction counts"
 fi
 log "done"

@@ -1,0 +1,222 @@
+"""The slim CUDA kernel's hot code, estimated on a machine without a GPU (issue 21).
+
+    python benchmarks/hot_sass.py [--src DIR] [--arch sm_90] [--out benchmarks/results]
+
+Why: Nsight Compute put 41% (one replica per warp) to 50% (the device full) of the kernel's
+cycles on waiting for an instruction (benchmarks/gpu.md, H200, 2026-11-26): a slot's code does
+not stay in the SM's instruction caches. What matters is the code a slot runs, not the
+kernel's size (sass.py counts that), and which code a slot runs is a question the CPU can
+answer: the engine is one source.
+
+How: the CPU engine is built the slim way (DS_HOST_SLIM, the slim kernel's code paths) with
+gcov, without inlining, so that every line, call sites included, has its exact count; one Kaur
+& Vin replica (as benchmarks/slot_cost.py: EF on-off, T_on 10 ms; 1 flow, and 64 flows with
+RTP 12-26 ms) runs for a short and a long time, and the difference over the difference in slots
+gives each line's executions per replica-slot. The slim kernel is compiled for `--arch` with
+line information and disassembled (nvdisasm -g -gi): every SASS instruction carries its source
+line and the chain of call sites it was inlined through. An instruction's copy is taken to run
+  * never, when any of its call sites never runs on the CPU (a copy in a path not taken);
+  * else its line's count, shared among that line's copies by their immediate call sites'
+    counts (a function inlined at three places runs where it is called from).
+Frames with no CPU counterpart (the kernel's round loop, CUDA headers) have no say.
+Printed and written (<out>/hot-sass-<commit>-<arch>.json), per case:
+  * est_executed_per_slot: SASS instructions a lone replica's thread executes per slot
+    (rough: a loop nvcc unrolled counts each unrolled copy at the loop line's full count,
+    an overestimate, and predication is not seen; `gpu.sh` step `icache` measures the same
+    number on a GPU, Nsight Compute's instructions executed over the launch's replica-slots);
+  * hot_instructions / hot_lines / hot_kib: the instructions estimated to run at least
+    once per 10 slots, and the 128-byte lines of code holding them: the footprint the
+    instruction caches must hold for a slot to run without fetch stalls.
+Needs g++ with gcov, nvcc, cuobjdump/nvdisasm (or the nvidia-cuda-* wheels, as sass.py).
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import glob
+import gzip
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from sass import tool  # noqa: E402  (the CUDA binaries, or the wheels')
+
+CHILD = r"""
+import importlib.util, sys
+from diffsweep import engine
+from diffsweep.pack import pack
+from diffsweep.scenarios import kaur_vin
+so, n, dur = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+spec = importlib.util.spec_from_file_location("_engine_cpu_slim", so)
+mod = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(mod)
+sc = kaur_vin(n_flows=n, rtp_intervals=(12, 26, 8) if n >= 8 else None, ef="onoff",
+              t_on_ms=10.0, duration_s=dur, warmup_s=1.0)
+p = pack([sc], [1])
+out = mod.run_family([p.shape], [engine._flat(p)], threads=1)[0]
+print("SLOTS", int(out["slots_run"].sum()))
+"""
+
+THRESHOLD = 0.1  # a hot instruction runs at least once per 10 slots
+
+
+def norm(path: str) -> str:
+    """A source path relative to cuda/, `..` folded (nvdisasm and gcov spell them apart)."""
+    p = path.split("/cuda/", 1)[1] if "/cuda/" in path else path
+    while re.search(r"[^/.]+/\.\./", p):
+        p = re.sub(r"[^/.]+/\.\./", "", p, count=1)
+    return p
+
+
+def build_gcov(src: Path, d: Path) -> Path:
+    import pybind11
+    inc = [f"-I{pybind11.get_include()}", f"-I{sysconfig.get_paths()['include']}",
+           f"-I{src / 'cuda'}"]
+    flags = ["g++", "-std=c++17", "-O0", "-fno-inline", "--coverage", "-fPIC", "-fopenmp",
+             "-ffp-contract=off", "-fno-fast-math", "-DDS_HOST_SLIM", *inc]
+    objs = []
+    for s in ("bindings/module.cpp", "cuda/backend_cpu.cpp"):
+        o = d / (Path(s).stem + ".o")
+        subprocess.run([*flags, "-c", str(src / s), "-o", str(o)], check=True,
+                       capture_output=True)
+        objs.append(str(o))
+    so = d / f"_engine_cpu_slim{sysconfig.get_config_var('EXT_SUFFIX')}"
+    subprocess.run(["g++", "-shared", "-fopenmp", "--coverage", *objs, "-o", str(so)],
+                   check=True, capture_output=True)
+    return so
+
+
+def line_counts(so: Path, d: Path, n: int, dur: float) -> tuple[int, collections.Counter]:
+    """Each engine source line's executions over one run, and the run's slots."""
+    for f in d.glob("*.gcda"):
+        f.unlink()
+    env = dict(os.environ, OMP_NUM_THREADS="1",
+               PYTHONPATH=os.pathsep.join([str(ROOT / "python"), os.environ.get("PYTHONPATH", "")]))
+    p = subprocess.run([sys.executable, "-c", CHILD, str(so), str(n), str(dur)], env=env,
+                       capture_output=True, text=True)
+    if p.returncode:
+        sys.exit(f"the replica's run failed:\n{p.stderr}")
+    slots = int(re.search(r"SLOTS (\d+)", p.stdout).group(1))
+    counts: collections.Counter = collections.Counter()
+    with tempfile.TemporaryDirectory() as g:
+        for gcda in d.glob("*.gcda"):
+            subprocess.run(["gcov", "--json-format", "-o", str(d), str(gcda)], cwd=g,
+                           check=True, capture_output=True)
+        for js in glob.glob(os.path.join(g, "*.gcov.json.gz")):
+            for f in json.load(gzip.open(js))["files"]:
+                if "/cuda/" not in f["file"] and not f["file"].startswith("cuda/"):
+                    continue
+                name = norm(f["file"])
+                for ln in f["lines"]:
+                    counts[(name, ln["line_number"])] += ln["count"]
+    return slots, counts
+
+
+def per_slot(so: Path, d: Path, n: int, short_s: float, long_s: float) -> dict:
+    s1, c1 = line_counts(so, d, n, short_s)
+    s2, c2 = line_counts(so, d, n, long_s)
+    return {k: (c2[k] - c1.get(k, 0)) / (s2 - s1) for k in c2}
+
+
+def slim_sass(src: Path, arch: str, d: Path) -> list[tuple[int, tuple]]:
+    """(address, inline chain innermost first) of every instruction of the slim kernel."""
+    cubin = d / "slim.cubin"
+    subprocess.run(["nvcc", "-std=c++17", f"-arch={arch}", "-fmad=false",
+                    "--expt-relaxed-constexpr", "-DDS_BACKEND_CUDA", "-O3", "-lineinfo", "-I",
+                    str(src / "cuda"), "-I", "/usr/local/cuda/include/cccl", "-cubin", "-o",
+                    str(cubin), str(src / "cuda" / "kernel_slim.cu")],
+                   check=True, capture_output=True)
+    text = subprocess.run([tool("nvdisasm"), "-g", "-gi", str(cubin)], check=True,
+                          capture_output=True, text=True).stdout
+    ins, chain, in_block, in_text = [], (), False, False
+    for line in text.splitlines():
+        if line.startswith(".text."):
+            in_text = True
+            continue
+        m = re.match(r'\s*//## File "([^"]+)", line (\d+)(?: inlined at "([^"]+)", line (\d+))?',
+                     line)
+        if m:
+            if not in_block:
+                chain = ((norm(m.group(1)), int(m.group(2))),)
+            if m.group(3):
+                chain += ((norm(m.group(3)), int(m.group(4))),)
+            in_block = True
+            continue
+        in_block = False
+        m = re.match(r"\s+/\*([0-9a-f]{4,})\*/\s+\S", line)
+        if in_text and m and ".word" not in line:
+            ins.append((int(m.group(1), 16), chain))
+    return ins
+
+
+def analyse(ins: list, cpu: dict) -> dict:
+    files = {k[0] for k in cpu}
+
+    def count(frame):
+        return cpu.get(frame) if frame[0] in files else None  # None: no say
+
+    share = collections.Counter()  # a line's copies, weighted by their call sites' counts
+    for key in {(ch[0], ch[1]) for _, ch in ins if len(ch) > 1}:
+        share[key[0]] += count(key[1]) or 0.0
+    est, hot = 0.0, []
+    for addr, ch in ins:
+        c0 = count(ch[0]) if ch else None
+        if c0 is None or any(c is not None and c < 1e-4 for c in map(count, ch[1:])):
+            continue
+        w = 1.0
+        if len(ch) > 1 and count(ch[1]) is not None and share[ch[0]] > 0:
+            w = count(ch[1]) / share[ch[0]]
+        est += c0 * w
+        if c0 * w >= THRESHOLD:
+            hot.append((addr, ch[0][0]))
+    lines = {a // 128 for a, _ in hot}
+    return {"est_executed_per_slot": round(est, 1), "hot_instructions": len(hot),
+            "hot_lines": len(lines), "hot_kib": round(len(lines) * 128 / 1024, 1),
+            "hot_by_file": dict(collections.Counter(f for _, f in hot).most_common())}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--src", default=str(ROOT), help="a diffsweep checkout")
+    ap.add_argument("--arch", default="sm_90")
+    ap.add_argument("--short-s", type=float, default=2.0)
+    ap.add_argument("--long-s", type=float, default=7.0)
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
+    args = ap.parse_args()
+    if shutil.which("gcov") is None or shutil.which("nvcc") is None:
+        sys.exit("needs gcov (g++) and nvcc")
+    src = Path(args.src)
+    with tempfile.TemporaryDirectory() as d:
+        d = Path(d)
+        so = build_gcov(src, d)
+        ins = slim_sass(src, args.arch, d)
+        cases = {}
+        for n in (1, 64):
+            r = analyse(ins, per_slot(so, d, n, args.short_s, args.long_s))
+            cases[str(n)] = r
+            print(f"{n:>2} flows: ~{r['est_executed_per_slot']:.0f} SASS instructions executed per "
+                  f"replica-slot; hot code {r['hot_instructions']} instructions in "
+                  f"{r['hot_lines']} lines of 128 B ({r['hot_kib']} KiB) of {len(ins)}", flush=True)
+    rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=src, capture_output=True,
+                         text=True).stdout.strip() or "tree"
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"hot-sass-{rev}-{args.arch}.json"
+    path.write_text(json.dumps({"commit": rev, "arch": args.arch, "host": platform.node(),
+                                "static_instructions": len(ins), "threshold_per_slot": THRESHOLD,
+                                "short_s": args.short_s, "long_s": args.long_s,
+                                "cases": cases}, indent=2) + "\n")
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
