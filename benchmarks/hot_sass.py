@@ -22,8 +22,9 @@ Frames with no CPU counterpart (the kernel's round loop, CUDA headers) have no s
 Printed and written (<out>/hot-sass-<commit>-<arch>.json), per case:
   * est_executed_per_slot: SASS instructions a lone replica's thread executes per slot
     (rough: a loop nvcc unrolled counts each unrolled copy at the loop line's full count,
-    an overestimate, and predication is not seen; `gpu.sh` step `icache` measures the same
-    number on a GPU, Nsight Compute's instructions executed over the launch's replica-slots);
+    an overestimate, except in Philox, where each copy counts once per draw (UNROLLED), and
+    predication is not seen; `gpu.sh` step `icache` measures the same number on a GPU,
+    Nsight Compute's instructions executed over the launch's replica-slots);
   * hot_instructions / hot_lines / hot_kib: the instructions estimated to run at least
     once per 10 slots, and the 128-byte lines of code holding them: the footprint the
     instruction caches must hold for a slot to run without fetch stalls.
@@ -67,6 +68,10 @@ print("SLOTS", int(out["slots_run"].sum()))
 """
 
 THRESHOLD = 0.1  # a hot instruction runs at least once per 10 slots
+# Code whose loops nvcc unrolls (a Philox draw: ten rounds of fixed count), where the CPU's
+# line counts count every round: each unrolled copy runs as often as the line that made the
+# draw, the first frame of its chain outside these files.
+UNROLLED = ("core/philox.h", "core/random.h")
 
 
 def norm(path: str) -> str:
@@ -173,7 +178,10 @@ def analyse(ins: list, cpu: dict) -> dict:
         if c0 is None or any(c is not None and c < 1e-4 for c in map(count, ch[1:])):
             continue
         w = 1.0
-        if len(ch) > 1 and count(ch[1]) is not None and share[ch[0]] > 0:
+        if ch[0][0] in UNROLLED:
+            site = next((f for f in ch if f[0] not in UNROLLED), None)
+            c0 = count(site) if site and count(site) is not None else c0
+        elif len(ch) > 1 and count(ch[1]) is not None and share[ch[0]] > 0:
             w = count(ch[1]) / share[ch[0]]
         est += c0 * w
         if c0 * w >= THRESHOLD:
