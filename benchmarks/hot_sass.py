@@ -48,8 +48,15 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sass import tool  # noqa: E402  (the CUDA binaries, or the wheels')
+
+
+def tool(name: str) -> str:
+    """A CUDA binary (nvdisasm), found as sass.py finds it: on PATH, else in the wheels."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("ds_bench_sass", Path(__file__).with_name("sass.py"))
+    sass = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sass)
+    return sass.tool(name)
 
 CHILD = r"""
 import importlib.util, sys

@@ -1,0 +1,81 @@
+"""benchmarks/hot_sass.py's reading of a disassembly and its count of the code a slot runs,
+on a hand-made kernel whose answers are worked out below (no nvcc, gcov or GPU needed: the
+tool's build and run steps are exercised by running it, this pins the arithmetic)."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def hs():
+    spec = importlib.util.spec_from_file_location("hot_sass", BENCH / "hot_sass.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _ins(addr: int) -> str:
+    return f"        /*{addr:04x}*/                   IADD3 R1, R1, 0x1, RZ ;"
+
+
+def _file(path: str, line: int, at: tuple[str, int] | None = None) -> str:
+    s = f'\t//## File "/w/cuda/{path}", line {line}'
+    return s + (f' inlined at "/w/cuda/{at[0]}", line {at[1]}' if at else "")
+
+
+# A kernel of 16-byte instructions: 0x000-0x070 the slot loop's own line; 0x080-0x0f0 a helper
+# (model/x.h:5) inlined at two call sites, one run every slot (engine/q.h:20) and one never
+# (engine/q.h:30); 0x100-0x130 a Philox round (core/philox.h:31) unrolled, reached from a draw
+# site (model/s.h:7, once per 20 slots) through the loop line (core/philox.h:60).
+DISASM = "\n".join([
+    "//--------------------- .nv.constant0 ---",
+    "        /*0000*/ \t.word\t0x00000000",
+    ".text._kernel:",
+    _file("engine/q.h", 10), *(_ins(a) for a in range(0x000, 0x080, 0x10)),
+    _file("model/x.h", 5, ("engine/q.h", 20)), _file("engine/q.h", 20),
+    *(_ins(a) for a in range(0x080, 0x0c0, 0x10)),
+    _file("model/x.h", 5, ("engine/q.h", 30)), _file("engine/q.h", 30),
+    *(_ins(a) for a in range(0x0c0, 0x100, 0x10)),
+    _file("core/philox.h", 31, ("core/philox.h", 60)), _file("core/philox.h", 60, ("model/s.h", 7)),
+    _file("model/s.h", 7), *(_ins(a) for a in range(0x100, 0x140, 0x10)),
+])
+
+# executions per slot of each line, as gcov gives them (a line's copies summed)
+COUNTS = {("engine/q.h", 10): 1.0, ("engine/q.h", 20): 2.0, ("engine/q.h", 30): 0.0,
+          ("model/x.h", 5): 2.0, ("core/philox.h", 31): 0.9, ("core/philox.h", 60): 0.45,
+          ("model/s.h", 7): 0.05}
+
+
+def test_the_disassembly_is_read_with_each_instructions_inline_chain(hs, tmp_path, monkeypatch):
+    monkeypatch.setattr(hs.subprocess, "run", lambda *a, **k: type("R", (), {"stdout": DISASM})())
+    monkeypatch.setattr(hs, "tool", lambda name: name)
+    ins = hs.slim_sass(tmp_path, "sm_90", tmp_path)
+    assert len(ins) == 20  # the .word of a constant bank is not an instruction
+    assert ins[0] == (0x000, (("engine/q.h", 10),))
+    assert ins[8] == (0x080, (("model/x.h", 5), ("engine/q.h", 20)))
+    assert ins[16][1] == (("core/philox.h", 31), ("core/philox.h", 60), ("model/s.h", 7))
+
+
+def test_the_code_a_slot_runs(hs, tmp_path, monkeypatch):
+    monkeypatch.setattr(hs.subprocess, "run", lambda *a, **k: type("R", (), {"stdout": DISASM})())
+    monkeypatch.setattr(hs, "tool", lambda name: name)
+    r = hs.analyse(hs.slim_sass(tmp_path, "sm_90", tmp_path), COUNTS)
+    # 8 loop instructions once a slot; the helper's copy at line 20 all of the helper's 2.0
+    # executions (its other call site never runs: that copy is cold); Philox's 4 once per
+    # draw (0.05), not at its rounds' line counts
+    assert r["est_executed_per_slot"] == pytest.approx(8 * 1.0 + 4 * 2.0 + 4 * 0.05, abs=0.05)
+    # hot (>= 0.1 a slot): the loop and the live copy, 12 instructions in 0x000-0x0b0
+    assert r["hot_instructions"] == 12
+    assert r["hot_lines"] == 2 and r["hot_kib"] == 0.2  # 128-byte lines 0 and 1
+    assert r["hot_by_file"] == {"engine/q.h": 8, "model/x.h": 4}
+
+
+def test_a_path_is_normalised_as_gcov_and_nvdisasm_spell_it(hs):
+    assert hs.norm("/w/cuda/engine/../core/mintree.h") == "core/mintree.h"
+    assert hs.norm("/w/cuda/engine/../model/../core/pmath.h") == "core/pmath.h"
+    assert hs.norm("/usr/local/cuda/include/x.hpp") == "include/x.hpp"
