@@ -63,7 +63,12 @@ if want spread; then
   # the same family on the full kernel (the slim one is the default for Kaur & Vin's replicas)
   step spread_full_kernel env DIFFSWEEP_CUDA_KERNEL=full python3 benchmarks/spread.py --quick \
     --per-warp auto,8 --out "$OUT/full-kernel"
-  grep -hE "per warp" "$OUT/spread.log" "$OUT/spread_full_kernel.log" | tee -a "$OUT/gpu-summary.txt"
+  # small teams: the quick family's time is its 64-flow replicas' chain (one a warp); 16-lane
+  # teams lengthened it (6.85 against 5.94 s, H100): 2, 4 and 8 lanes for every shape, untried
+  step spread_lanes python3 benchmarks/spread.py --quick --lanes 2,4,8 --per-warp auto \
+    --out "$OUT/lanes"
+  grep -hE "per warp" "$OUT/spread.log" "$OUT/spread_full_kernel.log" "$OUT/spread_lanes.log" \
+    | tee -a "$OUT/gpu-summary.txt"
 fi
 if want warp; then
   # issue 21: a warp's replicas sharing each round (run option warp_rounds, on by default on
