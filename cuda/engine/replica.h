@@ -456,12 +456,12 @@ struct Replica {
     const int32_t k = (int32_t)(h->ack_tail & mask);
     h->ack_tail += 1;
     Ack& a = pool[k];
-    a.due = now + (uint32_t)in()->flow_loop_slots[iF(f)];
+    TcpSender& s = snds()[f];
+    a.due = now + (uint32_t)s.flow.loop_slots;
     a.ackno = ackno;
     a.next = -1;
     a.consumed = 0;
     a.gen = shape().flow_ext ? xfers()[f].gen : 0;
-    TcpSender& s = snds()[f];
     if (s.ack_first >= 0) {
       pool[s.ack_last].next = k;
       s.ack_last = k;

@@ -2,12 +2,14 @@
 // optional delayed ACKs. A segment is processed when it leaves its last link: every later
 // delay is constant per flow and folded into the ACK's flight time (docs/model.md,
 // "Delays"). Runs on the queue side (engine/queue_side.h); the replica view X gives the
-// flow's parameters, counters, bitmap (x.rxbits), x.push_ack and x.set_delack.
+// flow's parameters (its sender's copy, x.snd(f).flow), counters, bitmap (x.rxbits),
+// x.push_ack and x.set_delack.
 #pragma once
 #include <cstdint>
 
 #include "../batch.h"
 #include "../core/hd.h"
+#include "tcp_sender.h"  // FlowInputs: the flow's inputs, kept in its sender
 
 namespace ds {
 
@@ -52,6 +54,7 @@ DS_HD inline int32_t rx_accept(TcpReceiver& r, uint32_t* bits, int32_t seq) {
 template <class X>
 DS_HD DS_FLATTEN void receive_segment(X DS_REF x, int f, int32_t seq, uint32_t now) {
   TcpReceiver& r = x.rcv(f);
+  const FlowInputs& in = x.snd(f).flow;  // its flow's inputs (model/tcp_sender.h)
   const size_t i = x.iF(f);
   const int32_t before = r.rcv_next;
   int32_t advanced = rx_accept(r, x.rxbits(f), seq);
@@ -62,7 +65,7 @@ DS_HD DS_FLATTEN void receive_segment(X DS_REF x, int f, int32_t seq, uint32_t n
   if (advanced > 0 && x.measuring) {
     // with syn_ the SYN (seq 0) carries no data: it is acknowledged, not delivered
     const int32_t data = advanced - (before == 0 && x.in()->flow_syn[i] ? 1 : 0);
-    const int64_t bytes = (int64_t)data * x.in()->flow_payload_bytes[i];
+    const int64_t bytes = (int64_t)data * in.payload_bytes;
     x.out_flow_delivered_bytes()[f] += bytes;
     const int64_t iv = x.in()->interval_slots[x.iR()];
     if (iv > 0) {
@@ -72,7 +75,7 @@ DS_HD DS_FLATTEN void receive_segment(X DS_REF x, int f, int32_t seq, uint32_t n
   }
   // Delayed ACK: hold the ACK of a lone in-order segment until the next one or the timer;
   // anything out of order, filling a hole or duplicate is acknowledged at once.
-  if (x.in()->flow_delack[i] && advanced == 1 && r.delack_due == 0xFFFFFFFFu) {
+  if (in.delack && advanced == 1 && r.delack_due == 0xFFFFFFFFu) {
     r.delack_due = now + (uint32_t)x.in()->delack_slots[x.iR()];
     x.set_delack(f, r.delack_due);
     return;

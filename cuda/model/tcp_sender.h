@@ -42,7 +42,32 @@ struct Ack {
                      // sender ignores ACKs of its predecessor
 };
 
+// The flow's inputs that its packets and ACKs read, copied into its sender once
+// (sender_init), as LinkState keeps its link's: one load from a line the event has just
+// touched instead of a walk through the batch's arrays (an input array's address, then the
+// flow's row) per use; on the GPU each walk is a chain of dependent global loads. Read on
+// both sides (the receiver and the ACK pool take theirs here too); written only at init.
+// 32 bytes (a 64-flow replica's state stays within 64 KiB, tests/test_pack.py): sizes fit
+// 16 bits (scenario/checks.py: at most 65,535 bytes on the wire); inputs read only at a
+// flow's first segment or ACK (syn, delay_growth) stay where they are.
+struct FlowInputs {
+  double send_jitter_slots;  // flow_send_jitter_slots (ns-2 overhead_)
+  int32_t max_window;        // flow_max_window (window_)
+  int32_t access_limit;      // flow_access_limit (packets; 0: unlimited)
+  int32_t loop_slots;        // flow_loop_slots: an ACK's flight back to the sender
+  uint16_t wire_bytes;       // flow_wire_bytes: a data segment on the wire
+  uint16_t payload_bytes;    // flow_payload_bytes
+  uint8_t cls;               // flow_cls
+  uint8_t link1, link2;      // the first link of path 1 and of path 2 (flow_route, flow_route2)
+  uint8_t has_path2;         // flow_n_hops2 != 0
+  uint8_t variant;           // flow_variant
+  uint8_t delack;            // flow_delack
+  uint8_t pad[2];
+};
+static_assert(sizeof(FlowInputs) == 32, "FlowInputs: 32 bytes per flow");
+
 struct TcpSender {
+  FlowInputs flow;      // its flow's inputs (above)
   double cwnd;          // cwnd_ (packets)
   RttEstimator rtt;
   AccessLink nic;
@@ -151,7 +176,7 @@ DS_HD inline void output(X DS_REF x, int f, TcpSender& s, int32_t seq, uint32_t 
     if (rexmit) x.out_flow_retransmits()[f] += 1;
   }
   if (s.rto_due == kNeverSlot) set_rtx_timer(x, s, now);
-  const int32_t limit = x.in()->flow_access_limit[x.iF(f)];
+  const int32_t limit = s.flow.access_limit;
   const NicFifo fifo = x.nic_fifo(f, s);
   if (limit > 0 && fifo.size() >= limit) {
     // Counted here only: flow_drops belongs to the queue side, which may be behind this
@@ -185,7 +210,7 @@ DS_HD inline void pick_path(X DS_REF x, int f, TcpSender& s, int64_t size, uint3
 // by its sequence number (lifetime: a retransmission of an early segment goes on path 1).
 template <class X>
 DS_HD DS_INLINE bool seg_on_path2(X DS_REF x, size_t i, const TcpSender& s, int32_t seq) {
-  if (x.in()->flow_n_hops2[i] == 0) return false;
+  if (!s.flow.has_path2) return false;
   const uint8_t split = x.in()->flow_split[i];
   if (split == kSplitLifetime) return seq >= x.in()->flow_split_pkts[i];
   return split != kSplitNone && s.path2;
@@ -236,8 +261,8 @@ DS_HD inline void send_much(X DS_REF x, int f, TcpSender& s, uint32_t now, bool 
   if (s.start_due != kNeverSlot) return;
   const size_t i = x.iF(f);
   if (!s.finished) {
-    const int32_t wnd = x.in()->flow_max_window[i];
-    const double jitter = x.in()->flow_send_jitter_slots[i];
+    const int32_t wnd = s.flow.max_window;
+    const double jitter = s.flow.send_jitter_slots;
     if (jitter > 0.0 && !force && s.delsnd_due == kNeverSlot &&
         s.t_seqno <= s.highest_ack + window(s, wnd) && s.t_seqno < s.curseq) {
       s.delsnd_at = (double)now + draw_u01(x.seed(), kFamJitter, (uint32_t)f, s.jit_ctr) * jitter;
@@ -253,11 +278,11 @@ DS_HD inline void send_much(X DS_REF x, int f, TcpSender& s, uint32_t now, bool 
       }
     }
   }
-  const int32_t wire = x.in()->flow_wire_bytes[i];
-  const uint8_t cls = x.in()->flow_cls[i];
+  const int32_t wire = s.flow.wire_bytes;
+  const uint8_t cls = s.flow.cls;
   const uint8_t tag = DS_FEAT(x.hdr()->f_tcp_tag) ? (uint8_t)(sender_tag(x, f, s) << kHopTagShift) : 0;
-  const uint8_t link1 = (uint8_t)x.in()->flow_route[i * kMaxHops];
-  const uint8_t link2 = (uint8_t)x.in()->flow_route2[i * kMaxHops];
+  const uint8_t link1 = s.flow.link1;
+  const uint8_t link2 = s.flow.link2;
   s.wake_due = access_transmit(s.nic, x.nic_fifo(f, s), now,
                                [&](int32_t seq, bool rexmit, double start) {
                                  Packet* p = x.emit_slot(now);
@@ -280,12 +305,12 @@ template <class X>
 DS_HD inline void dupack_action(X DS_REF x, int f, TcpSender& s, uint32_t now) {
   const size_t i = x.iF(f);
   const bool recovered = s.highest_ack > s.recover;
-  const bool reno = x.in()->flow_variant[i] == kReno;
+  const bool reno = s.flow.variant == kReno;
   const bool allow = reno && s.last_cwnd_action == kActDupack;
   if (!(recovered || !x.in()->flow_bugfix[i] || allow || s.highest_ack == 0)) return;
   s.recover = s.maxseq;
   s.last_cwnd_action = kActDupack;
-  slowdown(s, x.in()->flow_max_window[i], false);
+  slowdown(s, s.flow.max_window, false);
   set_rtx_timer(x, s, now);  // reset_rtx_timer(1, 0): mild, no backoff
   s.rtt_active = 0;
   if (x.measuring) x.out_flow_fast_retransmits()[f] += 1;
@@ -337,7 +362,7 @@ DS_HD inline void check_finished(X DS_REF x, int f, TcpSender& s, uint32_t now) 
 template <class X>
 DS_HD inline void recv_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint32_t now) {
   const size_t i = x.iF(f);
-  const bool newreno = x.in()->flow_variant[i] == kNewReno;
+  const bool newreno = s.flow.variant == kNewReno;
   if (ackno > s.highest_ack) {
     if (newreno && s.last_cwnd_action == kActDupack && ackno < s.recover) {
       newreno_partial_ack(x.rto(), s, ackno);
@@ -361,7 +386,7 @@ DS_HD inline void recv_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint3
     }
     s.dupwnd = 0;
     newack(x, f, s, ackno, now);
-    opencwnd(s, x.in()->flow_max_window[i]);
+    opencwnd(s, s.flow.max_window);
     check_finished(x, f, s, now);
     // ns-2 delay_growth_ (tcp.cc / tcp-reno.cc / tcp-newreno.cc recv(), after
     // recv_newack_helper): `if (last_ack_ == 0 && delay_growth_) cwnd_ = initial_window();`
@@ -382,7 +407,7 @@ DS_HD inline void recv_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint3
       // Limited transmit (RFC 3042; ns-2 singledup_ and TcpAgent::send_one()): on the first
       // and second duplicate ACK, one new segment if the receiver's window and cwnd plus the
       // duplicate ACKs allow it, so that a small window can still reach three dupacks.
-      const int32_t wnd = x.in()->flow_max_window[i];
+      const int32_t wnd = s.flow.max_window;
       if (s.t_seqno <= s.highest_ack + wnd && s.t_seqno < s.curseq &&
           s.t_seqno <= s.highest_ack + (int32_t)s.cwnd + s.dupacks) {
         output(x, f, s, s.t_seqno, now);
@@ -410,7 +435,7 @@ DS_HD inline void rto_fire(X DS_REF x, int f, TcpSender& s, uint32_t now) {
     // ns-2 bugfix_ss_ (default 1): "First packet dropped, so don't use larger initial
     // windows": wnd_init_ = 1 (only delay_growth reads the initial window again)
     if (s.highest_ack == -1) s.iw_one = 1;
-    slowdown(s, x.in()->flow_max_window[x.iF(f)], true);
+    slowdown(s, s.flow.max_window, true);
   }
   if (backoff) rtt_backoff(x.rto(), s.rtt);
   set_rtx_timer(x, s, now);
@@ -472,6 +497,20 @@ DS_HD DS_INLINE int32_t syn_seqs(X DS_REF x, size_t i) {
 template <class X>
 DS_HD inline void sender_init(X DS_REF x, int f, TcpSender& s) {
   const size_t i = x.iF(f);
+  FlowInputs& c = s.flow;
+  c.send_jitter_slots = x.in()->flow_send_jitter_slots[i];
+  c.max_window = x.in()->flow_max_window[i];
+  c.access_limit = x.in()->flow_access_limit[i];
+  c.loop_slots = x.in()->flow_loop_slots[i];
+  c.wire_bytes = (uint16_t)x.in()->flow_wire_bytes[i];
+  c.payload_bytes = (uint16_t)x.in()->flow_payload_bytes[i];
+  c.cls = x.in()->flow_cls[i];
+  c.link1 = (uint8_t)x.in()->flow_route[i * kMaxHops];
+  c.link2 = (uint8_t)x.in()->flow_route2[i * kMaxHops];
+  c.has_path2 = x.in()->flow_n_hops2[i] != 0 ? 1 : 0;
+  c.variant = x.in()->flow_variant[i];
+  c.delack = x.in()->flow_delack[i] ? 1 : 0;
+  c.pad[0] = c.pad[1] = 0;
   // TcpAgent::set_initial_window(): with syn_ and delay_growth_ the SYN goes alone (cwnd 1);
   // else the initial window (with syn_ alone, ns-2 sends the SYN and data at once).
   const bool syn = x.in()->flow_syn[i];
