@@ -24,6 +24,13 @@ DS_HD DS_INLINE const int8_t* route_of(Replica DS_REF x, const Packet& p, int& n
   return x.in()->flow_route + i * kMaxHops;
 }
 
+// The links of a packet's route (route_of without the route: a flow's from its sender's copy).
+DS_HD DS_INLINE int hops_of(Replica DS_REF x, const Packet& p) {
+  if (p.flags & kPktSource) return x.in()->src_n_hops[x.iS(p.sender - x.shape().max_flows)];
+  const FlowInputs& in = x.snd(p.sender).flow;
+  return on_path2(p) ? in.n_hops2 : in.n_hops1;
+}
+
 DS_HD DS_INLINE void count_flow_drop(Replica DS_REF x, const Packet& p) {
   if (!(p.flags & kPktSource) && x.measuring && !stale(x, p)) x.out_flow_drops()[p.sender] += 1;
 }
@@ -160,7 +167,7 @@ DS_HD DS_RARE bool aqm_admits(Replica DS_REF x, const Packet& p, int l, int c, s
 // counted here).
 DS_HD DS_INLINE bool hook_lost(Replica DS_REF x, const Packet& p, int l, size_t k) {
   bool lost = false;
-  if (!(p.flags & (kPktSource | kPktRexmit)) && hop_index(p) == 0) {
+  if (!(p.flags & (kPktSource | kPktRexmit)) && hop_index(p) == 0 && x.snd(p.sender).flow.has_drops) {
     const int32_t* drops = x.in()->flow_drop_seq + x.iF(p.sender) * kMaxInjectedDrops;
     for (int d = 0; d < kMaxInjectedDrops && drops[d] >= 0; ++d) lost |= drops[d] == p.seq;
   }
@@ -308,9 +315,7 @@ DS_HD DS_FLATTEN void arrive(Replica DS_REF x, const Packet& p, uint32_t now) {
 
 // A packet has left link l: on to the next hop's delay line, or to its receiver.
 DS_HD DS_FLATTEN void depart(Replica DS_REF x, const Packet& p, int l, uint32_t now) {
-  int n_hops = 0;
-  route_of(x, p, n_hops);
-  if (hop_index(p) + 1 < n_hops) {
+  if (hop_index(p) + 1 < hops_of(x, p)) {
     Ring<TimedPacket> dl = x.dline_ring(l);
     if (dl.full()) {
       x.flag(kOvfDelayLine);

@@ -59,10 +59,11 @@ struct FlowInputs {
   uint16_t payload_bytes;    // flow_payload_bytes
   uint8_t cls;               // flow_cls
   uint8_t link1, link2;      // the first link of path 1 and of path 2 (flow_route, flow_route2)
-  uint8_t has_path2;         // flow_n_hops2 != 0
+  uint8_t n_hops1, n_hops2;  // the links of path 1 and of path 2 (flow_n_hops, flow_n_hops2;
+                             // 0: no second path)
   uint8_t variant;           // flow_variant
   uint8_t delack;            // flow_delack
-  uint8_t pad[2];
+  uint8_t has_drops;         // flow_drop_seq names a segment to drop (a validation hook)
 };
 static_assert(sizeof(FlowInputs) == 32, "FlowInputs: 32 bytes per flow");
 
@@ -210,7 +211,7 @@ DS_HD inline void pick_path(X DS_REF x, int f, TcpSender& s, int64_t size, uint3
 // by its sequence number (lifetime: a retransmission of an early segment goes on path 1).
 template <class X>
 DS_HD DS_INLINE bool seg_on_path2(X DS_REF x, size_t i, const TcpSender& s, int32_t seq) {
-  if (!s.flow.has_path2) return false;
+  if (s.flow.n_hops2 == 0) return false;
   const uint8_t split = x.in()->flow_split[i];
   if (split == kSplitLifetime) return seq >= x.in()->flow_split_pkts[i];
   return split != kSplitNone && s.path2;
@@ -507,10 +508,11 @@ DS_HD inline void sender_init(X DS_REF x, int f, TcpSender& s) {
   c.cls = x.in()->flow_cls[i];
   c.link1 = (uint8_t)x.in()->flow_route[i * kMaxHops];
   c.link2 = (uint8_t)x.in()->flow_route2[i * kMaxHops];
-  c.has_path2 = x.in()->flow_n_hops2[i] != 0 ? 1 : 0;
+  c.n_hops1 = (uint8_t)x.in()->flow_n_hops[i];
+  c.n_hops2 = (uint8_t)x.in()->flow_n_hops2[i];
   c.variant = x.in()->flow_variant[i];
   c.delack = x.in()->flow_delack[i] ? 1 : 0;
-  c.pad[0] = c.pad[1] = 0;
+  c.has_drops = x.in()->flow_drop_seq[i * kMaxInjectedDrops] >= 0 ? 1 : 0;
   // TcpAgent::set_initial_window(): with syn_ and delay_growth_ the SYN goes alone (cwnd 1);
   // else the initial window (with syn_ alone, ns-2 sends the SYN and data at once).
   const bool syn = x.in()->flow_syn[i];
