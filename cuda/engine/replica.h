@@ -278,7 +278,21 @@ struct Replica {
   DS_HD DS_INLINE BatchOutput* rec() const { return const_cast<BatchOutput*>(&v().out); }
 #ifdef __CUDA_ARCH__
   DS_HD DS_INLINE const BatchInput* in() const { return &v().in; }
+#ifdef DS_CUDA_SLIM
+  // The slim kernel reads the batch's shape through the read-only path too (DS_LAYOUT_OFF):
+  // a copy made of __ldg words, of which the compiler keeps only the fields read.
+  DS_HD DS_INLINE BatchShape shape() const {
+    static_assert(sizeof(BatchShape) % 4 == 0, "BatchShape: 32-bit fields");
+    BatchShape s;
+    const int32_t* src = (const int32_t*)&v().in.shape;
+    int32_t* dst = (int32_t*)&s;
+#pragma unroll
+    for (int i = 0; i < (int)(sizeof(BatchShape) / 4); ++i) dst[i] = __ldg(src + i);
+    return s;
+  }
+#else
   DS_HD DS_INLINE const BatchShape& shape() const { return v().in.shape; }
+#endif
   DS_HD DS_INLINE uint64_t seed() const { return v().in.seed[r]; }
   DS_HD DS_INLINE RtoParams rto() const {
     const BatchInput& i = v().in;
@@ -307,10 +321,26 @@ struct Replica {
   // one load, as the old per-replica view had; computing it costs the CPU 16% more
   // instructions per replica-slot, benchmarks/slot_cost.py).
 #ifdef __CUDA_ARCH__
+// The slim kernel reads the Layout's offsets through the read-only path (__ldg): c_views is
+// written by the host before a launch and never during one, and a read-only load may be
+// kept and reused across the stores to the state that follow, where a plain one is loaded
+// again at every use (the compiler cannot tell a store to the state from one to c_views).
+// With the shape read the same way (shape(), above), benchmarks/hot_sass.py counts ~1,457
+// -> ~1,171 (1 flow) and ~1,701 -> ~1,384 (64 flows) SASS instructions per replica-slot, at
+// 80 registers and no spills still; in the full kernel the offsets alone cost 26 bytes of
+// spills at 96 registers (ptxas sm_90), so that one keeps plain loads. A copy of the
+// inputs' addresses made the same way went to a 3,328-byte stack frame: not done.
+#ifdef DS_CUDA_SLIM
+#define DS_LAYOUT_OFF(field) ((size_t)__ldg((const unsigned long long*)&L().field))
+#define DS_LAYOUT_P() (__ldg(&L().P))
+#else
+#define DS_LAYOUT_OFF(field) (L().field)
+#define DS_LAYOUT_P() (L().P)
+#endif
 #define DS_STATE_ACCESSOR(name, T, off) \
-  DS_HD DS_INLINE T* name() const { return at<T>(L().off); }
+  DS_HD DS_INLINE T* name() const { return at<T>(DS_LAYOUT_OFF(off)); }
 #define DS_OUT_ACCESSOR(name, T, dim) \
-  DS_HD DS_INLINE T* out_##name() const { return at<T>(L().out.name); }
+  DS_HD DS_INLINE T* out_##name() const { return at<T>(DS_LAYOUT_OFF(out.name)); }
 #else
 #define DS_STATE_ACCESSOR(name, T, off) \
   DS_HD DS_INLINE T* name() const { return c.name; }
@@ -326,10 +356,12 @@ struct Replica {
   // timer (queue side).
 #ifdef __CUDA_ARCH__
   DS_HD DS_INLINE MinTree tree() const {
-    return MinTree{at<uint32_t>(L().tree_key), at<uint16_t>(L().tree_win), L().P};
+    return MinTree{at<uint32_t>(DS_LAYOUT_OFF(tree_key)), at<uint16_t>(DS_LAYOUT_OFF(tree_win)),
+                   DS_LAYOUT_P()};
   }
   DS_HD DS_INLINE MinTree rxtree() const {
-    return MinTree{at<uint32_t>(L().rx_key), at<uint16_t>(L().rx_win), L().P};
+    return MinTree{at<uint32_t>(DS_LAYOUT_OFF(rx_key)), at<uint16_t>(DS_LAYOUT_OFF(rx_win)),
+                   DS_LAYOUT_P()};
   }
 #else
   DS_HD DS_INLINE MinTree tree() const { return c.tree; }
