@@ -4,6 +4,7 @@ Used to show the matrix catches schedule-dependent models (issue 20: run at f36c
 model, it lists every schedule under which a case's bits change)."""
 from __future__ import annotations
 
+import argparse
 import json
 import pathlib
 import sys
@@ -18,6 +19,9 @@ from test_schedule import CLIPS, LANES, RINGS  # noqa: E402
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out", nargs="?", help="where to write the summary (JSON); else printed only")
+    args = ap.parse_args()
     cases = golden_cases()
     ref = {n: run_packed(pack([sc], [sd]), "cpu") for n, sc, sd in cases}
     rows = []
@@ -38,8 +42,8 @@ def main() -> None:
     summary = {"schedules": runs, "cases": len(cases), "differing_case_runs": len(rows),
                "schedules_with_a_difference_per_case": by_case, "rows": rows}
     print(json.dumps({k: v for k, v in summary.items() if k != "rows"}, indent=1))
-    if len(sys.argv) > 1:
-        pathlib.Path(sys.argv[1]).write_text(json.dumps(summary, indent=1) + "\n")
+    if args.out:
+        pathlib.Path(args.out).write_text(json.dumps(summary, indent=1) + "\n")
 
 
 if __name__ == "__main__":
