@@ -64,7 +64,7 @@ from diffsweep import engine
 from diffsweep.pack import pack
 from diffsweep.scenarios import kaur_vin
 so, n, dur = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-spec = importlib.util.spec_from_file_location("_engine_cpu_slim", so)
+spec = importlib.util.spec_from_file_location(so.rsplit("/", 1)[-1].split(".")[0], so)
 mod = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(mod)
 sc = kaur_vin(n_flows=n, rtp_intervals=(12, 26, 8) if n >= 8 else None, ef="onoff",
@@ -89,19 +89,21 @@ def norm(path: str) -> str:
     return p
 
 
-def build_gcov(src: Path, d: Path) -> Path:
+def build_gcov(src: Path, d: Path, kernel: str = "slim") -> Path:
     import pybind11
     inc = [f"-I{pybind11.get_include()}", f"-I{sysconfig.get_paths()['include']}",
            f"-I{src / 'cuda'}"]
     flags = ["g++", "-std=c++17", "-O0", "-fno-inline", "--coverage", "-fPIC", "-fopenmp",
-             "-ffp-contract=off", "-fno-fast-math", "-DDS_HOST_SLIM", *inc]
+             "-ffp-contract=off", "-fno-fast-math", *inc] + (["-DDS_HOST_SLIM"] if kernel == "slim" else [])
     objs = []
     for s in ("bindings/module.cpp", "cuda/backend_cpu.cpp"):
         o = d / (Path(s).stem + ".o")
         subprocess.run([*flags, "-c", str(src / s), "-o", str(o)], check=True,
                        capture_output=True)
         objs.append(str(o))
-    so = d / f"_engine_cpu_slim{sysconfig.get_config_var('EXT_SUFFIX')}"
+    # the module's name as bindings/module.cpp gives it for each build
+    name = "_engine_cpu_slim" if kernel == "slim" else "_engine_cpu"
+    so = d / f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
     subprocess.run(["g++", "-shared", "-fopenmp", "--coverage", *objs, "-o", str(so)],
                    check=True, capture_output=True)
     return so
@@ -139,13 +141,14 @@ def per_slot(so: Path, d: Path, n: int, short_s: float, long_s: float) -> dict:
     return {k: (c2[k] - c1.get(k, 0)) / (s2 - s1) for k in c2}
 
 
-def slim_sass(src: Path, arch: str, d: Path) -> list[tuple[int, tuple]]:
-    """(address, inline chain innermost first) of every instruction of the slim kernel."""
-    cubin = d / "slim.cubin"
+def slim_sass(src: Path, arch: str, d: Path, kernel: str = "slim") -> list[tuple[int, tuple]]:
+    """(address, inline chain innermost first) of every instruction of the slim (or full)
+    kernel."""
+    cubin = d / f"{kernel}.cubin"
     subprocess.run(["nvcc", "-std=c++17", f"-arch={arch}", "-fmad=false",
                     "--expt-relaxed-constexpr", "-DDS_BACKEND_CUDA", "-O3", "-lineinfo", "-I",
                     str(src / "cuda"), "-I", "/usr/local/cuda/include/cccl", "-cubin", "-o",
-                    str(cubin), str(src / "cuda" / "kernel_slim.cu")],
+                    str(cubin), str(src / "cuda" / f"kernel_{kernel}.cu")],
                    check=True, capture_output=True)
     text = subprocess.run([tool("nvdisasm"), "-g", "-gi", str(cubin)], check=True,
                           capture_output=True, text=True).stdout
@@ -203,6 +206,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--src", default=str(ROOT), help="a diffsweep checkout")
     ap.add_argument("--arch", default="sm_90")
+    ap.add_argument("--kernel", default="slim", choices=["slim", "full"],
+                    help="which kernel (the full one: the CPU engine built plain, to match)")
     ap.add_argument("--short-s", type=float, default=2.0)
     ap.add_argument("--long-s", type=float, default=7.0)
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
@@ -212,8 +217,8 @@ def main() -> None:
     src = Path(args.src)
     with tempfile.TemporaryDirectory() as d:
         d = Path(d)
-        so = build_gcov(src, d)
-        ins = slim_sass(src, args.arch, d)
+        so = build_gcov(src, d, args.kernel)
+        ins = slim_sass(src, args.arch, d, args.kernel)
         cases = {}
         for n in (1, 64):
             r = analyse(ins, per_slot(so, d, n, args.short_s, args.long_s))
@@ -225,8 +230,9 @@ def main() -> None:
                          text=True).stdout.strip() or "tree"
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    path = out / f"hot-sass-{rev}-{args.arch}.json"
-    path.write_text(json.dumps({"commit": rev, "arch": args.arch, "host": platform.node(),
+    path = out / f"hot-sass-{rev}-{args.arch}{'' if args.kernel == 'slim' else '-full'}.json"
+    path.write_text(json.dumps({"commit": rev, "arch": args.arch, "kernel": args.kernel,
+                                "host": platform.node(),
                                 "static_instructions": len(ins), "threshold_per_slot": THRESHOLD,
                                 "short_s": args.short_s, "long_s": args.long_s,
                                 "cases": cases}, indent=2) + "\n")

@@ -253,6 +253,24 @@ struct HostCache {
   size_t row_l;
 };
 
+#ifdef __CUDA_ARCH__
+#ifdef DS_CUDA_SLIM
+constexpr bool kSlimKernel = true;
+#else
+constexpr bool kSlimKernel = false;
+#endif
+DS_HD constexpr bool same_name(const char* a, const char* b) {
+  return *a == *b && (*a == 0 || same_name(a + 1, b + 1));
+}
+// The state of the rare models (and the tie-break scratch): arrays the full kernel reaches
+// with plain offset loads, to stay at 96 registers without spills (replica.h, DS_LAYOUT_RO).
+DS_HD constexpr bool rare_state_array(const char* n) {
+  return same_name(n, "red") || same_name(n, "markers") || same_name(n, "conns") ||
+         same_name(n, "gens") || same_name(n, "xfers") || same_name(n, "websess") ||
+         same_name(n, "sxs") || same_name(n, "stage2");
+}
+#endif
+
 // One replica as the engine code sees it: its state block, its index, its batch. Small enough
 // to live in registers and to be passed by value (16-24 bytes): every array of the block is
 // found from the block's address and the batch's Layout, every input from the batch's view.
@@ -279,7 +297,7 @@ struct Replica {
 #ifdef __CUDA_ARCH__
   DS_HD DS_INLINE const BatchInput* in() const { return &v().in; }
 #ifdef DS_CUDA_SLIM
-  // The slim kernel reads the batch's shape through the read-only path too (DS_LAYOUT_OFF):
+  // The slim kernel reads the batch's shape through the read-only path too (DS_LAYOUT_RO):
   // a copy made of __ldg words, of which the compiler keeps only the fields read.
   DS_HD DS_INLINE BatchShape shape() const {
     static_assert(sizeof(BatchShape) % 4 == 0, "BatchShape: 32-bit fields");
@@ -321,26 +339,32 @@ struct Replica {
   // one load, as the old per-replica view had; computing it costs the CPU 16% more
   // instructions per replica-slot, benchmarks/slot_cost.py).
 #ifdef __CUDA_ARCH__
-// The slim kernel reads the Layout's offsets through the read-only path (__ldg): c_views is
+// The kernels read the Layout's offsets through the read-only path (__ldg): c_views is
 // written by the host before a launch and never during one, and a read-only load may be
 // kept and reused across the stores to the state that follow, where a plain one is loaded
 // again at every use (the compiler cannot tell a store to the state from one to c_views).
-// With the shape read the same way (shape(), above), benchmarks/hot_sass.py counts ~1,457
-// -> ~1,171 (1 flow) and ~1,701 -> ~1,384 (64 flows) SASS instructions per replica-slot, at
-// 80 registers and no spills still; in the full kernel the offsets alone cost 26 bytes of
-// spills at 96 registers (ptxas sm_90), so that one keeps plain loads. A copy of the
-// inputs' addresses made the same way went to a 3,328-byte stack frame: not done.
+// The slim kernel for every array and the flow trees, with the shape read the same way
+// (shape(), above): benchmarks/hot_sass.py ~1,457 -> ~1,171 (1 flow) and ~1,701 -> ~1,384
+// (64 flows) SASS instructions per replica-slot, 80 registers and no spills still. The full
+// kernel for the counters and every array but the rare models' (below): ~1,578 -> ~1,302
+// and ~1,828 -> ~1,518 on the same replicas, 96 registers and no spills; with those arrays,
+// the trees or the shape too ptxas spilled 26-54 bytes. A copy of the inputs' addresses
+// made the same way went to a 3,328-byte stack frame: not done.
+#define DS_LAYOUT_RO(field) ((size_t)__ldg((const unsigned long long*)&L().field))
 #ifdef DS_CUDA_SLIM
-#define DS_LAYOUT_OFF(field) ((size_t)__ldg((const unsigned long long*)&L().field))
 #define DS_LAYOUT_P() (__ldg(&L().P))
+#define DS_TREE_OFF(field) DS_LAYOUT_RO(field)
 #else
-#define DS_LAYOUT_OFF(field) (L().field)
 #define DS_LAYOUT_P() (L().P)
+#define DS_TREE_OFF(field) (L().field)
 #endif
-#define DS_STATE_ACCESSOR(name, T, off) \
-  DS_HD DS_INLINE T* name() const { return at<T>(DS_LAYOUT_OFF(off)); }
+#define DS_STATE_ACCESSOR(name, T, off)                                            \
+  DS_HD DS_INLINE T* name() const {                                                \
+    if constexpr (kSlimKernel || !rare_state_array(#name)) return at<T>(DS_LAYOUT_RO(off)); \
+    else return at<T>(L().off);                                                    \
+  }
 #define DS_OUT_ACCESSOR(name, T, dim) \
-  DS_HD DS_INLINE T* out_##name() const { return at<T>(DS_LAYOUT_OFF(out.name)); }
+  DS_HD DS_INLINE T* out_##name() const { return at<T>(DS_LAYOUT_RO(out.name)); }
 #else
 #define DS_STATE_ACCESSOR(name, T, off) \
   DS_HD DS_INLINE T* name() const { return c.name; }
@@ -356,11 +380,11 @@ struct Replica {
   // timer (queue side).
 #ifdef __CUDA_ARCH__
   DS_HD DS_INLINE MinTree tree() const {
-    return MinTree{at<uint32_t>(DS_LAYOUT_OFF(tree_key)), at<uint16_t>(DS_LAYOUT_OFF(tree_win)),
+    return MinTree{at<uint32_t>(DS_TREE_OFF(tree_key)), at<uint16_t>(DS_TREE_OFF(tree_win)),
                    DS_LAYOUT_P()};
   }
   DS_HD DS_INLINE MinTree rxtree() const {
-    return MinTree{at<uint32_t>(DS_LAYOUT_OFF(rx_key)), at<uint16_t>(DS_LAYOUT_OFF(rx_win)),
+    return MinTree{at<uint32_t>(DS_TREE_OFF(rx_key)), at<uint16_t>(DS_TREE_OFF(rx_win)),
                    DS_LAYOUT_P()};
   }
 #else
