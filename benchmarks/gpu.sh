@@ -58,8 +58,9 @@ if want spread; then
   # family's one engine call, and the same call on the CPU cores; tables bit-identical
   # (the flow teams too: default_lanes gives this family one lane per replica, since it fits
   # one replica per resident warp: 5.94 s against 6.85 s with teams on an H100, 2026-11-26)
-  step spread python3 benchmarks/spread.py --quick --cpu --lanes default,teams --per-warp auto,1,2,4,8,32 \
-    --out "$OUT"
+  # (SPREAD_PER_WARP=auto for a short call: the engine's choice only)
+  step spread python3 benchmarks/spread.py --quick --cpu --lanes default,teams \
+    --per-warp "${SPREAD_PER_WARP:-auto,1,2,4,8,32}" --out "$OUT"
   # the same family on the full kernel (the slim one is the default for Kaur & Vin's replicas)
   step spread_full_kernel env DIFFSWEEP_CUDA_KERNEL=full python3 benchmarks/spread.py --quick \
     --per-warp auto,8 --out "$OUT/full-kernel"
