@@ -18,7 +18,9 @@ line and the chain of call sites it was inlined through. An instruction's copy i
   * never, when any of its call sites never runs on the CPU (a copy in a path not taken);
   * else its line's count, shared among that line's copies by their immediate call sites'
     counts (a function inlined at three places runs where it is called from).
-Frames with no CPU counterpart (the kernel's round loop, CUDA headers) have no say.
+Frames with no CPU counterpart (the kernel's round loop, CUDA headers) have no say. Counts
+are per line: a draw written on the line of the test that guards it counts at the test's
+rate, so such a draw goes on a line of its own (queue_side.h, hook_lost).
 Printed and written (<out>/hot-sass-<commit>-<arch>.json), per case:
   * est_executed_per_slot: SASS instructions a lone replica's thread executes per slot
     (rough: a loop nvcc unrolled counts each unrolled copy at the loop line's full count,

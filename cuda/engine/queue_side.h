@@ -172,7 +172,8 @@ DS_HD DS_INLINE bool hook_lost(Replica DS_REF x, const Packet& p, int l, size_t 
     for (int d = 0; d < kMaxInjectedDrops && drops[d] >= 0; ++d) lost |= drops[d] == p.seq;
   }
   const double loss = x.links()[l].loss_prob;
-  if (!lost && loss > 0.0) lost = draw_u01(x.seed(), kFamLoss, (uint32_t)l, x.hdr()->ctr_loss) < loss;
+  if (!lost && loss > 0.0)  // (a line of its own: benchmarks/hot_sass.py counts the draws)
+    lost = draw_u01(x.seed(), kFamLoss, (uint32_t)l, x.hdr()->ctr_loss) < loss;
   if (lost) {  // counted at link class k
     if (x.measuring) x.out_q_random_drops()[k] += 1;
     count_flow_drop(x, p);
