@@ -263,7 +263,7 @@ DS_HD constexpr bool same_name(const char* a, const char* b) {
   return *a == *b && (*a == 0 || same_name(a + 1, b + 1));
 }
 // The state of the rare models (and the tie-break scratch): arrays the full kernel reaches
-// with plain offset loads, to stay at 96 registers without spills (replica.h, DS_LAYOUT_RO).
+// with plain offset loads, to stay at 96 registers without spills (DS_LAYOUT_RO, below).
 DS_HD constexpr bool rare_state_array(const char* n) {
   return same_name(n, "red") || same_name(n, "markers") || same_name(n, "conns") ||
          same_name(n, "gens") || same_name(n, "xfers") || same_name(n, "websess") ||
@@ -344,12 +344,12 @@ struct Replica {
 // kept and reused across the stores to the state that follow, where a plain one is loaded
 // again at every use (the compiler cannot tell a store to the state from one to c_views).
 // The slim kernel for every array and the flow trees, with the shape read the same way
-// (shape(), above): benchmarks/hot_sass.py ~1,457 -> ~1,171 (1 flow) and ~1,701 -> ~1,384
-// (64 flows) SASS instructions per replica-slot, 80 registers and no spills still. The full
-// kernel for the counters and every array but the rare models' (below): ~1,578 -> ~1,302
-// and ~1,828 -> ~1,518 on the same replicas, 96 registers and no spills; with those arrays,
-// the trees or the shape too ptxas spilled 26-54 bytes. A copy of the inputs' addresses
-// made the same way went to a 3,328-byte stack frame: not done.
+// (shape(), above): ~20% fewer SASS instructions per replica-slot (benchmarks/hot_sass.py,
+// Kaur & Vin's 1- and 64-flow replicas; benchmarks/gpu.md), 80 registers and no spills
+// still. The full kernel for the counters and every array but the rare models'
+// (rare_state_array): ~12% fewer, 96 registers and no spills; with those arrays, the trees
+// or the shape too ptxas spilled 26-54 bytes. A copy of the inputs' addresses made the same
+// way went to a 3,328-byte stack frame: not done.
 #define DS_LAYOUT_RO(field) ((size_t)__ldg((const unsigned long long*)&L().field))
 #ifdef DS_CUDA_SLIM
 #define DS_LAYOUT_P() (__ldg(&L().P))
