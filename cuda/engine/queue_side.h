@@ -24,11 +24,13 @@ DS_HD DS_INLINE const int8_t* route_of(Replica DS_REF x, const Packet& p, int& n
   return x.in()->flow_route + i * kMaxHops;
 }
 
-// The links of a packet's route (route_of without the route: a flow's from its sender's copy).
+// The links of a packet's route (route_of without the route: a flow's from its sender's copy,
+// for a departure). route_of keeps its own reads: taking its n_hops from here too made ptxas
+// spill 16 (slim) and 38 (full) bytes, the delay-line loop then reading the sender's line.
 DS_HD DS_INLINE int hops_of(Replica DS_REF x, const Packet& p) {
   if (p.flags & kPktSource) return x.in()->src_n_hops[x.iS(p.sender - x.shape().max_flows)];
-  const FlowInputs& in = x.snd(p.sender).flow;
-  return on_path2(p) ? in.n_hops2 : in.n_hops1;
+  const FlowInputs& flow = x.snd(p.sender).flow;
+  return on_path2(p) ? flow.n_hops2 : flow.n_hops1;
 }
 
 DS_HD DS_INLINE void count_flow_drop(Replica DS_REF x, const Packet& p) {

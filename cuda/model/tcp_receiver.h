@@ -54,7 +54,7 @@ DS_HD inline int32_t rx_accept(TcpReceiver& r, uint32_t* bits, int32_t seq) {
 template <class X>
 DS_HD DS_FLATTEN void receive_segment(X DS_REF x, int f, int32_t seq, uint32_t now) {
   TcpReceiver& r = x.rcv(f);
-  const FlowInputs& in = x.snd(f).flow;  // its flow's inputs (model/tcp_sender.h)
+  const FlowInputs& flow = x.snd(f).flow;  // its flow's inputs (model/tcp_sender.h)
   const size_t i = x.iF(f);
   const int32_t before = r.rcv_next;
   int32_t advanced = rx_accept(r, x.rxbits(f), seq);
@@ -65,7 +65,7 @@ DS_HD DS_FLATTEN void receive_segment(X DS_REF x, int f, int32_t seq, uint32_t n
   if (advanced > 0 && x.measuring) {
     // with syn_ the SYN (seq 0) carries no data: it is acknowledged, not delivered
     const int32_t data = advanced - (before == 0 && x.in()->flow_syn[i] ? 1 : 0);
-    const int64_t bytes = (int64_t)data * in.payload_bytes;
+    const int64_t bytes = (int64_t)data * flow.payload_bytes;
     x.out_flow_delivered_bytes()[f] += bytes;
     const int64_t iv = x.in()->interval_slots[x.iR()];
     if (iv > 0) {
@@ -75,7 +75,7 @@ DS_HD DS_FLATTEN void receive_segment(X DS_REF x, int f, int32_t seq, uint32_t n
   }
   // Delayed ACK: hold the ACK of a lone in-order segment until the next one or the timer;
   // anything out of order, filling a hole or duplicate is acknowledged at once.
-  if (in.delack && advanced == 1 && r.delack_due == 0xFFFFFFFFu) {
+  if (flow.delack && advanced == 1 && r.delack_due == 0xFFFFFFFFu) {
     r.delack_due = now + (uint32_t)x.in()->delack_slots[x.iR()];
     x.set_delack(f, r.delack_due);
     return;
