@@ -421,20 +421,23 @@ DS_HD DS_DEVICE_CALL void serve_link(Replica DS_REF x, int l, uint32_t now) {
   const int32_t* weight = sched == kSchedWrr ? x.in()->class_weight + x.iLC(l, 0) : nullptr;
   for (;;) {
     const int c = link_pick(ls, sched, q, nc, weight);
-    if (c < 0) break;
+    if (c < 0) {  // nothing on the wire, every class empty: what link_end_slot would find
+      ls.idle = 1;  // (a packet's class is one of every link's on its route, scenario.py)
+      return;
+    }
     Ring<Packet> ring = x.queue_ring(l, c);
     const int bytes = ring.front().bytes;
     if ((double)bytes > ls.credit) {
       ls.busy_cls = c;
       ls.wire_bytes = bytes;
-      break;
+      ls.idle = 0;
+      return;
     }
     ls.credit -= (double)bytes;
     ls.busy_cls = -1;
     if (sched == kSchedWrr) wrr_sent(ls.wrr, c, nc, weight);
     link_send(x, l, c, ring, now);
   }
-  link_end_slot(ls, q);
 }
 
 DS_HD inline void order_arrivals(Replica DS_REF x) {
@@ -506,7 +509,7 @@ DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInput
     x.push_ack(f, x.rcv(f).rcv_next - 1, now);
   }
   for (int k = 0; k < si.lanes; ++k)  // lanes own ascending blocks: flow order
-    while (x.emitted_due(k, now)) x.stage_emitted(k);
+    x.stage_emitted(k, now);
   for (int s = 0; s < si.n_sources; ++s) source_step(x, s, now);
   const int nl = si.n_links;
   for (int l = 0; l < nl; ++l) {
