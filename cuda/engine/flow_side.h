@@ -48,7 +48,9 @@ DS_HD inline void flow_events(Replica DS_REF x, int f, uint32_t now) {
   const bool delayed_send = s.delsnd_due <= now;  // send jitter: the held send is due
   if (delayed_send) s.delsnd_due = kNeverSlot;
   if (s.rto_due <= now) rto_fire(x, f, s, now);
-  for (const Ack* a = x.first_ack(s); a && a->due <= now; a = x.first_ack(s)) {
+  // (the first ACK's index tested, not a pointer to it made and then tested for null:
+  // hot_sass.py, 16 fewer SASS instructions per replica-slot)
+  while (s.ack_first >= 0 && x.acks()[s.ack_first].due <= now) {
     const Ack ack = x.take_ack(s);
     if (ack.gen == s.gen) recv_ack(x, f, s, ack.ackno, now);  // else for an earlier transfer
   }
@@ -66,8 +68,7 @@ DS_HD inline void flow_events(Replica DS_REF x, int f, uint32_t now) {
     if (DS_FEAT(fh.f_app) && x.sx(f).app_next < (double)k)
       k = (uint32_t)x.sx(f).app_next;  // the application's next write
   }
-  const Ack* a = x.first_ack(s);
-  if (a && a->due < k) k = a->due;
+  if (s.ack_first >= 0 && x.acks()[s.ack_first].due < k) k = x.acks()[s.ack_first].due;
   x.tree().replay(f, k, x.lane_root(f));  // f was its lane's minimum (flow_phase)
 }
 

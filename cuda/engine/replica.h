@@ -422,10 +422,6 @@ struct Replica {
   DS_HD DS_INLINE NicFifo nic_fifo(int f, TcpSender& s) const {
     return NicFifo{&s.nic, nic(), nic_next(), nic_pools() + (f >> lane_shift())};
   }
-  // The first ACK in flight to sender s (null: none).
-  DS_HD DS_INLINE Ack* first_ack(const TcpSender& s) const {
-    return s.ack_first < 0 ? nullptr : acks() + s.ack_first;
-  }
   // Flow side: sender s takes its first ACK.
   DS_HD DS_INLINE Ack take_ack(TcpSender& s) const {
     Ack* pool = acks();
