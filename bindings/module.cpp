@@ -257,7 +257,8 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
         "the tasks that makes; with resident_warps resident at once (engine/family.h).");
   m.def("uses_rare_models", &uses_rare_models, py::arg("shape"), py::arg("arrays"),
         "Per replica of a packed batch, whether it uses a rare model (edge conditioners, AQM, "
-        "traffic generators, applications, traced flows, TCP-aware tags, non-green packets): "
+        "traffic generators, applications, traced flows, TCP-aware tags, non-green packets, "
+        "validation hooks): "
         "the CUDA engine runs a launch whose replicas use none on its slim kernel.");
   m.def("input_fields", [] {
     std::vector<std::tuple<std::string, std::string, std::string>> v;

@@ -1,5 +1,6 @@
 // The slim CUDA kernel: every rare model compiled out (DS_FEAT false: no edge conditioners,
-// AQM, traffic generators, applications, traced flows, TCP-aware tags or non-green packets),
+// AQM, traffic generators, applications, traced flows, TCP-aware tags, non-green packets or
+// validation hooks: a lossy link, injected drops),
 // for launches whose replicas use none (engine/features.h). Same source as the full kernel
 // (kernel.cuh); with those flags false both run the same operations on every replica.
 #define DS_CUDA_SLIM 1

@@ -379,19 +379,24 @@ def test_no_merge_when_padding_would_cost_much_memory():
 
 def test_the_cuda_kernel_is_the_slim_one_only_without_rare_models(monkeypatch):
     """engine.cuda_kernel (the host's choice, cuda/engine/features.h): a job whose replicas use
-    no edge conditioner, AQM, traffic generator, application, traced flow, TCP-aware tag or
-    non-green packet runs on the slim kernel; one replica that does puts the job on the full
-    one. The golden cases: drop-tail TCP, sources, WRR, losses and access links are slim;
-    DiffServ conditioners and RIO, traffic, two domains, CBQ with RED and TCP-aware tags full."""
+    no edge conditioner, AQM, traffic generator, application, traced flow, TCP-aware tag,
+    non-green packet or validation hook (a lossy link, injected drops) runs on the slim kernel;
+    one replica that does puts the job on the full one. The golden cases: drop-tail TCP,
+    sources, WRR and access links are slim; the multi-hop family (its lossy link), injected
+    drops, DiffServ conditioners and RIO, traffic, two domains, CBQ with RED and TCP-aware
+    tags full."""
     from diffsweep import engine
     from diffsweep.pack import pack
     from engine_cases import golden_cases
 
-    slim = ("kaur", "multihop", "wrr", "drops")
+    slim = {"kaur0", "kaur1", "kaur2", "kaur3", "kaur4", "kaur5", "kaur6", "kaur7", "wrr0",
+            "drops3"}  # drops3: access-link buffers and finite transfers, no injected drop
     packed = {name: pack([sc], [seed]) for name, sc, seed in golden_cases()}
     for name, p in packed.items():
-        assert engine.cuda_kernel([p]) == ("slim" if name.rstrip("0123456789") in slim else "full"), name
-    assert engine.cuda_kernel([packed["kaur0"], packed["drops1"]]) == "slim"
+        assert engine.cuda_kernel([p]) == ("slim" if name in slim else "full"), name
+    assert engine.cuda_kernel([packed["kaur0"], packed["drops3"]]) == "slim"
+    assert engine.cuda_kernel([packed["kaur0"], packed["drops1"]]) == "full"
+    assert engine.cuda_kernel([packed["kaur0"], packed["multihop0"]]) == "full"
     assert engine.cuda_kernel([packed["kaur0"], packed["diffserv0"]]) == "full"
     cases = {name: (sc, seed) for name, sc, seed in golden_cases()}
     both = pack([cases["kaur0"][0], cases["diffserv0"][0]], [1, 2])

@@ -1,6 +1,6 @@
 // The rare models a replica uses, read from its inputs: edge conditioners, AQM, traffic
 // generators, telnet-like applications, traced flows, TCP-aware tags, packets that start other
-// than green. init_replica keeps them in the replica's header (ReplicaHdr's f_* flags, read
+// than green, and the validation hooks (a link's Bernoulli loss, a flow's injected drops). init_replica keeps them in the replica's header (ReplicaHdr's f_* flags, read
 // through DS_FEAT); the CUDA host runs a launch on the slim kernel, built with every flag false
 // (kernel_slim.cu), when none of its replicas uses any (batch_uses_features).
 #pragma once
@@ -16,9 +16,11 @@
 namespace ds {
 
 struct ReplicaFeatures {
-  uint8_t markers, traffic, aqm, app, trace, tcp_tag, colour;
+  uint8_t markers, traffic, aqm, app, trace, tcp_tag, colour, hooks;
   bool balancing;  // a Balancing Marker (its connection table: BatchShape::conn_meters)
-  DS_HD bool any() const { return (markers | traffic | aqm | app | trace | tcp_tag | colour) != 0; }
+  DS_HD bool any() const {
+    return (markers | traffic | aqm | app | trace | tcp_tag | colour | hooks) != 0;
+  }
 };
 
 // Replica r's rows of a batch's inputs (the layout every per-flow, per-link, per-source and
@@ -44,6 +46,10 @@ DS_HD inline ReplicaFeatures replica_features(const BatchInput& in, int32_t r) {
     if (kind == kMarkRttAware || kind == kMarkRttRto || in.marker_sw_k[rm + m] > 0) ft.tcp_tag = 1;
     if (kind == kMarkBalancing) ft.balancing = true;
   }
+  for (int l = 0; l < nl; ++l)
+    if (in.link_loss_prob[rl + l] > 0.0) ft.hooks = 1;
+  for (int f = 0; f < nf; ++f)
+    if (in.flow_drop_seq[(rf + f) * kMaxInjectedDrops] >= 0) ft.hooks = 1;
   ft.colour = ft.markers;
   for (int f = 0; f < nf; ++f)
     if (in.flow_colour[rf + f] != kGreen) ft.colour = 1;

@@ -48,6 +48,7 @@ struct ReplicaHdr {
   uint8_t f_tcp_tag;  // a conditioner that reads its senders' TCP state (marker_tcp_aware.h)
   uint8_t f_trace;    // flows whose cwnd is traced
   uint8_t f_flow_ext; // f_trace | f_traffic | f_app: a flow event's rare steps (flow_side.h)
+  uint8_t f_hooks;    // validation hooks: a link's Bernoulli loss, a flow's injected drops
   uint32_t peak_due;  // traffic: the first slot at which an assigned transfer starts and has
                       // not been counted alive yet (engine/traffic.h, count_starts); never
                       // without traffic

@@ -83,6 +83,7 @@ DS_HD inline void init_replica(Replica DS_REF x) {
     h.f_trace = ft.trace;
     h.f_tcp_tag = ft.tcp_tag;
     h.f_colour = ft.colour;
+    h.f_hooks = ft.hooks;
     for (int j = 0; j < kMaxTraced; ++j) h.trace_next[j] = 0;
     if (((h.f_traffic | h.f_app) && !x.shape().flow_ext) || (h.f_aqm && !x.shape().aqm_states) ||
         (ft.balancing && !x.shape().conn_meters)) {
