@@ -242,7 +242,7 @@ DS_HD DS_FLATTEN void arrive_plain(Replica DS_REF x, const Packet& p, uint32_t n
   }
   if (DS_FEAT(x.hdr()->f_hooks) && hook_lost(x, p, l, k)) return;
   ClassQueue& q = x.link_queues(l)[c];
-  if (!drop_tail_accepts((uint8_t)q.limit_kind, q.limit, q.ring.count, q.bytes, p.bytes)) {
+  if (!drop_tail_fits(q, q.ring.count, q.bytes, p.bytes)) {
     buffer_drop(x, p, k, kGreen);
     return;
   }
@@ -296,8 +296,8 @@ DS_HD inline void arrive_full(Replica DS_REF x, Packet p, uint32_t now) {
     const Ring<Packet> ring = x.queue_ring(l, c);
     if (head_on_wire(x, l, c, ring)) wire = &ring.front();
   }
-  const bool fits = drop_tail_accepts((uint8_t)q.limit_kind, q.limit, q.ring.count - (wire != nullptr),
-                                      q.bytes - (wire ? wire->bytes : 0), p.bytes);
+  const bool fits = drop_tail_fits(q, q.ring.count - (wire != nullptr),
+                                   q.bytes - (wire ? wire->bytes : 0), p.bytes);
   // ns-2's RED (red.cc) updates its average before it sees that the buffer is full; its
   // DiffServ multi-RED (dsredq.cc) refuses an overflowing packet first (model/queue_red.h).
   if ((aqm == kAqmRed || (aqm != kAqmDropTail && fits)) &&

@@ -18,10 +18,14 @@ struct ClassQueue {  // one class on one link: a ring of packets and its byte co
   uint32_t ring_mask;  // its ring's capacity - 1, and where the ring starts in the replica's
   int64_t ring_off;    // ring storage (packets): set once (init_replica) from the batch shape,
                        // read with the index the queue is reached through anyway
-  int64_t limit;       // class_limit and class_limit_kind, copied once (init_replica)
-  int32_t limit_kind;
-  int32_t pad;
+  // class_limit and class_limit_kind, copied once (init_replica) as two limits, the one the
+  // kind does not name being kNoLimit: the test is then two comparisons and no branch on the
+  // kind (drop_tail_fits), at every arrival
+  int64_t limit_pkts;
+  int64_t limit_bytes;
 };
+
+constexpr int64_t kNoLimit = INT64_MAX / 2;  // (bytes + a packet's never reach it)
 
 // Would a packet of `pkt_bytes` be accepted by a queue holding `count` packets, `bytes` bytes?
 DS_HD DS_INLINE bool drop_tail_accepts(uint8_t kind, int64_t limit, int32_t count,
@@ -31,6 +35,16 @@ DS_HD DS_INLINE bool drop_tail_accepts(uint8_t kind, int64_t limit, int32_t coun
     case kLimitBytes: return bytes + pkt_bytes <= limit;
     default: return true;
   }
+}
+
+// drop_tail_accepts with the kind folded into two limits (drop_tail_limits).
+DS_HD DS_INLINE void drop_tail_limits(uint8_t kind, int64_t limit, ClassQueue& q) {
+  q.limit_pkts = kind == kLimitPkts ? limit : kNoLimit;
+  q.limit_bytes = kind == kLimitBytes ? limit : kNoLimit;
+}
+DS_HD DS_INLINE bool drop_tail_fits(const ClassQueue& q, int32_t count, int64_t bytes,
+                                    int32_t pkt_bytes) {
+  return ((int64_t)count + 1 <= q.limit_pkts) & (bytes + pkt_bytes <= q.limit_bytes);
 }
 
 }  // namespace ds

@@ -40,6 +40,20 @@ void test_drop_tail() {
   check(ds::drop_tail_accepts(ds::kLimitBytes, 200000, 345, 199000, 576), "576 B fits");
   check(!ds::drop_tail_accepts(ds::kLimitBytes, 200000, 345, 199000, 1500), "1500 B does not");
   check(ds::drop_tail_accepts(ds::kLimitNone, 0, 1 << 20, 1ll << 40, 1500), "unlimited");
+  // The engine's form (the kind folded into two limits at init) answers the same everywhere
+  // around each limit, including the limits' edges and an empty or unlimited queue.
+  bool same = true;
+  for (uint8_t kind : {ds::kLimitPkts, ds::kLimitBytes, ds::kLimitNone})
+    for (int64_t limit : {0ll, 1ll, 3ll, 1500ll, 200000ll})
+      for (int32_t count : {0, 1, 2, 3, 4, 1 << 20})
+        for (int64_t bytes : {0ll, 1499ll, 1500ll, 198500ll, 199000ll, 1ll << 40})
+          for (int32_t pkt : {40, 576, 1500}) {
+            ds::ClassQueue q{};
+            ds::drop_tail_limits(kind, limit, q);
+            same &= ds::drop_tail_fits(q, count, bytes, pkt) ==
+                    ds::drop_tail_accepts(kind, limit, count, bytes, pkt);
+          }
+  check(same, "drop_tail_fits == drop_tail_accepts");
 }
 
 ds::ClassQueue queue_with(int count) {
