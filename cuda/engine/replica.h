@@ -199,39 +199,43 @@ constexpr int kMaxViews = 64;
 static __device__ BatchView c_views[kMaxViews];
 #endif
 
-// X(name, type, Layout field): the arrays of a replica's state block, as Replica methods.
-#define DS_STATE_ARRAYS(X)                                                                \
-  X(hdr, ReplicaHdr, hdr)                                                                 \
-  X(links, LinkState, links)                                                              \
-  X(queues, ClassQueue, queues)        /* [l*kMaxClasses + c] */                          \
-  X(red, RedState, red)                /* [l*kMaxClasses + c]: classes with an AQM */     \
-  X(markers, MarkerState, markers)                                                        \
-  X(conns, ConnMeter, conns)           /* [sender]: the Balancing Marker's table */       \
-  X(gens, GenState, gens)                                                                 \
-  X(xfers, Transfer, xfers)            /* [f] */                                          \
-  X(websess, WebSession, websess)      /* [session]: every kGenWeb generator's */         \
-  X(sxs, SenderExt, sx)                /* [f]: senders' rarely used state */              \
-  /* [l*ring_link + class_off[c] + i] (BatchShape): class c on link l; ClassQueue::ring_off \
-     holds that start */                                                                  \
-  X(qring, Packet, qring)                                                                 \
-  X(dline, TimedPacket, dline)         /* [l*delay_cap + i] */                            \
-  X(snds, TcpSender, snd)                                                                 \
-  X(acks, Ack, acks)                   /* [ack_cap]: every ACK in flight, linked per flow */ \
-  /* [chunk*kNicChunkSegs + i]: seq | kNicRexmit waiting at an access link; lane k owns   \
-     chunks [k*nic_chunks, (k+1)*nic_chunks) */                                           \
-  X(nic, uint32_t, nic)                                                                   \
-  X(nic_next, int32_t, nic_next)       /* [chunk]: next chunk of a FIFO or free list */   \
-  X(nic_pools, NicPool, nic_pool)      /* [lane] */                                       \
-  X(rcvs, TcpReceiver, rcv)                                                               \
-  X(rxb, uint32_t, rxbits)             /* [f*kRxWords + w] */                             \
-  X(sources, SourceState, sources)                                                        \
-  X(lane_t, uint32_t, lane_t)          /* [lane]: every flow event before this slot done */ \
-  X(emit_idx, RingIdx, emit_idx)       /* [lane] */                                       \
-  X(emit_buf, Packet, emit)            /* [lane*emit_cap + i] */                          \
-  /* [lane*emit_cap + i]: the slot it arrives in (its t_enq is its time in that slot) */  \
-  X(emit_at, uint32_t, emit_at)                                                           \
-  X(stage, Packet, stage)                                                                 \
-  X(stage2, Packet, stage2)            /* scratch for the tie-break order */
+// X(name, type, Layout field, use): the arrays of a replica's state block, as Replica methods.
+// `use`: kHot for the arrays a replica of the common models reads, kRare for the rare models'
+// state (and the tie-break scratch), which the full kernel reaches with plain offset loads
+// to stay at 96 registers without spills (DS_LAYOUT_RO, below).
+enum StateArrayUse { kHot, kRare };
+#define DS_STATE_ARRAYS(X)                                                                        \
+  X(hdr, ReplicaHdr, hdr, kHot)                                                                   \
+  X(links, LinkState, links, kHot)                                                                \
+  X(queues, ClassQueue, queues, kHot)       /* [l*kMaxClasses + c] */                             \
+  X(red, RedState, red, kRare)              /* [l*kMaxClasses + c]: classes with an AQM */        \
+  X(markers, MarkerState, markers, kRare)                                                         \
+  X(conns, ConnMeter, conns, kRare)         /* [sender]: the Balancing Marker's table */          \
+  X(gens, GenState, gens, kRare)                                                                  \
+  X(xfers, Transfer, xfers, kRare)          /* [f] */                                             \
+  X(websess, WebSession, websess, kRare)    /* [session]: every kGenWeb generator's */            \
+  X(sxs, SenderExt, sx, kRare)              /* [f]: senders' rarely used state */                 \
+  /* [l*ring_link + class_off[c] + i] (BatchShape): class c on link l; ClassQueue::ring_off       \
+     holds that start */                                                                          \
+  X(qring, Packet, qring, kHot)                                                                   \
+  X(dline, TimedPacket, dline, kHot)        /* [l*delay_cap + i] */                               \
+  X(snds, TcpSender, snd, kHot)                                                                   \
+  X(acks, Ack, acks, kHot)                  /* [ack_cap]: every ACK in flight, linked per flow */ \
+  /* [chunk*kNicChunkSegs + i]: seq | kNicRexmit waiting at an access link; lane k owns           \
+     chunks [k*nic_chunks, (k+1)*nic_chunks) */                                                   \
+  X(nic, uint32_t, nic, kHot)                                                                     \
+  X(nic_next, int32_t, nic_next, kHot)      /* [chunk]: next chunk of a FIFO or free list */      \
+  X(nic_pools, NicPool, nic_pool, kHot)     /* [lane] */                                          \
+  X(rcvs, TcpReceiver, rcv, kHot)                                                                 \
+  X(rxb, uint32_t, rxbits, kHot)            /* [f*kRxWords + w] */                                \
+  X(sources, SourceState, sources, kHot)                                                          \
+  X(lane_t, uint32_t, lane_t, kHot)         /* [lane]: every flow event before this slot done */  \
+  X(emit_idx, RingIdx, emit_idx, kHot)      /* [lane] */                                          \
+  X(emit_buf, Packet, emit, kHot)           /* [lane*emit_cap + i] */                             \
+  /* [lane*emit_cap + i]: the slot it arrives in (its t_enq is its time in that slot) */          \
+  X(emit_at, uint32_t, emit_at, kHot)                                                             \
+  X(stage, Packet, stage, kHot)                                                                   \
+  X(stage2, Packet, stage2, kRare)          /* scratch for the tie-break order */
 
 // Host only: what a bound replica reads on every packet, one load away (bind_replica fills
 // it): the host passes the Replica by reference, so that the fields below cost one load each,
@@ -245,7 +249,7 @@ struct HostCache {
   int32_t lane_shift;     // bv->lane_shift
   uint64_t seed;          // in->seed[r]
   RtoParams rto;          // in->tick_slots[r], min_rto_slots[r], max_rto_slots[r]
-#define DS_CACHE_FIELD(name, T, off) T* name;
+#define DS_CACHE_FIELD(name, T, off, use) T* name;
   DS_STATE_ARRAYS(DS_CACHE_FIELD)
 #undef DS_CACHE_FIELD
   BatchOutput out;  // the replica's own counters, in its block
@@ -260,16 +264,6 @@ constexpr bool kSlimKernel = true;
 #else
 constexpr bool kSlimKernel = false;
 #endif
-DS_HD constexpr bool same_name(const char* a, const char* b) {
-  return *a == *b && (*a == 0 || same_name(a + 1, b + 1));
-}
-// The state of the rare models (and the tie-break scratch): arrays the full kernel reaches
-// with plain offset loads, to stay at 96 registers without spills (DS_LAYOUT_RO, below).
-DS_HD constexpr bool rare_state_array(const char* n) {
-  return same_name(n, "red") || same_name(n, "markers") || same_name(n, "conns") ||
-         same_name(n, "gens") || same_name(n, "xfers") || same_name(n, "websess") ||
-         same_name(n, "sxs") || same_name(n, "stage2");
-}
 #endif
 
 // One replica as the engine code sees it: its state block, its index, its batch. Small enough
@@ -348,7 +342,7 @@ struct Replica {
 // (shape(), above): ~20% fewer SASS instructions per replica-slot (benchmarks/hot_sass.py,
 // Kaur & Vin's 1- and 64-flow replicas; benchmarks/gpu.md), 80 registers and no spills
 // still. The full kernel for the counters and every array but the rare models'
-// (rare_state_array): ~12% fewer, 96 registers and no spills; with those arrays, the trees
+// (kRare in DS_STATE_ARRAYS): ~12% fewer, 96 registers and no spills; with those arrays, the trees
 // or the shape too ptxas spilled 26-54 bytes. A copy of the inputs' addresses made the same
 // way went to a 3,328-byte stack frame: not done.
 #define DS_LAYOUT_RO(field) ((size_t)__ldg((const unsigned long long*)&L().field))
@@ -359,15 +353,15 @@ struct Replica {
 #define DS_LAYOUT_P() (L().P)
 #define DS_TREE_OFF(field) (L().field)
 #endif
-#define DS_STATE_ACCESSOR(name, T, off)                                            \
+#define DS_STATE_ACCESSOR(name, T, off, use)                                       \
   DS_HD DS_INLINE T* name() const {                                                \
-    if constexpr (kSlimKernel || !rare_state_array(#name)) return at<T>(DS_LAYOUT_RO(off)); \
+    if constexpr (kSlimKernel || use == kHot) return at<T>(DS_LAYOUT_RO(off));     \
     else return at<T>(L().off);                                                    \
   }
 #define DS_OUT_ACCESSOR(name, T, dim) \
   DS_HD DS_INLINE T* out_##name() const { return at<T>(DS_LAYOUT_RO(out.name)); }
 #else
-#define DS_STATE_ACCESSOR(name, T, off) \
+#define DS_STATE_ACCESSOR(name, T, off, use) \
   DS_HD DS_INLINE T* name() const { return c.name; }
 #define DS_OUT_ACCESSOR(name, T, dim) \
   DS_HD DS_INLINE T* out_##name() const { return c.out.name; }
@@ -547,7 +541,7 @@ DS_HD DS_INLINE Replica bind_replica(int32_t r, const BatchView* v, int vi, unsi
 #ifndef __CUDA_ARCH__
   HostCache* hc = &x.c;
   const Layout& L = v->L;
-#define DS_CACHE_BIND(name, T, off) hc->name = (T*)(b + L.off);
+#define DS_CACHE_BIND(name, T, off, use) hc->name = (T*)(b + L.off);
   DS_STATE_ARRAYS(DS_CACHE_BIND)
 #undef DS_CACHE_BIND
 #define DS_CACHE_OUT(name, T, dim) hc->out.name = (T*)(b + L.out.name);
