@@ -442,6 +442,13 @@ DS_HD DS_DEVICE_CALL void serve_link(Replica DS_REF x, int l, uint32_t now) {
   }
 }
 
+// The random tie-break's next Fisher-Yates partner of position i: uniform on [0, i].
+DS_HD DS_INLINE uint32_t tie_draw(Replica DS_REF x, uint32_t i) {
+  const double u = draw_u01(x.seed(), kFamTie, 0u, x.hdr()->ctr_tie);
+  const uint32_t j = (uint32_t)(u * (double)(i + 1));
+  return j > i ? i : j;
+}
+
 DS_HD inline void order_arrivals(Replica DS_REF x) {
   const uint32_t n = x.hdr()->stage_count;
   if (n < 2) return;
@@ -453,28 +460,53 @@ DS_HD inline void order_arrivals(Replica DS_REF x) {
     bool repeated = false;
     for (uint32_t i = 1; i < n && !repeated; ++i)
       for (uint32_t j = 0; j < i && !repeated; ++j) repeated = a[j].sender == a[i].sender;
-    if (repeated)
-      for (uint32_t i = 0; i < n; ++i) x.stage2()[i] = a[i];
-    for (uint32_t i = n - 1; i > 0; --i) {  // Fisher-Yates
-      const double u = draw_u01(x.seed(), kFamTie, 0u, x.hdr()->ctr_tie);
-      uint32_t j = (uint32_t)(u * (double)(i + 1));
-      if (j > i) j = i;
-      Packet t = a[i];
-      a[i] = a[j];
-      a[j] = t;
+    if (!repeated) {
+      for (uint32_t i = n - 1; i > 0; --i) {  // Fisher-Yates
+        const uint32_t j = tie_draw(x, i);
+        Packet t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+      }
+      return;
     }
-    if (repeated) {
-      for (uint32_t i = 0; i < n; ++i) {
-        const uint16_t s = a[i].sender;
-        uint32_t before = 0;  // this sender's packets in earlier positions
-        for (uint32_t j = 0; j < i; ++j) before += a[j].sender == s;
-        for (uint32_t k = 0;; ++k) {  // its arrival number `before`
-          if (x.stage2()[k].sender != s) continue;
-          if (before-- == 0) {
-            a[i] = x.stage2()[k];
-            break;
-          }
+    // A sender with two packets here: the same shuffle on the packets' indices (perm[i]: the
+    // packet that goes to position i), each sender's packets then given its positions in
+    // their arrival order, and the packets moved once at the end. (A copy of the packets in
+    // their arrival order would need a scratch of the buffer's size: 2,240 bytes of a
+    // 64-flow replica's state.)
+    uint32_t* perm = x.stage_perm();
+    for (uint32_t i = 0; i < n; ++i) perm[i] = i;
+    for (uint32_t i = n - 1; i > 0; --i) {  // Fisher-Yates, the same draws
+      const uint32_t j = tie_draw(x, i);
+      const uint32_t t = perm[i];
+      perm[i] = perm[j];
+      perm[j] = t;
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint16_t s = a[perm[i]].sender;
+      uint32_t before = 0;  // this sender's packets in earlier positions
+      for (uint32_t j = 0; j < i; ++j) before += a[perm[j]].sender == s;
+      for (uint32_t k = 0;; ++k) {  // its arrival number `before`
+        if (a[k].sender != s) continue;
+        if (before-- == 0) {
+          perm[i] = k;
+          break;
         }
+      }
+    }
+    for (uint32_t i = 0; i < n; ++i) {  // position i takes packet perm[i]: cycle by cycle
+      if (perm[i] == i) continue;
+      const Packet first = a[i];
+      uint32_t at = i;
+      for (;;) {
+        const uint32_t from = perm[at];
+        perm[at] = at;  // done
+        if (from == i) {
+          a[at] = first;
+          break;
+        }
+        a[at] = a[from];
+        at = from;
       }
     }
   } else {  // by time within the slot, then sender index and sequence: as in ns-2, which

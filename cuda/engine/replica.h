@@ -96,7 +96,7 @@ struct Layout {
   OutOffsets out;
   size_t out_begin, out_end;
   size_t hdr, links, queues, red, markers, conns, gens, xfers, websess, sx, qring, dline, snd, acks, nic, nic_next, nic_pool, rcv, rxbits, tree_key, tree_win,
-      rx_key, rx_win, sources, lane_t, emit_idx, emit, emit_at, stage, stage2, stride;
+      rx_key, rx_win, sources, lane_t, emit_idx, emit, emit_at, stage, stage_perm, stride;
   int32_t P;  // tree leaves: a power of two >= max(flows, lanes)
 };
 
@@ -139,7 +139,7 @@ inline Layout make_layout(const BatchShape& s) {
   take(L.emit, n * (size_t)s.emit_cap * sizeof(Packet));
   take(L.emit_at, n * (size_t)s.emit_cap * sizeof(uint32_t));
   take(L.stage, (size_t)s.stage_cap * sizeof(Packet));
-  take(L.stage2, (size_t)s.stage_cap * sizeof(Packet));
+  take(L.stage_perm, (size_t)s.stage_cap * sizeof(uint32_t));
   L.out_begin = o;
 #define DS_OFF(name, T, dim) take(L.out.name, per_replica(s, dim) * sizeof(T));
   DS_OUTPUT_FIELDS(DS_OFF)
@@ -235,7 +235,7 @@ enum StateArrayUse { kHot, kRare };
   /* [lane*emit_cap + i]: the slot it arrives in (its t_enq is its time in that slot) */          \
   X(emit_at, uint32_t, emit_at, kHot)                                                             \
   X(stage, Packet, stage, kHot)                                                                   \
-  X(stage2, Packet, stage2, kRare)          /* scratch for the tie-break order */
+  X(stage_perm, uint32_t, stage_perm, kRare) /* [stage_cap]: the tie-break's order */
 
 // Host only: what a bound replica reads on every packet, one load away (bind_replica fills
 // it): the host passes the Replica by reference, so that the fields below cost one load each,
