@@ -30,9 +30,9 @@
 #endif
 
 // DS_FEAT(flag): a replica's use of a rare model (ReplicaHdr's f_markers, f_aqm, f_traffic,
-// f_app, f_colour, f_trace, f_flow_ext, f_tcp_tag, f_hooks) where the engine reads it. The slim CUDA
-// kernel (kernel_slim.cu, DS_CUDA_SLIM) is built with every one false, for launches whose
-// replicas use none (cuda/engine/features.h): its code is 16k instructions against the full
+// f_app, f_colour, f_trace, f_flow_ext, f_tcp_tag, f_hooks) where the engine reads it. The
+// slim CUDA kernel (kernel_slim.cu, DS_CUDA_SLIM) is built with every one false, for launches
+// whose replicas use none (cuda/engine/features.h): its code is 16k instructions against the full
 // kernel's 36k, and the H200 profile found 41% of a lone replica's cycles waiting to fetch
 // instructions (benchmarks/gpu.md). Elsewhere the flag as it is.
 // DS_HOST_SLIM builds the same on the host, for tests only (tests/test_slim.py: the slim code

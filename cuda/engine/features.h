@@ -1,7 +1,8 @@
 // The rare models a replica uses, read from its inputs: edge conditioners, AQM, traffic
 // generators, telnet-like applications, traced flows, TCP-aware tags, packets that start other
-// than green, and the validation hooks (a link's Bernoulli loss, a flow's injected drops). init_replica keeps them in the replica's header (ReplicaHdr's f_* flags, read
-// through DS_FEAT); the CUDA host runs a launch on the slim kernel, built with every flag false
+// than green, and the validation hooks (a link's Bernoulli loss, a flow's injected drops).
+// init_replica keeps them in the replica's header (ReplicaHdr's f_* flags, read through
+// DS_FEAT); the CUDA host runs a launch on the slim kernel, built with every flag false
 // (kernel_slim.cu), when none of its replicas uses any (batch_uses_features).
 #pragma once
 #include <cstddef>

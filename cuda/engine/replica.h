@@ -235,7 +235,7 @@ enum StateArrayUse { kHot, kRare };
   /* [lane*emit_cap + i]: the slot it arrives in (its t_enq is its time in that slot) */          \
   X(emit_at, uint32_t, emit_at, kHot)                                                             \
   X(stage, Packet, stage, kHot)                                                                   \
-  X(stage_perm, uint32_t, stage_perm, kRare) /* [stage_cap]: the tie-break's order */
+  X(stage_perm, uint32_t, stage_perm, kRare) /* [stage_cap]: tie-break order */
 
 // Host only: what a bound replica reads on every packet, one load away (bind_replica fills
 // it): the host passes the Replica by reference, so that the fields below cost one load each,

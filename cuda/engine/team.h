@@ -40,7 +40,8 @@ DS_HD inline void init_replica(Replica DS_REF x) {
       // (read through BatchInput::shape, not this view's copy: see set_ring_offsets)
       q.ring_off = (int64_t)l * x.in()->shape.ring_link + x.in()->shape.class_off[c];
       q.ring_mask = (uint32_t)x.in()->shape.class_cap[c] - 1u;
-      drop_tail_limits(x.in()->class_limit_kind[x.iLC(l, c)], x.in()->class_limit[x.iLC(l, c)], q);
+      const size_t ik = x.iLC(l, c);
+      drop_tail_limits(x.in()->class_limit_kind[ik], x.in()->class_limit[ik], q);
       if (x.shape().aqm_states) red_init(x.red()[(size_t)l * kMaxClasses + c]);
     }
   }

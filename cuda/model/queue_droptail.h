@@ -37,7 +37,10 @@ DS_HD DS_INLINE bool drop_tail_accepts(uint8_t kind, int64_t limit, int32_t coun
   }
 }
 
-// drop_tail_accepts with the kind folded into two limits (drop_tail_limits).
+// The engine's form of drop_tail_accepts: the kind folded once into a queue's two limits
+// (drop_tail_limits, at init_replica), then drop_tail_fits gives the same answer at every
+// arrival without a branch on the kind (tests/cpp/test_models.cpp checks them against each
+// other around every limit).
 DS_HD DS_INLINE void drop_tail_limits(uint8_t kind, int64_t limit, ClassQueue& q) {
   q.limit_pkts = kind == kLimitPkts ? limit : kNoLimit;
   q.limit_bytes = kind == kLimitBytes ? limit : kNoLimit;
