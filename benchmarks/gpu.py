@@ -3,9 +3,11 @@ backend: replica-slots and bottleneck packets per wall-second, and state bytes p
 
     python benchmarks/gpu.py --backend cuda --out DIR [--duration-s 2] [--max-replicas 65536]
 
-Scenarios: the Kaur & Vin dumbbell (40 Mb/s, 200 KB buffer, EF on-off at 30 %, T_on 1 ms);
-64 flows with RTPs in 12-26 ms; 1,000 flows (RTP 12-26 ms). One warm-up call first. Writes
-DIR/gpu-throughput-<backend>.json and prints a table.
+Scenarios: the Kaur & Vin dumbbell (40 Mb/s, 200 KB buffer, EF on-off at 30 %, T_on 1 ms,
+warm-up 0.2 s); 64 flows with RTPs in 12-26 ms; 1,000 flows (RTP 12-26 ms). `--case slot`:
+the replicas slot_cost.py and hot_sass.py count a slot's instructions on (T_on 10 ms, warm-up
+1 s), so that gpu.sh's step `icache` measures what they estimate. One warm-up call first.
+Writes DIR/gpu-throughput-<backend>.json and prints a table.
 """
 from __future__ import annotations
 
@@ -21,10 +23,10 @@ from diffsweep.pack import pack
 from diffsweep.scenarios import kaur_vin
 
 
-def case(n_flows: int, duration_s: float, seed: int):
+def case(n_flows: int, duration_s: float, seed: int, slot: bool = False):
     return kaur_vin(n_flows=n_flows, rtp_intervals=(12, 26, 8) if n_flows >= 8 else None,
-                    ef="onoff", t_on_ms=1.0, duration_s=duration_s, warmup_s=0.2,
-                    max_window_pkts=1000, seed=seed)
+                    ef="onoff", t_on_ms=10.0 if slot else 1.0, duration_s=duration_s,
+                    warmup_s=1.0 if slot else 0.2, max_window_pkts=1000, seed=seed)
 
 
 def main() -> None:
@@ -39,13 +41,15 @@ def main() -> None:
     ap.add_argument("--lanes", type=int, default=None, help="team size (default: default_lanes)")
     ap.add_argument("--per-warp", type=int, default=None,
                     help="replicas per warp on cuda (default: the engine's choice)")
+    ap.add_argument("--case", default="throughput", choices=["throughput", "slot"],
+                    help="slot: slot_cost.py's and hot_sass.py's replicas (T_on 10 ms, warm-up 1 s)")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results"))
     args = ap.parse_args()
     rows = []
     sizes = [R for R in (int(x) for x in args.sizes.split(","))
              if args.min_replicas <= R <= args.max_replicas]
     for n_flows in (int(f) for f in args.flows.split(",")):
-        distinct = [case(n_flows, args.duration_s, s) for s in range(16)]
+        distinct = [case(n_flows, args.duration_s, s, args.case == "slot") for s in range(16)]
         lanes = args.lanes or default_lanes(args.backend, n_flows)
         run_packed(pack(distinct[:2], [0, 1], lanes=lanes), args.backend)  # warm-up
         for R in sizes:

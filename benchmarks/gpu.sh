@@ -147,28 +147,39 @@ elif want ncu; then
 fi
 if want icache && command -v ncu > /dev/null; then
   # issue 21: what benchmarks/hot_sass.py estimates without a GPU, measured: SASS instructions
-  # a lone replica executes per slot (1,056 Kaur & Vin replicas of 1 and of 64 flows, one lane,
-  # one per warp, 0.5 s; the launch past the warm-up) and the share of its cycles spent
-  # waiting for an instruction (WarpStateStats' rule text)
+  # a lone replica executes per slot in steady state (1,056 Kaur & Vin replicas of 1 and of 64
+  # flows, hot_sass.py's own: T_on 10 ms, warm-up 1 s; one lane, one per warp; runs of 2 and
+  # 7 s, the launch past the warm-up call, and the difference over the difference in
+  # replica-slots, as hot_sass.py takes its counts, so start-up cancels), and the share of its
+  # cycles spent waiting for an instruction (WarpStateStats' rule text, the 7-s run)
   for n in 1 64; do
-    step "icache_$n" ncu --kernel-name regex:run_family --launch-skip 1 --launch-count 1 \
-      --section WarpStateStats --section SpeedOfLight --metrics smsp__inst_executed.sum \
-      python3 benchmarks/gpu.py --backend cuda --flows $n --sizes 1056 --min-replicas 1 --lanes 1 \
-      --per-warp 1 --duration-s 0.5 --out "$OUT/icache$n"
-    python3 - "$OUT/icache_$n.log" "$OUT/icache$n/gpu-throughput-cuda.json" <<'PY' | tee -a "$OUT/gpu-summary.txt"
+    for d in 2 7; do
+      step "icache_${n}_$d" ncu --kernel-name regex:run_family --launch-skip 1 --launch-count 1 \
+        --section WarpStateStats --section SpeedOfLight --metrics smsp__inst_executed.sum \
+        python3 benchmarks/gpu.py --backend cuda --case slot --flows $n --sizes 1056 \
+        --min-replicas 1 --lanes 1 --per-warp 1 --duration-s $d --out "$OUT/icache${n}_$d"
+    done
+    python3 - "$OUT" "$n" <<'PY' | tee -a "$OUT/gpu-summary.txt"
 import json, re, sys
-log = open(sys.argv[1]).read()
-m = re.search(r"smsp__inst_executed\.sum\s+\S+\s+([\d,.]+)", log)
-rows = json.load(open(sys.argv[2]))["rows"]
-slots = rows[-1]["replica_slots"]
+out, n = sys.argv[1], sys.argv[2]
+def run(d):
+    log = open(f"{out}/icache_{n}_{d}.log").read()
+    m = re.search(r"smsp__inst_executed\.sum\s+\S+\s+([\d,.]+)", log)
+    rows = json.load(open(f"{out}/icache{n}_{d}/gpu-throughput-cuda.json"))["rows"]
+    return (float(m.group(1).replace(",", "")) if m else float("nan")), rows[-1]["replica_slots"], log
+(i2, s2, _), (i7, s7, log) = run(2), run(7)
 cpi = re.search(r"Warp Cycles Per Issued Instruction\s+\S+\s+([\d.]+)", log)
 fetch = re.search(r"([\d.]+)% of the total average of ([\d.]+) cycles", log)
-inst = float(m.group(1).replace(",", "")) if m else float("nan")
-print(f"icache {rows[-1]['n_flows']} flows: {inst / slots:.0f} warp instructions per replica-slot "
-      f"(one replica a warp), {cpi.group(1) if cpi else '?'} cycles per issued instruction, "
+print(f"icache {n} flows: {(i7 - i2) / (s7 - s2):.0f} warp instructions per replica-slot in "
+      f"steady state (one replica a warp; the 7-s run alone {i7 / s7:.0f}), "
+      f"{cpi.group(1) if cpi else '?'} cycles per issued instruction, "
       f"{fetch.group(1) + '% of them waiting for an instruction' if fetch else 'fetch stall share not printed'}")
 PY
   done
+  if command -v gcov > /dev/null && command -v nvcc > /dev/null; then  # the estimate, beside it
+    step hot_sass python3 benchmarks/hot_sass.py --arch "sm_${cc:-90}" --out "$OUT"
+    grep -E "flows: ~" "$OUT/hot_sass.log" | sed 's/^/hot_sass estimate: /' | tee -a "$OUT/gpu-summary.txt"
+  fi
 elif want icache; then
   log "ncu not found: no instruction counts"
 fi
