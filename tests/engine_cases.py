@@ -30,6 +30,8 @@ tcpaware0-1 changed (169 arrays), the families where such dupacks or partial ACK
 """
 from __future__ import annotations
 
+import dataclasses
+
 from diffsweep.scenario import (Link, Marker, OnOffSource, QueueClass, RedThresholds, Scenario,
                                 TcpFlow, Traffic)
 from diffsweep.scenarios import kaur_vin
@@ -284,3 +286,22 @@ def schedule_only_cases() -> list[tuple[str, Scenario, int]]:
                                    warmup_s=0.0, tie_break=tie, interval_s=0.5, init_rto_s=1.0),
              50 + i)
             for i, (tr, tie) in enumerate((((), "random"), (traffic, "index")))]
+
+
+def without_hooks(sc: Scenario) -> Scenario:
+    """The scenario without its validation hooks (a link's Bernoulli loss, a flow's injected
+    drops)."""
+    links = tuple(dataclasses.replace(l, loss_prob=0.0) for l in sc.links)
+    flows = tuple(dataclasses.replace(f, drop_seqs=()) for f in sc.flows)
+    return dataclasses.replace(sc, links=links, flows=flows)
+
+
+def hook_free_cases() -> list[tuple[str, Scenario, int]]:
+    """The golden and schedule-only cases that use a validation hook, without it. The slim CUDA
+    kernel has no code for the hooks (a rare model, f_hooks), so the multi-hop and injected-drop
+    families run on the full one; without their hooks, their other paths (multi-hop routes,
+    delayed ACKs, timeouts and recovery after the queue's own drops, connection set-up) reach
+    the slim kernel's tests too (tests/test_slim.py, tests/test_gpu.py)."""
+    return [(f"{name}-nohooks", without_hooks(sc), seed)
+            for name, sc, seed in golden_cases() + schedule_only_cases()
+            if any(l.loss_prob > 0 for l in sc.links) or any(f.drop_seqs for f in sc.flows)]

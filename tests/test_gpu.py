@@ -96,12 +96,13 @@ def test_cuda_backend_runs_a_grid():
 def test_the_slim_and_full_kernels_give_the_cpu_bits(monkeypatch):
     """The replicas without rare models (engine.cuda_kernel "slim") on both CUDA kernels: the
     slim one (the default for them) and the full one (DIFFSWEEP_CUDA_KERNEL=full), each equal
-    to the CPU bit for bit; one job, every case its own batch, at 1 and 8 lanes."""
+    to the CPU bit for bit; one job, every case its own batch, at 1 and 8 lanes. With the
+    cases whose only rare model is a validation hook, run without it (hook_free_cases)."""
     _needs_gpu()
     from diffsweep.engine import cuda_kernel, run_family
-    from engine_cases import golden_cases, schedule_only_cases
+    from engine_cases import golden_cases, hook_free_cases, schedule_only_cases
 
-    cases = [(n, sc, s) for n, sc, s in golden_cases() + schedule_only_cases()
+    cases = [(n, sc, s) for n, sc, s in golden_cases() + schedule_only_cases() + hook_free_cases()
              if cuda_kernel([pack([sc], [s])]) == "slim"]
     assert len(cases) >= 15
     for lanes in (1, 8):

@@ -7,7 +7,6 @@ host would send to the slim kernel (engine.cuda_kernel "slim"), and must refuse,
 wrongly, a replica that uses a rare model (the kOvfShape overflow bit). tests/test_gpu.py
 then checks the CUDA builds against the CPU where a GPU is present.
 """
-import dataclasses
 import importlib.util
 import shutil
 import subprocess
@@ -19,7 +18,7 @@ import pytest
 
 from diffsweep import engine
 from diffsweep.pack import pack
-from engine_cases import golden_cases, schedule_only_cases
+from engine_cases import golden_cases, hook_free_cases, schedule_only_cases
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -51,19 +50,8 @@ def _run(mod, p):
     return mod.run_family([p.shape], [engine._flat(p)])[0]
 
 
-def without_hooks(sc):
-    """The scenario without its validation hooks (a link's Bernoulli loss, a flow's injected
-    drops): the slim kernel has no code for them, so the multi-hop and injected-drop families
-    go to the full one; without them, their other paths (multi-hop routes, delayed ACKs,
-    timeouts after a loss of the queue's own) are checked on the slim build too."""
-    links = tuple(dataclasses.replace(l, loss_prob=0.0) for l in sc.links)
-    flows = tuple(dataclasses.replace(f, drop_seqs=()) for f in sc.flows)
-    return dataclasses.replace(sc, links=links, flows=flows)
-
-
 CASES = golden_cases() + schedule_only_cases()
-HOOKED = [(f"{name}-nohooks", without_hooks(sc), seed) for name, sc, seed in golden_cases()
-          if any(l.loss_prob > 0 for l in sc.links) or any(f.drop_seqs for f in sc.flows)]
+HOOKED = hook_free_cases()
 
 
 def test_the_hooked_families_without_their_hooks_run_on_the_slim_kernel():
@@ -71,7 +59,7 @@ def test_the_hooked_families_without_their_hooks_run_on_the_slim_kernel():
     hooks keep a rare model: those check the refusal below, with and without their hooks)."""
     kernel = {name: engine.cuda_kernel([pack([sc], [seed])]) for name, sc, seed in HOOKED}
     assert {n for n, k in kernel.items() if k == "slim"} == {
-        f"{f}{i}-nohooks" for f in ("multihop", "drops") for i in range(3)}
+        f"{f}{i}-nohooks" for f in ("multihop", "drops") for i in range(3)} | {"setup0-nohooks"}
 
 
 @pytest.mark.parametrize("name,sc,seed", CASES + HOOKED, ids=[c[0] for c in CASES + HOOKED])
