@@ -258,8 +258,8 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
   m.def("uses_rare_models", &uses_rare_models, py::arg("shape"), py::arg("arrays"),
         "Per replica of a packed batch, whether it uses a rare model (edge conditioners, AQM, "
         "traffic generators, applications, traced flows, TCP-aware tags, non-green packets, "
-        "validation hooks): "
-        "the CUDA engine runs a launch whose replicas use none on its slim kernel.");
+        "validation hooks): the CUDA engine runs a launch whose replicas use none on its slim "
+        "kernel.");
   m.def("input_fields", [] {
     std::vector<std::tuple<std::string, std::string, std::string>> v;
 #define DS_F(name, T, dim) v.push_back(field<T>(#name, dim));

@@ -347,6 +347,13 @@ struct BatchInput {
   DS_INPUT_FIELDS(DS_DECLARE_IN)
 };
 
+// Whether flow row i names a segment to drop (a validation hook): its list is padded with -1,
+// so the first entry is set when any is. Read by the feature flags (engine/features.h) and
+// each sender's copy of its inputs (model/tcp_sender.h).
+DS_HD inline bool flow_has_injected_drops(const BatchInput& in, size_t i) {
+  return in.flow_drop_seq[i * kMaxInjectedDrops] >= 0;
+}
+
 struct BatchOutput {
   DS_OUTPUT_FIELDS(DS_DECLARE_OUT)
   DS_RECORD_FIELDS(DS_DECLARE_OUT)

@@ -50,7 +50,7 @@ DS_HD inline ReplicaFeatures replica_features(const BatchInput& in, int32_t r) {
   for (int l = 0; l < nl; ++l)
     if (in.link_loss_prob[rl + l] > 0.0) ft.hooks = 1;
   for (int f = 0; f < nf; ++f)
-    if (in.flow_drop_seq[(rf + f) * kMaxInjectedDrops] >= 0) ft.hooks = 1;
+    if (flow_has_injected_drops(in, rf + f)) ft.hooks = 1;
   ft.colour = ft.markers;
   for (int f = 0; f < nf; ++f)
     if (in.flow_colour[rf + f] != kGreen) ft.colour = 1;

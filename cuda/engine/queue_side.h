@@ -171,7 +171,8 @@ DS_HD DS_RARE bool aqm_admits(Replica DS_REF x, const Packet& p, int l, int c, s
 // ~20 SASS instructions of every arrival (hot_sass.py).
 DS_HD DS_INLINE bool hook_lost(Replica DS_REF x, const Packet& p, int l, size_t k) {
   bool lost = false;
-  if (!(p.flags & (kPktSource | kPktRexmit)) && hop_index(p) == 0 && x.snd(p.sender).flow.has_drops) {
+  if (!(p.flags & (kPktSource | kPktRexmit)) && hop_index(p) == 0 &&
+      x.snd(p.sender).flow.has_drops) {
     const int32_t* drops = x.in()->flow_drop_seq + x.iF(p.sender) * kMaxInjectedDrops;
     for (int d = 0; d < kMaxInjectedDrops && drops[d] >= 0; ++d) lost |= drops[d] == p.seq;
   }

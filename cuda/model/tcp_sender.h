@@ -512,7 +512,7 @@ DS_HD inline void sender_init(X DS_REF x, int f, TcpSender& s) {
   c.n_hops2 = (uint8_t)x.in()->flow_n_hops2[i];
   c.variant = x.in()->flow_variant[i];
   c.delack = x.in()->flow_delack[i] ? 1 : 0;
-  c.has_drops = x.in()->flow_drop_seq[i * kMaxInjectedDrops] >= 0 ? 1 : 0;
+  c.has_drops = flow_has_injected_drops(*x.in(), i) ? 1 : 0;
   // TcpAgent::set_initial_window(): with syn_ and delay_growth_ the SYN goes alone (cwnd 1);
   // else the initial window (with syn_ alone, ns-2 sends the SYN and data at once).
   const bool syn = x.in()->flow_syn[i];

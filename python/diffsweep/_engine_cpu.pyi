@@ -31,8 +31,7 @@ def run_family(shapes: list[dict[str, int]], arrays: list[dict[str, npt.NDArray[
 def uses_rare_models(shape: dict[str, int], arrays: dict[str, npt.NDArray[np.generic]]) -> list[bool]:
     """Per replica of a packed batch, whether it uses a rare model (edge conditioners, AQM,
     traffic generators, applications, traced flows, TCP-aware tags, non-green packets, validation
-    hooks): the
-    CUDA engine runs a launch whose replicas use none on its slim kernel."""
+    hooks): the CUDA engine runs a launch whose replicas use none on its slim kernel."""
 
 def cuda_kernel(shapes: list[dict[str, int]],
                 arrays: list[dict[str, npt.NDArray[np.generic]]]) -> str:
