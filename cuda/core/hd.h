@@ -55,3 +55,15 @@
 #else
 #define DS_REF &
 #endif
+
+// benchmarks/coalesce.py builds the CPU engine with DS_TRACE_MEM to trace which state bytes a
+// task's replicas touch at each point of their rounds (a model of a warp's memory requests);
+// in every other build the marks are nothing.
+#ifdef DS_TRACE_MEM
+#include <cstddef>
+#include <cstdint>
+extern "C" void ds_trace_at(const void* block, size_t stride, int phase, uint32_t t);
+#define DS_TRACE_AT(x, phase, t) ds_trace_at((x).block(), (x).L().stride, (phase), (t))
+#else
+#define DS_TRACE_AT(x, phase, t) ((void)0)
+#endif

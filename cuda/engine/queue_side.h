@@ -535,6 +535,7 @@ struct SlotInputs {
 };
 
 DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInputs& si) {
+  DS_TRACE_AT(x, 1, now);
   x.measuring = (int64_t)now >= si.warmup_slot;
   if (now >= x.hdr()->peak_due) count_starts(x, now);  // transfers starting now (traffic only)
   while (x.rxtree().min_key() <= now) {  // delayed-ACK timers

@@ -1,0 +1,251 @@
+"""Memory requests of a warp of replicas, under the state layout today and interleaved ones,
+estimated on a machine without a GPU (issue 21).
+
+    python benchmarks/coalesce.py [--replicas 32] [--slots 256] [--out benchmarks/results]
+
+Why: issue 21 asks for the replicas' state interleaved per warp (word w of replica r at
+((r >> 5) * S + w) * 32 + (r & 31)), so that a field read by a warp's replicas is one
+transaction; docs/design.md kept a block per replica, arguing that which flow or queue a
+thread touches depends on its own events. The H100 profile of 32 one-lane 64-flow replicas
+a warp (benchmarks/gpu.md, 2026-11-25) spent 73% of its cycles waiting on L1TEX, L1 hit 77%.
+This measures the question instead of arguing it: how many 32-byte sectors a warp's memory
+instruction touches, and how many 128-byte lines a warp's slot touches, with each layout.
+
+How: the CPU engine is built the slim way (DS_HOST_SLIM) with clang and
+-fsanitize-coverage=trace-loads,trace-stores, which calls a recorder
+(benchmarks/coalesce/trace_hooks.cpp) before every load and store, and with DS_TRACE_MEM,
+whose marks (core/hd.h) tell the recorder where in its round each replica is. One task of
+`--replicas` Kaur & Vin replicas (as hot_sass.py: EF on-off, T_on 10 ms; 1 flow, and 64 flows
+with RTP 12-26 ms; seeds 1..n) runs with shared rounds, as a warp runs them on the GPU, and
+every access to a replica's state block in `--slots` slots after 1.2 s is kept. A warp's
+request is modelled as one instruction's k-th execution by its replicas in one slot (queue
+side) or one round (flow side): SIMT runs a loop's k-th iteration of every thread still in
+it together, and different branches apart. Each request's bytes are placed by a layout:
+  * block: today's, each replica's state in its own block (Layout.stride bytes);
+  * il4 / il8 / il16: interleaved by words of 4, 8 or 16 bytes: granule q of replica j at
+    (q * 32 + j) * g, as the issue asks for g = 4 (a 16-byte packet then spans four lines;
+    g = 16 keeps it in one);
+and counted in distinct sectors per request, and distinct lines per warp per slot.
+Printed and written (<out>/coalesce-<commit>.json) per case and warp size (32, 8: a warp of
+the task's replicas 8 at a time; 1: a lone replica). The CPU's code is not the GPU's (its
+loads are x86 -O2's: what the compiler keeps in registers differs), so the ratio between
+layouts is the result, not the absolute counts. Needs clang++ (14+) and pybind11.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+REC = np.dtype([("pc", "<u8"), ("block", "<u8"), ("t", "<u4"), ("off", "<u4"),
+                ("phase", "u1"), ("size", "u1"), ("store", "u1"), ("pad", "u1")])
+LAYOUTS = ("block", "il4", "il8", "il16")
+
+CHILD = r"""
+import importlib.util, sys
+from diffsweep import engine
+from diffsweep.pack import pack
+from diffsweep.scenarios import kaur_vin
+so, n, reps, dur = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+spec = importlib.util.spec_from_file_location(so.rsplit("/", 1)[-1].split(".")[0], so)
+mod = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(mod)
+sc = kaur_vin(n_flows=n, rtp_intervals=(12, 26, 8) if n >= 8 else None, ef="onoff",
+              t_on_ms=10.0, duration_s=dur, warmup_s=1.0)
+p = pack([sc] * reps, list(range(1, reps + 1)))
+shape = {**p.shape, "warp_rounds": 1}
+out = mod.run_family([shape], [engine._flat(p)], threads=1, replicas_per_task=reps)[0]
+print("SLOTS", int(out["slots_run"].sum()))
+"""
+
+
+def build(d: Path) -> Path:
+    """The CPU engine module, slim, traced: clang with load/store callbacks in the engine."""
+    import pybind11
+    inc = [f"-I{pybind11.get_include()}", f"-I{sysconfig.get_paths()['include']}",
+           f"-I{ROOT / 'cuda'}"]
+    base = ["clang++", "-std=c++17", "-O2", "-fPIC", "-ffp-contract=off", "-DDS_HOST_SLIM",
+            "-DDS_TRACE_MEM", *inc]
+    cov = ["-fsanitize-coverage=edge,trace-loads,trace-stores"]
+    objs = []
+    for src, extra in (("bindings/module.cpp", []), ("cuda/backend_cpu.cpp", cov),
+                       ("benchmarks/coalesce/trace_hooks.cpp", [])):
+        o = d / (Path(src).stem + ".o")
+        subprocess.run([*base, *extra, "-c", str(ROOT / src), "-o", str(o)], check=True)
+        objs.append(str(o))
+    so = d / f"_engine_cpu_slim{sysconfig.get_config_var('EXT_SUFFIX')}"
+    subprocess.run(["clang++", "-shared", *cov, *objs, "-o", str(so)], check=True)
+    return so
+
+
+def trace(so: Path, d: Path, n_flows: int, reps: int, n_slots: int) -> tuple[np.ndarray, float]:
+    """The accesses of one task of `reps` replicas in `n_slots` slots from 1.2 s on."""
+    out = d / f"trace-{n_flows}.bin"
+    probe = subprocess.run([sys.executable, "-c",
+                            "from diffsweep.pack import pack\n"
+                            "from diffsweep.scenarios import kaur_vin\n"
+                            f"sc = kaur_vin(n_flows={n_flows}, ef='onoff', t_on_ms=10.0,"
+                            " duration_s=2.0, warmup_s=1.2)\n"
+                            "print(int(pack([sc], [1]).arrays['warmup_slot'][0]))"],
+                           env=_env(), capture_output=True, text=True, check=True)
+    t0 = int(probe.stdout.split()[-1])  # the slot at 1.2 s
+    slot_s = 1.2 / t0
+    env = dict(_env(), DS_TRACE_T0=str(t0), DS_TRACE_T1=str(t0 + n_slots), DS_TRACE_OUT=str(out))
+    dur = (t0 + n_slots) * slot_s + 0.1
+    subprocess.run([sys.executable, "-c", CHILD, str(so), str(n_flows), str(reps), str(dur)],
+                   env=env, check=True, capture_output=True, text=True)
+    return np.fromfile(out, dtype=REC), slot_s
+
+
+def _env() -> dict:
+    return dict(os.environ, OMP_NUM_THREADS="1",
+                PYTHONPATH=os.pathsep.join([str(ROOT / "python"), os.environ.get("PYTHONPATH", "")]))
+
+
+def requests(r: np.ndarray, warp: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each access's replica (0..n-1, by block), and its request: (warp, phase, mark, pc, k),
+    k its execution of that instruction in that slot (queue side) or round (flow side)."""
+    blocks = np.unique(r["block"])
+    j = np.searchsorted(blocks, r["block"]).astype(np.int64)
+    # k: order of each (replica, phase, mark, pc) among equals, in record order
+    key = np.stack([j, r["phase"].astype(np.int64), r["t"].astype(np.int64),
+                    r["pc"].astype(np.int64)], axis=1)
+    order = np.lexsort(key.T[::-1])
+    ks = key[order]
+    new = np.ones(len(ks), dtype=bool)
+    new[1:] = (ks[1:] != ks[:-1]).any(axis=1)
+    start = np.maximum.accumulate(np.where(new, np.arange(len(ks)), 0))
+    k = np.empty(len(ks), dtype=np.int64)
+    k[order] = np.arange(len(ks)) - start
+    req_key = np.stack([j // warp, key[:, 1], key[:, 2], key[:, 3], k], axis=1)
+    _, req = np.unique(req_key, axis=0, return_inverse=True)
+    return j, req.reshape(-1), blocks
+
+
+def words(r: np.ndarray, j: np.ndarray, req: np.ndarray):
+    """Each access split into the 4-byte words it touches: (replica, word, request, mark)."""
+    first = r["off"].astype(np.int64) // 4
+    last = (r["off"].astype(np.int64) + r["size"].astype(np.int64) - 1) // 4
+    n = (last - first + 1)
+    idx = np.repeat(np.arange(len(r)), n)
+    w = first[idx] + (np.arange(len(idx)) - np.repeat(np.cumsum(n) - n, n))
+    return j[idx], w, req[idx], r["t"][idx].astype(np.int64), r["phase"][idx]
+
+
+def address(layout: str, j: np.ndarray, w: np.ndarray, stride: int, warp: int) -> np.ndarray:
+    """The byte address of replica j's word w in a warp-sized group's arena."""
+    lane = j % warp
+    if layout == "block":
+        return lane * stride + 4 * w
+    g = int(layout[2:])
+    byte = 4 * w
+    return (byte // g) * (warp * g) + lane * g + byte % g
+
+
+def by_section(r: np.ndarray, stride: int, reps: int, n_slots: int,
+               sections: dict[str, int]) -> dict:
+    """For a warp of all `reps`: each part of the state block (engine.state_sections, in
+    block order) with its requests per replica-slot and its sectors per request by layout
+    (a request counts for the part of its first access)."""
+    names = [k for k, v in sections.items() if v > 0]
+    ends = np.cumsum([sections[k] for k in names])
+    j, req, _ = requests(r, reps)
+    wj, ww, wreq, _, _ = words(r, j, req)
+    _, first = np.unique(req, return_index=True)
+    part_of_req = np.searchsorted(ends, r["off"][first].astype(np.int64), side="right")
+    out = {}
+    for i, name in enumerate(names):
+        mine = np.nonzero(part_of_req == i)[0]
+        if not len(mine):
+            continue
+        sel = np.isin(wreq, mine)
+        row = {"requests_per_replica_slot": len(mine) / (reps * n_slots)}
+        for lay in LAYOUTS:
+            a = address(lay, wj[sel], ww[sel], stride, reps)
+            row[lay] = len(np.unique(np.stack([wreq[sel], a // 32], axis=1), axis=0)) / len(mine)
+        out[name] = row
+    return out
+
+
+def analyse(r: np.ndarray, stride: int, reps: int, n_slots: int) -> dict:
+    res = {}
+    for warp in (reps, 8, 1):
+        if warp > reps:
+            continue
+        j, req, _ = requests(r, warp)
+        wj, ww, wreq, wt, wph = words(r, j, req)
+        n_req = int(req.max()) + 1
+        row = {"requests_per_replica_slot": n_req / (reps * n_slots)}
+        for lay in LAYOUTS:
+            a = address(lay, wj, ww, stride, warp)
+            sec = np.unique(np.stack([wreq, a // 32], axis=1), axis=0)
+            # lines a warp touches in a slot (queue side) or its round (flow side)
+            wg = wj // warp
+            lines = np.unique(np.stack([wg, wph.astype(np.int64), wt, a // 128], axis=1), axis=0)
+            row[lay] = {"sectors_per_request": len(sec) / n_req,
+                        "sectors_per_replica_slot": len(sec) / (reps * n_slots),
+                        "lines_per_replica_slot": len(lines) / (reps * n_slots)}
+        res[str(warp)] = row
+    return res
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--replicas", type=int, default=32, help="replicas of one task (a warp)")
+    ap.add_argument("--slots", type=int, default=256, help="slots traced, from 1.2 s on")
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
+    a = ap.parse_args()
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip() or "unknown"
+    result = {"commit": commit, "replicas": a.replicas, "slots": a.slots, "cases": {}}
+    with tempfile.TemporaryDirectory() as td:
+        d = Path(td)
+        so = build(d)
+        for n in (1, 64):
+            r, _ = trace(so, d, n, a.replicas, a.slots)
+            if not len(r):
+                sys.exit(f"{n} flows: nothing traced")
+            sections = json.loads(subprocess.run(
+                [sys.executable, "-c", "import json\nfrom diffsweep import engine\n"
+                 "from diffsweep.pack import pack\nfrom diffsweep.scenarios import kaur_vin\n"
+                 f"sc = kaur_vin(n_flows={n}, rtp_intervals=(12, 26, 8) if {n} >= 8 else None,"
+                 " ef='onoff', t_on_ms=10.0, duration_s=1.0, warmup_s=0.5)\n"
+                 f"print(json.dumps(engine.state_sections(pack([sc] * {a.replicas},"
+                 f" [1] * {a.replicas}).shape)))"],
+                env=_env(), capture_output=True, text=True, check=True).stdout.splitlines()[-1])
+            stride = sum(sections.values())
+            res = analyse(r, stride, a.replicas, a.slots)
+            res["accesses_per_replica_slot"] = len(r) / (a.replicas * a.slots)
+            res["state_bytes"] = stride
+            res["by_section"] = by_section(r, stride, a.replicas, a.slots, sections)
+            result["cases"][str(n)] = res
+            for warp, row in res.items():
+                if not isinstance(row, dict) or warp == "by_section":
+                    continue
+                print(f"{n:2d} flows, {warp:>2s} a warp: {row['requests_per_replica_slot']:6.1f} "
+                      "requests per replica-slot; sectors per request / lines per replica-slot: "
+                      + ", ".join(f"{lay} {row[lay]['sectors_per_request']:.2f} / "
+                                  f"{row[lay]['lines_per_replica_slot']:.1f}" for lay in LAYOUTS))
+            print(f"{n:2d} flows, {a.replicas} a warp, by part of the state (requests per "
+                  "replica-slot, sectors per request block / il4 / il16):")
+            for name, row in sorted(res["by_section"].items(),
+                                    key=lambda kv: -kv[1]["requests_per_replica_slot"]):
+                print(f"    {name:18s} {row['requests_per_replica_slot']:5.2f}  "
+                      f"{row['block']:5.2f} / {row['il4']:5.2f} / {row['il16']:5.2f}")
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"coalesce-{commit}.json"
+    path.write_text(json.dumps(result, indent=1) + "\n")
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,69 @@
+"""benchmarks/coalesce.py's model of a warp's memory requests, on a hand-made trace whose answers
+are worked out below (no clang build or engine run: running the tool exercises those; this
+pins the grouping and the layouts' arithmetic)."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def co():
+    spec = importlib.util.spec_from_file_location("coalesce", BENCH / "coalesce.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _trace(co, rows):
+    r = np.zeros(len(rows), dtype=co.REC)
+    for i, (block, t, pc, off, size) in enumerate(rows):
+        r[i] = (pc, block, t, off, 1, size, 0, 0)
+    return r
+
+
+STRIDE = 1024
+
+
+def test_same_word_of_two_replicas_is_one_request_and_one_interleaved_sector(co):
+    # replicas A (block 0x1000) and B (0x9000) read word 0 at the same instruction and slot
+    r = _trace(co, [(0x1000, 5, 77, 0, 4), (0x9000, 5, 77, 0, 4)])
+    res = co.analyse(r, STRIDE, 2, 1)
+    row = res["2"]
+    assert row["requests_per_replica_slot"] == pytest.approx(1 / 2)
+    assert row["block"]["sectors_per_request"] == 2  # a block each: two sectors
+    assert row["il4"]["sectors_per_request"] == 1    # word 0 of both: bytes 0-3 and 4-7
+    assert res["1"]["requests_per_replica_slot"] == pytest.approx(2 / 2)
+
+
+def test_kth_execution_groups_loop_iterations_and_other_slots_apart(co):
+    # A runs instruction 9 twice in slot 5 (words 0 and 8), B once (word 8), B again in slot 6
+    r = _trace(co, [(0x1000, 5, 9, 0, 4), (0x1000, 5, 9, 32, 4), (0x9000, 5, 9, 32, 4),
+                    (0x9000, 6, 9, 0, 4)])
+    j, req, _ = co.requests(r, 2)
+    assert list(j) == [0, 0, 1, 1]
+    # A's first with B's first (slot 5), A's second alone, B's slot 6 alone
+    assert req[0] == req[2] and len({req[0], req[1], req[3]}) == 3
+    res = co.analyse(r, STRIDE, 2, 2)
+    # il4 (2 a warp): A's word 0 at byte 0, B's word 8 at 8 * 8 + 4 = 68: two sectors in the
+    # shared request
+    assert res["2"]["il4"]["sectors_per_request"] == pytest.approx((2 + 1 + 1) / 3)
+
+
+def test_a_16_byte_read_spans_words_and_the_granule_decides_its_lines(co):
+    r = _trace(co, [(0x1000, 3, 1, 16, 16)])
+    j, req, _ = co.requests(r, 32)
+    wj, w, wreq, _, _ = co.words(r, j, req)
+    assert list(w) == [4, 5, 6, 7]
+    lanes = np.full(4, 3)
+    # 4-byte granules: word w of lane 3 at w * 128 + 12: four lines
+    assert list(co.address("il4", lanes, w, STRIDE, 32) // 128) == [4, 5, 6, 7]
+    # 16-byte granules: granule 1 of lane 3 at 1 * 512 + 48: one line
+    assert set(co.address("il16", lanes, w, STRIDE, 32) // 128) == {4}
+    assert list(co.address("block", lanes, w, STRIDE, 32)) == [3 * STRIDE + 16 + 4 * i
+                                                                 for i in range(4)]
