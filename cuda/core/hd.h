@@ -56,6 +56,11 @@
 #define DS_REF &
 #endif
 
+// A branch that a run takes only when something went wrong (an internal capacity exceeded:
+// the host raises): the compiler lays its code out of the hot path, so that the lines of code
+// a slot runs hold no error handling (hot_sass.py: instruction fetch is the GPU's main stall).
+#define DS_UNLIKELY(c) __builtin_expect(!!(c), 0)
+
 // benchmarks/coalesce.py builds the CPU engine with DS_TRACE_MEM to trace which state bytes a
 // task's replicas touch at each point of their rounds (a model of a warp's memory requests);
 // in every other build the marks are nothing.

@@ -214,7 +214,7 @@ DS_HD DS_INLINE void occupancy_catch_up(Replica DS_REF x, ClassQueue& q, size_t 
 // unlimited class is full (a limited class's buffer check comes first).
 DS_HD DS_INLINE bool enqueue(Replica DS_REF x, const Packet& p, int l, int c, size_t k, uint32_t now) {
   Ring<Packet> qring = x.queue_ring(l, c);
-  if (qring.full()) {
+  if (DS_UNLIKELY(qring.full())) {
     x.flag(kOvfQueueRing);
     if (x.measuring) x.out_q_drops()[k] += 1;
     count_flow_drop(x, p);
@@ -323,7 +323,7 @@ DS_HD DS_FLATTEN void arrive(Replica DS_REF x, const Packet& p, uint32_t now) {
 DS_HD DS_FLATTEN void depart(Replica DS_REF x, const Packet& p, int l, uint32_t now) {
   if (hop_index(p) + 1 < hops_of(x, p)) {
     Ring<TimedPacket> dl = x.dline_ring(l);
-    if (dl.full()) {
+    if (DS_UNLIKELY(dl.full())) {
       x.flag(kOvfDelayLine);
       return;
     }

@@ -451,7 +451,7 @@ struct Replica {
   // it in place (see Ring::push_slot for why), its t_enq being its time within that slot.
   DS_HD DS_INLINE Packet* emit_slot(uint32_t when) const {
     Ring<Packet> e = emit_ring(lane);
-    if (e.full()) {
+    if (DS_UNLIKELY(e.full())) {
       flag(kOvfStage);
       return nullptr;
     }
@@ -483,7 +483,7 @@ struct Replica {
   // The next place in the arrival buffer, to be filled in place (null: full, reported).
   DS_HD DS_INLINE Packet* stage_slot() const {
     ReplicaHdr* h = hdr();
-    if (h->stage_count >= (uint32_t)shape().stage_cap) {
+    if (DS_UNLIKELY(h->stage_count >= (uint32_t)shape().stage_cap)) {
       flag(kOvfStage);
       return nullptr;
     }
@@ -503,7 +503,7 @@ struct Replica {
       // until rewritten, and none is rewritten before the head has passed it, so the head
       // reaches the same place as an eager reclaim would, with the same overflows.
       while (h->ack_head != h->ack_tail && pool[h->ack_head & mask].consumed) h->ack_head += 1;
-      if (h->ack_tail - h->ack_head > mask) {
+      if (DS_UNLIKELY(h->ack_tail - h->ack_head > mask)) {
         flag(kOvfAckRing);
         return;
       }

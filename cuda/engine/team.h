@@ -128,7 +128,7 @@ DS_HD inline bool queue_phase(Replica DS_REF x) {
   uint32_t t_end = x.lane_t()[0];
   for (int k = 1; k < x.shape().lanes; ++k)
     if (x.lane_t()[k] < t_end) t_end = x.lane_t()[k];
-  if (t_end <= x.hdr()->t_queue) {
+  if (DS_UNLIKELY(t_end <= x.hdr()->t_queue)) {
     x.flag(kOvfStage);
     return false;
   }

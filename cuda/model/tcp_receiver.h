@@ -58,7 +58,7 @@ DS_HD DS_FLATTEN void receive_segment(X DS_REF x, int f, int32_t seq, uint32_t n
   const size_t i = x.iF(f);
   const int32_t before = r.rcv_next;
   int32_t advanced = rx_accept(r, x.rxbits(f), seq);
-  if (advanced < 0) {
+  if (DS_UNLIKELY(advanced < 0)) {
     x.flag(kOvfRxWindow);
     advanced = 0;
   }

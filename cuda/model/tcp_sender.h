@@ -185,7 +185,7 @@ DS_HD inline void output(X DS_REF x, int f, TcpSender& s, int32_t seq, uint32_t 
     if (x.measuring) x.out_flow_access_drops()[f] += 1;
     return;
   }
-  if (!access_push(fifo, seq, rexmit)) x.flag(kOvfNic);
+  if (DS_UNLIKELY(!access_push(fifo, seq, rexmit))) x.flag(kOvfNic);
 }
 
 // The edge classifier (batch.h Split): at a connection's start (a fixed flow's start, or a
