@@ -3,21 +3,14 @@ are worked out below (no clang build or engine run: running the tool exercises t
 pins the grouping and the layouts' arithmetic)."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
-
-BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+import script_module
 
 
 @pytest.fixture(scope="module")
 def co():
-    spec = importlib.util.spec_from_file_location("coalesce", BENCH / "coalesce.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return script_module.load("coalesce")
 
 
 def _trace(co, rows):

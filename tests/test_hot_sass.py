@@ -3,20 +3,13 @@ on a hand-made kernel whose answers are worked out below (no nvcc, gcov or GPU n
 tool's build and run steps are exercised by running it, this pins the arithmetic)."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
-
-BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+import script_module
 
 
 @pytest.fixture(scope="module")
 def hs():
-    spec = importlib.util.spec_from_file_location("hot_sass", BENCH / "hot_sass.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return script_module.load("hot_sass")
 
 
 def _ins(addr: int) -> str:
