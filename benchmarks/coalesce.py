@@ -25,7 +25,8 @@ it together, and different branches apart. Each request's bytes are placed by a 
   * il4 / il8 / il16: interleaved by words of 4, 8 or 16 bytes: granule q of replica j at
     (q * 32 + j) * g, as the issue asks for g = 4 (a 16-byte packet then spans four lines;
     g = 16 keeps it in one);
-and counted in distinct sectors per request, and distinct lines per warp per slot.
+and counted in distinct sectors per request, and in distinct lines a warp touches in a slot
+(queue side) or a round (flow side), both per replica-slot.
 Printed and written (<out>/coalesce-<commit>.json) per case and warp size (32, 8: a warp of
 the task's replicas 8 at a time; 1: a lone replica). The CPU's code is not the GPU's (its
 loads are x86 -O2's: what the compiler keeps in registers differs), so the ratio between
@@ -36,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -70,6 +72,8 @@ print("SLOTS", int(out["slots_run"].sum()))
 def build(d: Path) -> Path:
     """The CPU engine module, slim, traced: clang with load/store callbacks in the engine."""
     import pybind11
+    if shutil.which("clang++") is None:
+        sys.exit("coalesce.py needs clang++ (14 or later: -fsanitize-coverage=trace-loads)")
     inc = [f"-I{pybind11.get_include()}", f"-I{sysconfig.get_paths()['include']}",
            f"-I{ROOT / 'cuda'}"]
     base = ["clang++", "-std=c++17", "-O2", "-fPIC", "-ffp-contract=off", "-DDS_HOST_SLIM",
