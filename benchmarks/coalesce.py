@@ -52,20 +52,28 @@ REC = np.dtype([("pc", "<u8"), ("block", "<u8"), ("t", "<u4"), ("off", "<u4"),
 LAYOUTS = ("block", "il4", "il8", "il16")
 
 CHILD = r"""
-import importlib.util, sys
+import importlib.util, json, os, sys
 from diffsweep import engine
 from diffsweep.pack import pack
 from diffsweep.scenarios import kaur_vin
-so, n, reps, dur = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+so, n, reps, n_slots, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+
+
+def scenario(duration_s, warmup_s):
+    return kaur_vin(n_flows=n, rtp_intervals=(12, 26, 8) if n >= 8 else None, ef="onoff",
+                    t_on_ms=10.0, duration_s=duration_s, warmup_s=warmup_s)
+
+
+t0 = int(pack([scenario(2.0, 1.2)], [1]).arrays["warmup_slot"][0])  # the slot at 1.2 s
+p = pack([scenario((t0 + n_slots) * 1.2 / t0 + 0.1, 1.0)] * reps, list(range(1, reps + 1)))
+# the recorder reads its window when the module loads
+os.environ.update(DS_TRACE_T0=str(t0), DS_TRACE_T1=str(t0 + n_slots), DS_TRACE_OUT=out)
 spec = importlib.util.spec_from_file_location(so.rsplit("/", 1)[-1].split(".")[0], so)
 mod = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(mod)
-sc = kaur_vin(n_flows=n, rtp_intervals=(12, 26, 8) if n >= 8 else None, ef="onoff",
-              t_on_ms=10.0, duration_s=dur, warmup_s=1.0)
-p = pack([sc] * reps, list(range(1, reps + 1)))
 shape = {**p.shape, "warp_rounds": 1}
-out = mod.run_family([shape], [engine._flat(p)], threads=1, replicas_per_task=reps)[0]
-print("SLOTS", int(out["slots_run"].sum()))
+mod.run_family([shape], [engine._flat(p)], threads=1, replicas_per_task=reps)
+print(json.dumps(engine.state_sections(p.shape)))
 """
 
 
@@ -90,23 +98,14 @@ def build(d: Path) -> Path:
     return so
 
 
-def trace(so: Path, d: Path, n_flows: int, reps: int, n_slots: int) -> tuple[np.ndarray, float]:
-    """The accesses of one task of `reps` replicas in `n_slots` slots from 1.2 s on."""
+def trace(so: Path, d: Path, n_flows: int, reps: int, n_slots: int) -> tuple[np.ndarray, dict]:
+    """The accesses of one task of `reps` replicas in `n_slots` slots from 1.2 s on, and the
+    parts of their state block (engine.state_sections, in block order)."""
     out = d / f"trace-{n_flows}.bin"
-    probe = subprocess.run([sys.executable, "-c",
-                            "from diffsweep.pack import pack\n"
-                            "from diffsweep.scenarios import kaur_vin\n"
-                            f"sc = kaur_vin(n_flows={n_flows}, ef='onoff', t_on_ms=10.0,"
-                            " duration_s=2.0, warmup_s=1.2)\n"
-                            "print(int(pack([sc], [1]).arrays['warmup_slot'][0]))"],
-                           env=_env(), capture_output=True, text=True, check=True)
-    t0 = int(probe.stdout.split()[-1])  # the slot at 1.2 s
-    slot_s = 1.2 / t0
-    env = dict(_env(), DS_TRACE_T0=str(t0), DS_TRACE_T1=str(t0 + n_slots), DS_TRACE_OUT=str(out))
-    dur = (t0 + n_slots) * slot_s + 0.1
-    subprocess.run([sys.executable, "-c", CHILD, str(so), str(n_flows), str(reps), str(dur)],
-                   env=env, check=True, capture_output=True, text=True)
-    return np.fromfile(out, dtype=REC), slot_s
+    p = subprocess.run([sys.executable, "-c", CHILD, str(so), str(n_flows), str(reps),
+                        str(n_slots), str(out)], env=_env(), check=True, capture_output=True,
+                       text=True)
+    return np.fromfile(out, dtype=REC), json.loads(p.stdout.splitlines()[-1])
 
 
 def _env() -> dict:
@@ -214,17 +213,9 @@ def main() -> None:
         d = Path(td)
         so = build(d)
         for n in (1, 64):
-            r, _ = trace(so, d, n, a.replicas, a.slots)
+            r, sections = trace(so, d, n, a.replicas, a.slots)
             if not len(r):
                 sys.exit(f"{n} flows: nothing traced")
-            sections = json.loads(subprocess.run(
-                [sys.executable, "-c", "import json\nfrom diffsweep import engine\n"
-                 "from diffsweep.pack import pack\nfrom diffsweep.scenarios import kaur_vin\n"
-                 f"sc = kaur_vin(n_flows={n}, rtp_intervals=(12, 26, 8) if {n} >= 8 else None,"
-                 " ef='onoff', t_on_ms=10.0, duration_s=1.0, warmup_s=0.5)\n"
-                 f"print(json.dumps(engine.state_sections(pack([sc] * {a.replicas},"
-                 f" [1] * {a.replicas}).shape)))"],
-                env=_env(), capture_output=True, text=True, check=True).stdout.splitlines()[-1])
             stride = sum(sections.values())
             res = analyse(r, stride, a.replicas, a.slots)
             res["accesses_per_replica_slot"] = len(r) / (a.replicas * a.slots)
