@@ -15,8 +15,8 @@
 #   STEPS="build spread reproduce" bash benchmarks/gpu.sh
 #   STEPS="build papers ncu atlas occupancy" bash benchmarks/gpu.sh
 # Step `warp` (shared rounds off and on, issue 21: ~2 minutes, ~4 with WARP_FULL=1) fits
-# beside `build spread` or in place of `occupancy` in the third call; step `icache` (under a
-# minute: Nsight Compute's instructions per replica-slot and fetch stalls of lone replicas,
+# beside `build spread` or in place of `occupancy` in the third call; step `icache` (~2-3
+# minutes: Nsight Compute's instructions per replica-slot and fetch stalls of lone replicas,
 # against benchmarks/hot_sass.py's estimate) beside `ncu`.
 set -uo pipefail
 STEPS=${STEPS:-"build tests spread warp throughput occupancy reproduce papers ncu icache atlas"}
