@@ -23,19 +23,17 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from yardstick import ROOT, child_env
 
 CASE = r"""
 import json, time
 from diffsweep.engine import run_packed
 from diffsweep.pack import pack
-from diffsweep.scenarios import kaur_vin
+from yardstick import kv_replica
 import diffsweep
 res = {"version": getattr(diffsweep, "__version__", "?"), "file": diffsweep.__file__}
 for n in (1, 64):
-    sc = kaur_vin(n_flows=n, rtp_intervals=(12, 26, 8) if n >= 8 else None, ef="onoff",
-                  t_on_ms=10.0, duration_s=50.0, warmup_s=5.0)
-    p = pack([sc] * 2, [1, 2])
+    p = pack([kv_replica(n, 50.0, warmup_s=5.0)] * 2, [1, 2])
     best = 1e9
     for _ in range(3):
         t0 = time.perf_counter()
@@ -50,11 +48,8 @@ print(json.dumps(res))
 
 
 def run_case(site: str | None) -> dict:
-    env = dict(os.environ)
-    if site:
-        env["PYTHONPATH"] = site
-    else:
-        env.pop("PYTHONPATH", None)
+    # the site's diffsweep (without one, the installed), and yardstick.py from here
+    env = child_env(*([site] if site else []), inherit=False, threads=None)
     out = subprocess.run([sys.executable, "-c", CASE], env=env, check=True, capture_output=True,
                          text=True, cwd="/")
     return json.loads(out.stdout.strip().splitlines()[-1])

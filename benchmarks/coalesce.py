@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -45,8 +44,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-
-ROOT = Path(__file__).resolve().parent.parent
+from yardstick import ROOT, child_env
 REC = np.dtype([("pc", "<u8"), ("block", "<u8"), ("t", "<u4"), ("off", "<u4"),
                 ("phase", "u1"), ("size", "u1"), ("store", "u1"), ("pad", "u1")])
 LAYOUTS = ("block", "il4", "il8", "il16")
@@ -55,17 +53,10 @@ CHILD = r"""
 import importlib.util, json, os, sys
 from diffsweep import engine
 from diffsweep.pack import pack
-from diffsweep.scenarios import kaur_vin
+from yardstick import kv_replica
 so, n, reps, n_slots, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
-
-
-def scenario(duration_s, warmup_s):
-    return kaur_vin(n_flows=n, rtp_intervals=(12, 26, 8) if n >= 8 else None, ef="onoff",
-                    t_on_ms=10.0, duration_s=duration_s, warmup_s=warmup_s)
-
-
-t0 = int(pack([scenario(2.0, 1.2)], [1]).arrays["warmup_slot"][0])  # the slot at 1.2 s
-p = pack([scenario((t0 + n_slots) * 1.2 / t0 + 0.1, 1.0)] * reps, list(range(1, reps + 1)))
+t0 = int(pack([kv_replica(n, 2.0, 1.2)], [1]).arrays["warmup_slot"][0])  # the slot at 1.2 s
+p = pack([kv_replica(n, (t0 + n_slots) * 1.2 / t0 + 0.1)] * reps, list(range(1, reps + 1)))
 # the recorder reads its window when the module loads
 os.environ.update(DS_TRACE_T0=str(t0), DS_TRACE_T1=str(t0 + n_slots), DS_TRACE_OUT=out)
 spec = importlib.util.spec_from_file_location(so.rsplit("/", 1)[-1].split(".")[0], so)
@@ -103,14 +94,9 @@ def trace(so: Path, d: Path, n_flows: int, reps: int, n_slots: int) -> tuple[np.
     parts of their state block (engine.state_sections, in block order)."""
     out = d / f"trace-{n_flows}.bin"
     p = subprocess.run([sys.executable, "-c", CHILD, str(so), str(n_flows), str(reps),
-                        str(n_slots), str(out)], env=_env(), check=True, capture_output=True,
-                       text=True)
+                        str(n_slots), str(out)], env=child_env(str(ROOT / "python")),
+                       check=True, capture_output=True, text=True)
     return np.fromfile(out, dtype=REC), json.loads(p.stdout.splitlines()[-1])
-
-
-def _env() -> dict:
-    return dict(os.environ, OMP_NUM_THREADS="1",
-                PYTHONPATH=os.pathsep.join([str(ROOT / "python"), os.environ.get("PYTHONPATH", "")]))
 
 
 def requests(r: np.ndarray, warp: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -20,13 +20,13 @@ from pathlib import Path
 import diffsweep as ds
 from diffsweep.engine import default_lanes, run_packed, state_bytes, state_sections
 from diffsweep.pack import pack
-from diffsweep.scenarios import kaur_vin
+from yardstick import kv_replica
 
 
 def case(n_flows: int, duration_s: float, seed: int, slot: bool = False):
-    return kaur_vin(n_flows=n_flows, rtp_intervals=(12, 26, 8) if n_flows >= 8 else None,
-                    ef="onoff", t_on_ms=10.0 if slot else 1.0, duration_s=duration_s,
-                    warmup_s=1.0 if slot else 0.2, max_window_pkts=1000, seed=seed)
+    """`slot`: the yardstick replica (hot_sass.py's); else 1-ms bursts, 0.2 s of warm-up."""
+    return kv_replica(n_flows, duration_s, warmup_s=1.0 if slot else 0.2,
+                      t_on_ms=10.0 if slot else 1.0, max_window_pkts=1000, seed=seed)
 
 
 def main() -> None:

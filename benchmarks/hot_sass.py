@@ -49,7 +49,7 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from yardstick import ROOT, child_env
 
 
 def tool(name: str) -> str:
@@ -64,14 +64,12 @@ CHILD = r"""
 import importlib.util, sys
 from diffsweep import engine
 from diffsweep.pack import pack
-from diffsweep.scenarios import kaur_vin
+from yardstick import kv_replica
 so, n, dur = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 spec = importlib.util.spec_from_file_location(so.rsplit("/", 1)[-1].split(".")[0], so)
 mod = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(mod)
-sc = kaur_vin(n_flows=n, rtp_intervals=(12, 26, 8) if n >= 8 else None, ef="onoff",
-              t_on_ms=10.0, duration_s=dur, warmup_s=1.0)
-p = pack([sc], [1])
+p = pack([kv_replica(n, dur)], [1])
 out = mod.run_family([p.shape], [engine._flat(p)], threads=1)[0]
 print("SLOTS", int(out["slots_run"].sum()))
 """
@@ -115,9 +113,8 @@ def line_counts(so: Path, d: Path, n: int, dur: float) -> tuple[int, collections
     """Each engine source line's executions over one run, and the run's slots."""
     for f in d.glob("*.gcda"):
         f.unlink()
-    env = dict(os.environ, OMP_NUM_THREADS="1",
-               PYTHONPATH=os.pathsep.join([str(ROOT / "python"), os.environ.get("PYTHONPATH", "")]))
-    p = subprocess.run([sys.executable, "-c", CHILD, str(so), str(n), str(dur)], env=env,
+    p = subprocess.run([sys.executable, "-c", CHILD, str(so), str(n), str(dur)],
+                       env=child_env(str(ROOT / "python")),
                        capture_output=True, text=True)
     if p.returncode:
         sys.exit(f"the replica's run failed:\n{p.stderr}")

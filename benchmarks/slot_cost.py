@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import re
 import subprocess
@@ -23,17 +22,15 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from yardstick import ROOT, child_env
 
 CHILD = r"""
 import sys
 from diffsweep.engine import run_packed
 from diffsweep.pack import pack
-from diffsweep.scenarios import kaur_vin
+from yardstick import kv_replica
 n, dur = int(sys.argv[1]), float(sys.argv[2])
-sc = kaur_vin(n_flows=n, rtp_intervals=(12, 26, 8) if n >= 8 else None, ef="onoff",
-              t_on_ms=10.0, duration_s=dur, warmup_s=1.0)
-out = run_packed(pack([sc], [1]), "cpu", threads=1)
+out = run_packed(pack([kv_replica(n, dur)], [1]), "cpu", threads=1)
 print("SLOTS", int(out["slots_run"].sum()), "PKTS", int(out["q_departures"][:, 0, :].sum()))
 """
 
@@ -78,10 +75,9 @@ def engine_ir(cg: Path) -> int:
 def instructions(n: int, dur: float) -> tuple[int, int, int, int]:
     with tempfile.TemporaryDirectory() as d:
         cg = Path(d) / "cg.out"
-        env = dict(os.environ, OMP_NUM_THREADS="1")
         p = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={cg}",
                             sys.executable, "-c", CHILD, str(n), str(dur)],
-                           env=env, capture_output=True, text=True, check=True)
+                           env=child_env(), capture_output=True, text=True, check=True)
         m = re.search(r"SLOTS (\d+) PKTS (\d+)", p.stdout)
         ir = re.search(r"^summary: (\d+)", cg.read_text(), re.M) or \
             re.search(r"^totals: (\d+)", cg.read_text(), re.M)
