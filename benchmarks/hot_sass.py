@@ -49,16 +49,8 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
+from sass import tool  # nvdisasm: on PATH, else in the nvidia-cuda-* wheels
 from yardstick import ROOT, child_env
-
-
-def tool(name: str) -> str:
-    """A CUDA binary (nvdisasm), found as sass.py finds it: on PATH, else in the wheels."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("ds_bench_sass", Path(__file__).with_name("sass.py"))
-    sass = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(sass)
-    return sass.tool(name)
 
 CHILD = r"""
 import importlib.util, sys
