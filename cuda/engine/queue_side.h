@@ -443,11 +443,15 @@ DS_HD DS_DEVICE_CALL void serve_link(Replica DS_REF x, int l, uint32_t now) {
   }
 }
 
-// The random tie-break's next Fisher-Yates partner of position i: uniform on [0, i].
-DS_HD DS_INLINE uint32_t tie_draw(Replica DS_REF x, uint32_t i) {
-  const double u = draw_u01(x.seed(), kFamTie, 0u, x.hdr()->ctr_tie);
-  const uint32_t j = (uint32_t)(u * (double)(i + 1));
-  return j > i ? i : j;
+// The random tie-break's shuffle of n positions (Fisher-Yates): swap(i, j) for i from n - 1
+// down to 1, j uniform on [0, i]; the same draws whatever is swapped (packets or indices).
+template <class Swap>
+DS_HD DS_INLINE void tie_shuffle(Replica DS_REF x, uint32_t n, Swap swap) {
+  for (uint32_t i = n - 1; i > 0; --i) {
+    const double u = draw_u01(x.seed(), kFamTie, 0u, x.hdr()->ctr_tie);
+    const uint32_t j = (uint32_t)(u * (double)(i + 1));
+    swap(i, j > i ? i : j);
+  }
 }
 
 DS_HD inline void order_arrivals(Replica DS_REF x) {
@@ -462,12 +466,11 @@ DS_HD inline void order_arrivals(Replica DS_REF x) {
     for (uint32_t i = 1; i < n && !repeated; ++i)
       for (uint32_t j = 0; j < i && !repeated; ++j) repeated = a[j].sender == a[i].sender;
     if (!repeated) {
-      for (uint32_t i = n - 1; i > 0; --i) {  // Fisher-Yates
-        const uint32_t j = tie_draw(x, i);
-        Packet t = a[i];
+      tie_shuffle(x, n, [&](uint32_t i, uint32_t j) {
+        const Packet t = a[i];
         a[i] = a[j];
         a[j] = t;
-      }
+      });
       return;
     }
     // A sender with two packets here: the same shuffle on the packets' indices (perm[i]: the
@@ -477,12 +480,11 @@ DS_HD inline void order_arrivals(Replica DS_REF x) {
     // 64-flow replica's state.)
     uint32_t* perm = x.stage_perm();
     for (uint32_t i = 0; i < n; ++i) perm[i] = i;
-    for (uint32_t i = n - 1; i > 0; --i) {  // Fisher-Yates, the same draws
-      const uint32_t j = tie_draw(x, i);
+    tie_shuffle(x, n, [&](uint32_t i, uint32_t j) {
       const uint32_t t = perm[i];
       perm[i] = perm[j];
       perm[j] = t;
-    }
+    });
     for (uint32_t i = 0; i < n; ++i) {
       const uint16_t s = a[perm[i]].sender;
       uint32_t before = 0;  // this sender's packets in earlier positions
