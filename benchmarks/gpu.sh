@@ -11,15 +11,17 @@
 # others. A device call is limited to 10 minutes: each step runs under `timeout $STEP_TIMEOUT`
 # (default 240 s; rc 124 in the summary means it was cut), and STEPS picks the steps of this
 # call; three calls on a fresh machine (each builds: the machine may be a new one):
-#   STEPS="build tests throughput" bash benchmarks/gpu.sh
+#   STEPS="build tests auto throughput" bash benchmarks/gpu.sh
 #   STEPS="build spread reproduce" bash benchmarks/gpu.sh
 #   STEPS="build papers ncu atlas occupancy" bash benchmarks/gpu.sh
 # Step `warp` (shared rounds off and on, issue 21: ~2 minutes, ~4 with WARP_FULL=1) fits
 # beside `build spread` or in place of `occupancy` in the third call; step `icache` (~2-3
 # minutes: Nsight Compute's instructions per replica-slot and fetch stalls of lone replicas,
-# against benchmarks/hot_sass.py's estimate) beside `ncu`.
+# against benchmarks/hot_sass.py's estimate) beside `ncu`; step `auto` (~1-2 minutes: what
+# `--backend auto` chooses for each paper's quick family against both backends' engine calls
+# timed, and diffsweep.backend_choice's three constants measured again) beside `tests`.
 set -uo pipefail
-STEPS=${STEPS:-"build tests spread warp throughput occupancy reproduce papers ncu icache atlas"}
+STEPS=${STEPS:-"build tests auto spread warp throughput occupancy reproduce papers ncu icache atlas"}
 STEP_TIMEOUT=${STEP_TIMEOUT:-240}
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 cd "$(dirname "$0")/.."
@@ -122,6 +124,10 @@ if want papers; then
     done
     cmp "/tmp/$paper-quick-cuda/verdicts.json" "/tmp/$paper-quick-cpu/verdicts.json" && log "$paper quick verdicts.json: cuda == cpu"
   done
+fi
+if want auto; then
+  step auto python3 benchmarks/auto_backend.py --out "$OUT"
+  grep -E "faster:|measured" "$OUT/auto.log" | sed 's/^/auto: /' | tee -a "$OUT/gpu-summary.txt"
 fi
 if want atlas; then
   # issue 25: the quick Kaur & Vin C4 atlas (12 cells, 2,304 replicas in the first round) on

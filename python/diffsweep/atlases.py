@@ -402,6 +402,8 @@ def _run_round(plan: _Plan, todo: dict, out: Path, backend, threads, progress, l
     from .family_run import family_interrupted  # noqa: PLC0415
 
     cfgs = {k: _cell_cfgs(plan, plan.cells[k], seeds) for k, seeds in todo.items()}
+    backend = reproduce.auto_backend(backend, (c.make_grid() for by in cfgs.values()
+                                               for c in by.values()), threads, log, "[atlas]")
     grids = {}  # "cell/sweep" -> the seeds with nothing stored at any point
     for k, by_sweep in cfgs.items():
         for n, cfg in by_sweep.items():
@@ -439,7 +441,7 @@ def atlas(paper: str, claim: str, axes, *, seeds: int | None = None, quick: bool
     where it is undecided (default ``SEED_GROWTH`` x the first round's; equal to ``seeds``:
     no adaptive seeds); ``out``: the folder (default ``results/atlas-<paper>-<claim>``).
     Everything is checked before anything runs; a rerun resumes."""
-    from . import engine, reproduce  # noqa: PLC0415
+    from . import reproduce  # noqa: PLC0415
     from .store import atomic_write_json  # noqa: PLC0415
 
     t_all = time.perf_counter()
@@ -478,10 +480,11 @@ def atlas(paper: str, claim: str, axes, *, seeds: int | None = None, quick: bool
         if stored and len(stored) > len(first) and set(first) <= stored:
             seeds_of[k] = sorted(stored)
     verdicts, todo, rounds = {}, dict(seeds_of), 0
-    t_engine = 0.0
+    t_engine, used = 0.0, set()
     while todo:
         t0 = time.perf_counter()
         runs = _run_round(plan, todo, out, backend, threads, progress, log, resume)
+        used |= {r.meta.get("backend", "?") for by in runs.values() for r in by.values()}
         t_engine += time.perf_counter() - t0
         grow = {}
         for k in todo:
@@ -502,7 +505,7 @@ def atlas(paper: str, claim: str, axes, *, seeds: int | None = None, quick: bool
     meta = {"paper": plan.paper.name, "claim": claim, "rounds": rounds,
             "wall_s": time.perf_counter() - t_all, "compute_s": t_engine,
             "max_seeds": max_seeds, "first_seeds": len(first), "quick": bool(quick),
-            "backend": engine.resolve_backend(backend)}
+            "backend": "+".join(sorted(used))}
     from .atlas_page import write_atlas  # noqa: PLC0415
     paths = write_atlas(plan, table, out, meta)
     meta["wall_s"] = time.perf_counter() - t_all

@@ -188,6 +188,8 @@ def _cmd_run(args) -> int:
               f"({m['replicas_run']} run, {m['replicas_reused']} already in {args.out}) on "
               f"{m['backend']} in {m['wall_s']:.1f} s; results in {args.out} "
               f"(diffsweep.load({str(args.out)!r}))")
+        if m.get("backend_choice"):
+            print(m["backend_choice"])
     if args.target_ci is not None:
         kind = "relative" if not args.target_absolute else "absolute"
         capped = m.get("ci_capped_points", [])

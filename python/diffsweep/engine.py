@@ -15,6 +15,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from . import backend_choice
 from .errors import BackendError, ConfigError, EngineError
 from .pack import SHAPE_DIMS, Packed, layout, pack, replica_shape, shape_key
 from .results import Results
@@ -58,12 +59,20 @@ def cuda_free_bytes() -> int:
     return int(m.memory_info()[0]) if m is not None and m.device_count() > 0 else 0
 
 
-def resolve_backend(backend: str) -> str:
-    """'auto' picks CUDA when its module is built and a device is present, else the CPU."""
+def resolve_backend(backend: str, work=None, threads: int | None = None) -> str:
+    """The backend that runs: ``choose_backend``'s."""
+    return choose_backend(backend, work, threads)[0]
+
+
+def choose_backend(backend: str, work=None, threads: int | None = None) -> tuple[str, str]:
+    """(backend, why). 'auto' runs on the CPU without a CUDA engine or device; with both, on the
+    one ``backend_choice`` predicts faster for ``work`` (a ``backend_choice.Work``, or a
+    function making one, called only then) on ``threads`` CPU threads (None: all), with its
+    reason as ``why``; without ``work``, on the device."""
     if backend not in BACKENDS:
         raise ConfigError(f"backend: {backend!r} is not allowed (expected one of {', '.join(BACKENDS)})")
     if backend == "cpu":
-        return "cpu"
+        return "cpu", ""
     m = _module("cuda")
     if backend == "cuda":
         if m is None:
@@ -72,8 +81,14 @@ def resolve_backend(backend: str) -> str:
         if m.device_count() == 0:
             raise BackendError("backend 'cuda': the CUDA engine is built but no CUDA device is "
                                "visible (driver missing or no GPU); use backend='cpu'")
-        return "cuda"
-    return "cuda" if m is not None and m.device_count() > 0 else "cpu"
+        return "cuda", ""
+    if m is None or m.device_count() == 0:
+        return "cpu", ""
+    cpu = _module("cpu")
+    if work is None or cpu is None:
+        return "cuda", ""
+    return backend_choice.choose(work() if callable(work) else work,
+                                 int(threads or cpu.max_threads()))
 
 
 def info() -> dict:
@@ -88,7 +103,9 @@ def info() -> dict:
         "cuda_built": cuda is not None,
         "cuda_devices": int(cuda.device_count()) if cuda is not None else 0,
         "cuda_device": (cuda.device_name() if cuda is not None and cuda.device_count() else ""),
-        "auto_backend": resolve_backend("auto") if cpu is not None or cuda is not None else "none",
+        "auto_backend": ("none" if cpu is None and cuda is None else "cpu"
+                         if resolve_backend("auto") == "cpu" else "cuda or cpu, whichever "
+                         "diffsweep.backend_choice predicts faster for each run"),
     }
 
 
@@ -253,7 +270,7 @@ def run_family(ps: Sequence[Packed], backend: str, threads: int | None = None,
     one work list over all their replicas, longest first (cuda/engine/family.h); on CUDA one
     launch while their state fits the device. Returns each batch's output arrays, as
     :func:`run_packed` does; options as there."""
-    name = resolve_backend(backend)
+    name = resolve_backend(backend, lambda: backend_choice.work_of_packed(ps), threads)
     m = _module(name)
     if m is None:
         raise BackendError(f"backend {name!r} is not built")
@@ -299,7 +316,7 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
     """
     if len(scenarios) != len(seeds):
         raise ValueError("simulate: one seed per scenario")
-    name = resolve_backend(backend)
+    name, why = choose_backend(backend, lambda: backend_choice.work_of_scenarios(scenarios), threads)
     t0 = time.perf_counter()
     groups = launch_groups(scenarios, name, merge_shapes)
     parts = []
@@ -331,7 +348,7 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
                            ignore_index=True).sort_values(
         [c for c in ("replica", "flow", "link", "cls_index", "source", "interval") if c in parts[0][k].columns],
         kind="stable").reset_index(drop=True) for k in parts[0]}
-    meta = {"version": version(), "backend": name,
+    meta = {"version": version(), "backend": name, **({"backend_choice": why} if why else {}),
             "device": device_name(name),
             "threads": int(threads or (_module("cpu").max_threads() if name == "cpu" else 0)),
             "wall_s": time.perf_counter() - t0, "n_replicas": len(scenarios),
@@ -449,7 +466,7 @@ def arrays_bytes(scenarios: Sequence[Scenario], backend: str = "auto",
     its launches (``launch_groups``), each padded to its largest replica in every dimension,
     from ``pack.replica_shape`` (nothing packed). A replica rerun with full access-link pools
     adds a launch later, after the others' arrays are gone."""
-    name = resolve_backend(backend)
+    name = resolve_backend(backend, lambda: backend_choice.work_of_scenarios(scenarios))
     shapes = _shapes(scenarios)
     return sum(batch_bytes(_group_shape(shapes, idx), len(idx))
                for idx in launch_groups(scenarios, name, merge_shapes).values())

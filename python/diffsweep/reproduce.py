@@ -261,6 +261,8 @@ def _reproduce(spec, out: Path, chosen, names, cfgs, quick, backend, progress, t
                 f"from these results and this diffsweep: kept as they are "
                 f"({time.perf_counter() - t_all:.1f} s; --redraw draws them again)")
             return out / "report.md", out / "report.html", kept
+    # one backend for the family call and every sweep's store (auto: by the predicted time)
+    backend = auto_backend(backend, (cfg.make_grid() for cfg in cfgs.values()), threads, log)
     pre, stopped = _family_call(cfgs, out, backend, threads, progress, timings, log)
     from .figures import shared_combine  # noqa: PLC0415
     with shared_combine():
@@ -552,6 +554,19 @@ def _family_call(cfgs: dict, out: Path, backend: str, threads, progress, timings
     if seconds is not None:
         timings["family engine call"] = seconds
     return pre, stopped
+
+
+def auto_backend(backend: str, grids, threads, log, tag: str = "[backend]") -> str:
+    """``backend`` resolved once for all the replicas of ``grids`` (Grids, made only when
+    'auto' has a device and CPU cores to choose between: ``engine.choose_backend``), the
+    choice logged."""
+    from . import engine  # noqa: PLC0415
+    from .backend_choice import work_of_grids  # noqa: PLC0415
+
+    name, why = engine.choose_backend(backend, lambda: work_of_grids(grids), threads)
+    if why:
+        log(f"{tag} {why}")
+    return name
 
 
 def one_engine_call(grids: dict, backend, threads, progress, log, tag: str, what: str,

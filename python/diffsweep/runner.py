@@ -69,6 +69,7 @@ import numpy as np
 import pandas as pd
 
 from . import engine as _engine
+from .backend_choice import work_of_grids
 from .chunking import (CPU_MEMORY_FRACTION, CUDA_MEMORY_BUDGET,  # noqa: F401 (re-exported)
                        CUDA_MEMORY_FRACTION, MAX_CHUNK, TABLE_ROW_BYTES, _limit_error,
                        available_memory_bytes, default_memory_budget, plan_chunks, point_info,
@@ -128,7 +129,7 @@ def _keep(res: Results, tables) -> Results:
 def run_chunk(grid, rows: pd.DataFrame, backend: str = "auto", threads: int | None = None,
               lanes: int | None = None, tables=None, control=None) -> Results:
     """Run the replicas ``rows`` of ``grid`` (a pure function of its arguments: the task of one
-    chunk). ``backend='auto'`` takes the GPU of the machine running it when it has one.
+    chunk). ``backend='auto'``: the machine's predicted faster (``engine.choose_backend``).
     ``control``: an ``engine.RunControl`` (stop and progress from another thread); a stopped
     chunk raises ``engine.EngineInterrupted`` whose ``partial`` holds the finished replicas."""
     try:
@@ -426,8 +427,8 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
         grid, target_ci, target_metric, max_seeds, seeds_per_round, ci_level)
 
     # plan: backend, budget, chunk size; sizes and engine limits, before the folder is touched
-    backend_name, memory_budget_bytes, max_chunk = _plan(grid, backend, client,
-                                                         memory_budget_bytes, chunk_size)
+    backend_name, chosen, memory_budget_bytes, max_chunk = _plan(grid, backend, client, threads,
+                                                                 memory_budget_bytes, chunk_size)
     # the results folder
     st = None
     ident, fields = grid_identity(grid, cfg)
@@ -450,7 +451,7 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
     sig = _Sigint(defer=client is None, hard_exit=exit_on_second_interrupt)
     prog = None
     session = None
-    ci_meta: dict[str, Any] = {}
+    ci_meta: dict[str, Any] = {"backend_choice": chosen} if chosen else {}
 
     def hard_exit() -> None:
         try:
@@ -482,7 +483,7 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
             # compute the chunks, store each as it finishes, move the progress bar
             session.run_rows(grid.replicas)
             if metric is not None:  # CI targeting: more seeds where the CI is too wide
-                ci_meta = _target_ci_rounds(session, grid, wanted, order, prog, target_ci,
+                ci_meta |= _target_ci_rounds(session, grid, wanted, order, prog, target_ci,
                                             metric, target_relative, max_seeds,
                                             seeds_per_round or len(grid.seeds), ci_level)
     except KeyboardInterrupt as e:
@@ -573,14 +574,14 @@ def _check_target_ci(grid, target_ci, target_metric, max_seeds, seeds_per_round,
     return metric, max_seeds, seeds_per_round
 
 
-def _plan(grid, backend: str, client, memory_budget_bytes: int | None,
-          chunk_size: int | None) -> tuple[str, int, int]:
-    """(backend, memory budget, most replicas per chunk) of a run."""
+def _plan(grid, backend: str, client, threads, memory_budget_bytes: int | None,
+          chunk_size: int | None) -> tuple[str, str, int, int]:
+    """(backend, why 'auto' chose it or '', memory budget, most replicas per chunk) of a run."""
     if client is None:
-        backend_name = _engine.resolve_backend(backend)
+        backend_name, chosen = _engine.choose_backend(backend, lambda: work_of_grids([grid]), threads)
         plan_backend = backend_name
     else:
-        backend_name = backend
+        backend_name, chosen = backend, ""
         plan_backend = "cuda" if backend != "cpu" else "cpu"
         try:
             n_workers = max(1, len(client.scheduler_info(n_workers=-1).get("workers", {})))
@@ -590,14 +591,13 @@ def _plan(grid, backend: str, client, memory_budget_bytes: int | None,
             n_workers = 1
     if memory_budget_bytes is None:
         # a Dask driver cannot see its workers' memory: the conservative CUDA budget
-        memory_budget_bytes = (default_memory_budget(plan_backend) if client is None
-                               else CUDA_MEMORY_BUDGET)
+        memory_budget_bytes = default_memory_budget(plan_backend) if client is None else CUDA_MEMORY_BUDGET
     max_chunk = chunk_size or MAX_CHUNK[plan_backend]
     if client is not None and chunk_size is None:
         # several chunks per worker, so that the cluster is balanced and a lost worker costs
         # little
         max_chunk = max(1, min(max_chunk, math.ceil(len(grid) / (4 * n_workers))))
-    return backend_name, memory_budget_bytes, max_chunk
+    return backend_name, chosen, memory_budget_bytes, max_chunk
 
 
 def _check_size(grid, threads, force: bool, packed: bool = True) -> dict[int, tuple[tuple, int]]:

@@ -149,7 +149,7 @@ class Estimate:
             f"({self.result_rows:.3g} rows); {_fmt_bytes(self.chunk_bytes_per_replica)} per "
             "replica in a chunk",
             f"time (rough): {_fmt_s(self.seconds)} on {self.threads} CPU thread(s) "
-            f"(from {self.sampled_points} sampled point(s); a GPU is faster)",
+            f"(from {self.sampled_points} sampled point(s))",
         ] + self.notes
 
 

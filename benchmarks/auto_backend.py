@@ -1,0 +1,94 @@
+"""What `--backend auto` chooses for each paper's family, against the engine call timed on the
+CPU cores and (when a device is visible) on cuda, with the constants of its model measured
+again (diffsweep.backend_choice; docs/design.md "Choosing a backend").
+
+    python benchmarks/auto_backend.py [--papers kaur_vin,lee_jeong,rossi,habib,matta_guo]
+                                      [--full] [--backends cpu,cuda] [--out DIR]
+
+Each family is every replica of sweeps/<paper>/*.toml ([quick] unless --full), run as one
+engine call (`engine.simulate`, as `reproduce` runs it). Per family and backend it prints the
+predicted and the measured engine seconds, and from the measurement the constant that backend's
+prediction rests on: a CPU core's microseconds per replica-slot (time x threads / replica-slots),
+on cuda the microseconds per slot of the longest replica (time / its slots: the launch's
+floor, meaningful where the device is not full) and the replica-slots per second (meaningful
+where it is). It then says which backend was faster and whether `auto` chose it. Writes
+<out>/auto-backend-<host>.json.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import time
+from pathlib import Path
+
+from spread import family  # (benchmarks/ is on the path: this script's folder)
+
+import diffsweep as ds
+from diffsweep import backend_choice, engine
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--papers", default="kaur_vin,lee_jeong,rossi,habib,matta_guo",
+                    help="folders under sweeps/")
+    ap.add_argument("--full", action="store_true", help="the full sweeps, not their [quick]")
+    ap.add_argument("--backends", default="cpu,cuda",
+                    help="backends to time (cuda is skipped without a device)")
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
+    args = ap.parse_args()
+
+    info = ds.info()
+    threads = int(info["openmp_threads"])
+    backends = [b for b in args.backends.split(",")
+                if b != "cuda" or (info["cuda_built"] and info["cuda_devices"])]
+    print(f"{platform.node()}: {threads} CPU threads, {info['cuda_device'] or 'no CUDA device'}; "
+          f"timing {', '.join(backends)}")
+    rows = []
+    for paper in args.papers.split(","):
+        scs, seeds = family(paper, not args.full)
+        work = backend_choice.work_of_scenarios(scs)
+        predicted = backend_choice.predict(work, threads)
+        chosen = backend_choice.choose(work, threads)[0]
+        row = {"paper": paper, "quick": not args.full, "replicas": work.replicas,
+               "replica_slots": work.replica_slots, "longest_slots": work.longest_slots,
+               "threads": threads, "predicted_s": predicted, "auto_with_a_device": chosen,
+               "measured_s": {}}
+        for b in backends:
+            t = time.perf_counter()
+            engine.simulate(scs, seeds, backend=b)
+            row["measured_s"][b] = s = time.perf_counter() - t
+            if b == "cpu":
+                row["cpu_core_us_per_slot"] = s * threads / work.replica_slots * 1e6
+            else:
+                row["cuda_us_per_longest_slot"] = s / work.longest_slots * 1e6
+                row["cuda_replica_slots_per_s"] = work.replica_slots / s
+            print(f"{paper:10s} {work.replicas:6,d} replicas {work.replica_slots:9.3g} "
+                  f"replica-slots (longest {work.longest_slots:,}): {b:4s} predicted "
+                  f"{predicted[b]:7.2f} s, measured {s:7.2f} s", flush=True)
+        m = row["measured_s"]
+        if len(m) == 2:
+            row["faster"] = min(m, key=m.get)
+            row["auto_right"] = row["faster"] == chosen
+            print(f"{paper:10s} faster: {row['faster']} ({m['cpu'] / m['cuda']:.2f}x cpu/cuda); "
+                  f"auto would choose {chosen}: {'right' if row['auto_right'] else 'WRONG'}")
+        else:
+            print(f"{paper:10s} auto with a device would choose {chosen}")
+        rows.append(row)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"auto-backend-{platform.node()}.json"
+    path.write_text(json.dumps({
+        "host": platform.node(), "device": info["cuda_device"], "threads": threads,
+        "version": info["version"],
+        "constants": {"CPU_CORE_US_PER_SLOT": backend_choice.CPU_CORE_US_PER_SLOT,
+                      "CUDA_SLOT_LATENCY_US": backend_choice.CUDA_SLOT_LATENCY_US,
+                      "CUDA_SLOTS_PER_S": backend_choice.CUDA_SLOTS_PER_S},
+        "families": rows}, indent=1))
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,96 @@
+"""backend_choice: what ``backend="auto"`` runs on when the machine has both a CUDA device and
+CPU cores: the backend predicted to finish the engine's work first (docs/design.md, "Choosing
+a backend"). Results never depend on it (CPU = CUDA bit for bit), only the wall time does.
+
+Why a prediction and not "the GPU when there is one": a GPU steps one replica's slots one
+after another, each ~75x slower than a CPU core does (the slot is one bottleneck packet's
+serial work), so it wins only with enough replicas in flight. On one H100 with its host's 16
+cores (benchmarks/gpu.md, 2026-11-26) the quick Kaur & Vin family (1,104 replicas) took
+5.94 s on cuda against 5.37 s (the other papers' quick families, 18-64 replicas, spent 3.5-8x
+longer in their engine calls on an H200 than on its 16 cores), while the full Kaur & Vin
+family (10,560 replicas) took 56.8 s on cuda, which these constants put ~1.5x ahead of the
+16 cores (not timed on that machine: predicted 85 s).
+
+The model, with the constants below measured on that machine (H100 80GB HBM3, its 16 cores):
+
+    cpu_s  = replica_slots x CPU_CORE_US_PER_SLOT / threads
+    cuda_s = max(longest_slots x CUDA_SLOT_LATENCY_US,  replica_slots / CUDA_SLOTS_PER_S)
+
+The first CUDA term is a launch's floor: every replica resident, it lasts as long as its
+longest replica's chain of slots. The second is the device full: warps share its issue slots.
+Other GPUs and processors differ (the model is a rough guide: ``backend="cuda"`` or ``"cpu"``
+names one outright); ``benchmarks/gpu.sh`` measures the three constants again.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .scenario import default_slot_s
+
+#: one replica-slot on one CPU core, microseconds: the quick Kaur & Vin family (5.76e8
+#: replica-slots) in 5.37 s on the H100 machine's 16 cores
+CPU_CORE_US_PER_SLOT = 0.149
+#: one slot of one replica on the GPU when replicas do not compete, microseconds: the same
+#: family's longest replica (520,833 slots) took 5.94 s on the H100, one replica a warp
+CUDA_SLOT_LATENCY_US = 11.4
+#: replica-slots per second with the device full: the full Kaur & Vin family (9.17e9
+#: replica-slots, 10,560 replicas) in 56.82 s of engine time on the H100
+CUDA_SLOTS_PER_S = 1.6e8
+
+
+@dataclass(frozen=True)
+class Work:
+    """What an engine call has to do."""
+
+    replicas: int
+    replica_slots: float  # slots summed over replicas
+    longest_slots: int    # the longest replica's slots
+
+
+def _slots(sc) -> int:
+    """A scenario's slots, as ``pack`` counts them (end_slot)."""
+    return int(round(sc.duration_s / default_slot_s(sc)))
+
+
+def work_of_scenarios(scenarios) -> Work:
+    slots = [_slots(sc) for sc in scenarios]
+    return Work(len(slots), float(sum(slots)), max(slots, default=0))
+
+
+def work_of_grids(grids) -> Work:
+    """Every replica of ``grids`` (Grids), from each point's first-seed scenario: a seed changes
+    a point's draws, never its duration or slot."""
+    total, longest, n = 0.0, 0, 0
+    for g in grids:
+        k = len(g.seeds)
+        for p in range(g.n_points):
+            s = _slots(g.scenario(p, g.seeds[0]))
+            total += s * k
+            longest = max(longest, s)
+            n += k
+    return Work(n, total, longest)
+
+
+def work_of_packed(packed) -> Work:
+    ends = [int(e) for p in packed for e in p.arrays["end_slot"]]
+    return Work(len(ends), float(sum(ends)), max(ends, default=0))
+
+
+def predict(work: Work, threads: int) -> dict[str, float]:
+    """Predicted engine seconds of ``work`` on ``threads`` CPU threads and on the CUDA device."""
+    return {
+        "cpu": work.replica_slots * CPU_CORE_US_PER_SLOT * 1e-6 / max(1, threads),
+        "cuda": max(work.longest_slots * CUDA_SLOT_LATENCY_US * 1e-6,
+                    work.replica_slots / CUDA_SLOTS_PER_S),
+    }
+
+
+def choose(work: Work, threads: int) -> tuple[str, str]:
+    """(backend, why) for ``work`` on a machine with a CUDA device and ``threads`` CPU
+    threads: "cuda" only when predicted faster."""
+    t = predict(work, threads)
+    name = "cuda" if t["cuda"] < t["cpu"] else "cpu"
+    other = "cpu" if name == "cuda" else "cuda"
+    return name, (f"auto chose {name}: {work.replicas:,} replicas, {work.replica_slots:.3g} "
+                  f"replica-slots, predicted {t[name]:.3g} s on {name} against {t[other]:.3g} s "
+                  f"on {other} ({threads} CPU threads); --backend {other} to run there")
