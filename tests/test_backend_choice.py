@@ -179,3 +179,17 @@ def test_an_atlas_round_on_a_gpu_machine_says_its_choice_and_records_it(fake_dev
                         sweeps=shrunk_sweeps(tmp_path))
     assert res.meta["backend"] == "cpu"
     assert any(s.startswith("[atlas] auto chose cpu: ") for s in said), said
+
+
+def test_a_dry_run_says_what_would_run_it(fake_device, capsys):
+    sweep = "sweeps/examples/kaur_k2_small.toml"
+    from pathlib import Path
+    path = str(Path(__file__).resolve().parents[1] / sweep)
+    assert cli.main(["run", path, "--out", "unused", "--dry-run", "--threads", "2"]) == 0
+    out = capsys.readouterr().out
+    line = next(ln for ln in out.splitlines() if ln.startswith("backend     : "))
+    # every one of its 14 points is sampled (up to 64 are): the work is exact here
+    assert line.startswith("backend     : cpu (auto chose cpu: 70 replicas, 3.65e+07 "
+                           "replica-slots"), line
+    assert cli.main(["run", path, "--out", "unused", "--dry-run", "--backend", "cuda"]) == 0
+    assert "backend     : cuda\n" in capsys.readouterr().out

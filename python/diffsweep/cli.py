@@ -11,7 +11,7 @@ import threading
 import warnings
 
 from . import engine, papers
-from .errors import (ConfigError, DiffsweepError, IncompleteResults, StoreError,
+from .errors import (BackendError, ConfigError, DiffsweepError, IncompleteResults, StoreError,
                      SweepInterrupted, raise_terminated)
 from .results import TABLES
 
@@ -153,7 +153,7 @@ def _cmd_run(args) -> int:
         grid = cfg.make_grid(max_points=limit, max_replicas=None if args.force else "default")
         if args.dry_run:
             est = sizing.estimate(grid, args.threads)
-            return _dry_counts(cfg, est, grid)
+            return _dry_counts(cfg, est, grid, args.backend)
         sizing.check_replicas(len(grid), args.force, f"sweep '{cfg.name}'", "--force")
     except ConfigError as e:
         raise ConfigError(f"{_sweep_path(cfg, str(e))} (in {args.sweep})") from None
@@ -275,7 +275,7 @@ def _cmd_atlas(args) -> int:
     return 0
 
 
-def _dry_counts(cfg, est, grid=None) -> int:
+def _dry_counts(cfg, est, grid=None, backend: str = "auto") -> int:
     """--dry-run: the estimate and the first rows of the grid; nothing runs."""
     from . import sizing  # noqa: PLC0415
 
@@ -292,6 +292,13 @@ def _dry_counts(cfg, est, grid=None) -> int:
         print("\n".join(f"  {i}: {r}" for i, r in enumerate(rows)))
         return 0
     print("\n".join(est.lines()))
+    from .backend_choice import Work  # noqa: PLC0415
+    try:  # what would run it (auto: the predicted faster, from the sampled points)
+        name, why = engine.choose_backend(backend, Work(est.replicas, est.replica_slots,
+                                                        est.longest_slots), est.threads)
+        print(f"backend     : {name}" + (f" ({why})" if why else ""))
+    except BackendError as e:
+        print(f"backend     : {e}")
     problems = []
     for check in (lambda: sizing.check_estimate(est, False, f"sweep '{cfg.name}'", "--force"),):
         try:

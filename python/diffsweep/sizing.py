@@ -131,6 +131,7 @@ class Estimate:
     seeds: int
     replicas: int
     replica_slots: float = 0.0      # slots summed over replicas
+    longest_slots: int = 0          # the longest sampled replica's slots
     result_rows: float = 0.0        # rows of all result tables
     result_bytes: float = 0.0       # their memory (RESULT_ROW_BYTES per row)
     chunk_bytes_per_replica: int = 0  # engine memory of one replica in a chunk (largest point)
@@ -164,7 +165,7 @@ def estimate(grid, threads: int | None = None, sample: int = SAMPLE_POINTS) -> E
     step = max(1, n_points // max(1, sample))
     picked = list(range(0, n_points, step))[:sample]
     slots = rows = ns = 0.0
-    worst = 0
+    worst = longest = 0
     for p in picked:
         sc = grid.scenario(p, grid.seeds[0])
         _, b = point_info(grid, p)  # engine limits, with the point named
@@ -172,6 +173,7 @@ def estimate(grid, threads: int | None = None, sample: int = SAMPLE_POINTS) -> E
         pk = pack([sc], [grid.seeds[0]])
         sh = pk.shape
         n = float(pk.arrays["end_slot"][0])
+        longest = max(longest, int(n))
         flows = len(sc.flows)
         slots += n
         ns += n * (NS_PER_SLOT + NS_PER_FLOW_SLOT * flows)
@@ -179,7 +181,7 @@ def estimate(grid, threads: int | None = None, sample: int = SAMPLE_POINTS) -> E
                  + flows * sh["max_intervals"])
     scale = n_points * seeds / max(1, len(picked))
     est = Estimate(points=n_points, seeds=seeds, replicas=n_points * seeds,
-                   replica_slots=slots * scale, result_rows=rows * scale,
+                   replica_slots=slots * scale, longest_slots=longest, result_rows=rows * scale,
                    result_bytes=rows * scale * RESULT_ROW_BYTES,
                    chunk_bytes_per_replica=worst, seconds=ns * scale * 1e-9 / threads,
                    threads=threads, sampled_points=len(picked))
