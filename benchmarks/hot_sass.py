@@ -67,6 +67,13 @@ print("SLOTS", int(out["slots_run"].sum()))
 """
 
 THRESHOLD = 0.1  # a hot instruction runs at least once per 10 slots
+LOAD_LINES = 25  # the source lines with the most executed loads, kept in the results
+OP_CLASSES = (("load", {"LDG", "LD", "LDL"}), ("store", {"STG", "ST", "STL"}),
+              ("atomic", {"ATOM", "ATOMG", "RED", "REDG"}),
+              ("branch/sync", {"BRA", "BRX", "BSSY", "BSYNC", "WARPSYNC", "CALL", "RET",
+                               "EXIT", "BMOV", "BREAK", "JMP", "JMX", "YIELD", "NANOSLEEP"}),
+              ("constant/shared", {"LDC", "ULDC", "LDS", "STS", "S2R", "S2UR", "CS2R"}),
+              ("vote/shuffle", {"VOTE", "VOTEU", "SHFL", "REDUX", "MATCH"}))
 # Code whose loops nvcc unrolls (a Philox draw: ten rounds of fixed count), where the CPU's
 # line counts count every round: each unrolled copy runs as often as the line that made the
 # draw, the first frame of its chain outside these files.
@@ -132,9 +139,9 @@ def per_slot(so: Path, d: Path, n: int, short_s: float, long_s: float) -> dict:
     return {k: (c2[k] - c1.get(k, 0)) / (s2 - s1) for k in c2}
 
 
-def slim_sass(src: Path, arch: str, d: Path, kernel: str = "slim") -> list[tuple[int, tuple]]:
-    """(address, inline chain innermost first) of every instruction of the slim (or full)
-    kernel."""
+def slim_sass(src: Path, arch: str, d: Path, kernel: str = "slim") -> list[tuple[int, tuple, str]]:
+    """(address, inline chain innermost first, opcode) of every instruction of the slim (or
+    full) kernel."""
     cubin = d / f"{kernel}.cubin"
     subprocess.run(["nvcc", "-std=c++17", f"-arch={arch}", "-fmad=false",
                     "--expt-relaxed-constexpr", "-DDS_BACKEND_CUDA", "-O3", "-lineinfo", "-I",
@@ -158,10 +165,20 @@ def slim_sass(src: Path, arch: str, d: Path, kernel: str = "slim") -> list[tuple
             in_block = True
             continue
         in_block = False
-        m = re.match(r"\s+/\*([0-9a-f]{4,})\*/\s+\S", line)
+        m = re.match(r"\s+/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)", line)
         if in_text and m and ".word" not in line:
-            ins.append((int(m.group(1), 16), chain))
+            ins.append((int(m.group(1), 16), chain, m.group(2)))
     return ins
+
+
+def op_class(op: str) -> str:
+    """An opcode's kind, for where a lone thread's chain of a slot waits: memory loads (LDG,
+    generic LD, local LDL: an L1 hit is ~30 cycles), stores, atomics, branches and
+    convergence barriers, constant and shared loads, and the rest (ALU, moves)."""
+    for cls, ops in OP_CLASSES:
+        if op in ops:
+            return cls
+    return "alu/other"
 
 
 def analyse(ins: list, cpu: dict) -> dict:
@@ -171,10 +188,11 @@ def analyse(ins: list, cpu: dict) -> dict:
         return cpu.get(frame) if frame[0] in files else None  # None: no say
 
     share = collections.Counter()  # a line's copies, weighted by their call sites' counts
-    for key in {(ch[0], ch[1]) for _, ch in ins if len(ch) > 1}:
+    for key in {(ch[0], ch[1]) for _, ch, _ in ins if len(ch) > 1}:
         share[key[0]] += count(key[1]) or 0.0
     est, hot = 0.0, []
-    for addr, ch in ins:
+    by_class, loads = collections.Counter(), collections.Counter()
+    for addr, ch, op in ins:
         c0 = count(ch[0]) if ch else None
         if c0 is None or any(c is not None and c < 1e-4 for c in map(count, ch[1:])):
             continue
@@ -185,12 +203,17 @@ def analyse(ins: list, cpu: dict) -> dict:
         elif len(ch) > 1 and count(ch[1]) is not None and share[ch[0]] > 0:
             w = count(ch[1]) / share[ch[0]]
         est += c0 * w
+        by_class[op_class(op)] += c0 * w
+        if op_class(op) == "load":
+            loads[f"{ch[0][0]}:{ch[0][1]}"] += c0 * w
         if c0 * w >= THRESHOLD:
             hot.append((addr, ch[0][0]))
     lines = {a // 128 for a, _ in hot}
     return {"est_executed_per_slot": round(est, 1), "hot_instructions": len(hot),
             "hot_lines": len(lines), "hot_kib": round(len(lines) * 128 / 1024, 1),
-            "hot_by_file": dict(collections.Counter(f for _, f in hot).most_common())}
+            "hot_by_file": dict(collections.Counter(f for _, f in hot).most_common()),
+            "executed_by_class": {k: round(v, 1) for k, v in by_class.most_common()},
+            "loads_by_line": {k: round(v, 2) for k, v in loads.most_common(LOAD_LINES)}}
 
 
 def main() -> None:
@@ -217,6 +240,8 @@ def main() -> None:
             print(f"{n:>2} flows: ~{r['est_executed_per_slot']:.0f} SASS instructions executed per "
                   f"replica-slot; hot code {r['hot_instructions']} instructions in "
                   f"{r['hot_lines']} lines of 128 B ({r['hot_kib']} KiB) of {len(ins)}", flush=True)
+            print("          by kind: " + ", ".join(f"{k} {v:.0f}" for k, v in
+                                             r["executed_by_class"].items()), flush=True)
     rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=src, capture_output=True,
                          text=True).stdout.strip() or "tree"
     out = Path(args.out)

@@ -13,7 +13,9 @@ def hs():
 
 
 def _ins(addr: int) -> str:
-    return f"        /*{addr:04x}*/                   IADD3 R1, R1, 0x1, RZ ;"
+    op = {0x070: "@!P0 BRA 0x40", 0x080: "LDG.E R4, desc[UR4][R2.64+0x8]"}.get(
+        addr, "IADD3 R1, R1, 0x1, RZ")
+    return f"        /*{addr:04x}*/                   {op} ;"
 
 
 def _file(path: str, line: int, at: tuple[str, int] | None = None) -> str:
@@ -24,7 +26,8 @@ def _file(path: str, line: int, at: tuple[str, int] | None = None) -> str:
 # A kernel of 16-byte instructions: 0x000-0x070 the slot loop's own line; 0x080-0x0f0 a helper
 # (model/x.h:5) inlined at two call sites, one run every slot (engine/q.h:20) and one never
 # (engine/q.h:30); 0x100-0x130 a Philox round (core/philox.h:31) unrolled, reached from a draw
-# site (model/s.h:7, once per 20 slots) through the loop line (core/philox.h:60).
+# site (model/s.h:7, once per 20 slots) through the loop line (core/philox.h:60). The loop's
+# last instruction is a predicated branch, the helper's first a global load.
 DISASM = "\n".join([
     "//--------------------- .nv.constant0 ---",
     "        /*0000*/ \t.word\t0x00000000",
@@ -49,8 +52,9 @@ def test_the_disassembly_is_read_with_each_instructions_inline_chain(hs, tmp_pat
     monkeypatch.setattr(hs, "tool", lambda name: name)
     ins = hs.slim_sass(tmp_path, "sm_90", tmp_path)
     assert len(ins) == 20  # the .word of a constant bank is not an instruction
-    assert ins[0] == (0x000, (("engine/q.h", 10),))
-    assert ins[8] == (0x080, (("model/x.h", 5), ("engine/q.h", 20)))
+    assert ins[0] == (0x000, (("engine/q.h", 10),), "IADD3")
+    assert ins[7] == (0x070, (("engine/q.h", 10),), "BRA")  # the predicate is not the opcode
+    assert ins[8] == (0x080, (("model/x.h", 5), ("engine/q.h", 20)), "LDG")
     assert ins[16][1] == (("core/philox.h", 31), ("core/philox.h", 60), ("model/s.h", 7))
 
 
@@ -66,6 +70,10 @@ def test_the_code_a_slot_runs(hs, tmp_path, monkeypatch):
     assert r["hot_instructions"] == 12
     assert r["hot_lines"] == 2 and r["hot_kib"] == 0.2  # 128-byte lines 0 and 1
     assert r["hot_by_file"] == {"engine/q.h": 8, "model/x.h": 4}
+    # by kind: the branch once a slot, the live copy's load twice
+    assert r["executed_by_class"] == {"alu/other": pytest.approx(13.2), "load": 2.0,
+                                      "branch/sync": 1.0}
+    assert r["loads_by_line"] == {"model/x.h:5": 2.0}
 
 
 def test_a_path_is_normalised_as_gcov_and_nvdisasm_spell_it(hs):

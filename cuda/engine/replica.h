@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <utility>
+#include <cstring>
 
 #include "../batch.h"
 #include "../core/hd.h"
@@ -104,47 +105,70 @@ DS_HD DS_INLINE size_t align16(size_t x) { return (x + 15) & ~size_t(15); }
 
 
 
+// The counters a slot updates whatever its events (benchmarks/coalesce.py's trace of the Kaur
+// & Vin replicas: each at least ~0.2 times a slot), placed first among the outputs.
+inline bool slot_counter(const char* name) {
+  static const char* const kSlot[] = {
+      "q_pkt_slots", "q_byte_slots", "q_arrivals", "q_departures", "q_bytes_departed",
+      "q_max_delay_slots", "src_on_slots", "src_bursts", "src_pkts", "src_bytes",
+      "src_delivered_bytes", "flow_delivered_bytes", "flow_pkts_sent", "flow_colour_pkts"};
+  for (const char* k : kSlot)
+    if (std::strcmp(k, name) == 0) return true;
+  return false;
+}
+
 inline Layout make_layout(const BatchShape& s) {
   Layout L{};
   const size_t F = s.max_flows, NL = s.max_links, S = s.max_sources, n = s.lanes;
   L.P = pow2_at_least(s.max_flows > s.lanes ? s.max_flows : s.lanes);
   size_t o = 0;
   auto take = [&](size_t& at, size_t bytes) { at = o; o = align16(o + bytes); };
+  // Block order: what a slot touches whatever its events first, small parts side by side,
+  // then the per-flow state and the rings, so that a slot's own scalars share few cache
+  // lines (a GPU thread's working set; benchmarks/coalesce.py, lines per replica-slot). Any
+  // order gives the same results: every part is found by its offset.
   take(L.hdr, sizeof(ReplicaHdr));
   take(L.links, NL * sizeof(LinkState));
   take(L.queues, NL * kMaxClasses * sizeof(ClassQueue));
   take(L.red, s.aqm_states ? NL * kMaxClasses * sizeof(RedState) : 0);
   take(L.markers, (size_t)s.max_markers * sizeof(MarkerState));
-  take(L.conns, s.conn_meters ? (F + S) * sizeof(ConnMeter) : 0);  // by sender: flows, sources
   take(L.gens, (size_t)s.max_gens * sizeof(GenState));
-  take(L.xfers, s.flow_ext ? F * sizeof(Transfer) : 0);
-  take(L.websess, (size_t)s.max_sessions * sizeof(WebSession));
-  take(L.sx, s.flow_ext ? F * sizeof(SenderExt) : 0);
-  take(L.qring, NL * (size_t)s.ring_link * sizeof(Packet));
-  take(L.dline, NL * (size_t)s.delay_cap * sizeof(TimedPacket));
-  take(L.snd, F * sizeof(TcpSender));
-  take(L.acks, (size_t)s.ack_cap * sizeof(Ack));
-  take(L.nic, n * (size_t)s.nic_chunks * kNicChunkSegs * sizeof(uint32_t));
-  take(L.nic_next, n * (size_t)s.nic_chunks * sizeof(int32_t));
+  take(L.sources, S * sizeof(SourceState));
+  take(L.lane_t, n * sizeof(uint32_t));
+  take(L.emit_idx, n * sizeof(RingIdx));
   take(L.nic_pool, n * sizeof(NicPool));
-  take(L.rcv, F * sizeof(TcpReceiver));
-  take(L.rxbits, F * kRxWords * sizeof(uint32_t));
   take(L.tree_key, (size_t)L.P * sizeof(uint32_t));
   take(L.tree_win, 2 * (size_t)L.P * sizeof(uint16_t));
   take(L.rx_key, (size_t)L.P * sizeof(uint32_t));
   take(L.rx_win, 2 * (size_t)L.P * sizeof(uint16_t));
-  take(L.sources, S * sizeof(SourceState));
-  take(L.lane_t, n * sizeof(uint32_t));
-  take(L.emit_idx, n * sizeof(RingIdx));
-  take(L.emit, n * (size_t)s.emit_cap * sizeof(Packet));
-  take(L.emit_at, n * (size_t)s.emit_cap * sizeof(uint32_t));
   take(L.stage, (size_t)s.stage_cap * sizeof(Packet));
   take(L.stage_perm, (size_t)s.stage_cap * sizeof(uint32_t));
+  // The counters, those a slot updates first (every slot: its queues' lengths and
+  // departures; its sources' and flows' packets), then the others.
   L.out_begin = o;
-#define DS_OFF(name, T, dim) take(L.out.name, per_replica(s, dim) * sizeof(T));
+#define DS_OFF(name, T, dim) \
+  if (slot_counter(#name)) take(L.out.name, per_replica(s, dim) * sizeof(T));
+  DS_OUTPUT_FIELDS(DS_OFF)
+#undef DS_OFF
+#define DS_OFF(name, T, dim) \
+  if (!slot_counter(#name)) take(L.out.name, per_replica(s, dim) * sizeof(T));
   DS_OUTPUT_FIELDS(DS_OFF)
 #undef DS_OFF
   L.out_end = o;
+  take(L.conns, s.conn_meters ? (F + S) * sizeof(ConnMeter) : 0);  // by sender: flows, sources
+  take(L.xfers, s.flow_ext ? F * sizeof(Transfer) : 0);
+  take(L.websess, (size_t)s.max_sessions * sizeof(WebSession));
+  take(L.sx, s.flow_ext ? F * sizeof(SenderExt) : 0);
+  take(L.snd, F * sizeof(TcpSender));
+  take(L.rcv, F * sizeof(TcpReceiver));
+  take(L.rxbits, F * kRxWords * sizeof(uint32_t));
+  take(L.acks, (size_t)s.ack_cap * sizeof(Ack));
+  take(L.qring, NL * (size_t)s.ring_link * sizeof(Packet));
+  take(L.dline, NL * (size_t)s.delay_cap * sizeof(TimedPacket));
+  take(L.nic, n * (size_t)s.nic_chunks * kNicChunkSegs * sizeof(uint32_t));
+  take(L.nic_next, n * (size_t)s.nic_chunks * sizeof(int32_t));
+  take(L.emit, n * (size_t)s.emit_cap * sizeof(Packet));
+  take(L.emit_at, n * (size_t)s.emit_cap * sizeof(uint32_t));
   L.stride = align16(o + 48);  // keep neighbouring replicas' hot data off one cache line
   return L;
 }
@@ -154,13 +178,14 @@ template <class Each>
 inline void layout_sections(const Layout& L, Each each) {
   const std::pair<const char*, size_t> at[] = {
       {"header", L.hdr}, {"links", L.links}, {"class_queues", L.queues}, {"red", L.red},
-      {"markers", L.markers}, {"conn_meters", L.conns}, {"generators", L.gens},
-      {"transfers", L.xfers}, {"web_sessions", L.websess}, {"sender_ext", L.sx},
-      {"queue_rings", L.qring}, {"delay_lines", L.dline}, {"senders", L.snd},
-      {"ack_pool", L.acks}, {"access_fifos", L.nic}, {"receivers", L.rcv},
-      {"receiver_bitmaps", L.rxbits}, {"flow_tree", L.tree_key}, {"delack_tree", L.rx_key},
-      {"sources", L.sources}, {"lanes", L.lane_t}, {"emission_rings", L.emit},
-      {"arrival_buffer", L.stage}, {"outputs", L.out_begin}, {"", L.stride}};
+      {"markers", L.markers}, {"generators", L.gens}, {"sources", L.sources},
+      {"lanes", L.lane_t}, {"emission_heads", L.emit_idx}, {"access_pools", L.nic_pool},
+      {"flow_tree", L.tree_key}, {"delack_tree", L.rx_key}, {"arrival_buffer", L.stage},
+      {"outputs", L.out_begin}, {"conn_meters", L.conns}, {"transfers", L.xfers},
+      {"web_sessions", L.websess}, {"sender_ext", L.sx}, {"senders", L.snd},
+      {"receivers", L.rcv}, {"receiver_bitmaps", L.rxbits}, {"ack_pool", L.acks},
+      {"queue_rings", L.qring}, {"delay_lines", L.dline}, {"access_fifos", L.nic},
+      {"emission_rings", L.emit}, {"", L.stride}};
   const size_t n = sizeof(at) / sizeof(at[0]);
   for (size_t k = 0; k + 1 < n; ++k) each(at[k].first, at[k + 1].second - at[k].second);
 }
