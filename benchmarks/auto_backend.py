@@ -1,9 +1,10 @@
 """What `--backend auto` chooses for each paper's family, against the engine call timed on the
-CPU cores and (when a device is visible) on cuda, with the constants of its model measured
-again (diffsweep.backend_choice; docs/design.md "Choosing a backend").
+CPU cores and (when a device is visible) on cuda and on both at once (cuda+cpu), with the
+constants of its model measured again (diffsweep.backend_choice; docs/design.md "Choosing a
+backend").
 
     python benchmarks/auto_backend.py [--papers kaur_vin,lee_jeong,rossi,habib,matta_guo]
-                                      [--full] [--backends cpu,cuda] [--out DIR]
+                                      [--full] [--backends cpu,cuda,cuda+cpu] [--out DIR]
 
 Each family is every replica of sweeps/<paper>/*.toml ([quick] unless --full), run as one
 engine call (`engine.simulate`, as `reproduce` runs it). Per family and backend it prints the
@@ -11,8 +12,8 @@ predicted and the measured engine seconds, and from the measurement the constant
 prediction rests on: a CPU core's microseconds per replica-slot (time x threads / replica-slots),
 on cuda the microseconds per slot of the longest replica (time / its slots: the launch's
 floor, meaningful where the device is not full) and the replica-slots per second (meaningful
-where it is). It then says which backend was faster and whether `auto` chose it. Writes
-<out>/auto-backend-<host>.json.
+where it is); for cuda+cpu its split. It then says which backend was fastest and whether
+`auto` chose it. Writes <out>/auto-backend-<host>.json.
 """
 from __future__ import annotations
 
@@ -35,15 +36,15 @@ def main() -> None:
     ap.add_argument("--papers", default="kaur_vin,lee_jeong,rossi,habib,matta_guo",
                     help="folders under sweeps/")
     ap.add_argument("--full", action="store_true", help="the full sweeps, not their [quick]")
-    ap.add_argument("--backends", default="cpu,cuda",
-                    help="backends to time (cuda is skipped without a device)")
+    ap.add_argument("--backends", default="cpu,cuda,cuda+cpu",
+                    help="backends to time (cuda and cuda+cpu are skipped without a device)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
     args = ap.parse_args()
 
     info = ds.info()
     threads = int(info["openmp_threads"])
     backends = [b for b in args.backends.split(",")
-                if b != "cuda" or (info["cuda_built"] and info["cuda_devices"])]
+                if b == "cpu" or (info["cuda_built"] and info["cuda_devices"])]
     print(f"{platform.node()}: {threads} CPU threads, {info['cuda_device'] or 'no CUDA device'}; "
           f"timing {', '.join(backends)}")
     rows = []
@@ -51,6 +52,7 @@ def main() -> None:
         scs, seeds = family(paper, not args.full)
         work = backend_choice.work_of_scenarios(scs)
         predicted = backend_choice.predict(work, threads)
+        predicted["cuda+cpu"] = backend_choice.predict_both(work, threads)
         chosen = backend_choice.choose(work, threads)[0]
         row = {"paper": paper, "quick": not args.full, "replicas": work.replicas,
                "replica_slots": work.replica_slots, "longest_slots": work.longest_slots,
@@ -58,9 +60,11 @@ def main() -> None:
                "measured_s": {}}
         for b in backends:
             t = time.perf_counter()
-            engine.simulate(scs, seeds, backend=b)
+            res = engine.simulate(scs, seeds, backend=b)
             row["measured_s"][b] = s = time.perf_counter() - t
-            if b == "cpu":
+            if b == "cuda+cpu":
+                row["split"] = res.meta["split"]
+            elif b == "cpu":
                 row["cpu_core_us_per_slot"] = s * threads / work.replica_slots * 1e6
             else:
                 row["cuda_us_per_longest_slot"] = s / work.longest_slots * 1e6
@@ -69,11 +73,13 @@ def main() -> None:
                   f"replica-slots (longest {work.longest_slots:,}): {b:4s} predicted "
                   f"{predicted[b]:7.2f} s, measured {s:7.2f} s", flush=True)
         m = row["measured_s"]
-        if len(m) == 2:
+        if len(m) > 1:
             row["faster"] = min(m, key=m.get)
             row["auto_right"] = row["faster"] == chosen
-            print(f"{paper:10s} faster: {row['faster']} ({m['cpu'] / m['cuda']:.2f}x cpu/cuda); "
-                  f"auto would choose {chosen}: {'right' if row['auto_right'] else 'WRONG'}")
+            print(f"{paper:10s} fastest: {row['faster']} ("
+                  + ", ".join(f"{b} {v:.2f} s" for b, v in m.items())
+                  + f"); auto would choose {chosen}: "
+                  + ("right" if row["auto_right"] else "WRONG"))
         else:
             print(f"{paper:10s} auto with a device would choose {chosen}")
         rows.append(row)

@@ -446,7 +446,7 @@ CATALOGUE: list[Bad] = [
     P("grid-seed-negative", GRID, "grid.scenario(0, -1)", r"^seed: -1 " + NOT + r"an integer in 0\.\."),
     P("py-run-not-a-grid", GRID, "run(None)", r"^grid: None " + NOT + r"a diffsweep\.Grid, a SweepConfig"),
     P("py-run-missing-sweep-file", GRID, 'run(str(DIR / "missing.toml"))', r"missing\.toml: sweep file not found"),
-    P("py-run-backend-unknown", GRID, 'run(grid, backend="gpu")', r"^backend: 'gpu' " + NOT + r"one of auto, cpu, cuda\)"),
+    P("py-run-backend-unknown", GRID, 'run(grid, backend="gpu")', r"^backend: 'gpu' " + NOT + r"one of auto, cpu, cuda, cuda\+cpu\)"),
     P("py-run-chunk-size-zero", GRID, "run(grid, chunk_size=0)", r"^chunk_size: 0 " + NOT + r"an integer >= 1\)"),
     P("py-run-threads-negative", GRID, "run(grid, threads=-1)", r"^threads: -1 " + NOT + r"an integer >= 0\)"),
     P("py-run-memory-budget-zero", GRID, "run(grid, memory_budget_bytes=0)", r"^memory_budget_bytes: 0 " + NOT + r"an integer >= 1\)"),

@@ -138,3 +138,25 @@ def test_a_cuda_run_says_how_it_spread_its_replicas():
     assert plan["kernel"] == res.meta["cuda_kernel"] == "slim"
     assert plan["resident_warps"] > 0 and plan["per_warp"] == 1
     assert plan["warps"] == 2 and plan["waves"] == 1
+
+
+def test_cuda_plus_cpu_gives_the_cpu_bits(monkeypatch):
+    """The cuda+cpu backend (diffsweep.hybrid) on a real device: the mixed batch split between
+    the GPU and the CPU cores (the model's constants set so that both get about half), every
+    table equal to the CPU's."""
+    _needs_gpu()
+    import pandas as pd
+
+    from diffsweep import backend_choice
+    from diffsweep.engine import simulate
+    from diffsweep.results import TABLES
+
+    monkeypatch.setattr(backend_choice, "CUDA_SLOT_LATENCY_US", 0.0)
+    monkeypatch.setattr(backend_choice, "CUDA_SLOTS_PER_S",
+                        1e6 * ds.info()["openmp_threads"] / backend_choice.CPU_CORE_US_PER_SLOT)
+    scs, seeds = _mixed_batch()
+    res = simulate(scs, seeds, backend="cuda+cpu")
+    assert res.meta["split"]["cuda"]["replicas"] > 0 and res.meta["split"]["cpu"]["replicas"] > 0
+    ref = simulate(scs, seeds, backend="cpu")
+    for name in TABLES:
+        pd.testing.assert_frame_equal(getattr(res, name), getattr(ref, name), check_exact=True)

@@ -1,6 +1,8 @@
 """backend_choice: what ``backend="auto"`` runs on when the machine has both a CUDA device and
-CPU cores: the backend predicted to finish the engine's work first (docs/design.md, "Choosing
-a backend"). Results never depend on it (CPU = CUDA bit for bit), only the wall time does.
+CPU cores: the backend predicted to finish the engine's work first, the cores, the device, or
+both at once (``cuda+cpu``, diffsweep.hybrid, with the replicas split by ``assign``;
+docs/design.md, "Choosing a backend"). Results never depend on it (CPU = CUDA bit for bit),
+only the wall time does.
 
 Why a prediction and not "the GPU when there is one": a GPU steps one replica's slots one
 after another, each ~75x slower than a CPU core does (the slot is one bottleneck packet's
@@ -18,6 +20,7 @@ The model, with the constants below measured on that machine (H100 80GB HBM3, it
 
 The first CUDA term is a launch's floor: every replica resident, it lasts as long as its
 longest replica's chain of slots. The second is the device full: warps share its issue slots.
+Both at once add the two rates (``predict_both``).
 Other GPUs and processors differ (the model is a rough guide: ``backend="cuda"`` or ``"cpu"``
 names one outright); ``benchmarks/gpu.sh`` measures the three constants again.
 """
@@ -87,10 +90,48 @@ def predict(work: Work, threads: int) -> dict[str, float]:
 
 def choose(work: Work, threads: int) -> tuple[str, str]:
     """(backend, why) for ``work`` on a machine with a CUDA device and ``threads`` CPU
-    threads: "cuda" only when predicted faster."""
+    threads: "cuda" only when predicted faster than the CPU; "cuda+cpu" (both at once, the
+    replicas split by ``assign``) when predicted SPLIT_GAIN times faster than either."""
     t = predict(work, threads)
     name = "cuda" if t["cuda"] < t["cpu"] else "cpu"
-    other = "cpu" if name == "cuda" else "cuda"
+    if predict_both(work, threads) * SPLIT_GAIN < t[name]:
+        name, t["cuda+cpu"] = "cuda+cpu", predict_both(work, threads)
+    others = " and ".join(f"{t[b]:.3g} s on {b}" for b in t if b != name)
     return name, (f"auto chose {name}: {work.replicas:,} replicas, {work.replica_slots:.3g} "
-                  f"replica-slots, predicted {t[name]:.3g} s on {name} against {t[other]:.3g} s "
-                  f"on {other} ({threads} CPU threads); --backend {other} to run there")
+                  f"replica-slots, predicted {t[name]:.3g} s on {name} against {others} "
+                  f"({threads} CPU threads); --backend cpu|cuda|cuda+cpu names one")
+
+
+#: running both (``cuda+cpu``) must be predicted this much faster than the better one alone:
+#: two engine calls share the host, and the prediction is rough
+SPLIT_GAIN = 1.15
+
+
+def predict_both(work: Work, threads: int) -> float:
+    """Predicted seconds of ``work`` split between the device and ``threads`` CPU threads
+    (``assign``): their rates added, but never under the device's floor (its longest replica's
+    slots, when it holds that replica)."""
+    cpu_rate = max(1, threads) / (CPU_CORE_US_PER_SLOT * 1e-6)
+    return max(work.replica_slots / (CUDA_SLOTS_PER_S + cpu_rate),
+               work.longest_slots * CUDA_SLOT_LATENCY_US * 1e-6)
+
+
+def assign(slots, threads: int) -> tuple[list[int], list[int]]:
+    """(replicas for the device, replicas for the CPU threads), indices into ``slots`` (each
+    replica's slots): longest first, each to the side that would then finish first by the
+    model, so that both finish about together."""
+    per_slot_cpu = CPU_CORE_US_PER_SLOT * 1e-6 / max(1, threads)
+    gpu, cpu = [], []
+    g_sum = c_sum = 0.0
+    g_long = 0
+    for i in sorted(range(len(slots)), key=lambda k: -slots[k]):
+        s = slots[i]
+        t_gpu = max(max(g_long, s) * CUDA_SLOT_LATENCY_US * 1e-6, (g_sum + s) / CUDA_SLOTS_PER_S)
+        if t_gpu < (c_sum + s) * per_slot_cpu:
+            gpu.append(i)
+            g_sum += s
+            g_long = max(g_long, s)
+        else:
+            cpu.append(i)
+            c_sum += s
+    return sorted(gpu), sorted(cpu)

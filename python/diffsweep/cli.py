@@ -15,6 +15,9 @@ from .errors import (BackendError, ConfigError, DiffsweepError, IncompleteResult
                      SweepInterrupted, raise_terminated)
 from .results import TABLES
 
+BACKEND_HELP = ("auto (default): the CPU without a CUDA device, with one the predicted fastest of "
+                "cpu, cuda and cuda+cpu (the GPU and the CPU cores at once): docs/design.md")
+
 
 def _cmd_info(args) -> int:
     i = engine.info()
@@ -586,7 +589,7 @@ def _main(argv: list[str], debug: bool) -> int:
     s = sub.add_parser("info", help="version, backends built, threads, CUDA device")
     s.set_defaults(fn=_cmd_info)
     s = sub.add_parser("demo", help="a small built-in Kaur & Vin sweep (EF vs CBR over T_on)")
-    s.add_argument("--backend", default="auto", choices=engine.BACKENDS)
+    s.add_argument("--backend", default="auto", choices=engine.BACKENDS, help=BACKEND_HELP)
     s.add_argument("--seeds", type=int, default=3)
     s.add_argument("--duration-s", type=float, default=60.0)
     s.set_defaults(fn=_cmd_demo)
@@ -596,7 +599,7 @@ def _main(argv: list[str], debug: bool) -> int:
                        "writing the finished chunks (exit status 130), SIGTERM too (143).")
     s.add_argument("sweep", metavar="SWEEP.toml", help="the sweep file (docs/sweeps.md)")
     s.add_argument("--out", required=True, metavar="DIR", help="results folder")
-    s.add_argument("--backend", default="auto", choices=engine.BACKENDS)
+    s.add_argument("--backend", default="auto", choices=engine.BACKENDS, help=BACKEND_HELP)
     s.add_argument("--seeds", type=int, default=None, metavar="N",
                    help="override the seeds: 0..N-1 (after --quick)")
     s.add_argument("--quick", action="store_true", help="apply the file's [quick] overrides")
@@ -642,7 +645,7 @@ def _main(argv: list[str], debug: bool) -> int:
     s.add_argument("--quick", action="store_true", help="the sweeps' [quick] overrides")
     s.add_argument("--out", default=None, metavar="DIR",
                    help="output folder (default results/<paper>[-quick])")
-    s.add_argument("--backend", default="auto", choices=engine.BACKENDS)
+    s.add_argument("--backend", default="auto", choices=engine.BACKENDS, help=BACKEND_HELP)
     s.add_argument("--seeds", type=int, default=None, metavar="N", help="override the seeds")
     s.add_argument("--threads", type=int, default=None, metavar="N", help="CPU threads")
     s.add_argument("--sweeps", default=None, metavar="DIR",
@@ -678,7 +681,7 @@ def _main(argv: list[str], debug: bool) -> int:
                    "first round's; equal to --seeds: none added)")
     s.add_argument("--out", default=None, metavar="DIR",
                    help="output folder (default results/atlas-<paper>-<claim>)")
-    s.add_argument("--backend", default="auto", choices=engine.BACKENDS)
+    s.add_argument("--backend", default="auto", choices=engine.BACKENDS, help=BACKEND_HELP)
     s.add_argument("--threads", type=int, default=None, metavar="N", help="CPU threads")
     s.add_argument("--sweeps", default=None, metavar="DIR",
                    help="read the sweep files from DIR/<paper package>/<sweep>.toml")

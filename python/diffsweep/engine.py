@@ -15,13 +15,14 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from . import backend_choice
+from . import backend_choice, hybrid
 from .errors import BackendError, ConfigError, EngineError
 from .pack import SHAPE_DIMS, Packed, layout, pack, replica_shape, shape_key
-from .results import Results
+from .results import Results, sorted_tables
+from .run_control import EngineInterrupted, RunControl  # noqa: F401 (part of engine's API)
 from .scenario import COLOURS, Scenario
 
-BACKENDS = ("auto", "cpu", "cuda")
+BACKENDS = ("auto", "cpu", "cuda", "cuda+cpu")
 
 
 def _module(name: str):
@@ -74,14 +75,14 @@ def choose_backend(backend: str, work=None, threads: int | None = None) -> tuple
     if backend == "cpu":
         return "cpu", ""
     m = _module("cuda")
-    if backend == "cuda":
+    if backend != "auto":  # cuda, or cuda+cpu: both at once (diffsweep.hybrid)
         if m is None:
-            raise BackendError("backend 'cuda': this diffsweep was built without the CUDA engine "
-                               "(no nvcc at build time); use backend='cpu' or rebuild with the CUDA toolkit")
+            raise BackendError(f"backend {backend!r}: this diffsweep was built without the CUDA "
+                               "engine (no nvcc at build time); use backend='cpu' or rebuild with the CUDA toolkit")
         if m.device_count() == 0:
-            raise BackendError("backend 'cuda': the CUDA engine is built but no CUDA device is "
-                               "visible (driver missing or no GPU); use backend='cpu'")
-        return "cuda", ""
+            raise BackendError(f"backend {backend!r}: the CUDA engine is built but no CUDA device "
+                               "is visible (driver missing or no GPU); use backend='cpu'")
+        return backend, ""
     if m is None or m.device_count() == 0:
         return "cpu", ""
     cpu = _module("cpu")
@@ -103,53 +104,9 @@ def info() -> dict:
         "cuda_built": cuda is not None,
         "cuda_devices": int(cuda.device_count()) if cuda is not None else 0,
         "cuda_device": (cuda.device_name() if cuda is not None and cuda.device_count() else ""),
-        "auto_backend": ("none" if cpu is None and cuda is None else "cpu"
-                         if resolve_backend("auto") == "cpu" else "cuda or cpu, whichever "
-                         "diffsweep.backend_choice predicts faster for each run"),
+        "auto_backend": ("none" if cpu is None and cuda is None else "cpu" if not cuda_devices()
+                         else "per run, the predicted fastest of cpu, cuda and cuda+cpu"),
     }
-
-
-class RunControl:
-    """Stop a running ``simulate``/``execute`` from another thread and read its progress.
-
-    The compiled engine releases the GIL and polls ``request_stop`` every few thousand slots
-    of a replica (about a millisecond of CPU time), so a stop takes effect within ~1 s of
-    wall time at any batch size; replicas that finished keep their results
-    (:class:`EngineInterrupted`). One control serves one call at a time.
-    """
-
-    def __init__(self) -> None:
-        # Words shared with the engine (cuda/batch.h, ControlWord): stop, replica-slots done,
-        # replicas finished. The engine only adds to them, so several batches of one call add up.
-        self._words = np.zeros(4, dtype=np.int64)
-        self._total = 0
-
-    def request_stop(self) -> None:
-        self._words[0] = 1
-
-    @property
-    def stop_requested(self) -> bool:
-        return bool(self._words[0])
-
-    def progress(self) -> tuple[int, int]:
-        """(replica-slots done, replica-slots in the call); readable while it runs."""
-        return int(self._words[1]), int(self._total)
-
-    def _start(self, total_slots: int) -> None:
-        self._words[1:] = 0
-        self._total = int(total_slots)
-
-
-class EngineInterrupted(RuntimeError):
-    """A run stopped through :class:`RunControl`. ``partial`` holds the tables of the replicas
-    that finished (same schema and order as a full call restricted to them); ``finished`` their
-    positions in the call's input."""
-
-    def __init__(self, partial: Results, finished: np.ndarray, total: int) -> None:
-        super().__init__(f"stopped: {len(finished)} of {total} replicas finished")
-        self.partial = partial
-        self.finished = finished
-        self.total = total
 
 
 def state_bytes(packed_shape: dict) -> int:
@@ -164,6 +121,8 @@ def state_sections(packed_shape: dict) -> dict[str, int]:
 
 def device_name(backend: str) -> str:
     """What runs a backend's replicas: the CUDA device's name, else the processor's."""
+    if backend == "cuda+cpu":
+        return f"{device_name('cuda')} + {device_name('cpu')}"
     if backend == "cuda":
         m = _module("cuda")
         return str(m.device_name() or "cuda") if m is not None else "cuda"
@@ -317,6 +276,12 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
     if len(scenarios) != len(seeds):
         raise ValueError("simulate: one seed per scenario")
     name, why = choose_backend(backend, lambda: backend_choice.work_of_scenarios(scenarios), threads)
+    if name == "cuda+cpu":  # the replicas split between the device and the cores
+        kw = dict(merge_shapes=merge_shapes, clip_slots=clip_slots,
+                  replicas_per_task=replicas_per_task, warp_rounds=warp_rounds)
+        return hybrid.simulate_both(simulate, scenarios, seeds,
+                                    threads or _module("cpu").max_threads(), lanes, control, kw,
+                                    device_name(name))
     t0 = time.perf_counter()
     groups = launch_groups(scenarios, name, merge_shapes)
     parts = []
@@ -342,12 +307,7 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
     stopped = len(finished) < len(scenarios)
     if stopped and not parts:
         raise EngineInterrupted(_empty_results(name), np.zeros(0, dtype=np.int64), len(scenarios))
-    # Parts without rows (a shape group without sources) would turn numeric columns into
-    # object columns: leave them out unless every part is empty.
-    tables = {k: pd.concat([pt[k] for pt in parts if len(pt[k])] or [parts[0][k]],
-                           ignore_index=True).sort_values(
-        [c for c in ("replica", "flow", "link", "cls_index", "source", "interval") if c in parts[0][k].columns],
-        kind="stable").reset_index(drop=True) for k in parts[0]}
+    tables = sorted_tables(parts)
     meta = {"version": version(), "backend": name, **({"backend_choice": why} if why else {}),
             "device": device_name(name),
             "threads": int(threads or (_module("cpu").max_threads() if name == "cpu" else 0)),

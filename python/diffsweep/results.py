@@ -136,3 +136,14 @@ def sort_table(df: pd.DataFrame) -> pd.DataFrame:
     if not keys or df.empty:
         return df.reset_index(drop=True)
     return df.sort_values(keys, kind="stable").reset_index(drop=True)
+
+
+def sorted_tables(parts: list[dict]) -> dict:
+    """Each table of ``parts`` (dicts of tables of one engine call, indexed by ``replica``)
+    stacked and sorted by replica, flow, link, class, source, interval: the order of the parts
+    does not show. A part without rows would turn numeric columns into objects: left out
+    unless all are empty."""
+    return {k: pd.concat([pt[k] for pt in parts if len(pt[k])] or [parts[0][k]],
+                         ignore_index=True).sort_values(
+        [c for c in ("replica", "flow", "link", "cls_index", "source", "interval")
+         if c in parts[0][k].columns], kind="stable").reset_index(drop=True) for k in parts[0]}

@@ -579,7 +579,7 @@ def _plan(grid, backend: str, client, threads, memory_budget_bytes: int | None,
     """(backend, why 'auto' chose it or '', memory budget, most replicas per chunk) of a run."""
     if client is None:
         backend_name, chosen = _engine.choose_backend(backend, lambda: work_of_grids([grid]), threads)
-        plan_backend = backend_name
+        plan_backend = "cpu" if backend_name == "cpu" else "cuda"  # cuda+cpu: the device's limits
     else:
         backend_name, chosen = backend, ""
         plan_backend = "cuda" if backend != "cpu" else "cpu"

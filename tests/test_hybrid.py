@@ -1,0 +1,179 @@
+"""The cuda+cpu backend (diffsweep.hybrid): one call's replicas split between the CUDA device and
+the CPU cores, run at once, put back together: the same bits as on either alone.
+
+Without a GPU the device is the CPU engine dressed as a CUDA module (same arrays, same entry
+points, one "device"), so the split, the two threads, the relay of stop and progress and the
+merge run for real; tests/test_gpu.py runs the same comparison on a real device."""
+import threading
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import diffsweep.engine as engine
+from diffsweep import backend_choice, run
+from diffsweep.engine import EngineInterrupted, RunControl, simulate
+from diffsweep.results import TABLES
+from diffsweep.scenarios import kaur_vin
+
+from engine_cases import golden_cases
+from test_backend_choice import small_grid
+
+
+class CpuAsCuda:
+    """The CPU engine module posing as a CUDA one with one device."""
+
+    def __init__(self, cpu):
+        self._cpu = cpu
+        self.calls = 0
+
+    def device_count(self):
+        return 1
+
+    def device_name(self):
+        return "CPU posing as a GPU"
+
+    def memory_info(self):
+        return (8 << 30, 16 << 30)
+
+    def resident_warps(self, full):
+        return 2640
+
+    def run_family(self, *a, **k):
+        self.calls += 1
+        return self._cpu.run_family(*a, **k)
+
+    def __getattr__(self, name):
+        return getattr(self._cpu, name)
+
+
+@pytest.fixture
+def device(monkeypatch):
+    real = engine._module
+    fake = CpuAsCuda(real("cpu"))
+    monkeypatch.setattr(engine, "_module", lambda n: fake if n == "cuda" else real(n))
+    # a device as fast as a CPU thread, with no floor: assign() splits about evenly
+    monkeypatch.setattr(backend_choice, "CUDA_SLOT_LATENCY_US", 0.0)
+    monkeypatch.setattr(backend_choice, "CUDA_SLOTS_PER_S",
+                        1e6 / backend_choice.CPU_CORE_US_PER_SLOT)
+    return fake
+
+
+def same_tables(a, b):
+    for name in TABLES:
+        pd.testing.assert_frame_equal(getattr(a, name), getattr(b, name), check_exact=True)
+
+
+def test_assign_splits_so_both_finish_together():
+    # 10,560 replicas of 868,056 slots (the full Kaur & Vin family), H100 constants, 16 threads
+    g, c = backend_choice.assign([868_056] * 10_560, 16)
+    assert sorted(g + c) == list(range(10_560)) and not set(g) & set(c)
+    t_g = len(g) * 868_056 / backend_choice.CUDA_SLOTS_PER_S
+    t_c = len(c) * 868_056 * backend_choice.CPU_CORE_US_PER_SLOT * 1e-6 / 16
+    assert t_g == pytest.approx(t_c, rel=0.01)
+    assert t_g == pytest.approx(backend_choice.predict_both(
+        backend_choice.Work(10_560, 10_560 * 868_056.0, 868_056), 16), rel=0.01)
+    # a short family: the device's floor (its longest replica) loses to the cores
+    g, c = backend_choice.assign([520_833] * 18, 16)
+    assert g == [] and len(c) == 18
+
+
+def test_every_golden_case_split_gives_the_cpu_bits(device):
+    cases = golden_cases()
+    scs, seeds = [sc for _, sc, _ in cases], [seed for _, _, seed in cases]
+    ref = simulate(scs, seeds, backend="cpu", threads=1)
+    res = simulate(scs, seeds, backend="cuda+cpu", threads=1)
+    same_tables(res, ref)
+    split = res.meta["split"]
+    assert split["cuda"]["replicas"] > 0 and split["cpu"]["replicas"] > 0
+    assert split["cuda"]["replicas"] + split["cpu"]["replicas"] == len(scs)
+    assert device.calls > 0
+    assert res.meta["backend"] == "cuda+cpu"
+    assert res.meta["device"].startswith("CPU posing as a GPU + ")
+    assert res.meta["n_replicas"] == len(scs)
+
+
+def test_a_run_on_cuda_plus_cpu_stores_what_the_cpu_computes(device, tmp_path):
+    g = small_grid(seeds=3)
+    res = run(g, backend="cuda+cpu", store=tmp_path / "out", progress=False)
+    ref = run(g, backend="cpu", progress=False)
+    assert res.meta["backend"] == "cuda+cpu"
+    for name in ("replicas", "flows", "queues"):
+        pd.testing.assert_frame_equal(getattr(res, name), getattr(ref, name), check_exact=True)
+
+
+def test_a_stop_reaches_both_parts_and_keeps_their_finished_replicas(device, monkeypatch):
+    # the device as fast as the two CPU threads: each part gets one long and two short replicas
+    monkeypatch.setattr(backend_choice, "CUDA_SLOTS_PER_S",
+                        2e6 / backend_choice.CPU_CORE_US_PER_SLOT)
+    short = [kaur_vin(n_flows=2, rtp_ms=8.0, ef=None, duration_s=0.5, warmup_s=0.1)] * 4
+    long = [kaur_vin(n_flows=2, rtp_ms=8.0, ef=None, duration_s=20000.0, warmup_s=0.1)] * 2
+    scs, seeds = short + long, [1, 2, 3, 4, 5, 6]
+    ctl = RunControl()
+    seen = []
+
+    def stop_soon():
+        time.sleep(1.0)
+        seen.append(ctl.progress())
+        ctl.request_stop()
+
+    t = threading.Thread(target=stop_soon)
+    t.start()
+    t0 = time.perf_counter()
+    with pytest.raises(EngineInterrupted) as ei:
+        # two threads a part: the engine takes its long replica first, the other thread the
+        # short ones (as tests/test_engine_golden.py's stop test)
+        simulate(scs, seeds, backend="cuda+cpu", threads=2, control=ctl)
+    t.join()
+    assert time.perf_counter() - t0 < 6.0
+    done, total = seen[0]
+    assert 0 < done < total  # both parts' progress relayed to the caller's control
+    assert list(ei.value.finished) == [0, 1, 2, 3] and ei.value.total == 6
+    part = ei.value.partial
+    assert part.meta["split"]["cuda"]["replicas"] == part.meta["split"]["cpu"]["replicas"] == 3
+    full = simulate(short, seeds[:4], backend="cpu")
+    same_tables(part, full)
+
+
+def test_an_error_in_one_part_stops_the_other_and_is_raised(device, monkeypatch):
+    def broken(*a, **k):
+        raise RuntimeError("device lost")
+
+    monkeypatch.setattr(device, "run_family", broken)
+    long = [kaur_vin(n_flows=2, rtp_ms=8.0, ef=None, duration_s=20000.0, warmup_s=0.1)] * 2
+    t0 = time.perf_counter()
+    with pytest.raises(RuntimeError, match="device lost"):
+        simulate(long, [1, 2], backend="cuda+cpu", threads=1)
+    assert time.perf_counter() - t0 < 6.0  # the CPU's 20,000-s replica was stopped
+
+
+def test_auto_chooses_both_when_the_model_says_so(monkeypatch):
+    real = engine._module
+    monkeypatch.setattr(engine, "_module", lambda n: CpuAsCuda(real("cpu")) if n == "cuda"
+                        else real(n))
+    w = backend_choice.Work(10_560, 9.17e9, 868_056)  # the H100's constants: 34 s predicted
+    name, why = engine.choose_backend("auto", w, 16)
+    assert name == "cuda+cpu" and why.startswith("auto chose cuda+cpu: 10,560 replicas")
+
+
+def test_cuda_plus_cpu_needs_a_device(monkeypatch):
+    real = engine._module
+    monkeypatch.setattr(engine, "_module", lambda n: None if n == "cuda" else real(n))
+    with pytest.raises(engine.BackendError, match=r"^backend 'cuda\+cpu': this diffsweep was "
+                                                  "built without the CUDA engine"):
+        engine.resolve_backend("cuda+cpu")
+
+
+def test_renumbering_maps_each_part_back_to_the_call():
+    from diffsweep import hybrid
+    from diffsweep.results import Results
+
+    df = pd.DataFrame({"replica": np.array([0, 1, 1], dtype=np.int64), "flow": [0, 0, 1]})
+    empty = pd.DataFrame()
+    r = Results(replicas=df[["replica"]].drop_duplicates(), flows=df, queues=empty,
+                sources=empty, intervals=empty)
+    t = hybrid._renumbered(r, [4, 7])
+    assert t["flows"]["replica"].tolist() == [4, 7, 7]
+    assert t["flows"]["replica"].dtype == np.int64
+    assert df["replica"].tolist() == [0, 1, 1]  # the part's own table is left as it was
