@@ -5,7 +5,7 @@
 # 1. builds diffsweep with its CUDA engine; 2. runs the GPU tests (CPU vs CUDA bit for bit)
 # and the golden engine tests on both backends; 3. engine throughput for 1, 64 and 1,000
 # flows against the number of replicas; 4. the quick and full Kaur & Vin reproductions,
-# timed, on cuda and on all CPU cores; 5. every other paper's quick reproduction on both;
+# timed, on cuda and on all CPU cores (the full one also on both at once, cuda+cpu); 5. every other paper's quick reproduction on both;
 # 6. an Nsight Compute summary of the real 64-flow launch (32,768 replicas, past the warm-up
 # launch) when ncu is installed. Each step's log is kept; a failed step does not stop the
 # others. A device call is limited to 10 minutes: each step runs under `timeout $STEP_TIMEOUT`
