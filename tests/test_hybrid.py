@@ -177,3 +177,24 @@ def test_renumbering_maps_each_part_back_to_the_call():
     assert t["flows"]["replica"].tolist() == [4, 7, 7]
     assert t["flows"]["replica"].dtype == np.int64
     assert df["replica"].tolist() == [0, 1, 1]  # the part's own table is left as it was
+
+
+def test_a_quick_reproduction_on_cuda_plus_cpu_gives_the_cpus_verdicts(device, tmp_path,
+                                                                         monkeypatch, capsys):
+    import json
+
+    from diffsweep import cli
+    from test_ux_cli import shrunk_sweeps
+
+    monkeypatch.chdir(tmp_path)
+    sweeps = shrunk_sweeps(tmp_path)
+    out = {}
+    for b in ("cuda+cpu", "cpu"):
+        out[b] = tmp_path / b
+        assert cli.main(["reproduce", "kaur-vin", "--figure", "2", "--quick", "--out",
+                         str(out[b]), "--sweeps", str(sweeps), "--backend", b]) == 0
+    log = capsys.readouterr().out
+    assert " on cuda in " in log and " on cpu in " in log  # the family call's split, said
+    verdicts = {b: json.loads((o / "verdicts.json").read_text()) for b, o in out.items()}
+    assert verdicts["cuda+cpu"] == verdicts["cpu"]
+    assert "backend cuda+cpu on" in (out["cuda+cpu"] / "report.md").read_text()
