@@ -60,25 +60,15 @@ def test_run_control_stops_and_keeps_finished_replicas(per_task, warp_rounds):
     threads: the engine takes the longest replica first, engine/family.h, so one thread is
     busy with it while the other runs the short ones; with 4 replicas per task and shared
     rounds one thread steps all four, the short ones ending while the long one goes on.)"""
-    import threading
     import time
 
     from diffsweep.engine import EngineInterrupted, RunControl
-    from diffsweep.scenarios import kaur_vin
+    from stopping import short_and_long, stop_soon
 
-    short = [kaur_vin(n_flows=2, rtp_ms=8.0, ef=None, duration_s=0.5, warmup_s=0.1)] * 3
-    long = [kaur_vin(n_flows=2, rtp_ms=8.0, ef=None, duration_s=20000.0, warmup_s=0.1)]
-    scs, seeds = short + long, [1, 2, 3, 4]
+    scs, seeds = short_and_long(3, 1), [1, 2, 3, 4]
     ctl = RunControl()
     seen = []
-
-    def stop_soon():
-        time.sleep(0.5)
-        seen.append(ctl.progress())
-        ctl.request_stop()
-
-    t = threading.Thread(target=stop_soon)
-    t.start()
+    t = stop_soon(ctl, 0.5, seen)
     t0 = time.perf_counter()
     with pytest.raises(EngineInterrupted) as ei:
         simulate(scs, seeds, backend="cpu", threads=2, control=ctl, replicas_per_task=per_task,
@@ -88,7 +78,7 @@ def test_run_control_stops_and_keeps_finished_replicas(per_task, warp_rounds):
     done, total = seen[0]
     assert 0 < done < total
     assert list(ei.value.finished) == [0, 1, 2]
-    full = simulate(short, seeds[:3], backend="cpu")
+    full = simulate(scs[:3], seeds[:3], backend="cpu")
     assert ei.value.partial.flows.equals(full.flows)
 
 # Emission rings at the smallest legal size, rounds clipped anywhere: tests/test_schedule.py.

@@ -4,7 +4,6 @@ the CPU cores, run at once, put back together: the same bits as on either alone.
 Without a GPU the device is the CPU engine dressed as a CUDA module (same arrays, same entry
 points, one "device"), so the split, the two threads, the relay of stop and progress and the
 merge run for real; tests/test_gpu.py runs the same comparison on a real device."""
-import threading
 import time
 
 import numpy as np
@@ -15,9 +14,8 @@ import diffsweep.engine as engine
 from diffsweep import backend_choice, run
 from diffsweep.engine import EngineInterrupted, RunControl, simulate
 from diffsweep.results import TABLES
-from diffsweep.scenarios import kaur_vin
-
 from engine_cases import golden_cases
+from stopping import short_and_long, stop_soon
 from test_backend_choice import small_grid
 
 
@@ -107,19 +105,10 @@ def test_a_stop_reaches_both_parts_and_keeps_their_finished_replicas(device, mon
     # the device as fast as the two CPU threads: each part gets one long and two short replicas
     monkeypatch.setattr(backend_choice, "CUDA_SLOTS_PER_S",
                         2e6 / backend_choice.CPU_CORE_US_PER_SLOT)
-    short = [kaur_vin(n_flows=2, rtp_ms=8.0, ef=None, duration_s=0.5, warmup_s=0.1)] * 4
-    long = [kaur_vin(n_flows=2, rtp_ms=8.0, ef=None, duration_s=20000.0, warmup_s=0.1)] * 2
-    scs, seeds = short + long, [1, 2, 3, 4, 5, 6]
+    scs, seeds = short_and_long(4, 2), [1, 2, 3, 4, 5, 6]
     ctl = RunControl()
     seen = []
-
-    def stop_soon():
-        time.sleep(1.0)
-        seen.append(ctl.progress())
-        ctl.request_stop()
-
-    t = threading.Thread(target=stop_soon)
-    t.start()
+    t = stop_soon(ctl, 1.0, seen)
     t0 = time.perf_counter()
     with pytest.raises(EngineInterrupted) as ei:
         # two threads a part: the engine takes its long replica first, the other thread the
@@ -132,7 +121,7 @@ def test_a_stop_reaches_both_parts_and_keeps_their_finished_replicas(device, mon
     assert list(ei.value.finished) == [0, 1, 2, 3] and ei.value.total == 6
     part = ei.value.partial
     assert part.meta["split"]["cuda"]["replicas"] == part.meta["split"]["cpu"]["replicas"] == 3
-    full = simulate(short, seeds[:4], backend="cpu")
+    full = simulate(scs[:4], seeds[:4], backend="cpu")
     same_tables(part, full)
 
 
@@ -141,10 +130,9 @@ def test_an_error_in_one_part_stops_the_other_and_is_raised(device, monkeypatch)
         raise RuntimeError("device lost")
 
     monkeypatch.setattr(device, "run_family", broken)
-    long = [kaur_vin(n_flows=2, rtp_ms=8.0, ef=None, duration_s=20000.0, warmup_s=0.1)] * 2
     t0 = time.perf_counter()
     with pytest.raises(RuntimeError, match="device lost"):
-        simulate(long, [1, 2], backend="cuda+cpu", threads=1)
+        simulate(short_and_long(0, 2), [1, 2], backend="cuda+cpu", threads=1)
     assert time.perf_counter() - t0 < 6.0  # the CPU's 20,000-s replica was stopped
 
 

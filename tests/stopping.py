@@ -1,0 +1,27 @@
+"""Shared by the tests that stop an engine call from another thread."""
+from __future__ import annotations
+
+import threading
+import time
+
+from diffsweep.scenarios import kaur_vin
+
+
+def short_and_long(n_short: int, n_long: int) -> list:
+    """Replicas of 0.5 s (done in milliseconds) and of 20,000 s (never done in a test)."""
+    short = kaur_vin(n_flows=2, rtp_ms=8.0, ef=None, duration_s=0.5, warmup_s=0.1)
+    long = kaur_vin(n_flows=2, rtp_ms=8.0, ef=None, duration_s=20000.0, warmup_s=0.1)
+    return [short] * n_short + [long] * n_long
+
+
+def stop_soon(ctl, after_s: float, seen: list) -> threading.Thread:
+    """A started thread that waits ``after_s``, notes ``ctl.progress()`` in ``seen`` and asks
+    ``ctl`` to stop."""
+    def go():
+        time.sleep(after_s)
+        seen.append(ctl.progress())
+        ctl.request_stop()
+
+    t = threading.Thread(target=go)
+    t.start()
+    return t
