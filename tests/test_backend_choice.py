@@ -200,3 +200,17 @@ def test_a_dry_run_says_what_would_run_it(fake_device, capsys):
                            "replica-slots"), line
     assert cli.main(["run", path, "--out", "unused", "--dry-run", "--backend", "cuda"]) == 0
     assert "backend     : cuda\n" in capsys.readouterr().out
+
+
+def test_a_large_grid_is_sampled_not_built_whole(monkeypatch):
+    import diffsweep.backend_choice as bc
+
+    g = small_grid(seeds=3)  # 4 points: cbr / onoff x 2 T_on, all of the same slots
+    exact = work_of_grids([g])
+    monkeypatch.setattr(bc, "SAMPLE_POINTS", 2)
+    built = []
+    real = g.scenario
+    monkeypatch.setattr(g, "scenario", lambda p, s: built.append(p) or real(p, s))
+    w = work_of_grids([g])
+    assert built == [0, 2]
+    assert w == exact  # every point has the same duration and slot here
