@@ -186,3 +186,34 @@ def test_a_quick_reproduction_on_cuda_plus_cpu_gives_the_cpus_verdicts(device, t
     verdicts = {b: json.loads((o / "verdicts.json").read_text()) for b, o in out.items()}
     assert verdicts["cuda+cpu"] == verdicts["cpu"]
     assert "backend cuda+cpu on" in (out["cuda+cpu"] / "report.md").read_text()
+
+
+def test_a_stopped_family_call_on_cuda_plus_cpu_keeps_what_finished(device, monkeypatch):
+    """runner.run_family (a reproduction's one engine call) on cuda+cpu, stopped as a Ctrl-C
+    stops it: the short sweep's replicas, split over both parts, come back whole; the long
+    one's none."""
+    from diffsweep import Grid, family_run
+    from diffsweep.runner import run_family
+    from diffsweep.scenarios import kaur_vin
+
+    monkeypatch.setattr(backend_choice, "CUDA_SLOTS_PER_S",
+                        2e6 / backend_choice.CPU_CORE_US_PER_SLOT)
+    short = Grid(kaur_vin, seeds=4, n_flows=2, rtp_ms=8.0, ef=None, duration_s=0.5,
+                 warmup_s=0.1)
+    long = Grid(kaur_vin, seeds=2, n_flows=2, rtp_ms=8.0, ef=None, duration_s=20000.0,
+                warmup_s=0.1)
+    t0 = time.perf_counter()
+    real_poll = family_run._Progress.poll
+
+    def poll(self, control, total):
+        if time.perf_counter() - t0 > 1.0:
+            control.request_stop()
+        return real_poll(self, control, total)
+
+    monkeypatch.setattr(family_run._Progress, "poll", poll)
+    pre, stopped = run_family({"short": short, "long": long}, backend="cuda+cpu", threads=2,
+                              progress=False)
+    assert stopped is True and time.perf_counter() - t0 < 8.0
+    assert len(pre["short"].replicas) == 4 and len(pre["long"].replicas) == 0
+    ref, _ = run_family({"short": short}, backend="cpu", progress=False)
+    pd.testing.assert_frame_equal(pre["short"].flows, ref["short"].flows, check_exact=True)
