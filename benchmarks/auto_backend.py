@@ -31,6 +31,22 @@ from diffsweep import backend_choice, engine
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def own_model(rows: list[dict]) -> dict:
+    """The constants these measurements give (keys of DIFFSWEEP_AUTO_MODEL): a CPU thread's
+    us per replica-slot from the family with the most replica-slots; on cuda the least us
+    per slot of a longest replica (the family that filled the device least) and the most
+    replica-slots per second (the one that filled it most)."""
+    out = {}
+    cpu = [r for r in rows if "cpu_core_us_per_slot" in r]
+    if cpu:
+        out["cpu_us_per_slot"] = max(cpu, key=lambda r: r["replica_slots"])["cpu_core_us_per_slot"]
+    gpu = [r for r in rows if "cuda_us_per_longest_slot" in r]
+    if gpu:
+        out["cuda_slot_us"] = min(r["cuda_us_per_longest_slot"] for r in gpu)
+        out["cuda_slots_per_s"] = max(r["cuda_replica_slots_per_s"] for r in gpu)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--papers", default="kaur_vin,lee_jeong,rossi,habib,matta_guo",
@@ -83,6 +99,10 @@ def main() -> None:
         else:
             print(f"{paper:10s} auto with a device would choose {chosen}")
         rows.append(row)
+    suggest = own_model(rows)
+    if suggest:
+        print(f"this machine's model: {backend_choice.ENV}=" + ",".join(
+            f"{k}={v:.3g}" for k, v in suggest.items()))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"auto-backend-{platform.node()}.json"
@@ -92,7 +112,7 @@ def main() -> None:
         "constants": {"CPU_CORE_US_PER_SLOT": backend_choice.CPU_CORE_US_PER_SLOT,
                       "CUDA_SLOT_LATENCY_US": backend_choice.CUDA_SLOT_LATENCY_US,
                       "CUDA_SLOTS_PER_S": backend_choice.CUDA_SLOTS_PER_S},
-        "families": rows}, indent=1))
+        "families": rows, "this_machine": suggest}, indent=1))
     print(f"wrote {path}")
 
 

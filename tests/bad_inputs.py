@@ -447,6 +447,8 @@ CATALOGUE: list[Bad] = [
     P("py-run-not-a-grid", GRID, "run(None)", r"^grid: None " + NOT + r"a diffsweep\.Grid, a SweepConfig"),
     P("py-run-missing-sweep-file", GRID, 'run(str(DIR / "missing.toml"))', r"missing\.toml: sweep file not found"),
     P("py-run-backend-unknown", GRID, 'run(grid, backend="gpu")', r"^backend: 'gpu' " + NOT + r"one of auto, cpu, cuda, cuda\+cpu\)"),
+    P("auto-model-bad-key", GRID, 'with_env("DIFFSWEEP_AUTO_MODEL", "cpu_us=1", backend_choice.model)', r"^DIFFSWEEP_AUTO_MODEL: 'cpu_us=1' " + NOT + r"key=value pairs separated by commas, keys among cpu_us_per_slot, cuda_slot_us, cuda_slots_per_s"),
+    P("auto-model-zero", GRID, 'with_env("DIFFSWEEP_AUTO_MODEL", "cuda_slot_us=0", backend_choice.model)', r"^DIFFSWEEP_AUTO_MODEL: 'cuda_slot_us=0' " + NOT + r"key=value pairs .*each value a number > 0\)"),
     P("py-run-chunk-size-zero", GRID, "run(grid, chunk_size=0)", r"^chunk_size: 0 " + NOT + r"an integer >= 1\)"),
     P("py-run-threads-negative", GRID, "run(grid, threads=-1)", r"^threads: -1 " + NOT + r"an integer >= 0\)"),
     P("py-run-memory-budget-zero", GRID, "run(grid, memory_budget_bytes=0)", r"^memory_budget_bytes: 0 " + NOT + r"an integer >= 1\)"),
@@ -653,6 +655,21 @@ def setup(root: Path) -> None:
 _NAMESPACE: dict | None = None
 
 
+def with_env(name: str, value: str, fn):
+    """``fn()`` with the environment variable ``name`` set to ``value`` (restored after)."""
+    import os
+
+    old = os.environ.get(name)
+    os.environ[name] = value
+    try:
+        return fn()
+    finally:
+        if old is None:
+            del os.environ[name]
+        else:
+            os.environ[name] = old
+
+
 def namespace(root: Path) -> dict:
     """What a "python" record's expression may use."""
     global _NAMESPACE
@@ -662,13 +679,14 @@ def namespace(root: Path) -> dict:
         import numpy as np
 
         import diffsweep
-        from diffsweep import scenarios
+        from diffsweep import backend_choice, scenarios
         from diffsweep.config import load_sweep, loads_sweep
         from diffsweep.scenario import Marker, RedThresholds, Traffic
 
         ns = {name: getattr(diffsweep, name) for name in diffsweep.__all__}
         ns.update(math=math, np=np, Marker=Marker, RedThresholds=RedThresholds, Traffic=Traffic,
-                  load_sweep=load_sweep, loads_sweep=loads_sweep)
+                  load_sweep=load_sweep, loads_sweep=loads_sweep, with_env=with_env,
+                  backend_choice=backend_choice)
         ns.update({name: getattr(scenarios, name) for name in dir(scenarios)})
         ns["grid"] = diffsweep.Grid(ns["kaur_vin"], seeds=1, n_flows=1, duration_s=1.0,
                                     warmup_s=0.1)

@@ -9,6 +9,7 @@ from diffsweep import Grid, cli, reproduce, run
 from diffsweep.backend_choice import (CPU_CORE_US_PER_SLOT, CUDA_SLOT_LATENCY_US,
                                       CUDA_SLOTS_PER_S, Work, choose, predict, predict_both,
                                       work_of_grids, work_of_scenarios)
+from diffsweep.errors import ConfigError
 from diffsweep.pack import pack
 from diffsweep.scenarios import kaur_vin
 
@@ -174,6 +175,9 @@ def test_the_benchmark_script_times_a_family_and_measures_the_cpu_constant(tmp_p
     s = row["measured_s"]["cpu"]
     assert s > 0 and row["cpu_core_us_per_slot"] == pytest.approx(
         s * row["threads"] / row["replica_slots"] * 1e6)
+    # what DIFFSWEEP_AUTO_MODEL would take for this machine: the CPU's constant only here
+    assert json.loads(path.read_text())["this_machine"] == {
+        "cpu_us_per_slot": row["cpu_core_us_per_slot"]}
 
 
 def test_an_atlas_round_on_a_gpu_machine_says_its_choice_and_records_it(fake_device, tmp_path):
@@ -214,3 +218,28 @@ def test_a_large_grid_is_sampled_not_built_whole(monkeypatch):
     w = work_of_grids([g])
     assert built == [0, 2]
     assert w == exact  # every point has the same duration and slot here
+
+
+def test_the_environment_sets_a_machines_own_constants(monkeypatch):
+    import diffsweep.backend_choice as bc
+
+    assert bc.model() == (CPU_CORE_US_PER_SLOT, CUDA_SLOT_LATENCY_US, CUDA_SLOTS_PER_S)
+    monkeypatch.setenv("DIFFSWEEP_AUTO_MODEL", " cpu_us_per_slot=0.075 , cuda_slots_per_s=3e8")
+    assert bc.model() == (0.075, CUDA_SLOT_LATENCY_US, 3e8)
+    # the quick Kaur & Vin family on 16 threads of a core twice as fast: still the CPU's
+    assert predict(Work(1104, 5.76e8, 520_833), 16)["cpu"] == pytest.approx(2.7, abs=0.01)
+    for bad in ("cpu_us=1", "cuda_slot_us=0", "cuda_slot_us=-1", "cuda_slots_per_s=fast",
+                "cuda_slot_us=inf", "cuda_slot_us"):
+        monkeypatch.setenv("DIFFSWEEP_AUTO_MODEL", bad)
+        with pytest.raises(ConfigError, match=r"^DIFFSWEEP_AUTO_MODEL: '" + bad + r"' is not "
+                           r"allowed \(expected key=value pairs separated by commas, keys among "
+                           r"cpu_us_per_slot, cuda_slot_us, cuda_slots_per_s, each value a "
+                           r"number > 0\)"):
+            bc.model()
+
+
+def test_info_prints_the_model_in_use(monkeypatch, capsys):
+    monkeypatch.setenv("DIFFSWEEP_AUTO_MODEL", "cuda_slot_us=5")
+    assert engine.info()["auto_model"]["cuda_slot_us"] == 5.0
+    assert cli.main(["info"]) == 0
+    assert "a GPU slot 5 us" in capsys.readouterr().out

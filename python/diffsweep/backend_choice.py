@@ -22,12 +22,18 @@ The first CUDA term is a launch's floor: every replica resident, it lasts as lon
 longest replica's chain of slots. The second is the device full: warps share its issue slots.
 Both at once add the two rates (``predict_both``).
 Other GPUs and processors differ (the model is a rough guide: ``backend="cuda"`` or ``"cpu"``
-names one outright); ``benchmarks/gpu.sh`` measures the three constants again.
+names one outright); ``benchmarks/gpu.sh`` measures the three constants again
+(``benchmarks/auto_backend.py``), and the environment variable ``DIFFSWEEP_AUTO_MODEL`` sets
+a machine's own, e.g. ``cpu_us_per_slot=0.075,cuda_slot_us=11.4,cuda_slots_per_s=1.6e8``
+(any of the three; the others keep the values below).
 """
 from __future__ import annotations
 
+import math
+import os
 from dataclasses import dataclass
 
+from .errors import ConfigError
 from .scenario import default_slot_s
 
 #: one replica-slot on one CPU core, microseconds: the quick Kaur & Vin family (5.76e8
@@ -39,6 +45,30 @@ CUDA_SLOT_LATENCY_US = 11.4
 #: replica-slots per second with the device full: the full Kaur & Vin family (9.17e9
 #: replica-slots, 10,560 replicas) in 56.82 s of engine time on the H100
 CUDA_SLOTS_PER_S = 1.6e8
+
+
+#: the environment variable that overrides the constants (model())
+ENV = "DIFFSWEEP_AUTO_MODEL"
+
+
+def model() -> tuple[float, float, float]:
+    """(CPU us per replica-slot and thread, GPU us per slot of a lone replica, GPU replica-slots
+    per second with the device full): the constants above, or those ``DIFFSWEEP_AUTO_MODEL``
+    gives ("key=value,..."); ConfigError naming the variable, the keys and what is allowed."""
+    vals = {"cpu_us_per_slot": CPU_CORE_US_PER_SLOT, "cuda_slot_us": CUDA_SLOT_LATENCY_US,
+            "cuda_slots_per_s": CUDA_SLOTS_PER_S}
+    for item in filter(None, (x.strip() for x in os.environ.get(ENV, "").split(","))):
+        key, _, value = item.partition("=")
+        try:
+            v = float(value)
+        except ValueError:
+            v = math.nan
+        if key.strip() not in vals or not (math.isfinite(v) and v > 0):
+            raise ConfigError(f"{ENV}: {item!r} is not allowed (expected key=value pairs "
+                              f"separated by commas, keys among {', '.join(vals)}, each value "
+                              "a number > 0)")
+        vals[key.strip()] = v
+    return vals["cpu_us_per_slot"], vals["cuda_slot_us"], vals["cuda_slots_per_s"]
 
 
 @dataclass(frozen=True)
@@ -86,11 +116,9 @@ def work_of_packed(packed) -> Work:
 
 def predict(work: Work, threads: int) -> dict[str, float]:
     """Predicted engine seconds of ``work`` on ``threads`` CPU threads and on the CUDA device."""
-    return {
-        "cpu": work.replica_slots * CPU_CORE_US_PER_SLOT * 1e-6 / max(1, threads),
-        "cuda": max(work.longest_slots * CUDA_SLOT_LATENCY_US * 1e-6,
-                    work.replica_slots / CUDA_SLOTS_PER_S),
-    }
+    c_us, l_us, g = model()
+    return {"cpu": work.replica_slots * c_us * 1e-6 / max(1, threads),
+            "cuda": max(work.longest_slots * l_us * 1e-6, work.replica_slots / g)}
 
 
 def choose(work: Work, threads: int) -> tuple[str, str]:
@@ -116,22 +144,23 @@ def predict_both(work: Work, threads: int) -> float:
     """Predicted seconds of ``work`` split between the device and ``threads`` CPU threads
     (``assign``): their rates added, but never under the device's floor (its longest replica's
     slots, when it holds that replica)."""
-    cpu_rate = max(1, threads) / (CPU_CORE_US_PER_SLOT * 1e-6)
-    return max(work.replica_slots / (CUDA_SLOTS_PER_S + cpu_rate),
-               work.longest_slots * CUDA_SLOT_LATENCY_US * 1e-6)
+    c_us, l_us, g = model()
+    return max(work.replica_slots / (g + max(1, threads) / (c_us * 1e-6)),
+               work.longest_slots * l_us * 1e-6)
 
 
 def assign(slots, threads: int) -> tuple[list[int], list[int]]:
     """(replicas for the device, replicas for the CPU threads), indices into ``slots`` (each
     replica's slots): longest first, each to the side that would then finish first by the
     model, so that both finish about together."""
-    per_slot_cpu = CPU_CORE_US_PER_SLOT * 1e-6 / max(1, threads)
+    c_us, l_us, g = model()
+    per_slot_cpu = c_us * 1e-6 / max(1, threads)
     gpu, cpu = [], []
     g_sum = c_sum = 0.0
     g_long = 0
     for i in sorted(range(len(slots)), key=lambda k: -slots[k]):
         s = slots[i]
-        t_gpu = max(max(g_long, s) * CUDA_SLOT_LATENCY_US * 1e-6, (g_sum + s) / CUDA_SLOTS_PER_S)
+        t_gpu = max(max(g_long, s) * l_us * 1e-6, (g_sum + s) / g)
         if t_gpu < (c_sum + s) * per_slot_cpu:
             gpu.append(i)
             g_sum += s

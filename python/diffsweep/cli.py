@@ -30,6 +30,10 @@ def _cmd_info(args) -> int:
     else:
         print("CUDA devices   : CUDA engine not built (no nvcc at build time)")
     print(f"backend='auto' : {i['auto_backend']}")
+    m = i["auto_model"]
+    print(f"auto's model   : a CPU thread {m['cpu_us_per_slot']:g} us a replica-slot, a GPU slot "
+          f"{m['cuda_slot_us']:g} us, {m['cuda_slots_per_s']:.3g} replica-slots/s with the device "
+          "full (DIFFSWEEP_AUTO_MODEL sets them)")
     return 0
 
 

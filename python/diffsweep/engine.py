@@ -106,6 +106,9 @@ def info() -> dict:
         "cuda_device": (cuda.device_name() if cuda is not None and cuda.device_count() else ""),
         "auto_backend": ("none" if cpu is None and cuda is None else "cpu" if not cuda_devices()
                          else "per run, the predicted fastest of cpu, cuda and cuda+cpu"),
+        # backend_choice's constants (DIFFSWEEP_AUTO_MODEL overrides them)
+        "auto_model": dict(zip(("cpu_us_per_slot", "cuda_slot_us", "cuda_slots_per_s"),
+                               backend_choice.model())),
     }
 
 
