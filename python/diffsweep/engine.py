@@ -66,10 +66,10 @@ def resolve_backend(backend: str, work=None, threads: int | None = None) -> str:
 
 
 def choose_backend(backend: str, work=None, threads: int | None = None) -> tuple[str, str]:
-    """(backend, why). 'auto' runs on the CPU without a CUDA engine or device; with both, on the
-    one ``backend_choice`` predicts faster for ``work`` (a ``backend_choice.Work``, or a
-    function making one, called only then) on ``threads`` CPU threads (None: all), with its
-    reason as ``why``; without ``work``, on the device."""
+    """(backend, why). 'auto' runs on the CPU without a CUDA engine or device; with both, on
+    what ``backend_choice`` predicts fastest for ``work`` (cpu, cuda or cuda+cpu; ``work``: a
+    ``backend_choice.Work``, or a function making one, called only then) on ``threads`` CPU
+    threads (None: all), with its reason as ``why``; without ``work``, on the device."""
     if backend not in BACKENDS:
         raise ConfigError(f"backend: {backend!r} is not allowed (expected one of {', '.join(BACKENDS)})")
     if backend == "cpu":

@@ -36,6 +36,9 @@ def simulate_both(simulate, scenarios, seeds, threads: int, lanes, control, engi
     slots = [work_of_scenarios([sc]).replica_slots for sc in scenarios]
     parts = {b: idx for b, idx in zip(("cuda", "cpu"), assign(slots, n_threads)) if idx}
     subs = {b: RunControl() for b in parts}
+    if control is not None and control.stop_requested:  # stopped before it began
+        for c in subs.values():
+            c.request_stop()
     out: dict[str, Results] = {}
     errors: dict[str, BaseException] = {}
 

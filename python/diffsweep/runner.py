@@ -484,8 +484,8 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
             session.run_rows(grid.replicas)
             if metric is not None:  # CI targeting: more seeds where the CI is too wide
                 ci_meta |= _target_ci_rounds(session, grid, wanted, order, prog, target_ci,
-                                            metric, target_relative, max_seeds,
-                                            seeds_per_round or len(grid.seeds), ci_level)
+                                             metric, target_relative, max_seeds,
+                                             seeds_per_round or len(grid.seeds), ci_level)
     except KeyboardInterrupt as e:
         raise _interrupted(e, sig, prog, st, session, order, resume_hint) from None
     except BaseException as e:
