@@ -10,16 +10,16 @@
 # launch) when ncu is installed. Each step's log is kept; a failed step does not stop the
 # others. A device call is limited to 10 minutes: each step runs under `timeout $STEP_TIMEOUT`
 # (default 240 s; rc 124 in the summary means it was cut), and STEPS picks the steps of this
-# call; three calls on a fresh machine (each builds: the machine may be a new one):
-#   STEPS="build tests auto throughput" bash benchmarks/gpu.sh
-#   STEPS="build spread reproduce" bash benchmarks/gpu.sh
-#   STEPS="build papers ncu atlas occupancy" bash benchmarks/gpu.sh
-# Step `warp` (shared rounds off and on, issue 21: ~2 minutes, ~4 with WARP_FULL=1) fits
-# beside `build spread` or in place of `occupancy` in the third call; step `icache` (~2-3
-# minutes: Nsight Compute's instructions per replica-slot and fetch stalls of lone replicas,
-# against benchmarks/hot_sass.py's estimate) beside `ncu`; step `auto` (~1-2 minutes: what
-# `--backend auto` chooses for each paper's quick family against both backends' engine calls
-# timed, and diffsweep.backend_choice's three constants measured again) beside `tests`.
+# call; three calls on a fresh machine (each builds: the machine may be a new one; minutes
+# from the H100 runs of 2026-11-25/26, the new steps estimated):
+#   STEPS="build tests auto throughput" bash benchmarks/gpu.sh   (~1 + 1 + 1-2 + 3)
+#   STEPS="build reproduce papers" bash benchmarks/gpu.sh        (~1 + 5-6 + 1-2)
+#   STEPS="build spread ncu icache" bash benchmarks/gpu.sh       (~1 + 3-4 + 2 + 2-3)
+# `auto`: what `--backend auto` chooses for each paper's quick family against the engine
+# call timed on cpu, cuda and cuda+cpu, and diffsweep.backend_choice's constants measured
+# again; `icache`: Nsight Compute's instructions per replica-slot and fetch stalls of lone
+# replicas, against benchmarks/hot_sass.py's estimate. With more device time: `warp` (shared
+# rounds off and on: ~2 minutes, ~4 with WARP_FULL=1), `atlas` (~1-2), `occupancy` (~4-5).
 set -uo pipefail
 STEPS=${STEPS:-"build tests auto spread warp throughput occupancy reproduce papers ncu icache atlas"}
 STEP_TIMEOUT=${STEP_TIMEOUT:-240}
