@@ -15,13 +15,15 @@ family (10,560 replicas) took 56.8 s on cuda, which these constants put ~1.5x ah
 
 The model, with the constants below measured on that machine (H100 80GB HBM3, its 16 cores):
 
-    cpu_s  = replica_slots x CPU_CORE_US_PER_SLOT / threads
-    cuda_s = max(longest_slots x CUDA_SLOT_LATENCY_US,  replica_slots / CUDA_SLOTS_PER_S)
+    cpu_s      = replica_slots x CPU_CORE_US_PER_SLOT / threads
+    cuda_s     = max(longest_slots x CUDA_SLOT_LATENCY_US,  replica_slots / CUDA_SLOTS_PER_S)
+    cuda+cpu_s = max(replica_slots / (CUDA_SLOTS_PER_S + threads / CPU_CORE_US_PER_SLOT),
+                     longest_slots x CUDA_SLOT_LATENCY_US)
 
 The first CUDA term is a launch's floor: every replica resident, it lasts as long as its
 longest replica's chain of slots. The second is the device full: warps share its issue slots.
-Both at once add the two rates (``predict_both``).
-Other GPUs and processors differ (the model is a rough guide: ``backend="cuda"`` or ``"cpu"``
+Both at once add the two rates (``predict_both``), and are chosen only when SPLIT_GAIN times
+faster than the better one alone. Other GPUs and processors differ (the model is a rough guide: ``backend="cuda"`` or ``"cpu"``
 names one outright); ``benchmarks/gpu.sh`` measures the three constants again
 (``benchmarks/auto_backend.py``), and the environment variable ``DIFFSWEEP_AUTO_MODEL`` sets
 a machine's own, e.g. ``cpu_us_per_slot=0.075,cuda_slot_us=11.4,cuda_slots_per_s=1.6e8``
