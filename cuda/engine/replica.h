@@ -9,8 +9,8 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <utility>
 #include <cstring>
+#include <utility>
 
 #include "../batch.h"
 #include "../core/hd.h"
