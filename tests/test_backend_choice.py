@@ -5,18 +5,14 @@ import numpy as np
 import pytest
 
 import diffsweep.engine as engine
-from diffsweep import Grid, cli, reproduce, run
+from diffsweep import cli, reproduce, run
 from diffsweep.backend_choice import (CPU_CORE_US_PER_SLOT, CUDA_SLOT_LATENCY_US,
                                       CUDA_SLOTS_PER_S, Work, choose, predict, predict_both,
                                       work_of_grids, work_of_scenarios)
 from diffsweep.errors import ConfigError
 from diffsweep.pack import pack
-from diffsweep.scenarios import kaur_vin
 
-
-def small_grid(seeds=2):
-    return Grid(kaur_vin, seeds=seeds, n_flows=1, ef=["cbr", "onoff"], t_on_ms=[0.4, 40.0],
-                duration_s=2.0, warmup_s=0.5)
+from test_runner import small_grid  # (kaur_vin, 1 flow, CBR / on-off EF x 2 T_on, 2 s)
 
 
 class FakeCuda:

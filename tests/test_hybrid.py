@@ -16,7 +16,7 @@ from diffsweep.engine import EngineInterrupted, RunControl, simulate
 from diffsweep.results import TABLES
 from engine_cases import golden_cases
 from stopping import short_and_long, stop_soon
-from test_backend_choice import small_grid
+from test_runner import small_grid
 
 
 class CpuAsCuda:

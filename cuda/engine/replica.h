@@ -106,13 +106,15 @@ DS_HD DS_INLINE size_t align16(size_t x) { return (x + 15) & ~size_t(15); }
 
 
 // The counters a slot updates whatever its events (benchmarks/coalesce.py's trace of the Kaur
-// & Vin replicas: each at least ~0.2 times a slot), placed first among the outputs.
+// & Vin replicas: each at least ~0.2 times a slot), placed first among the outputs. Each must
+// name a DS_OUTPUT_FIELDS entry (tests/cpp/test_models.cpp checks it).
+constexpr const char* kSlotCounters[] = {
+    "q_pkt_slots", "q_byte_slots", "q_arrivals", "q_departures", "q_bytes_departed",
+    "q_max_delay_slots", "src_on_slots", "src_bursts", "src_pkts", "src_bytes",
+    "src_delivered_bytes", "flow_delivered_bytes", "flow_pkts_sent", "flow_colour_pkts"};
+
 inline bool slot_counter(const char* name) {
-  static const char* const kSlot[] = {
-      "q_pkt_slots", "q_byte_slots", "q_arrivals", "q_departures", "q_bytes_departed",
-      "q_max_delay_slots", "src_on_slots", "src_bursts", "src_pkts", "src_bytes",
-      "src_delivered_bytes", "flow_delivered_bytes", "flow_pkts_sent", "flow_colour_pkts"};
-  for (const char* k : kSlot)
+  for (const char* k : kSlotCounters)
     if (std::strcmp(k, name) == 0) return true;
   return false;
 }

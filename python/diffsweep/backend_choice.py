@@ -82,13 +82,13 @@ class Work:
     longest_slots: int    # the longest replica's slots
 
 
-def _slots(sc) -> int:
+def slots_of(sc) -> int:
     """A scenario's slots, as ``pack`` counts them (end_slot)."""
     return int(round(sc.duration_s / default_slot_s(sc)))
 
 
 def work_of_scenarios(scenarios) -> Work:
-    slots = [_slots(sc) for sc in scenarios]
+    slots = [slots_of(sc) for sc in scenarios]
     return Work(len(slots), float(sum(slots)), max(slots, default=0))
 
 
@@ -104,7 +104,7 @@ def work_of_grids(grids) -> Work:
     total, longest, n = 0.0, 0, 0
     for g in grids:
         k, points = len(g.seeds), range(0, g.n_points, max(1, g.n_points // SAMPLE_POINTS))
-        s = [_slots(g.scenario(p, g.seeds[0])) for p in points]
+        s = [slots_of(g.scenario(p, g.seeds[0])) for p in points]
         total += sum(s) * k * g.n_points / len(s)
         longest = max([longest, *s])
         n += k * g.n_points
@@ -129,8 +129,9 @@ def choose(work: Work, threads: int) -> tuple[str, str]:
     replicas split by ``assign``) when predicted SPLIT_GAIN times faster than either."""
     t = predict(work, threads)
     name = "cuda" if t["cuda"] < t["cpu"] else "cpu"
-    if predict_both(work, threads) * SPLIT_GAIN < t[name]:
-        name, t["cuda+cpu"] = "cuda+cpu", predict_both(work, threads)
+    both = predict_both(work, threads)
+    if both * SPLIT_GAIN < t[name]:
+        name, t["cuda+cpu"] = "cuda+cpu", both
     others = " and ".join(f"{t[b]:.3g} s on {b}" for b in t if b != name)
     return name, (f"auto chose {name}: {work.replicas:,} replicas, {work.replica_slots:.3g} "
                   f"replica-slots, predicted {t[name]:.3g} s on {name} against {others} "

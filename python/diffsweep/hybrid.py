@@ -11,13 +11,12 @@ compiled engines release the GIL), the CPU's in this one, on ``threads`` OpenMP 
 """
 from __future__ import annotations
 
-import platform
 import threading
 import time
 
 import numpy as np
 
-from .backend_choice import assign, work_of_scenarios
+from .backend_choice import assign, slots_of
 from .results import Results, sorted_tables
 from .run_control import EngineInterrupted, RunControl
 
@@ -33,14 +32,15 @@ def simulate_both(simulate, scenarios, seeds, threads: int, lanes, control, engi
     (``device``)."""
     t0 = time.perf_counter()
     n_threads = int(threads)
-    slots = [work_of_scenarios([sc]).replica_slots for sc in scenarios]
-    parts = {b: idx for b, idx in zip(("cuda", "cpu"), assign(slots, n_threads)) if idx}
+    parts = {b: idx for b, idx in zip(("cuda", "cpu"),
+                                      assign([slots_of(sc) for sc in scenarios], n_threads)) if idx}
     subs = {b: RunControl() for b in parts}
     if control is not None and control.stop_requested:  # stopped before it began
         for c in subs.values():
             c.request_stop()
     out: dict[str, Results] = {}
     errors: dict[str, BaseException] = {}
+    wall: dict[str, float] = {}
 
     def run(b: str) -> None:
         t = time.perf_counter()
@@ -54,7 +54,6 @@ def simulate_both(simulate, scenarios, seeds, threads: int, lanes, control, engi
         finally:
             wall[b] = time.perf_counter() - t
 
-    wall: dict[str, float] = {}
     workers = [threading.Thread(target=run, args=(b,), daemon=True) for b in parts if b != "cpu"]
     done = threading.Event()
     relay = threading.Thread(target=_relay, args=(control, subs, done), daemon=True)
@@ -82,9 +81,7 @@ def simulate_both(simulate, scenarios, seeds, threads: int, lanes, control, engi
             "slot_s": sorted({s for r in pieces.values() for s in r.meta.get("slot_s", [])}),
             "delay_rounding_ms_max": max(r.meta.get("delay_rounding_ms_max", 0.0)
                                          for r in pieces.values()),
-            "host": platform.node(),
             "split": {b: {"replicas": len(parts[b]), "wall_s": wall.get(b, 0.0)} for b in parts}}
-    meta.pop("backend_choice", None)
     if "cuda" in pieces:
         for k in ("cuda_kernel", "cuda_plan"):
             if k in pieces["cuda"].meta:

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "core/ring.h"
+#include "engine/replica.h"
 #include "model/access_link.h"
 #include "model/app_telnet.h"
 #include "model/link.h"
@@ -19,6 +20,17 @@
 #include "model/tcp_rtt.h"
 
 namespace {
+
+// The block's slot-first counters (engine/replica.h) name real output fields: a misspelt or
+// renamed one would silently leave its counter among the others.
+void test_slot_counters() {
+  size_t named = 0;
+#define DS_COUNT(name, T, dim) named += ds::slot_counter(#name) ? 1 : 0;
+  DS_OUTPUT_FIELDS(DS_COUNT)
+#undef DS_COUNT
+  check(named == sizeof(ds::kSlotCounters) / sizeof(ds::kSlotCounters[0]),
+        "every slot counter names an output field");
+}
 
 void test_ring() {
   ds::RingIdx idx{0, 0};
@@ -243,6 +255,7 @@ void test_tcplib_telnet() {
 
 int main() {
   test_tcplib_telnet();
+  test_slot_counters();
   test_ring();
   test_drop_tail();
   test_schedulers();
