@@ -12,8 +12,10 @@ predicted and the measured engine seconds, and from the measurement the constant
 prediction rests on: a CPU core's microseconds per replica-slot (time x threads / replica-slots),
 on cuda the microseconds per slot of the longest replica (time / its slots: the launch's
 floor, meaningful where the device is not full) and the replica-slots per second (meaningful
-where it is); for cuda+cpu its split. It then says which backend was fastest and whether
-`auto` chose it. Writes <out>/auto-backend-<host>.json.
+where it is); for cuda+cpu its split. Every backend's tables must be bit-identical (a digest
+of each, as spread.py takes it; a difference is printed as MISMATCH and the script exits 1
+after writing its file). It then says which backend was fastest and whether `auto` chose it.
+Writes <out>/auto-backend-<host>.json.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ import platform
 import time
 from pathlib import Path
 
-from spread import family  # (benchmarks/ is on the path: this script's folder)
+from spread import digest, family  # (benchmarks/ is on the path: this script's folder)
 
 import diffsweep as ds
 from diffsweep import backend_choice, engine
@@ -73,11 +75,12 @@ def main() -> None:
         row = {"paper": paper, "quick": not args.full, "replicas": work.replicas,
                "replica_slots": work.replica_slots, "longest_slots": work.longest_slots,
                "threads": threads, "predicted_s": predicted, "auto_with_a_device": chosen,
-               "measured_s": {}}
+               "measured_s": {}, "digest": {}}
         for b in backends:
             t = time.perf_counter()
             res = engine.simulate(scs, seeds, backend=b)
             row["measured_s"][b] = s = time.perf_counter() - t
+            row["digest"][b] = digest(res)
             if b == "cuda+cpu":
                 row["split"] = res.meta["split"]
             elif b == "cpu":
@@ -89,6 +92,9 @@ def main() -> None:
                   f"replica-slots (longest {work.longest_slots:,}): {b:4s} predicted "
                   f"{predicted[b]:7.2f} s, measured {s:7.2f} s", flush=True)
         m = row["measured_s"]
+        row["same_tables"] = len(set(row["digest"].values())) == 1
+        if not row["same_tables"]:
+            print(f"{paper:10s} MISMATCH: the backends' tables differ ({row['digest']})")
         if len(m) > 1:
             row["faster"] = min(m, key=m.get)
             row["auto_right"] = row["faster"] == chosen
@@ -114,6 +120,8 @@ def main() -> None:
                       "CUDA_SLOTS_PER_S": backend_choice.CUDA_SLOTS_PER_S},
         "families": rows, "this_machine": suggest}, indent=1))
     print(f"wrote {path}")
+    if not all(r["same_tables"] for r in rows):
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":

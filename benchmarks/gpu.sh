@@ -15,6 +15,12 @@
 #   STEPS="build tests auto throughput" bash benchmarks/gpu.sh   (~1 + 1 + 1-2 + 3)
 #   STEPS="build reproduce papers" bash benchmarks/gpu.sh        (~1 + 5-6 + 1-2)
 #   STEPS="build spread ncu icache" bash benchmarks/gpu.sh       (~1 + 3-4 + 2 + 2-3)
+# A development session lent a device has 15 minutes in all, the machine's start included:
+# one call of ~7 minutes, the numbers that decide most first (issue 21's targets):
+#   STEPS="build session" bash benchmarks/gpu.sh                 (~1 + 0.5 + 3-4 + 1-2)
+# `session`: CPU = CUDA on tests/test_gpu.py; the full Kaur & Vin family's one engine call on
+# cuda, cuda+cpu and the CPU cores, tables compared (auto_backend.py --full); every paper's
+# quick family on the three (auto's constants again).
 # `auto`: what `--backend auto` chooses for each paper's quick family against the engine
 # call timed on cpu, cuda and cuda+cpu, and diffsweep.backend_choice's constants measured
 # again; `icache`: Nsight Compute's instructions per replica-slot and fetch stalls of lone
@@ -54,6 +60,16 @@ if want throughput; then
   # the host's share of a full reproduction (building and packing 10,560 replicas)
   step host python3 benchmarks/host.py --out "$OUT"
   grep -E "flows  R=" "$OUT/throughput.log" "$OUT/throughput_cpu.log" | tee -a "$OUT/gpu-summary.txt"
+fi
+if want session; then
+  # the device's numbers first: a step cut by its timeout keeps the lines printed before
+  step session_tests python3 -m pytest -q -p no:cacheprovider tests/test_gpu.py
+  tail -1 "$OUT/session_tests.log" | sed 's/^/session tests: /' | tee -a "$OUT/gpu-summary.txt"
+  STEP_TIMEOUT=${SESSION_FULL_TIMEOUT:-330} step session_full python3 benchmarks/auto_backend.py \
+    --papers kaur_vin --full --backends cuda,cuda+cpu,cpu --out "$OUT/full"
+  step session_quick python3 benchmarks/auto_backend.py --backends cuda,cuda+cpu,cpu --out "$OUT"
+  grep -hE "measured|fastest:|MISMATCH|model:" "$OUT/session_full.log" "$OUT/session_quick.log" \
+    | sed 's/^/session: /' | tee -a "$OUT/gpu-summary.txt"
 fi
 if want spread; then
   # issue 21: replicas per warp (the engine's choice, then 1..32) against the quick Kaur & Vin
