@@ -119,77 +119,86 @@ inline bool slot_counter(const char* name) {
   return false;
 }
 
-inline Layout make_layout(const BatchShape& s) {
+// No report of the block's parts (make_layout's default).
+struct NoParts {
+  void operator()(const char*, size_t) const {}
+};
+
+// The block's layout for shape s; part(name, bytes) hears of each part of the block in block
+// order as it is placed (layout_sections: where the state goes), its alignment padding and,
+// for the last, the stride's included.
+template <class Part = NoParts>
+inline Layout make_layout(const BatchShape& s, Part part = {}) {
   Layout L{};
   const size_t F = s.max_flows, NL = s.max_links, S = s.max_sources, n = s.lanes;
   L.P = pow2_at_least(s.max_flows > s.lanes ? s.max_flows : s.lanes);
   size_t o = 0;
-  auto take = [&](size_t& at, size_t bytes) { at = o; o = align16(o + bytes); };
+  const char* open = nullptr;  // the part being placed (arrays of one part share its name)
+  size_t open_at = 0;
+  auto take = [&](const char* name, size_t& at, size_t bytes) {
+    if (!open || std::strcmp(open, name) != 0) {
+      if (open) part(open, o - open_at);
+      open = name;
+      open_at = o;
+    }
+    at = o;
+    o = align16(o + bytes);
+  };
   // Block order: what a slot touches whatever its events first, small parts side by side,
   // then the per-flow state and the rings, so that a slot's own scalars share few cache
   // lines (a GPU thread's working set; benchmarks/coalesce.py, lines per replica-slot). Any
   // order gives the same results: every part is found by its offset.
-  take(L.hdr, sizeof(ReplicaHdr));
-  take(L.links, NL * sizeof(LinkState));
-  take(L.queues, NL * kMaxClasses * sizeof(ClassQueue));
-  take(L.red, s.aqm_states ? NL * kMaxClasses * sizeof(RedState) : 0);
-  take(L.markers, (size_t)s.max_markers * sizeof(MarkerState));
-  take(L.gens, (size_t)s.max_gens * sizeof(GenState));
-  take(L.sources, S * sizeof(SourceState));
-  take(L.lane_t, n * sizeof(uint32_t));
-  take(L.emit_idx, n * sizeof(RingIdx));
-  take(L.nic_pool, n * sizeof(NicPool));
-  take(L.tree_key, (size_t)L.P * sizeof(uint32_t));
-  take(L.tree_win, 2 * (size_t)L.P * sizeof(uint16_t));
-  take(L.rx_key, (size_t)L.P * sizeof(uint32_t));
-  take(L.rx_win, 2 * (size_t)L.P * sizeof(uint16_t));
-  take(L.stage, (size_t)s.stage_cap * sizeof(Packet));
-  take(L.stage_perm, (size_t)s.stage_cap * sizeof(uint32_t));
+  take("header", L.hdr, sizeof(ReplicaHdr));
+  take("links", L.links, NL * sizeof(LinkState));
+  take("class_queues", L.queues, NL * kMaxClasses * sizeof(ClassQueue));
+  take("red", L.red, s.aqm_states ? NL * kMaxClasses * sizeof(RedState) : 0);
+  take("markers", L.markers, (size_t)s.max_markers * sizeof(MarkerState));
+  take("generators", L.gens, (size_t)s.max_gens * sizeof(GenState));
+  take("sources", L.sources, S * sizeof(SourceState));
+  take("lanes", L.lane_t, n * sizeof(uint32_t));
+  take("emission_heads", L.emit_idx, n * sizeof(RingIdx));
+  take("access_pools", L.nic_pool, n * sizeof(NicPool));
+  take("flow_tree", L.tree_key, (size_t)L.P * sizeof(uint32_t));
+  take("flow_tree", L.tree_win, 2 * (size_t)L.P * sizeof(uint16_t));
+  take("delack_tree", L.rx_key, (size_t)L.P * sizeof(uint32_t));
+  take("delack_tree", L.rx_win, 2 * (size_t)L.P * sizeof(uint16_t));
+  take("arrival_buffer", L.stage, (size_t)s.stage_cap * sizeof(Packet));
+  take("arrival_buffer", L.stage_perm, (size_t)s.stage_cap * sizeof(uint32_t));
   // The counters, those a slot updates first (every slot: its queues' lengths and
   // departures; its sources' and flows' packets), then the others.
   L.out_begin = o;
 #define DS_OFF(name, T, dim) \
-  if (slot_counter(#name)) take(L.out.name, per_replica(s, dim) * sizeof(T));
+  if (slot_counter(#name)) take("outputs", L.out.name, per_replica(s, dim) * sizeof(T));
   DS_OUTPUT_FIELDS(DS_OFF)
 #undef DS_OFF
 #define DS_OFF(name, T, dim) \
-  if (!slot_counter(#name)) take(L.out.name, per_replica(s, dim) * sizeof(T));
+  if (!slot_counter(#name)) take("outputs", L.out.name, per_replica(s, dim) * sizeof(T));
   DS_OUTPUT_FIELDS(DS_OFF)
 #undef DS_OFF
   L.out_end = o;
-  take(L.conns, s.conn_meters ? (F + S) * sizeof(ConnMeter) : 0);  // by sender: flows, sources
-  take(L.xfers, s.flow_ext ? F * sizeof(Transfer) : 0);
-  take(L.websess, (size_t)s.max_sessions * sizeof(WebSession));
-  take(L.sx, s.flow_ext ? F * sizeof(SenderExt) : 0);
-  take(L.snd, F * sizeof(TcpSender));
-  take(L.rcv, F * sizeof(TcpReceiver));
-  take(L.rxbits, F * kRxWords * sizeof(uint32_t));
-  take(L.acks, (size_t)s.ack_cap * sizeof(Ack));
-  take(L.qring, NL * (size_t)s.ring_link * sizeof(Packet));
-  take(L.dline, NL * (size_t)s.delay_cap * sizeof(TimedPacket));
-  take(L.nic, n * (size_t)s.nic_chunks * kNicChunkSegs * sizeof(uint32_t));
-  take(L.nic_next, n * (size_t)s.nic_chunks * sizeof(int32_t));
-  take(L.emit, n * (size_t)s.emit_cap * sizeof(Packet));
-  take(L.emit_at, n * (size_t)s.emit_cap * sizeof(uint32_t));
+  take("conn_meters", L.conns, s.conn_meters ? (F + S) * sizeof(ConnMeter) : 0);  // by sender: flows, sources
+  take("transfers", L.xfers, s.flow_ext ? F * sizeof(Transfer) : 0);
+  take("web_sessions", L.websess, (size_t)s.max_sessions * sizeof(WebSession));
+  take("sender_ext", L.sx, s.flow_ext ? F * sizeof(SenderExt) : 0);
+  take("senders", L.snd, F * sizeof(TcpSender));
+  take("receivers", L.rcv, F * sizeof(TcpReceiver));
+  take("receiver_bitmaps", L.rxbits, F * kRxWords * sizeof(uint32_t));
+  take("ack_pool", L.acks, (size_t)s.ack_cap * sizeof(Ack));
+  take("queue_rings", L.qring, NL * (size_t)s.ring_link * sizeof(Packet));
+  take("delay_lines", L.dline, NL * (size_t)s.delay_cap * sizeof(TimedPacket));
+  take("access_fifos", L.nic, n * (size_t)s.nic_chunks * kNicChunkSegs * sizeof(uint32_t));
+  take("access_fifos", L.nic_next, n * (size_t)s.nic_chunks * sizeof(int32_t));
+  take("emission_rings", L.emit, n * (size_t)s.emit_cap * sizeof(Packet));
+  take("emission_rings", L.emit_at, n * (size_t)s.emit_cap * sizeof(uint32_t));
   L.stride = align16(o + 48);  // keep neighbouring replicas' hot data off one cache line
+  part(open, L.stride - open_at);
   return L;
 }
 
 // Bytes of each part of a replica's block, in layout order (benchmarks: where the state goes).
 template <class Each>
-inline void layout_sections(const Layout& L, Each each) {
-  const std::pair<const char*, size_t> at[] = {
-      {"header", L.hdr}, {"links", L.links}, {"class_queues", L.queues}, {"red", L.red},
-      {"markers", L.markers}, {"generators", L.gens}, {"sources", L.sources},
-      {"lanes", L.lane_t}, {"emission_heads", L.emit_idx}, {"access_pools", L.nic_pool},
-      {"flow_tree", L.tree_key}, {"delack_tree", L.rx_key}, {"arrival_buffer", L.stage},
-      {"outputs", L.out_begin}, {"conn_meters", L.conns}, {"transfers", L.xfers},
-      {"web_sessions", L.websess}, {"sender_ext", L.sx}, {"senders", L.snd},
-      {"receivers", L.rcv}, {"receiver_bitmaps", L.rxbits}, {"ack_pool", L.acks},
-      {"queue_rings", L.qring}, {"delay_lines", L.dline}, {"access_fifos", L.nic},
-      {"emission_rings", L.emit}, {"", L.stride}};
-  const size_t n = sizeof(at) / sizeof(at[0]);
-  for (size_t k = 0; k + 1 < n; ++k) each(at[k].first, at[k + 1].second - at[k].second);
+inline void layout_sections(const BatchShape& s, Each each) {
+  make_layout(s, each);
 }
 
 // What every replica of a batch shares and only reads while it runs: the inputs (with the
