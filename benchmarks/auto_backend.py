@@ -28,7 +28,7 @@ from pathlib import Path
 from spread import digest, family  # (benchmarks/ is on the path: this script's folder)
 
 import diffsweep as ds
-from diffsweep import backend_choice, engine
+from diffsweep import backend_choice, engine, repeats
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -68,11 +68,14 @@ def main() -> None:
     rows = []
     for paper in args.papers.split(","):
         scs, seeds = family(paper, not args.full)
-        work = backend_choice.work_of_scenarios(scs)
+        # the work the call does: a replica the family's sweeps share runs once (repeats)
+        distinct = [scs[i] for i in repeats.find_repeats(scs, seeds)[0]]
+        work = backend_choice.work_of_scenarios(distinct)
         predicted = backend_choice.predict(work, threads)
         predicted["cuda+cpu"] = backend_choice.predict_both(work, threads)
         chosen = backend_choice.choose(work, threads)[0]
-        row = {"paper": paper, "quick": not args.full, "replicas": work.replicas,
+        row = {"paper": paper, "quick": not args.full, "replicas": len(scs),
+               "distinct_replicas": work.replicas,
                "replica_slots": work.replica_slots, "longest_slots": work.longest_slots,
                "threads": threads, "predicted_s": predicted, "auto_with_a_device": chosen,
                "measured_s": {}, "digest": {}}
@@ -88,7 +91,7 @@ def main() -> None:
             else:
                 row["cuda_us_per_longest_slot"] = s / work.longest_slots * 1e6
                 row["cuda_replica_slots_per_s"] = work.replica_slots / s
-            print(f"{paper:10s} {work.replicas:6,d} replicas {work.replica_slots:9.3g} "
+            print(f"{paper:10s} {work.replicas:6,d} distinct replicas {work.replica_slots:9.3g} "
                   f"replica-slots (longest {work.longest_slots:,}): {b:4s} predicted "
                   f"{predicted[b]:7.2f} s, measured {s:7.2f} s", flush=True)
         m = row["measured_s"]

@@ -132,7 +132,9 @@ def test_a_reproduction_resolves_once_and_logs_it(fake_device):
     said = []
     grids = [small_grid(), small_grid(seeds=1)]
     assert reproduce.auto_backend("auto", iter(grids), 2, said.append) == "cpu"
-    assert len(said) == 1 and said[0].startswith("[backend] auto chose cpu: 12 replicas")
+    # 12 replicas, of which the second grid's 4 (seed 0 of the same points) repeat the
+    # first's: the call runs 8 (diffsweep.repeats), and the choice weighs those
+    assert len(said) == 1 and said[0].startswith("[backend] auto chose cpu: 8 replicas")
     assert reproduce.auto_backend("cpu", iter(grids), 2, said.append) == "cpu"
     assert len(said) == 1  # an explicit backend: nothing to say
 

@@ -36,6 +36,7 @@ import os
 from dataclasses import dataclass
 
 from .errors import ConfigError
+from .repeats import find_repeats
 from .scenario import default_slot_s
 
 #: one replica-slot on one CPU core, microseconds: the quick Kaur & Vin family (5.76e8
@@ -100,15 +101,25 @@ SAMPLE_POINTS = 4096
 def work_of_grids(grids) -> Work:
     """Every replica of ``grids`` (Grids), from each point's first-seed scenario (a seed changes
     a point's draws, never its duration or slot); above SAMPLE_POINTS points a grid's are
-    sampled evenly and scaled."""
+    sampled evenly and scaled. A replica that grids built whole share (the same scenario and
+    seed, run once: ``diffsweep.repeats``) counts once."""
     total, longest, n = 0.0, 0, 0
+    whole_scs, whole_seeds = [], []  # the replicas of grids built whole
     for g in grids:
         k, points = len(g.seeds), range(0, g.n_points, max(1, g.n_points // SAMPLE_POINTS))
-        s = [slots_of(g.scenario(p, g.seeds[0])) for p in points]
-        total += sum(s) * k * g.n_points / len(s)
+        scs = [g.scenario(p, g.seeds[0]) for p in points]
+        s = [slots_of(sc) for sc in scs]
         longest = max([longest, *s])
+        if len(scs) == g.n_points:
+            for sc in scs:
+                whole_scs += [sc] * k
+                whole_seeds += [int(x) for x in g.seeds]
+            continue
+        total += sum(s) * k * g.n_points / len(s)
         n += k * g.n_points
-    return Work(n, total, longest)
+    first, _ = find_repeats(whole_scs, whole_seeds)
+    total += sum(slots_of(whole_scs[i]) for i in first)
+    return Work(n + len(first), total, longest)
 
 
 def work_of_packed(packed) -> Work:

@@ -15,7 +15,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from . import backend_choice, hybrid
+from . import backend_choice, hybrid, repeats
 from .errors import BackendError, ConfigError, EngineError
 from .pack import SHAPE_DIMS, Packed, layout, pack, replica_shape, shape_key
 from .results import Results, sorted_tables
@@ -274,15 +274,37 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
     needs no padding). With a ``control`` whose stop is requested, raises
     :class:`EngineInterrupted` carrying the finished replicas' tables. ``clip_slots``,
     ``replicas_per_task`` and ``warp_rounds`` (see :func:`run_packed`) change how the engine
-    slices the work, never a result.
+    slices the work, never a result. A replica the call holds more than once (the same
+    scenario but for ``params``, the same seed: a family's sweeps share points) runs once and
+    each repeat gets its tables (``diffsweep.repeats``; ``meta["distinct_replicas"]``).
     """
     if len(scenarios) != len(seeds):
         raise ValueError("simulate: one seed per scenario")
+    first, twin = repeats.find_repeats(scenarios, seeds)
+    args = (backend, threads, lanes, control, merge_shapes, clip_slots, replicas_per_task,
+            warp_rounds)
+    if len(first) == len(scenarios):
+        return _simulate(scenarios, seeds, *args)
+    try:
+        res = _simulate([scenarios[i] for i in first], [seeds[i] for i in first], *args)
+    except EngineInterrupted as e:  # the repeats of the replicas that finished, finished too
+        done = np.nonzero(np.isin(twin, e.finished))[0]
+        part = repeats.copy_to_repeats(e.partial, twin[done], done)
+        part.meta.update(n_replicas=len(scenarios), distinct_replicas=len(first))
+        raise EngineInterrupted(part, done, len(scenarios)) from None
+    res = repeats.copy_to_repeats(res, twin)
+    res.meta.update(n_replicas=len(scenarios), distinct_replicas=len(first))
+    return res
+
+
+def _simulate(scenarios, seeds, backend, threads, lanes, control, merge_shapes, clip_slots,
+              replicas_per_task, warp_rounds) -> Results:
+    """``simulate`` of distinct replicas."""
     name, why = choose_backend(backend, lambda: backend_choice.work_of_scenarios(scenarios), threads)
     if name == "cuda+cpu":  # the replicas split between the device and the cores
         kw = dict(merge_shapes=merge_shapes, clip_slots=clip_slots,
                   replicas_per_task=replicas_per_task, warp_rounds=warp_rounds)
-        return hybrid.simulate_both(simulate, scenarios, seeds,
+        return hybrid.simulate_both(_simulate, scenarios, seeds,
                                     threads or _module("cpu").max_threads(), lanes, control, kw,
                                     device_name(name))
     t0 = time.perf_counter()

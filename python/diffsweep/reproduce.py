@@ -613,14 +613,18 @@ def family_arrays_bytes(grids: dict, backend: str = "auto") -> int:
     for its seeds: a seed changes a point's delays or draws, not its dimensions. (The former
     estimate, a chunk's bytes per replica of the first and last points, doubled, counted 1 kB
     per transfer record as a table row: 8,044 MiB for a paper's quick sweeps with a web
-    background, whose arrays are 227 MiB, so their one call was skipped.)"""
-    from . import engine  # noqa: PLC0415
+    background, whose arrays are 227 MiB, so their one call was skipped.) A replica the
+    grids share (the same scenario and seed) is counted once: the call runs it once
+    (``diffsweep.repeats``)."""
+    from . import engine, repeats  # noqa: PLC0415
 
-    scs = []
+    scs, seeds = [], []
     for g in grids.values():
         for p in range(g.n_points):
             scs += [g.scenario(p, g.seeds[0])] * len(g.seeds)
-    return engine.arrays_bytes(scs, backend)
+            seeds += [int(s) for s in g.seeds]
+    first, _ = repeats.find_repeats(scs, seeds)
+    return engine.arrays_bytes([scs[i] for i in first], backend)
 
 
 def _setting(cfg, key: str) -> str:

@@ -1,0 +1,63 @@
+"""repeats: replicas an engine call holds more than once, run once (``engine.simulate``).
+
+A replica's results are a function of its scenario and its seed alone (docs/design.md,
+"Determinism": not of its batch, its place in the work list or how the engine slices time).
+A figure family's sweeps share points (Kaur & Vin's full family: 7,880 distinct replicas of
+10,560, 74.6% of its replica-slots; the quick one 888 of 1,104), so ``simulate`` runs each
+distinct (scenario, seed) once and gives every repeat a copy of its tables, bit for bit what
+running it again would give.
+
+Two replicas are the same when their seeds are equal and their scenarios equal in every
+field but ``params`` (descriptive values shown as grid columns, which ``pack`` never reads).
+A scenario with a field that cannot be hashed makes every replica of the call distinct.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from .results import Results
+from .scenario import Scenario
+
+#: the fields that make a replica (``params`` only describes it)
+_FIELDS = tuple(f.name for f in dataclasses.fields(Scenario) if f.name != "params")
+
+
+def find_repeats(scenarios, seeds) -> tuple[list[int], np.ndarray]:
+    """(first, twin): ``first`` the positions of the distinct replicas, in order of first
+    appearance; ``twin[i]`` the place in ``first`` of replica i's twin (itself when first)."""
+    seen: dict = {}
+    first: list[int] = []
+    twin = np.empty(len(scenarios), dtype=np.int64)
+    try:
+        for i, (sc, seed) in enumerate(zip(scenarios, seeds)):
+            j = seen.setdefault((tuple(getattr(sc, f) for f in _FIELDS), int(seed)), len(first))
+            if j == len(first):
+                first.append(i)
+            twin[i] = j
+    except TypeError:  # an unhashable field value: no repeats found, every replica runs
+        return list(range(len(scenarios))), np.arange(len(scenarios), dtype=np.int64)
+    return first, twin
+
+
+def copy_to_repeats(res: Results, twin: np.ndarray, ids: np.ndarray | None = None) -> Results:
+    """The tables of a call over the distinct replicas (``res``: ``replica`` = place in
+    ``first``) as a call over all of them: replica ``ids[k]`` (default k) gets the rows of
+    distinct replica ``twin[k]``, in its order; the result sorted by replica as ``res`` is."""
+    ids = np.arange(len(twin), dtype=np.int64) if ids is None else np.asarray(ids, dtype=np.int64)
+    out = {}
+    for name, df in res.tables().items():
+        if "replica" not in df.columns or not len(df):
+            out[name] = df  # no rows to copy (an empty table keeps its columns)
+            continue
+        rep = df["replica"].to_numpy(np.int64)
+        order = np.argsort(rep, kind="stable")  # each distinct replica's rows, in their order
+        counts = np.bincount(rep, minlength=int(twin.max(initial=-1)) + 1)
+        starts = np.cumsum(counts) - counts
+        n = counts[twin]  # rows of each replica of the call
+        within = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)
+        rows = df.iloc[order[np.repeat(starts[twin], n) + within]].reset_index(drop=True)
+        rows["replica"] = np.repeat(ids, n).astype(df["replica"].dtype, copy=False)
+        out[name] = rows
+    return Results(**out, meta=dict(res.meta))

@@ -1,0 +1,123 @@
+"""A replica an engine call holds more than once runs once (diffsweep.repeats): every repeat
+gets its twin's tables, bit for bit what running it again gives, whatever the backend, a stop
+or the grids it comes from."""
+import dataclasses
+import time
+import types
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import diffsweep.engine as engine
+from diffsweep.engine import EngineInterrupted, RunControl, execute, execute_many, simulate
+from diffsweep.repeats import _FIELDS, copy_to_repeats, find_repeats
+from diffsweep.results import TABLES
+from diffsweep.scenarios import kaur_vin
+from engine_cases import golden_cases
+from stopping import short_and_long, stop_soon
+from test_hybrid import device  # noqa: F401  (the CPU engine posing as a CUDA device)
+from test_runner import assert_same, small_grid
+
+
+def rows_of(res, replica: int) -> dict:
+    """Each non-empty table's rows of one replica, without the replica column."""
+    return {n: getattr(res, n)[getattr(res, n)["replica"] == replica].drop(columns="replica")
+            .reset_index(drop=True) for n in TABLES if len(getattr(res, n))}
+
+
+def assert_rows_equal(a: dict, b: dict):
+    assert a.keys() == b.keys()
+    for n in a:
+        pd.testing.assert_frame_equal(a[n], b[n], check_exact=True)
+
+
+def test_a_replica_is_its_scenario_but_params_and_its_seed():
+    a = kaur_vin(n_flows=1, rtp_ms=8.0, ef="onoff", duration_s=1.0, warmup_s=0.1)
+    described = dataclasses.replace(a, params={"figure": "5", "t_on_ms": 10.0})
+    other = kaur_vin(n_flows=1, rtp_ms=9.0, ef="onoff", duration_s=1.0, warmup_s=0.1)
+    first, twin = find_repeats([a, other, described, a, other, a], [1, 1, 1, 2, 1, 1])
+    assert first == [0, 1, 3]  # a seed 1, other seed 1, a seed 2
+    assert twin.tolist() == [0, 1, 0, 2, 1, 0]
+
+
+def test_a_field_that_cannot_be_hashed_makes_every_replica_distinct():
+    odd = types.SimpleNamespace(**{f: () for f in _FIELDS})
+    odd.links = [1, 2]  # a list: unhashable
+    first, twin = find_repeats([odd, odd], [0, 0])
+    assert first == [0, 1] and twin.tolist() == [0, 1]
+
+
+def test_copy_to_repeats_keeps_each_replicas_rows_in_order():
+    flows = pd.DataFrame({"replica": [0, 0, 1, 1, 1], "flow": [0, 1, 0, 1, 2],
+                          "x": [1.0, 2.0, 3.0, 4.0, 5.0]})
+    empty = pd.DataFrame(columns=["replica", "source"])
+    res = engine.Results(replicas=pd.DataFrame({"replica": [0, 1], "y": [10, 20]}), flows=flows,
+                         queues=empty, sources=empty, intervals=empty, meta={"k": 1})
+    out = copy_to_repeats(res, np.array([1, 0, 1]))
+    assert out.replicas.to_dict("list") == {"replica": [0, 1, 2], "y": [20, 10, 20]}
+    assert out.flows.to_dict("list") == {"replica": [0, 0, 0, 1, 1, 2, 2, 2],
+                                         "flow": [0, 1, 2, 0, 1, 0, 1, 2],
+                                         "x": [3.0, 4.0, 5.0, 1.0, 2.0, 3.0, 4.0, 5.0]}
+    assert out.flows["replica"].dtype == flows["replica"].dtype
+    assert list(out.sources.columns) == ["replica", "source"] and out.meta == {"k": 1}
+
+
+def golden_with_repeats():
+    """Every golden case (each model, traffic, traces and intervals among them), then each
+    again, described differently and in reverse order: (scenarios, seeds, twin)."""
+    cases = golden_cases()
+    scs = [sc for _, sc, _ in cases]
+    seeds = [seed for _, _, seed in cases]
+    n = len(scs)
+    again = [dataclasses.replace(sc, params={**sc.params, "again": True}) for sc in scs[::-1]]
+    return scs + again, seeds + seeds[::-1], list(range(n)) + list(range(n))[::-1]
+
+
+@pytest.mark.parametrize("backend", ["cpu", "cuda+cpu"])
+def test_repeats_get_their_twins_tables_bit_for_bit(backend, request):
+    if backend == "cuda+cpu":
+        request.getfixturevalue("device")
+    scs, seeds, twin = golden_with_repeats()
+    n = len(scs) // 2
+    alone = simulate(scs[:n], seeds[:n], backend="cpu", threads=1)
+    res = simulate(scs, seeds, backend=backend, threads=1)
+    assert res.meta["n_replicas"] == 2 * n and res.meta["distinct_replicas"] == n
+    for i in range(2 * n):
+        assert_rows_equal(rows_of(res, i), rows_of(alone, twin[i]))
+    assert res.replicas["replica"].tolist() == list(range(2 * n))
+
+
+def test_a_stopped_call_counts_the_repeats_of_what_finished():
+    scs, seeds = short_and_long(3, 2), [1, 2, 1, 1, 1]  # replica 2 repeats 0; 4 repeats 3
+    ctl = RunControl()
+    seen = []
+    t = stop_soon(ctl, 1.0, seen)
+    t0 = time.perf_counter()
+    with pytest.raises(EngineInterrupted) as ei:
+        simulate(scs, seeds, backend="cpu", threads=2, control=ctl)
+    t.join()
+    assert time.perf_counter() - t0 < 6.0
+    assert list(ei.value.finished) == [0, 1, 2] and ei.value.total == 5
+    part = ei.value.partial
+    assert part.replicas["replica"].tolist() == [0, 1, 2]
+    assert part.meta["n_replicas"] == 5 and part.meta["distinct_replicas"] == 3
+    assert_rows_equal(rows_of(part, 2), rows_of(part, 0))
+    full = simulate(scs[:2], seeds[:2], backend="cpu")
+    assert_rows_equal(rows_of(part, 1), rows_of(full, 1))
+
+
+def test_grids_that_share_points_run_them_once_in_one_call(monkeypatch):
+    """A family's sweeps share points (Kaur & Vin's full family: 7,880 distinct replicas of
+    10,560): execute_many's one call packs each distinct replica once, and each grid's Results
+    are those of running it alone."""
+    packed = []
+    real = engine.pack
+    monkeypatch.setattr(engine, "pack", lambda scs, seeds, **kw: packed.append(len(scs))
+                        or real(scs, seeds, **kw))
+    wide, narrow = small_grid(seeds=2), small_grid(seeds=1)  # narrow: seed 0 of wide's points
+    both = execute_many([(wide, None), (narrow, None)], backend="cpu")
+    assert sum(packed) == len(wide.replicas) == 8
+    assert both[0].meta["distinct_replicas"] == 8 and both[0].meta["n_replicas"] == 12
+    assert_same(both[0], execute(wide, backend="cpu"))
+    assert_same(both[1], execute(narrow, backend="cpu"))
