@@ -121,3 +121,28 @@ def test_grids_that_share_points_run_them_once_in_one_call(monkeypatch):
     assert both[0].meta["distinct_replicas"] == 8 and both[0].meta["n_replicas"] == 12
     assert_same(both[0], execute(wide, backend="cpu"))
     assert_same(both[1], execute(narrow, backend="cpu"))
+
+
+def test_the_benchmark_counts_a_familys_repeats_and_times_its_call(tmp_path):
+    import json
+    import sys
+
+    import script_module
+
+    mod = script_module.load("repeats")
+    argv = sys.argv
+    sys.argv = ["repeats.py", "--papers", "matta_guo", "--time", "matta_guo", "--rounds", "1",
+                "--out", str(tmp_path)]
+    try:
+        mod.main()
+    finally:
+        sys.argv = argv
+    (path,) = tmp_path.glob("repeats-*.json")
+    rec = json.loads(path.read_text())
+    quick, full = rec["families"]
+    assert (quick["quick"], quick["replicas"], quick["distinct_replicas"]) == (True, 44, 40)
+    assert (full["quick"], full["replicas"], full["distinct_replicas"]) == (False, 250, 240)
+    assert 0.85 < quick["distinct_share"] < 1.0
+    t = rec["timing"]
+    assert t["same_tables"] and t["paper"] == "matta_guo"
+    assert all(len(v) == 1 and v[0] > 0 for v in t["seconds"].values())
