@@ -41,6 +41,23 @@ def test_a_replica_is_its_scenario_but_params_and_its_seed():
     assert twin.tolist() == [0, 1, 0, 2, 1, 0]
 
 
+def test_delay_variants_of_equal_bases_with_equal_delays_repeat():
+    """A delay variant (a builder's per-seed round trips) is keyed by its base and its three
+    delay arrays, its flows never made: equal bases (two objects) and equal delays repeat."""
+    base = kaur_vin(n_flows=4, rtp_ms=8.0, ef=None, duration_s=1.0, warmup_s=0.1)
+    again = kaur_vin(n_flows=4, rtp_ms=8.0, ef=None, duration_s=1.0, warmup_s=0.1)
+    v1 = base.with_flow_delays(1.0, [2.0, 2.0, 3.0, 3.0], 0.5)
+    v2 = dataclasses.replace(again, params={"x": 1}).with_flow_delays(1.0, [2.0, 2.0, 3.0, 3.0], 0.5)
+    v3 = base.with_flow_delays(1.0, [2.0, 2.0, 3.0, 3.5], 0.5)
+    first, twin = find_repeats([v1, v2, v3, base, v2.with_flow_delays(1.0, 2.0, 0.5)],
+                               [0, 0, 0, 0, 0])
+    assert first == [0, 2, 3, 4] and twin.tolist() == [0, 0, 1, 2, 3]
+    assert "flows" not in v1.__dict__ and "flows" not in v2.__dict__  # never made
+    res = simulate([v1, v2], [3, 3], backend="cpu")
+    assert res.meta["distinct_replicas"] == 1
+    assert_rows_equal(rows_of(res, 1), rows_of(simulate([v2], [3], backend="cpu"), 0))
+
+
 def test_a_field_that_cannot_be_hashed_makes_every_replica_distinct():
     odd = types.SimpleNamespace(**{f: () for f in _FIELDS})
     odd.links = [1, 2]  # a list: unhashable
@@ -70,8 +87,18 @@ def golden_with_repeats():
     scs = [sc for _, sc, _ in cases]
     seeds = [seed for _, _, seed in cases]
     n = len(scs)
-    again = [dataclasses.replace(sc, params={**sc.params, "again": True}) for sc in scs[::-1]]
+    again = [described_again(sc) for sc in scs[::-1]]
     return scs + again, seeds + seeds[::-1], list(range(n)) + list(range(n))[::-1]
+
+
+def described_again(sc):
+    """An equal scenario, another object with other params; a delay variant stays one (of a
+    base made again): a variant and a plain scenario never count as repeats."""
+    v = sc.delay_variant
+    if v is None:
+        return dataclasses.replace(sc, params={**sc.params, "again": True})
+    base = dataclasses.replace(v.base, params={**v.base.params, "again": True})
+    return base.with_flow_delays(v.access_delay_ms, v.egress_delay_ms, v.reverse_delay_ms)
 
 
 @pytest.mark.parametrize("backend", ["cpu", "cuda+cpu"])

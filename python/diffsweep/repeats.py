@@ -8,8 +8,9 @@ distinct (scenario, seed) once and gives every repeat a copy of its tables, bit 
 running it again would give.
 
 Two replicas are the same when their seeds are equal and their scenarios equal in every
-field but ``params`` (descriptive values shown as grid columns, which ``pack`` never reads).
-A scenario with a field that cannot be hashed makes every replica of the call distinct.
+field but ``params`` (descriptive values shown as grid columns, which ``pack`` never reads);
+delay variants (``Scenario.with_flow_delays``) when their bases are and their delays. A
+scenario with a field that cannot be hashed makes every replica of the call distinct.
 """
 from __future__ import annotations
 
@@ -30,15 +31,34 @@ def find_repeats(scenarios, seeds) -> tuple[list[int], np.ndarray]:
     seen: dict = {}
     first: list[int] = []
     twin = np.empty(len(scenarios), dtype=np.int64)
+    base_no: dict = {}  # a delay variant's base (by id) -> the number of its fields' key
+    base_keys: dict = {}  # a base's fields' key -> its number
     try:
         for i, (sc, seed) in enumerate(zip(scenarios, seeds)):
-            j = seen.setdefault((tuple(getattr(sc, f) for f in _FIELDS), int(seed)), len(first))
+            j = seen.setdefault((_key(sc, base_no, base_keys), int(seed)), len(first))
             if j == len(first):
                 first.append(i)
             twin[i] = j
     except TypeError:  # an unhashable field value: no repeats found, every replica runs
         return list(range(len(scenarios))), np.arange(len(scenarios), dtype=np.int64)
     return first, twin
+
+
+def _key(sc, base_no: dict, base_keys: dict):
+    """A scenario's identity but for ``params``. A delay variant (``Scenario.with_flow_delays``:
+    its base's fields but its flows' three delays) is its base's number and those delays'
+    bytes, so that its flows are neither made nor hashed (64 TcpFlows a Kaur & Vin replica:
+    most of the time a full family's check took); the base's fields are hashed once. (A
+    variant and a plain scenario that are equal count as two: they run twice, as before.)"""
+    v = getattr(sc, "delay_variant", None)
+    if v is None:
+        return tuple(getattr(sc, f) for f in _FIELDS)
+    b = base_no.get(id(v.base))
+    if b is None:
+        key = tuple(getattr(v.base, f) for f in _FIELDS)  # (a base is no variant)
+        b = base_no[id(v.base)] = base_keys.setdefault(key, len(base_keys))
+    return (b, v.access_delay_ms.tobytes(), v.egress_delay_ms.tobytes(),
+            v.reverse_delay_ms.tobytes())
 
 
 def copy_to_repeats(res: Results, twin: np.ndarray, ids: np.ndarray | None = None) -> Results:
