@@ -33,9 +33,14 @@ def find_repeats(scenarios, seeds) -> tuple[list[int], np.ndarray]:
     twin = np.empty(len(scenarios), dtype=np.int64)
     base_no: dict = {}  # a delay variant's base (by id) -> the number of its fields' key
     base_keys: dict = {}  # a base's fields' key -> its number
+    scenario_no: dict = {}  # a scenario (by id: one object may stand for several seeds) ->
+    keys: dict = {}  # the number of its key (a tuple hashes its items at every lookup)
     try:
         for i, (sc, seed) in enumerate(zip(scenarios, seeds)):
-            j = seen.setdefault((_key(sc, base_no, base_keys), int(seed)), len(first))
+            n = scenario_no.get(id(sc))
+            if n is None:
+                n = scenario_no[id(sc)] = keys.setdefault(_key(sc, base_no, base_keys), len(keys))
+            j = seen.setdefault((n, int(seed)), len(first))
             if j == len(first):
                 first.append(i)
             twin[i] = j
