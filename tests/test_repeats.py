@@ -173,3 +173,14 @@ def test_the_benchmark_counts_a_familys_repeats_and_times_its_call(tmp_path):
     t = rec["timing"]
     assert t["same_tables"] and t["paper"] == "matta_guo"
     assert all(len(v) == 1 and v[0] > 0 for v in t["seconds"].values())
+
+
+def test_a_family_call_says_how_many_replicas_it_ran():
+    from diffsweep import reproduce
+    said = []
+    pre, stopped, _ = reproduce.one_engine_call({"wide": small_grid(seeds=2),
+                                                 "narrow": small_grid(seeds=1)}, "cpu", None,
+                                                False, said.append, "[family]", "two grids", "")
+    assert not stopped and sorted(pre) == ["narrow", "wide"]
+    assert "12 replicas in" in said[-1]
+    assert "; 8 of 12 distinct: each run once, its repeats copied" in said[-1]

@@ -590,7 +590,10 @@ def one_engine_call(grids: dict, backend, threads, progress, log, tag: str, what
     seconds = time.perf_counter() - t0
     meta = next(iter(pre.values())).meta if pre else {}
     log(f"{tag} {sum(len(r.replicas) for r in pre.values())} replicas in {seconds:.1f} s"
-        + (" (stopped)" if stopped else "") + plan_note(meta.get("cuda_plan"))
+        + (" (stopped)" if stopped else "")
+        + (f"; {meta['distinct_replicas']} of {meta['n_replicas']} distinct: each run once, its "
+           "repeats copied" if "distinct_replicas" in meta else "")
+        + plan_note(meta.get("cuda_plan"))
         + "".join(f"; {v['replicas']} on {b} in {v['wall_s']:.1f} s"
                   for b, v in meta.get("split", {}).items()))
     return pre, stopped, seconds
