@@ -438,7 +438,7 @@ def test_default_lanes_gives_a_replica_its_own_warp_when_the_job_fits():
 
 def test_cuda_plan_spreads_a_family_over_the_resident_warps():
     """engine.cuda_plan / the binding family_plan (cuda/engine/family.h): the fewest replicas
-    per warp (a power of two) with which every task is resident; a team of 16 lanes holds 2
+    per warp (any number) with which every task is resident; a team of 16 lanes holds 2
     replicas a warp whatever that number; over the resident warps, 32 and a second wave."""
     from diffsweep.engine import _module, cuda_plan
     from diffsweep.pack import pack
@@ -446,12 +446,16 @@ def test_cuda_plan_spreads_a_family_over_the_resident_warps():
     many = pack([kaur_vin(n_flows=64, duration_s=1.0, warmup_s=0.1)], [1], lanes=16)
     shapes = [dict(one.shape, n_replicas=2240), dict(many.shape, n_replicas=5580)]
     m = _module("cpu")
-    # per warp 1: 2,240 + 5,580 warps; 2: 1,120 + 2,790; 4: 560 + 2,790; 8: 280 + 2,790;
-    # 16: 140 + 2,790; 32: 70 + 2,790 (none fits 2,900: 32, the rest a second wave)
-    assert m.family_plan(shapes, 3168) == {"per_warp": 8, "warps": 3070}
+    # per warp 1: 2,240 + 5,580 warps; 2: 1,120 + 2,790; 3: 747 + 2,790; ...; 5: 448 +
+    # 2,790; 6: 374 + 2,790; 11: 204 + 2,790; 20: 112 + 2,790; 21: 107 + 2,790; 32: 70 +
+    # 2,790 (none fits 2,800: 32, the rest a second wave)
+    assert m.family_plan(shapes, 3168) == {"per_warp": 6, "warps": 374 + 2790}
+    assert m.family_plan(shapes, 3237) == {"per_warp": 6, "warps": 374 + 2790}
+    assert m.family_plan(shapes, 3238) == {"per_warp": 5, "warps": 448 + 2790}
     assert m.family_plan(shapes, 7820) == {"per_warp": 1, "warps": 7820}
-    assert m.family_plan(shapes, 3000) == {"per_warp": 16, "warps": 140 + 2790}
-    assert m.family_plan(shapes, 2900) == {"per_warp": 32, "warps": 70 + 2790}
+    assert m.family_plan(shapes, 3000) == {"per_warp": 11, "warps": 204 + 2790}
+    assert m.family_plan(shapes, 2900) == {"per_warp": 21, "warps": 107 + 2790}
+    assert m.family_plan(shapes, 2800) == {"per_warp": 32, "warps": 70 + 2790}
     assert m.family_plan(shapes, 3168, 4) == {"per_warp": 4, "warps": 3350}
     plan = cuda_plan([one, many], resident_warps=2)
     assert plan == {"kernel": "slim", "resident_warps": 2, "per_warp": 1, "warps": 2, "waves": 1}
