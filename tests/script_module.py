@@ -18,3 +18,14 @@ def load(name: str):
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def run_main(name: str, *argv: str) -> None:
+    """benchmarks/<name>.py run as `python benchmarks/<name>.py argv...` runs it."""
+    mod = load(name)
+    saved = sys.argv
+    sys.argv = [f"{name}.py", *argv]
+    try:
+        mod.main()
+    finally:
+        sys.argv = saved

@@ -25,3 +25,22 @@ def stop_soon(ctl, after_s: float, seen: list) -> threading.Thread:
     t = threading.Thread(target=go)
     t.start()
     return t
+
+
+def stopped_call(call, after_s: float, within_s: float):
+    """(EngineInterrupted, (replica-slots done, in the call) when stopped): ``call(ctl)`` run
+    with a RunControl that a thread stops after ``after_s``; the call must raise
+    EngineInterrupted, within ``within_s`` of its start."""
+    import pytest
+
+    from diffsweep.engine import EngineInterrupted, RunControl
+
+    ctl = RunControl()
+    seen: list = []
+    t = stop_soon(ctl, after_s, seen)
+    t0 = time.perf_counter()
+    with pytest.raises(EngineInterrupted) as ei:
+        call(ctl)
+    t.join()
+    assert time.perf_counter() - t0 < within_s
+    return ei.value, seen[0]

@@ -154,18 +154,11 @@ def test_a_quick_reproduction_on_a_gpu_machine(fake_device, tmp_path, capsys, mo
 
 def test_the_benchmark_script_times_a_family_and_measures_the_cpu_constant(tmp_path):
     import json
-    import sys
 
     import script_module
 
-    mod = script_module.load("auto_backend")
-    argv = sys.argv
-    sys.argv = ["auto_backend.py", "--papers", "lee_jeong", "--backends", "cpu",
-                "--out", str(tmp_path)]
-    try:
-        mod.main()
-    finally:
-        sys.argv = argv
+    script_module.run_main("auto_backend", "--papers", "lee_jeong", "--backends", "cpu",
+                           "--out", str(tmp_path))
     (path,) = tmp_path.glob("auto-backend-*.json")
     (row,) = json.loads(path.read_text())["families"]
     assert row["paper"] == "lee_jeong" and row["replicas"] == 64 and row["quick"]

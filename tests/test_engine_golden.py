@@ -60,25 +60,15 @@ def test_run_control_stops_and_keeps_finished_replicas(per_task, warp_rounds):
     threads: the engine takes the longest replica first, engine/family.h, so one thread is
     busy with it while the other runs the short ones; with 4 replicas per task and shared
     rounds one thread steps all four, the short ones ending while the long one goes on.)"""
-    import time
-
-    from diffsweep.engine import EngineInterrupted, RunControl
-    from stopping import short_and_long, stop_soon
+    from stopping import short_and_long, stopped_call
 
     scs, seeds = short_and_long(3, 1), [1, 2, 3, 4]
-    ctl = RunControl()
-    seen = []
-    t = stop_soon(ctl, 0.5, seen)
-    t0 = time.perf_counter()
-    with pytest.raises(EngineInterrupted) as ei:
-        simulate(scs, seeds, backend="cpu", threads=2, control=ctl, replicas_per_task=per_task,
-                 warp_rounds=warp_rounds)
-    t.join()
-    assert time.perf_counter() - t0 < 5.0
-    done, total = seen[0]
+    stop, (done, total) = stopped_call(
+        lambda ctl: simulate(scs, seeds, backend="cpu", threads=2, control=ctl,
+                             replicas_per_task=per_task, warp_rounds=warp_rounds), 0.5, 5.0)
     assert 0 < done < total
-    assert list(ei.value.finished) == [0, 1, 2]
+    assert list(stop.finished) == [0, 1, 2]
     full = simulate(scs[:3], seeds[:3], backend="cpu")
-    assert ei.value.partial.flows.equals(full.flows)
+    assert stop.partial.flows.equals(full.flows)
 
 # Emission rings at the smallest legal size, rounds clipped anywhere: tests/test_schedule.py.

@@ -12,10 +12,10 @@ import pytest
 
 import diffsweep.engine as engine
 from diffsweep import backend_choice, run
-from diffsweep.engine import EngineInterrupted, RunControl, simulate
+from diffsweep.engine import simulate
 from diffsweep.results import TABLES
 from engine_cases import golden_cases
-from stopping import short_and_long, stop_soon
+from stopping import short_and_long, stopped_call
 from test_runner import small_grid
 
 
@@ -106,20 +106,13 @@ def test_a_stop_reaches_both_parts_and_keeps_their_finished_replicas(device, mon
     monkeypatch.setattr(backend_choice, "CUDA_SLOTS_PER_S",
                         2e6 / backend_choice.CPU_CORE_US_PER_SLOT)
     scs, seeds = short_and_long(4, 2), [1, 2, 3, 4, 5, 6]
-    ctl = RunControl()
-    seen = []
-    t = stop_soon(ctl, 1.0, seen)
-    t0 = time.perf_counter()
-    with pytest.raises(EngineInterrupted) as ei:
-        # two threads a part: the engine takes its long replica first, the other thread the
-        # short ones (as tests/test_engine_golden.py's stop test)
-        simulate(scs, seeds, backend="cuda+cpu", threads=2, control=ctl)
-    t.join()
-    assert time.perf_counter() - t0 < 6.0
-    done, total = seen[0]
+    # two threads a part: the engine takes its long replica first, the other thread the
+    # short ones (as tests/test_engine_golden.py's stop test)
+    stop, (done, total) = stopped_call(
+        lambda ctl: simulate(scs, seeds, backend="cuda+cpu", threads=2, control=ctl), 1.0, 6.0)
     assert 0 < done < total  # both parts' progress relayed to the caller's control
-    assert list(ei.value.finished) == [0, 1, 2, 3] and ei.value.total == 6
-    part = ei.value.partial
+    assert list(stop.finished) == [0, 1, 2, 3] and stop.total == 6
+    part = stop.partial
     assert part.meta["split"]["cuda"]["replicas"] == part.meta["split"]["cpu"]["replicas"] == 3
     full = simulate(scs[:4], seeds[:4], backend="cpu")
     same_tables(part, full)

@@ -2,7 +2,6 @@
 gets its twin's tables, bit for bit what running it again gives, whatever the backend, a stop
 or the grids it comes from."""
 import dataclasses
-import time
 import types
 
 import numpy as np
@@ -10,12 +9,12 @@ import pandas as pd
 import pytest
 
 import diffsweep.engine as engine
-from diffsweep.engine import EngineInterrupted, RunControl, execute, execute_many, simulate
+from diffsweep.engine import execute, execute_many, simulate
 from diffsweep.repeats import _FIELDS, copy_to_repeats, find_repeats
 from diffsweep.results import TABLES
 from diffsweep.scenarios import kaur_vin
 from engine_cases import golden_cases
-from stopping import short_and_long, stop_soon
+from stopping import short_and_long, stopped_call
 from test_hybrid import device  # noqa: F401  (the CPU engine posing as a CUDA device)
 from test_runner import assert_same, small_grid
 
@@ -117,16 +116,10 @@ def test_repeats_get_their_twins_tables_bit_for_bit(backend, request):
 
 def test_a_stopped_call_counts_the_repeats_of_what_finished():
     scs, seeds = short_and_long(3, 2), [1, 2, 1, 1, 1]  # replica 2 repeats 0; 4 repeats 3
-    ctl = RunControl()
-    seen = []
-    t = stop_soon(ctl, 1.0, seen)
-    t0 = time.perf_counter()
-    with pytest.raises(EngineInterrupted) as ei:
-        simulate(scs, seeds, backend="cpu", threads=2, control=ctl)
-    t.join()
-    assert time.perf_counter() - t0 < 6.0
-    assert list(ei.value.finished) == [0, 1, 2] and ei.value.total == 5
-    part = ei.value.partial
+    stop, _ = stopped_call(lambda ctl: simulate(scs, seeds, backend="cpu", threads=2,
+                                                control=ctl), 1.0, 6.0)
+    assert list(stop.finished) == [0, 1, 2] and stop.total == 5
+    part = stop.partial
     assert part.replicas["replica"].tolist() == [0, 1, 2]
     assert part.meta["n_replicas"] == 5 and part.meta["distinct_replicas"] == 3
     assert_rows_equal(rows_of(part, 2), rows_of(part, 0))
@@ -152,18 +145,11 @@ def test_grids_that_share_points_run_them_once_in_one_call(monkeypatch):
 
 def test_the_benchmark_counts_a_familys_repeats_and_times_its_call(tmp_path):
     import json
-    import sys
 
     import script_module
 
-    mod = script_module.load("repeats")
-    argv = sys.argv
-    sys.argv = ["repeats.py", "--papers", "matta_guo", "--time", "matta_guo", "--rounds", "1",
-                "--out", str(tmp_path)]
-    try:
-        mod.main()
-    finally:
-        sys.argv = argv
+    script_module.run_main("repeats", "--papers", "matta_guo", "--time", "matta_guo",
+                           "--rounds", "1", "--out", str(tmp_path))
     (path,) = tmp_path.glob("repeats-*.json")
     rec = json.loads(path.read_text())
     quick, full = rec["families"]
