@@ -170,3 +170,19 @@ def test_a_family_call_says_how_many_replicas_it_ran():
     assert not stopped and sorted(pre) == ["narrow", "wide"]
     assert "12 replicas in" in said[-1]
     assert "; 8 of 12 distinct: each run once, its repeats copied" in said[-1]
+
+
+def test_a_dry_run_counts_the_replicas_that_would_run(capsys):
+    """k5_equal's points without EF build the same scenario whatever T_on (3 values): of its
+    quick 48 replicas, 32 run; the time estimate is theirs."""
+    from pathlib import Path
+
+    from diffsweep import cli, sizing
+    from diffsweep.config import load_sweep
+    path = str(Path(__file__).resolve().parent.parent / "sweeps/kaur_vin/k5_equal.toml")
+    assert cli.main(["run", path, "--quick", "--out", "unused", "--dry-run", "--threads", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "replicas    : 48" in out and "distinct    : 32 of 48 replicas run" in out
+    est = sizing.estimate(load_sweep(path, quick=True).make_grid(), threads=2)
+    assert (est.distinct_replicas, est.replicas) == (32, 48)
+    assert 0.6 < est.distinct_slots / est.replica_slots < 0.7  # 8 of 12 points, equal durations

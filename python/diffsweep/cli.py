@@ -301,8 +301,9 @@ def _dry_counts(cfg, est, grid=None, backend: str = "auto") -> int:
     print("\n".join(est.lines()))
     from .backend_choice import Work  # noqa: PLC0415
     try:  # what would run it (auto: the predicted faster, from the sampled points)
-        name, why = engine.choose_backend(backend, Work(est.replicas, est.replica_slots,
-                                                        est.longest_slots), est.threads)
+        name, why = engine.choose_backend(backend, Work(est.distinct_replicas,
+                                                        est.distinct_slots, est.longest_slots),
+                                          est.threads)
         print(f"backend     : {name}" + (f" ({why})" if why else ""))
     except BackendError as e:
         print(f"backend     : {e}")

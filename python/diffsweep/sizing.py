@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from .chunking import available_memory_bytes, point_info
 from .errors import ConfigError
+from .repeats import find_repeats
 
 #: most points a Grid builds unless told (Grid(..., max_points=None), --force)
 MAX_POINTS = 100_000
@@ -139,6 +140,8 @@ class Estimate:
     threads: int = 1
     sampled_points: int = 0
     notes: list[str] = field(default_factory=list)
+    distinct_replicas: int = 0      # those that run (repeats run once: diffsweep.repeats)
+    distinct_slots: float = 0.0     # their slots
 
     def lines(self) -> list[str]:
         return [
@@ -166,8 +169,10 @@ def estimate(grid, threads: int | None = None, sample: int = SAMPLE_POINTS) -> E
     picked = list(range(0, n_points, step))[:sample]
     slots = rows = ns = 0.0
     worst = longest = 0
+    scs, point_ns, point_slots = [], [], []
     for p in picked:
         sc = grid.scenario(p, grid.seeds[0])
+        scs.append(sc)
         _, b = point_info(grid, p)  # engine limits, with the point named
         worst = max(worst, b)
         pk = pack([sc], [grid.seeds[0]])
@@ -177,6 +182,8 @@ def estimate(grid, threads: int | None = None, sample: int = SAMPLE_POINTS) -> E
         flows = len(sc.flows)
         slots += n
         ns += n * (NS_PER_SLOT + NS_PER_FLOW_SLOT * flows)
+        point_slots.append(n)
+        point_ns.append(n * (NS_PER_SLOT + NS_PER_FLOW_SLOT * flows))
         rows += (1 + flows + sum(len(link.classes) for link in sc.links) + len(sc.sources)
                  + flows * sh["max_intervals"])
     scale = n_points * seeds / max(1, len(picked))
@@ -184,7 +191,17 @@ def estimate(grid, threads: int | None = None, sample: int = SAMPLE_POINTS) -> E
                    replica_slots=slots * scale, longest_slots=longest, result_rows=rows * scale,
                    result_bytes=rows * scale * RESULT_ROW_BYTES,
                    chunk_bytes_per_replica=worst, seconds=ns * scale * 1e-9 / threads,
-                   threads=threads, sampled_points=len(picked))
+                   threads=threads, sampled_points=len(picked),
+                   distinct_replicas=n_points * seeds, distinct_slots=slots * scale)
+    if len(picked) == n_points:  # every point built: those that build the same scenario
+        first, _ = find_repeats(scs, [0] * len(scs))  # (a point's seeds are its own)
+        if len(first) < n_points:
+            est.distinct_replicas = len(first) * seeds
+            est.distinct_slots = sum(point_slots[i] for i in first) * seeds
+            est.seconds = sum(point_ns[i] for i in first) * seeds * 1e-9 / threads
+            est.notes.append(f"distinct    : {est.distinct_replicas:,} of {est.replicas:,} "
+                             "replicas run, the time theirs (a point that builds another's "
+                             "scenario gets its tables)")
     return est
 
 
