@@ -181,7 +181,7 @@ void test_mintree_replay() {
   check(minimal, "MinTree::replay: each lane's root holds its minimum by (key, index)");
 }
 
-// spread_per_warp: the fewest replicas per warp (a power of two) with which every task fits
+// spread_per_warp: the fewest replicas per warp (any number) with which every task fits
 // the resident warps; a team of lanes caps it at 32 / lanes; a request wins.
 void test_spread_per_warp() {
   auto batch = [](int32_t replicas, int32_t lanes) {
@@ -192,12 +192,13 @@ void test_spread_per_warp() {
   };
   // Kaur & Vin quick (1,104 replicas) on 132 SMs x 16 warps: one replica per warp.
   check(ds::spread_per_warp({batch(1000, 1), batch(104, 16)}, 2112, 0) == 1, "spread: few replicas");
-  // 10,560 one-lane replicas: 10,560 / 2,112 = 5 -> 8 per warp (1,320 warps).
-  check(ds::spread_per_warp({batch(10560, 1)}, 2112, 0) == 8, "spread: 8 per warp");
+  // 10,560 one-lane replicas: 10,560 / 2,112 = 5 per warp (2,112 warps; powers of two gave 8).
+  check(ds::spread_per_warp({batch(10560, 1)}, 2112, 0) == 5, "spread: 5 per warp");
+  check(ds::spread_per_warp({batch(10561, 1)}, 2112, 0) == 6, "spread: one more, 6 per warp");
   // 16-lane teams hold 2 per warp whatever k: 4,000 of them need 2,000 warps at k >= 2.
   check(ds::spread_per_warp({batch(4000, 16)}, 2112, 0) == 2, "spread: teams capped");
-  check(ds::spread_per_warp({batch(4000, 16), batch(300, 1)}, 2112, 0) == 4,
-        "spread: 2,000 team warps + 75 one-lane warps at k = 4");
+  check(ds::spread_per_warp({batch(4000, 16), batch(300, 1)}, 2112, 0) == 3,
+        "spread: 2,000 team warps + 100 one-lane warps at k = 3");
   // More replicas than warps hold even at 32 per warp: 32.
   check(ds::spread_per_warp({batch(100000, 1)}, 2112, 0) == 32, "spread: full device");
   check(ds::spread_per_warp({batch(10560, 1)}, 2112, 3) == 3, "spread: requested");
