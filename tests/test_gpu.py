@@ -160,3 +160,20 @@ def test_cuda_plus_cpu_gives_the_cpu_bits(monkeypatch):
     ref = simulate(scs, seeds, backend="cpu")
     for name in TABLES:
         pd.testing.assert_frame_equal(getattr(res, name), getattr(ref, name), check_exact=True)
+
+
+def test_repeats_on_cuda_get_their_twins_bits():
+    """diffsweep.repeats on a real device: every golden case and a repeat of each (another
+    object, other params) on cuda, one run per distinct replica, every replica's rows equal to
+    the CPU's run of its case alone."""
+    _needs_gpu()
+    from diffsweep.engine import simulate
+    from test_repeats import assert_rows_equal, golden_with_repeats, rows_of
+
+    scs, seeds, twin = golden_with_repeats()
+    n = len(scs) // 2
+    alone = simulate(scs[:n], seeds[:n], backend="cpu")
+    res = simulate(scs, seeds, backend="cuda")
+    assert res.meta["backend"] == "cuda" and res.meta["distinct_replicas"] == n
+    for i in range(2 * n):
+        assert_rows_equal(rows_of(res, i), rows_of(alone, twin[i]))
