@@ -186,3 +186,16 @@ def test_a_dry_run_counts_the_replicas_that_would_run(capsys):
     est = sizing.estimate(load_sweep(path, quick=True).make_grid(), threads=2)
     assert (est.distinct_replicas, est.replicas) == (32, 48)
     assert 0.6 < est.distinct_slots / est.replica_slots < 0.7  # 8 of 12 points, equal durations
+
+
+def test_the_work_auto_weighs_counts_shared_points_once_per_seed():
+    """backend_choice.work_of_grids (what auto weighs): grids sharing points count each (point,
+    seed) once, their seeds' union, in one pass over the points (a grid of 100,000 seeds a
+    point is not expanded into replicas)."""
+    from diffsweep import backend_choice
+    two, three = small_grid(seeds=2), small_grid(seeds=3)  # seeds 0-1 and 0-2 of 4 points
+    w = backend_choice.work_of_grids([two, three])
+    one = backend_choice.work_of_grids([small_grid(seeds=1)])
+    assert w.replicas == 4 * 3 and w.replica_slots == 3 * one.replica_slots
+    many = backend_choice.work_of_grids([small_grid(seeds=100_000), two])
+    assert many.replicas == 4 * 100_000 and many.replica_slots == 100_000 * one.replica_slots

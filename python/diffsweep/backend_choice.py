@@ -104,22 +104,30 @@ def work_of_grids(grids) -> Work:
     sampled evenly and scaled. A replica that grids built whole share (the same scenario and
     seed, run once: ``diffsweep.repeats``) counts once."""
     total, longest, n = 0.0, 0, 0
-    whole_scs, whole_seeds = [], []  # the replicas of grids built whole
+    whole, seeds_of = [], []  # the points of grids built whole, and each point's seeds
     for g in grids:
         k, points = len(g.seeds), range(0, g.n_points, max(1, g.n_points // SAMPLE_POINTS))
         scs = [g.scenario(p, g.seeds[0]) for p in points]
         s = [slots_of(sc) for sc in scs]
         longest = max([longest, *s])
         if len(scs) == g.n_points:
-            for sc in scs:
-                whole_scs += [sc] * k
-                whole_seeds += [int(x) for x in g.seeds]
+            whole += scs
+            seeds_of += [g.seeds] * len(scs)
             continue
         total += sum(s) * k * g.n_points / len(s)
         n += k * g.n_points
-    first, _ = find_repeats(whole_scs, whole_seeds)
-    total += sum(slots_of(whole_scs[i]) for i in first)
-    return Work(n + len(first), total, longest)
+    # points that build the same scenario: their seeds' union runs (one pass over the points,
+    # not over points x seeds)
+    first, twin = find_repeats(whole, [0] * len(whole))
+    members: dict[int, list[int]] = {}
+    for i, j in enumerate(twin.tolist()):
+        members.setdefault(j, []).append(i)
+    for j, ps in members.items():
+        k = len(seeds_of[ps[0]]) if len(ps) == 1 else len(
+            set().union(*({int(x) for x in seeds_of[i]} for i in ps)))
+        total += slots_of(whole[first[j]]) * k
+        n += k
+    return Work(n, total, longest)
 
 
 def work_of_packed(packed) -> Work:
