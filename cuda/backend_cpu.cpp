@@ -157,7 +157,7 @@ size_t replica_state_bytes(const BatchShape& shape) { return make_layout(shape).
 
 std::vector<std::pair<std::string, size_t>> replica_state_sections(const BatchShape& shape) {
   std::vector<std::pair<std::string, size_t>> v;
-  layout_sections(shape, [&](const char* name, size_t bytes) { v.emplace_back(name, bytes); });
+  make_layout(shape, [&](const char* name, size_t bytes) { v.emplace_back(name, bytes); });
   return v;
 }
 

@@ -103,8 +103,6 @@ struct Layout {
 
 DS_HD DS_INLINE size_t align16(size_t x) { return (x + 15) & ~size_t(15); }
 
-
-
 // The counters a slot updates whatever its events (benchmarks/coalesce.py's trace of the Kaur
 // & Vin replicas: each at least ~0.2 times a slot), placed first among the outputs. Each must
 // name a DS_OUTPUT_FIELDS entry (tests/cpp/test_models.cpp checks it).
@@ -125,8 +123,8 @@ struct NoParts {
 };
 
 // The block's layout for shape s; part(name, bytes) hears of each part of the block in block
-// order as it is placed (layout_sections: where the state goes), its alignment padding and,
-// for the last, the stride's included.
+// order as it is placed (the bytes of each part, for benchmarks: where the state goes), its
+// alignment padding and, for the last, the stride's included.
 template <class Part = NoParts>
 inline Layout make_layout(const BatchShape& s, Part part = {}) {
   Layout L{};
@@ -193,12 +191,6 @@ inline Layout make_layout(const BatchShape& s, Part part = {}) {
   L.stride = align16(o + 48);  // keep neighbouring replicas' hot data off one cache line
   part(open, L.stride - open_at);
   return L;
-}
-
-// Bytes of each part of a replica's block, in layout order (benchmarks: where the state goes).
-template <class Each>
-inline void layout_sections(const BatchShape& s, Each each) {
-  make_layout(s, each);
 }
 
 // What every replica of a batch shares and only reads while it runs: the inputs (with the

@@ -36,7 +36,7 @@ import os
 from dataclasses import dataclass
 
 from .errors import ConfigError
-from .repeats import find_repeats
+from .repeats import distinct_points
 from .scenario import default_slot_s
 
 #: one replica-slot on one CPU core, microseconds: the quick Kaur & Vin family (5.76e8
@@ -116,16 +116,8 @@ def work_of_grids(grids) -> Work:
             continue
         total += sum(s) * k * g.n_points / len(s)
         n += k * g.n_points
-    # points that build the same scenario: their seeds' union runs (one pass over the points,
-    # not over points x seeds)
-    first, twin = find_repeats(whole, [0] * len(whole))
-    members: dict[int, list[int]] = {}
-    for i, j in enumerate(twin.tolist()):
-        members.setdefault(j, []).append(i)
-    for j, ps in members.items():
-        k = len(seeds_of[ps[0]]) if len(ps) == 1 else len(
-            set().union(*({int(x) for x in seeds_of[i]} for i in ps)))
-        total += slots_of(whole[first[j]]) * k
+    for i, k in distinct_points(whole, seeds_of):  # points that build the same scenario
+        total += slots_of(whole[i]) * k
         n += k
     return Work(n, total, longest)
 

@@ -285,16 +285,14 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
             warp_rounds)
     if len(first) == len(scenarios):
         return _simulate(scenarios, seeds, *args)
+    counts = {"n_replicas": len(scenarios), "distinct_replicas": len(first)}
     try:
         res = _simulate([scenarios[i] for i in first], [seeds[i] for i in first], *args)
     except EngineInterrupted as e:  # the repeats of the replicas that finished, finished too
         done = np.nonzero(np.isin(twin, e.finished))[0]
-        part = repeats.copy_to_repeats(e.partial, twin[done], done)
-        part.meta.update(n_replicas=len(scenarios), distinct_replicas=len(first))
+        part = repeats.copy_to_repeats(e.partial, twin[done], done, counts)
         raise EngineInterrupted(part, done, len(scenarios)) from None
-    res = repeats.copy_to_repeats(res, twin)
-    res.meta.update(n_replicas=len(scenarios), distinct_replicas=len(first))
-    return res
+    return repeats.copy_to_repeats(res, twin, meta=counts)
 
 
 def _simulate(scenarios, seeds, backend, threads, lanes, control, merge_shapes, clip_slots,

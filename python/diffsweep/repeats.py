@@ -49,6 +49,20 @@ def find_repeats(scenarios, seeds) -> tuple[list[int], np.ndarray]:
     return first, twin
 
 
+def distinct_points(points, seed_lists) -> list[tuple[int, int]]:
+    """For grid points given by their first-seed scenario (``points``) and their seeds
+    (``seed_lists``, one sequence per point): (i, k) per distinct scenario, i its first point,
+    k the distinct seeds over every point that builds it (a point's seeds change its draws,
+    not whether it equals another). One pass over the points, none over points x seeds."""
+    first, twin = find_repeats(points, [0] * len(points))
+    members: dict[int, list[int]] = {}
+    for i, j in enumerate(twin.tolist()):
+        members.setdefault(j, []).append(i)
+    return [(first[j], len(seed_lists[ps[0]]) if len(ps) == 1 else
+             len(set().union(*({int(x) for x in seed_lists[i]} for i in ps))))
+            for j, ps in members.items()]
+
+
 def _key(sc, base_no: dict, base_keys: dict):
     """A scenario's identity but for ``params``. A delay variant (``Scenario.with_flow_delays``:
     its base's fields but its flows' three delays) is its base's number and those delays'
@@ -66,10 +80,12 @@ def _key(sc, base_no: dict, base_keys: dict):
             v.reverse_delay_ms.tobytes())
 
 
-def copy_to_repeats(res: Results, twin: np.ndarray, ids: np.ndarray | None = None) -> Results:
+def copy_to_repeats(res: Results, twin: np.ndarray, ids: np.ndarray | None = None,
+                    meta: dict | None = None) -> Results:
     """The tables of a call over the distinct replicas (``res``: ``replica`` = place in
     ``first``) as a call over all of them: replica ``ids[k]`` (default k) gets the rows of
-    distinct replica ``twin[k]``, in its order; the result sorted by replica as ``res`` is."""
+    distinct replica ``twin[k]``, in its order; the result sorted by replica as ``res`` is,
+    its meta ``res``'s updated with ``meta``."""
     ids = np.arange(len(twin), dtype=np.int64) if ids is None else np.asarray(ids, dtype=np.int64)
     out = {}
     for name, df in res.tables().items():
@@ -85,4 +101,4 @@ def copy_to_repeats(res: Results, twin: np.ndarray, ids: np.ndarray | None = Non
         rows = df.iloc[order[np.repeat(starts[twin], n) + within]].reset_index(drop=True)
         rows["replica"] = np.repeat(ids, n).astype(df["replica"].dtype, copy=False)
         out[name] = rows
-    return Results(**out, meta=dict(res.meta))
+    return Results(**out, meta={**res.meta, **(meta or {})})

@@ -621,13 +621,10 @@ def family_arrays_bytes(grids: dict, backend: str = "auto") -> int:
     (``diffsweep.repeats``)."""
     from . import engine, repeats  # noqa: PLC0415
 
-    scs, seeds = [], []
-    for g in grids.values():
-        for p in range(g.n_points):
-            scs += [g.scenario(p, g.seeds[0])] * len(g.seeds)
-            seeds += [int(s) for s in g.seeds]
-    first, _ = repeats.find_repeats(scs, seeds)
-    return engine.arrays_bytes([scs[i] for i in first], backend)
+    points = [g.scenario(p, g.seeds[0]) for g in grids.values() for p in range(g.n_points)]
+    seeds = [g.seeds for g in grids.values() for _ in range(g.n_points)]
+    return engine.arrays_bytes([points[i] for i, k in repeats.distinct_points(points, seeds)
+                                for _ in range(k)], backend)
 
 
 def _setting(cfg, key: str) -> str:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from .chunking import available_memory_bytes, point_info
 from .errors import ConfigError
-from .repeats import find_repeats
+from .repeats import distinct_points
 
 #: most points a Grid builds unless told (Grid(..., max_points=None), --force)
 MAX_POINTS = 100_000
@@ -167,7 +167,7 @@ def estimate(grid, threads: int | None = None, sample: int = SAMPLE_POINTS) -> E
         threads = os.cpu_count() or 1
     step = max(1, n_points // max(1, sample))
     picked = list(range(0, n_points, step))[:sample]
-    slots = rows = ns = 0.0
+    rows = 0.0
     worst = longest = 0
     scs, point_ns, point_slots = [], [], []
     for p in picked:
@@ -180,12 +180,11 @@ def estimate(grid, threads: int | None = None, sample: int = SAMPLE_POINTS) -> E
         n = float(pk.arrays["end_slot"][0])
         longest = max(longest, int(n))
         flows = len(sc.flows)
-        slots += n
-        ns += n * (NS_PER_SLOT + NS_PER_FLOW_SLOT * flows)
         point_slots.append(n)
         point_ns.append(n * (NS_PER_SLOT + NS_PER_FLOW_SLOT * flows))
         rows += (1 + flows + sum(len(link.classes) for link in sc.links) + len(sc.sources)
                  + flows * sh["max_intervals"])
+    slots, ns = sum(point_slots), sum(point_ns)
     scale = n_points * seeds / max(1, len(picked))
     est = Estimate(points=n_points, seeds=seeds, replicas=n_points * seeds,
                    replica_slots=slots * scale, longest_slots=longest, result_rows=rows * scale,
@@ -194,7 +193,7 @@ def estimate(grid, threads: int | None = None, sample: int = SAMPLE_POINTS) -> E
                    threads=threads, sampled_points=len(picked),
                    distinct_replicas=n_points * seeds, distinct_slots=slots * scale)
     if len(picked) == n_points:  # every point built: those that build the same scenario
-        first, _ = find_repeats(scs, [0] * len(scs))  # (a point's seeds are its own)
+        first = [i for i, _ in distinct_points(scs, [grid.seeds] * len(scs))]
         if len(first) < n_points:
             est.distinct_replicas = len(first) * seeds
             est.distinct_slots = sum(point_slots[i] for i in first) * seeds
