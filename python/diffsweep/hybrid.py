@@ -17,6 +17,7 @@ import time
 import numpy as np
 
 from .backend_choice import assign, slots_of
+from .repeats import copy_to_repeats
 from .results import Results, sorted_tables
 from .run_control import EngineInterrupted, RunControl
 
@@ -97,15 +98,8 @@ def simulate_both(simulate, scenarios, seeds, threads: int, lanes, control, engi
 
 def _renumbered(res: Results, idx: list[int]) -> dict:
     """``res``'s tables with each row's replica (its place in its part) turned into its place
-    in the whole call."""
-    where = np.asarray(idx, dtype=np.int64)
-    tables = {}
-    for name, df in res.tables().items():
-        if "replica" in df.columns and len(df):
-            df = df.copy()
-            df["replica"] = where[df["replica"].to_numpy()].astype(df["replica"].dtype)
-        tables[name] = df
-    return tables
+    in the whole call: each replica its own twin, under its call's number."""
+    return copy_to_repeats(res, np.arange(len(idx), dtype=np.int64), idx).tables()
 
 
 def _relay(control, subs: dict, done: threading.Event) -> None:
