@@ -118,6 +118,28 @@ def test_chunks_follow_the_memory_budget():
     assert_same(r, run(g, backend="cpu"))
 
 
+def test_repeats_share_a_chunk_and_run_once():
+    # T_on is moot without an EF source: the three ef=None points build one scenario, and each
+    # seed's three replicas of it go in one chunk (engine.simulate runs them once), wherever
+    # the grid lists them and whatever the chunk size allows
+    g = Grid(kaur_vin, seeds=3, ef=[None, "onoff"], t_on_ms=[1.0, 2.0, 5.0], duration_s=1.0,
+             warmup_s=0.1)
+    moot = set(g.replicas.loc[g.replicas["ef"].isna(), "point"])
+    for size in (3, 4, 5, 7):
+        chunks, _ = plan_chunks(g, g.replicas, 1 << 40, size)
+        assert sum(len(c) for c in chunks) == len(g) and max(len(c) for c in chunks) <= size
+        seen = [(c["point"].isin(moot) & (c["seed"] == s)).sum() for c in chunks for s in range(3)]
+        assert sorted(n for n in seen if n) == [3, 3, 3]
+    whole = run(g, backend="cpu")
+    assert whole.meta["distinct_replicas"] == 3 + 9  # one of each seed's three, the EF points
+    apart = run(g, backend="cpu", chunk_size=4)
+    assert apart.meta["distinct_replicas"] == 12 and apart.meta["chunks_run"] == 5
+    assert_same(whole, apart)
+    one = run(g, backend="cpu", chunk_size=1)
+    assert one.meta["distinct_replicas"] == 18
+    assert_same(whole, one)
+
+
 def test_tables_do_not_depend_on_the_chunks(tmp_path):
     # points without sources (ef=None) next to points with: a chunk of the former has an empty
     # sources table, which must not change the dtypes of the whole table
@@ -517,6 +539,12 @@ def test_cli_run_output(tmp_path, capsys):
     assert m["name"] == "runner_test" and m["quick"] is True
     assert m["runs"][-1]["argv"][0] == "run" and m["runs"][-1]["end"]
     assert m["runs"][-1]["meta"]["memory_budget_bytes"] == 1 << 30
+    # T_on is moot without EF: the 4 points make one scenario, run once a seed (a chunk each)
+    p = write_sweep(tmp_path, SWEEP.replace('"cbr", "onoff"', '"none"'), "moot.toml")
+    assert cli.main(["run", str(p), "--out", str(tmp_path / "moot"), "--backend", "cpu",
+                     "--chunk-size", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "4 points, 8 replicas (8 run: 2 distinct, their repeats copied, 0 already in" in out
 
 
 # --------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import pandas as pd
 from . import engine as _engine
 from .errors import ConfigError
 from .pack import layout, pack, shape_key
+from .repeats import find_repeats
 
 #: default upper bound of replicas per chunk, per backend
 MAX_CHUNK = {"cpu": 4096, "cuda": 65536}
@@ -120,31 +121,59 @@ def plan_chunks(grid, rows: pd.DataFrame, memory_budget_bytes: int,
     """Split ``rows`` (replica rows: point, seed, grid columns) into chunks of at most
     ``max_replicas`` replicas whose estimated memory fits ``memory_budget_bytes``; rows of points
     with the same shape are kept together (groups in order of first appearance, the given row
-    order within a group). ``info``: a cache point -> ``point_info`` (filled as needed).
+    order within a group). Repeats (rows of points that build the same scenario, an axis moot
+    there, with the same seed) are put side by side and kept in one chunk where they fit, since
+    ``engine.simulate`` runs a chunk's repeats once (``diffsweep.repeats``); a grid without
+    repeats keeps the given order. ``info``: a cache point -> ``point_info`` (filled as needed).
     Returns the chunks and facts for ``meta``."""
     if rows.empty:
         return [], {"bytes_per_replica": 0, "chunks": 0}
     info = {} if info is None else info
     points = rows["point"].to_numpy()
-    for p in dict.fromkeys(points.tolist()):
+    upoints = list(dict.fromkeys(points.tolist()))
+    for p in upoints:
         if p not in info:
             info[p] = point_info(grid, p)
     group_of: dict[tuple, int] = {}
-    for p in dict.fromkeys(points.tolist()):
+    for p in upoints:
         group_of.setdefault(info[p][0], len(group_of))
-    order = np.argsort(np.array([group_of[info[p][0]] for p in points.tolist()]), kind="stable")
+    group = np.array([group_of[info[p][0]] for p in points.tolist()])
+    twin = _twins(grid, upoints)
+    run = None  # per row: its repeats' class (same scenario, same seed), when there are repeats
+    if twin is not None:
+        cls = np.array([twin[p] for p in points.tolist()], dtype=np.int64)
+        seeds = rows["seed"].to_numpy().astype(np.int64)
+        order = np.lexsort((np.arange(len(rows)), seeds, cls, group))
+        run = (cls[order], seeds[order])
+    else:
+        order = np.argsort(group, kind="stable")
     rows = rows.iloc[order].reset_index(drop=True)
     chunks, start, n, worst = [], 0, 0, 0
     over = False
+    run_start = 0  # the first row of the current class and seed
     for i, p in enumerate(rows["point"].tolist()):
         b = info[p][1]
+        if run is not None and i and (run[0][i] != run[0][i - 1] or run[1][i] != run[1][i - 1]):
+            run_start = i
         w = max(worst, b)
         if n and (n >= max_replicas or (n + 1) * w > memory_budget_bytes):
-            chunks.append(rows.iloc[start:i].reset_index(drop=True))
-            start, n, w = i, 0, b
+            # close before this row's repeats when the chunk holds more than them
+            cut = run_start if start < run_start < i else i
+            chunks.append(rows.iloc[start:cut].reset_index(drop=True))
+            start = cut
+            w = max(info[q][1] for q in rows["point"].iloc[start:i + 1].tolist())
+            n = i - start
         over |= b > memory_budget_bytes
         n, worst = n + 1, w
     chunks.append(rows.iloc[start:].reset_index(drop=True))
-    biggest = max(info[p][1] for p in dict.fromkeys(points.tolist()))
+    biggest = max(info[p][1] for p in upoints)
     return chunks, {"bytes_per_replica": biggest, "chunks": len(chunks),
                     "over_budget": over}
+
+
+def _twins(grid, points: list[int]) -> dict[int, int] | None:
+    """point -> the number of its scenario among ``points``' (their first seed's; the same
+    number for points that build the same one), or None when all differ."""
+    first, twin = find_repeats([grid.scenario(p, grid.seeds[0]) for p in points],
+                               [0] * len(points))
+    return None if len(first) == len(points) else dict(zip(points, twin.tolist()))

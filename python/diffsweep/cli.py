@@ -100,6 +100,13 @@ def _point_label(grid, p: int) -> str:
     return f"point {p}" + (f" ({values})" if values else "")
 
 
+def _distinct(meta: dict) -> str:
+    """": N distinct, their repeats copied" when some replicas of the run were repeats that ran
+    once (diffsweep.repeats), else ""."""
+    n, run = meta.get("distinct_replicas"), meta.get("replicas_run")
+    return f": {n} distinct, their repeats copied" if n is not None and n < run else ""
+
+
 def _sweep_path(cfg, message: str) -> str:
     """A Grid message starts with the parameter name; prefix where the sweep file sets it."""
     name, sep, rest = message.partition(":")
@@ -192,7 +199,8 @@ def _cmd_run(args) -> int:
     m = res.meta
     if not args.quiet:
         print(f"{cfg.name}: {grid.n_points} points, {m['n_replicas']} replicas "
-              f"({m['replicas_run']} run, {m['replicas_reused']} already in {args.out}) on "
+              f"({m['replicas_run']} run{_distinct(m)}, {m['replicas_reused']} already in "
+              f"{args.out}) on "
               f"{m['backend']} in {m['wall_s']:.1f} s; results in {args.out} "
               f"(diffsweep.load({str(args.out)!r}))")
         if m.get("backend_choice"):

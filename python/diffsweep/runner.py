@@ -13,8 +13,10 @@ tables, exactly as ``engine.execute(grid)`` does (same rows, same order). The re
   thread, GPU team), not per replica, and the engine sizes it itself. The budget defaults to
   ``CPU_MEMORY_FRACTION`` of the free RAM (``MemAvailable`` in /proc/meminfo) on the CPU, and
   on CUDA to the smaller of that and ``CUDA_MEMORY_FRACTION`` of the device's free memory;
-  on a Dask cluster (whose workers may have GPUs) to ``CUDA_MEMORY_BUDGET``. Replicas of points with the same shape (flows, links,
-  sources) are kept together; a replica's result does not depend on its chunk.
+  on a Dask cluster (whose workers may have GPUs) to ``CUDA_MEMORY_BUDGET``. Replicas of
+  points with the same shape (flows, links, sources) are kept together, and repeats (points
+  building the same scenario, same seed) in one chunk, which runs them once; a replica's
+  result does not depend on its chunk.
 * **Store.** ``store=DIR`` writes each finished chunk atomically (``diffsweep.store.Store``) and
   skips the (point, seed) pairs already there: a rerun resumes, a finished sweep recomputes
   nothing. The folder is identified by ``SweepConfig.points_sha256`` when ``run`` is given a
@@ -91,9 +93,7 @@ REPLICA_METRICS = ("tcp_goodput_bps", "measured_s", "duration_s", "warmup_s", "s
                    "n_flows", "delay_rounding_ms", "slots_run")
 
 
-# --------------------------------------------------------------------------------------------
-# identity of a results folder
-# --------------------------------------------------------------------------------------------
+# ---------- identity of a results folder ----------------------------------------------------
 def grid_identity(grid, cfg=None) -> tuple[str, dict]:
     """(config hash, manifest fields) of the results folder of ``grid``.
 
@@ -115,9 +115,7 @@ def grid_identity(grid, cfg=None) -> tuple[str, dict]:
     return fields["points_sha256"], fields
 
 
-# --------------------------------------------------------------------------------------------
-# one chunk (what a Dask worker runs)
-# --------------------------------------------------------------------------------------------
+# ---------- one chunk (what a Dask worker runs) ---------------------------------------------
 def _keep(res: Results, tables) -> Results:
     """Only the tables in ``tables`` (others become empty, column-less frames, never stored)."""
     if tables is None:
@@ -141,9 +139,7 @@ def run_chunk(grid, rows: pd.DataFrame, backend: str = "auto", threads: int | No
     return _keep(res, tables)
 
 
-# --------------------------------------------------------------------------------------------
-# helpers
-# --------------------------------------------------------------------------------------------
+# ---------- helpers -------------------------------------------------------------------------
 def _pairs(df: pd.DataFrame) -> list[tuple[int, int]]:
     if df.empty or "point" not in df.columns:
         return []
@@ -187,9 +183,7 @@ def _check_positive_int(name: str, v, lo: int = 1) -> int | None:
     return int(v)
 
 
-# --------------------------------------------------------------------------------------------
-# the session: plan, compute, write
-# --------------------------------------------------------------------------------------------
+# ---------- the session: plan, compute, write -----------------------------------------------
 class _Session:
     def __init__(self, grid, backend, threads, lanes, tables, store, client,
                  budget, max_chunk, ident, progress, sig, metric):
@@ -369,9 +363,7 @@ class _Session:
         self.progress.update(res)
 
 
-# --------------------------------------------------------------------------------------------
-# run
-# --------------------------------------------------------------------------------------------
+# ---------- run -----------------------------------------------------------------------------
 def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | None = None,
         *, chunk_size: int | None = None, store=None, progress: bool | None = None,
         target_ci: float | None = None, target_metric: str = DEFAULT_TARGET_METRIC,
@@ -410,8 +402,8 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
         computes nothing else (the family's run was stopped).
 
     ``meta``: the engine's keys (version, backend, device, threads, wall_s of this call,
-    n_replicas returned) plus replicas_run (computed by this call), replicas_reused (found in
-    the store), chunks_run, chunk_replicas, memory_budget_bytes, bytes_per_replica, and with a
+    n_replicas returned) plus replicas_run (computed by this call; distinct_replicas of them ran,
+    each repeat a copy: ``diffsweep.repeats``), replicas_reused (found in the store), chunks_run, chunk_replicas, memory_budget_bytes, bytes_per_replica, and with a
     store: store, config_hash, problems; with target_ci: ci_* keys.
     """
     t0 = time.perf_counter()
@@ -506,9 +498,7 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
     return _answer(session, st, order, run_meta, ident)
 
 
-# --------------------------------------------------------------------------------------------
-# the steps of run
-# --------------------------------------------------------------------------------------------
+# ---------- the steps of run ----------------------------------------------------------------
 def _as_grid(grid, force: bool):
     """(Grid, SweepConfig or None) of what ``run`` was given: a Grid, a SweepConfig or the path
     of a sweep file."""
@@ -724,6 +714,8 @@ def _run_meta(session, order, backend_name: str, client, threads, t0: float, max
         "n_replicas": len(order),
         "host": platform.node(), "pid": os.getpid(),
         "replicas_run": session.replicas_run,
+        "distinct_replicas": sum(m.get("distinct_replicas", m.get("n_replicas", 0))
+                                 for m in session.chunk_metas),
         # found in the store (with compute=False some may be neither: not counted)
         "replicas_reused": len(session.done.intersection(order)) - session.replicas_run,
         "chunks_run": session.chunks_run,
