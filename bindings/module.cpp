@@ -14,6 +14,7 @@
 #include "batch.h"
 #include "engine/family.h"
 #include "engine/features.h"
+#include "engine/replica.h"
 
 namespace py = pybind11;
 
@@ -273,10 +274,15 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
 #undef DS_F
     return v;
   });
-  m.def("state_bytes", [](const py::dict& shape) { return replica_state_bytes(shape_from(shape)); },
-        "Engine state per replica, in bytes, for a batch shape.");
-  m.def("state_sections", [](const py::dict& shape) { return replica_state_sections(shape_from(shape)); },
-        "Engine state per replica, part by part: [(name, bytes)] in layout order.");
+  // The layout is the same on every backend: computed here, on the host, for both modules.
+  m.def("state_bytes", [](const py::dict& shape) { return make_layout(shape_from(shape)).stride; },
+        "Engine state per replica, in bytes, for a batch shape (the arena holds one such "
+        "block per worker, not per replica).");
+  m.def("state_sections", [](const py::dict& shape) {
+    std::vector<std::pair<std::string, size_t>> v;
+    make_layout(shape_from(shape), [&](const char* name, size_t bytes) { v.emplace_back(name, bytes); });
+    return v;
+  }, "Engine state per replica, part by part: [(name, bytes)] in layout order.");
   m.def("limits", [] {
     py::dict d;
     d["max_hops"] = kMaxHops;

@@ -153,12 +153,4 @@ void run_family_cpu(const std::vector<BatchInput>& in, std::vector<BatchOutput>&
   }
 }
 
-size_t replica_state_bytes(const BatchShape& shape) { return make_layout(shape).stride; }
-
-std::vector<std::pair<std::string, size_t>> replica_state_sections(const BatchShape& shape) {
-  std::vector<std::pair<std::string, size_t>> v;
-  make_layout(shape, [&](const char* name, size_t bytes) { v.emplace_back(name, bytes); });
-  return v;
-}
-
 }  // namespace ds

@@ -217,12 +217,4 @@ void cuda_device_name(char* buf, int n) {
                   (double)p.totalGlobalMem / (1024.0 * 1024.0 * 1024.0));
 }
 
-size_t replica_state_bytes(const BatchShape& shape) { return make_layout(shape).stride; }
-
-std::vector<std::pair<std::string, size_t>> replica_state_sections(const BatchShape& shape) {
-  std::vector<std::pair<std::string, size_t>> v;
-  make_layout(shape, [&](const char* name, size_t bytes) { v.emplace_back(name, bytes); });
-  return v;
-}
-
 }  // namespace ds

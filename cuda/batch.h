@@ -23,8 +23,6 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <string>
-#include <utility>
 #include <vector>
 
 #include "core/hd.h"
@@ -385,12 +383,6 @@ DS_HD inline size_t dim_size(const BatchShape& s, Dim d) {
   }
   return 0;
 }
-
-// Bytes of engine state per running replica for this shape (printed by benchmarks; the
-// arena holds one such block per worker, not per replica).
-size_t replica_state_bytes(const BatchShape& shape);
-// The same, part by part (name, bytes) in layout order.
-std::vector<std::pair<std::string, size_t>> replica_state_sections(const BatchShape& shape);
 
 // Host-visible words shared with a running batch (int64 each): the host asks it to stop and
 // reads its progress while it runs. The engine polls the stop word every kPollSlots slots of a
