@@ -1,6 +1,6 @@
 """The slim CUDA kernel's hot code, estimated on a machine without a GPU (issue 21).
 
-    python benchmarks/hot_sass.py [--src DIR] [--arch sm_90] [--out benchmarks/results]
+    python benchmarks/hot_sass.py [--src DIR] [--arch sm_90] [--min-blocks N] [--out benchmarks/results]
 
 Why: Nsight Compute put 41% (one replica per warp) to 50% (the device full) of the kernel's
 cycles on waiting for an instruction (benchmarks/gpu.md, H200, 2026-11-26): a slot's code does
@@ -139,11 +139,13 @@ def per_slot(so: Path, d: Path, n: int, short_s: float, long_s: float) -> dict:
     return {k: (c2[k] - c1.get(k, 0)) / (s2 - s1) for k in c2}
 
 
-def slim_sass(src: Path, arch: str, d: Path, kernel: str = "slim") -> list[tuple[int, tuple, str]]:
+def slim_sass(src: Path, arch: str, d: Path, kernel: str = "slim",
+              min_blocks: int | None = None) -> list[tuple[int, tuple, str]]:
     """(address, inline chain innermost first, opcode) of every instruction of the slim (or
-    full) kernel."""
+    full) kernel (built for ``min_blocks`` blocks per SM: DIFFSWEEP_CUDA_MIN_BLOCKS)."""
     cubin = d / f"{kernel}.cubin"
-    subprocess.run(["nvcc", "-std=c++17", f"-arch={arch}", "-fmad=false",
+    blocks = [] if min_blocks is None else [f"-DDS_CUDA_MIN_BLOCKS={min_blocks}"]
+    subprocess.run(["nvcc", "-std=c++17", f"-arch={arch}", "-fmad=false", *blocks,
                     "--expt-relaxed-constexpr", "-DDS_BACKEND_CUDA", "-O3", "-lineinfo", "-I",
                     str(src / "cuda"), "-I", "/usr/local/cuda/include/cccl", "-cubin", "-o",
                     str(cubin), str(src / "cuda" / f"kernel_{kernel}.cu")],
@@ -191,7 +193,7 @@ def analyse(ins: list, cpu: dict) -> dict:
     for key in {(ch[0], ch[1]) for _, ch, _ in ins if len(ch) > 1}:
         share[key[0]] += count(key[1]) or 0.0
     est, hot = 0.0, []
-    by_class, loads = collections.Counter(), collections.Counter()
+    by_class, loads, spills = collections.Counter(), collections.Counter(), collections.Counter()
     for addr, ch, op in ins:
         c0 = count(ch[0]) if ch else None
         if c0 is None or any(c is not None and c < 1e-4 for c in map(count, ch[1:])):
@@ -206,6 +208,8 @@ def analyse(ins: list, cpu: dict) -> dict:
         by_class[op_class(op)] += c0 * w
         if op_class(op) == "load":
             loads[f"{ch[0][0]}:{ch[0][1]}"] += c0 * w
+        if op in ("LDL", "STL"):  # local memory: register spills (or a stack frame)
+            spills[op] += c0 * w
         if c0 * w >= THRESHOLD:
             hot.append((addr, ch[0][0]))
     lines = {a // 128 for a, _ in hot}
@@ -213,6 +217,7 @@ def analyse(ins: list, cpu: dict) -> dict:
             "hot_lines": len(lines), "hot_kib": round(len(lines) * 128 / 1024, 1),
             "hot_by_file": dict(collections.Counter(f for _, f in hot).most_common()),
             "executed_by_class": {k: round(v, 1) for k, v in by_class.most_common()},
+            "local_per_slot": {k: round(spills[k], 2) for k in ("LDL", "STL")},
             "loads_by_line": {k: round(v, 2) for k, v in loads.most_common(LOAD_LINES)}}
 
 
@@ -222,6 +227,9 @@ def main() -> None:
     ap.add_argument("--arch", default="sm_90")
     ap.add_argument("--kernel", default="slim", choices=["slim", "full"],
                     help="which kernel (the full one: the CPU engine built plain, to match)")
+    ap.add_argument("--min-blocks", type=int, default=None,
+                    help="build for this many blocks per SM (DIFFSWEEP_CUDA_MIN_BLOCKS: 8 gives "
+                         "64 registers, with spills; default: the build's own)")
     ap.add_argument("--short-s", type=float, default=2.0)
     ap.add_argument("--long-s", type=float, default=7.0)
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
@@ -232,7 +240,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as d:
         d = Path(d)
         so = build_gcov(src, d, args.kernel)
-        ins = slim_sass(src, args.arch, d, args.kernel)
+        ins = slim_sass(src, args.arch, d, args.kernel, args.min_blocks)
         cases = {}
         for n in (1, 64):
             r = analyse(ins, per_slot(so, d, n, args.short_s, args.long_s))
@@ -241,14 +249,17 @@ def main() -> None:
                   f"replica-slot; hot code {r['hot_instructions']} instructions in "
                   f"{r['hot_lines']} lines of 128 B ({r['hot_kib']} KiB) of {len(ins)}", flush=True)
             print("          by kind: " + ", ".join(f"{k} {v:.0f}" for k, v in
-                                             r["executed_by_class"].items()), flush=True)
+                                             r["executed_by_class"].items())
+                  + "; local (spills) LDL {LDL} / STL {STL}".format(**r["local_per_slot"]),
+                  flush=True)
     rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=src, capture_output=True,
                          text=True).stdout.strip() or "tree"
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    path = out / f"hot-sass-{rev}-{args.arch}{'' if args.kernel == 'slim' else '-full'}.json"
+    path = out / (f"hot-sass-{rev}-{args.arch}{'' if args.kernel == 'slim' else '-full'}"
+                  f"{'' if args.min_blocks is None else f'-blocks{args.min_blocks}'}.json")
     path.write_text(json.dumps({"commit": rev, "arch": args.arch, "kernel": args.kernel,
-                                "host": platform.node(),
+                                "host": platform.node(), "min_blocks": args.min_blocks,
                                 "static_instructions": len(ins), "threshold_per_slot": THRESHOLD,
                                 "short_s": args.short_s, "long_s": args.long_s,
                                 "cases": cases}, indent=2) + "\n")

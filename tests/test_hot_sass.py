@@ -13,7 +13,8 @@ def hs():
 
 
 def _ins(addr: int) -> str:
-    op = {0x070: "@!P0 BRA 0x40", 0x080: "LDG.E R4, desc[UR4][R2.64+0x8]"}.get(
+    op = {0x070: "@!P0 BRA 0x40", 0x080: "LDG.E R4, desc[UR4][R2.64+0x8]",
+          0x090: "STL [R1+0x4], R5", 0x0d0: "LDL R5, [R1+0x4]"}.get(
         addr, "IADD3 R1, R1, 0x1, RZ")
     return f"        /*{addr:04x}*/                   {op} ;"
 
@@ -27,7 +28,8 @@ def _file(path: str, line: int, at: tuple[str, int] | None = None) -> str:
 # (model/x.h:5) inlined at two call sites, one run every slot (engine/q.h:20) and one never
 # (engine/q.h:30); 0x100-0x130 a Philox round (core/philox.h:31) unrolled, reached from a draw
 # site (model/s.h:7, once per 20 slots) through the loop line (core/philox.h:60). The loop's
-# last instruction is a predicated branch, the helper's first a global load.
+# last instruction is a predicated branch, the helper's first a global load, its second a
+# spill store (the never-run copy's second a spill load).
 DISASM = "\n".join([
     "//--------------------- .nv.constant0 ---",
     "        /*0000*/ \t.word\t0x00000000",
@@ -70,10 +72,11 @@ def test_the_code_a_slot_runs(hs, tmp_path, monkeypatch):
     assert r["hot_instructions"] == 12
     assert r["hot_lines"] == 2 and r["hot_kib"] == 0.2  # 128-byte lines 0 and 1
     assert r["hot_by_file"] == {"engine/q.h": 8, "model/x.h": 4}
-    # by kind: the branch once a slot, the live copy's load twice
-    assert r["executed_by_class"] == {"alu/other": pytest.approx(13.2), "load": 2.0,
-                                      "branch/sync": 1.0}
+    # by kind: the branch once a slot, the live copy's load and spill store twice
+    assert r["executed_by_class"] == {"alu/other": pytest.approx(11.2), "load": 2.0,
+                                      "store": 2.0, "branch/sync": 1.0}
     assert r["loads_by_line"] == {"model/x.h:5": 2.0}
+    assert r["local_per_slot"] == {"LDL": 0.0, "STL": 2.0}  # the cold copy's spill load: never
 
 
 def test_a_path_is_normalised_as_gcov_and_nvdisasm_spell_it(hs):
