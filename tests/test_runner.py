@@ -118,7 +118,7 @@ def test_chunks_follow_the_memory_budget():
     assert_same(r, run(g, backend="cpu"))
 
 
-def test_repeats_share_a_chunk_and_run_once():
+def test_repeats_share_a_chunk_and_run_once(tmp_path):
     # T_on is moot without an EF source: the three ef=None points build one scenario, and each
     # seed's three replicas of it go in one chunk (engine.simulate runs them once), wherever
     # the grid lists them and whatever the chunk size allows
@@ -138,6 +138,13 @@ def test_repeats_share_a_chunk_and_run_once():
     one = run(g, backend="cpu", chunk_size=1)
     assert one.meta["distinct_replicas"] == 18
     assert_same(whole, one)
+    # a family's call ran them (its meta: 12 distinct); stored by run, its replicas count each,
+    # not the family's count once per chunk
+    from diffsweep.runner import run_family
+    pre, _ = run_family({"g": g}, backend="cpu", progress=False)
+    assert pre["g"].meta["distinct_replicas"] == 12
+    stored = run(g, backend="cpu", store=tmp_path / "s", precomputed=pre["g"], chunk_size=4)
+    assert stored.meta["replicas_run"] == stored.meta["distinct_replicas"] == 18
 
 
 def test_tables_do_not_depend_on_the_chunks(tmp_path):

@@ -101,8 +101,7 @@ def _point_label(grid, p: int) -> str:
 
 
 def _distinct(meta: dict) -> str:
-    """": N distinct, their repeats copied" when some replicas of the run were repeats that ran
-    once (diffsweep.repeats), else ""."""
+    """The run line's note of repeats that ran once (diffsweep.repeats), if there were any."""
     n, run = meta.get("distinct_replicas"), meta.get("replicas_run")
     return f": {n} distinct, their repeats copied" if n is not None and n < run else ""
 

@@ -194,7 +194,7 @@ class _Session:
         self.done: set[tuple[int, int]] = set()
         self.parts: list[Results] = []
         self.values: list[pd.DataFrame] = []
-        self.replicas_run = 0
+        self.replicas_run = self.replicas_distinct = 0
         self.chunks_run = 0
         self.chunk_metas: list[dict] = []
         self.plan_info: dict = {"bytes_per_replica": 0, "chunks": 0}
@@ -267,8 +267,8 @@ class _Session:
                 raise KeyboardInterrupt
             chunk = rows.iloc[a:a + self.max_chunk]
             order = {pr: i for i, pr in enumerate(_pairs(chunk))}
-            part = _select(self.precomputed, order, dict(self.precomputed.meta),
-                           sort_by_request=True)
+            meta = {k: v for k, v in self.precomputed.meta.items() if k != "distinct_replicas"}
+            part = _select(self.precomputed, order, meta, sort_by_request=True)
             got = set(_pairs(part.replicas))
             if got:
                 self._accept(_keep(part, self.tables))
@@ -356,6 +356,8 @@ class _Session:
                 self.parts.append(res)
             self.done.update(pairs)
         self.replicas_run += len(pairs)
+        # (a stored part of a family's call has no count of its own: each of its replicas counts)
+        self.replicas_distinct += min(int(res.meta.get("distinct_replicas", len(pairs))), len(pairs))
         self.chunks_run += 1
         self.chunk_metas.append(res.meta)
         if self.metric is not None and self.metric in res.replicas.columns:
@@ -402,9 +404,11 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
         computes nothing else (the family's run was stopped).
 
     ``meta``: the engine's keys (version, backend, device, threads, wall_s of this call,
-    n_replicas returned) plus replicas_run (computed by this call; distinct_replicas of them ran,
-    each repeat a copy: ``diffsweep.repeats``), replicas_reused (found in the store), chunks_run, chunk_replicas, memory_budget_bytes, bytes_per_replica, and with a
-    store: store, config_hash, problems; with target_ci: ci_* keys.
+    n_replicas returned) plus replicas_run (computed by this call; distinct_replicas of them ran
+    in its engine calls, each repeat in a chunk a copy, ``diffsweep.repeats``; a ``precomputed``
+    replica counts as one that ran), replicas_reused (found in the store), chunks_run,
+    chunk_replicas, memory_budget_bytes, bytes_per_replica, and with a store: store,
+    config_hash, problems; with target_ci: ci_* keys.
     """
     t0 = time.perf_counter()
     grid, cfg = _as_grid(grid, force)
@@ -714,8 +718,7 @@ def _run_meta(session, order, backend_name: str, client, threads, t0: float, max
         "n_replicas": len(order),
         "host": platform.node(), "pid": os.getpid(),
         "replicas_run": session.replicas_run,
-        "distinct_replicas": sum(m.get("distinct_replicas", m.get("n_replicas", 0))
-                                 for m in session.chunk_metas),
+        "distinct_replicas": session.replicas_distinct,
         # found in the store (with compute=False some may be neither: not counted)
         "replicas_reused": len(session.done.intersection(order)) - session.replicas_run,
         "chunks_run": session.chunks_run,
