@@ -76,7 +76,7 @@ inline long long family_warps(const std::vector<BatchInput>& in, int per_warp) {
 // fewer replicas per warp then cost no throughput and shorten every warp's chain (H200, the
 // quick Kaur & Vin family: 32 / 8 / 4 / 2 / 1 a warp 27.3 / 20.2 / 13.9 / 10.7 / 8.2 s). So:
 // the fewest with which every task of the family is resident at once, any number (the full
-// family's 7,880 distinct one-lane replicas: 3 a warp, 2,627 tasks for an H100's 3,168
+// family's 7,880 distinct one-lane replicas: 3 a warp, 2,631 tasks for an H100's 3,168
 // warps, where powers of two gave 4); `requested` > 0 sets it (tests and
 // benchmarks/spread.py). No result depends on it. (When even 32 leave tasks over, those wait
 // for a warp to finish: a second wave.)

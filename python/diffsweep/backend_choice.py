@@ -36,8 +36,8 @@ import os
 from dataclasses import dataclass
 
 from .errors import ConfigError
+from .pack import end_slot
 from .repeats import distinct_points
-from .scenario import default_slot_s
 
 #: one replica-slot on one CPU core, microseconds: the quick Kaur & Vin family (5.76e8
 #: replica-slots) in 5.37 s on the H100 machine's 16 cores
@@ -83,9 +83,8 @@ class Work:
     longest_slots: int    # the longest replica's slots
 
 
-def slots_of(sc) -> int:
-    """A scenario's slots, as ``pack`` counts them (end_slot)."""
-    return int(round(sc.duration_s / default_slot_s(sc)))
+#: a scenario's slots, as ``pack`` counts them
+slots_of = end_slot
 
 
 def work_of_scenarios(scenarios) -> Work:

@@ -50,6 +50,11 @@ def _slots(seconds: float, slot_s: float) -> int:
     return int(round(seconds / slot_s))
 
 
+def end_slot(sc: Scenario) -> int:
+    """The slots a replica of ``sc`` runs (its packed ``end_slot``), without packing it."""
+    return _slots(sc.duration_s, default_slot_s(sc))
+
+
 def shape_key(sc: Scenario) -> tuple:
     """Replicas with the same key go into one batch (one launch): flows rounded up to a power
     of two, so that a sweep over N = 8..128 flows is a handful of launches rather than one per
@@ -102,7 +107,7 @@ class _Rows:
 def _scenario_rows(sc: Scenario, memo: dict | None = None) -> _Rows:
     lay = layout()
     sl = default_slot_s(sc)
-    end = _slots(sc.duration_s, sl)  # in 1..max_slots: Scenario checks (_check_slots)
+    end = end_slot(sc)  # in 1..max_slots: Scenario checks (_check_slots)
     scalars = {
         "n_flows": sc.engine_flows, "n_links": len(sc.links),
         "n_sources": len(sc.sources), "n_markers": len(sc.markers), "n_gens": len(sc.traffic),
