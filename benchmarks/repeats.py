@@ -48,13 +48,7 @@ def counts(paper: str, quick: bool) -> dict:
 def run_in_chunks(grid, size: int, grouped: bool) -> int:
     """Replicas the engine runs for ``grid`` in chunks of at most ``size``: each chunk's
     distinct ones (``grouped`` False: plan_chunks without its repeat grouping)."""
-    twins = chunking._twins
-    if not grouped:
-        chunking._twins = lambda g, points: None
-    try:
-        chunks, _ = chunking.plan_chunks(grid, grid.replicas, 1 << 50, size)
-    finally:
-        chunking._twins = twins
+    chunks, _ = chunking.plan_chunks(grid, grid.replicas, 1 << 50, size, group_repeats=grouped)
     return sum(len(repeats.find_repeats([grid.scenario(p, s) for p, s in zip(c.point, c.seed)],
                                         c["seed"].tolist())[0]) for c in chunks)
 

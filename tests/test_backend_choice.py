@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import diffsweep.engine as engine
-from diffsweep import cli, reproduce, run
+from diffsweep import backend_choice, cli, reproduce, run
 from diffsweep.backend_choice import (CPU_CORE_US_PER_SLOT, CUDA_SLOT_LATENCY_US,
                                       CUDA_SLOTS_PER_S, Work, choose, predict, predict_both,
                                       work_of_grids, work_of_scenarios)
@@ -137,6 +137,24 @@ def test_a_reproduction_resolves_once_and_logs_it(fake_device):
     assert len(said) == 1 and said[0].startswith("[backend] auto chose cpu: 8 replicas")
     assert reproduce.auto_backend("cpu", iter(grids), 2, said.append) == "cpu"
     assert len(said) == 1  # an explicit backend: nothing to say
+
+
+def test_a_resumed_reproduction_chooses_from_what_is_left(fake_device, tmp_path, monkeypatch):
+    from diffsweep.config import loads_sweep
+
+    text = ('name = "{}"\nbuilder = "kaur_vin"\nseeds = {}\n[fixed]\nn_flows = 1\n'
+            'duration_s = 2.0\nwarmup_s = 0.5\n[axes]\nt_on_ms = [0.4, 40.0]\n')
+    cfgs = {"a": loads_sweep(text.format("a", 2)), "b": loads_sweep(text.format("b", 3))}
+    (tmp_path / "a" / "chunks" / "0").mkdir(parents=True)  # a's results stored: left is b
+    grids = reproduce._unstored_grids(cfgs, tmp_path)
+    assert list(grids) == ["b"] and len(grids["b"]) == 6
+    weighed = []
+    monkeypatch.setattr(backend_choice, "choose",
+                        lambda work, threads: weighed.append(work) or ("cpu", "auto chose cpu"))
+    reproduce.auto_backend("auto", grids.values(), 2, lambda *a: None)
+    # the choice weighs b's 6 replicas, not a's stored 4 beside them
+    assert [w.replicas for w in weighed] == [6]
+    assert list(reproduce._unstored_grids(cfgs, tmp_path / "new")) == ["a", "b"]
 
 
 def test_a_quick_reproduction_on_a_gpu_machine(fake_device, tmp_path, capsys, monkeypatch):

@@ -402,8 +402,6 @@ def _run_round(plan: _Plan, todo: dict, out: Path, backend, threads, progress, l
     from .family_run import family_interrupted  # noqa: PLC0415
 
     cfgs = {k: _cell_cfgs(plan, plan.cells[k], seeds) for k, seeds in todo.items()}
-    backend = reproduce.auto_backend(backend, (c.make_grid() for by in cfgs.values()
-                                               for c in by.values()), threads, log, "[atlas]")
     grids = {}  # "cell/sweep" -> the seeds with nothing stored at any point
     for k, by_sweep in cfgs.items():
         for n, cfg in by_sweep.items():
@@ -413,6 +411,11 @@ def _run_round(plan: _Plan, todo: dict, out: Path, backend, threads, progress, l
             new = [s for s in cfg.seeds if s not in have]
             if new:
                 grids[f"{k}/{n}"] = dataclasses.replace(cfg, seeds=new).make_grid()
+    # auto: by the predicted time of the seeds left to run (all of the round's when each has
+    # some stored: a stopped chunk's rest)
+    backend = reproduce.auto_backend(backend, grids.values() if grids else
+                                     (c.make_grid() for by in cfgs.values() for c in by.values()),
+                                     threads, log, "[atlas]")
     pre, stopped = {}, False
     if grids:
         pre, stopped, _ = reproduce.one_engine_call(grids, backend, threads, progress, log,

@@ -117,14 +117,17 @@ def _engine_limits() -> dict:
 
 
 def plan_chunks(grid, rows: pd.DataFrame, memory_budget_bytes: int,
-                max_replicas: int, info: dict | None = None) -> tuple[list[pd.DataFrame], dict]:
+                max_replicas: int, info: dict | None = None,
+                group_repeats: bool = True) -> tuple[list[pd.DataFrame], dict]:
     """Split ``rows`` (replica rows: point, seed, grid columns) into chunks of at most
     ``max_replicas`` replicas whose estimated memory fits ``memory_budget_bytes``; rows of points
     with the same shape are kept together (groups in order of first appearance, the given row
     order within a group). Repeats (rows of points that build the same scenario, an axis moot
     there, with the same seed) are put side by side and kept in one chunk where they fit, since
     ``engine.simulate`` runs a chunk's repeats once (``diffsweep.repeats``); a grid without
-    repeats keeps the given order. ``info``: a cache point -> ``point_info`` (filled as needed).
+    repeats keeps the given order, as does every grid with ``group_repeats`` False (what
+    benchmarks/repeats.py counts as before the grouping). ``info``: a cache point ->
+    ``point_info`` (filled as needed).
     Returns the chunks and facts for ``meta``."""
     if rows.empty:
         return [], {"bytes_per_replica": 0, "chunks": 0}
@@ -138,7 +141,7 @@ def plan_chunks(grid, rows: pd.DataFrame, memory_budget_bytes: int,
     for p in upoints:
         group_of.setdefault(info[p][0], len(group_of))
     group = np.array([group_of[info[p][0]] for p in points.tolist()])
-    twin = _twins(grid, upoints)
+    twin = _twins(grid, upoints) if group_repeats else None
     run = None  # per row: its repeats' class (same scenario, same seed), when there are repeats
     if twin is not None:
         cls = np.array([twin[p] for p in points.tolist()], dtype=np.int64)

@@ -110,7 +110,6 @@ def _relay(control, subs: dict, done: threading.Event) -> None:
             if control.stop_requested:
                 for c in subs.values():
                     c.request_stop()
-            control._words[1] = sum(int(c._words[1]) for c in subs.values())
-            control._total = sum(int(c._total) for c in subs.values())
+            control.add_up(subs.values())
         if finished:
             return

@@ -261,9 +261,12 @@ def _reproduce(spec, out: Path, chosen, names, cfgs, quick, backend, progress, t
                 f"from these results and this diffsweep: kept as they are "
                 f"({time.perf_counter() - t_all:.1f} s; --redraw draws them again)")
             return out / "report.md", out / "report.html", kept
-    # one backend for the family call and every sweep's store (auto: by the predicted time)
-    backend = auto_backend(backend, (cfg.make_grid() for cfg in cfgs.values()), threads, log)
-    pre, stopped = _family_call(cfgs, out, backend, threads, progress, timings, log)
+    # one backend for the family call and every sweep's store (auto: by the predicted time of
+    # what is left to run: the sweeps with nothing stored, or, when every sweep has some, all)
+    grids = _unstored_grids(cfgs, out)
+    backend = auto_backend(backend, grids.values() if grids else
+                           (cfg.make_grid() for cfg in cfgs.values()), threads, log)
+    pre, stopped = _family_call(grids, backend, threads, progress, timings, log)
     from .figures import shared_combine  # noqa: PLC0415
     with shared_combine():
         runs = _Runs(cfgs, out, parallel=not stopped and _parallel(jobs, chosen))
@@ -533,20 +536,21 @@ FAMILY_MEMORY_FRACTION = 0.5
 FAMILY_COPIES = 2
 
 
-def _family_call(cfgs: dict, out: Path, backend: str, threads, progress, timings: dict, log):
-    """Every replica of the sweeps that have nothing stored yet, in one engine call
-    (``runner.run_family``): a GPU launch lasts as long as its slowest replica, so one per sweep
-    (a family of 20 sweeps) would cost 20 such spans. Sweeps with results already (a resumed
-    reproduction) run on their own. Skipped when the replicas' arrays would not fit in
-    FAMILY_MEMORY_FRACTION of a chunk's memory budget. Returns (name -> Results, stopped)."""
+def _unstored_grids(cfgs: dict, out: Path) -> dict:
+    """name -> Grid of the sweeps of ``cfgs`` with nothing stored under ``out`` yet."""
     from .store import CHUNKS  # noqa: PLC0415
 
-    grids = {}
-    for name, cfg in cfgs.items():
-        chunks = out / name / CHUNKS
-        if chunks.is_dir() and any(chunks.iterdir()):
-            continue
-        grids[name] = cfg.make_grid()
+    return {name: cfg.make_grid() for name, cfg in cfgs.items()
+            if not ((out / name / CHUNKS).is_dir() and any((out / name / CHUNKS).iterdir()))}
+
+
+def _family_call(grids: dict, backend: str, threads, progress, timings: dict, log):
+    """Every replica of ``grids`` (the sweeps with nothing stored yet: ``_unstored_grids``) in
+    one engine call (``runner.run_family``): a GPU launch lasts as long as its slowest replica,
+    so one per sweep (a family of 20 sweeps) would cost 20 such spans. Sweeps with results
+    already (a resumed reproduction) run on their own. Skipped when the replicas' arrays would
+    not fit in FAMILY_MEMORY_FRACTION of a chunk's memory budget. Returns (name -> Results,
+    stopped)."""
     if not grids:
         return {}, False
     pre, stopped, seconds = one_engine_call(grids, backend, threads, progress, log,

@@ -33,6 +33,15 @@ class RunControl:
         """(replica-slots done, replica-slots in the call); readable while it runs."""
         return int(self._words[1]), int(self._total)
 
+    def add_up(self, parts) -> None:
+        """This control's progress set to the sum of ``parts``' (RunControls of the pieces one
+        call was split into: diffsweep.hybrid), for whoever reads this one."""
+        done = total = 0
+        for c in parts:
+            d, t = c.progress()
+            done, total = done + d, total + t
+        self._words[1], self._total = done, total
+
     def _start(self, total_slots: int) -> None:
         self._words[1:] = 0
         self._total = int(total_slots)
