@@ -18,6 +18,8 @@
 # A development session lent a device has 15 minutes in all, the machine's start included:
 # one call of ~7 minutes, the numbers that decide most first (issue 21's targets):
 #   STEPS="build session" bash benchmarks/gpu.sh                 (~1 + 0.5 + 3-4 + 1-2)
+# Last, every call: issue 21's targets, each met / NOT MET / not measured from the logs in
+# $OUT (benchmarks/targets.py; OUT/targets.json).
 # `session`: CPU = CUDA on tests/test_gpu.py; the full Kaur & Vin family's one engine call on
 # cuda, cuda+cpu and the CPU cores, tables compared (auto_backend.py --full); every paper's
 # quick family on the three (auto's constants again).
@@ -210,4 +212,7 @@ PY
 elif want icache; then
   log "ncu not found: no instruction counts"
 fi
+# issue 21's targets against what this call measured (and earlier calls into the same $OUT;
+# `python3 benchmarks/targets.py OUT1 OUT2 ...` puts several calls' folders together)
+python3 benchmarks/targets.py "$OUT" 2>&1 | grep -E "^target|^issue" | tee -a "$OUT/gpu-summary.txt"
 log "done"

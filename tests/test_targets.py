@@ -1,0 +1,98 @@
+"""benchmarks/targets.py: issue 21's targets read from what gpu.sh's calls left, checked on the
+recorded GPU runs in benchmarks/results (their numbers are in benchmarks/gpu.md) and on
+hand-made logs for a cut run and a mismatch."""
+import json
+import shutil
+from pathlib import Path
+
+import script_module
+
+RESULTS = Path(__file__).resolve().parent.parent / "benchmarks" / "results"
+
+
+def by_target(res: dict) -> dict:
+    """target text up to its first " (" -> its row"""
+    return {r["target"].split(" (")[0]: r for r in res["targets"]}
+
+
+ENGINE = "full reproduce kaur-vin on cuda: engine <= 15 s"
+E2E = "full reproduce kaur-vin on cuda: end to end <= 30 s"
+RATIO = "full reproduce kaur-vin: cuda >= 5x the CPU cores"
+BITS = "CPU = CUDA bit-identical"
+THROUGHPUT = "64-flow replicas >= 1e+09 replica-slots/s at >= 32,768 replicas"
+
+
+def test_the_recorded_h200_calls_read_as_gpu_md_has_them(tmp_path, capsys):
+    d = tmp_path / "h200"
+    shutil.copytree(RESULTS / "gpu-h200-2026-11-26", d)
+    script_module.run_main("targets", str(d))
+    printed = capsys.readouterr().out
+    res = json.loads((d / "targets.json").read_text())
+    assert res["machine"].startswith("NVIDIA H200")
+    t = by_target(res)
+    # gpu.md, 2026-11-26 (H200): the full family's engine call 107.0 s on cuda; the command
+    # 121.0 s on cuda and 84.8 s on the 16 cores; every verdicts.json the same
+    assert t[ENGINE]["measured"] == "107.0 s" and t[ENGINE]["verdict"] == "NOT MET"
+    assert t[E2E]["measured"] == "121.0 s" and t[E2E]["verdict"] == "NOT MET"
+    ratio = t[RATIO]
+    assert ratio["measured"].startswith("0.70x (84.8 s") and ratio["verdict"] == "NOT MET"
+    bits = t[BITS]
+    assert bits["verdict"] == "met" and "46 passed" in bits["measured"]
+    assert "full verdicts.json: cuda == cpu" in bits["measured"]
+    quick = t["lee-jeong quick reproduction faster on cuda than the cores"]
+    assert quick["measured"] == "cuda 3.6 s, cores 2.5 s" and quick["verdict"] == "NOT MET"
+    assert t[THROUGHPUT]["verdict"] == "not measured"
+    assert "target NOT MET      full reproduce kaur-vin on cuda: engine <= 15 s: 107.0 s" in printed
+
+
+def test_throughput_from_the_h100_call_and_later_folders_win(tmp_path):
+    targets = script_module.load("targets")
+    h100 = tmp_path / "h100"
+    shutil.copytree(RESULTS / "gpu-h100-2026-11-25", h100)
+    # 93 M replica-slots/s for 64-flow replicas at 32,768 (gpu.md, 2026-11-25)
+    rate, n = targets.throughput_64([h100])
+    assert n == 32768 and 9.2e7 < rate < 9.4e7
+    t = by_target(targets.targets([tmp_path / "none", h100]))
+    assert t[THROUGHPUT]["verdict"] == "NOT MET"
+    # a later folder's file is the one read
+    later = tmp_path / "later"
+    later.mkdir()
+    rows = json.loads((h100 / "gpu-throughput-cuda.json").read_text())
+    for r in rows["rows"]:
+        r["replica_slots_per_s"] *= 20
+    (later / "gpu-throughput-cuda.json").write_text(json.dumps(rows))
+    assert targets.throughput_64([h100, later])[0] == 20 * rate
+    assert targets.throughput_64([later, h100])[0] == rate
+
+
+def test_nothing_measured_says_so(tmp_path):
+    targets = script_module.load("targets")
+    res = targets.targets([tmp_path])
+    assert {r["verdict"] for r in res["targets"]} == {"not measured"}
+    assert len(res["targets"]) == 1 + 3 + 5 + 1
+
+
+def test_a_cut_run_and_differing_tables_are_not_met(tmp_path):
+    targets = script_module.load("targets")
+    (tmp_path / "gpu-summary.txt").write_text(
+        "== 10:00:00 machine: a GPU; 16 CPU threads\n"
+        "== 10:04:00 reproduce_full_cuda rc=124 wall=240.0 s\n"
+        "== 10:05:00 reproduce_full_cpu rc=0 wall=60.0 s\n")
+    (tmp_path / "reproduce_full_cuda.log").write_text(
+        "[family] 20 sweeps, 10560 replicas in one engine call\n")
+    (tmp_path / "reproduce_full_cpu.log").write_text(
+        "[family] 20 sweeps, 10560 replicas in one engine call\n"
+        "[family] 10560 replicas in 50.0 s\nwrote r.md and r.html in 59.0 s\n")
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "auto-backend-x.json").write_text(json.dumps({"families": [
+        {"paper": "kaur_vin", "quick": False, "measured_s": {"cuda": 20.0, "cpu": 50.0},
+         "digest": {"cuda": "a", "cpu": "b"}, "same_tables": False}]}))
+    t = by_target(targets.targets([tmp_path]))
+    bits = t[BITS]
+    assert bits["verdict"] == "NOT MET" and "MISMATCH" in bits["measured"]
+    # the engine call from the session's JSON, the reproduction having been cut before its own
+    assert t[ENGINE]["measured"] == "20.0 s" and t[ENGINE]["verdict"] == "NOT MET"
+    # cut after 240 s: more than the 30 s allowed, so not met, though never finished
+    assert t[E2E]["verdict"] == "NOT MET"
+    assert t[E2E]["measured"] == "did not finish (rc=124 after 240.0 s)"
+    assert t[RATIO]["verdict"] == "not measured"
