@@ -87,9 +87,21 @@ def test_a_cut_run_and_differing_tables_are_not_met(tmp_path):
     (tmp_path / "full" / "auto-backend-x.json").write_text(json.dumps({"families": [
         {"paper": "kaur_vin", "quick": False, "measured_s": {"cuda": 20.0, "cpu": 50.0},
          "digest": {"cuda": "a", "cpu": "b"}, "same_tables": False}]}))
+    # step auto's quick families (engine calls only, no reproduction timed)
+    (tmp_path / "auto-backend-x.json").write_text(json.dumps({"families": [
+        {"paper": "lee_jeong", "quick": True, "measured_s": {"cuda": 0.7, "cpu": 0.2},
+         "digest": {"cuda": "c", "cpu": "c"}, "same_tables": True},
+        {"paper": "rossi", "quick": True, "measured_s": {"cuda": 0.4, "cpu": 0.5},
+         "digest": {"cuda": "d", "cpu": "d"}, "same_tables": True}]}))
     t = by_target(targets.targets([tmp_path]))
+    lj, rossi = (t[f"{p} quick reproduction faster on cuda than the cores"]
+                 for p in ("lee-jeong", "rossi"))
+    assert lj == {"target": lj["target"], "measured": "engine calls: cuda 0.7 s, cores 0.2 s",
+                  "verdict": "NOT MET"}
+    assert rossi["verdict"] == "met"
     bits = t[BITS]
     assert bits["verdict"] == "NOT MET" and "MISMATCH" in bits["measured"]
+    assert "auto-backend-x.json rossi: same tables" in bits["measured"]
     # the engine call from the session's JSON, the reproduction having been cut before its own
     assert t[ENGINE]["measured"] == "20.0 s" and t[ENGINE]["verdict"] == "NOT MET"
     # cut after 240 s: more than the 30 s allowed, so not met, though never finished
