@@ -118,6 +118,22 @@ def test_a_stop_reaches_both_parts_and_keeps_their_finished_replicas(device, mon
     same_tables(part, full)
 
 
+def test_a_control_adds_up_its_parts_progress():
+    from diffsweep.run_control import RunControl
+
+    g = small_grid()
+    parts = [RunControl(), RunControl()]
+    for ctl, seeds in zip(parts, ([1], [2, 3])):
+        simulate([g.scenario(0, s) for s in seeds], seeds, backend="cpu", control=ctl)
+    (d1, t1), (d2, t2) = (c.progress() for c in parts)
+    assert d1 == t1 > 0 and d2 == t2 == 2 * t1  # every slot of the run done
+    whole = RunControl()
+    whole.add_up(parts)
+    assert whole.progress() == (d1 + d2, t1 + t2)
+    whole.add_up([])
+    assert whole.progress() == (0, 0)
+
+
 def test_an_error_in_one_part_stops_the_other_and_is_raised(device, monkeypatch):
     def broken(*a, **k):
         raise RuntimeError("device lost")
