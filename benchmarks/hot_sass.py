@@ -29,7 +29,10 @@ Printed and written (<out>/hot-sass-<commit>-<arch>.json), per case:
     Nsight Compute's instructions executed over the launch's replica-slots);
   * hot_instructions / hot_lines / hot_kib: the instructions estimated to run at least
     once per 10 slots, and the 128-byte lines of code holding them: the footprint the
-    instruction caches must hold for a slot to run without fetch stalls.
+    instruction caches must hold for a slot to run without fetch stalls;
+  * hot_in_later_copies: hot instructions in the second and later inlined copies of a source
+    line (a function inlined at several hot call sites): the most that calling such
+    functions instead of inlining them could take off the footprint.
 Needs g++ with gcov, nvcc, cuobjdump/nvdisasm (or the nvidia-cuda-* wheels, as sass.py).
 """
 from __future__ import annotations
@@ -194,6 +197,7 @@ def analyse(ins: list, cpu: dict) -> dict:
         share[key[0]] += count(key[1]) or 0.0
     est, hot = 0.0, []
     by_class, loads, spills = collections.Counter(), collections.Counter(), collections.Counter()
+    copies = collections.defaultdict(collections.Counter)  # hot line -> inline chain -> hot
     for addr, ch, op in ins:
         c0 = count(ch[0]) if ch else None
         if c0 is None or any(c is not None and c < 1e-4 for c in map(count, ch[1:])):
@@ -212,10 +216,14 @@ def analyse(ins: list, cpu: dict) -> dict:
             spills[op] += c0 * w
         if c0 * w >= THRESHOLD:
             hot.append((addr, ch[0][0]))
+            copies[ch[0]][ch[1:]] += 1
     lines = {a // 128 for a, _ in hot}
     return {"est_executed_per_slot": round(est, 1), "hot_instructions": len(hot),
             "hot_lines": len(lines), "hot_kib": round(len(lines) * 128 / 1024, 1),
             "hot_by_file": dict(collections.Counter(f for _, f in hot).most_common()),
+            # hot instructions in a line's second and later inlined copies: what making the
+            # functions they come from calls (noinline) could take off the footprint at most
+            "hot_in_later_copies": sum(sum(c.values()) - max(c.values()) for c in copies.values()),
             "executed_by_class": {k: round(v, 1) for k, v in by_class.most_common()},
             "local_per_slot": {k: round(spills[k], 2) for k in ("LDL", "STL")},
             "loads_by_line": {k: round(v, 2) for k, v in loads.most_common(LOAD_LINES)}}
@@ -247,7 +255,9 @@ def main() -> None:
             cases[str(n)] = r
             print(f"{n:>2} flows: ~{r['est_executed_per_slot']:.0f} SASS instructions executed per "
                   f"replica-slot; hot code {r['hot_instructions']} instructions in "
-                  f"{r['hot_lines']} lines of 128 B ({r['hot_kib']} KiB) of {len(ins)}", flush=True)
+                  f"{r['hot_lines']} lines of 128 B ({r['hot_kib']} KiB) of {len(ins)}; "
+                  f"{r['hot_in_later_copies']} of them in a line's second or later inlined copy",
+                  flush=True)
             print("          by kind: " + ", ".join(f"{k} {v:.0f}" for k, v in
                                              r["executed_by_class"].items())
                   + "; local (spills) LDL {LDL} / STL {STL}".format(**r["local_per_slot"]),

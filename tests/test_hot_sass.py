@@ -77,6 +77,17 @@ def test_the_code_a_slot_runs(hs, tmp_path, monkeypatch):
                                       "store": 2.0, "branch/sync": 1.0}
     assert r["loads_by_line"] == {"model/x.h:5": 2.0}
     assert r["local_per_slot"] == {"LDL": 0.0, "STL": 2.0}  # the cold copy's spill load: never
+    assert r["hot_in_later_copies"] == 0  # the helper's one hot copy
+
+
+def test_a_line_inlined_at_two_hot_sites_counts_its_second_copy(hs, tmp_path, monkeypatch):
+    # the helper (model/x.h:5, 4 instructions) inlined at q.h:20 and q.h:30, both run
+    two = DISASM.replace('engine/q.h", line 30', 'engine/q.h", line 31')
+    monkeypatch.setattr(hs.subprocess, "run", lambda *a, **k: type("R", (), {"stdout": two})())
+    monkeypatch.setattr(hs, "tool", lambda name: name)
+    counts = {**COUNTS, ("engine/q.h", 31): 1.0, ("model/x.h", 5): 3.0}
+    r = hs.analyse(hs.slim_sass(tmp_path, "sm_90", tmp_path), counts)
+    assert r["hot_instructions"] == 16 and r["hot_in_later_copies"] == 4
 
 
 def test_a_path_is_normalised_as_gcov_and_nvdisasm_spell_it(hs):
