@@ -36,10 +36,17 @@ def _read(dirs, name: str) -> str | None:
     return None
 
 
+def _summary(dirs) -> str:
+    """Every folder's gpu-summary.txt, earliest first (a later line wins where two say the
+    same thing: the last match)."""
+    return "\n".join((Path(d) / "gpu-summary.txt").read_text(errors="replace")
+                     for d in dirs if (Path(d) / "gpu-summary.txt").is_file())
+
+
 def step_wall(dirs, step: str) -> tuple[int, float] | None:
     """(exit status, wall seconds) of ``step`` in gpu-summary.txt (the last such line)."""
     m = re.findall(rf"^== \S+ {re.escape(step)} rc=(\d+) wall=([\d.]+) s",
-                   _read(dirs, "gpu-summary.txt") or "", re.M)
+                   _summary(dirs), re.M)
     return (int(m[-1][0]), float(m[-1][1])) if m else None
 
 
@@ -93,9 +100,16 @@ def tables_agree(dirs) -> tuple[bool | None, list[str]]:
         if m:
             seen.append(f"{name}: {m[-1]}")
             ok &= " failed" not in m[-1] and " error" not in m[-1]
-    summary = _read(dirs, "gpu-summary.txt") or ""
+    summary = _summary(dirs)
     for line in re.findall(r"^== \S+ (.*verdicts\.(?:json|csv): .*)$", summary, re.M):
         seen.append(line)
+    # gpu.sh says "<what> verdicts.json: cuda == cpu" only when the two files are the same
+    pairs = {"full": "reproduce_full", **{f"{p} quick": f"reproduce_{p}_quick" for p in PAPERS}}
+    for what, stem in pairs.items():
+        ran = all(_read(dirs, f"{stem}_{b}.log") is not None for b in ("cuda", "cpu"))
+        if ran and f"{what} verdicts.json: cuda == cpu" not in summary:
+            seen.append(f"{what} verdicts.json: cuda and cpu differ, or one was not written")
+            ok = False
     for d in dirs:
         for p in sorted(Path(d).rglob("auto-backend-*.json")):
             for r in json.loads(p.read_text())["families"]:
@@ -103,10 +117,6 @@ def tables_agree(dirs) -> tuple[bool | None, list[str]]:
                     seen.append(f"{p.parent.name}/{p.name} {r['paper']}: "
                                 + ("same tables" if r["same_tables"] else "MISMATCH"))
                     ok &= bool(r["same_tables"])
-    for name in ("reproduce_full_cuda.log", "reproduce_full_cpu.log"):
-        if _read(dirs, name) is not None and "full verdicts.json: cuda == cpu" not in summary:
-            seen.append("full verdicts.json: cuda and cpu not both written, or they differ")
-            ok = False
     return (ok if seen else None), seen
 
 
@@ -128,8 +138,7 @@ def verdict(ok: bool | None) -> str:
 
 
 def targets(dirs) -> dict:
-    summary = _read(dirs, "gpu-summary.txt") or ""
-    machine = re.findall(r"^== \S+ machine: (.*)$", summary, re.M)
+    machine = re.findall(r"^== \S+ machine: (.*)$", _summary(dirs), re.M)
     rows = []
 
     ok, seen = tables_agree(dirs)

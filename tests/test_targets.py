@@ -108,3 +108,33 @@ def test_a_cut_run_and_differing_tables_are_not_met(tmp_path):
     assert t[E2E]["verdict"] == "NOT MET"
     assert t[E2E]["measured"] == "did not finish (rc=124 after 240.0 s)"
     assert t[RATIO]["verdict"] == "not measured"
+
+
+def test_calls_in_several_folders_are_read_together(tmp_path):
+    targets = script_module.load("targets")
+    first, second = tmp_path / "call1", tmp_path / "call2"
+    first.mkdir()
+    second.mkdir()
+    (first / "gpu-summary.txt").write_text(
+        "== 10:00:00 machine: GPU one; 16 CPU threads\n"
+        "== 10:00:09 reproduce_rossi_quick_cuda rc=0 wall=9.0 s\n"
+        "== 10:00:13 reproduce_rossi_quick_cpu rc=0 wall=4.0 s\n"
+        "== 10:00:13 rossi quick verdicts.json: cuda == cpu\n"
+        "== 10:00:20 reproduce_habib_quick_cuda rc=0 wall=6.0 s\n"
+        "== 10:00:27 reproduce_habib_quick_cpu rc=0 wall=7.0 s\n")
+    for p in ("rossi", "habib"):
+        for b in ("cuda", "cpu"):
+            (first / f"reproduce_{p}_quick_{b}.log").write_text("wrote r.md and r.html in 1.0 s\n")
+    (second / "gpu-summary.txt").write_text("== 11:00:00 machine: GPU two; 16 CPU threads\n")
+    res = targets.targets([first, second])
+    assert res["machine"] == "GPU two; 16 CPU threads"
+    t = by_target(res)
+    # the step walls from the first call's summary, not the logs' own 1.0 s
+    assert t["rossi quick reproduction faster on cuda than the cores"]["measured"] == \
+        "cuda 9.0 s, cores 4.0 s"
+    assert t["habib quick reproduction faster on cuda than the cores"]["verdict"] == "met"
+    # habib's verdicts were not said to be the same: a difference (or a file missing)
+    bits = t[BITS]
+    assert bits["verdict"] == "NOT MET"
+    assert "rossi quick verdicts.json: cuda == cpu" in bits["measured"]
+    assert "habib quick verdicts.json: cuda and cpu differ" in bits["measured"]
