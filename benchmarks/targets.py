@@ -106,7 +106,7 @@ def tables_agree(dirs) -> tuple[bool | None, list[str]]:
     # gpu.sh says "<what> verdicts.json: cuda == cpu" only when the two files are the same
     pairs = {"full": "reproduce_full", **{f"{p} quick": f"reproduce_{p}_quick" for p in PAPERS}}
     for what, stem in pairs.items():
-        ran = all(_read(dirs, f"{stem}_{b}.log") is not None for b in ("cuda", "cpu"))
+        ran = all(step_wall(dirs, f"{stem}_{b}") for b in ("cuda", "cpu"))  # gpu.sh ran both
         if ran and f"{what} verdicts.json: cuda == cpu" not in summary:
             seen.append(f"{what} verdicts.json: cuda and cpu differ, or one was not written")
             ok = False
