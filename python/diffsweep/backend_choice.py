@@ -130,7 +130,13 @@ def predict(work: Work, threads: int) -> dict[str, float]:
     """Predicted engine seconds of ``work`` on ``threads`` CPU threads and on the CUDA device."""
     c_us, l_us, g = model()
     return {"cpu": work.replica_slots * c_us * 1e-6 / max(1, threads),
-            "cuda": max(work.longest_slots * l_us * 1e-6, work.replica_slots / g)}
+            "cuda": cuda_s(work.replica_slots, work.longest_slots, l_us, g)}
+
+
+def cuda_s(replica_slots: float, longest_slots: int, l_us: float, g: float) -> float:
+    """Predicted seconds on the device (``l_us`` and ``g``: model()'s second and third): its
+    longest replica's chain of slots, or the device full, whichever is longer."""
+    return max(longest_slots * l_us * 1e-6, replica_slots / g)
 
 
 def choose(work: Work, threads: int) -> tuple[str, str]:
@@ -157,9 +163,8 @@ def predict_both(work: Work, threads: int) -> float:
     """Predicted seconds of ``work`` split between the device and ``threads`` CPU threads
     (``assign``): their rates added, but never under the device's floor (its longest replica's
     slots, when it holds that replica)."""
-    c_us, l_us, g = model()
-    return max(work.replica_slots / (g + max(1, threads) / (c_us * 1e-6)),
-               work.longest_slots * l_us * 1e-6)
+    c_us, l_us, g = model()  # the device as fast as itself and the threads together
+    return cuda_s(work.replica_slots, work.longest_slots, l_us, g + max(1, threads) / (c_us * 1e-6))
 
 
 def assign(slots, threads: int) -> tuple[list[int], list[int]]:
@@ -173,7 +178,7 @@ def assign(slots, threads: int) -> tuple[list[int], list[int]]:
     g_long = 0
     for i in sorted(range(len(slots)), key=lambda k: -slots[k]):
         s = slots[i]
-        t_gpu = max(max(g_long, s) * l_us * 1e-6, (g_sum + s) / g)
+        t_gpu = cuda_s(g_sum + s, max(g_long, s), l_us, g)
         if t_gpu < (c_sum + s) * per_slot_cpu:
             gpu.append(i)
             g_sum += s

@@ -131,8 +131,12 @@ _ORDER = ("point", "seed", "flow", "link", "cls_index", "source", "interval", "t
           "start_s", "t_s")
 
 
-def sort_table(df: pd.DataFrame) -> pd.DataFrame:
-    keys = [c for c in _ORDER if c in df.columns]
+#: an engine call's tables: by replica (its place in the call), then as _ORDER
+_ENGINE_ORDER = ("replica", "flow", "link", "cls_index", "source", "interval")
+
+
+def sort_table(df: pd.DataFrame, order=_ORDER) -> pd.DataFrame:
+    keys = [c for c in order if c in df.columns]
     if not keys or df.empty:
         return df.reset_index(drop=True)
     return df.sort_values(keys, kind="stable").reset_index(drop=True)
@@ -143,7 +147,5 @@ def sorted_tables(parts: list[dict]) -> dict:
     stacked and sorted by replica, flow, link, class, source, interval: the order of the parts
     does not show. A part without rows would turn numeric columns into objects: left out
     unless all are empty."""
-    return {k: pd.concat([pt[k] for pt in parts if len(pt[k])] or [parts[0][k]],
-                         ignore_index=True).sort_values(
-        [c for c in ("replica", "flow", "link", "cls_index", "source", "interval")
-         if c in parts[0][k].columns], kind="stable").reset_index(drop=True) for k in parts[0]}
+    return {k: sort_table(pd.concat([pt[k] for pt in parts if len(pt[k])] or [parts[0][k]],
+                                    ignore_index=True), _ENGINE_ORDER) for k in parts[0]}
