@@ -164,7 +164,50 @@ def by_section(r: np.ndarray, stride: int, reps: int, n_slots: int,
     return out
 
 
+# The trace's phases (cuda/core/hd.h, TracePhase): the flow side once a round, then the queue
+# side's phases once a slot, in a slot's order.
+PHASES = ("flow", "timers", "stage", "sources", "delay_lines", "order", "arrive", "serve",
+          "red_avg")
+
+
+def whole_slot(r: np.ndarray) -> np.ndarray:
+    """The trace with the queue side's phases folded into one (phase 1), as the engine marked
+    it before the phases had marks of their own: the whole-slot numbers stay comparable."""
+    f = r.copy()
+    f["phase"] = np.minimum(f["phase"], 1)
+    return f
+
+
+def by_phase(r: np.ndarray, stride: int, reps: int, n_slots: int) -> dict:
+    """Each phase on its own (issue 43): requests per replica-slot for a warp of all `reps`
+    and for a lone replica, their ratio (the warp-union factor: a warp's requests in a slot
+    over one replica's), and sectors per replica-slot by layout at `reps` a warp. Summed
+    over the phases, the requests are the whole slot's with a request never spanning two
+    phases (a phase-major slot reconverges its warp at each phase's start)."""
+    out = {}
+    for p, name in enumerate(PHASES):
+        mine = r[r["phase"] == p]
+        if not len(mine):
+            continue
+        row = {}
+        for warp in (reps, 1):
+            j, req, _ = requests(mine, warp)
+            n_req = int(req.max()) + 1
+            row[f"requests_per_replica_slot_{warp}"] = n_req / (reps * n_slots)
+            if warp == reps:
+                wj, ww, wreq, _, _ = words(mine, j, req)
+                for lay in LAYOUTS:
+                    a = address(lay, wj, ww, stride, warp)
+                    sec = np.unique(np.stack([wreq, a // 32], axis=1), axis=0)
+                    row[f"sectors_per_replica_slot_{lay}"] = len(sec) / (reps * n_slots)
+        row["union"] = (row[f"requests_per_replica_slot_{reps}"] * reps
+                        / row["requests_per_replica_slot_1"])
+        out[name] = row
+    return out
+
+
 def analyse(r: np.ndarray, stride: int, reps: int, n_slots: int) -> dict:
+    r = whole_slot(r)
     res = {}
     for warp in (reps, 8, 1):
         if warp > reps:
@@ -206,10 +249,11 @@ def main() -> None:
             res = analyse(r, stride, a.replicas, a.slots)
             res["accesses_per_replica_slot"] = len(r) / (a.replicas * a.slots)
             res["state_bytes"] = stride
-            res["by_section"] = by_section(r, stride, a.replicas, a.slots, sections)
+            res["by_section"] = by_section(whole_slot(r), stride, a.replicas, a.slots, sections)
+            res["by_phase"] = by_phase(r, stride, a.replicas, a.slots)
             result["cases"][str(n)] = res
             for warp, row in res.items():
-                if not isinstance(row, dict) or warp == "by_section":
+                if not isinstance(row, dict) or warp in ("by_section", "by_phase"):
                     continue
                 print(f"{n:2d} flows, {warp:>2s} a warp: {row['requests_per_replica_slot']:6.1f} "
                       "requests per replica-slot; sectors per request / lines per replica-slot: "
@@ -221,6 +265,14 @@ def main() -> None:
                                     key=lambda kv: -kv[1]["requests_per_replica_slot"]):
                 print(f"    {name:18s} {row['requests_per_replica_slot']:5.2f}  "
                       f"{row['block']:5.2f} / {row['il4']:5.2f} / {row['il16']:5.2f}")
+            print(f"{n:2d} flows, by phase (requests per replica-slot at {a.replicas} a warp "
+                  "and alone, union factor; sectors per replica-slot block / il4 / il16):")
+            for name, row in res["by_phase"].items():
+                print(f"    {name:12s} {row[f'requests_per_replica_slot_{a.replicas}']:6.2f} "
+                      f"{row['requests_per_replica_slot_1']:7.2f}  {row['union']:5.2f}x  "
+                      f"{row['sectors_per_replica_slot_block']:6.1f} / "
+                      f"{row['sectors_per_replica_slot_il4']:6.1f} / "
+                      f"{row['sectors_per_replica_slot_il16']:6.1f}")
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"coalesce-{commit}.json"

@@ -60,3 +60,34 @@ def test_a_16_byte_read_spans_words_and_the_granule_decides_its_lines(co):
     assert set(co.address("il16", lanes, w, STRIDE, 32) // 128) == {4}
     assert list(co.address("block", lanes, w, STRIDE, 32)) == [3 * STRIDE + 16 + 4 * i
                                                                  for i in range(4)]
+
+
+def _phased(co, rows):
+    r = np.zeros(len(rows), dtype=co.REC)
+    for i, (block, phase, t, pc, off, size) in enumerate(rows):
+        r[i] = (pc, block, t, off, phase, size, 0, 0)
+    return r
+
+
+def test_by_phase_union_factor_and_the_whole_slot_folds_the_queue_phases(co):
+    # slot 5. Phase "arrive" (6): A runs instruction 4 twice, B once (their first runs share a
+    # request): 2 warp requests against 3 lone ones. Phase "serve" (7): both run instruction
+    # 4 once (its k restarts in a new phase), one request against 2.
+    r = _phased(co, [(0x1000, 6, 5, 4, 0, 4), (0x1000, 6, 5, 4, 8, 4), (0x9000, 6, 5, 4, 0, 4),
+                     (0x1000, 7, 5, 4, 64, 4), (0x9000, 7, 5, 4, 64, 4)])
+    ph = co.by_phase(r, STRIDE, 2, 1)
+    assert set(ph) == {"arrive", "serve"}
+    assert ph["arrive"]["requests_per_replica_slot_2"] == pytest.approx(2 / 2)
+    assert ph["arrive"]["requests_per_replica_slot_1"] == pytest.approx(3 / 2)
+    assert ph["arrive"]["union"] == pytest.approx(2 * 2 / 3)
+    assert ph["serve"]["union"] == pytest.approx(1.0)
+    # block layout: A's words 0 and 2 in one sector of its block, B's word 0 in its own
+    assert ph["arrive"]["sectors_per_replica_slot_block"] == pytest.approx(3 / 2)
+    # il4: word 64 / 4 = 16 of both replicas is bytes 128-135, one sector
+    assert ph["serve"]["sectors_per_replica_slot_il4"] == pytest.approx(1 / 2)
+    # The whole slot (one queue phase): instruction 4's runs counted across the phases, so
+    # B's serve run (its 2nd) shares a request with A's second arrive run, and A's serve run
+    # (its 3rd) is alone; apart, each serve run shares one with the other's.
+    j, req, _ = co.requests(co.whole_slot(r), 2)
+    assert req[0] == req[2] and req[1] == req[4] and len(set(req)) == 3
+    assert set(co.whole_slot(r)["phase"]) == {1}

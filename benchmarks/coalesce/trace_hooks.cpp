@@ -17,7 +17,7 @@ struct Rec {
   uint64_t block;  // the replica's state block
   uint32_t t;      // the mark's slot: the slot (queue side) or the round's horizon (flow side)
   uint32_t off;    // byte offset in the block
-  uint8_t phase;   // 0 flow side, 1 queue side
+  uint8_t phase;   // TracePhase (core/hd.h): 0 flow side, 1-8 the queue side's phases
   uint8_t size;    // bytes accessed
   uint8_t store;   // 1 store, 0 load
   uint8_t pad;

@@ -64,6 +64,21 @@
 // benchmarks/coalesce.py builds the CPU engine with DS_TRACE_MEM to trace which state bytes a
 // task's replicas touch at each point of their rounds (a model of a warp's memory requests);
 // in every other build the marks are nothing.
+// The parts of a round the marks name (issue 43: a slot as phases), in the order a slot runs
+// them: the flow side once a round, then the queue side's phases once a slot. A mark's
+// number is its trace phase; coalesce.py folds the queue side's back into one for the whole
+// slot, and reports each phase on its own.
+enum TracePhase : int {
+  kTrFlow = 0,         // flow events of a round (engine/flow_side.h)
+  kTrTimers = 1,       // a slot's start: delayed-ACK timers (engine/queue_side.h: queue_slot)
+  kTrStage = 2,        // the lanes' due emissions staged
+  kTrSources = 3,      // on-off, CBR and traffic sources
+  kTrDelayLines = 4,   // multi-hop delay lines due
+  kTrOrder = 5,        // same-slot arrivals ordered (tie-break)
+  kTrArrive = 6,       // arrivals: markers, AQM, enqueue or drop
+  kTrServe = 7,        // link service, departures, deliveries to receivers and their ACKs
+  kTrRedAvg = 8,       // RED's averages integrated (AQM replicas only)
+};
 #ifdef DS_TRACE_MEM
 #include <cstddef>
 #include <cstdint>

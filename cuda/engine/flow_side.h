@@ -75,7 +75,7 @@ DS_HD inline void flow_events(Replica DS_REF x, int f, uint32_t now) {
 // Lane k's part of a round: flow events in slots before `horizon`. Leaves in x.lane_t()[k]
 // the slot before which it has done everything.
 DS_HD inline void flow_phase(Replica DS_REF x, int k, uint32_t horizon, int32_t emit_need) {
-  DS_TRACE_AT(x, 0, horizon);
+  DS_TRACE_AT(x, kTrFlow, horizon);
   x.lane = k;
   const int32_t root = x.shape().lanes + k;
   const Ring<Packet> e = x.emit_ring(k);

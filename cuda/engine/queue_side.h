@@ -537,7 +537,7 @@ struct SlotInputs {
 };
 
 DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInputs& si) {
-  DS_TRACE_AT(x, 1, now);
+  DS_TRACE_AT(x, kTrTimers, now);
   x.measuring = (int64_t)now >= si.warmup_slot;
   if (now >= x.hdr()->peak_due) count_starts(x, now);  // transfers starting now (traffic only)
   while (x.rxtree().min_key() <= now) {  // delayed-ACK timers
@@ -546,9 +546,12 @@ DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInput
     x.rxtree().set(f, kNeverSlot);
     x.push_ack(f, x.rcv(f).rcv_next - 1, now);
   }
+  DS_TRACE_AT(x, kTrStage, now);
   for (int k = 0; k < si.lanes; ++k)  // lanes own ascending blocks: flow order
     x.stage_emitted(k, now);
+  DS_TRACE_AT(x, kTrSources, now);
   for (int s = 0; s < si.n_sources; ++s) source_step(x, s, now);
+  DS_TRACE_AT(x, kTrDelayLines, now);
   const int nl = si.n_links;
   for (int l = 0; l < nl; ++l) {
     if (x.links()[l].dline.count == 0) continue;  // (single-hop routes: always)
@@ -568,10 +571,14 @@ DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInput
       dl.pop_front();
     }
   }
+  DS_TRACE_AT(x, kTrOrder, now);
   if (x.hdr()->stage_count > 1) order_arrivals(x);
+  DS_TRACE_AT(x, kTrArrive, now);
   for (uint32_t i = 0; i < x.hdr()->stage_count; ++i) arrive(x, x.stage()[i], now);
   x.hdr()->stage_count = 0;
+  DS_TRACE_AT(x, kTrServe, now);
   for (int l = 0; l < nl; ++l) serve_link(x, l, now);
+  DS_TRACE_AT(x, kTrRedAvg, now);
   if (x.measuring && DS_FEAT(x.hdr()->f_aqm)) {  // RED's average moves every slot; the lengths do not
     for (int l = 0; l < nl; ++l) {
       const int nc = x.links()[l].n_classes;
