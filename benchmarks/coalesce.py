@@ -141,12 +141,13 @@ def address(layout: str, j: np.ndarray, w: np.ndarray, stride: int, warp: int) -
 
 def by_section(r: np.ndarray, stride: int, reps: int, n_slots: int,
                sections: dict[str, int]) -> dict:
-    """For a warp of all `reps`: each part of the state block (engine.state_sections, in
+    """For warps of 32 of the task's replicas (all of them if fewer): each part of the state block (engine.state_sections, in
     block order) with its requests per replica-slot and its sectors per request by layout
     (a request counts for the part of its first access)."""
     names = [k for k, v in sections.items() if v > 0]
     ends = np.cumsum([sections[k] for k in names])
-    j, req, _ = requests(r, reps)
+    warp = min(reps, 32)
+    j, req, _ = requests(r, warp)
     wj, ww, wreq, _, _ = words(r, j, req)
     _, first = np.unique(req, return_index=True)
     part_of_req = np.searchsorted(ends, r["off"][first].astype(np.int64), side="right")
@@ -158,7 +159,7 @@ def by_section(r: np.ndarray, stride: int, reps: int, n_slots: int,
         sel = np.isin(wreq, mine)
         row = {"requests_per_replica_slot": len(mine) / (reps * n_slots)}
         for lay in LAYOUTS:
-            a = address(lay, wj[sel], ww[sel], stride, reps)
+            a = address(lay, wj[sel], ww[sel], stride, warp)
             row[lay] = len(np.unique(np.stack([wreq[sel], a // 32], axis=1), axis=0)) / len(mine)
         out[name] = row
     return out
@@ -178,30 +179,38 @@ def whole_slot(r: np.ndarray) -> np.ndarray:
     return f
 
 
-def by_phase(r: np.ndarray, stride: int, reps: int, n_slots: int) -> dict:
-    """Each phase on its own (issue 43): requests per replica-slot for a warp of all `reps`
-    and for a lone replica, their ratio (the warp-union factor: a warp's requests in a slot
-    over one replica's), and sectors per replica-slot by layout at `reps` a warp. Summed
-    over the phases, the requests are the whole slot's with a request never spanning two
-    phases (a phase-major slot reconverges its warp at each phase's start)."""
+def by_phase(r: np.ndarray, stride: int, reps: int, n_slots: int, warp: int = 32) -> dict:
+    """Each phase on its own (issue 43): requests per replica-slot for warps of `warp` of the
+    task's replicas and for a lone replica, their ratio (the warp-union factor: a warp's
+    requests in a slot over one replica's), and sectors per replica-slot by layout at `warp`
+    a warp. Summed over the phases, the requests are the whole slot's with a request never
+    spanning two phases (a phase-major slot reconverges its warp at each phase's start).
+    `packed_union`: the union factor if each phase's work were repacked over all `reps`
+    replicas of the task (a block) into full warps at every (instruction, k-th run): each
+    such run issued ceil(replicas running it / warp) times. A bound on what the anchors'
+    rank-k passes can give: real passes repack at an item's start, not at every branch."""
+    warp = min(warp, reps)
     out = {}
     for p, name in enumerate(PHASES):
         mine = r[r["phase"] == p]
         if not len(mine):
             continue
         row = {}
-        for warp in (reps, 1):
-            j, req, _ = requests(mine, warp)
+        for w in (warp, 1):
+            j, req, _ = requests(mine, w)
             n_req = int(req.max()) + 1
-            row[f"requests_per_replica_slot_{warp}"] = n_req / (reps * n_slots)
-            if warp == reps:
+            row[f"requests_per_replica_slot_{w}"] = n_req / (reps * n_slots)
+            if w == warp:
                 wj, ww, wreq, _, _ = words(mine, j, req)
                 for lay in LAYOUTS:
-                    a = address(lay, wj, ww, stride, warp)
+                    a = address(lay, wj, ww, stride, w)
                     sec = np.unique(np.stack([wreq, a // 32], axis=1), axis=0)
                     row[f"sectors_per_replica_slot_{lay}"] = len(sec) / (reps * n_slots)
-        row["union"] = (row[f"requests_per_replica_slot_{reps}"] * reps
-                        / row["requests_per_replica_slot_1"])
+        lone = row["requests_per_replica_slot_1"]
+        row["union"] = row[f"requests_per_replica_slot_{warp}"] * warp / lone
+        _, req, _ = requests(mine, reps)  # the task's replicas as one group
+        running = np.bincount(req)  # each replica's k-th run of an instruction: one access
+        row["packed_union"] = float(np.ceil(running / warp).sum()) * warp / (lone * reps * n_slots)
         out[name] = row
     return out
 
@@ -209,9 +218,7 @@ def by_phase(r: np.ndarray, stride: int, reps: int, n_slots: int) -> dict:
 def analyse(r: np.ndarray, stride: int, reps: int, n_slots: int) -> dict:
     r = whole_slot(r)
     res = {}
-    for warp in (reps, 8, 1):
-        if warp > reps:
-            continue
+    for warp in sorted({min(reps, 32), min(reps, 8), 1}, reverse=True):
         j, req, _ = requests(r, warp)
         wj, ww, wreq, wt, wph = words(r, j, req)
         n_req = int(req.max()) + 1
@@ -259,17 +266,20 @@ def main() -> None:
                       "requests per replica-slot; sectors per request / lines per replica-slot: "
                       + ", ".join(f"{lay} {row[lay]['sectors_per_request']:.2f} / "
                                   f"{row[lay]['lines_per_replica_slot']:.1f}" for lay in LAYOUTS))
-            print(f"{n:2d} flows, {a.replicas} a warp, by part of the state (requests per "
+            print(f"{n:2d} flows, {min(32, a.replicas)} a warp, by part of the state (requests per "
                   "replica-slot, sectors per request block / il4 / il16):")
             for name, row in sorted(res["by_section"].items(),
                                     key=lambda kv: -kv[1]["requests_per_replica_slot"]):
                 print(f"    {name:18s} {row['requests_per_replica_slot']:5.2f}  "
                       f"{row['block']:5.2f} / {row['il4']:5.2f} / {row['il16']:5.2f}")
-            print(f"{n:2d} flows, by phase (requests per replica-slot at {a.replicas} a warp "
-                  "and alone, union factor; sectors per replica-slot block / il4 / il16):")
+            print(f"{n:2d} flows, by phase (requests per replica-slot at {min(32, a.replicas)} "
+                  "a warp and alone, union factor, repacked over the task; sectors per "
+                  "replica-slot block / il4 / il16):")
             for name, row in res["by_phase"].items():
-                print(f"    {name:12s} {row[f'requests_per_replica_slot_{a.replicas}']:6.2f} "
-                      f"{row['requests_per_replica_slot_1']:7.2f}  {row['union']:5.2f}x  "
+                w = min(32, a.replicas)
+                print(f"    {name:12s} {row[f'requests_per_replica_slot_{w}']:6.2f} "
+                      f"{row['requests_per_replica_slot_1']:7.2f}  {row['union']:5.2f}x "
+                      f"(packed {row['packed_union']:5.2f}x)  "
                       f"{row['sectors_per_replica_slot_block']:6.1f} / "
                       f"{row['sectors_per_replica_slot_il4']:6.1f} / "
                       f"{row['sectors_per_replica_slot_il16']:6.1f}")

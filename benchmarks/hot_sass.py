@@ -32,7 +32,10 @@ Printed and written (<out>/hot-sass-<commit>-<arch>.json), per case:
     instruction caches must hold for a slot to run without fetch stalls;
   * hot_in_later_copies: hot instructions in the second and later inlined copies of a source
     line (a function inlined at several hot call sites): the most that calling such
-    functions instead of inlining them could take off the footprint.
+    functions instead of inlining them could take off the footprint;
+  * by_phase: the same per phase of a slot (issue 43), an instruction's phase read from its
+    inline chain's frame in queue_slot's body and the engine's trace marks there (core/hd.h
+    TracePhase), `flow` for the flow side, `round` for the round loop and kernel.
 Needs g++ with gcov, nvcc, cuobjdump/nvdisasm (or the nvidia-cuda-* wheels, as sass.py).
 """
 from __future__ import annotations
@@ -186,7 +189,37 @@ def op_class(op: str) -> str:
     return "alu/other"
 
 
-def analyse(ins: list, cpu: dict) -> dict:
+QUEUE_SIDE = "engine/queue_side.h"
+
+
+def slot_phases(src: Path) -> tuple[list[tuple[int, str]], int]:
+    """Where queue_slot's phases start (the engine's trace marks, core/hd.h TracePhase: a
+    line and its phase, by the name coalesce.py gives it) and the line ending its body."""
+    lines = (src / "cuda" / QUEUE_SIDE).read_text().splitlines()
+    start = next(i for i, t in enumerate(lines, 1) if re.search(r"\bvoid queue_slot\(", t))
+    end = next(i for i, t in enumerate(lines, 1) if i > start and t.startswith("}"))
+    marks = []
+    for i in range(start, end):
+        m = re.search(r"DS_TRACE_AT\(x, kTr(\w+),", lines[i - 1])
+        if m:
+            marks.append((i, re.sub(r"(?<!^)([A-Z])", r"_\1", m.group(1)).lower()))
+    return marks, end
+
+
+def phase_of(chain: tuple, marks: list[tuple[int, str]], end: int) -> str:
+    """The phase of a slot an instruction belongs to: through its frame in queue_slot's body,
+    the last mark before that line; `flow` for the flow side; `round` for the rest (the
+    round loop, the kernel's own code)."""
+    for f, line in chain:
+        if f == QUEUE_SIDE and marks[0][0] <= line <= end:
+            return [name for at, name in marks if at <= line][-1]
+    if any(f == "engine/flow_side.h" for f, _ in chain):
+        return "flow"
+    return "round"
+
+
+def analyse(ins: list, cpu: dict, phases: tuple | None = None) -> dict:
+    """`phases`: slot_phases' answer, to split the counts by phase of a slot (issue 43)."""
     files = {k[0] for k in cpu}
 
     def count(frame):
@@ -198,6 +231,7 @@ def analyse(ins: list, cpu: dict) -> dict:
     est, hot = 0.0, []
     by_class, loads, spills = collections.Counter(), collections.Counter(), collections.Counter()
     copies = collections.defaultdict(collections.Counter)  # hot line -> inline chain -> hot
+    ph_est, ph_hot = collections.Counter(), collections.defaultdict(list)
     for addr, ch, op in ins:
         c0 = count(ch[0]) if ch else None
         if c0 is None or any(c is not None and c < 1e-4 for c in map(count, ch[1:])):
@@ -209,6 +243,10 @@ def analyse(ins: list, cpu: dict) -> dict:
         elif len(ch) > 1 and count(ch[1]) is not None and share[ch[0]] > 0:
             w = count(ch[1]) / share[ch[0]]
         est += c0 * w
+        ph = phase_of(ch, *phases) if phases else None
+        ph_est[ph] += c0 * w
+        if ph and c0 * w >= THRESHOLD:
+            ph_hot[ph].append(addr)
         by_class[op_class(op)] += c0 * w
         if op_class(op) == "load":
             loads[f"{ch[0][0]}:{ch[0][1]}"] += c0 * w
@@ -218,7 +256,12 @@ def analyse(ins: list, cpu: dict) -> dict:
             hot.append((addr, ch[0][0]))
             copies[ch[0]][ch[1:]] += 1
     lines = {a // 128 for a, _ in hot}
+    by_phase = {ph: {"est_executed_per_slot": round(ph_est[ph], 1),
+                     "hot_instructions": len(ph_hot[ph]),
+                     "hot_kib": round(len({a // 128 for a in ph_hot[ph]}) * 128 / 1024, 1)}
+                for ph in ph_est if ph}
     return {"est_executed_per_slot": round(est, 1), "hot_instructions": len(hot),
+            **({"by_phase": by_phase} if phases else {}),
             "hot_lines": len(lines), "hot_kib": round(len(lines) * 128 / 1024, 1),
             "hot_by_file": dict(collections.Counter(f for _, f in hot).most_common()),
             # hot instructions in a line's second and later inlined copies: what making the
@@ -249,9 +292,10 @@ def main() -> None:
         d = Path(d)
         so = build_gcov(src, d, args.kernel)
         ins = slim_sass(src, args.arch, d, args.kernel, args.min_blocks)
+        phases = slot_phases(src)
         cases = {}
         for n in (1, 64):
-            r = analyse(ins, per_slot(so, d, n, args.short_s, args.long_s))
+            r = analyse(ins, per_slot(so, d, n, args.short_s, args.long_s), phases)
             cases[str(n)] = r
             print(f"{n:>2} flows: ~{r['est_executed_per_slot']:.0f} SASS instructions executed per "
                   f"replica-slot; hot code {r['hot_instructions']} instructions in "
@@ -262,6 +306,9 @@ def main() -> None:
                                              r["executed_by_class"].items())
                   + "; local (spills) LDL {LDL} / STL {STL}".format(**r["local_per_slot"]),
                   flush=True)
+            print("          by phase (executed per slot, hot KiB): " + ", ".join(
+                f"{ph} {v['est_executed_per_slot']:.0f} / {v['hot_kib']}"
+                for ph, v in r["by_phase"].items()), flush=True)
     rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=src, capture_output=True,
                          text=True).stdout.strip() or "tree"
     out = Path(args.out)

@@ -91,3 +91,15 @@ def test_by_phase_union_factor_and_the_whole_slot_folds_the_queue_phases(co):
     j, req, _ = co.requests(co.whole_slot(r), 2)
     assert req[0] == req[2] and req[1] == req[4] and len(set(req)) == 3
     assert set(co.whole_slot(r)["phase"]) == {1}
+
+
+def test_packed_union_repacks_a_phase_over_the_task(co):
+    # four replicas, warps of two: A and C run instruction 3 in slot 2, B and D do not. Fixed
+    # warps (A, B) and (C, D) issue it twice; repacked, A and C share one warp.
+    r = _phased(co, [(0x1000, 7, 2, 3, 0, 4), (0x5000, 7, 2, 3, 0, 4)])
+    r = np.concatenate([r, _phased(co, [(0x3000, 7, 2, 9, 0, 4), (0x7000, 7, 2, 9, 0, 4)])])
+    # B (0x3000) and D (0x7000) run another instruction (9): blocks sorted A, B, C, D
+    ph = co.by_phase(r, STRIDE, 4, 1, warp=2)["serve"]
+    assert ph["requests_per_replica_slot_1"] == pytest.approx(4 / 4)
+    assert ph["union"] == pytest.approx((4 / 4) * 2 / 1)  # 4 warp requests, each one lane
+    assert ph["packed_union"] == pytest.approx(2 * 2 / 4)  # one full warp per instruction

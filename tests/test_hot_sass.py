@@ -94,3 +94,30 @@ def test_a_path_is_normalised_as_gcov_and_nvdisasm_spell_it(hs):
     assert hs.norm("/w/cuda/engine/../core/mintree.h") == "core/mintree.h"
     assert hs.norm("/w/cuda/engine/../model/../core/pmath.h") == "core/pmath.h"
     assert hs.norm("/usr/local/cuda/include/x.hpp") == "include/x.hpp"
+
+
+def test_the_code_a_slot_runs_by_phase(hs, tmp_path, monkeypatch):
+    monkeypatch.setattr(hs.subprocess, "run", lambda *a, **k: type("R", (), {"stdout": DISASM})())
+    monkeypatch.setattr(hs, "tool", lambda name: name)
+    monkeypatch.setattr(hs, "QUEUE_SIDE", "engine/q.h")
+    # q.h's slot body: a phase "timers" from line 10, "serve" from line 20, ending at 40
+    phases = ([(10, "timers"), (20, "serve")], 40)
+    r = hs.analyse(hs.slim_sass(tmp_path, "sm_90", tmp_path), COUNTS, phases)
+    ph = r["by_phase"]
+    # the loop's line (10) is timers: 8 once a slot in 128-B line 0; the helper's live copy,
+    # inlined at line 20, is serve: 4 twice a slot in line 1; the Philox draw has no frame in
+    # the slot's body: the round's
+    assert ph["timers"] == {"est_executed_per_slot": 8.0, "hot_instructions": 8, "hot_kib": 0.1}
+    assert ph["serve"] == {"est_executed_per_slot": 8.0, "hot_instructions": 4, "hot_kib": 0.1}
+    assert ph["round"]["est_executed_per_slot"] == pytest.approx(0.2)
+    assert sum(v["est_executed_per_slot"] for v in ph.values()) == pytest.approx(
+        r["est_executed_per_slot"], abs=0.1)
+
+
+def test_the_slot_phases_are_read_from_the_engine_in_a_slots_order(hs):
+    marks, end = hs.slot_phases(hs.ROOT)
+    assert [name for _, name in marks] == ["timers", "stage", "sources", "delay_lines", "order",
+                                           "arrive", "serve", "red_avg"]
+    assert [at for at, _ in marks] == sorted(at for at, _ in marks) and marks[-1][0] < end
+    assert hs.phase_of((("engine/flow_side.h", 5),), marks, end) == "flow"
+    assert hs.phase_of((("model/link.h", 5), (hs.QUEUE_SIDE, marks[6][0] + 1)), marks, end) == "serve"
