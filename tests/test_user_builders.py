@@ -104,7 +104,7 @@ def test_registered_name_in_a_sweep_file(tmp_path, monkeypatch):
     # registered as a callable: unmarked functions are trusted when registered in code
     monkeypatch.setitem(config.BUILDERS, "plain", user_builders.unmarked)
     assert loads_sweep('name = "p"\nbuilder = "plain"\n').builder is user_builders.unmarked
-    with pytest.raises(ConfigError, match=r"BUILDERS\['x'\]: \"nomodule\" is not allowed"):
+    with pytest.raises(ConfigError, match=r"BUILDERS\['x'\]: 'nomodule' is not allowed"):
         config.register_builder("x", "nomodule")
 
 
@@ -177,3 +177,28 @@ def test_dask_worker_without_the_module_is_one_line(tmp_path, dask_client, monke
     assert not (out / "chunks").exists() or not any((out / "chunks").iterdir())
     assert not (out / "manifest.json").exists()
     sys.modules.pop(name, None)
+
+
+def test_the_worked_example_of_docs_sweeps_md_runs(tmp_path, monkeypatch, capsys):
+    """docs/sweeps.md "Your own builder": its mybuilders.py and own.toml, as a user copies
+    them, run and show (one seed, so that it stays short)."""
+    import re
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "sweeps.md").read_text()
+    part = doc[doc.index("## Your own builder"):doc.index("## Points")]
+    code = re.search(r"`mybuilders\.py`:\n\n```python\n(.*?)```", part, re.S).group(1)
+    toml = re.search(r"`own\.toml`:\n\n```toml\n(.*?)```", part, re.S).group(1)
+    (tmp_path / "mybuilders.py").write_text(code)
+    (tmp_path / "own.toml").write_text(toml)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    out = tmp_path / "results"
+    try:
+        assert cli.main(["run", str(tmp_path / "own.toml"), "--out", str(out), "--backend",
+                         "cpu", "--seeds", "1", "--quiet"]) == 0
+        res = diffsweep.load(out)
+        assert len(res.replicas) == 6 and set(res.flows["rtp_ms"]) == {20.0, 60.0}
+        capsys.readouterr()
+        assert cli.main(["show", str(out)]) == 0
+        assert "builder mybuilders:two_rtt_dumbbell" in capsys.readouterr().out
+    finally:
+        sys.modules.pop("mybuilders", None)

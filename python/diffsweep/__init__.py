@@ -10,7 +10,7 @@ from .scenario import Link, OnOffSource, QueueClass, Scenario, TcpFlow
 from .engine import info, simulate
 from .store import load
 from .atlases import atlas
-from .config import builder
+from .builder_registry import builder
 from . import scenarios
 
 __all__ = [
