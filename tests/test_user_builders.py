@@ -197,8 +197,16 @@ def test_the_worked_example_of_docs_sweeps_md_runs(tmp_path, monkeypatch, capsys
                          "cpu", "--seeds", "1", "--quiet"]) == 0
         res = diffsweep.load(out)
         assert len(res.replicas) == 6 and set(res.flows["rtp_ms"]) == {20.0, 60.0}
-        capsys.readouterr()
-        assert cli.main(["show", str(out)]) == 0
-        assert "builder mybuilders:two_rtt_dumbbell" in capsys.readouterr().out
     finally:
         sys.modules.pop("mybuilders", None)
+    # show, plot and export read the folder without the builder's module (another machine)
+    monkeypatch.undo()
+    with pytest.raises(ImportError):
+        __import__("mybuilders")
+    capsys.readouterr()
+    assert cli.main(["show", str(out)]) == 0
+    assert "builder mybuilders:two_rtt_dumbbell" in capsys.readouterr().out
+    assert cli.main(["plot", str(out), "--x", "n_flows", "--y", "tcp_goodput_bps", "--hue",
+                     "aqm", "--out", str(tmp_path / "p.svg")]) == 0
+    assert cli.main(["export", str(out), "--format", "csv"]) == 0
+    assert len(pd.read_csv(out / "export-csv" / "replicas.csv")) == 6
