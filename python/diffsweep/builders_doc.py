@@ -283,6 +283,6 @@ def builder_markdown(name: str) -> str:
 def builders_markdown() -> str:
     """docs/builders.md: every packaged builder, in registry order."""
     names = packaged()
-    parts = [PAGE_INTRO, "\n" + ", ".join(f"[{n}](#{n.replace('_', '_')})" for n in names) + "\n"]
+    parts = [PAGE_INTRO, "\n" + ", ".join(f"[{n}](#{n})" for n in names) + "\n"]
     parts += ["\n" + builder_markdown(n) for n in names]
     return "".join(parts)
