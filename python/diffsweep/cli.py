@@ -330,6 +330,19 @@ def _dry_counts(cfg, est, grid=None, backend: str = "auto") -> int:
     return 0
 
 
+def _cmd_builders(args) -> int:
+    from . import builders_doc  # noqa: PLC0415
+
+    if args.markdown:
+        if args.name is not None:
+            raise ConfigError(f"--markdown: not allowed with NAME ({args.name!r}): it prints the "
+                              "page of every built-in builder, docs/builders.md")
+        print(builders_doc.builders_markdown(), end="")
+        return 0
+    print(builders_doc.builder_text(args.name) if args.name else builders_doc.list_text())
+    return 0
+
+
 def _cmd_show(args) -> int:
     from .folder import DEFAULT_METRIC, describe, dims_of, summary_table  # noqa: PLC0415
 
@@ -699,6 +712,16 @@ def _main(argv: list[str], debug: bool) -> int:
                    help="read the sweep files from DIR/<paper package>/<sweep>.toml")
     s.add_argument("--quiet", action="store_true", help="no progress bars and no summary")
     s.set_defaults(fn=_cmd_atlas)
+    s = sub.add_parser("builders", help="the builders a sweep file may name; with NAME, its "
+                       "parameters with units, defaults and allowed values",
+                       description="Without NAME: every registered builder (built-in and "
+                       "registered). With NAME (a registered name, or \"package.module:function"
+                       "\" for a builder of your own): its parameters, their units, defaults "
+                       "and allowed values, read from the builder itself (docs/builders.md).")
+    s.add_argument("name", nargs="?", default=None, metavar="NAME")
+    s.add_argument("--markdown", action="store_true",
+                   help="print docs/builders.md (every built-in builder) as generated")
+    s.set_defaults(fn=_cmd_builders)
     s = sub.add_parser("show", help="what a results folder holds: sweep, points done and "
                        "missing, runs and timings, a summary with CIs")
     s.add_argument("dir", metavar="DIR")

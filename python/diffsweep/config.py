@@ -1,8 +1,9 @@
 """Sweep files: TOML data -> a validated ``SweepConfig`` (and from it a ``Grid``).
 
 A sweep file is *data*: it is parsed with ``tomllib`` and never evaluated as code. The builder is
-named, and looked up in the registry ``BUILDERS`` (name -> ``"module:attribute"``), imported only
-when it is first used. Everything is validated before anything runs; every error is a
+named: a name in the registry ``BUILDERS`` (name -> ``"module:attribute"``, imported only when it
+is first used), or a reference ``"package.module:function"`` to a builder in the user's own code
+(imported when the file is loaded, so that a bad reference fails there; ``import_builder``). Everything is validated before anything runs; every error is a
 ``ConfigError`` whose message starts with the key path (``axes.t_on_ms.logspace: ...``) and ends
 with the file it came from. Full description with examples: ``docs/sweeps.md``.
 
@@ -12,7 +13,8 @@ Schema
 
     name = "k2"                    # required, [a-z0-9_-]+
     description = "..."            # optional string
-    builder = "kaur_vin"           # required, one of BUILDERS
+    builder = "kaur_vin"           # required: a name in BUILDERS, or "package.module:function"
+                                   #   (a builder in the user's own code, imported by name)
     seeds = 10                     # optional (default 10): int >= 1 (= seeds 0..n-1), or a list of
                                    #   distinct ints >= 0
     duration_s = 200.0             # optional shortcut for fixed.duration_s (number > 0)
@@ -69,7 +71,6 @@ import datetime as _dt
 import difflib
 import functools
 import hashlib
-import importlib
 import itertools
 import json
 import math
@@ -84,13 +85,16 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10 needs the tomli pa
     import tomli as tomllib  # type: ignore[no-redef]
 
 from . import papers
+# the builder registry and references to builders in the user's code live in builder_registry;
+# config re-exports them (config.BUILDERS, config.register_builder, ...)
+from .builder_registry import (_NAME_RE, BUILDERS, _builder_allowed,  # noqa: F401 (re-exported)
+                               builder, builder_target, check_builder_on_workers,
+                               check_builder_value, import_builder, is_builder, is_reference,
+                               register_builder, resolve_builder)
 from .errors import ConfigError
 from .identity import canon, digest
 from .sizing import SeedRange
 
-#: Builder registry: sweep-file name -> "module:attribute" (or a callable). Imported lazily.
-#: Starts with every registered paper's builders (``diffsweep.papers.builders()``).
-BUILDERS: dict[str, Any] = papers.builders()
 
 #: Default number of seeds when a sweep file gives none.
 DEFAULT_SEEDS = 10
@@ -111,7 +115,6 @@ ZIP_KEYS = ("names", "values")
 RESERVED = ("seed", "seeds", "point", "builder")
 
 _MAX_SEED = 2**63 - 1  # seeds live in int64 table columns
-_NAME_RE = re.compile(r"^[a-z0-9_-]+$")
 _PARAM_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -445,6 +448,9 @@ class SweepConfig:
             "name": self.name,
             "description": self.description,
             "builder": self.builder_name,
+            # what the name imports (a registered name's "module:function"): enough to find
+            # the builder's code again from the folder alone
+            "builder_target": builder_target(self.builder_name),
             "sweep_path": str(self.path) if self.path is not None else None,
             "sweep_text": self.text,
             "sweep_sha256": self.sha256,
@@ -455,34 +461,6 @@ class SweepConfig:
             "n_points": self.n_points,
             "effective": canon(self.effective()),
         }
-
-
-def resolve_builder(name: str) -> Callable:
-    """Import the builder registered under ``name`` (ConfigError if unknown or not importable)."""
-    if name not in BUILDERS:
-        _fail("builder", f"unknown builder '{name}' ({_suggest(name, BUILDERS)})")
-    target = BUILDERS[name]
-    if callable(target):
-        return target
-    module, _, attr = str(target).partition(":")
-    try:
-        obj = importlib.import_module(module)
-        for part in attr.split(".") if attr else []:
-            obj = getattr(obj, part)
-    except (ImportError, AttributeError) as e:
-        raise ConfigError(f"builder: '{name}' -> {target} cannot be imported ({e})") from e
-    if not callable(obj):
-        _fail("builder", f"'{name}' -> {target} is not callable")
-    return obj
-
-
-def register_builder(name: str, target: Any) -> None:
-    """Add a builder to the registry: ``target`` is ``"module:attribute"`` or a callable."""
-    if not (isinstance(name, str) and _NAME_RE.match(name)):
-        _bad("builder", name, "a name of [a-z0-9_-]+")
-    if not (callable(target) or (isinstance(target, str) and ":" in target)):
-        _bad(f"BUILDERS[{name!r}]", target, "a callable or 'module:attribute'")
-    BUILDERS[name] = target
 
 
 # --------------------------------------------------------------------------------------------
@@ -679,9 +657,11 @@ def _build(doc: dict, quick: bool, seeds_override: Any) -> SweepConfig:
         _bad("description", description, "a string")
     builder = doc["builder"]
     if not isinstance(builder, str):
-        _bad("builder", builder, "a string, one of " + ", ".join(BUILDERS))
-    if builder not in BUILDERS:
-        _fail("builder", f"unknown builder '{builder}' ({_suggest(builder, BUILDERS)})")
+        _bad("builder", builder, _builder_allowed())
+    check_builder_value(builder)
+    # a reference to the user's code is imported now, so that a bad one fails at load, as an
+    # unknown name does (registered names stay lazy: importing every paper costs time)
+    resolved = import_builder(builder) if is_reference(builder) else None
 
     base = _parse_layer(doc, "")
     seeds = base.seeds if base.seeds is not None else list(range(DEFAULT_SEEDS))
@@ -715,7 +695,8 @@ def _build(doc: dict, quick: bool, seeds_override: Any) -> SweepConfig:
 
     cfg = SweepConfig(name=name, builder_name=builder, fixed=fixed, axes=axes, zips=list(zips),
                       seeds=seeds if isinstance(seeds, SeedRange) else list(seeds),
-                      outputs=outputs, description=description, quick=quick)
+                      outputs=outputs, description=description, quick=quick,
+                      _builder=resolved)
     cfg.points_sha256 = digest(cfg._points_dict())
     return cfg
 

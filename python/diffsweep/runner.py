@@ -321,6 +321,8 @@ class _Session:
 
         client = self.client
         if self._grid_future is None:
+            from .builder_registry import check_builder_on_workers  # noqa: PLC0415
+            check_builder_on_workers(client, self.grid.builder)
             self._grid_future = client.scatter(self.grid, broadcast=True, hash=False)
         futures = []
         try:

@@ -311,3 +311,8 @@ def habib_2b(conditioner="rtt_rto", n_micro=200, core_bps=10e6, edge_bps=100e6,
         return Scenario(links=links, flows=tuple(flows), traffic=tuple(traffic),
                         markers=tuple(markers), duration_s=duration_s, warmup_s=warmup_s,
                         tcp_tick_s=0.01, params=params)
+
+#: units of the parameters whose names carry none (diffsweep.builders_doc, docs/builders.md)
+habib_2a.units = {"sw_k": "packets (cwnd below it is protected)"}
+habib_2b.units = {"sw_k": "packets (cwnd below it is protected)", "telnet_sessions": "count (per aggregate)",
+                  "www_sessions": "count", "www_pool": "count (transfers alive at once)"}

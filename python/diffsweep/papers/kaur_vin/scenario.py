@@ -332,3 +332,6 @@ def _delays(rtp_intervals: tuple, n_flows: int, bottleneck_delay_ms: float, seed
 
 kaur_vin.seed_matters = _seed_matters
 kaur_vin.reseed = _reseed
+
+#: units of the parameters whose names carry none (diffsweep.builders_doc, docs/builders.md)
+kaur_vin.units = {"rtp_intervals": "(ms, ms, count)"}

@@ -197,3 +197,6 @@ def lee_jeong(cir_mbps=7.0, bucket_pkts=70, method="marker", udp=False, duration
         return Scenario(links=(link,), flows=tuple(flows), sources=tuple(sources),
                         markers=(marker,), duration_s=duration_s, warmup_s=warmup_s,
                         tie_break=tie_break, params=params)
+
+#: units of the parameters whose names carry none (diffsweep.builders_doc, docs/builders.md)
+lee_jeong.units = {"p_max": "probability", "rtt_spread": "factor"}

@@ -219,3 +219,9 @@ def matta_guo_web(scheme="size-based", duration_s=200.0, n_long=10, n_short=10,
     with renamed_errors({"duration_s": "duration_s"}):
         return Scenario(links=links, traffic=traffic, duration_s=duration_s, tcp_tick_s=0.5,
                         interval_s=min(20.0, duration_s), params=params)
+
+#: units of the parameters whose names carry none (diffsweep.builders_doc, docs/builders.md)
+matta_guo.units = {"k": "C_u (2.5 Mb/s)", "short_k": "C_u (2.5 Mb/s)", "telnet_sessions": "count",
+                   "red_min_th": "packets", "red_max_th": "packets", "red_max_p": "probability"}
+matta_guo_web.units = {"web_sessions": "count", "web_connections": "count (pages per session)",
+                       "web_pool": "count (transfers alive at once)"}

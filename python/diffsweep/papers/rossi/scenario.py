@@ -159,3 +159,7 @@ def rossi(rho=0.5, alpha_af=0.5, ftp_per_cloud=0, t_stop_s=600.0, t_halt_s=900.0
         return Scenario(links=(link,), flows=tuple(flows), traffic=tuple(traffic),
                         markers=markers, duration_s=t_halt_s, warmup_s=warmup_s,
                         params=params)
+
+#: units of the parameters whose names carry none (diffsweep.builders_doc, docs/builders.md)
+rossi.units = {"rho": "load (offered / bottleneck rate)", "alpha_af": "share (0..1)",
+               "ftp_per_cloud": "count", "pool": "count (transfers alive at once, per cloud)"}
