@@ -294,3 +294,11 @@ def test_show_plot_and_where_tell_alike_values_apart(alike, capsys, tmp_path):
     rc, out, err = cli_run(capsys, "show", alike, "--where", "ef_fraction=0.300001")
     assert rc == 2 and "matches no row (ef_fraction takes 0.3, 0.3000001)" in err
 
+
+def test_atlas_labels_tell_alike_cells_apart():
+    from diffsweep.atlas_page import draw_map
+
+    table = pd.DataFrame({"a": [0.1, 0.1000001], "status": ["holds", "does not hold"],
+                          "paper_point": [True, False], "seeds": [2, 2]})
+    fig = draw_map(table, {"a": [0.1, 0.1000001]}, "t")
+    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["0.1", "0.1000001"]
