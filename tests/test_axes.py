@@ -302,3 +302,28 @@ def test_atlas_labels_tell_alike_cells_apart():
                           "paper_point": [True, False], "seeds": [2, 2]})
     fig = draw_map(table, {"a": [0.1, 0.1000001]}, "t")
     assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["0.1", "0.1000001"]
+
+
+def test_a_per_flow_list_axis_is_grouped_by_its_lists(tmp_path, capsys):
+    """kaur_vin's rtp_ms axis of per-flow lists: the flows table's rtp_ms is each flow's own
+    (a scalar), the grid's list is rtp_ms_grid. show stopped with "internal error: unhashable
+    type: 'numpy.ndarray'"; plot --hue rtp_ms drew one line per flow's scalar."""
+    from diffsweep.scenarios import kaur_vin
+
+    g = ds.Grid(kaur_vin, seeds=2, n_flows=2, ef="cbr", rtp_ms=[[8.0, 12.0], [10.0, 14.0]],
+                duration_s=1.0, warmup_s=0.2)
+    ds.run(g, backend="cpu", store=tmp_path / "o", progress=False)
+    res = ds.load(tmp_path / "o")
+    assert "rtp_ms_grid" in res.flows.columns
+    rc, out, err = cli_run(capsys, "show", tmp_path / "o", "--where", "rtp_ms=[10, 14]")
+    assert rc == 0, err
+    rep = res.replicas
+    want = rep[rep["rtp_ms"].map(tuple) == (10.0, 14.0)]["tcp_goodput_bps"].mean()
+    assert out.splitlines()[-1].split()[:4] == ["[10,", "14]", "2", f"{want:.5g}"]
+    per_seed = res.flows.assign(key=res.flows["rtp_ms_grid"].map(tuple)).groupby(
+        ["key", "seed"])["goodput_bps"].mean().groupby("key").mean()
+    line, = plot(res, "rtp_ms", "goodput_bps").axes[0].get_lines()
+    assert list(line.get_xdata()) == ["[8, 12]", "[10, 14]"]
+    assert np.allclose(line.get_ydata(), per_seed.to_numpy())
+    assert ax.distinct([(10.0, 14.0), "cbr", (8.0, 12.0), 3, True]) == [3, (8.0, 12.0),
+                                                                         (10.0, 14.0), True, "cbr"]

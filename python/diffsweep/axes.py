@@ -127,13 +127,21 @@ def same(s: pd.Series, value: Any) -> pd.Series:
     return s.map(lambda v: key(v) == want).astype(bool)
 
 
+def _order(k: tuple) -> tuple:
+    """Sort order of a ``key``: numbers by value, then lists item by item, true/false, text,
+    missing values last."""
+    rank = ("num", "seq", "bool", "str", "nan").index(k[0])
+    if k[0] == "seq":
+        return (rank, tuple(_order(x) for x in k[1]))
+    return (rank, *k[1:])
+
+
 def distinct(values: Iterable[Any]) -> list:
-    """The distinct values (by ``key``), sorted (numbers by value, then the rest by text)."""
+    """The distinct values (by ``key``), sorted (``_order``)."""
     seen: dict[tuple, Any] = {}
     for v in values:
         seen.setdefault(key(v), _plain(v))
-    return [seen[k] for k in sorted(seen, key=lambda k: (k[0] != "num", k[1:] if k[0] == "num"
-                                                         else str(k[1:])))]
+    return [seen[k] for k in sorted(seen, key=_order)]
 
 
 def _fmt(v: Any, digits: int) -> str:

@@ -236,6 +236,8 @@ def plot(res: Results, x: str, y: str, hue: str | None = None, table: str | None
         raise ConfigError(f"{y}: no values to plot (the folder has no finished replicas)")
     numeric_x = pd.api.types.is_numeric_dtype(s[x]) and not pd.api.types.is_bool_dtype(s[x])
     if not numeric_x:  # text, true/false or lists: one category per value, labelled apart
+        order = {ax.key(v): i for i, v in enumerate(ax.distinct(s[x]))}
+        s = s.assign(_x=s[x].map(lambda v: order[ax.key(v)]))
         s[x] = ax.labels(s[x])
     panels = ax.distinct(s[facet]) if facet else [None]
     ncols = min(len(panels), 3)
@@ -255,7 +257,7 @@ def plot(res: Results, x: str, y: str, hue: str | None = None, table: str | None
         for hv, g in groups:
             if g.empty:
                 continue
-            g = g.sort_values(x)
+            g = g.sort_values(x if numeric_x else "_x")
             label = f"{hue}={hue_label[ax.key(hv)]}" if hue else None
             line, = a.plot(g[x], g["mean"], marker="o", label=label,
                            color=colours.get(ax.key(hv)))
