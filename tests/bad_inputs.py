@@ -525,11 +525,11 @@ CATALOGUE: list[Bad] = [
     C("show-table-unknown", LOOK, "show DIR/folder --table flow", r"argument --table: invalid choice: 'flow'", argparse=True),
     C("show-rows-not-a-number", LOOK, "show DIR/folder --rows many", r"argument --rows: invalid int value: 'many'", argparse=True),
     C("plot-missing-folder", LOOK, "plot DIR/nowhere --x a --y b", r"DIR/nowhere: no such results folder"),
-    C("plot-x-unknown", LOOK, "plot DIR/folder --x t_on --y goodput_bps", r"t_on: not a column of the flows table \(columns: "),
+    C("plot-x-unknown", LOOK, "plot DIR/folder --x t_on --y goodput_bps", r"t_on: not a column of the flows table \(did you mean 't_on_ms'\?\)"),
     C("plot-y-typo", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bp", r"goodput_bp: not a column of any table in the folder \(did you mean 'goodput_bps'\?\)"),
     C("plot-y-not-numeric", LOOK, "plot DIR/folder --x t_on_ms --y variant", r"variant: not a numeric column of the flows table"),
     C("plot-hue-unknown", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bps --hue colour", r"colour: not a column of the flows table"),
-    C("plot-out-under-a-file", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bps --out DIR/ok.toml/fig.png", r"DIR/ok\.toml/fig\.png: cannot write the figure \(Not a directory\)", code=1),
+    C("plot-out-under-a-file", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bps --hue ef --out DIR/ok.toml/fig.png", r"DIR/ok\.toml/fig\.png: cannot write the figure \(Not a directory\)", code=1),
     C("plot-no-y", LOOK, "plot DIR/folder --x t_on_ms", r"the following arguments are required: --y", argparse=True),
     C("plot-dpi-not-a-number", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bps --dpi high", r"argument --dpi: invalid int value: 'high'", argparse=True),
     C("export-missing-folder", LOOK, "export DIR/nowhere --format csv", r"DIR/nowhere: no such results folder"),
@@ -586,6 +586,19 @@ CATALOGUE: list[Bad] = [
     P("atlas-python-axes-not-declared", ATLAS, "atlas('rossi', 'R5.1', {'buffer_pkts': [50]})", r"axes: 'buffer_pkts' is not allowed for R5\.1 \(expected one of rho, alpha_af, ftp_per_cloud, syn\)"),
     P("atlas-python-axes-empty", ATLAS, "atlas('rossi', 'R5.1', {})", r"axes: none given \(expected 1 to 3 NAME=VALUES\)"),
     C("plot-y-is-x", LOOK, "plot DIR/folder --x t_on_ms --y t_on_ms --out DIR/p.png", r"--y: 't_on_ms' is not allowed \(expected a measured column"),
+    # --- grouping and filtering by the sweep's axes (issue 45) --------------------------------
+    C("plot-pools-an-axis", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bps --out DIR/p.png", r"grouping by t_on_ms would pool the axis ef \(cbr, onoff\) into one interval over seeds .*--where AXIS=VALUE"),
+    C("plot-facet-is-x", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bps --facet t_on_ms --out DIR/p.png", r"--facet: 't_on_ms' is not allowed \(expected an axis other than --x's and --hue's"),
+    C("plot-y-is-facet", LOOK, "plot DIR/folder --x t_on_ms --y ef --facet ef --out DIR/p.png", r"--y: 'ef' is not allowed \(expected a measured column"),
+    C("plot-where-axis-typo", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bps --where eff=cbr --out DIR/p.png", r"--where: 'eff' is not an axis or a column of the folder \(did you mean 'ef'\?\)"),
+    C("plot-where-value-not-there", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bps --where ef=udp --out DIR/p.png", r"--where: ef=udp matches no row \(ef takes cbr, onoff\)"),
+    C("plot-where-no-value", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bps --where ef --out DIR/p.png", r"--where: 'ef' is not allowed \(expected AXIS=VALUE"),
+    C("plot-where-twice", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bps --where ef=cbr --where ef=onoff --out DIR/p.png", r"--where: 'ef' is given twice"),
+    C("plot-facet-unknown", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bps --facet buffer --out DIR/p.png", r"buffer: not a column of the flows table"),
+    C("show-where-axis-typo", LOOK, "show DIR/folder --where t_on=1", r"--where: 't_on' is not an axis or a column of the folder \(did you mean 't_on_ms'\?\)"),
+    C("show-where-value-not-there", LOOK, "show DIR/folder --where t_on_ms=2", r"--where: t_on_ms=2 matches no row \(t_on_ms takes 1, 10\)"),
+    P("where-column-typo", GRID, 'load(DIR / "folder").where(t_on=1.0)', r"^where: no column 't_on' in any table \(did you mean 't_on_ms'\?\)"),
+    P("where-value-not-there", GRID, 'load(DIR / "folder").where(t_on_ms=2.0)', r"^where: t_on_ms=2 matches no row \(t_on_ms takes 1, 10\)"),
 
 ]
 # the documentation lists areas in AREAS order: records appended at the end join their area

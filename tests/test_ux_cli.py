@@ -251,7 +251,7 @@ def test_show_and_plot_refuse_bad_options(folder, tmp_path, capsys, args, patter
 @pytest.mark.parametrize("ext,magic", [("png", b"\x89PNG"), ("pdf", b"%PDF"), ("svg", b"<?xml")])
 def test_plot_writes_the_formats_it_names(folder, tmp_path, capsys, ext, magic):
     rc, out, err = cli_run(capsys, "plot", folder, "--x", "t_on_ms", "--y", "goodput_bps",
-                           "--dpi", "10", "--out", tmp_path / f"f.{ext}")
+                           "--hue", "ef", "--dpi", "10", "--out", tmp_path / f"f.{ext}")
     assert rc == 0, err
     assert (tmp_path / f"f.{ext}").read_bytes().startswith(magic)
     assert [p.name for p in tmp_path.iterdir()] == [f"f.{ext}"]
@@ -333,7 +333,7 @@ def test_a_full_disk_while_writing_figures_keeps_what_was_written(kv, tmp_path, 
 def test_a_full_disk_while_plotting_leaves_no_file(folder, tmp_path, capsys, monkeypatch):
     full_disk(monkeypatch, "f.pdf")
     rc, _, err = cli_run(capsys, "plot", folder, "--x", "t_on_ms", "--y", "goodput_bps",
-                         "--out", tmp_path / "f.pdf")
+                         "--hue", "ef", "--out", tmp_path / "f.pdf")
     assert rc == 1
     one_line_error(err, r"f\.pdf: cannot write the figure \(No space left on device\); the disk "
                         r"is full")

@@ -338,7 +338,7 @@ def test_show_and_export_report_a_damaged_chunk_in_one_line(folder, tmp_path, ca
     assert re.fullmatch("diffsweep: warning: " + line, err.strip()), err
     assert len(pd.read_csv(tmp_path / "e" / "replicas.csv")) == 8
     rc, out, err = cli_run(capsys, "plot", folder, "--x", "t_on_ms", "--y", "goodput_bps",
-                           "--out", tmp_path / "fig.png")
+                           "--hue", "ef", "--out", tmp_path / "fig.png")
     assert rc == 0, err  # plot used to hide the damage
     assert re.fullmatch("diffsweep: warning: " + line.replace("--out out", "--out .*out"),
                         err.strip()), err

@@ -26,6 +26,18 @@ def _label(v) -> str:
     return f"{v:g}" if isinstance(v, float) else str(v)
 
 
+def _labeller(axes: dict):
+    """label(axis, value): ``%g``, with more digits for all of an axis's values where two
+    cells would print alike (``diffsweep.axes.labels``: %g printed 0.1 and 0.1000001 as 0.1)."""
+    from .axes import key, labels  # noqa: PLC0415
+
+    known = {a: dict(zip(map(key, vals), labels(vals))) for a, vals in axes.items()}
+
+    def label(a, v) -> str:
+        return known.get(a, {}).get(key(v)) or _label(v)
+    return label
+
+
 def draw_map(table, axes: dict, title: str):
     """The map of an atlas table (``diffsweep.atlases``'s ``table``) as a matplotlib Figure."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
@@ -43,6 +55,7 @@ def draw_map(table, axes: dict, title: str):
     axs = fig.subplots(1, len(panels), squeeze=False)[0]
     fig.suptitle(title, fontsize=10)
     at = {tuple(r[a] for a in names): r for _, r in table.iterrows()}  # a cell by its values
+    label = _labeller(axes)
     for ax, zv in zip(axs, panels):
         for i, xv in enumerate(xs):
             for j, yv in enumerate(ys):
@@ -59,15 +72,15 @@ def draw_map(table, axes: dict, title: str):
                         va="center", fontsize=7, color="white" if dark else "black")
         ax.set_xlim(-0.5, len(xs) - 0.5)
         ax.set_ylim(-0.5, len(ys) - 0.5)
-        ax.set_xticks(range(len(xs)), [_label(v) for v in xs], fontsize=8)
+        ax.set_xticks(range(len(xs)), [label(names[0], v) for v in xs], fontsize=8)
         ax.set_xlabel(names[0], fontsize=9)
         if ys[0] is None:
             ax.set_yticks([])
         else:
-            ax.set_yticks(range(len(ys)), [_label(v) for v in ys], fontsize=8)
+            ax.set_yticks(range(len(ys)), [label(names[1], v) for v in ys], fontsize=8)
             ax.set_ylabel(names[1], fontsize=9)
         if zv is not None:
-            ax.set_title(f"{names[2]} = {_label(zv)}", fontsize=9)
+            ax.set_title(f"{names[2]} = {label(names[2], zv)}", fontsize=9)
         ax.set_aspect("equal")
     handles = [Patch(facecolor=STATUS_COLOURS[s], label=s,
                      hatch="//" if s == "undecided" else None)
@@ -108,9 +121,11 @@ def write_atlas(plan, table, out: Path, meta: dict) -> dict:
     doc.image(pdf, "atlas map")
     doc.h(2, "How each cell is rated")
     where = []
+    # (the paper's values too: one printed like a cell's but not equal to it would mislead)
+    label = _labeller({a: [*v, *plan.paper_values[a][0]] for a, v in plan.axes.items()})
     for a in plan.axes:
         vals, how = plan.paper_values[a]
-        shown = ", ".join(_label(v) for v in vals) or "none"
+        shown = ", ".join(label(a, v) for v in vals) or "none"
         where.append(f"{a}: the paper's set-up has {shown} ("
                      + {"fixed": "fixed in its sweep files",
                         "axis": "a grid axis of its sweep files: each cell pins it to one value",
@@ -129,7 +144,7 @@ def write_atlas(plan, table, out: Path, meta: dict) -> dict:
     doc.h(2, "Cells")
     axes = list(plan.axes)
     doc.table(["cell", *axes, "status", "seeds", "paper's point", "reason"],
-              [[int(r["cell"]), *(_label(r[a]) for a in axes), r["status"], int(r["seeds"]),
+              [[int(r["cell"]), *(label(a, r[a]) for a in axes), r["status"], int(r["seeds"]),
                 "yes" if r["paper_point"] else "", r["reason"]] for _, r in table.iterrows()],
               status_col=1 + len(axes))
     doc.p(f"Run: {meta['wall_s']:.1f} s in all ({meta['compute_s']:.1f} s running and storing "

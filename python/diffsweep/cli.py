@@ -344,7 +344,8 @@ def _cmd_builders(args) -> int:
 
 
 def _cmd_show(args) -> int:
-    from .folder import DEFAULT_METRIC, describe, dims_of, summary_table  # noqa: PLC0415
+    from . import axes as ax  # noqa: PLC0415
+    from .folder import DEFAULT_METRIC, describe, dims_of, select, summary_table  # noqa: PLC0415
 
     if args.rows < 1:
         raise ConfigError(f"--rows: {args.rows!r} is not allowed (expected an integer >= 1)")
@@ -371,7 +372,9 @@ def _cmd_show(args) -> int:
     if not len(res.replicas):
         print("no replicas finished yet")
         return 0
-    dims = [d for d in dims_of(m) if d in res.replicas.columns]
+    # one row per point: grouped by every axis of the sweep (an axis named like an engine
+    # column is the axis: diffsweep.axes), never pooling two points into one interval
+    dims = [d for d in dims_of(m) if ax.has(res.replicas, d)]
     metric, table = args.metric or TABLE_METRIC.get(args.table, DEFAULT_METRIC), args.table
     if args.metric is None and args.table is None and not len(res.flows) and len(res.transfers):
         # short-lived traffic only: its transfers' completion time says more than goodput
@@ -380,9 +383,13 @@ def _cmd_show(args) -> int:
     if metric in by:  # pandas' own error: "cannot insert point, already exists"
         raise ConfigError(f"--metric: {metric!r} is not allowed (expected a measured column, not "
                           f"one the summary groups by: {', '.join(by)})")
+    res, fixed = select(res, args.where)
     t = summary_table(res, by, metric, table=table)
+    for c in by:  # values that are different points print differently (not %g's 0.1 twice)
+        t[c] = ax.labels(t[c])
     import pandas as pd  # noqa: PLC0415
-    print(f"\n{metric}: mean over seeds and 95% CI")
+    where = "".join(f", {k}={ax.labels([v])[0]}" for k, v in fixed.items())
+    print(f"\n{metric}: mean over seeds and 95% CI{where}")
     with pd.option_context("display.width", 160, "display.max_rows", args.rows,
                            "display.max_columns", 30):
         print(t.to_string(index=False, max_rows=args.rows, float_format=lambda v: f"{v:.5g}"))
@@ -416,7 +423,7 @@ PLOT_FORMATS = ("png", "pdf", "svg")
 
 
 def _cmd_plot(args) -> int:
-    from .folder import describe, plot  # noqa: PLC0415
+    from .folder import describe, plot, select  # noqa: PLC0415
 
     # checked before the folder is read: matplotlib's own errors were tracebacks
     lo, hi = PLOT_DPI
@@ -432,12 +439,18 @@ def _cmd_plot(args) -> int:
     if args.hue is not None and args.hue == args.x:
         raise ConfigError(f"--hue: {args.hue!r} is not allowed (expected a column other than "
                           "--x's: one line per value of another parameter)")
-    if args.y in (args.x, args.hue):
+    if args.facet is not None and args.facet in (args.x, args.hue):
+        raise ConfigError(f"--facet: {args.facet!r} is not allowed (expected an axis other than "
+                          "--x's and --hue's: one panel per value of another axis)")
+    if args.y in (args.x, args.hue, args.facet):
         raise ConfigError(f"--y: {args.y!r} is not allowed (expected a measured column, not "
-                          "--x's or --hue's)")
+                          "--x's, --hue's or --facet's)")
     res = _load_reporting(args.dir, describe)[1]
+    res = select(res, args.where)[0]
     fig = plot(res, args.x, args.y, hue=args.hue, table=args.table,
-               logx=True if args.logx else None)
+               logx=True if args.logx else None, facet=args.facet,
+               remedy="keep one value of each with --where AXIS=VALUE, or draw it with --hue "
+               "AXIS or --facet AXIS")
     import io  # noqa: PLC0415
 
     from .store import atomic_write_files  # noqa: PLC0415
@@ -723,7 +736,11 @@ def _main(argv: list[str], debug: bool) -> int:
                    help="print docs/builders.md (every built-in builder) as generated")
     s.set_defaults(fn=_cmd_builders)
     s = sub.add_parser("show", help="what a results folder holds: sweep, points done and "
-                       "missing, runs and timings, a summary with CIs")
+                       "missing, runs and timings, a summary with CIs",
+                       description="What a results folder holds, and a summary of --metric: "
+                       "mean over seeds and 95%% CI for each point, grouped by every axis of "
+                       "the sweep (a name is the sweep's axis even where an engine column "
+                       "shares it); --where AXIS=VALUE keeps the points with that value.")
     s.add_argument("dir", metavar="DIR")
     s.add_argument("--metric", default=None, metavar="COLUMN",
                    help="column to summarise (default tcp_goodput_bps, or the --table's own: "
@@ -732,12 +749,23 @@ def _main(argv: list[str], debug: bool) -> int:
     s.add_argument("--table", default=None, choices=TABLES)
     s.add_argument("--rows", type=int, default=40, metavar="N",
                    help="most summary rows shown (>= 1, default 40)")
+    s.add_argument("--where", action="append", default=[], metavar="AXIS=VALUE",
+                   help="only the points with this value of an axis (or column); repeatable")
     s.set_defaults(fn=_cmd_show)
-    s = sub.add_parser("plot", help="plot a column against an axis: mean over seeds, CI band")
+    s = sub.add_parser("plot", help="plot a column against an axis: mean over seeds, CI band",
+                       description="Plot Y (mean over seeds, with its 95%% CI band) against X, "
+                       "one line per value of --hue, one panel per value of --facet. A name "
+                       "is the sweep's axis even where an engine column shares it. Every other "
+                       "axis with several values must be fixed with --where AXIS=VALUE (the "
+                       "plot is refused, naming them): averaged together, different points "
+                       "would pass for seeds.")
     s.add_argument("dir", metavar="DIR")
     s.add_argument("--x", required=True, metavar="COLUMN")
     s.add_argument("--y", required=True, metavar="COLUMN")
     s.add_argument("--hue", default=None, metavar="COLUMN", help="one line per value")
+    s.add_argument("--facet", default=None, metavar="AXIS", help="one panel per value")
+    s.add_argument("--where", action="append", default=[], metavar="AXIS=VALUE",
+                   help="only the points with this value of an axis (or column); repeatable")
     s.add_argument("--table", default=None, choices=TABLES)
     s.add_argument("--logx", action="store_true", help="log x axis (default: when x spans "
                    "two decades)")

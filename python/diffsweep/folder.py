@@ -2,8 +2,11 @@
 ``diffsweep plot`` and ``diffsweep export`` do (docs/sweeps.md, "Looking at a folder").
 
 * ``describe(DIR)``: the sweep, points and replicas done and missing, backend, per-run timings.
-* ``summary_table(res, by, metric)``: mean and Student-t CI over seeds per point.
-* ``plot(res, x, y, hue=None)``: a line per hue value, mean over seeds, with a CI band.
+* ``summary_table(res, by, metric)``: mean and Student-t CI over seeds per ``by`` group; a
+  ``by`` that would pool one of the sweep's axes is refused (``diffsweep.axes``).
+* ``select(res, ["AXIS=VALUE"])``: ``--where``, the values matched against the folder's.
+* ``plot(res, x, y, hue=None, facet=None)``: a line per hue value, a panel per facet value,
+  mean over seeds, with a CI band; every other axis must keep one value.
 * ``export(res, folder, fmt)``: one CSV or Parquet file per table (``Results.to_csv``).
 * ``repair_folder(DIR, sweep=None)``: rebuild a lost or damaged manifest from the chunks, move
   damaged and repeated chunks aside (``diffsweep repair``; ``repair.repair``).
@@ -14,22 +17,16 @@ import shlex
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
+from . import axes as ax
+from .axes import dims_of  # noqa: F401 (the CLI's and callers' name for it)
 from .errors import ConfigError
 from .results import TABLES, Results
 
 #: default metric of ``show`` (a column of the replicas table)
 DEFAULT_METRIC = "tcp_goodput_bps"
-
-
-def dims_of(manifest: dict) -> list[str]:
-    """The axis and zipped parameter names of the sweep in a manifest."""
-    desc = manifest.get("effective") or manifest.get("grid") or {}
-    names = [a[0] for a in desc.get("axes", []) if isinstance(a, (list, tuple)) and a]
-    for g in desc.get("zip", []) or []:
-        names += list(g.get("names", []))
-    return names
 
 
 def describe(path) -> tuple[dict, Results, dict]:
@@ -128,7 +125,9 @@ def _table_with(res: Results, column: str, table: str | None) -> tuple[str, pd.D
 
 def per_seed(res: Results, y: str, keys: list[str], table: str | None = None) -> pd.DataFrame:
     """One value of ``y`` per (point, seed) and ``keys``: the mean over the rows of a replica
-    (flows, queues, ... of one replica), so that the spread is over seeds."""
+    (flows, queues, ... of one replica), so that the spread is over seeds. A key named like one
+    of the sweep's axes is the axis (the grid's ``<name>_grid`` where an engine column shares
+    the name: ``diffsweep.axes``)."""
     name, df = _table_with(res, y, table)
     if df.empty:  # its columns are there but typeless: "not a numeric column" said nothing
         full = [t for t in TABLES if len(getattr(res, t))]
@@ -137,55 +136,151 @@ def per_seed(res: Results, y: str, keys: list[str], table: str | None = None) ->
                           f"recorded no {name} rows); tables with rows: "
                           f"{', '.join(full) or 'none'}")
     for k in keys:
-        if k not in df.columns:
-            raise ConfigError(f"{k}: not a column of the {name} table (columns: "
-                              f"{', '.join(map(str, df.columns))})")
+        if not ax.has(df, k):
+            from .config import _suggest  # noqa: PLC0415
+            hint = _suggest(k, ax.column_names(df))
+            hint = hint if hint.startswith("did you mean") else \
+                "columns: " + ", ".join(ax.column_names(df))
+            raise ConfigError(f"{k}: not a column of the {name} table ({hint})")
+    if y in keys or y in ("point", "seed"):  # pandas' own error: "cannot insert ..."
+        raise ConfigError(f"{y}: not allowed as the measured column (expected a column other "
+                          f"than those grouped by: point, seed{''.join(', ' + k for k in keys)})")
     if not pd.api.types.is_numeric_dtype(df[y]):
         raise ConfigError(f"{y}: not a numeric column of the {name} table")
-    by = list(dict.fromkeys(["point", "seed", *keys]))
+    keys = list(dict.fromkeys(k for k in keys if k not in ("point", "seed")))
+    cols = [c for c in df.columns
+            if c in ("point", "seed", y) or c in keys or c in {f"{k}{ax.GRID_SUFFIX}" for k in keys}]
+    df = ax.with_grid_values(df[cols], keys)
+    by = ["point", "seed", *keys]
     return df.groupby(by, sort=True, dropna=False)[y].mean().reset_index()
 
 
+#: what a grouping that would pool axes suggests, from Python
+POOL_REMEDY = "group by them too, or keep one value of each with Results.where(AXIS=VALUE)"
+
+
 def summary_table(res: Results, by: list[str], metric: str = DEFAULT_METRIC,
-                  level: float = 0.95, table: str | None = None) -> pd.DataFrame:
-    """Mean, n and CI over seeds of ``metric`` per ``by`` group."""
+                  level: float = 0.95, table: str | None = None,
+                  remedy: str = POOL_REMEDY) -> pd.DataFrame:
+    """Mean, n and CI over seeds of ``metric`` per ``by`` group (``by`` names axes as the sweep
+    does: ``diffsweep.axes``). A grouping that leaves one of the sweep's axes (``res.meta
+    ["axes"]``) with several values in a group is refused (ConfigError naming them and
+    ``remedy``): its interval would mix different points as if they were seeds."""
     from .stats import summarize  # noqa: PLC0415
 
-    values = per_seed(res, metric, by, table)
+    axes = ax.axes_of(res) or []
+    name, df = _table_with(res, metric, table)
+    extra = [a for a in axes if a not in by and ax.has(df, a)]
+    values = per_seed(res, metric, [*by, *extra], table)
+    spread = ax.pooled(values, list(by), extra)
+    if spread:
+        what = f"grouping by {', '.join(by)}" if by else "one group of every row"
+        raise ax.pooling_error(what, spread, remedy)
     out = summarize(values, by=by, metrics=[metric], level=level)
     return out[[*by, "n", "mean", "ci_low", "ci_high"]]
 
 
+def select(res: Results, filters, option: str = "--where") -> tuple[Results, dict]:
+    """``res`` restricted to the ``filters`` (``["n_flows=10", ...]``, NAME=VALUE each: an axis
+    of the sweep or a column of its tables), and {name: the value matched}. A VALUE is matched
+    against the values the folder holds (as a number, true/false, a [list] or the text, or the
+    label ``show`` prints); a NAME or VALUE the folder does not hold is a ConfigError naming
+    what it holds."""
+    axes = ax.axes_of(res) or []
+    tables = [df for df in res.tables().values() if len(df.columns)]
+    columns = list(dict.fromkeys(n for df in tables for n in ax.column_names(df)))
+    chosen: dict = {}
+    for f in filters or []:
+        name, eq, text = str(f).partition("=")
+        name, text = name.strip(), text.strip()
+        if not eq or not name or not text:
+            example = f"{axes[0]}=VALUE" if axes else "NAME=VALUE"
+            raise ConfigError(f"{option}: {f!r} is not allowed (expected AXIS=VALUE, e.g. "
+                              f"{example})")
+        if name in chosen:
+            raise ConfigError(f"{option}: {name!r} is given twice (expected one value per axis)")
+        if name not in axes and name not in columns:
+            raise ConfigError(f"{option}: {name!r} is not an axis or a column of the folder "
+                              f"({ax.suggest(name, axes, columns)})")
+        held = [ax.grid_values(df, name) for df in tables if len(df) and ax.has(df, name)]
+        values = ax.distinct(pd.concat(held, ignore_index=True)) if held else []
+        want = ax.parse(text)
+        hit = [v for v in values if ax.key(v) == ax.key(want)]
+        if not hit:  # the label show printed, or the text of a text column
+            hit = [v for v, lab in zip(values, ax.labels(values)) if text in (lab, str(v))]
+        if not hit:
+            raise ConfigError(f"{option}: {name}={text} matches no row ({name} takes "
+                              f"{ax.listing(values) if values else 'no values'})")
+        chosen[name] = hit[0]
+    return (res.where(**chosen) if chosen else res), chosen
+
+
 def plot(res: Results, x: str, y: str, hue: str | None = None, table: str | None = None,
-         level: float = 0.95, logx: bool | None = None):
+         level: float = 0.95, logx: bool | None = None, facet: str | None = None,
+         remedy: str | None = None):
     """A matplotlib Figure: ``y`` (mean over seeds) against ``x``, one line per ``hue`` value,
-    each with its Student-t CI band at ``level``."""
+    each with its Student-t CI band at ``level``; with ``facet``, one panel per value of that
+    axis. Every other axis of the sweep must keep one value (``select``/``Results.where``
+    first), else a ConfigError names it: pooled, its values would pass for seeds."""
     import matplotlib  # noqa: PLC0415
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt  # noqa: PLC0415
 
-    keys = [x] + ([hue] if hue else [])
-    s = summary_table(res, keys, y, level, table)
+    keys = list(dict.fromkeys([x] + [k for k in (hue, facet) if k]))
+    if len(keys) < 1 + bool(hue) + bool(facet):
+        raise ConfigError(f"facet: {facet!r} is not allowed (expected an axis other than x's "
+                          "and hue's)")
+    s = summary_table(res, keys, y, level, table, remedy=remedy or (
+        "plot it with hue= or facet=, or keep one value of each with Results.where(AXIS=VALUE)"))
     if s.empty:
         raise ConfigError(f"{y}: no values to plot (the folder has no finished replicas)")
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    groups = s.groupby(hue, sort=True) if hue else [(None, s)]
-    for value, g in groups:
-        g = g.sort_values(x)
-        label = f"{hue}={value}" if hue else None
-        line, = ax.plot(g[x], g["mean"], marker="o", label=label)
-        ax.fill_between(g[x], g["ci_low"], g["ci_high"], alpha=0.25, color=line.get_color(),
-                        linewidth=0)
-    xs = pd.to_numeric(s[x], errors="coerce")
+    numeric_x = pd.api.types.is_numeric_dtype(s[x]) and not pd.api.types.is_bool_dtype(s[x])
+    if not numeric_x:  # text, true/false or lists: one category per value, labelled apart
+        order = {ax.key(v): i for i, v in enumerate(ax.distinct(s[x]))}
+        s = s.assign(_x=s[x].map(lambda v: order[ax.key(v)]))
+        s[x] = ax.labels(s[x])
+    panels = ax.distinct(s[facet]) if facet else [None]
+    ncols = min(len(panels), 3)
+    nrows = -(-len(panels) // ncols)
+    fig, axs = plt.subplots(nrows, ncols, figsize=(6.4 if ncols == 1 else 4.6 * ncols,
+                                                    4.2 if nrows == 1 else 3.6 * nrows),
+                            squeeze=False, sharey=True)
+    hue_label = dict(zip(map(ax.key, ax.distinct(s[hue])), ax.labels(ax.distinct(s[hue])))) \
+        if hue else {}
+    panel_label = dict(zip(map(ax.key, panels), ax.labels(panels))) if facet else {}
+    colours: dict = {}
+    for i, pv in enumerate(panels):
+        a = axs[i // ncols][i % ncols]
+        part = s if facet is None else s[ax.same(s[facet], pv).to_numpy()]
+        groups = ([(hv, part[ax.same(part[hue], hv).to_numpy()]) for hv in ax.distinct(s[hue])]
+                  if hue else [(None, part)])
+        for hv, g in groups:
+            if g.empty:
+                continue
+            g = g.sort_values(x if numeric_x else "_x")
+            label = f"{hue}={hue_label[ax.key(hv)]}" if hue else None
+            line, = a.plot(g[x], g["mean"], marker="o", label=label,
+                           color=colours.get(ax.key(hv)))
+            colours[ax.key(hv)] = line.get_color()  # one colour per hue value in every panel
+            a.fill_between(g[x], g["ci_low"], g["ci_high"], alpha=0.25, color=line.get_color(),
+                           linewidth=0)
+        if facet:
+            a.set_title(f"{facet} = {panel_label[ax.key(pv)]}", fontsize=10)
+        a.set_xlabel(x)
+        a.grid(True, alpha=0.3)
+        if i % ncols == 0:
+            a.set_ylabel(f"{y} (mean over seeds, {level:.0%} CI band)")
+        if hue and i == 0:
+            a.legend(title=None)
+    for j in range(len(panels), nrows * ncols):
+        axs[j // ncols][j % ncols].set_visible(False)
+    xs = pd.to_numeric(s[x], errors="coerce") if numeric_x else pd.Series([np.nan])
     if logx is None:
         logx = bool(xs.notna().all() and (xs > 0).all() and xs.max() >= 100 * xs.min())
     if logx:
-        ax.set_xscale("log")
-    ax.set_xlabel(x)
-    ax.set_ylabel(f"{y} (mean over seeds, {level:.0%} CI band)")
-    if hue:
-        ax.legend(title=None)
-    ax.grid(True, alpha=0.3)
+        for row in axs:
+            for a in row:
+                a.set_xscale("log")
     fig.tight_layout()
     return fig
 

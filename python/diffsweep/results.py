@@ -75,16 +75,39 @@ class Results:
 
     def where(self, **values) -> "Results":
         """The rows whose columns equal ``values`` (e.g. ``res.where(send_jitter_s=1e-4)``), in
-        every table that has those columns; a table without them is kept whole."""
-        out = {}
-        for name in TABLES:
-            df = getattr(self, name)
-            if len(df) and all(c in df.columns for c in values):
+        every table that has those columns; a table without them is kept whole. A name is the
+        sweep's axis when the grid has one of that name, even where an engine column shares it
+        (``where(n_flows=10)`` of a matta_guo ``n_flows`` axis: the grid's ``n_flows_grid``,
+        not the engine's count of flows); values compare as grid points (4 == 4.0,
+        ``diffsweep.axes.same``). A name no table holds, a value no row holds, or values no
+        row holds together, is a ConfigError naming what is there."""
+        from . import axes as ax  # noqa: PLC0415
+        from .errors import ConfigError  # noqa: PLC0415
+
+        tables = {name: getattr(self, name) for name in TABLES}
+        for c in values:
+            if not any(ax.has(df, c) for df in tables.values()):
+                columns = [n for df in tables.values() for n in ax.column_names(df)]
+                raise ConfigError(f"where: no column {c!r} in any table "
+                                  f"({ax.suggest(c, ax.axes_of(self) or [], columns)})")
+        for c, v in values.items():
+            held = [ax.grid_values(df, c) for df in tables.values() if len(df) and ax.has(df, c)]
+            if not any(ax.same(s, v).any() for s in held):
+                there = ax.listing(pd.concat(held, ignore_index=True)) if held else "no rows"
+                raise ConfigError(f"where: {c}={ax.labels([v])[0]} matches no row ({c} takes "
+                                  f"{there})")
+        out, kept = {}, False
+        for name, df in tables.items():
+            if len(df) and all(ax.has(df, c) for c in values):
                 keep = pd.Series(True, index=df.index)
                 for c, v in values.items():
-                    keep &= df[c] == v
-                df = df[keep].reset_index(drop=True)
+                    keep &= ax.same(ax.grid_values(df, c), v).to_numpy()
+                df = df[keep.to_numpy()].reset_index(drop=True)
+                kept = kept or len(df) > 0
             out[name] = df
+        if len(values) > 1 and not kept:
+            both = ", ".join(f"{c}={ax.labels([v])[0]}" for c, v in values.items())
+            raise ConfigError(f"where: no row has {both} together")
         return Results(**out, meta=dict(self.meta))
 
     def __len__(self) -> int:

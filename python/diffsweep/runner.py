@@ -501,7 +501,10 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
     order = _answer_order(wanted)
     run_meta = _run_meta(session, order, backend_name, client, threads, t0, max_chunk,
                          memory_budget_bytes, ci_meta)
-    return _answer(session, st, order, run_meta, ident)
+    res = _answer(session, st, order, run_meta, ident)
+    # the grid's axes and zipped parameters: what summarize and where group and filter by
+    res.meta["axes"] = list(grid._dim_names)
+    return res
 
 
 # ---------- the steps of run ----------------------------------------------------------------

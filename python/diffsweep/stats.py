@@ -158,8 +158,8 @@ def _check_columns(cols: Iterable[str], df: pd.DataFrame, name: str, table: str)
             raise ConfigError(f"{name}: no column {c!r} in table {table!r} ({hint})")
 
 
-def summarize(results_or_df: Results | pd.DataFrame, by: str | Iterable[str],
-              metrics: str | Iterable[str], table: str = "replicas",
+def summarize(results_or_df: Results | pd.DataFrame, by: str | Iterable[str] | None = None,
+              metrics: str | Iterable[str] | None = None, table: str = "replicas",
               level: float = 0.95) -> pd.DataFrame:
     """Mean, std, n and a Student-t CI at ``level`` for each metric in each ``by`` group.
 
@@ -167,33 +167,78 @@ def summarize(results_or_df: Results | pd.DataFrame, by: str | Iterable[str],
     columns (e.g. ``["point"]`` or axis columns; ``[]`` = everything in one group). Returns a tidy
     DataFrame with columns ``by + [metric, mean, std, n, ci_low, ci_high, ci_halfwidth]``, rows
     metric by metric, groups sorted. NaN values are left out (``n`` counts the others).
+
+    Of a Results, ``by`` names the sweep's axes as the sweep does (an axis named like an
+    engine column, stored as ``<name>_grid``, is the axis: ``diffsweep.axes``), and defaults to
+    every axis (``res.meta["axes"]``; ``["point"]`` when the Results does not record them). A
+    ``by`` that leaves one of those axes with several values in a group is refused (its
+    interval would mix different points as if they were seeds): group by it too, or keep one
+    value with ``Results.where`` first. A table other than ``replicas`` (flows, queues, ...)
+    is first averaged over each replica's rows, so that ``n`` counts seeds (replicas), not rows.
+    A DataFrame is grouped as given.
     """
+    from . import axes as ax  # noqa: PLC0415
+
+    axes: list[str] = []
     if isinstance(results_or_df, Results):
         if table not in TABLES:
             raise ConfigError(f"table: {table!r} is not allowed (expected one of {', '.join(TABLES)})")
         df = getattr(results_or_df, table)
+        axes = [a for a in ax.axes_of(results_or_df) or [] if ax.has(df, a)]
+        if by is None:
+            by = axes or ["point"]
     elif isinstance(results_or_df, pd.DataFrame):
         df = results_or_df
+        if by is None:
+            raise ConfigError("by: missing (expected the columns to group by; a DataFrame has no "
+                              "axes to group by by default)")
     else:
         raise ConfigError(f"results: {type(results_or_df).__name__} is not allowed (expected "
                           "Results or a pandas DataFrame)")
     by = _as_list(by, "by")
+    if metrics is None:
+        raise ConfigError("metrics: missing (expected a column name or a list of them)")
     metrics = _as_list(metrics, "metrics")
     if not metrics:
         raise ConfigError("metrics: [] is not allowed (expected at least one column name)")
     if not (isinstance(level, (int, float)) and 0 < level < 1):
         raise ConfigError(f"level: {level!r} is not allowed (expected 0 < level < 1, e.g. 0.95)")
+    if isinstance(results_or_df, Results):
+        named = pd.DataFrame(columns=ax.column_names(df))  # n_flows_grid answers to n_flows
+        _check_columns(by, named, "by", table)
+        _check_columns(metrics, named, "metrics", table)
+        # the grid's values under the axes' names (n_flows, not the engine's n_flows)
+        want = ({*by, *axes, *metrics, "point", "seed"}
+                | {f"{n}{ax.GRID_SUFFIX}" for n in [*by, *axes]})
+        df = ax.with_grid_values(df[[c for c in df.columns if c in want]], [*by, *axes])
     _check_columns(by, df, "by", table)
     _check_columns(metrics, df, "metrics", table)
     for m in metrics:
         if m in by:
             raise ConfigError(f"metrics: {m!r} is also a 'by' column")
+        if m in axes:
+            raise ConfigError(f"metrics: {m!r} is an axis of the sweep, not a measured column "
+                              "(an engine column of that name: summarize the table itself, "
+                              f"e.g. summarize(res.{table}, ...))")
         if not (pd.api.types.is_numeric_dtype(df[m]) or pd.api.types.is_bool_dtype(df[m])):
             raise ConfigError(f"metrics: column {m!r} is not numeric (dtype {df[m].dtype})")
+    spread = ax.pooled(df, by, axes) if axes else {}
+    if spread:
+        what = f"summarize(by={by!r})"
+        raise ax.pooling_error(what, spread, "add them to by, or keep one value of each with "
+                               "Results.where(AXIS=VALUE) first")
 
     values = df[list(by) + list(metrics)].copy()
     for m in metrics:
         values[m] = values[m].astype("float64")
+    if (isinstance(results_or_df, Results) and table != "replicas"
+            and {"point", "seed"} <= set(df.columns)):
+        # a replica's rows (its flows, queues, ...) are not seeds: their mean is the replica's
+        # value, and the interval is over seeds (n counts replicas, not flows x seeds)
+        rep = [c for c in ("point", "seed") if c not in by]
+        values = (pd.concat([df[rep], values], axis=1)
+                  .groupby([*rep, *by], dropna=False, sort=True)[metrics].mean()
+                  .reset_index()[list(by) + list(metrics)])
     if by:
         agg = values.groupby(by, dropna=False, sort=True)[metrics].agg(["mean", "std", "count"])
         keys = agg.index.to_frame(index=False)

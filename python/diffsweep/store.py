@@ -68,6 +68,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .axes import dims_of
 from .errors import ConfigError, FolderBusy, StoreError, store_error  # noqa: F401 (StoreError: documented raise)
 from .results import LATER_TABLES, TABLES, Results
 
@@ -762,6 +763,9 @@ class Store:
             # one per engine call (the chunks' host, pid, wall_s and n_replicas): the calls of
             # a reproduction's family computed many sweeps' chunks
             "engine_calls": list(calls.values()),
+            # the sweep's axes and zipped parameters: what show, plot, summarize and where
+            # group and filter by (diffsweep.axes)
+            "axes": dims_of(manifest),
         }
         if not parts:
             return Results(**{name: pd.DataFrame() for name in TABLES}, meta=meta)
