@@ -89,8 +89,10 @@ from .identity import canon, digest
 from .sizing import SeedRange
 
 #: Builder registry: sweep-file name -> "module:attribute" (or a callable). Imported lazily.
-#: Starts with every registered paper's builders (``diffsweep.papers.builders()``).
-BUILDERS: dict[str, Any] = papers.builders()
+#: Starts with the standard builders (not a paper's: ``dumbbell``) and every registered
+#: paper's builders (``diffsweep.papers.builders()``).
+BUILDERS: dict[str, Any] = {"dumbbell": "diffsweep.scenario.dumbbell:dumbbell",
+                            **papers.builders()}
 
 #: Default number of seeds when a sweep file gives none.
 DEFAULT_SEEDS = 10
