@@ -27,6 +27,7 @@ SWEEP = ROOT / "sweeps" / "dumbbell" / "aqm_flows_rtt.toml"
 def test_registered_for_sweep_files():
     assert config.BUILDERS["dumbbell"] == "diffsweep.scenario.dumbbell:dumbbell"
     assert load_sweep(SWEEP).builder is dumbbell
+    assert diffsweep.scenarios.dumbbell is dumbbell and "dumbbell" in dir(diffsweep.scenarios)
 
 
 def test_ns2_defaults():

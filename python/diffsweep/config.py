@@ -83,16 +83,15 @@ try:  # Python >= 3.11
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10 needs the tomli package
     import tomli as tomllib  # type: ignore[no-redef]
 
-from . import papers
+from . import papers, scenarios
 from .errors import ConfigError
 from .identity import canon, digest
 from .sizing import SeedRange
 
 #: Builder registry: sweep-file name -> "module:attribute" (or a callable). Imported lazily.
-#: Starts with the standard builders (not a paper's: ``dumbbell``) and every registered
-#: paper's builders (``diffsweep.papers.builders()``).
-BUILDERS: dict[str, Any] = {"dumbbell": "diffsweep.scenario.dumbbell:dumbbell",
-                            **papers.builders()}
+#: Starts with the standard builders (``dumbbell``) and every registered paper's
+#: (``diffsweep.scenarios.all_builders()``).
+BUILDERS: dict[str, Any] = scenarios.all_builders()
 
 #: Default number of seeds when a sweep file gives none.
 DEFAULT_SEEDS = 10
