@@ -17,6 +17,7 @@ from diffsweep.errors import ConfigError
 from diffsweep.grid import Grid
 from diffsweep.metrics import bottleneck_table
 from diffsweep.pack import pack
+from diffsweep.scenario import TcpFlow
 from diffsweep.scenario.dumbbell import dumbbell, red_auto
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,6 +66,12 @@ def test_per_flow_lists():
     assert [sc.flow_rtp_ms(i) for i in range(3)] == [20.0, 40.5, 80.0]
     assert [f.variant for f in sc.flows] == ["reno", "newreno", "reno"]
     assert [f.delayed_ack for f in sc.flows] == [True, False, False]
+    # the flows are copies of one checked flow per (variant, delayed ACK): each equals the
+    # TcpFlow its fields build, normalised and checked
+    for f in sc.flows:
+        again = TcpFlow(**{k.name: getattr(f, k.name) for k in dataclasses.fields(TcpFlow)})
+        assert again.__dict__ == f.__dict__
+        assert all(type(getattr(f, k)) is float for k in ("access_delay_ms", "start_s"))
 
 
 def test_red_automatic_parameters_in_the_packed_scenario():
