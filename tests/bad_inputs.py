@@ -106,6 +106,7 @@ HABIB = "Builders habib_2a, habib_2b"
 LJ = "Builder lee_jeong"
 MG = "Builders matta_guo, matta_guo_web"
 ROSSI = "Builder rossi"
+DB = "Builder dumbbell"
 LINK = "Python: Link, QueueClass, RedThresholds"
 FLOW = "Python: TcpFlow, OnOffSource"
 MARK = "Python: Marker, Traffic"
@@ -115,7 +116,7 @@ RUN = "Command line: run"
 REPRO = "Command line: reproduce, demo, no command"
 ATLAS = "Command line and Python: atlas"
 LOOK = "Command line: show, plot, export"
-AREAS = (TOP, SECTIONS, AXES, KV, HABIB, LJ, MG, ROSSI, LINK, FLOW, MARK, SCEN, GRID, RUN, REPRO,
+AREAS = (TOP, SECTIONS, AXES, KV, HABIB, LJ, MG, ROSSI, DB, LINK, FLOW, MARK, SCEN, GRID, RUN, REPRO,
          ATLAS, LOOK)
 
 NOT = r"is not allowed \(expected "
@@ -301,6 +302,23 @@ CATALOGUE: list[Bad] = [
     T("rossi-buffer-zero", ROSSI, "[fixed]; buffer_pkts = 0", r"fixed\.buffer_pkts: 0 is not allowed \(expected None or an integer in 1\.", builder="rossi"),
     T("rossi-tsw-window-zero", ROSSI, "[fixed]; tsw_window_s = 0", r"fixed\.tsw_window_s: 0\.0 " + NOT + r"a number > 0\)", builder="rossi"),
     T("rossi-warmup-negative", ROSSI, "[fixed]; warmup_s = -1", r"warmup_s: -1\.0 " + NOT + r"a number >= 0\)", builder="rossi"),
+    # --- builder dumbbell ------------------------------------------------------------------
+    T("db-aqm-rio", DB, '[fixed]; aqm = "rio"', r"fixed\.aqm: 'rio' " + NOT + r"one of 'droptail', 'red', 'rio-c', 'rio-d', 'wred'; did you mean 'rio-c' or 'rio-d'\?\)", builder="dumbbell"),
+    T("db-aqm-unknown", DB, '[axes]; aqm = ["droptail", "codel"]', r"axes\.aqm: 'codel' " + NOT + r"one of 'droptail', .*\(grid point 1: aqm='codel'", builder="dumbbell"),
+    T("db-bottleneck-negative", DB, "[fixed]; bottleneck_bps = -1", r"fixed\.bottleneck_bps: -1\.0 " + NOT + r"a number > 0\)", builder="dumbbell"),
+    T("db-rtt-list-length", DB, "[fixed]; n_flows = 3; rtt_ms = [20, 40]", r"fixed\.rtt_ms: \(20, 40\) " + NOT + r"a number of ms or a list of n_flows \(3\) of them", builder="dumbbell"),
+    T("db-rtt-below-bottleneck", DB, "[fixed]; rtt_ms = 15", r"fixed\.rtt_ms: 15\.0 " + NOT + r"a number of ms >= 2 x bottleneck_delay_ms = 20", builder="dumbbell"),
+    T("db-rtt-and-spread", DB, "[fixed]; rtt_ms = 40; rtt_min_ms = 20; rtt_max_ms = 60", r"fixed\.rtt_ms: 40 " + NOT + r"None \(not given\) with rtt_min_ms/rtt_max_ms", builder="dumbbell"),
+    T("db-spread-half", DB, "[fixed]; rtt_min_ms = 20", r"rtt_max_ms: None " + NOT + r"a number with rtt_min_ms", builder="dumbbell"),
+    T("db-spread-backwards", DB, "[fixed]; rtt_min_ms = 80; rtt_max_ms = 60", r"fixed\.rtt_max_ms: 60\.0 " + NOT + r"a number >= rtt_min_ms \(80\)\)", builder="dumbbell"),
+    T("db-tcp-unknown", DB, '[fixed]; n_flows = 2; tcp = ["reno", "vegas"]', r"tcp\[1\]: 'vegas' " + NOT + r"one of 'reno', 'newreno'\)", builder="dumbbell"),
+    T("db-red-thresholds-backwards", DB, '[fixed]; aqm = "red"; red_min_th_pkts = 20; red_max_th_pkts = 10', r"fixed\.red_max_th_pkts: 10\.0 " + NOT + r"a number > red_min_th_pkts \(20\)", builder="dumbbell"),
+    T("db-rio-thresholds-one", DB, '[fixed]; aqm = "rio-c"; rio_thresholds = [[20, 40, 0.02]]', r"fixed\.rio_thresholds: \(\(20, 40, 0\.02\),\) " + NOT + r"a list of 2 \(green, red\) or 3", builder="dumbbell"),
+    T("db-marker-no-cir", DB, '[fixed]; aqm = "rio-c"; marker = "tsw2cm"', r"marker_cir_bps: None " + NOT + r"a number > 0 with marker 'tsw2cm'", builder="dumbbell"),
+    T("db-marker-per-flow-too-many", DB, '[fixed]; n_flows = 65; marker = "tsw2cm"; marker_cir_bps = 1e5; marker_per_flow = true', r"fixed\.marker_per_flow: True " + NOT + r"false with more than 64 flows", builder="dumbbell"),
+    T("db-cross-unknown", DB, '[fixed]; cross = "udp"', r"fixed\.cross: 'udp' " + NOT + r"one of 'none', 'cbr', 'exponential'\)", builder="dumbbell"),
+    T("db-cross-rate-negative", DB, '[fixed]; cross = "cbr"; cross_rate_bps = -5', r"fixed\.cross_rate_bps: -5\.0 " + NOT + r"a number > 0\)", builder="dumbbell"),
+    T("db-web-sessions-negative", DB, "[fixed]; web_sessions = -1", r"fixed\.web_sessions: -1 " + NOT + r"an integer in 0\.\.1000000", builder="dumbbell"),
     # --- Python: links and queues -------------------------------------------------------------
     P("link-rate-negative", LINK, "Link(rate_bps=-1.0)", r"^Link\.rate_bps: -1\.0 " + NOT + r"a number > 0\)"),
     P("link-rate-string", LINK, 'Link(rate_bps="1e6")', r"^Link\.rate_bps: '1e6' " + NOT + r"a number > 0\)"),
@@ -618,6 +636,7 @@ BASES: dict[str, dict[str, dict[str, str]]] = {
     "matta_guo": {"": {"seeds": "1"}, "fixed": {"duration_s": "1.0", "n_flows": "2"}},
     "matta_guo_web": {"": {"seeds": "1"}, "fixed": {"duration_s": "1.0", "web_sessions": "2"}},
     "rossi": {"": {"seeds": "1"}, "fixed": {"t_stop_s": "0.5", "t_halt_s": "1.0"}},
+    "dumbbell": {"": dict(_SHORT), "fixed": {"n_flows": "1"}},
 }
 
 #: the valid sweep DIR/ok.toml, and DIR/folder.toml whose results are in DIR/folder

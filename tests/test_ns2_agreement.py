@@ -46,17 +46,17 @@ def test_structure(generated, agreement):
     assert f"`{agreement.COMMAND}`" in text.splitlines()[2]
     assert "not compared" not in text, "a recorded CSV is missing"
     titles = ["Kaur & Vin", "Habib, Bhargava & Fahmy", "Lee & Jeong", "Rossi, Casetti & Mellia",
-              "Matta & Guo"]
+              "Matta & Guo", "The standard dumbbell"]
     for t in titles:
         assert any(line.startswith(f"## {t}") for line in text.splitlines()), t
     summary = [line for line in text.splitlines() if line.startswith("- **")]
-    assert len(summary) == 5
+    assert len(summary) == 6
     for line in summary:
         assert "primary cells; within 5%:" in line and "95% intervals overlap:" in line
         assert "within 10% or overlapping:" in line
     assert "## Largest gaps" in text and "(ns2-gaps.md)" in text
     papers = {c["paper"] for c in cells}
-    assert papers == {"kaur-vin", "habib", "lee-jeong", "rossi", "matta-guo"}
+    assert papers == {"kaur-vin", "habib", "lee-jeong", "rossi", "matta-guo", "dumbbell"}
     for c in cells:
         assert c["overlap"] in ("True", "False")
         assert int(c["n_ours"]) >= 5 and int(c["n_ns2"]) >= 5, (c["paper"], c["cell"])
@@ -71,6 +71,13 @@ def test_structure(generated, agreement):
     dsov = [c for c in mg if "[ns-2 overhead_ 10 us]" in c["cell"]]
     assert len(dsov) == sum(c["primary"] == "True" for c in mg) == 96
     assert all(c["primary"] == "False" for c in dsov)
+    # the standard dumbbell: 2 AQMs x (one 1-flow cell with goodput only + three cells of 4
+    # metrics); its DropTail cells again beside ns-2.35 with overhead_ 1 ms, as variants
+    db = [c for c in cells if c["paper"] == "dumbbell"]
+    assert sum(c["primary"] == "True" for c in db) == 2 * (1 + 3 * 4)
+    ov = [c for c in db if c["cell"].endswith("[send jitter / overhead_ 1 ms]")]
+    assert len(ov) == 1 + 3 * 4 and all(c["primary"] == "False" for c in ov)
+    assert all(c["cell"].startswith("DropTail") for c in ov)
 
 
 def _mean_ci(xs):
@@ -127,5 +134,29 @@ def test_missing_files_are_named(agreement, tmp_path):
     out = tmp_path / "a.md"
     assert agreement.main(["--out", str(out), "--root", str(tmp_path)]) == 0
     text = out.read_text()
-    assert text.count("- not compared:") == 5
+    assert text.count("- not compared:") == 6
     assert "results_ns2_k2_extra.csv is missing: run benchmarks/ns2/run.sh extra" in text
+
+
+def test_hand_computed_dumbbell_cell(generated):
+    """The standard dumbbell, RED with 8 flows at 40 ms, loss %: diffsweep's rows against
+    ns-2.35's overhead_ 0 rows of the recorded CSVs, 10 seeds each."""
+    _, cells = generated
+    with open(NS2 / "dumbbell" / "results_diffsweep_dumbbell.csv", newline="") as f:
+        ours = [float(r["loss_pct"]) for r in csv.DictReader(f)
+                if r["aqm"] == "RED" and r["n_flows"] == "8" and r["rtt_ms"] == "40"]
+    with open(NS2 / "dumbbell" / "results_ns2_dumbbell.csv", newline="") as f:
+        ns2 = [float(r["loss_pct"]) for r in csv.DictReader(f)
+               if r["aqm"] == "RED" and r["n_flows"] == "8" and r["rtt_ms"] == "40"
+               and float(r["overhead_s"]) == 0]
+    assert len(ours) == len(ns2) == 10
+    mo, ho = _mean_ci(ours)
+    mn, hn = _mean_ci(ns2)
+    (r,) = [c for c in cells if c["paper"] == "dumbbell" and c["metric"] == "loss %"
+            and c["cell"] == "RED, 8 flows, RTT 40 ms"]
+    assert float(r["ours"]) == pytest.approx(mo, rel=1e-5)
+    assert float(r["ns2"]) == pytest.approx(mn, rel=1e-5)
+    assert float(r["ours_ci"]) == pytest.approx(ho, rel=1e-4)
+    assert float(r["ns2_ci"]) == pytest.approx(hn, rel=1e-4)
+    assert float(r["rel_diff"]) == pytest.approx((mo - mn) / abs(mn), rel=1e-4)
+    assert r["overlap"] == str(mo - ho <= mn + hn and mn - hn <= mo + ho)

@@ -2,8 +2,8 @@
 user's own code (docs/sweeps.md, "Your own builder").
 
 * ``BUILDERS``: the registry, sweep-file name -> ``"module:function"`` (imported when first
-  used) or a callable; it starts with every registered paper's builders
-  (``diffsweep.papers.builders()``); ``register_builder`` adds one.
+  used) or a callable; it starts with the standard builders and every registered paper's
+  (``diffsweep.scenarios.all_builders()``); ``register_builder`` adds one.
 * ``"package.module:function"``: a builder in the user's code, imported by name
   (``import_builder``); the function must be marked with ``@diffsweep.builder`` (``builder``),
   so that a sweep file, which is data, can choose among builders but not call any function.
@@ -19,12 +19,13 @@ import json
 import re
 from typing import Any, Callable
 
-from . import papers
+from . import scenarios
 from .errors import ConfigError, check
 
 #: Builder registry: sweep-file name -> "module:attribute" (or a callable). Imported lazily.
-#: Starts with every registered paper's builders (``diffsweep.papers.builders()``).
-BUILDERS: dict[str, Any] = papers.builders()
+#: Starts with the standard builders (``dumbbell``) and every registered paper's
+#: (``diffsweep.scenarios.all_builders()``).
+BUILDERS: dict[str, Any] = scenarios.all_builders()
 
 _NAME_RE = re.compile(r"^[a-z0-9_-]+$")
 

@@ -40,6 +40,7 @@ __all__ = [
     "grid_columns",
     "per_replica",
     "fairness",
+    "bottleneck_table",
     "normalized_throughputs",
     "utilization",
     "throughput_loss",
@@ -553,6 +554,55 @@ def per_aggregate(flows: pd.DataFrame) -> pd.DataFrame:
     out = g[list(AGGREGATE_SUMS)].sum()
     out["n_flows"] = g.size()
     return out.reset_index()
+
+
+def bottleneck_table(res, link: int = 0, cls: str | None = None) -> pd.DataFrame:
+    """One row per replica of a single-bottleneck experiment (the ``dumbbell`` builder's
+    table): the grid columns, then
+
+    - ``n_tcp``, ``tcp_goodput_bps`` (sum over the TCP flows), ``goodput_per_flow_bps``
+      (their mean), ``min_max_ratio`` M and ``jain_index`` F (``fairness``);
+    - ``loss_rate``: the TCP flows' drops (buffer, RED's early and forced drops, their
+      access links) over their packets sent (``flows.drops / flows.pkts_sent``, summed);
+    - ``mean_queue_pkts`` of the bottleneck queue, and ``queue_delay_ms``: its mean queue in
+      bytes drained at the link rate (``mean_queue_bytes x 8 / rate_bps``), the mean wait
+      a byte finds there;
+    - ``utilization``: the TCP flows' goodput on the wire over the link rate.
+
+    ``link``: the bottleneck's index; ``cls``: its class the TCP flows use (None: the class
+    named "be", else the link's only class). Every row of a replica without flows is NaN."""
+    flows, queues = res.flows, res.queues
+    _need(flows, KEYS + ["goodput_bps", "drops", "pkts_sent", "segment_bytes",
+                         "header_bytes"], "flows")
+    _need(queues, KEYS + ["link", "cls", "rate_bps", "mean_queue_pkts", "mean_queue_bytes"],
+          "queues")
+    out = fairness(flows)
+    seg = flows["segment_bytes"].to_numpy(dtype=float)
+    sums = (flows.assign(_wire=flows["goodput_bps"].to_numpy(dtype=float)
+                         * (seg + flows["header_bytes"].to_numpy(dtype=float)) / seg)
+            .groupby(KEYS, dropna=False)[["goodput_bps", "_wire", "drops", "pkts_sent"]].sum())
+    q = queues[queues["link"] == link]
+    if cls is None:
+        names = set(q["cls"])
+        cls = "be" if "be" in names or len(names) != 1 else names.pop()
+    q = q[q["cls"] == cls]
+    if q.empty:
+        raise ConfigError(f"cls: {cls!r} is not allowed (expected a class of link {link}: "
+                          + ", ".join(sorted(map(str, set(queues.loc[queues['link'] == link,
+                                                                       'cls'])))) + ")")
+    q = q.set_index(KEYS)
+    at = pd.MultiIndex.from_frame(out[KEYS])
+    s = sums.reindex(at)
+    qq = q.reindex(at)
+    rate = qq["rate_bps"].to_numpy(dtype=float)
+    out["tcp_goodput_bps"] = s["goodput_bps"].to_numpy()
+    out["goodput_per_flow_bps"] = s["goodput_bps"].to_numpy() / out["n_tcp"].to_numpy()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["loss_rate"] = s["drops"].to_numpy(dtype=float) / s["pkts_sent"].to_numpy(dtype=float)
+        out["mean_queue_pkts"] = qq["mean_queue_pkts"].to_numpy(dtype=float)
+        out["queue_delay_ms"] = qq["mean_queue_bytes"].to_numpy(dtype=float) * 8e3 / rate
+        out["utilization"] = s["_wire"].to_numpy(dtype=float) / rate
+    return out
 
 
 #: While True (``diffsweep.claims.point_estimates``), ``mean_ci`` gives every group with at
