@@ -1,5 +1,8 @@
 """Suite-wide setup."""
 import signal
+import warnings
+
+import pytest
 
 # The Ctrl-C tests start CLI processes and send them SIGINT. A process inherits an ignored
 # SIGINT (a shell runs background jobs so: `bash .ci/run &`), and Python then installs no
@@ -7,3 +10,18 @@ import signal
 # its children, the normal Ctrl-C.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    """A Dask LocalCluster of two one-thread worker processes, per test module (a test may
+    kill a worker)."""
+    distributed = pytest.importorskip("distributed")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                           dashboard_address=None, silence_logs=50)
+        client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()

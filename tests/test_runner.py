@@ -9,7 +9,6 @@ import subprocess
 import sys
 import textwrap
 import time
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -573,19 +572,6 @@ def dying_kaur_vin(marker="", seed=0, **kw):
             open(marker, "w").close()
             os._exit(1)
     return kaur_vin(seed=seed, **kw)
-
-
-@pytest.fixture(scope="module")
-def dask_client():
-    distributed = pytest.importorskip("distributed")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                           dashboard_address=None, silence_logs=50)
-        client = distributed.Client(cluster)
-    yield client
-    client.close()
-    cluster.close()
 
 
 def test_dask_matches_local_run(tmp_path, dask_client):

@@ -6,7 +6,6 @@ import json
 import sys
 import textwrap
 import uuid
-import warnings
 
 import pandas as pd
 import pytest
@@ -121,19 +120,6 @@ def test_unknown_parameter_names_the_key(tmp_path, capsys):
 # --------------------------------------------------------------------------------------------
 # Dask
 # --------------------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def dask_client():
-    distributed = pytest.importorskip("distributed")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                           dashboard_address=None, silence_logs=50)
-        client = distributed.Client(cluster)
-    yield client
-    client.close()
-    cluster.close()
-
-
 def test_dask_run_matches_local_and_the_folder_reads(tmp_path, dask_client, capsys):
     sweep = write(tmp_path)
     addr = dask_client.scheduler.address
