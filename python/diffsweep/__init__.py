@@ -10,10 +10,11 @@ from .scenario import Link, OnOffSource, QueueClass, Scenario, TcpFlow
 from .engine import info, simulate
 from .store import load
 from .atlases import atlas
+from .sensitivity import sensitivity
 from . import scenarios
 
 __all__ = [
     "BackendError", "ConfigError", "atlas", "EngineError", "Grid", "Link", "OnOffSource", "QueueClass",
     "Results", "Scenario", "SweepInterrupted", "TcpFlow", "info", "load", "run", "scenarios",
-    "simulate",
+    "sensitivity", "simulate",
 ]
