@@ -241,9 +241,15 @@ def test_an_interrupted_study_resumes_to_the_same_table(tmp_path, monkeypatch):
 def test_a_folder_holds_one_study(tmp_path):
     kv_study(tmp_path)
     with pytest.raises(ConfigError, match=r"^--out: .* holds the sensitivity study of "
-                                          r"flows\.goodput_bps:mean over t_on_ms, rtp_ms "
-                                          r"\(factorial\) with other factors"):
+                                          r"factorial design of kaur_vin over t_on_ms, rtp_ms "
+                                          r"with other factors"):
         kv_study(tmp_path, method="morris", n=2)
+    # another metric over the same design reuses the runs
+    other = sensitivity("kaur_vin", ["t_on_ms=0.4:400:log", "rtp_ms=8:80"],
+                        "replicas.tcp_goodput_bps", method="factorial", seeds=2,
+                        fixed=dict(FAST), backend="cpu", progress=False, out=tmp_path / "s",
+                        **QUIET)
+    assert other.meta["replicas_run"] == 0 and other.meta["metric"] == "replicas.tcp_goodput_bps"
 
 
 def test_cli_runs_a_study_and_dry_run_writes_nothing(tmp_path, capsys):
@@ -317,7 +323,7 @@ def re_search(pattern, text):
 def test_a_constant_metric_is_refused(tmp_path):
     # one flow: the min-max ratio of one goodput is 1 at every design point
     with pytest.raises(ConfigError, match=r"metric: kaur-vin:min_max_ratio is constant \(1 at "
-                                          r"every design point and seed\)"):
+                                          r"every design point and seed\): .* the runs are kept in "):
         sensitivity("kaur_vin", ["t_on_ms=0.4:400:log", "rtp_ms=8:80"], "kaur-vin:min_max_ratio",
                     "factorial", seeds=2, fixed={**FAST, "n_flows": 1, "ef": "onoff"}, backend="cpu",
                     progress=False, out=tmp_path / "k", **QUIET)

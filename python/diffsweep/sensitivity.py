@@ -667,7 +667,8 @@ def widest(method: str, table: pd.DataFrame) -> tuple[float, float]:
         float(np.nanmax(np.abs(eff["effect"]))) if len(eff) else float("nan")
 
 
-def _check_values(metric_name: str, values: pd.DataFrame, design: _Design, factors) -> None:
+def _check_values(metric_name: str, values: pd.DataFrame, design: _Design, factors,
+                  kept: str = "") -> None:
     """A constant metric, or one missing at a design point, has nothing to attribute."""
     n = len(design.unique)
     per = values.groupby("design")["value"].apply(lambda v: v.notna().any())
@@ -677,14 +678,15 @@ def _check_values(metric_name: str, values: pd.DataFrame, design: _Design, facto
         d = bad[0]
         at = ", ".join(f"{f.name}={_level_text(v)}" for f, v in zip(factors, design.unique[d]))
         raise ConfigError(f"metric: {metric_name} has no value (NaN or no rows) at {len(bad)} "
-                          f"of {n} design points, e.g. design point {d} ({at}); choose a "
-                          "metric defined over the whole factor space, or narrower ranges")
+                          f"of {n} design points, e.g. design point {d} ({at}) (choose a "
+                          "metric defined over the whole factor space, or narrower ranges"
+                          + kept + ")")
     v = values["value"].to_numpy(dtype=float)
     v = v[np.isfinite(v)]
     if len(v) and float(np.ptp(v)) == 0.0:
         raise ConfigError(f"metric: {metric_name} is constant ({v[0]:g} at every design point "
                           "and seed): there is no variation to attribute to the factors "
-                          "(choose another metric, or wider factor ranges)")
+                          "(choose another metric, or wider factor ranges" + kept + ")")
 
 
 # --------------------------------------------------------------------------------------------
@@ -740,8 +742,8 @@ def _base(base, quick: bool, fixed: dict):
         cfg = config.load_sweep(p, quick=quick)
         return cfg.builder_name, cfg.builder, cfg
     if text not in config.BUILDERS:
-        raise ConfigError(f"base: unknown builder {text!r} ({config._suggest(text, config.BUILDERS)}; "
-                          "or give a sweep file, path/to/sweep.toml)")
+        raise ConfigError(f"base: unknown builder {text!r} ({config._suggest(text, config.BUILDERS)}); "
+                          "give a registered builder or a sweep file (path/to/sweep.toml)")
     if quick:
         raise ConfigError("--quick: a builder has no [quick] section (expected a sweep file as "
                           "the base)")
@@ -843,10 +845,11 @@ def _plan(base, factors, metric, method, n, fraction, quick, fixed, function,
         if ax not in axes and not need:
             raise ConfigError(f"metric: {m.name} reads {ax} from the tables (expected {ax} "
                               f"as an axis of the base sweep file, or --set {ax}=VALUE)")
-        have = axes.get(ax, [base_fixed.get(ax)])
+        have = axes.get(ax, [base_fixed[ax]] if ax in base_fixed else [])
         if not set(need) <= set(have):
+            now = f"the base has {ax} = {have}" if have else f"the base does not set {ax}"
             raise ConfigError(f"metric: {m.name} needs the inner axis {ax} = "
-                              f"{list(need)} (the base has {ax} = {have}); use a sweep file "
+                              f"{list(need)} ({now}); use a sweep file "
                               f"with [axes] {ax} = {json.dumps(list(need))} as the base")
     cols = [f.name for f in facs]
     zip_group = config.ZipGroup(tuple(cols), tuple(design.unique))
@@ -857,7 +860,9 @@ def _plan(base, factors, metric, method, n, fraction, quick, fixed, function,
     cfg._builder = builder
     cfg.points_sha256 = digest(cfg._points_dict())
     inner = math.prod(len(v) for v in axes.values()) * math.prod(len(g) for g in zips)
-    ident = {**sweep_id, "factors": {f.name: f.spec() for f in facs}, "metric": m.name,
+    # the metric is not part of the identity: the runs do not depend on it, so another
+    # metric over the same design, into the same folder, reuses them
+    ident = {**sweep_id, "factors": {f.name: f.spec() for f in facs},
              "method": method, "n": n, "fraction": fraction, "sample_seed": sample_seed,
              "fixed": jsonable(fixed)}
     return _Plan(method, facs, m, design, name, cfg, inner, ident)
@@ -866,9 +871,10 @@ def _plan(base, factors, metric, method, n, fraction, quick, fixed, function,
 def _check_folder(out: Path, identity: dict) -> None:
     from .atlases import check_study_folder  # noqa: PLC0415
     check_study_folder(out, identity, SPEC_FILE, "sensitivity study", "a sensitivity study",
-                       lambda held: f"{held.get('metric', held.get('function'))} over "
-                                    f"{', '.join(held.get('factors', {}))} "
-                                    f"({held.get('method')})", "other factors")
+                       lambda held: f"{held.get('method')} design of "
+                                    f"{held.get('builder') or held.get('sweep') or held.get('function')} "
+                                    f"over {', '.join(held.get('factors', {}))}",
+                       "other factors")
 
 
 def _evaluate_function(plan: _Plan, seeds: list[int], fixed: dict) -> pd.DataFrame:
@@ -940,7 +946,8 @@ def sensitivity(base, factors, metric: str | None = None, method: str = "sobol",
     factorial 3: the replications r); target_ci, max_seeds: adaptive seeds (default max 4 x
     seeds); max_replicas: the most replicas the study may need (design points x inner points x
     seeds, with target_ci max_seeds); level: the intervals' confidence; fixed: builder
-    parameters set for every design point; out: the folder (default
+    parameters set for every design point; log: where the progress lines go (None: nowhere);
+    out: the folder (default
     ``results/sensitivity-<base>-<method>``; for a function, None: nothing written).
     ``dry_run``: return the size (a dict: design points, replicas, the rough time) and run
     nothing. ``chunk_size``: most replicas per stored chunk (``diffsweep.run``'s). Everything is
@@ -949,6 +956,8 @@ def sensitivity(base, factors, metric: str | None = None, method: str = "sobol",
     from .store import atomic_write_json  # noqa: PLC0415
 
     t_all = time.perf_counter()
+    if log is None:
+        log = lambda *a, **k: None  # noqa: E731
     reproduce.check_options(threads, seeds, backend)
     if not (isinstance(level, float) and 0 < level < 1):
         raise ConfigError(f"level: {level!r} is not allowed (expected a number in (0, 1))")
@@ -1039,7 +1048,9 @@ def sensitivity(base, factors, metric: str | None = None, method: str = "sobol",
         t_engine += time.perf_counter() - t0
         rounds += 1
         _check_values(plan.metric.name if plan.metric else plan.base_name, values,
-                      plan.design, plan.factors)
+                      plan.design, plan.factors,
+                      f"; the runs are kept in {out / 'runs'}: another --metric with the same "
+                      "--out reuses them" if plan.cfg is not None else "")
         table = _analyse(method, plan.factors, plan.design, values, level, sample_seed)
         half, scale = widest(method, table)
         if target_ci is None or len(cur) >= max_seeds or not (half > target_ci * scale):
@@ -1070,8 +1081,8 @@ def sensitivity(base, factors, metric: str | None = None, method: str = "sobol",
             "backend": "+".join(sorted(used)), "quick": bool(quick),
             "identity": plan.identity}
     if plan.cfg is not None:
-        meta["fixed"] = {k: v for k, v in plan.cfg.fixed.items()}
-        meta["inner_axes"] = {k: list(v) for k, v in plan.cfg.axes.items()}
+        meta["fixed"] = {**plan.cfg.fixed, **fixed}
+        meta["inner_axes"] = {k: list(v) for k, v in plan.cfg.axes.items() if k not in fixed}
     paths = {}
     if out is not None:
         from .sensitivity_page import write_sensitivity  # noqa: PLC0415
