@@ -912,7 +912,7 @@ def _evaluate_engine(plan: _Plan, seeds: list[int], out: Path, backend, threads,
     cfg = dataclasses.replace(plan.cfg, seeds=list(seeds))
     cfg._builder = plan.cfg._builder
     res = runner.run(cfg, backend=backend, threads=threads, store=out / "runs",
-                     progress=progress, quiet=True, resume_hint=resume, force=True,
+                     progress=progress, quiet=False, resume_hint=resume, force=True,
                      manifest=manifest, chunk_size=chunk_size)
     n = len(plan.design.unique)
     if plan.metric.paper is not None:

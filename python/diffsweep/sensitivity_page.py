@@ -71,7 +71,7 @@ def draw_indices(table, meta: dict):
         return fig
     t = table.iloc[::-1]
     n = len(t)
-    fig = Figure(figsize=(6.4, max(2.2, 0.42 * n + 1.3)), layout="constrained")
+    fig = Figure(figsize=(6.4, max(2.4, 0.42 * n + 1.6)), layout="constrained")
     FigureCanvasAgg(fig)
     ax = fig.subplots()
     y = np.arange(n)
@@ -85,7 +85,7 @@ def draw_indices(table, meta: dict):
                       f"{int(meta['level'] * 100)}% bootstrap interval)", fontsize=8)
         ax.axvline(0, color="black", linewidth=0.8)
         ax.set_xlim(min(-0.05, float(np.nanmin(t["S1"] - t["S1_conf"]))),
-                    max(1.05, float(np.nanmax(t["ST"] + t["ST_conf"]))))
+                    max(1.05, float(np.nanmax(t["ST"] + t["ST_conf"])) + 0.05))
     else:
         ax.barh(y, t["mu_star"], xerr=t["mu_star_conf"], capsize=3, color="#0969da",
                 label="mu* (mean |elementary effect|)", error_kw={"elinewidth": 1})
@@ -94,7 +94,8 @@ def draw_indices(table, meta: dict):
         ax.set_xlabel(f"change of the metric over a factor's range ({int(meta['level'] * 100)}"
                       "% bootstrap interval)", fontsize=8)
     ax.set_yticks(y, list(t["factor"]), fontsize=8)
-    ax.legend(fontsize=7, loc="lower right", frameon=False)
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize=7,
+               frameon=False)
     ax.set_title(title, fontsize=10)
     return fig
 
