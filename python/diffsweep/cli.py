@@ -699,8 +699,8 @@ def _main(argv: list[str], debug: bool) -> int:
                    help="read the sweep files from DIR/<paper package>/<sweep>.toml")
     s.add_argument("--quiet", action="store_true", help="no progress bars and no summary")
     s.set_defaults(fn=_cmd_atlas)
-    from .sensitivity import add_subcommand as _add_sensitivity  # noqa: PLC0415
-    _add_sensitivity(sub, engine.BACKENDS, BACKEND_HELP)
+    from .sensitivity_cli import add_subcommand as _add_sensitivity  # noqa: PLC0415
+    _add_sensitivity(sub, engine.BACKENDS, BACKEND_HELP, _check_int)
     s = sub.add_parser("show", help="what a results folder holds: sweep, points done and "
                        "missing, runs and timings, a summary with CIs")
     s.add_argument("dir", metavar="DIR")
