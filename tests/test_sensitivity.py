@@ -238,6 +238,16 @@ def test_an_interrupted_study_resumes_to_the_same_table(tmp_path, monkeypatch):
     assert kv_study(tmp_path, out="cut", chunk_size=2).meta["replicas_run"] == 0
 
 
+def test_target_ci_seeds_grow_in_the_store_and_a_rerun_keeps_them(tmp_path, monkeypatch):
+    first = kv_study(tmp_path, seeds=2, target_ci=1e-6, max_seeds=8)
+    assert first.meta["seeds"] == 8 and first.meta["rounds"] == 3 and not first.meta["target_met"]
+    assert sorted(ds.load(tmp_path / "s/runs").replicas["seed"].unique()) == list(range(8))
+    # the rerun starts from the 8 stored seeds: nothing runs, one round, the same table
+    again = kv_study(tmp_path, seeds=2, target_ci=1e-6, max_seeds=8)
+    assert again.meta["replicas_run"] == 0 and again.meta["rounds"] == 1
+    pd.testing.assert_frame_equal(again.table, first.table)
+
+
 def test_a_folder_holds_one_study(tmp_path):
     kv_study(tmp_path)
     with pytest.raises(ConfigError, match=r"^--out: .* holds the sensitivity study of "
@@ -301,6 +311,8 @@ def test_cli_runs_a_study_and_dry_run_writes_nothing(tmp_path, capsys):
      r"--max-replicas 1,000"),
     ("--factors t_on_ms=1:2 --n 48", r"n: 48 is not allowed \(expected a power of 2 for sobol"),
     ("--factors t_on_ms=1:2 --fraction 1", r"fraction: 1 is not allowed with --method sobol"),
+    ("--factors t_on_ms=1:2 --method factorial --n 8", r"n: 8 is not allowed with --method "
+                                                       r"factorial"),
     ("--factors t_on_ms=1:2 --set duraton_s=3", r"--set: 'duraton_s' is not a parameter of "
                                                 r"builder kaur_vin \(did you mean 'duration_s'"),
 ])

@@ -102,6 +102,9 @@ def run_cli(args, check_int) -> int:
         est = info["estimate"]
         for line in est.lines():
             print(line)
+        if args.target_ci is not None and info["max_seeds"] > info["seeds"]:
+            print(f"              (the first round; --target-ci may take up to "
+                  f"{info['max_seeds'] / info['seeds']:g} times as long)")
         print("nothing was run (--dry-run)")
         return 0
     resume = shlex.join(["diffsweep", *args.argv])

@@ -370,6 +370,9 @@ def _design(method: str, factors: list[Factor], n: int, fraction: int, sample_se
 
 def _check_n(method: str, n) -> int:
     if method == "factorial":
+        if n is not None:
+            raise ConfigError(f"n: {n!r} is not allowed with --method factorial (a 2^(k-p) "
+                              "design has its runs; its replications are the seeds: --seeds)")
         return 0
     if n is None:
         return DEFAULT_N[method]
