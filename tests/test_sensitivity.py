@@ -97,6 +97,18 @@ def test_jains_two_squared_three_design_gives_the_textbook_effects():
     assert t.loc["AB", "factors"] == "A x B"
 
 
+def test_a_function_study_writes_its_page(tmp_path):
+    res = sensitivity(None, {"A": [-1, 1], "B": [-1, 1]}, method="factorial", seeds=3,
+                      function=jain, out=tmp_path / "j", **QUIET)
+    md = res.paths["md"].read_text()
+    assert "| A | A | 21.5 |" in md and "| 78.9 |" in md and "runs/" not in md
+    assert sorted(p.name for p in (tmp_path / "j").iterdir()) == [
+        "design.csv", "sensitivity.csv", "sensitivity.html", "sensitivity.json", "sensitivity.md",
+        "sensitivity.pdf", "sensitivity.png"]
+    d = pd.read_csv(tmp_path / "j/design.csv")
+    assert d["metric_mean"].tolist() == pytest.approx([15, 48, 24, 77])
+
+
 def test_a_half_fraction_recovers_main_effects_and_names_the_aliases():
     signs, names, chains = factorial_design(3, 1)
     assert signs.shape == (4, 3) and (signs[:, 2] == signs[:, 0] * signs[:, 1]).all()

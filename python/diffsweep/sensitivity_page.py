@@ -190,8 +190,9 @@ def write_sensitivity(table, design, out: Path, meta: dict) -> dict:
         doc.p("Fixed: " + ", ".join(f"{k} = {v}" for k, v in meta["fixed"].items()) + ".")
     doc.p(f"Run: {meta['wall_s']:.1f} s in all ({meta['compute_s']:.1f} s running and reading "
           f"the replicas), backend {meta['backend']}. Files: sensitivity.csv (this table), "
-          "design.csv (each design point's mean metric), runs/ (every replica: "
-          "diffsweep.load).")
+          "design.csv (each design point's mean metric)"
+          + (", runs/ (every replica: diffsweep.load)." if meta.get("inner_axes") is not None
+             else "."))
     md, html_path = out / "sensitivity.md", out / "sensitivity.html"
     page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>\n"
