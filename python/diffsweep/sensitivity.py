@@ -613,7 +613,8 @@ def sensitivity(base, factors, metric: str | None = None, method: str = "sobol",
     design_df["seeds"] = agg["count"].to_numpy()
     meta = {"method": method, "metric": plan.metric.name if plan.metric else plan.base_name,
             "metric_what": plan.metric.what if plan.metric else "the function's value",
-            "base": plan.base_name, "factors": [f.name for f in plan.factors],
+            "base": (f"{plan.identity['sweep']} (builder {plan.base_name})"
+                     if plan.identity.get("sweep") else plan.base_name), "factors": [f.name for f in plan.factors],
             "factor_specs": {f.name: f.spec() for f in plan.factors}, "n": plan.identity["n"],
             "fraction": fraction, "design_points": n_design,
             "samples": len(plan.design.values), "inner_points": plan.inner_points,
