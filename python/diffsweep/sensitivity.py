@@ -400,7 +400,7 @@ def _plan(base, factors, metric, method, n, fraction, quick, fixed, function,
     cfg = config.SweepConfig(name=f"sensitivity-{name}"[:60], builder_name=name,
                              fixed=base_fixed, axes=axes, zips=zips + [zip_group],
                              seeds=[0], outputs=outputs,
-                             description=f"{method} sensitivity of {m.name}", quick=quick)
+                             description=f"{method} sensitivity design", quick=quick)
     cfg._builder = builder
     cfg.points_sha256 = digest(cfg._points_dict())
     inner = math.prod(len(v) for v in axes.values()) * math.prod(len(g) for g in zips)

@@ -37,7 +37,13 @@ def draw_indices(table, meta: dict):
     from matplotlib.figure import Figure  # noqa: PLC0415
 
     method = meta["method"]
-    title = f"{meta['metric']}: {method}" + (" (--quick)" if meta.get("quick") else "")
+    k = len(meta["factors"])
+    how = {"sobol": f"Sobol' indices, n = {meta['n']}",
+           "morris": f"Morris screening, {meta['n']} trajectories",
+           "factorial": f"2^{k} r factorial" if not meta.get("fraction") else
+                        f"2^({k}-{meta['fraction']}) r factorial"}[method]
+    title = (f"{meta['metric']}: {how}, {meta['seeds']} seeds"
+             + (" (--quick)" if meta.get("quick") else ""))
     if method == "factorial":
         eff = table[~table["term"].isin(["mean"])].copy()
         eff["order"] = eff["variation_pct"].fillna(0)
