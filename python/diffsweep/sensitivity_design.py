@@ -402,13 +402,16 @@ def _analyse(method: str, factors: list[Factor], design: _Design, values: pd.Dat
         alias = dict(zip(design.terms, design.chains))
         tab["aliases"] = tab["term"].map(lambda w: alias.get(w, ""))
         return tab
+    # the bootstrap's seed: SALib's sobol.analyze (1.6) draws unseeded resamples for seed 0
+    # (`if seed:`), so 0 would give another interval at every call
+    boot = sample_seed + 1
     mean = values.groupby("design")["value"].mean().reindex(range(len(design.unique)))
     y = mean.to_numpy(dtype=float)[design.index]
     problem = {"num_vars": len(factors), "names": names, "bounds": [[0.0, 1.0]] * len(factors)}
     if method == "sobol":
         from SALib.analyze import sobol  # noqa: PLC0415
         s = sobol.analyze(problem, y, calc_second_order=False, num_resamples=RESAMPLES,
-                          conf_level=level, seed=sample_seed)
+                          conf_level=level, seed=boot)
         tab = pd.DataFrame({"factor": names, "S1": s["S1"], "S1_conf": s["S1_conf"],
                             "ST": s["ST"], "ST_conf": s["ST_conf"]})
         for c in ("S1", "ST"):
@@ -418,7 +421,7 @@ def _analyse(method: str, factors: list[Factor], design: _Design, values: pd.Dat
     from SALib.analyze import morris  # noqa: PLC0415
     s = morris.analyze(problem, np.asarray(design.unit, dtype=float), y,
                        num_resamples=RESAMPLES, conf_level=level, num_levels=MORRIS_LEVELS,
-                       seed=sample_seed)
+                       seed=boot)
     tab = pd.DataFrame({"factor": names, "mu_star": np.asarray(s["mu_star"], float),
                         "mu_star_conf": np.asarray(s["mu_star_conf"], float),
                         "mu": np.asarray(s["mu"], float), "sigma": np.asarray(s["sigma"], float)})
