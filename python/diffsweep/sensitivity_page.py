@@ -90,7 +90,7 @@ def draw_indices(table, meta: dict):
         ax.set_xlabel(f"Sobol' index (share of the metric's variance; "
                       f"{int(meta['level'] * 100)}% bootstrap interval)", fontsize=8)
         ax.axvline(0, color="black", linewidth=0.8)
-        ax.set_xlim(min(-0.05, float(np.nanmin(t["S1"] - t["S1_conf"]))),
+        ax.set_xlim(min(-0.05, float(np.nanmin(t["S1"] - t["S1_conf"])) - 0.03),
                     max(1.05, float(np.nanmax(t["ST"] + t["ST_conf"])) + 0.05))
     else:
         ax.barh(y, t["mu_star"], xerr=t["mu_star_conf"], capsize=3, color="#0969da",
