@@ -115,9 +115,10 @@ GRID = "Python: Grid, run, load"
 RUN = "Command line: run"
 REPRO = "Command line: reproduce, demo, no command"
 ATLAS = "Command line and Python: atlas"
+SENS = "Command line and Python: sensitivity"
 LOOK = "Command line: show, plot, export"
 AREAS = (TOP, SECTIONS, AXES, KV, HABIB, LJ, MG, ROSSI, DB, LINK, FLOW, MARK, SCEN, GRID, RUN, REPRO,
-         ATLAS, LOOK)
+         ATLAS, SENS, LOOK)
 
 NOT = r"is not allowed \(expected "
 
@@ -139,7 +140,7 @@ CATALOGUE: list[Bad] = [
     T("toml-builder-ref-not-callable", TOP, 'builder = "user_builders:NOT_A_FUNCTION"', r"builder: \"user_builders:NOT_A_FUNCTION\": 'user_builders\.NOT_A_FUNCTION' is not callable"),
     T("toml-builder-ref-unmarked", TOP, 'builder = "user_builders:unmarked"', r"builder: \"user_builders:unmarked\": 'user_builders\.unmarked' is not marked as a diffsweep builder"),
     T("toml-builder-ref-import-fails", TOP, 'builder = "user_builder_broken:build"', r"builder: \"user_builder_broken:build\": importing module 'user_builder_broken' failed \(RuntimeError: "),
-    T("toml-builder-ref-syntax", TOP, 'builder = "user_builders:two rtt"', r'builder: "user_builders:two rtt" ' + NOT + '"package\.module:function"'),
+    T("toml-builder-ref-syntax", TOP, 'builder = "user_builders:two rtt"', r'builder: "user_builders:two rtt" ' + NOT + r'"package\.module:function"'),
     T("toml-builder-ref-unknown-param", TOP, 'name = "bad"\nbuilder = "user_builders:two_rtt_dumbbell"\nseeds = 1\n[fixed]\nrtp_ration = 3.0\n', r"fixed\.rtp_ration: not a parameter of two_rtt_dumbbell \(did you mean 'rtp_ratio'\?\)", raw=True),
     T("toml-syntax-error", TOP, 'name = "bad"\nbuilder = "kaur_vin"\nseeds 3\n', r"bad\.toml: TOML syntax error: .*line 3", raw=True),
     T("toml-seeds-zero", TOP, "seeds = 0", r"seeds: 0 " + NOT + r"an integer >= 1"),
@@ -618,6 +619,37 @@ CATALOGUE: list[Bad] = [
     P("where-column-typo", GRID, 'load(DIR / "folder").where(t_on=1.0)', r"^where: no column 't_on' in any table \(did you mean 't_on_ms'\?\)"),
     P("where-value-not-there", GRID, 'load(DIR / "folder").where(t_on_ms=2.0)', r"^where: t_on_ms=2 matches no row \(t_on_ms takes 1, 10\)"),
 
+
+    # --- sensitivity ---------------------------------------------------------------------
+    C("sens-unknown-factor", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors t_onn_ms=1:2 --metric flows.goodput_bps", r"factors: 't_onn_ms' is not a parameter of builder kaur_vin \(did you mean 't_on_ms'\?\)"),
+    C("sens-range-reversed", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors t_on_ms=400:0.4:log --metric flows.goodput_bps", r"factors\.t_on_ms: '400:0\.4:log' is not allowed \(expected LO < HI"),
+    C("sens-range-empty", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:8 --metric flows.goodput_bps", r"factors\.rtp_ms: '8:8' is not allowed \(expected LO < HI"),
+    C("sens-log-range-from-zero", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors send_jitter_s=0:1e-3:log --metric flows.goodput_bps", r"expected 0 < LO < HI for a log range"),
+    C("sens-range-not-numbers", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:eighty --metric flows.goodput_bps", r"factors\.rtp_ms: '8:eighty' is not allowed \(expected LO:HI or LO:HI:log"),
+    C("sens-one-level", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8 --metric flows.goodput_bps", r"factors\.rtp_ms: '8' is not allowed \(expected a range LO:HI or at least two levels"),
+    C("sens-factor-twice", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 rtp_ms=8:20 --metric flows.goodput_bps", r"--factors: 'rtp_ms' is given twice"),
+    C("sens-factor-is-seed", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors seed=0:9 --metric flows.goodput_bps", r"factors\.seed: 'seed' is not allowed \(the seeds are the replications"),
+    C("sens-factor-also-set", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors n_flows=1,8 --metric flows.goodput_bps", r"--set: 'n_flows' is also a factor"),
+    C("sens-factorial-three-levels", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors ef=cbr,onoff,none --method factorial --metric flows.goodput_bps", r"factors\.ef: 'cbr,onoff,none' is not allowed with --method factorial \(expected a range LO:HI or exactly two levels"),
+    C("sens-unknown-set", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 --set duraton_s=3 --metric flows.goodput_bps", r"--set: 'duraton_s' is not a parameter of builder kaur_vin \(did you mean 'duration_s'\?\)"),
+    C("sens-unknown-builder", SENS, "sensitivity kaur_vn --factors rtp_ms=8:80 --metric flows.goodput_bps --out DIR/s", r"base: unknown builder 'kaur_vn' \(did you mean 'kaur_vin'\?"),
+    C("sens-unknown-paper-metric", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 --metric kaur-vin:los", r"metric: unknown metric 'kaur-vin:los' \(did you mean 'kaur-vin:loss'\?\)"),
+    C("sens-unknown-table", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 --metric flow.goodput_bps", r"metric: unknown table 'flow' in 'flow\.goodput_bps' \(did you mean 'flows'\?\)"),
+    C("sens-unknown-column", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 --metric flows.goodput", r"metric: flows has no column 'goodput' in this scenario \(did you mean 'goodput_bps'\?\)"),
+    C("sens-unknown-aggregate", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 --metric flows.goodput_bps:average", r"metric: unknown aggregate 'average' in 'flows\.goodput_bps:average'"),
+    C("sens-metric-needs-inner-axis", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 --metric kaur-vin:loss", r"metric: kaur-vin:loss needs the inner axis ef = \['cbr', 'onoff'\]"),
+    C("sens-metric-of-another-paper", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 --metric habib:f1_f2_goodput_ratio", r"metric: habib:f1_f2_goodput_ratio is a number of habib's scenarios \(builders habib_2a\); the base's builder is kaur_vin"),
+    C("sens-design-too-large", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 t_on_ms=0.4:400:log --n 4096 --max-replicas 10000 --metric flows.goodput_bps", r"design: 16,384 design points x 1 inner point\(s\) x 2 seeds = 32,768 replicas is above --max-replicas 10,000"),
+    C("sens-sobol-n-not-power-of-two", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 --n 100 --metric flows.goodput_bps", r"n: 100 is not allowed \(expected a power of 2 for sobol: .* 64 or 128\)"),
+    C("sens-fraction-without-factorial", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 --fraction 1 --metric flows.goodput_bps", r"fraction: 1 is not allowed with --method sobol"),
+    C("sens-fraction-no-generators", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 t_on_ms=1:2 --method factorial --fraction 1 --metric flows.goodput_bps", r"fraction: 2\^\(2-1\) is not allowed \(designs with generators:"),
+    C("sens-n-with-factorial", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 --method factorial --n 8 --metric flows.goodput_bps", r"n: 8 is not allowed with --method factorial \(a 2\^\(k-p\) design has its runs"),
+    C("sens-max-seeds-below-seeds", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 --seeds 4 --max-seeds 2 --target-ci 0.1 --metric flows.goodput_bps", r"max_seeds: 2 is not allowed \(expected an integer >= the first round's 4 seeds\)"),
+    C("sens-out-is-a-file", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --factors rtp_ms=8:80 --metric flows.goodput_bps --out DIR/ok.toml", r"--out: DIR/ok\.toml is a file, not a folder \(expected a folder for the sensitivity study\)"),
+    C("sens-out-holds-other-things", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --factors rtp_ms=8:80 --metric flows.goodput_bps --out DIR/folder", r"--out: DIR/folder is not empty and holds no sensitivity study \(sensitivity\.json\)"),
+    P("sens-python-constant-metric", SENS, "sensitivity(None, {'a': (0.0, 1.0), 'b': (0.0, 1.0)}, method='morris', function=lambda a, b: 2.0, log=None)", r"metric: <lambda> is constant \(2 at every design point and seed\): there is no variation"),
+    P("sens-python-factor-range-tuple", SENS, "sensitivity('kaur_vin', {'rtp_ms': (80, 8)}, 'flows.goodput_bps')", r"factors\.rtp_ms: '\(80, 8\)' is not allowed \(expected LO < HI"),
+    P("sens-python-no-factors", SENS, "sensitivity('kaur_vin', {}, 'flows.goodput_bps')", r"factors: none given"),
 ]
 # the documentation lists areas in AREAS order: records appended at the end join their area
 CATALOGUE.sort(key=lambda b: AREAS.index(b.area))

@@ -11,10 +11,11 @@ from .engine import info, simulate
 from .store import load
 from .atlases import atlas
 from .builder_registry import builder
+from .sensitivity import sensitivity
 from . import scenarios
 
 __all__ = [
     "BackendError", "ConfigError", "atlas", "builder", "EngineError", "Grid", "Link", "OnOffSource", "QueueClass",
     "Results", "Scenario", "SweepInterrupted", "TcpFlow", "info", "load", "run", "scenarios",
-    "simulate",
+    "sensitivity", "simulate",
 ]

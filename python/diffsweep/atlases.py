@@ -371,26 +371,36 @@ class AtlasResult:
 
 
 def _check_folder(out: Path, identity: dict) -> None:
+    def what(held):
+        return (f"{held.get('paper')} {held.get('claim')} over {', '.join(held.get('axes', {}))}"
+                + (" (--quick)" if held.get("quick") else ""))
+    check_study_folder(out, identity, SPEC_FILE, "atlas", "an atlas", what, "other axes")
+
+
+def check_study_folder(out: Path, identity: dict, spec_file: str, kind: str, a_kind: str,
+                       describe, varied: str) -> None:
+    """Refuse ``out`` unless it is missing, empty, or holds the study ``identity`` (its
+    ``spec_file`` says so): one folder holds one atlas (``kind``), one sensitivity study
+    (``diffsweep.sensitivity``); ``describe(held identity)`` names the study found there."""
     if out.exists() and not out.is_dir():
-        raise ConfigError(f"--out: {out} is a file, not a folder (expected a folder for the atlas)")
-    f = out / SPEC_FILE
+        raise ConfigError(f"--out: {out} is a file, not a folder (expected a folder for the "
+                          f"{kind})")
+    f = out / spec_file
     if not out.is_dir() or not any(out.iterdir()):
         return
     if not f.is_file():
-        raise ConfigError(f"--out: {out} is not empty and holds no atlas ({SPEC_FILE}); choose "
-                          "another output folder")
+        raise ConfigError(f"--out: {out} is not empty and holds no {kind} ({spec_file}); "
+                          "choose another output folder")
     try:
         held = json.loads(f.read_text(encoding="utf-8")).get("identity")
     except (OSError, ValueError, AttributeError):
-        raise ConfigError(f"--out: {f} is damaged (not an atlas description); move it aside "
+        raise ConfigError(f"--out: {f} is damaged (not {a_kind} description); move it aside "
                           "or choose another output folder") from None
     if held != identity:
-        what = (f"{held.get('paper')} {held.get('claim')} over "
-                f"{', '.join(held.get('axes', {}))}" if isinstance(held, dict) else "another atlas")
-        raise ConfigError(f"--out: {out} holds the atlas of {what}"
-                          f"{' (--quick)' if isinstance(held, dict) and held.get('quick') else ''}"
-                          f" with other axes or settings; one folder holds one atlas: choose "
-                          "another output folder")
+        what = describe(held) if isinstance(held, dict) else f"another {kind}"
+        raise ConfigError(f"--out: {out} holds the {kind} of {what} with {varied} or "
+                          f"settings; one folder holds one {kind}: choose another output "
+                          "folder")
 
 
 def _run_round(plan: _Plan, todo: dict, out: Path, backend, threads, progress, log,

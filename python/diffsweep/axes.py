@@ -21,7 +21,7 @@ from typing import Any, Iterable
 import numpy as np
 import pandas as pd
 
-from .errors import ConfigError
+from .errors import ConfigError, did_you_mean
 
 #: the suffix of a grid column kept beside an engine column of the same name
 GRID_SUFFIX = "_grid"
@@ -223,10 +223,8 @@ def pooling_error(what: str, pooled_axes: dict[str, list], remedy: str) -> Confi
 
 def suggest(name: str, axes: Iterable[str], columns: Iterable[str]) -> str:
     """'did you mean ...?' among ``axes`` and ``columns``, else the axes."""
-    from .config import _suggest  # noqa: PLC0415
-
     axes = list(dict.fromkeys(axes))
-    hint = _suggest(name, list(dict.fromkeys([*axes, *columns])))
+    hint = did_you_mean(name, list(dict.fromkeys([*axes, *columns])))
     if hint.startswith("did you mean"):
         return hint
     return ("the sweep's axes: " + ", ".join(axes)) if axes else "no axes; columns: " + \

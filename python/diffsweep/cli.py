@@ -735,6 +735,8 @@ def _main(argv: list[str], debug: bool) -> int:
     s.add_argument("--markdown", action="store_true",
                    help="print docs/builders.md (every built-in builder) as generated")
     s.set_defaults(fn=_cmd_builders)
+    from .sensitivity_cli import add_subcommand as _add_sensitivity  # noqa: PLC0415
+    _add_sensitivity(sub, engine.BACKENDS, BACKEND_HELP, _check_int)
     s = sub.add_parser("show", help="what a results folder holds: sweep, points done and "
                        "missing, runs and timings, a summary with CIs",
                        description="What a results folder holds, and a summary of --metric: "

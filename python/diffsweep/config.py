@@ -68,7 +68,6 @@ Hashes
 from __future__ import annotations
 
 import datetime as _dt
-import difflib
 import functools
 import hashlib
 import itertools
@@ -92,6 +91,7 @@ from .builder_registry import (_NAME_RE, BUILDERS, _builder_allowed,  # noqa: F4
                                check_builder_value, import_builder, is_builder, is_reference,
                                register_builder, resolve_builder)
 from .errors import ConfigError
+from .errors import did_you_mean as _suggest  # (config._suggest: its callers' name)
 from .identity import canon, digest
 from .sizing import SeedRange
 
@@ -146,14 +146,6 @@ def _show(value: Any) -> str:
 
 def _join(prefix: str, key: str) -> str:
     return f"{prefix}.{key}" if prefix else key
-
-
-def _suggest(key: str, allowed: Iterable[str]) -> str:
-    allowed = list(allowed)
-    close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
-    if close:
-        return f"did you mean '{close[0]}'?"
-    return "allowed: " + ", ".join(allowed) if allowed else "nothing is allowed here"
 
 
 def _check_keys(table: dict, allowed: Iterable[str], prefix: str) -> None:

@@ -3,6 +3,7 @@
 Every error diffsweep raises on purpose is a ``DiffsweepError``; the command line prints its
 message as one line (``diffsweep: error: ...``) and shows a traceback only with ``--debug``.
 """
+import difflib as _difflib
 import errno as _errno
 import signal as _signal
 
@@ -114,6 +115,16 @@ def raise_terminated(signum, frame):
     ``signal.signal(signal.SIGTERM, diffsweep.errors.raise_terminated)`` (left alone, SIGTERM
     keeps its default: the process dies at once, as a library should not decide otherwise)."""
     raise Terminated()
+
+
+def did_you_mean(key: str, allowed) -> str:
+    """'did you mean 'x'?' for the closest of ``allowed``, else the list of what is allowed:
+    the tail of every one-line error about a name (config, axes, builders)."""
+    allowed = list(allowed)
+    close = _difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+    if close:
+        return f"did you mean '{close[0]}'?"
+    return "allowed: " + ", ".join(allowed) if allowed else "nothing is allowed here"
 
 
 def check(cond: bool, field: str, value, allowed: str) -> None:

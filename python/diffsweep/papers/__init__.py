@@ -78,7 +78,8 @@ class Paper:
     claims: "module:function" returning the list of :class:`diffsweep.claims.Claim`; figures:
     "module:attribute", a mapping family id -> figure function (``Results -> Figure``);
     run_note: what the paper gives of the run length, warm-up and runs (the report adds it to
-    the run settings actually used); maps: the claims ``diffsweep.atlases`` may map."""
+    the run settings actually used); maps: the claims ``diffsweep.atlases`` may map; metrics:
+    the numbers ``diffsweep.sensitivity`` may measure."""
 
     name: str
     package: str
@@ -94,6 +95,10 @@ class Paper:
     #: "module:attribute": the claims ``diffsweep.atlases`` may map and over which parameters
     #: (a tuple of :class:`diffsweep.atlases.Mappable`); "" when none
     maps: str = ""
+    #: "module:attribute": the paper's per-seed numbers ``diffsweep sensitivity`` may measure
+    #: as ``--metric <paper>:<name>`` (a mapping name -> :class:`diffsweep.sensitivity.
+    #: PaperMetric`); "" when none
+    metrics: str = ""
 
     def claim_list(self) -> list:
         return resolve(self.claims)()
@@ -101,6 +106,10 @@ class Paper:
     def map_list(self) -> list:
         """The claims ``diffsweep.atlases`` may map (``diffsweep.atlases.Mappable``)."""
         return list(resolve(self.maps)) if self.maps else []
+
+    def metric_map(self) -> Mapping:
+        """The numbers ``diffsweep.sensitivity`` may measure (name -> ``PaperMetric``)."""
+        return dict(resolve(self.metrics)) if self.metrics else {}
 
     def figure_functions(self) -> Mapping[str, Callable]:
         return resolve(self.figures)

@@ -91,6 +91,7 @@ PAPER = Paper(
               "habib_2b": "diffsweep.papers.habib.scenario:habib_2b"},
     claims="diffsweep.papers.habib.claims:habib_claims",
     figures="diffsweep.papers.habib.figures:FIGURES",
+    metrics="diffsweep.papers.habib.sensitivity:METRICS",
     run_note="The paper gives no run length or number of runs; the full sweeps run 100 s "
              "(20-s warm-up) with 5 seeds, the quick ones 40 s with 2 seeds.",
 )

@@ -111,5 +111,6 @@ PAPER = Paper(
     claims="diffsweep.papers.kaur_vin.claims:kaur_vin_claims",
     figures="diffsweep.papers.kaur_vin.figures:FIGURES",
     maps="diffsweep.papers.kaur_vin.atlas:MAPS",
+    metrics="diffsweep.papers.kaur_vin.sensitivity:METRICS",
     run_note="The paper gives none of these.",
 )

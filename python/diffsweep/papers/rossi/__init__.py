@@ -88,6 +88,7 @@ PAPER = Paper(
     claims="diffsweep.papers.rossi.claims:rossi_claims",
     figures="diffsweep.papers.rossi.figures:FIGURES",
     maps="diffsweep.papers.rossi.atlas:MAPS",
+    metrics="diffsweep.papers.rossi.sensitivity:METRICS",
     run_note=("This builder has no duration_s ('the builder's default' above): each replica "
               "runs to t_halt_s, set with t_stop_s in each sweep's [fixed] section: t_stop 600 s "
               "and t_halt 900 s in the full run (the paper's), 100 s and 150 s in the quick "
