@@ -495,7 +495,7 @@ BAD_CLI = [
     (["run", "{sweep}", "--out", "{tmp}/o", "--chunk-size", "0"],
      r"--chunk-size: 0 is not allowed \(expected an integer >= 1\)"),
     (["run", "{sweep}", "--out", "{tmp}/o", "--threads", "-1"],
-     r"--threads: -1 is not allowed \(expected an integer >= 0\)"),
+     r"--threads: -1 is not allowed \(expected an integer from 0 \(all cores\) to 1024\)"),
     (["run", "{tmp}/missing.toml", "--out", "{tmp}/o"], r"missing\.toml: sweep file not found"),
     (["run", "{sweep}", "--out", "{tmp}/o", "--seeds", "0"], r"seeds \(override\): 0 is not "
                                                              r"allowed"),

@@ -143,7 +143,7 @@ def _cuda_usable() -> bool:
 
 
 BAD_REPRODUCE = [
-    (["--threads", "-1"], 2, r"--threads: -1 is not allowed \(expected an integer >= 0\)$"),
+    (["--threads", "-1"], 2, r"--threads: -1 is not allowed \(expected an integer from 0 \(all cores\) to 1024\)$"),
     (["--seeds", "0"], 2, r"--seeds: 0 is not allowed \(expected an integer >= 1\)$"),
     (["--figure", "99"], 2, r"--figure: \['99'\] is not allowed \(expected some of 2, 3, 4"),
     (["--sweeps", "{tmp}/nowhere"], 2, r"--sweeps: '.*nowhere' is not a folder"),
@@ -170,7 +170,7 @@ def test_reproduce_checks_every_option_before_any_work(tmp_path, capsys, no_work
 
 
 BAD_RUN = [
-    (["--threads", "-1"], r"--threads: -1 is not allowed \(expected an integer >= 0\)$"),
+    (["--threads", "-1"], r"--threads: -1 is not allowed \(expected an integer from 0 \(all cores\) to 1024\)$"),
     (["--chunk-size", "0"], r"--chunk-size: 0 is not allowed \(expected an integer >= 1\)$"),
     (["--target-ci", "nan"], r"--target-ci: nan is not allowed \(expected a finite number > 0"),
     (["--target-ci", "0.1", "--max-seeds", "1"],

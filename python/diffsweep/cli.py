@@ -87,10 +87,16 @@ def _client(address: str):
                           "pip install 'diffsweep[distributed]' (or pip install "
                           "'dask[distributed]')") from None
     try:
+        if not address.strip():
+            raise ValueError("the address is empty")
         return Client(address, timeout=30)
     except (OSError, TimeoutError) as e:
         raise ConfigError(f"--scheduler: cannot connect to the Dask scheduler at {address!r} "
                           f"({e})") from None
+    except (ValueError, TypeError) as e:  # Dask's parse of the address ("missing port number")
+        raise ConfigError(f"--scheduler: {address!r} is not allowed (expected a Dask scheduler "
+                          "address: tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786, as `dask "
+                          f"scheduler` prints it; Dask says: {e})") from None
 
 
 def _point_label(grid, p: int) -> str:
@@ -129,15 +135,25 @@ def _n(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def _check_int(option: str, value, lo: int) -> None:
-    if value is not None and value < lo:
-        raise ConfigError(f"{option}: {value!r} is not allowed (expected an integer >= {lo})")
+def _check_int(option: str, value, lo: int, hi: int | None = None) -> None:
+    from .runner import int_range  # noqa: PLC0415
+
+    if value is not None and (value < lo or (hi is not None and value > hi)):
+        raise ConfigError(f"{option}: {value!r} is not allowed (expected "
+                          f"{int_range(lo, hi, option)})")
+
+
+def _check_threads(value) -> None:
+    """--threads: 0 (all cores) to runner.MAX_THREADS (a million crashed OpenMP)."""
+    from .runner import MAX_THREADS  # noqa: PLC0415
+
+    _check_int("--threads", value, 0, MAX_THREADS)
 
 
 def _check_run_options(args) -> None:
     """The options of ``run``, checked before the sweep's grid is built (a bad --threads was
     found only after building the grid, and in ``reproduce`` after the engine call)."""
-    _check_int("--threads", args.threads, 0)
+    _check_threads(args.threads)
     _check_int("--chunk-size", args.chunk_size, 1)
     if args.target_ci is not None:
         if not (args.target_ci > 0 and args.target_ci != float("inf")):
@@ -166,15 +182,18 @@ def _cmd_run(args) -> int:
         grid = cfg.make_grid(max_points=limit, max_replicas=None if args.force else "default")
         if args.dry_run:
             est = sizing.estimate(grid, args.threads)
+            from . import rounding  # noqa: PLC0415 (the lines a run warns with at its start)
+            est.notes += [f"warning     : {line}" for line in rounding.check(grid)]
             return _dry_counts(cfg, est, grid, args.backend)
         sizing.check_replicas(len(grid), args.force, f"sweep '{cfg.name}'", "--force")
     except ConfigError as e:
         raise ConfigError(f"{_sweep_path(cfg, str(e))} (in {args.sweep})") from None
     resume = shlex.join(["diffsweep", *[a for a in args.argv if a != "--break-lock"]])
+    # (a bad address said before the run is announced; an empty one is refused, not run here)
+    client = _client(args.scheduler) if args.scheduler is not None else None
     if not args.quiet:
         print(f"diffsweep: {cfg.name}: {grid.n_points} points x {_n(len(grid.seeds), 'seed')} = "
               f"{len(grid)} replicas -> {args.out}", file=sys.stderr, flush=True)
-    client = _client(args.scheduler) if args.scheduler else None
 
     def show(message, category, filename, lineno, file=None, line=None):
         print(f"diffsweep: warning: {message}", file=sys.stderr)
@@ -223,7 +242,7 @@ def _cmd_reproduce(args) -> int:
 
     # the options, checked before any sweep runs (--threads -1 used to fail after the engine
     # call); reproduce() checks the rest (--figure, --backend's device, --sweeps, the folder)
-    _check_int("--threads", args.threads, 0)
+    _check_threads(args.threads)
     _check_int("--seeds", args.seeds, 1)
     _check_int("--jobs", args.jobs, 1)
     out = args.out or f"results/{args.paper}{'-quick' if args.quick else ''}"
@@ -268,7 +287,7 @@ def _cmd_atlas(args) -> int:
     if not args.axes:
         raise ConfigError("--axes: missing (expected 1 to 3 NAME=VALUES; `diffsweep atlas "
                           f"{spec.name} --list` shows each claim's parameters)")
-    _check_int("--threads", args.threads, 0)
+    _check_threads(args.threads)
     _check_int("--seeds", args.seeds, 1)
     _check_int("--max-seeds", args.max_seeds, 1)
     log = (lambda *a, **k: None) if args.quiet else print
@@ -331,7 +350,8 @@ def _dry_counts(cfg, est, grid=None, backend: str = "auto") -> int:
 
 
 def _cmd_show(args) -> int:
-    from .folder import DEFAULT_METRIC, describe, dims_of, summary_table  # noqa: PLC0415
+    from .folder import (DEFAULT_METRIC, check_measure, describe, dims_of,  # noqa: PLC0415
+                         summary_table)
 
     if args.rows < 1:
         raise ConfigError(f"--rows: {args.rows!r} is not allowed (expected an integer >= 1)")
@@ -358,6 +378,8 @@ def _cmd_show(args) -> int:
     if not len(res.replicas):
         print("no replicas finished yet")
         return 0
+    if args.metric is not None:  # an identifier or a grid column measures nothing
+        check_measure(res, "--metric", args.metric, args.table, dims_of(m))
     dims = [d for d in dims_of(m) if d in res.replicas.columns]
     metric, table = args.metric or TABLE_METRIC.get(args.table, DEFAULT_METRIC), args.table
     if args.metric is None and args.table is None and not len(res.flows) and len(res.transfers):
@@ -403,7 +425,7 @@ PLOT_FORMATS = ("png", "pdf", "svg")
 
 
 def _cmd_plot(args) -> int:
-    from .folder import describe, plot  # noqa: PLC0415
+    from .folder import check_measure, describe, dims_of, plot  # noqa: PLC0415
 
     # checked before the folder is read: matplotlib's own errors were tracebacks
     lo, hi = PLOT_DPI
@@ -422,7 +444,8 @@ def _cmd_plot(args) -> int:
     if args.y in (args.x, args.hue):
         raise ConfigError(f"--y: {args.y!r} is not allowed (expected a measured column, not "
                           "--x's or --hue's)")
-    res = _load_reporting(args.dir, describe)[1]
+    m, res, _ = _load_reporting(args.dir, describe)
+    check_measure(res, "--y", args.y, args.table, dims_of(m))  # an identifier: pandas' error
     fig = plot(res, args.x, args.y, hue=args.hue, table=args.table,
                logx=True if args.logx else None)
     import io  # noqa: PLC0415

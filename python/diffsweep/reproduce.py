@@ -190,7 +190,7 @@ def check_options(threads, seeds, backend: str) -> None:
     option."""
     from . import engine, runner  # noqa: PLC0415
 
-    runner._check_positive_int("threads", threads, lo=0)
+    runner.check_threads(threads)
     if seeds is not None and (isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1):
         raise ConfigError(f"seeds: {seeds!r} is not allowed (expected an integer >= 1)")
     if backend not in engine.BACKENDS:

@@ -65,12 +65,14 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from . import engine as _engine
+from . import rounding
 from .backend_choice import work_of_grids
 from .chunking import (CPU_MEMORY_FRACTION, CUDA_MEMORY_BUDGET,  # noqa: F401 (re-exported)
                        CUDA_MEMORY_FRACTION, MAX_CHUNK, TABLE_ROW_BYTES, _limit_error,
@@ -175,12 +177,50 @@ def _select(res: Results, order: dict[tuple[int, int], int], meta: dict,
     return Results(**out, meta=meta)
 
 
-def _check_positive_int(name: str, v, lo: int = 1) -> int | None:
+#: most CPU threads a run may ask for (``threads``, ``--threads``): far above the cores of
+#: any machine the engine runs on, far below where OpenMP fails to create them (a million
+#: threads ended in "libgomp: Thread creation failed" or a segmentation fault, with an empty
+#: results folder left behind); 0 or None: all OpenMP threads (the machine's cores)
+MAX_THREADS = 1024
+
+
+def _check_positive_int(name: str, v, lo: int = 1, hi: int | None = None) -> int | None:
     if v is None:
         return None
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
-        raise ConfigError(f"{name}: {v!r} is not allowed (expected an integer >= {lo})")
+    if (isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo
+            or (hi is not None and v > hi)):
+        raise ConfigError(f"{name}: {v!r} is not allowed (expected "
+                          f"{int_range(lo, hi, name)})")
     return int(v)
+
+
+def int_range(lo: int, hi: int | None, name: str = "") -> str:
+    """'an integer >= 1', or for the threads 'an integer from 0 (all cores) to 1024'."""
+    if hi is None:
+        return f"an integer >= {lo}"
+    zero = " (all cores)" if lo == 0 and name.lstrip("-") == "threads" else ""
+    return f"an integer from {lo}{zero} to {hi}"
+
+
+def check_threads(threads, name: str = "threads") -> int | None:
+    """``threads`` (None, or 0..MAX_THREADS), checked before anything is built or written."""
+    return _check_positive_int(name, threads, lo=0, hi=MAX_THREADS)
+
+
+def check_lanes(lanes) -> int | None:
+    """``lanes`` (None: the backend's default, or a power of two up to the engine's
+    ``max_lanes``), checked before anything is built or written: the engine's own refusal
+    came as a ValueError after the packing, and a float as pybind11's "Unable to cast"."""
+    if lanes is None:
+        return None
+    from .pack import layout  # noqa: PLC0415
+
+    top = int(layout().limits.get("max_lanes", 32))
+    if (isinstance(lanes, bool) or not isinstance(lanes, (int, np.integer)) or lanes < 1
+            or lanes > top or lanes & (lanes - 1)):
+        raise ConfigError(f"lanes: {lanes!r} is not allowed (expected None, or a power of two "
+                          f"from 1 to {top}: the threads that share one replica)")
+    return int(lanes)
 
 
 # ---------- the session: plan, compute, write -----------------------------------------------
@@ -415,7 +455,14 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
     tables = _check_tables(tables, cfg)
     chunk_size = _check_positive_int("chunk_size", chunk_size)
     memory_budget_bytes = _check_positive_int("memory_budget_bytes", memory_budget_bytes)
-    threads = _check_positive_int("threads", threads, lo=0)
+    threads = check_threads(threads)
+    lanes = check_lanes(lanes)
+    if client is not None and not all(hasattr(client, a) for a in ("submit", "scatter",
+                                                                     "scheduler_info")):
+        # an address given as the client failed in the middle of the run ("'str' object has
+        # no attribute 'scatter'")
+        raise ConfigError(f"client: {client!r} is not allowed (expected a distributed.Client: "
+                          "connect with distributed.Client('tcp://HOST:PORT') and pass that)")
     if backend not in _engine.BACKENDS:
         raise ConfigError(f"backend: {backend!r} is not allowed (expected one of "
                           f"{', '.join(_engine.BACKENDS)})")
@@ -435,6 +482,9 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
     # reproduction's rerun, or its sweeps stored after the family's engine call, pack nothing
     todo = metric is not None or bool(_left_to_compute(grid, st, ident, precomputed, compute))
     pinfo = _check_size(grid, threads, force, packed=todo)
+    if todo:  # times the slots round far off, short windows; points the engine cannot tell apart
+        for line in rounding.check(grid):
+            warnings.warn(line, UserWarning, stacklevel=2)
     if st is not None:
         st = _open_folder(st, ident, fields, tables, manifest, backend_name, client, threads,
                           break_lock)
@@ -552,8 +602,15 @@ def _check_target_ci(grid, target_ci, target_metric, max_seeds, seeds_per_round,
             raise ConfigError(f"target_ci: {target_ci!r} is not allowed (expected a finite "
                               "number > 0: a fraction of |mean| such as 0.05, or with "
                               "target_relative=False a half-width in the metric's unit)")
-        allowed = list(REPLICA_METRICS) + [c for c in grid.columns
-                                           if pd.api.types.is_numeric_dtype(grid.points[c])]
+        allowed = list(REPLICA_METRICS)
+        if target_metric in ("point", "seed") or target_metric in grid.columns:
+            # a grid column is the same for every seed: its interval is 0 at once, and the
+            # target "met" said nothing
+            what = ("an identifier of the rows" if target_metric in ("point", "seed") else
+                    "a grid column: a parameter of the sweep, the same for every seed")
+            raise ConfigError(f"target_metric: {target_metric!r} is not a metric ({what}); "
+                              f"expected a measured column of the replicas table: "
+                              f"{', '.join(allowed)}")
         if target_metric not in allowed:
             import difflib  # noqa: PLC0415
             close = difflib.get_close_matches(str(target_metric), allowed, n=1)

@@ -59,6 +59,7 @@ import platform
 import shutil
 import socket
 import subprocess
+import time
 import uuid
 import warnings
 from dataclasses import dataclass
@@ -298,6 +299,25 @@ class Chunk:
 # --------------------------------------------------------------------------------------------
 # the store
 # --------------------------------------------------------------------------------------------
+#: seconds to wait before a lock file that reads as damaged is read again (a run that has just
+#: created it writes its content at once after)
+LOCK_SETTLE_S = 0.2
+
+
+def _damaged_lock(owner: dict) -> str:
+    """What is wrong with a lock file's content (``Store.lock_owner``), '' if nothing: it must
+    be the JSON object a run writes, with an integer pid and a host name."""
+    if "text" in owner:
+        text = owner["text"].strip()
+        return "it is empty" if not text else f"not the JSON a run writes: {text[:40]!r}"
+    pid, host = owner.get("pid"), owner.get("host")
+    if isinstance(pid, bool) or not isinstance(pid, int) or pid <= 0:
+        return f"no process id in it: pid {pid!r}"
+    if not isinstance(host, str) or not host:
+        return f"no host name in it: host {host!r}"
+    return ""
+
+
 class Store:
     """A results folder (see the module docstring)."""
 
@@ -358,7 +378,23 @@ class Store:
             try:
                 fd = os.open(self.lock_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
             except FileExistsError:
-                owner = self.lock_owner() or {}
+                owner = self.lock_owner()
+                if owner is None:  # released in between: try again
+                    continue
+                damaged = _damaged_lock(owner)
+                if damaged and not break_lock:
+                    time.sleep(LOCK_SETTLE_S)  # a run that has just made it may be writing it
+                    owner = self.lock_owner()
+                    if owner is None:
+                        continue
+                    damaged = _damaged_lock(owner)
+                if damaged and not break_lock:
+                    # read as "pid None on host None" before: no run can be named, say so
+                    raise FolderBusy(
+                        f"{self.path}: the lock file {self.lock_path} is damaged ({damaged}), so "
+                        "the run holding the folder cannot be named. If no diffsweep run is "
+                        f"writing into {self.path}, delete {self.lock_path} or rerun with "
+                        "--break-lock (break_lock=True)") from None
                 host, pid = owner.get("host"), owner.get("pid")
                 here = host == me["host"] and pid is not None
                 stale = here and not self._alive(pid)
