@@ -217,3 +217,63 @@ def test_rtp_run_ms_adds_the_links_before_the_last():
     want = (round(10.0 / slot_ms) + max(1, round((3.0 + 5.0) / slot_ms))) * slot_ms
     assert got == pytest.approx(want) and got != pytest.approx(sc.flow_rtp_ms(0))
 
+
+
+# --- --dry-run's time, calibrated on this machine ------------------------------------------
+def _small_grid():
+    return ds.Grid(ds.scenarios.kaur_vin, seeds=2, n_flows=2, duration_s=2.0, warmup_s=0.5,
+                   t_on_ms=[1.0, 10.0])
+
+
+def test_the_probe_is_kept_per_machine_and_a_damaged_cache_is_ignored(tmp_path, monkeypatch):
+    from diffsweep import sizing
+    monkeypatch.setenv("DIFFSWEEP_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(sizing, "free_threads", lambda threads: float(threads))  # no load
+    g = _small_grid()
+    first = sizing.estimate(g, 2, probe=True)
+    assert first.calibrated.startswith("calibrated on this machine: ") and first.seconds > 0
+    cache = sizing.probe_cache_path()
+    kept = json.loads(cache.read_text())
+    assert len(kept) == 1
+    (ratio, records), = kept.values()
+    assert ratio > 0 and records == 0  # kaur_vin has no traffic generators
+    # read back: the same ratio, no probe
+    again = sizing.estimate(g, 2, probe=True)
+    assert again.calibrated.startswith("calibrated on this machine (a probe kept")
+    # the kept ratio is what scales the model: ten times it, about ten times the engine's share
+    key = next(iter(kept))
+    cache.write_text(json.dumps({key: [ratio * 10, 0.0]}))
+    tenfold = sizing.estimate(g, 2, probe=True)
+    assert tenfold.engine_s == pytest.approx(10 * again.engine_s)
+    assert tenfold.seconds == pytest.approx(tenfold.engine_s + tenfold.host_s)
+    for junk in ("{not json", "[1, 2]", json.dumps({key: "fast"})):
+        cache.write_text(junk)
+        est = sizing.estimate(g, 2, probe=True)
+        assert est.calibrated.startswith("calibrated on this machine: "), junk  # probed again
+        assert isinstance(json.loads(cache.read_text())[key], list)
+
+
+def test_an_unwritable_cache_does_not_stop_the_estimate(tmp_path, monkeypatch):
+    from diffsweep import sizing
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("DIFFSWEEP_CACHE_DIR", str(tmp_path / "file" / "cache"))
+    est = sizing.estimate(_small_grid(), 2, probe=True)
+    assert est.calibrated.startswith("calibrated on this machine: ")
+
+
+def test_dry_run_says_how_its_time_was_had(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("DIFFSWEEP_CACHE_DIR", str(tmp_path / "cache"))
+    rc, out, err = cli_run(capsys, "run", sweep(tmp_path, OK), "--out", tmp_path / "out",
+                           "--dry-run")
+    assert rc == 0, err
+    line = next(ln for ln in out.splitlines() if ln.startswith("time (rough)"))
+    assert re.search(r"^time \(rough\): [0-9.]+ s on \d+ CPU thread\(s\) \(from 1 sampled "
+                     r"point\(s\); calibrated on this machine: 1 point\(s\) run for ", line), line
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_run_does_not_probe(tmp_path, monkeypatch):
+    """Only --dry-run probes: a run's own size check keeps the model (no cache written)."""
+    monkeypatch.setenv("DIFFSWEEP_CACHE_DIR", str(tmp_path / "cache"))
+    ds.run(_small_grid(), backend="cpu", progress=False)
+    assert not (tmp_path / "cache").exists()

@@ -181,7 +181,7 @@ def _cmd_run(args) -> int:
         # builder parameters are checked here, after the counts of points and replicas
         grid = cfg.make_grid(max_points=limit, max_replicas=None if args.force else "default")
         if args.dry_run:
-            est = sizing.estimate(grid, args.threads)
+            est = sizing.estimate(grid, args.threads, probe=True)  # timed on this machine
             from . import rounding  # noqa: PLC0415 (the lines a run warns with at its start)
             est.notes += [f"warning     : {line}" for line in rounding.check(grid)]
             return _dry_counts(cfg, est, grid, args.backend)
