@@ -602,6 +602,7 @@ CATALOGUE: list[Bad] = [
     T("toml-axis-values-same-slots", AXES, "[fixed]; link_rate_bps = 100e3; bottleneck_delay_ms = 0.25; [axes]; rtp_ms = [0.5, 8.0]", r"axes\.rtp_ms: 0\.5 and 8\.0 are the same point to the engine \(grid points 0 and 1: the flows' round trips \(0\.5 ms and 8 ms for flow 0\) both run as 46\.08 ms, whole slots of 46\.08 ms\); each point would be run twice"),
     C("run-dry-run-values-same-slots", RUN, "run DIR/sameslot.toml --out DIR/out --dry-run", r"axes\.rtp_ms: 0\.5 and 8\.0 are the same point to the engine"),
     P("py-run-values-same-slots", GRID, "run(Grid(kaur_vin, n_flows=1, duration_s=2.0, warmup_s=0.5, link_rate_bps=100e3, bottleneck_delay_ms=0.25, rtp_ms=[0.5, 30.0]))", r"^rtp_ms: 0\.5 and 30\.0 are the same point to the engine"),
+    C("run-max-seeds-huge", RUN, "run DIR/ok.toml --out DIR/out --target-ci 0.1 --max-seeds 1000000000", r"max_seeds: 1000000000 " + NOT + r"an integer from 2 to 2,000,000: 1 point x max_seeds stays within 2,000,000 replicas; or force=True \(or --force\) to go ahead\)"),
     C("run-lock-empty", RUN, "run DIR/ok.toml --out DIR/emptylock", r"DIR/emptylock: the lock file DIR/emptylock/\.diffsweep\.lock is damaged \(it is empty\)"),
 
 ]
@@ -887,6 +888,52 @@ def row(bad: Bad, message: str) -> str:
             f"{_cell(message)} |\n")
 
 
+#: issue 45's hunt for the kin of each fault: what was looked at and what became of it (shown at
+#: the end of docs/bad-inputs.md)
+KIN = """\
+
+## Kin of issue 45's faults: what was hunted and what became of it
+
+- **Integer options without an upper bound** (`--threads 1000000`: libgomp failed, an empty
+  folder left). `--threads` of `run`, `reproduce` and `atlas`, `run(threads=)` and
+  `simulate(threads=)`: 0 to 1024 (`runner.MAX_THREADS`). `run(lanes=)` / `simulate(lanes=)`:
+  a power of two up to 32 (was the engine's ValueError after packing, or pybind11's "Unable
+  to cast" for 2.5). `--max-seeds` with `--target-ci`: at most 2,000,000 replicas / points
+  unless `--force` (a billion ran until it was killed). Left as they are, tried:
+  `--seeds-per-round 1000000000` (capped by `--max-seeds`), `--chunk-size 10^12` and
+  `--memory-budget 1e30` (maxima, not amounts: the run is the same). Left, read only:
+  `--jobs` (the process pool is capped by the number of figure tasks). Left, not tried:
+  `atlas --max-seeds` (no upper bound; a cell's seeds double per round while undecided).
+- **Options taking an address or a path** (`--scheduler notanaddress`: an internal error).
+  `--scheduler` malformed, empty or of an unknown scheme: refused before the run is announced;
+  `run(client="tcp://...")` (a string, not a Client): refused (was "'str' object has no
+  attribute 'scatter'" mid-run). `DIFFSWEEP_CACHE_DIR` unwritable: the estimate is made, the
+  probe not kept. `--out` of `run`, `plot`, `export`, `atlas`: already in this catalogue.
+- **Commands taking a column name** (`show --metric seed`, `plot --y point`: internal errors).
+  `show --metric`, `plot --y`: identifiers (point, seed, replica, flow, link, cls_index, source,
+  interval, traffic) and grid columns refused, the measured columns listed. `--target-metric`
+  / `target_metric=`: a grid column was accepted (its interval is 0 at once: "met"), now refused
+  as not a metric, as are point and seed. `plot --x` / `--hue` and `Results.where`: the grouping
+  rework of issue 45 (not here).
+- **Places a user's callable is called** (a builder's exception: a raw traceback). The builder,
+  its `seed_matters` and `reseed` hooks: `BuilderError`, one line naming the builder, the
+  point's parameters and seed, its exception and message (exit 1), the builder's exception as
+  `__cause__`. Left: `run(progress=callable)`: its exception reaches the Python caller as it
+  is, the folder untouched (tried with a KeyError: no folder made).
+- **Small state files read back** (a damaged lock: "pid None on host None"). The lock file:
+  damaged (empty, not JSON, no pid or host) said so with its path and what to do, read twice
+  0.2 s apart (a lock being written is not damaged). `estimate-probes.json` (new): damaged,
+  ignored and written again. Already handled, read: `manifest.json` ("unreadable manifest"),
+  chunks (moved to `corrupt/`), `atlas.json` ("is damaged"), a report's record and
+  `verdicts.json` (taken as absent: redrawn), a reproduction's marker (falls back to the report).
+- **Times the slots round** (`rtp_ms = 0.5` ran as 46 ms). Warned: round trips, `duration_s`,
+  `warmup_s` moved more than 10%, windows under 100 slots; refused: points equal to the
+  engine. Not warned: `interval_s` and flow `start_s` (rounded to whole slots too), timers
+  (fractional slots, not rounded). Found by the warning in a packaged sweep: `habib/ht1` flow
+  200's round trip of 15 ms runs as 8.512 ms (one slot), left to that paper's model.
+"""
+
+
 def render(messages: dict[str, str]) -> str:
     """docs/bad-inputs.md from the records' actual messages (id -> normalised message)."""
     parts = [INTRO]
@@ -896,6 +943,7 @@ def render(messages: dict[str, str]) -> str:
     for area in AREAS:
         parts.append(f"\n## {area}\n\n{HEADER}")
         parts += [row(b, messages[b.id]) for b in CATALOGUE if b.area == area]
+    parts.append(KIN)
     return "".join(parts)
 
 

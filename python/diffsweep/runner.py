@@ -467,7 +467,7 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
         raise ConfigError(f"backend: {backend!r} is not allowed (expected one of "
                           f"{', '.join(_engine.BACKENDS)})")
     metric, max_seeds, seeds_per_round = _check_target_ci(
-        grid, target_ci, target_metric, max_seeds, seeds_per_round, ci_level)
+        grid, target_ci, target_metric, max_seeds, seeds_per_round, ci_level, force)
 
     # plan: backend, budget, chunk size; sizes and engine limits, before the folder is touched
     backend_name, chosen, memory_budget_bytes, max_chunk = _plan(grid, backend, client, threads,
@@ -592,7 +592,8 @@ def _check_tables(tables, cfg) -> list[str] | None:
     return tables
 
 
-def _check_target_ci(grid, target_ci, target_metric, max_seeds, seeds_per_round, ci_level):
+def _check_target_ci(grid, target_ci, target_metric, max_seeds, seeds_per_round, ci_level,
+                     force: bool = False):
     """(metric or None, max_seeds, seeds_per_round): the target_ci arguments, all checked
     before anything runs."""
     metric = None
@@ -618,6 +619,16 @@ def _check_target_ci(grid, target_ci, target_metric, max_seeds, seeds_per_round,
             raise ConfigError(f"target_metric: {target_metric!r} is not a column of the "
                               f"replicas table ({hint})")
         max_seeds = _check_positive_int("max_seeds", max_seeds, lo=2)
+        from . import sizing  # noqa: PLC0415
+        top = sizing.MAX_REPLICAS // max(1, grid.n_points)
+        if not force and max_seeds > top:
+            # the rounds could reach points x max_seeds replicas, past the size limit a run
+            # is held to (a billion ran until it was killed)
+            raise ConfigError(f"max_seeds: {max_seeds!r} is not allowed (expected an integer "
+                              f"from 2 to {top:,}: {grid.n_points:,} "
+                              f"point{'s' if grid.n_points != 1 else ''} x max_seeds stays "
+                              f"within {sizing.MAX_REPLICAS:,} replicas; or force=True (or "
+                              "--force) to go ahead)")
         seeds_per_round = _check_positive_int("seeds_per_round", seeds_per_round)
         if not (isinstance(ci_level, float) and 0 < ci_level < 1):
             raise ConfigError(f"ci_level: {ci_level!r} is not allowed (expected 0 < level < 1)")
