@@ -85,9 +85,10 @@ def _share(asked: float, run: float) -> float:
     return abs(run - asked) / abs(asked) if asked else float("inf")
 
 
-def check(grid) -> list[str]:
+def check(grid, packs: dict | None = None) -> list[str]:
     """Warning lines (none when all is well) for the points of ``grid``; a ConfigError when two
-    points are the same to the engine. Packs every point with its first seed."""
+    points are the same to the engine. Packs every point with its first seed (``packs``: point
+    -> its packed first seed where already packed, as the runner's size check does)."""
     from .pack import pack  # noqa: PLC0415
     from .repeats import find_repeats  # noqa: PLC0415
 
@@ -98,7 +99,7 @@ def check(grid) -> list[str]:
     by_inputs: dict[bytes, int] = {}
     for p, sc in enumerate(scs):
         try:
-            pk = pack([sc], [seed])
+            pk = packs[p] if packs and p in packs else pack([sc], [seed])
         except ConfigError as e:  # an engine limit (the runner's point_info says it too)
             raise ConfigError(f"{e} ({grid._where(p, seed)})") from None
         a, slot = pk.arrays, float(pk.slot_s[0])

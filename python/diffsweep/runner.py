@@ -481,9 +481,10 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
     # every point packed once (engine limits) only when something may be computed: a
     # reproduction's rerun, or its sweeps stored after the family's engine call, pack nothing
     todo = metric is not None or bool(_left_to_compute(grid, st, ident, precomputed, compute))
-    pinfo = _check_size(grid, threads, force, packed=todo)
+    packs: dict = {}
+    pinfo = _check_size(grid, threads, force, packed=todo, keep=packs)
     if todo:  # times the slots round far off, short windows; points the engine cannot tell apart
-        for line in rounding.check(grid):
+        for line in rounding.check(grid, packs):
             warnings.warn(line, UserWarning, stacklevel=2)
     if st is not None:
         st = _open_folder(st, ident, fields, tables, manifest, backend_name, client, threads,
@@ -662,7 +663,8 @@ def _plan(grid, backend: str, client, threads, memory_budget_bytes: int | None,
     return backend_name, chosen, memory_budget_bytes, max_chunk
 
 
-def _check_size(grid, threads, force: bool, packed: bool = True) -> dict[int, tuple[tuple, int]]:
+def _check_size(grid, threads, force: bool, packed: bool = True,
+                keep: dict | None = None) -> dict[int, tuple[tuple, int]]:
     """Refuse a run above ``diffsweep.sizing``'s limits (unless ``force``) and pack every point
     once (engine limits); returns point -> ``point_info``. ``packed=False`` (nothing left to
     compute) checks the number of replicas only: the points were checked when computed."""
@@ -670,7 +672,8 @@ def _check_size(grid, threads, force: bool, packed: bool = True) -> dict[int, tu
     sizing.check_replicas(len(grid), force)
     if not packed:
         return {}
-    pinfo: dict[int, tuple[tuple, int]] = {p: point_info(grid, p) for p in range(grid.n_points)}
+    pinfo: dict[int, tuple[tuple, int]] = {p: point_info(grid, p, keep)
+                                           for p in range(grid.n_points)}
     if not force:
         sizing.check_estimate(sizing.estimate(grid, threads), force)
     return pinfo
