@@ -356,6 +356,8 @@ def _cmd_show(args) -> int:
     if args.rows < 1:
         raise ConfigError(f"--rows: {args.rows!r} is not allowed (expected an integer >= 1)")
     m, res, f = describe(args.dir)
+    if args.metric is not None:  # an identifier or a grid column measures nothing
+        check_measure(res, "--metric", args.metric, args.table, dims_of(m))
     print(f"{args.dir}: sweep {m.get('name')!r} (builder {m.get('builder')}, config hash "
           f"{str(m.get('config_hash'))[:12]})")
     if m.get("sweep_path"):
@@ -378,8 +380,6 @@ def _cmd_show(args) -> int:
     if not len(res.replicas):
         print("no replicas finished yet")
         return 0
-    if args.metric is not None:  # an identifier or a grid column measures nothing
-        check_measure(res, "--metric", args.metric, args.table, dims_of(m))
     dims = [d for d in dims_of(m) if d in res.replicas.columns]
     metric, table = args.metric or TABLE_METRIC.get(args.table, DEFAULT_METRIC), args.table
     if args.metric is None and args.table is None and not len(res.flows) and len(res.transfers):
