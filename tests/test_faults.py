@@ -69,6 +69,30 @@ def test_a_builder_that_fails_for_a_later_seed_names_that_seed():
         g.scenario(1, 2)
 
 
+def _late(x=1, seed=0):
+    """A user's builder that fails for seed 3 only (built in a chunk, not with the grid)."""
+    if seed == 3:
+        raise ValueError("bad seed 3")
+    return ds.scenarios.kaur_vin(n_flows=1, duration_s=1.0, warmup_s=0.1)
+
+
+def test_a_builder_failing_in_a_chunk_keeps_what_ran(tmp_path, capsys):
+    register_builder("late_test", _late)
+    try:
+        p = sweep(tmp_path, 'name = "late"\nbuilder = "late_test"\nseeds = 4\n'
+                            '[axes]\nx = [1, 2]\n')
+        rc, _, err = cli_run(capsys, "run", p, "--out", tmp_path / "out", "--quiet",
+                             "--chunk-size", "2")
+    finally:
+        del BUILDERS["late_test"]
+    assert rc == 1
+    one_line_error(err, r"^diffsweep: error: builder test_faults\._late raised ValueError at "
+                        r"grid point 0 \(x=1, seed 3\): bad seed 3$")
+    m = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert m["runs"][-1]["meta"]["error"].startswith("BuilderError: builder test_faults._late")
+    assert 0 < len(ds.load(tmp_path / "out").replicas) < 8  # the chunks that ran are kept
+
+
 # --- the lock file ----------------------------------------------------------------------------
 OK = 'name = "ok"\nbuilder = "kaur_vin"\nseeds = 1\nduration_s = 1.0\nwarmup_s = 0.1\n' \
      '[fixed]\nn_flows = 1\n'

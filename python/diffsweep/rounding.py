@@ -152,7 +152,9 @@ def _slot_note(scs) -> str:
 
     slots = sorted({default_slot_s(sc) for sc in scs})
     shown = ", ".join(f"{s * 1e3:.6g} ms" for s in slots[:3]) + (", ..." if len(slots) > 3 else "")
-    return f"; slots of {shown} (a slot is one TCP packet's time on the fastest link)"
+    why = ("Scenario.slot_s" if all(sc.slot_s is not None for sc in scs) else
+           "a slot is one TCP packet's time on the fastest link")
+    return f"; slots of {shown} ({why})"
 
 
 #: inputs only a scenario's markers read (cuda/model/tcp_sender.h, sender_tag: a TCP-aware
