@@ -499,7 +499,7 @@ CATALOGUE: list[Bad] = [
     C("reproduce-out-is-a-file", REPRO, "reproduce kaur-vin --figure 2 --out DIR/ok.toml", r"--out: DIR/ok\.toml is a file, not a folder \(expected a folder for the ", code=2),
     C("reproduce-seeds-not-a-number", REPRO, "reproduce kaur-vin --seeds x --out DIR/r", r"argument --seeds: invalid int value: 'x'", argparse=True),
     C("reproduce-backend-unknown", REPRO, "reproduce kaur-vin --backend gpu --out DIR/r", r"argument --backend: invalid choice: 'gpu'", argparse=True),
-    C("demo-seeds-zero", REPRO, "demo --seeds 0", r"--seeds: 0 " + NOT + r"an integer >= 1\)"),
+    C("demo-seeds-zero", REPRO, "demo --seeds 0", r"--seeds: 0 " + NOT + r"an integer from 1 to 250,000"),
     C("demo-duration-negative", REPRO, "demo --duration-s -2", r"--duration-s: -2\.0 " + NOT + r"a number of seconds > 0\)"),
     C("demo-duration-nan", REPRO, "demo --duration-s nan", r"--duration-s: nan " + NOT + r"a number of seconds > 0\)"),
     C("demo-duration-inf", REPRO, "demo --duration-s inf", r"--duration-s inf: duration_s: inf " + NOT + r"a finite number > 0\)"),
@@ -603,6 +603,7 @@ CATALOGUE: list[Bad] = [
     C("run-dry-run-values-same-slots", RUN, "run DIR/sameslot.toml --out DIR/out --dry-run", r"axes\.rtp_ms: 0\.5 and 8\.0 are the same point to the engine"),
     P("py-run-values-same-slots", GRID, "run(Grid(kaur_vin, n_flows=1, duration_s=2.0, warmup_s=0.5, link_rate_bps=100e3, bottleneck_delay_ms=0.25, rtp_ms=[0.5, 30.0]))", r"^rtp_ms: 0\.5 and 30\.0 are the same point to the engine"),
     C("run-max-seeds-huge", RUN, "run DIR/ok.toml --out DIR/out --target-ci 0.1 --max-seeds 1000000000", r"max_seeds: 1000000000 " + NOT + r"an integer from 2 to 2,000,000: 1 point x max_seeds stays within 2,000,000 replicas; or force=True \(or --force\) to go ahead\)"),
+    C("demo-seeds-huge", REPRO, "demo --seeds 1000000000000", r"--seeds: 1000000000000 " + NOT + r"an integer from 1 to 250,000: 8 points x seeds within 2,000,000 replicas\)"),
     C("run-lock-empty", RUN, "run DIR/ok.toml --out DIR/emptylock", r"DIR/emptylock: the lock file DIR/emptylock/\.diffsweep\.lock is damaged \(it is empty\)"),
 
 ]
@@ -899,7 +900,10 @@ KIN = """\
   `simulate(threads=)`: 0 to 1024 (`runner.MAX_THREADS`). `run(lanes=)` / `simulate(lanes=)`:
   a power of two up to 32 (was the engine's ValueError after packing, or pybind11's "Unable
   to cast" for 2.5). `--max-seeds` with `--target-ci`: at most 2,000,000 replicas / points
-  unless `--force` (a billion ran until it was killed). Left as they are, tried:
+  unless `--force` (a billion ran until it was killed). `demo --seeds 10^12`: 1 to 250,000
+  (was refused under a "--duration-s 60:" prefix, with a `--force` demo does not have).
+  `repair --sweep S --seeds 10^12`: refused from the count (was an internal MemoryError).
+  Left as they are, tried:
   `--seeds-per-round 1000000000` (capped by `--max-seeds`), `--chunk-size 10^12` and
   `--memory-budget 1e30` (maxima, not amounts: the run is the same). Left, read only:
   `--jobs` (the process pool is capped by the number of figure tasks). Left, not tried:

@@ -301,3 +301,16 @@ def test_a_run_does_not_probe(tmp_path, monkeypatch):
     monkeypatch.setenv("DIFFSWEEP_CACHE_DIR", str(tmp_path / "cache"))
     ds.run(_small_grid(), backend="cpu", progress=False)
     assert not (tmp_path / "cache").exists()
+
+
+def test_repair_with_seeds_no_run_could_list_is_refused(tmp_path, capsys):
+    assert cli.main(["run", str(sweep(tmp_path, OK)), "--out", str(tmp_path / "out"),
+                     "--quiet"]) == 0
+    capsys.readouterr()
+    before = sorted(p.name for p in (tmp_path / "out").rglob("*"))
+    rc, _, err = cli_run(capsys, "repair", tmp_path / "out", "--sweep", tmp_path / "s.toml",
+                         "--seeds", "1000000000000")
+    assert rc == 2  # (was an internal error: MemoryError)
+    one_line_error(err, r"sweep 'ok': 1,000,000,000,000 replicas \(points x seeds\) cannot even "
+                        r"be listed in the free memory")
+    assert sorted(p.name for p in (tmp_path / "out").rglob("*")) == before

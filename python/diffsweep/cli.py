@@ -39,6 +39,7 @@ def _cmd_info(args) -> int:
 
 def _cmd_demo(args) -> int:
     """A small built-in Kaur & Vin sweep: one Reno flow, EF on-off vs CBR over T_on."""
+    from . import sizing  # noqa: PLC0415
     from .grid import Grid
     from .runner import run
     from .scenarios import kaur_vin
@@ -46,8 +47,11 @@ def _cmd_demo(args) -> int:
     if not args.duration_s > 0:
         raise ConfigError(f"--duration-s: {args.duration_s!r} is not allowed (expected a number "
                           "of seconds > 0)")
-    if args.seeds < 1:
-        raise ConfigError(f"--seeds: {args.seeds!r} is not allowed (expected an integer >= 1)")
+    top = sizing.MAX_REPLICAS // 8  # the demo's 8 points (its --duration-s prefix said
+    if not 1 <= args.seeds <= top:   # nothing of a --seeds 10^12, and --force is not its own)
+        raise ConfigError(f"--seeds: {args.seeds!r} is not allowed (expected an integer from 1 "
+                          f"to {top:,}: 8 points x seeds within {sizing.MAX_REPLICAS:,} "
+                          "replicas)")
     warmup = min(5.0, args.duration_s / 4)  # demo sets the warm-up, so it must fit
     try:
         grid = Grid(kaur_vin, seeds=args.seeds, n_flows=1, rtp_ms=8.0, ef=["cbr", "onoff"],

@@ -296,6 +296,10 @@ def repair_folder(path, sweep=None, quick: bool = False, seeds: int | None = Non
     identity = verify = None
     if sweep is not None:
         from .config import load_sweep  # noqa: PLC0415
+        from .sizing import check_replicas  # noqa: PLC0415
         cfg = load_sweep(sweep, quick=quick, seeds=seeds)
+        # seeds no run could have listed (--seeds 10^12 was a MemoryError): refused from the
+        # count; as many as a --force run may have are allowed (repair has no --force)
+        check_replicas(cfg.n_replicas, True, f"sweep '{cfg.name}'")
         identity, verify = sweep_identity(cfg), chunk_checker(cfg)
     return repair(path, identity, verify, argv)
