@@ -90,7 +90,7 @@ from .results import LATER_TABLES, TABLES, Results, sort_table
 DEFAULT_MAX_SEEDS = 100
 #: default metric of target_ci
 DEFAULT_TARGET_METRIC = "tcp_goodput_bps"
-#: columns of the replicas table target_ci may use (besides numeric grid columns)
+#: columns of the replicas table target_ci may use (a grid column is the same for every seed)
 REPLICA_METRICS = ("tcp_goodput_bps", "measured_s", "duration_s", "warmup_s", "slot_s",
                    "n_flows", "delay_rounding_ms", "slots_run")
 
