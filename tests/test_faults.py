@@ -314,3 +314,12 @@ def test_repair_with_seeds_no_run_could_list_is_refused(tmp_path, capsys):
     one_line_error(err, r"sweep 'ok': 1,000,000,000,000 replicas \(points x seeds\) cannot even "
                         r"be listed in the free memory")
     assert sorted(p.name for p in (tmp_path / "out").rglob("*")) == before
+
+
+def test_a_builder_error_crosses_a_process_boundary():
+    """A Dask worker's exception comes back pickled: the one line survives it."""
+    import pickle
+    with pytest.raises(BuilderError) as ei:
+        ds.Grid(_mine, rate_mbps=[40.0, 0.0])
+    back = pickle.loads(pickle.dumps(ei.value))
+    assert type(back) is BuilderError and str(back) == str(ei.value)
