@@ -991,6 +991,8 @@ def main(argv: list[str]) -> int:
                    help="run every record and list those whose outcome is not the expected one")
     args = p.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bad-inputs-") as tmp:
+        # --dry-run's probe is kept in a cache folder: this run's own, not the user's
+        os.environ.setdefault("DIFFSWEEP_CACHE_DIR", str(Path(tmp) / "cache"))
         results = run_all(Path(tmp) / "DIR")
     wrong = [(b, results[b.id]) for b in CATALOGUE
              if results[b.id].got != b.expect or not re.search(b.match, results[b.id].message)]

@@ -185,9 +185,10 @@ def _cmd_run(args) -> int:
         # builder parameters are checked here, after the counts of points and replicas
         grid = cfg.make_grid(max_points=limit, max_replicas=None if args.force else "default")
         if args.dry_run:
-            est = sizing.estimate(grid, args.threads, probe=True)  # timed on this machine
             from . import rounding  # noqa: PLC0415 (the lines a run warns with at its start)
-            est.notes += [f"warning     : {line}" for line in rounding.check(grid)]
+            warned = rounding.check(grid)  # (a refusal first: nothing probed for it)
+            est = sizing.estimate(grid, args.threads, probe=True)  # timed on this machine
+            est.notes += [f"warning     : {line}" for line in warned]
             return _dry_counts(cfg, est, grid, args.backend)
         sizing.check_replicas(len(grid), args.force, f"sweep '{cfg.name}'", "--force")
     except ConfigError as e:
