@@ -477,7 +477,7 @@ CATALOGUE: list[Bad] = [
     P("auto-model-bad-key", GRID, 'with_env("DIFFSWEEP_AUTO_MODEL", "cpu_us=1", backend_choice.model)', r"^DIFFSWEEP_AUTO_MODEL: 'cpu_us=1' " + NOT + r"key=value pairs separated by commas, keys among cpu_us_per_slot, cuda_slot_us, cuda_slots_per_s"),
     P("auto-model-zero", GRID, 'with_env("DIFFSWEEP_AUTO_MODEL", "cuda_slot_us=0", backend_choice.model)', r"^DIFFSWEEP_AUTO_MODEL: 'cuda_slot_us=0' " + NOT + r"key=value pairs .*each value a number > 0\)"),
     P("py-run-chunk-size-zero", GRID, "run(grid, chunk_size=0)", r"^chunk_size: 0 " + NOT + r"an integer >= 1\)"),
-    P("py-run-threads-negative", GRID, "run(grid, threads=-1)", r"^threads: -1 " + NOT + r"an integer >= 0\)"),
+    P("py-run-threads-negative", GRID, "run(grid, threads=-1)", r"^threads: -1 " + NOT + r"an integer from 0 \(all cores\) to 1024\)"),
     P("py-run-memory-budget-zero", GRID, "run(grid, memory_budget_bytes=0)", r"^memory_budget_bytes: 0 " + NOT + r"an integer >= 1\)"),
     P("py-run-table-typo", GRID, 'run(grid, tables=["flow"])', r"^tables: 'flow' " + NOT + r"names among replicas, flows"),
     P("py-run-target-ci-negative", GRID, "run(grid, target_ci=-1)", r"^target_ci: -1 " + NOT + r"a finite number > 0"),
@@ -502,7 +502,7 @@ CATALOGUE: list[Bad] = [
     C("run-seeds-zero", RUN, "run DIR/ok.toml --out DIR/out --seeds 0", r"seeds \(override\): 0 " + NOT + r"an integer >= 1"),
     C("run-quick-without-section", RUN, "run DIR/ok.toml --out DIR/out --quick", r"quick: the sweep file has no \[quick\] section, so --quick cannot be used"),
     C("run-chunk-size-zero", RUN, "run DIR/ok.toml --out DIR/out --chunk-size 0", r"--chunk-size: 0 is not allowed \(expected an integer >= 1\)"),
-    C("run-threads-negative", RUN, "run DIR/ok.toml --out DIR/out --threads -1", r"threads: -1 " + NOT + r"an integer >= 0\)"),
+    C("run-threads-negative", RUN, "run DIR/ok.toml --out DIR/out --threads -1", r"threads: -1 " + NOT + r"an integer from 0 \(all cores\) to 1024\)"),
     C("run-target-ci-negative", RUN, "run DIR/ok.toml --out DIR/out --target-ci -1", r"--target-ci: -1\.0 is not allowed \(expected a finite number > 0: a frac"),
     C("run-target-ci-nan", RUN, "run DIR/ok.toml --out DIR/out --target-ci nan", r"--target-ci: nan is not allowed \(expected a finite number > 0: a fract"),
     C("run-target-ci-inf", RUN, "run DIR/ok.toml --out DIR/out --target-ci inf", r"--target-ci: inf is not allowed \(expected a finite number > 0: a fract"),
@@ -526,7 +526,7 @@ CATALOGUE: list[Bad] = [
     C("reproduce-out-is-a-file", REPRO, "reproduce kaur-vin --figure 2 --out DIR/ok.toml", r"--out: DIR/ok\.toml is a file, not a folder \(expected a folder for the ", code=2),
     C("reproduce-seeds-not-a-number", REPRO, "reproduce kaur-vin --seeds x --out DIR/r", r"argument --seeds: invalid int value: 'x'", argparse=True),
     C("reproduce-backend-unknown", REPRO, "reproduce kaur-vin --backend gpu --out DIR/r", r"argument --backend: invalid choice: 'gpu'", argparse=True),
-    C("demo-seeds-zero", REPRO, "demo --seeds 0", r"--seeds: 0 " + NOT + r"an integer >= 1\)"),
+    C("demo-seeds-zero", REPRO, "demo --seeds 0", r"--seeds: 0 " + NOT + r"an integer from 1 to 250,000"),
     C("demo-duration-negative", REPRO, "demo --duration-s -2", r"--duration-s: -2\.0 " + NOT + r"a number of seconds > 0\)"),
     C("demo-duration-nan", REPRO, "demo --duration-s nan", r"--duration-s: nan " + NOT + r"a number of seconds > 0\)"),
     C("demo-duration-inf", REPRO, "demo --duration-s inf", r"--duration-s inf: duration_s: inf " + NOT + r"a finite number > 0\)"),
@@ -540,7 +540,7 @@ CATALOGUE: list[Bad] = [
     C("show-manifest-without-hash", LOOK, "show DIR/nohash", r"DIR/nohash/manifest\.json: not a diffsweep manifest \(no config_hash\)"),
     C("show-metric-typo", LOOK, "show DIR/folder --metric goodput_bp", r"goodput_bp: not a column of any table in the folder \(did you mean 'goodput_bps'\?\)"),
     C("show-metric-not-in-table", LOOK, "show DIR/folder --table queues --metric goodput_bps", r"goodput_bps: not a column of the queues table \(columns: "),
-    C("show-metric-not-numeric", LOOK, "show DIR/folder --metric ef", r"--metric: 'ef' is not allowed \(expected a measured column, not one the"),
+    C("show-metric-not-numeric", LOOK, "show DIR/folder --metric ef", r"--metric: 'ef' is not a metric \(a grid column: a parameter of the sweep"),
     C("show-table-unknown", LOOK, "show DIR/folder --table flow", r"argument --table: invalid choice: 'flow'", argparse=True),
     C("show-rows-not-a-number", LOOK, "show DIR/folder --rows many", r"argument --rows: invalid int value: 'many'", argparse=True),
     C("plot-missing-folder", LOOK, "plot DIR/nowhere --x a --y b", r"DIR/nowhere: no such results folder"),
@@ -571,7 +571,7 @@ CATALOGUE: list[Bad] = [
     P("grid-axis-two-dimensional", GRID, "Grid(scenarios.kaur_vin, t_on_ms=np.ones((2, 2)))", r"t_on_ms: 'an array of shape \(2, 2\)' is not allowed \(expected a 1-D array"),
     P("run-store-not-a-path", GRID, "run(grid, store=123, progress=False)", r"store: 123 is not allowed \(expected a folder path"),
     P("load-not-a-path", GRID, "load(123)", r"store: 123 is not allowed \(expected a folder path"),
-    C("reproduce-threads-negative", REPRO, "reproduce kaur-vin --figure 2 --threads -1 --out DIR/r", r"--threads: -1 is not allowed \(expected an integer >= 0\)"),
+    C("reproduce-threads-negative", REPRO, "reproduce kaur-vin --figure 2 --threads -1 --out DIR/r", r"--threads: -1 is not allowed \(expected an integer from 0 \(all cores\) to 1024\)"),
     C("builders-unknown-name", REPRO, "builders kaur_vn", r"builders: unknown builder 'kaur_vn' \(did you mean 'kaur_vin'\?\)"),
     C("builders-reference-typo", REPRO, "builders user_builders:two_rtt_dumbell", r"builders: \"user_builders:two_rtt_dumbell\": 'user_builders' has no attribute 'two_rtt_dumbell' \(did you mean 'two_rtt_dumbbell'\?\)"),
     C("builders-markdown-with-name", REPRO, "builders kaur_vin --markdown", r"--markdown: not allowed with NAME \('kaur_vin'\)"),
@@ -601,7 +601,7 @@ CATALOGUE: list[Bad] = [
     C("atlas-max-seeds-below-first", ATLAS, "atlas lee-jeong LT2.1 --axes rtt_spread=1 --quick --max-seeds 2 --out DIR/a", r"max_seeds: 2 is not allowed \(expected an integer >= the first round's 4 seeds\)"),
     C("atlas-out-is-a-file", ATLAS, "atlas lee-jeong LT2.1 --axes rtt_spread=1 --quick --out DIR/ok.toml", r"--out: DIR/ok\.toml is a file, not a folder"),
     C("atlas-out-holds-other-things", ATLAS, "atlas lee-jeong LT2.1 --axes rtt_spread=1 --quick --out DIR/folder", r"--out: DIR/folder is not empty and holds no atlas \(atlas\.json\)"),
-    C("atlas-threads-negative", ATLAS, "atlas lee-jeong LT2.1 --axes rtt_spread=1 --threads -1 --out DIR/a", r"--threads: -1 is not allowed \(expected an integer >= 0\)"),
+    C("atlas-threads-negative", ATLAS, "atlas lee-jeong LT2.1 --axes rtt_spread=1 --threads -1 --out DIR/a", r"--threads: -1 is not allowed \(expected an integer from 0 \(all cores\) to 1024\)"),
     P("atlas-python-axes-not-declared", ATLAS, "atlas('rossi', 'R5.1', {'buffer_pkts': [50]})", r"axes: 'buffer_pkts' is not allowed for R5\.1 \(expected one of rho, alpha_af, ftp_per_cloud, syn\)"),
     P("atlas-python-axes-empty", ATLAS, "atlas('rossi', 'R5.1', {})", r"axes: none given \(expected 1 to 3 NAME=VALUES\)"),
     C("plot-y-is-x", LOOK, "plot DIR/folder --x t_on_ms --y t_on_ms --out DIR/p.png", r"--y: 't_on_ms' is not allowed \(expected a measured column"),
@@ -618,6 +618,36 @@ CATALOGUE: list[Bad] = [
     C("show-where-value-not-there", LOOK, "show DIR/folder --where t_on_ms=2", r"--where: t_on_ms=2 matches no row \(t_on_ms takes 1, 10\)"),
     P("where-column-typo", GRID, 'load(DIR / "folder").where(t_on=1.0)', r"^where: no column 't_on' in any table \(did you mean 't_on_ms'\?\)"),
     P("where-value-not-there", GRID, 'load(DIR / "folder").where(t_on_ms=2.0)', r"^where: t_on_ms=2 matches no row \(t_on_ms takes 1, 10\)"),
+    # --- issue 45: faults that were crashes or internal errors, and their kin ---------------
+    C("run-threads-huge", RUN, "run DIR/ok.toml --out DIR/out --threads 1000000", r"--threads: 1000000 " + NOT + r"an integer from 0 \(all cores\) to 1024\)"),
+    C("reproduce-threads-huge", REPRO, "reproduce kaur-vin --figure 2 --threads 5000 --out DIR/r", r"--threads: 5000 " + NOT + r"an integer from 0 \(all cores\) to 1024\)"),
+    C("atlas-threads-huge", ATLAS, "atlas lee-jeong LT2.1 --axes rtt_spread=1 --threads 5000 --out DIR/a", r"--threads: 5000 " + NOT + r"an integer from 0 \(all cores\) to 1024\)"),
+    P("py-run-threads-huge", GRID, "run(grid, threads=10**6)", r"^threads: 1000000 " + NOT + r"an integer from 0 \(all cores\) to 1024\)"),
+    P("py-simulate-threads-huge", GRID, "simulate([grid.scenario(0, 0)], [0], threads=10**6)", r"^threads: 1000000 " + NOT),
+    P("py-run-lanes-three", GRID, "run(grid, lanes=3)", r"^lanes: 3 " + NOT + r"None, or a power of two from 1 to 32"),
+    P("py-simulate-lanes-fraction", GRID, "simulate([grid.scenario(0, 0)], [0], lanes=2.5)", r"^lanes: 2\.5 " + NOT + r"None, or a power of two"),
+    C("run-scheduler-not-an-address", RUN, "run DIR/ok.toml --out DIR/out --scheduler notanaddress", r"--scheduler: 'notanaddress' " + NOT + r"a Dask scheduler address: tcp://HOST:PORT"),
+    C("run-scheduler-empty", RUN, "run DIR/ok.toml --out DIR/out --scheduler ''", r"--scheduler: '' " + NOT + r"a Dask scheduler address"),
+    C("run-scheduler-unknown-scheme", RUN, "run DIR/ok.toml --out DIR/out --scheduler ftp://host:1", r"--scheduler: 'ftp://host:1' " + NOT + r"a Dask scheduler address.*unknown address scheme 'ftp'"),
+    P("py-run-client-is-an-address", GRID, "run(grid, client='tcp://127.0.0.1:8786')", r"^client: 'tcp://127\.0\.0\.1:8786' " + NOT + r"a distributed\.Client"),
+    C("run-target-metric-grid-column", RUN, "run DIR/folder.toml --out DIR/out --target-ci 0.1 --target-metric t_on_ms", r"target_metric: 't_on_ms' is not a metric \(a grid column: a parameter of the sweep, the same for every seed\); expected a measured column of the replicas table: tcp_goodput_bps"),
+    P("py-run-target-metric-seed", GRID, 'run(grid, target_ci=0.1, target_metric="seed")', r"^target_metric: 'seed' is not a metric \(an identifier of the rows\)"),
+    C("show-metric-seed", LOOK, "show DIR/folder --metric seed", r"--metric: 'seed' is not a metric \(an identifier of the rows\); expected a measured column of the replicas table: .*tcp_goodput_bps"),
+    C("show-metric-point", LOOK, "show DIR/folder --metric point", r"--metric: 'point' is not a metric \(an identifier of the rows\)"),
+    C("show-metric-grid-column", LOOK, "show DIR/folder --metric t_off_ms", r"--metric: 't_off_ms' is not a metric \(a grid column: a parameter of the sweep, the same for every seed\)"),
+    C("show-metric-flow-index", LOOK, "show DIR/folder --table flows --metric flow", r"--metric: 'flow' is not a metric \(an identifier of the rows\); expected a measured column of the flows table: .*goodput_bps"),
+    C("plot-y-point", LOOK, "plot DIR/folder --x t_on_ms --y point --out DIR/p.png", r"--y: 'point' is not a metric \(an identifier of the rows\); expected a measured column of the replicas table: "),
+    C("plot-y-seed", LOOK, "plot DIR/folder --x t_on_ms --y seed --out DIR/p.png", r"--y: 'seed' is not a metric \(an identifier of the rows\)"),
+    C("plot-y-grid-column", LOOK, "plot DIR/folder --x t_on_ms --y ef_rate_bps --out DIR/p.png", r"--y: 'ef_rate_bps' is not a metric \(a grid column"),
+    P("grid-builder-raises", GRID, "Grid(user_builder, rate_mbps=[40.0, 0.0])", r"^builder bad_inputs\.user_builder raised ZeroDivisionError at grid point 1 \(rate_mbps=0\.0, seed 0\): float division by zero$", exc="BuilderError"),
+    P("grid-builder-seed-matters-raises", GRID, "Grid(user_builder_hook, rate_mbps=[40.0], seeds=2).scenario(0, 1)", r"^builder bad_inputs\.user_builder_hook\.seed_matters raised KeyError at grid point 0 \(rate_mbps=40\.0, seed 0\): 'nope'$", exc="BuilderError"),
+    C("run-lock-damaged", RUN, "run DIR/ok.toml --out DIR/badlock", r"DIR/badlock: the lock file DIR/badlock/\.diffsweep\.lock is damaged \(not the JSON a run writes: 'garbage\{'\), so the run holding the folder cannot be named\. If no diffsweep run is writing into DIR/badlock, delete DIR/badlock/\.diffsweep\.lock or rerun with --break-lock"),
+    T("toml-axis-values-same-slots", AXES, "[fixed]; link_rate_bps = 100e3; bottleneck_delay_ms = 0.25; [axes]; rtp_ms = [0.5, 8.0]", r"axes\.rtp_ms: 0\.5 and 8\.0 are the same point to the engine \(grid points 0 and 1: the flows' round trips \(0\.5 ms and 8 ms for flow 0\) both run as 46\.08 ms, whole slots of 46\.08 ms\); each point would be run twice"),
+    C("run-dry-run-values-same-slots", RUN, "run DIR/sameslot.toml --out DIR/out --dry-run", r"axes\.rtp_ms: 0\.5 and 8\.0 are the same point to the engine"),
+    P("py-run-values-same-slots", GRID, "run(Grid(kaur_vin, n_flows=1, duration_s=2.0, warmup_s=0.5, link_rate_bps=100e3, bottleneck_delay_ms=0.25, rtp_ms=[0.5, 30.0]))", r"^rtp_ms: 0\.5 and 30\.0 are the same point to the engine"),
+    C("run-max-seeds-huge", RUN, "run DIR/ok.toml --out DIR/out --target-ci 0.1 --max-seeds 1000000000", r"max_seeds: 1000000000 " + NOT + r"an integer from 2 to 2,000,000: 1 point x max_seeds stays within 2,000,000 replicas; or force=True \(or --force\) to go ahead\)"),
+    C("demo-seeds-huge", REPRO, "demo --seeds 1000000000000", r"--seeds: 1000000000000 " + NOT + r"an integer from 1 to 250,000: 8 points x seeds within 2,000,000 replicas\)"),
+    C("run-lock-empty", RUN, "run DIR/ok.toml --out DIR/emptylock", r"DIR/emptylock: the lock file DIR/emptylock/\.diffsweep\.lock is damaged \(it is empty\)"),
 
 
     # --- sensitivity ---------------------------------------------------------------------
@@ -678,6 +708,11 @@ FOLDER_TOML = 'name = "tiny"\nbuilder = "kaur_vin"\nseeds = 2\nduration_s = 1.0\
               'warmup_s = 0.1\n[fixed]\nn_flows = 1\n[axes]\nef = ["cbr", "onoff"]\n' \
               't_on_ms = [1.0, 10.0]\n'
 
+#: DIR/sameslot.toml: two round trips that a 100 kb/s link's 46.08-ms slot runs alike
+SAMESLOT_TOML = 'name = "sameslot"\nbuilder = "kaur_vin"\nseeds = 1\nduration_s = 2.0\n' \
+                'warmup_s = 0.5\n[fixed]\nn_flows = 1\nlink_rate_bps = 100e3\n' \
+                'bottleneck_delay_ms = 0.25\n[axes]\nrtp_ms = [0.5, 8.0]\n'
+
 
 def sweep_text(bad: Bad) -> str:
     """The sweep file of a "toml" record: its snippet merged into ``BASES[bad.builder]``."""
@@ -719,7 +754,11 @@ def setup(root: Path) -> None:
         if content is not None:
             (root / name / "manifest.json").write_text(content)
     (root / "nonempty" / "notes.txt").write_text("mine\n")
+    for name, content in (("badlock", "garbage{"), ("emptylock", "")):  # damaged lock files
+        (root / name).mkdir(exist_ok=True)
+        (root / name / ".diffsweep.lock").write_text(content)
     (root / "folder.toml").write_text(FOLDER_TOML)
+    (root / "sameslot.toml").write_text(SAMESLOT_TOML)
     if not (root / "folder").exists():
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             rc = cli.main(["run", str(root / "folder.toml"), "--out", str(root / "folder"),
@@ -728,6 +767,30 @@ def setup(root: Path) -> None:
 
 
 _NAMESPACE: dict | None = None
+
+
+def user_builder(rate_mbps=40.0, seed=0):
+    """A user's own builder with a bug: it divides by ``rate_mbps`` (the records' builder
+    that raises something other than ConfigError)."""
+    from diffsweep import scenarios
+
+    slot_ms = 0.576 * 8 / rate_mbps
+    return scenarios.kaur_vin(n_flows=1, duration_s=1.0, warmup_s=0.1,
+                              link_rate_bps=rate_mbps * 1e6, bottleneck_delay_ms=slot_ms / 2)
+
+
+def user_builder_hook(rate_mbps=40.0, seed=0):
+    """A user's builder whose ``seed_matters`` hook fails."""
+    return user_builder(rate_mbps, seed)
+
+
+def _seed_matters_fails(**params):
+    raise KeyError("nope")
+
+
+user_builder_hook.seed_matters = _seed_matters_fails
+# named as the suite imports this file, also when it runs as a script (--write-docs)
+user_builder.__module__ = user_builder_hook.__module__ = "bad_inputs"
 
 
 def with_env(name: str, value: str, fn):
@@ -761,7 +824,8 @@ def namespace(root: Path) -> dict:
         ns = {name: getattr(diffsweep, name) for name in diffsweep.__all__}
         ns.update(math=math, np=np, Marker=Marker, RedThresholds=RedThresholds, Traffic=Traffic,
                   load_sweep=load_sweep, loads_sweep=loads_sweep, with_env=with_env,
-                  backend_choice=backend_choice)
+                  backend_choice=backend_choice, user_builder=user_builder,
+                  user_builder_hook=user_builder_hook)
         ns.update({name: getattr(scenarios, name) for name in dir(scenarios)})
         ns["grid"] = diffsweep.Grid(ns["kaur_vin"], seeds=1, n_flows=1, duration_s=1.0,
                                     warmup_s=0.1)
@@ -865,8 +929,11 @@ that sweep; `⏎` ends a line of a whole file), run as `diffsweep run DIR/bad.to
 Python rows are expressions, with `grid = Grid(kaur_vin, seeds=1, n_flows=1, duration_s=1.0,
 warmup_s=0.1)`. `DIR` stands for a scratch folder holding `ok.toml` (a valid sweep),
 `latin1.toml` (not UTF-8), `empty/` (no manifest), `junk/` (an unreadable manifest), `nohash/`
-(a manifest without a config hash), `nonempty/` (a folder with a file) and `folder/` (the results
-of a small sweep named `tiny`); `HASH` stands for a config hash. A command refuses with exit
+(a manifest without a config hash), `nonempty/` (a folder with a file), `badlock/` and
+`emptylock/` (a damaged and an empty lock file `.diffsweep.lock`), `folder.toml` (a sweep named
+`tiny`, axes `ef` and `t_on_ms`) and `folder/` (its results), `sameslot.toml` (axis `rtp_ms =
+[0.5, 8.0]` on a 100 kb/s link, whose slot is 46.08 ms); `HASH` stands for a config hash.
+`user_builder` is a user's builder that divides by its `rate_mbps` (bad_inputs.py). A command refuses with exit
 status 2 for a bad input (1 when the file system refuses) and prints one line,
 `diffsweep: error: ...`, without a traceback (`--debug` shows it); argparse's own errors print
 the usage first. No refused run leaves anything in its output folder.
@@ -897,6 +964,55 @@ def row(bad: Bad, message: str) -> str:
             f"{_cell(message)} |\n")
 
 
+#: issue 45's hunt for the kin of each fault: what was looked at and what became of it (shown at
+#: the end of docs/bad-inputs.md)
+KIN = """\
+
+## Kin of issue 45's faults: what was hunted and what became of it
+
+- **Integer options without an upper bound** (`--threads 1000000`: libgomp failed, an empty
+  folder left). `--threads` of `run`, `reproduce` and `atlas`, `run(threads=)` and
+  `simulate(threads=)`: 0 to 1024 (`run_args.MAX_THREADS`). `run(lanes=)` / `simulate(lanes=)`:
+  a power of two up to 32 (was the engine's ValueError after packing, or pybind11's "Unable
+  to cast" for 2.5). `--max-seeds` with `--target-ci`: at most 2,000,000 replicas / points
+  unless `--force` (a billion ran until it was killed). `demo --seeds 10^12`: 1 to 250,000
+  (was refused under a "--duration-s 60:" prefix, with a `--force` demo does not have).
+  `repair --sweep S --seeds 10^12`: refused from the count (was an internal MemoryError).
+  Left as they are, tried:
+  `--seeds-per-round 1000000000` (capped by `--max-seeds`), `--chunk-size 10^12` and
+  `--memory-budget 1e30` (maxima, not amounts: the run is the same). Left, read only:
+  `--jobs` (the process pool is capped by the number of figure tasks). Left, not tried:
+  `atlas --max-seeds` (no upper bound; a cell's seeds double per round while undecided).
+- **Options taking an address or a path** (`--scheduler notanaddress`: an internal error).
+  `--scheduler` malformed, empty or of an unknown scheme: refused before the run is announced;
+  `run(client="tcp://...")` (a string, not a Client): refused (was "'str' object has no
+  attribute 'scatter'" mid-run). `DIFFSWEEP_CACHE_DIR` unwritable: the estimate is made, the
+  probe not kept. `--out` of `run`, `plot`, `export`, `atlas`: already in this catalogue.
+- **Commands taking a column name** (`show --metric seed`, `plot --y point`: internal errors).
+  `show --metric`, `plot --y`: identifiers (point, seed, replica, flow, link, cls_index, source,
+  interval, traffic) and grid columns refused, the measured columns listed. `--target-metric`
+  / `target_metric=`: a grid column was accepted (its interval is 0 at once: "met"), now refused
+  as not a metric, as are point and seed. `plot --x` / `--hue` and `Results.where`: the grouping
+  rework of issue 45 (not here).
+- **Places a user's callable is called** (a builder's exception: a raw traceback). The builder,
+  its `seed_matters` and `reseed` hooks: `BuilderError`, one line naming the builder, the
+  point's parameters and seed, its exception and message (exit 1), the builder's exception as
+  `__cause__`. Left: `run(progress=callable)`: its exception reaches the Python caller as it
+  is, the folder untouched (tried with a KeyError: no folder made).
+- **Small state files read back** (a damaged lock: "pid None on host None"). The lock file:
+  damaged (empty, not JSON, no pid or host) said so with its path and what to do, read twice
+  0.2 s apart (a lock being written is not damaged). `estimate-probes.json` (new): damaged,
+  ignored and written again. Already handled, read: `manifest.json` ("unreadable manifest"),
+  chunks (moved to `corrupt/`), `atlas.json` ("is damaged"), a report's record and
+  `verdicts.json` (taken as absent: redrawn), a reproduction's marker (falls back to the report).
+- **Times the slots round** (`rtp_ms = 0.5` ran as 46 ms). Warned: round trips, `duration_s`,
+  `warmup_s` moved more than 10%, windows under 100 slots; refused: points equal to the
+  engine. Not warned: `interval_s` and flow `start_s` (rounded to whole slots too), timers
+  (fractional slots, not rounded). Found by the warning in a packaged sweep: `habib/ht1` flow
+  200's round trip of 15 ms runs as 8.512 ms (one slot), left to that paper's model.
+"""
+
+
 def render(messages: dict[str, str]) -> str:
     """docs/bad-inputs.md from the records' actual messages (id -> normalised message)."""
     parts = [INTRO]
@@ -906,6 +1022,7 @@ def render(messages: dict[str, str]) -> str:
     for area in AREAS:
         parts.append(f"\n## {area}\n\n{HEADER}")
         parts += [row(b, messages[b.id]) for b in CATALOGUE if b.area == area]
+    parts.append(KIN)
     return "".join(parts)
 
 
@@ -949,6 +1066,8 @@ def main(argv: list[str]) -> int:
                    help="run every record and list those whose outcome is not the expected one")
     args = p.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bad-inputs-") as tmp:
+        # --dry-run's probe is kept in a cache folder: this run's own, not the user's
+        os.environ.setdefault("DIFFSWEEP_CACHE_DIR", str(Path(tmp) / "cache"))
         results = run_all(Path(tmp) / "DIR")
     wrong = [(b, results[b.id]) for b in CATALOGUE
              if results[b.id].got != b.expect or not re.search(b.match, results[b.id].message)]

@@ -1,8 +1,18 @@
 """Suite-wide setup."""
+import atexit
+import os
+import shutil
 import signal
+import tempfile
 import warnings
 
 import pytest
+
+# --dry-run keeps its probe of the machine in a cache folder (diffsweep.sizing.probe_cache_path):
+# the suite's in a folder of its own, removed at its end, not the user's ~/.cache
+if "DIFFSWEEP_CACHE_DIR" not in os.environ:
+    os.environ["DIFFSWEEP_CACHE_DIR"] = tempfile.mkdtemp(prefix="diffsweep-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["DIFFSWEEP_CACHE_DIR"], True)
 
 # The Ctrl-C tests start CLI processes and send them SIGINT. A process inherits an ignored
 # SIGINT (a shell runs background jobs so: `bash .ci/run &`), and Python then installs no

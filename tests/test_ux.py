@@ -495,7 +495,7 @@ BAD_CLI = [
     (["run", "{sweep}", "--out", "{tmp}/o", "--chunk-size", "0"],
      r"--chunk-size: 0 is not allowed \(expected an integer >= 1\)"),
     (["run", "{sweep}", "--out", "{tmp}/o", "--threads", "-1"],
-     r"--threads: -1 is not allowed \(expected an integer >= 0\)"),
+     r"--threads: -1 is not allowed \(expected an integer from 0 \(all cores\) to 1024\)"),
     (["run", "{tmp}/missing.toml", "--out", "{tmp}/o"], r"missing\.toml: sweep file not found"),
     (["run", "{sweep}", "--out", "{tmp}/o", "--seeds", "0"], r"seeds \(override\): 0 is not "
                                                              r"allowed"),
@@ -510,7 +510,7 @@ BAD_CLI = [
     (["show", "{tmp}"], r"not a diffsweep results folder \(no manifest\.json\)"),
     (["export", "{tmp}/nowhere", "--format", "csv"], r"nowhere: no such results folder"),
     (["plot", "{tmp}/nowhere", "--x", "a", "--y", "b"], r"nowhere: no such results folder"),
-    (["demo", "--seeds", "0"], r"--seeds: 0 is not allowed \(expected an integer >= 1\)"),
+    (["demo", "--seeds", "0"], r"--seeds: 0 is not allowed \(expected an integer from 1 to 250,000"),
     (["demo", "--duration-s", "-2"], r"--duration-s: -2\.0 is not allowed"),
     (["reproduce", "kaur-vin", "--figure", "1", "--out", "{tmp}/r"],
      r"--figure: .*is not allowed \(expected some of"),

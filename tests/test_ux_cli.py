@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import diffsweep
-from diffsweep import cli, engine, papers, store
+from diffsweep import atomic, cli, engine, papers
 from diffsweep import reproduce as rp
 from diffsweep.config import SweepConfig
 from test_ux import SMALL  # the same small sweep as the first round
@@ -143,7 +143,7 @@ def _cuda_usable() -> bool:
 
 
 BAD_REPRODUCE = [
-    (["--threads", "-1"], 2, r"--threads: -1 is not allowed \(expected an integer >= 0\)$"),
+    (["--threads", "-1"], 2, r"--threads: -1 is not allowed \(expected an integer from 0 \(all cores\) to 1024\)$"),
     (["--seeds", "0"], 2, r"--seeds: 0 is not allowed \(expected an integer >= 1\)$"),
     (["--figure", "99"], 2, r"--figure: \['99'\] is not allowed \(expected some of 2, 3, 4"),
     (["--sweeps", "{tmp}/nowhere"], 2, r"--sweeps: '.*nowhere' is not a folder"),
@@ -170,7 +170,7 @@ def test_reproduce_checks_every_option_before_any_work(tmp_path, capsys, no_work
 
 
 BAD_RUN = [
-    (["--threads", "-1"], r"--threads: -1 is not allowed \(expected an integer >= 0\)$"),
+    (["--threads", "-1"], r"--threads: -1 is not allowed \(expected an integer from 0 \(all cores\) to 1024\)$"),
     (["--chunk-size", "0"], r"--chunk-size: 0 is not allowed \(expected an integer >= 1\)$"),
     (["--target-ci", "nan"], r"--target-ci: nan is not allowed \(expected a finite number > 0"),
     (["--target-ci", "0.1", "--max-seeds", "1"],
@@ -258,7 +258,7 @@ def test_plot_writes_the_formats_it_names(folder, tmp_path, capsys, ext, magic):
 
 
 def full_disk(monkeypatch, victim: str):
-    """Writing a file whose name ends in ``victim`` through diffsweep.store fails half-way
+    """Writing a file whose name ends in ``victim`` through diffsweep.atomic fails half-way
     with ENOSPC, as on a full disk: half the bytes reach the (temporary) file first."""
     real = open
 
@@ -284,7 +284,7 @@ def full_disk(monkeypatch, victim: str):
         f = real(path, mode, *a, **k)
         return Half(f) if "w" in mode and str(path).endswith(victim) else f
 
-    monkeypatch.setattr(store, "open", fake, raising=False)
+    monkeypatch.setattr(atomic, "open", fake, raising=False)
 
 
 def test_a_full_disk_while_writing_figures_keeps_what_was_written(kv, tmp_path, capsys,

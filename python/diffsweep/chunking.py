@@ -50,10 +50,11 @@ def default_memory_budget(backend: str) -> int:
     return min(host, int(CUDA_MEMORY_FRACTION * free)) if free else CUDA_MEMORY_BUDGET
 
 
-def replica_bytes(scenario, seed: int = 0) -> int:
+def replica_bytes(scenario, seed: int = 0, packed=None) -> int:
     """Estimated memory one replica of ``scenario`` needs in a chunk: its input and output
-    arrays (twice: host and device or copies), plus its result rows."""
-    p = pack([scenario], [int(seed)])
+    arrays (twice: host and device or copies), plus its result rows. ``packed``: the replica
+    already packed (``pack([scenario], [seed])``)."""
+    p = pack([scenario], [int(seed)]) if packed is None else packed
     s = p.shape
     inputs = sum(int(a.nbytes) for a in p.arrays.values())
     lay = layout()
@@ -84,10 +85,11 @@ def _limit_error(text: str, grid=None, point: int | None = None) -> ConfigError:
                        f"{allowed.strip()}{where}")
 
 
-def point_info(grid, p: int) -> tuple[tuple, int]:
+def point_info(grid, p: int, keep: dict | None = None) -> tuple[tuple, int]:
     """(shape key, bytes per replica) of point ``p``, from a packed sample (its first seed). A
     scenario the engine cannot run (too many flows, links or sources; a duration beyond its slot
-    clock) is a ConfigError naming the field, the limit and the grid point."""
+    clock) is a ConfigError naming the field, the limit and the grid point. ``keep``: a dict
+    given the packed sample as ``keep[p]`` (for ``rounding.check``, which then packs nothing)."""
     seed = grid.seeds[0]
     sc = grid.scenario(p, seed)
     limits = _engine_limits()
@@ -99,7 +101,10 @@ def point_info(grid, p: int) -> tuple[tuple, int]:
             raise _limit_error(f"batch shape: {key} = {n} is not allowed (expected at most {top})",
                                grid, p)
     try:
-        return shape_key(sc), replica_bytes(sc, seed)
+        if keep is None:
+            return shape_key(sc), replica_bytes(sc, seed)
+        keep[p] = pk = pack([sc], [int(seed)])
+        return shape_key(sc), replica_bytes(sc, seed, pk)
     except ConfigError as e:
         raise ConfigError(f"{e} ({grid._where(p, seed)})") from None
     except ValueError as e:

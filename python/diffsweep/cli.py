@@ -39,6 +39,7 @@ def _cmd_info(args) -> int:
 
 def _cmd_demo(args) -> int:
     """A small built-in Kaur & Vin sweep: one Reno flow, EF on-off vs CBR over T_on."""
+    from . import sizing  # noqa: PLC0415
     from .grid import Grid
     from .runner import run
     from .scenarios import kaur_vin
@@ -46,8 +47,11 @@ def _cmd_demo(args) -> int:
     if not args.duration_s > 0:
         raise ConfigError(f"--duration-s: {args.duration_s!r} is not allowed (expected a number "
                           "of seconds > 0)")
-    if args.seeds < 1:
-        raise ConfigError(f"--seeds: {args.seeds!r} is not allowed (expected an integer >= 1)")
+    top = sizing.MAX_REPLICAS // 8  # the demo's 8 points (its --duration-s prefix said
+    if not 1 <= args.seeds <= top:   # nothing of a --seeds 10^12, and --force is not its own)
+        raise ConfigError(f"--seeds: {args.seeds!r} is not allowed (expected an integer from 1 "
+                          f"to {top:,}: 8 points x seeds within {sizing.MAX_REPLICAS:,} "
+                          "replicas)")
     warmup = min(5.0, args.duration_s / 4)  # demo sets the warm-up, so it must fit
     try:
         grid = Grid(kaur_vin, seeds=args.seeds, n_flows=1, rtp_ms=8.0, ef=["cbr", "onoff"],
@@ -87,10 +91,16 @@ def _client(address: str):
                           "pip install 'diffsweep[distributed]' (or pip install "
                           "'dask[distributed]')") from None
     try:
+        if not address.strip():
+            raise ValueError("the address is empty")
         return Client(address, timeout=30)
     except (OSError, TimeoutError) as e:
         raise ConfigError(f"--scheduler: cannot connect to the Dask scheduler at {address!r} "
                           f"({e})") from None
+    except (ValueError, TypeError) as e:  # Dask's parse of the address ("missing port number")
+        raise ConfigError(f"--scheduler: {address!r} is not allowed (expected a Dask scheduler "
+                          "address: tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786, as `dask "
+                          f"scheduler` prints it; Dask says: {e})") from None
 
 
 def _point_label(grid, p: int) -> str:
@@ -129,15 +139,25 @@ def _n(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def _check_int(option: str, value, lo: int) -> None:
-    if value is not None and value < lo:
-        raise ConfigError(f"{option}: {value!r} is not allowed (expected an integer >= {lo})")
+def _check_int(option: str, value, lo: int, hi: int | None = None) -> None:
+    from .runner import int_range  # noqa: PLC0415
+
+    if value is not None and (value < lo or (hi is not None and value > hi)):
+        raise ConfigError(f"{option}: {value!r} is not allowed (expected "
+                          f"{int_range(lo, hi, option)})")
+
+
+def _check_threads(value) -> None:
+    """--threads: 0 (all cores) to run_args.MAX_THREADS (a million crashed OpenMP)."""
+    from .run_args import MAX_THREADS  # noqa: PLC0415
+
+    _check_int("--threads", value, 0, MAX_THREADS)
 
 
 def _check_run_options(args) -> None:
     """The options of ``run``, checked before the sweep's grid is built (a bad --threads was
     found only after building the grid, and in ``reproduce`` after the engine call)."""
-    _check_int("--threads", args.threads, 0)
+    _check_threads(args.threads)
     _check_int("--chunk-size", args.chunk_size, 1)
     if args.target_ci is not None:
         if not (args.target_ci > 0 and args.target_ci != float("inf")):
@@ -165,16 +185,20 @@ def _cmd_run(args) -> int:
         # builder parameters are checked here, after the counts of points and replicas
         grid = cfg.make_grid(max_points=limit, max_replicas=None if args.force else "default")
         if args.dry_run:
-            est = sizing.estimate(grid, args.threads)
+            from . import rounding  # noqa: PLC0415 (the lines a run warns with at its start)
+            warned = rounding.check(grid)  # (a refusal first: nothing probed for it)
+            est = sizing.estimate(grid, args.threads, probe=True)  # timed on this machine
+            est.notes += [f"warning     : {line}" for line in warned]
             return _dry_counts(cfg, est, grid, args.backend)
         sizing.check_replicas(len(grid), args.force, f"sweep '{cfg.name}'", "--force")
     except ConfigError as e:
         raise ConfigError(f"{_sweep_path(cfg, str(e))} (in {args.sweep})") from None
     resume = shlex.join(["diffsweep", *[a for a in args.argv if a != "--break-lock"]])
+    # (a bad address said before the run is announced; an empty one is refused, not run here)
+    client = _client(args.scheduler) if args.scheduler is not None else None
     if not args.quiet:
         print(f"diffsweep: {cfg.name}: {grid.n_points} points x {_n(len(grid.seeds), 'seed')} = "
               f"{len(grid)} replicas -> {args.out}", file=sys.stderr, flush=True)
-    client = _client(args.scheduler) if args.scheduler else None
 
     def show(message, category, filename, lineno, file=None, line=None):
         print(f"diffsweep: warning: {message}", file=sys.stderr)
@@ -223,7 +247,7 @@ def _cmd_reproduce(args) -> int:
 
     # the options, checked before any sweep runs (--threads -1 used to fail after the engine
     # call); reproduce() checks the rest (--figure, --backend's device, --sweeps, the folder)
-    _check_int("--threads", args.threads, 0)
+    _check_threads(args.threads)
     _check_int("--seeds", args.seeds, 1)
     _check_int("--jobs", args.jobs, 1)
     out = args.out or f"results/{args.paper}{'-quick' if args.quick else ''}"
@@ -268,7 +292,7 @@ def _cmd_atlas(args) -> int:
     if not args.axes:
         raise ConfigError("--axes: missing (expected 1 to 3 NAME=VALUES; `diffsweep atlas "
                           f"{spec.name} --list` shows each claim's parameters)")
-    _check_int("--threads", args.threads, 0)
+    _check_threads(args.threads)
     _check_int("--seeds", args.seeds, 1)
     _check_int("--max-seeds", args.max_seeds, 1)
     log = (lambda *a, **k: None) if args.quiet else print
@@ -330,26 +354,16 @@ def _dry_counts(cfg, est, grid=None, backend: str = "auto") -> int:
     return 0
 
 
-def _cmd_builders(args) -> int:
-    from . import builders_doc  # noqa: PLC0415
-
-    if args.markdown:
-        if args.name is not None:
-            raise ConfigError(f"--markdown: not allowed with NAME ({args.name!r}): it prints the "
-                              "page of every built-in builder, docs/builders.md")
-        print(builders_doc.builders_markdown(), end="")
-        return 0
-    print(builders_doc.builder_text(args.name) if args.name else builders_doc.list_text())
-    return 0
-
-
 def _cmd_show(args) -> int:
     from . import axes as ax  # noqa: PLC0415
-    from .folder import DEFAULT_METRIC, describe, dims_of, select, summary_table  # noqa: PLC0415
+    from .folder import (DEFAULT_METRIC, check_measure, describe, dims_of,  # noqa: PLC0415
+                         select, summary_table)
 
     if args.rows < 1:
         raise ConfigError(f"--rows: {args.rows!r} is not allowed (expected an integer >= 1)")
     m, res, f = describe(args.dir)
+    if args.metric is not None:  # an identifier or a grid column measures nothing
+        check_measure(res, "--metric", args.metric, args.table, dims_of(m))
     print(f"{args.dir}: sweep {m.get('name')!r} (builder {m.get('builder')}, config hash "
           f"{str(m.get('config_hash'))[:12]})")
     if m.get("sweep_path"):
@@ -423,7 +437,7 @@ PLOT_FORMATS = ("png", "pdf", "svg")
 
 
 def _cmd_plot(args) -> int:
-    from .folder import describe, plot, select  # noqa: PLC0415
+    from .folder import check_measure, describe, dims_of, plot, select  # noqa: PLC0415
 
     # checked before the folder is read: matplotlib's own errors were tracebacks
     lo, hi = PLOT_DPI
@@ -445,7 +459,8 @@ def _cmd_plot(args) -> int:
     if args.y in (args.x, args.hue, args.facet):
         raise ConfigError(f"--y: {args.y!r} is not allowed (expected a measured column, not "
                           "--x's, --hue's or --facet's)")
-    res = _load_reporting(args.dir, describe)[1]
+    m, res, _ = _load_reporting(args.dir, describe)
+    check_measure(res, "--y", args.y, args.table, dims_of(m))  # an identifier: pandas' error
     res = select(res, args.where)[0]
     fig = plot(res, args.x, args.y, hue=args.hue, table=args.table,
                logx=True if args.logx else None, facet=args.facet,
@@ -490,54 +505,6 @@ def _cmd_export(args) -> int:
     for path in export(res, out, args.format, args.tables):
         print(path)
     return 0
-
-
-def _cmd_repair(args) -> int:
-    """diffsweep repair DIR: rebuild a lost or damaged manifest from the chunks, move damaged
-    and repeated chunks aside (diffsweep.repair.repair)."""
-    from .folder import describe, rerun_command, repair_folder  # noqa: PLC0415
-
-    if args.sweep is None and (args.quick or args.seeds is not None):
-        raise ConfigError("--quick/--seeds: only with --sweep SWEEP.toml")
-    r = repair_folder(args.dir, args.sweep, args.quick, args.seeds, args.argv)
-    for cid, d in r["damaged"].items():
-        n = d["replicas"] if d["replicas"] is not None else "?"
-        print(f"{args.dir}: chunk {cid} is damaged ({d['why']}): moved to corrupt/, its {n} "
-              "replicas are missing")
-    for cid, n in r["redundant"].items():
-        print(f"{args.dir}: chunk {cid} repeats all its {n} replicas from older chunks: moved "
-              "to corrupt/")
-    for cid, n in r["overlapping"].items():
-        print(f"{args.dir}: chunk {cid} repeats {n} replicas from older chunks: kept (the older "
-              "rows are used)")
-    if r["manifest"] == "rebuilt":
-        kept = f" (the damaged one is kept as {r['previous']})" if r["previous"] else ""
-        print(f"{args.dir}: manifest.json rebuilt from {r['chunks']} chunks, {r['replicas']} "
-              f"replicas, {r['runs']} run(s){kept}")
-    else:
-        print(f"{args.dir}: manifest.json is readable: kept")
-    m, _, f = describe(args.dir)
-    if f["missing"]:
-        print(f"{args.dir}: {f['missing']} of {f['expected']} replicas are missing: rerun "
-              f"`{rerun_command(m, args.dir)}` to compute them")
-    return 0
-
-
-def _add_repair(sub) -> None:
-    s = sub.add_parser("repair", help="rebuild a lost or damaged manifest.json from the chunks",
-                       description="Make a results folder usable again: a missing or damaged "
-                       "manifest.json is rebuilt from the chunks (the damaged one is kept in "
-                       "DIR/corrupt/), damaged chunks and chunks repeating older ones are moved "
-                       "to DIR/corrupt/. Chunks written by diffsweep before it recorded the "
-                       "sweep in them need --sweep.")
-    s.add_argument("dir", metavar="DIR")
-    s.add_argument("--sweep", default=None, metavar="SWEEP.toml",
-                   help="the sweep file the folder was run from (needed only for chunks that "
-                   "do not record their sweep; each is checked against its grid)")
-    s.add_argument("--quick", action="store_true", help="with --sweep: the runs used --quick")
-    s.add_argument("--seeds", type=int, default=None, metavar="N",
-                   help="with --sweep: the runs used --seeds N")
-    s.set_defaults(fn=_cmd_repair)
 
 
 def _debug_requested(argv: list[str]) -> tuple[bool, list[str]]:
@@ -725,16 +692,8 @@ def _main(argv: list[str], debug: bool) -> int:
                    help="read the sweep files from DIR/<paper package>/<sweep>.toml")
     s.add_argument("--quiet", action="store_true", help="no progress bars and no summary")
     s.set_defaults(fn=_cmd_atlas)
-    s = sub.add_parser("builders", help="the builders a sweep file may name; with NAME, its "
-                       "parameters with units, defaults and allowed values",
-                       description="Without NAME: every registered builder (built-in and "
-                       "registered). With NAME (a registered name, or \"package.module:function"
-                       "\" for a builder of your own): its parameters, their units, defaults "
-                       "and allowed values, read from the builder itself (docs/builders.md).")
-    s.add_argument("name", nargs="?", default=None, metavar="NAME")
-    s.add_argument("--markdown", action="store_true",
-                   help="print docs/builders.md (every built-in builder) as generated")
-    s.set_defaults(fn=_cmd_builders)
+    from .builders_doc import add_subcommand as _add_builders  # noqa: PLC0415
+    _add_builders(sub)
     from .sensitivity_cli import add_subcommand as _add_sensitivity  # noqa: PLC0415
     _add_sensitivity(sub, engine.BACKENDS, BACKEND_HELP, _check_int)
     s = sub.add_parser("show", help="what a results folder holds: sweep, points done and "
@@ -784,6 +743,7 @@ def _main(argv: list[str], debug: bool) -> int:
     s.add_argument("--allow-partial", action="store_true",
                    help="export even when replicas of the sweep are missing (else exit 3)")
     s.set_defaults(fn=_cmd_export)
+    from .cli_repair import add_subcommand as _add_repair  # noqa: PLC0415
     _add_repair(sub)
     args = p.parse_args(argv)
     args.argv = argv

@@ -50,7 +50,10 @@ COLUMNS: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
         "flow": ("", "the flow's index in `Scenario.flows`"),
         "variant": ("", "TCP variant: " + ", ".join(VARIANTS)),
         "rtp_ms": ("ms", "round-trip propagation latency: access + links + egress + reverse "
-                         "delays (no queueing)"),
+                         "delays (no queueing), as asked"),
+        "rtp_ms_run": ("ms", "the round trip as it runs: every delay rounded to whole slots "
+                             "(its ACK loop, at least one slot, plus the whole-slot delays of "
+                             "the links before its last; docs/model.md, Time)"),
         "segment_bytes": ("bytes", "payload per data packet"),
         "header_bytes": ("bytes", "TCP/IP header per packet (on the wire: segment + header)"),
         "max_window_pkts": ("packets", "the window cap (receiver window)"),

@@ -19,6 +19,7 @@ from . import backend_choice, hybrid, repeats
 from .errors import BackendError, ConfigError, EngineError
 from .pack import SHAPE_DIMS, Packed, layout, pack, replica_shape, shape_key
 from .results import Results, sorted_tables
+from .rounding import rtp_run_ms
 from .run_control import EngineInterrupted, RunControl  # noqa: F401 (part of engine's API)
 from .scenario import COLOURS, Scenario
 
@@ -280,6 +281,9 @@ def simulate(scenarios: Sequence[Scenario], seeds: Sequence[int], backend: str =
     """
     if len(scenarios) != len(seeds):
         raise ValueError("simulate: one seed per scenario")
+    from .run_args import check_lanes, check_threads  # noqa: PLC0415
+    check_threads(threads)  # a million threads crashed OpenMP
+    check_lanes(lanes)
     first, twin = repeats.find_repeats(scenarios, seeds)
     args = (backend, threads, lanes, control, merge_shapes, clip_slots, replicas_per_task,
             warp_rounds)
@@ -499,6 +503,8 @@ def _tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> dict:
         "replica": rep[fr], "flow": ff,
         "variant": [scs[r].flows[f].variant for r, f in rows_f],
         "rtp_ms": [scs[r].flow_rtp_ms(f) for r, f in rows_f],
+        # the round trip as it ran, in whole slots (docs/model.md, "Time"; diffsweep.rounding)
+        "rtp_ms_run": rtp_run_ms(a, slot)[fr, ff],
         "segment_bytes": a["flow_payload_bytes"][fr, ff].astype(np.int64),
         "header_bytes": (a["flow_wire_bytes"][fr, ff] - a["flow_payload_bytes"][fr, ff]).astype(np.int64),
         "max_window_pkts": a["flow_max_window"][fr, ff].astype(np.int64),

@@ -45,6 +45,14 @@ class StoreError(DiffsweepError, OSError):
         return type(self), (str(self), self.errno, self.filename)
 
 
+class BuilderError(DiffsweepError, RuntimeError):
+    """A scenario builder (a sweep's ``builder``, a Grid's callable: often the user's own code)
+    raised something other than ConfigError at a grid point: one line naming the builder, the
+    point's parameters and seed, and the builder's own exception and message (the exception
+    itself is the ``__cause__``; ``--debug`` shows its traceback). The command line exits with 1:
+    not a usage error of diffsweep, a failure in code diffsweep called."""
+
+
 class IncompleteResults(DiffsweepError):
     """A results folder lacks replicas of its sweep (not computed yet, or in damaged chunks), so
     an export of it would look complete while it is not (the command line exits with 3)."""

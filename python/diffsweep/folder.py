@@ -78,6 +78,42 @@ def rerun_command(manifest: dict, path) -> str:
     return shlex.join(["diffsweep", "run", str(sweep), *quick, "--out", str(path)])
 
 
+#: columns that name a row (a replica, one of its flows, a link's class, ...): they measure
+#: nothing, so ``show --metric`` and ``plot --y`` refuse them (``check_measure``)
+ID_COLUMNS = ("point", "seed", "replica", "flow", "link", "cls_index", "source", "interval",
+              "traffic")
+
+
+def _grid_columns(res: Results, dims=()) -> set[str]:
+    """The grid's columns in the folder's tables: the sweep's axes (``dims``) and every
+    replicas-table column that is not one of the engine's (``run_args.REPLICA_METRICS``)."""
+    from .run_args import REPLICA_METRICS  # noqa: PLC0415
+
+    return {*dims, *(str(c) for c in res.replicas.columns
+                     if c not in REPLICA_METRICS and c not in ID_COLUMNS)}
+
+
+def check_measure(res: Results, option: str, column: str, table: str | None = None,
+                  dims=()) -> None:
+    """Refuse ``column`` as the measure of ``show --metric`` / ``plot --y`` when it is an
+    identifier (``point``, ``seed``, ``flow``, ...) or a grid column (a parameter of the
+    sweep): its "mean over seeds" measures nothing (pandas' own error was "cannot insert
+    seed, already exists", an internal error). One line listing the table's measured
+    columns. Columns of no table are left to the lookup that says "did you mean"."""
+    grid = _grid_columns(res, dims)
+    if column not in ID_COLUMNS and column not in grid:
+        return
+    names = [table] if table in TABLES else [t for t in TABLES if column in getattr(res, t)]
+    name = names[0] if names else "replicas"
+    df = getattr(res, name)
+    measured = [str(c) for c in df.columns if c not in ID_COLUMNS and c not in grid
+                and pd.api.types.is_numeric_dtype(df[c])]
+    what = ("an identifier of the rows" if column in ID_COLUMNS
+            else "a grid column: a parameter of the sweep, the same for every seed")
+    raise ConfigError(f"{option}: {column!r} is not a metric ({what}); expected a measured "
+                      f"column of the {name} table: {', '.join(measured) or 'none'}")
+
+
 def problem_lines(store, manifest: dict, path) -> list[str]:
     """One line per damaged or repeated chunk that ``store`` met while loading: what is wrong,
     what it costs and what to do (the command line prints them as ``diffsweep: warning: ...``)."""
@@ -355,6 +391,10 @@ def repair_folder(path, sweep=None, quick: bool = False, seeds: int | None = Non
     identity = verify = None
     if sweep is not None:
         from .config import load_sweep  # noqa: PLC0415
+        from .sizing import check_replicas  # noqa: PLC0415
         cfg = load_sweep(sweep, quick=quick, seeds=seeds)
+        # seeds no run could have listed (--seeds 10^12 was a MemoryError): refused from the
+        # count; as many as a --force run may have are allowed (repair has no --force)
+        check_replicas(cfg.n_replicas, True, f"sweep '{cfg.name}'")
         identity, verify = sweep_identity(cfg), chunk_checker(cfg)
     return repair(path, identity, verify, argv)

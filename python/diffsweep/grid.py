@@ -21,7 +21,7 @@ from collections import OrderedDict
 import numpy as np
 import pandas as pd
 
-from .errors import ConfigError, check
+from .errors import BuilderError, ConfigError, check
 from .scenario import Scenario, _is_int, _plain
 from .sizing import SeedRange
 
@@ -260,6 +260,19 @@ class Grid:
         where = f"grid point {point}" + (f": {values}" if values else "")
         return where + (f"; seed {seed}" if self._accepts_seed else "")
 
+    def _builder_error(self, e: BaseException, point: int, seed: int, hook: str = ""):
+        """BuilderError: the builder (its ``hook``, e.g. ``seed_matters``) raised ``e`` at
+        ``point`` with ``seed``."""
+        name = getattr(self.builder, "__name__", repr(self.builder))
+        module = getattr(self.builder, "__module__", None)
+        full = f"{module}.{name}" if module and module != "builtins" else name
+        what = f"{full}.{hook}" if hook else full
+        msg = " ".join(str(e).split()) or "(no message)"  # the builder's message, on one line
+        values = [f"{k}={v!r}" for k, v in self._point_values[point].items()]
+        values += [f"seed {seed}"] if self._accepts_seed else []
+        at = f"grid point {point}" + (f" ({', '.join(values)})" if values else "")
+        return BuilderError(f"builder {what} raised {type(e).__name__} at {at}: {msg}")
+
     def _seed_matters(self, point: int) -> bool:
         """Whether the builder's scenario at ``point`` depends on the seed. A builder may say
         it does not (``builder.seed_matters(**params) -> bool``; e.g. kaur_vin draws only
@@ -273,8 +286,13 @@ class Grid:
             return True
         known = self._seed_dependence.get(point)
         if known is None:
-            known = self._seed_dependence[point] = bool(
-                says(**{**self.fixed, **self._point_values[point]}))
+            try:
+                known = bool(says(**{**self.fixed, **self._point_values[point]}))
+            except ConfigError:
+                raise
+            except Exception as e:
+                raise self._builder_error(e, point, self.seeds[0], "seed_matters") from e
+            self._seed_dependence[point] = known
         return known
 
     def _build(self, point: int, seed: int) -> Scenario:
@@ -291,10 +309,8 @@ class Grid:
                         else reseed(first[point], seed, **kwargs))
         except ConfigError as e:
             raise ConfigError(f"{e} ({self._where(point, seed)})") from None
-        except Exception as e:
-            if hasattr(e, "add_note"):
-                e.add_note(f"while building {self._where(point, seed)}")
-            raise
+        except Exception as e:  # the user's code: one line naming the point, not a traceback
+            raise self._builder_error(e, point, seed, "reseed" if reseed else "") from e
         if not isinstance(scenario, Scenario):
             raise ConfigError(f"builder: returned {type(scenario).__name__} for "
                               f"{self._where(point, seed)} (expected a Scenario)")

@@ -188,9 +188,10 @@ def check_options(threads, seeds, backend: str) -> None:
     """The run options, checked before anything runs (a bad ``threads`` used to be found by
     ``runner.run`` only after the family's engine call): ConfigError / BackendError naming the
     option."""
-    from . import engine, runner  # noqa: PLC0415
+    from . import engine  # noqa: PLC0415
+    from .run_args import check_threads  # noqa: PLC0415
 
-    runner._check_positive_int("threads", threads, lo=0)
+    check_threads(threads)
     if seeds is not None and (isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1):
         raise ConfigError(f"seeds: {seeds!r} is not allowed (expected an integer >= 1)")
     if backend not in engine.BACKENDS:

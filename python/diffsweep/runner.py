@@ -65,12 +65,14 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from . import engine as _engine
+from . import rounding
 from .backend_choice import work_of_grids
 from .chunking import (CPU_MEMORY_FRACTION, CUDA_MEMORY_BUDGET,  # noqa: F401 (re-exported)
                        CUDA_MEMORY_FRACTION, MAX_CHUNK, TABLE_ROW_BYTES, _limit_error,
@@ -83,14 +85,13 @@ from .identity import canon, digest
 from .interrupt import _Sigint
 from .progress import POLL_S, _Progress
 from .results import LATER_TABLES, TABLES, Results, sort_table
+from .run_args import (MAX_THREADS, REPLICA_METRICS, _check_positive_int,  # noqa: F401 (re-exported)
+                       _check_target_ci, check_lanes, check_threads, int_range)
 
 #: default cap of seeds per point for target_ci
 DEFAULT_MAX_SEEDS = 100
 #: default metric of target_ci
 DEFAULT_TARGET_METRIC = "tcp_goodput_bps"
-#: columns of the replicas table target_ci may use (besides numeric grid columns)
-REPLICA_METRICS = ("tcp_goodput_bps", "measured_s", "duration_s", "warmup_s", "slot_s",
-                   "n_flows", "delay_rounding_ms", "slots_run")
 
 
 # ---------- identity of a results folder ----------------------------------------------------
@@ -173,14 +174,6 @@ def _select(res: Results, order: dict[tuple[int, int], int], meta: dict,
                 df = sort_table(df)
         out[name] = df
     return Results(**out, meta=meta)
-
-
-def _check_positive_int(name: str, v, lo: int = 1) -> int | None:
-    if v is None:
-        return None
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
-        raise ConfigError(f"{name}: {v!r} is not allowed (expected an integer >= {lo})")
-    return int(v)
 
 
 # ---------- the session: plan, compute, write -----------------------------------------------
@@ -417,12 +410,20 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
     tables = _check_tables(tables, cfg)
     chunk_size = _check_positive_int("chunk_size", chunk_size)
     memory_budget_bytes = _check_positive_int("memory_budget_bytes", memory_budget_bytes)
-    threads = _check_positive_int("threads", threads, lo=0)
+    threads = check_threads(threads)
+    lanes = check_lanes(lanes)
+    if client is not None and not all(hasattr(client, a) for a in ("submit", "scatter",
+                                                                     "scheduler_info")):
+        # an address given as the client failed in the middle of the run ("'str' object has
+        # no attribute 'scatter'")
+        raise ConfigError(f"client: {client!r} is not allowed (expected a distributed.Client: "
+                          "connect with distributed.Client('tcp://HOST:PORT') and pass that)")
     if backend not in _engine.BACKENDS:
         raise ConfigError(f"backend: {backend!r} is not allowed (expected one of "
                           f"{', '.join(_engine.BACKENDS)})")
+    from .sizing import MAX_REPLICAS  # noqa: PLC0415
     metric, max_seeds, seeds_per_round = _check_target_ci(
-        grid, target_ci, target_metric, max_seeds, seeds_per_round, ci_level)
+        grid, target_ci, target_metric, max_seeds, seeds_per_round, ci_level, MAX_REPLICAS, force)
 
     # plan: backend, budget, chunk size; sizes and engine limits, before the folder is touched
     backend_name, chosen, memory_budget_bytes, max_chunk = _plan(grid, backend, client, threads,
@@ -436,7 +437,11 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
     # every point packed once (engine limits) only when something may be computed: a
     # reproduction's rerun, or its sweeps stored after the family's engine call, pack nothing
     todo = metric is not None or bool(_left_to_compute(grid, st, ident, precomputed, compute))
-    pinfo = _check_size(grid, threads, force, packed=todo)
+    packs: dict = {}
+    pinfo = _check_size(grid, threads, force, packed=todo, keep=packs)
+    if todo:  # times the slots round far off, short windows; points the engine cannot tell apart
+        for line in rounding.check(grid, packs):
+            warnings.warn(line, UserWarning, stacklevel=2)
     if st is not None:
         st = _open_folder(st, ident, fields, tables, manifest, backend_name, client, threads,
                           break_lock)
@@ -547,32 +552,6 @@ def _check_tables(tables, cfg) -> list[str] | None:
     return tables
 
 
-def _check_target_ci(grid, target_ci, target_metric, max_seeds, seeds_per_round, ci_level):
-    """(metric or None, max_seeds, seeds_per_round): the target_ci arguments, all checked
-    before anything runs."""
-    metric = None
-    if target_ci is not None:
-        if not (isinstance(target_ci, (int, float)) and not isinstance(target_ci, bool)
-                and math.isfinite(target_ci) and target_ci > 0):
-            raise ConfigError(f"target_ci: {target_ci!r} is not allowed (expected a finite "
-                              "number > 0: a fraction of |mean| such as 0.05, or with "
-                              "target_relative=False a half-width in the metric's unit)")
-        allowed = list(REPLICA_METRICS) + [c for c in grid.columns
-                                           if pd.api.types.is_numeric_dtype(grid.points[c])]
-        if target_metric not in allowed:
-            import difflib  # noqa: PLC0415
-            close = difflib.get_close_matches(str(target_metric), allowed, n=1)
-            hint = f"did you mean {close[0]!r}?" if close else "one of " + ", ".join(allowed)
-            raise ConfigError(f"target_metric: {target_metric!r} is not a column of the "
-                              f"replicas table ({hint})")
-        max_seeds = _check_positive_int("max_seeds", max_seeds, lo=2)
-        seeds_per_round = _check_positive_int("seeds_per_round", seeds_per_round)
-        if not (isinstance(ci_level, float) and 0 < ci_level < 1):
-            raise ConfigError(f"ci_level: {ci_level!r} is not allowed (expected 0 < level < 1)")
-        metric = target_metric
-    return metric, max_seeds, seeds_per_round
-
-
 def _plan(grid, backend: str, client, threads, memory_budget_bytes: int | None,
           chunk_size: int | None) -> tuple[str, str, int, int]:
     """(backend, why 'auto' chose it or '', memory budget, most replicas per chunk) of a run."""
@@ -599,7 +578,8 @@ def _plan(grid, backend: str, client, threads, memory_budget_bytes: int | None,
     return backend_name, chosen, memory_budget_bytes, max_chunk
 
 
-def _check_size(grid, threads, force: bool, packed: bool = True) -> dict[int, tuple[tuple, int]]:
+def _check_size(grid, threads, force: bool, packed: bool = True,
+                keep: dict | None = None) -> dict[int, tuple[tuple, int]]:
     """Refuse a run above ``diffsweep.sizing``'s limits (unless ``force``) and pack every point
     once (engine limits); returns point -> ``point_info``. ``packed=False`` (nothing left to
     compute) checks the number of replicas only: the points were checked when computed."""
@@ -607,7 +587,8 @@ def _check_size(grid, threads, force: bool, packed: bool = True) -> dict[int, tu
     sizing.check_replicas(len(grid), force)
     if not packed:
         return {}
-    pinfo: dict[int, tuple[tuple, int]] = {p: point_info(grid, p) for p in range(grid.n_points)}
+    pinfo: dict[int, tuple[tuple, int]] = {p: point_info(grid, p, keep)
+                                           for p in range(grid.n_points)}
     if not force:
         sizing.check_estimate(sizing.estimate(grid, threads), force)
     return pinfo

@@ -52,22 +52,24 @@ do. Chunks written before the error stay valid and are reused by the next run.
 from __future__ import annotations
 
 import datetime as _dt
-import hashlib
 import json
 import os
 import platform
 import shutil
 import socket
 import subprocess
+import time
 import uuid
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
+from .atomic import (TMP_PREFIX, _fsync_dir, _fsync_file, _sha256_file,  # noqa: F401 (re-exported)
+                     _tmp_path, atomic_write_bytes, atomic_write_files, atomic_write_json,
+                     jsonable)
 from .axes import dims_of
 from .errors import ConfigError, FolderBusy, StoreError, store_error  # noqa: F401 (StoreError: documented raise)
 from .results import LATER_TABLES, TABLES, Results
@@ -78,7 +80,6 @@ CHUNKS = "chunks"
 CORRUPT = "corrupt"
 DONE = "done.json"
 LOCK = ".diffsweep.lock"
-TMP_PREFIX = ".tmp-"
 #: keys of ``manifest_fields`` that describe one run (kept per run in ``manifest["runs"]``)
 RUN_KEYS = ("backend", "device", "threads", "host", "diffsweep_version", "git_commit", "argv",
             "sweep_sha256", "effective_sha256", "quick", "seeds")
@@ -90,93 +91,6 @@ RUN_KEYS = ("backend", "device", "threads", "host", "diffsweep_version", "git_co
 def utc_now() -> str:
     """The time now in UTC, ISO 8601 to the second (the manifest's and records' times)."""
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-
-
-def jsonable(obj: Any) -> Any:
-    """``obj`` as JSON can hold it: numpy scalars and arrays as Python numbers and lists,
-    tuples and sets as lists, keys as strings, anything else as its ``str``."""
-    if isinstance(obj, dict):
-        return {str(k): jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple, set)):
-        return [jsonable(v) for v in obj]
-    if isinstance(obj, (np.integer,)):
-        return int(obj)
-    if isinstance(obj, (np.floating,)):
-        return float(obj)
-    if isinstance(obj, np.bool_):
-        return bool(obj)
-    if isinstance(obj, np.ndarray):
-        return jsonable(obj.tolist())
-    if obj is None or isinstance(obj, (str, int, float, bool)):
-        return obj
-    return str(obj)
-
-
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:  # pragma: no cover - e.g. Windows
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # pragma: no cover
-        pass
-    finally:
-        os.close(fd)
-
-
-def _fsync_file(path: Path) -> None:
-    with open(path, "rb+") as f:
-        f.flush()
-        os.fsync(f.fileno())
-
-
-def _tmp_path(final: Path) -> Path:
-    return final.with_name(f"{TMP_PREFIX}{uuid.uuid4().hex[:8]}-{final.name}")
-
-
-def atomic_write_files(files: dict) -> None:
-    """Write each ``path: bytes`` of ``files`` to a temporary file beside it, then rename them all
-    into place: an error while writing (a full disk) leaves every path as it was, and no
-    temporary or truncated file (a figure's PNG and PDF, a report's three files)."""
-    tmps: dict[Path, Path] = {}
-    try:
-        for path, data in files.items():
-            path = Path(path)
-            tmps[path] = tmp = _tmp_path(path)
-            try:
-                with open(tmp, "wb") as f:
-                    f.write(data)
-                    f.flush()
-                    os.fsync(f.fileno())
-            except OSError as e:  # named by the file it was for, not the temporary name
-                raise OSError(e.errno, e.strerror or str(e), str(path)) from e
-        for path, tmp in tmps.items():
-            os.replace(tmp, path)
-    finally:
-        for tmp in tmps.values():
-            if tmp.exists():
-                tmp.unlink()
-    for parent in {p.parent for p in tmps}:
-        _fsync_dir(parent)
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (tmp in the same folder, fsync, rename, fsync dir)."""
-    atomic_write_files({Path(path): data})
-
-
-def atomic_write_json(path: Path, obj: Any) -> None:
-    text = json.dumps(jsonable(obj), indent=1, allow_nan=True) + "\n"
-    atomic_write_bytes(path, text.encode())
-
-
-def _sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def diffsweep_version() -> str:
@@ -299,6 +213,25 @@ class Chunk:
 # --------------------------------------------------------------------------------------------
 # the store
 # --------------------------------------------------------------------------------------------
+#: seconds to wait before a lock file that reads as damaged is read again (a run that has just
+#: created it writes its content at once after)
+LOCK_SETTLE_S = 0.2
+
+
+def _damaged_lock(owner: dict) -> str:
+    """What is wrong with a lock file's content (``Store.lock_owner``), '' if nothing: it must
+    be the JSON object a run writes, with an integer pid and a host name."""
+    if "text" in owner:
+        text = owner["text"].strip()
+        return "it is empty" if not text else f"not the JSON a run writes: {text[:40]!r}"
+    pid, host = owner.get("pid"), owner.get("host")
+    if isinstance(pid, bool) or not isinstance(pid, int) or pid <= 0:
+        return f"no process id in it: pid {pid!r}"
+    if not isinstance(host, str) or not host:
+        return f"no host name in it: host {host!r}"
+    return ""
+
+
 class Store:
     """A results folder (see the module docstring)."""
 
@@ -359,7 +292,23 @@ class Store:
             try:
                 fd = os.open(self.lock_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
             except FileExistsError:
-                owner = self.lock_owner() or {}
+                owner = self.lock_owner()
+                if owner is None:  # released in between: try again
+                    continue
+                damaged = _damaged_lock(owner)
+                if damaged and not break_lock:
+                    time.sleep(LOCK_SETTLE_S)  # a run that has just made it may be writing it
+                    owner = self.lock_owner()
+                    if owner is None:
+                        continue
+                    damaged = _damaged_lock(owner)
+                if damaged and not break_lock:
+                    # read as "pid None on host None" before: no run can be named, say so
+                    raise FolderBusy(
+                        f"{self.path}: the lock file {self.lock_path} is damaged ({damaged}), so "
+                        "the run holding the folder cannot be named. If no diffsweep run is "
+                        f"writing into {self.path}, delete {self.lock_path} or rerun with "
+                        "--break-lock (break_lock=True)") from None
                 host, pid = owner.get("host"), owner.get("pid")
                 here = host == me["host"] and pid is not None
                 stale = here and not self._alive(pid)
