@@ -237,6 +237,10 @@ CATALOGUE: list[Bad] = [
     T("kv-reno-bugfix-string", KV, '[fixed]; reno_bugfix = "no"', r"fixed\.reno_bugfix: 'no' " + NOT + r"True or False\)"),
     T("kv-send-jitter-negative", KV, "[fixed]; send_jitter_s = -1", r"fixed\.send_jitter_s: -1\.0 is not allowed \(expected a number of seconds"),
     T("kv-tie-break-unknown", KV, '[fixed]; tie_break = "fifo"', r"fixed\.tie_break: 'fifo' " + NOT + r"one of 'random', 'index'\)"),
+    T("kv-aqm-unknown", KV, '[fixed]; aqm = "rio"', r"fixed\.aqm: 'rio' " + NOT + r"'droptail' or 'red'\)"),
+    T("kv-red-thresholds-backwards", KV, '[fixed]; aqm = "red"; red_min_th = 20; red_max_th = 10', r"fixed\.red_max_th: 10\.0 " + NOT + r"a number > min_th"),
+    T("kv-telnet-fraction-one", KV, "[fixed]; telnet_fraction = 1.0", r"fixed\.telnet_fraction: 1\.0 " + NOT + r"a number in \[0, 1\)"),
+    T("kv-telnet-flows-zero", KV, "[fixed]; telnet_fraction = 0.15; telnet_flows = 0", r"fixed\.telnet_flows: 0 " + NOT + r"an integer >= 1"),
     T("kv-min-rto-negative", KV, "[fixed]; min_rto_s = -1", r"fixed\.min_rto_s: -1\.0 " + NOT + r"a number >= 0\)"),
     T("kv-tcp-tick-zero", KV, "[fixed]; tcp_tick_s = 0", r"fixed\.tcp_tick_s: 0\.0 " + NOT + r"a number > 0\)"),
     # --- builders habib_2a, habib_2b -------------------------------------------------------

@@ -535,6 +535,59 @@ def _per_f(res: Results, rows: Callable[[pd.DataFrame, float], pd.Series], check
 
 
 # --------------------------------------------------------------------------------------------
+# Kr, Kt: the paper's claims again, with RED at the bottleneck and with a telnet share (sec. 5)
+# --------------------------------------------------------------------------------------------
+
+#: the two conditions of sec. 5 (Floyd & Jacobson's remedies for phase effects): family ->
+#: words; the same checks as the drop-tail claims, on the family's own sweeps
+CONDITIONS = {"Kr": "RED at the bottleneck", "Kt": "a 15% telnet share of the link"}
+
+
+def _telnet_share(res: Results) -> dict | None:
+    """The telnet flows' carried share of the link (wire bytes over the run, after warm-up) per
+    network, mean over replicas: whether the telnet share was really there (None without
+    one)."""
+    rep, fl = res.replicas, res.flows
+    if "telnet_flows" not in rep.columns or "flow" not in fl.columns:
+        return None
+    rep = rep.assign(ef_kind=kv._labels(rep)[0])
+    cols = ["telnet_flows", "ef_kind", "available_bps", "ef_rate_bps", "udp_rate_bps",
+            "telnet_rate_bps"]
+    tel = fl.drop(columns=[c for c in cols if c in fl.columns]).merge(
+        rep[kv.KEYS + cols], on=kv.KEYS)
+    n_all = fl.groupby(kv.KEYS).size().rename("n_all").reset_index()
+    tel = tel.merge(n_all, on=kv.KEYS)
+    tel = tel[tel["flow"] < tel["telnet_flows"]]
+    if tel.empty:
+        return None
+    wire = tel["goodput_bps"] * (tel["segment_bytes"] + tel["header_bytes"]) / tel["segment_bytes"]
+    link = tel["available_bps"] + tel["ef_rate_bps"] + tel["udp_rate_bps"] + tel["telnet_rate_bps"]
+    n_tcp = tel["n_all"] - tel["telnet_flows"]
+    per = (wire / link).groupby([n_tcp, tel["ef_kind"], tel["point"], tel["seed"]]).sum()
+    names = {"none": "no EF", "cbr": "CBR", "onoff": "EF"}
+    return {f"N = {int(n)}, {names.get(k, k)}": float(v)
+            for (n, k), v in per.groupby(level=[0, 1]).mean().items()}
+
+
+def _condition(res: Results, family: str, checks: tuple, drop_tail: str) -> Verdict:
+    """The drop-tail claims' checks ``checks`` on this family's runs, combined (all hold ->
+    holds, all fail -> does not hold, else partly holds); each one's verdict and numbers kept."""
+    vs = {c: cl.safe(CHECKS[c], res) for c in checks}
+    nums = {c: {"status": v.status, "numbers": v.numbers, "reason": v.reason}
+            for c, v in vs.items()}
+    share = _telnet_share(res) if family == "Kt" else None
+    ids = {name: cid for cid, _, _, name, *_ in _CLAIMS}
+    whys = [f"{ids[c]}'s test under {CONDITIONS[family]}: {v.status} ({v.reason})"
+            for c, v in vs.items()]
+    if share:
+        nums["telnet_share_of_link"] = share
+        whys.append("telnet carried (share of the link) " + ", ".join(
+            f"{100 * v:.1f}% at {k}" for k, v in share.items()))
+    whys.append(f"drop-tail, the paper's set-up: {drop_tail}")
+    return Verdict(cl.combine_statuses(v.status for v in vs.values()), nums, "; ".join(whys))
+
+
+# --------------------------------------------------------------------------------------------
 # The claims, as data
 # --------------------------------------------------------------------------------------------
 
@@ -715,6 +768,50 @@ _CLAIMS = (
      "combined over f as Kf.1."),
 )
 
+_Q_RED = ("Future work (sec. 5): \"Evaluating the effects of assigning higher priority to EF "
+          "traffic on TCP throughput and fairness with RED routers is a topic for future "
+          "research.\" With RED at the bottleneck: ")
+_Q_TELNET = ("Sec. 5, the phase-effect remedy the paper cites from Floyd & Jacobson: \"ensuring "
+             "that 15% or more of the link bandwidth is occupied by telnet traffic with "
+             "characteristically different packet sizes than ftp traffic\". With a 15% telnet "
+             "share of the link: ")
+_C1 = ("does Conclusion 1 hold, the throughput of an isolated TCP flow severely affected by "
+       "bursty EF, the loss first increasing then decreasing with the burst size (Fig. 2)?")
+_C3 = ("does Conclusion 3 hold, the aggregate throughput of many (N = 64) TCP flows roughly "
+       "unaffected by EF (Fig. 4a)?")
+_C4 = ("does Conclusion 4 hold, EF significantly improving the fairness of TCP flows, the more "
+       "so the smaller its bursts (Figs. 5a and 6: min-max ratio M with and without EF)?")
+_COND_TEST = ("The drop-tail claims' own checks and thresholds on this family's sweeps, "
+              "combined: holds if every one holds, does not hold if every one fails, partly "
+              "holds otherwise. ")
+
+
+def _condition_claims():
+    out = []
+    for fam, q, sweeps in (("Kr", _Q_RED, ("kr_k2", "kr_k5")),
+                           ("Kt", _Q_TELNET, ("kt_k2", "kt_k5"))):
+        out += [
+            (f"{fam}.1", "Sec. 5 / Fig. 2", fam, f"check_{fam.lower()}_single_flow", _condition,
+             dict(family=fam, checks=("check_k2_rise_fall", "check_k2_peak"),
+                  drop_tail="claims K2.1, K2.2 and Conclusion 1"),
+             q + _C1, _COND_TEST + f"Checks: K2.1 and K2.2 (sweep {sweeps[0]}.toml)."),
+            (f"{fam}.2", "Sec. 5 / Fig. 4a", fam, f"check_{fam.lower()}_aggregate", _condition,
+             dict(family=fam, checks=("check_k4_aggregate",),
+                  drop_tail="claim K4.1 and Conclusion 3"),
+             q + _C3, _COND_TEST + f"Check: K4.1 at N = 64 (sweep {sweeps[1]}.toml)."),
+            (f"{fam}.3", "Sec. 5 / Figs. 5-6", fam, f"check_{fam.lower()}_fairness", _condition,
+             dict(family=fam, checks=("check_k5_ef_raises", "check_k5_smaller_t_on",
+                                      "check_k6_spread", "check_k6_near_fair"),
+                  drop_tail="claims K5.3, K5.4, K6.1, K6.2 and Conclusion 4"),
+             q + _C4, _COND_TEST + "Checks: K5.3, K5.4, K6.1 and K6.2 at N = 64, equal RTPs, "
+             f"flow-index order (sweep {sweeps[1]}.toml)."),
+        ]
+    return tuple(out)
+
+
+_CLAIMS = _CLAIMS + _condition_claims()
+
+
 _CONCLUSIONS = (
     ("C1", "Conclusion 1", "The throughput of an isolated TCP flow is severely affected in the "
      "presence of higher priority bursty EF traffic; the loss in TCP throughput first "
@@ -766,7 +863,7 @@ def results_for(family: str, results_by_family: Mapping[str, Results]
                 ) -> tuple[Results | None, str | None]:
     """The Results a family's claims read, and the key it came from: the family's own key, an
     alias (K8/K9 together: "K8/K9", "K89"), the K5 data for K6, or for K10 every family's
-    flows together (``kaur_vin.combine``)."""
+    flows together (``kaur_vin.combine``) but those of Kr and Kt."""
     for key in _ALIASES.get(family, (family,)):
         r = results_by_family.get(key)
         if r is not None:
@@ -774,7 +871,8 @@ def results_for(family: str, results_by_family: Mapping[str, Results]
     if family == "K10":
         parts, seen = [], set()
         for k, r in results_by_family.items():      # the same Results under several keys once
-            if r is not None and id(r) not in seen:
+            # (not the RED / telnet families: the paper's Fig. 10 is drop-tail, no telnet)
+            if r is not None and id(r) not in seen and k not in CONDITIONS:
                 seen.add(id(r))
                 parts.append((k, r))
         if parts:
