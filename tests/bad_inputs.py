@@ -279,6 +279,7 @@ CATALOGUE: list[Bad] = [
     T("mg-k-zero", MG, "[fixed]; k = 0", r"fixed\.k: 0\.0 " + NOT + r"a number in \(0, 64\]", builder="matta_guo"),
     T("mg-short-k-too-big", MG, "[fixed]; short_k = 100", r"fixed\.short_k: 100\.0 " + NOT + r"a number in \(0, 64\]", builder="matta_guo"),
     T("mg-buffer-ratio-zero", MG, "[fixed]; buffer_ratio = 0", r"fixed\.buffer_ratio: 0\.0 " + NOT + r"a number in \(0, 100\]", builder="matta_guo"),
+    T("mg-lifetime-zero", MG, "[fixed]; lifetime_pkts = 0", r"fixed\.lifetime_pkts: 0 " + NOT + r"None \(size-based classification\) or an integer in 1\.\.100000", builder="matta_guo"),
     T("mg-isolation-string", MG, '[fixed]; isolation = "yes"', r"fixed\.isolation: 'yes' " + NOT + r"true \(two pipes\) or false", builder="matta_guo"),
     T("mg-aqm-unknown", MG, '[fixed]; aqm = "codel"', r"fixed\.aqm: 'codel' " + NOT + r"'droptail' or 'red'\)", builder="matta_guo"),
     T("mg-red-under-isolation", MG, '[fixed]; aqm = "red"', r"fixed\.aqm: 'red' " + NOT + r"'droptail' under isolation", builder="matta_guo"),

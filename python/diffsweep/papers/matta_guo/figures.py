@@ -83,5 +83,41 @@ def fig7(res: Results) -> Figure:
     return f
 
 
+def figml(res: Results) -> Figure:
+    """ML (Sec. 6): the short class's fairness index (a) and goodput (b) against the lifetime
+    threshold N, isolation solid (one line per k), sharing dashed (no N dependence: its mean
+    over N per k, the same replicas)."""
+    ps = per_seed(res)
+    ps = ps[ps["cls"] == "short"]
+    f, (a, b) = new_figure(2, "Lifetime-based classification (Sec. 6): short sessions vs the "
+                              "threshold N")
+    colors = {k: f"C{i}" for i, k in enumerate(sorted(ps["k"].unique()))}
+    for k, d in ps.groupby("k"):
+        for ax, value in ((a, "jain_index"), (b, "goodput_mbps")):
+            iso = d[d["mode"] == "isolation"]
+            c = metrics.mean_ci(iso, "lifetime_pkts", value).dropna(subset=["mean"])
+            ax.errorbar(c["lifetime_pkts"], c["mean"], yerr=yerr(c), color=colors[k],
+                        marker="o", ms=4, capsize=3, label=f"isolation, k = {k:g}")
+            sh = d[d["mode"] == "sharing"].groupby("seed", as_index=False)[value].mean()
+            if len(sh):
+                ax.axhline(sh[value].mean(), color=colors[k], ls="--", lw=1,
+                           label=f"sharing, k = {k:g}")
+    a.set_ylabel("Fairness index, short sessions")
+    b.set_ylabel("Goodput of short sessions (Mb/s)")
+    for ax, t in ((a, "(a) Fairness index"), (b, "(b) Goodput")):
+        ax.set_xscale("log")
+        ax.axvline(10, color="0.6", lw=0.8, ls=":")  # a short connection's 10 packets
+        ax.set_xlabel("Threshold N: a connection's first N packets in the short pipe")
+        ax.set_title(t, fontsize=9)
+        ax.grid(True, alpha=0.3)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=7)
+    n = ps.groupby("point")["seed"].nunique()
+    f.supxlabel(f"error bars: 95% CI over seeds (n = {n.min() if len(n) else 0}); dotted: the "
+                "short connections' size (10 packets)", fontsize=7, color="0.35")
+    return f
+
+
 FIGURES = {fam: _family(fam) for fam in SPEC}
 FIGURES["M7"] = fig7
+FIGURES["ML"] = figml
