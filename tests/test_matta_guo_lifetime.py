@@ -106,3 +106,17 @@ def test_ml_family_is_full_only_and_its_claims_are_mappable_over_n():
         param.value("0", "lifetime_pkts")
     ml = next(c for c in paper.claim_list() if c.id == "ML.1")
     assert "best threshold values" in ml.text and ml.family == "ML"
+
+
+def test_ml_figure_draws_the_curves_and_the_map():
+    """A tiny ML run (2 sessions per class, 45 s): panel (c) has one cell per (N, k)."""
+    from diffsweep.papers.matta_guo.figures import FIGURES
+
+    g = Grid(matta_guo, seeds=2, n_flows=2, k=[1, 4], isolation=[True, False],
+             lifetime_pkts=[5, 20], duration_s=45.0, telnet_sessions=0)
+    res = diffsweep.run(g, backend="cpu", progress=False)
+    fig = FIGURES["ML"](res)
+    a, b, c = fig.axes
+    assert a.get_xscale() == "log" and len(a.get_lines()) >= 4
+    assert len(c.patches) == 4  # N = 5, 20 x k = 1, 4
+    assert [t.get_text() for t in c.get_xticklabels()] == ["5", "20"]
