@@ -69,6 +69,8 @@ def test_telnet_flows_take_the_mean_rtp_and_keep_the_tcp_draw():
     (dict(telnet_fraction=0.15, telnet_flows=0), "telnet_flows"),
     (dict(aqm="red", red_min_th=20, red_max_th=10), "red_max_th"),
     (dict(telnet_fraction=0.15, telnet_segment_bytes=0), "telnet_segment_bytes"),
+    (dict(aqm="red", buffer_bytes="x"), "buffer_bytes"),
+    (dict(aqm="red", segment_bytes=536.5), "segment_bytes"),
 ])
 def test_bad_options_name_the_builder_parameter(kw, field):
     with pytest.raises(ConfigError, match=rf"^{field}: "):

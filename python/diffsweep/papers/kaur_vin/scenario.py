@@ -285,9 +285,13 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
     with renamed_errors({"Link.rate_bps": "link_rate_bps", "Link.prop_delay_ms": "bottleneck_delay_ms",
                    "QueueClass.limit_bytes": "buffer_bytes", "RedThresholds.min_th": "red_min_th",
                    "RedThresholds.max_th": "red_max_th", "RedThresholds.max_p": "red_max_p"}):
-        if aqm == "red":
-            wire_pkt = as_int(plain(segment_bytes)) + as_int(plain(header_bytes))
-            b_pkts = as_int(plain(buffer_bytes)) / wire_pkt
+        # (a bad size is named by the Scenario's own checks: a buffer that is no number
+        # makes the drop-tail link, which names buffer_bytes)
+        seg_, hdr_, buf_ = (as_int(plain(v)) for v in (segment_bytes, header_bytes,
+                                                      buffer_bytes))
+        if aqm == "red" and is_real(buf_):
+            wire_pkt = seg_ + hdr_ if is_int(seg_) and is_int(hdr_) and seg_ > 0 else 576
+            b_pkts = buf_ / wire_pkt
             link = _made(_link, link_rate_bps, bottleneck_delay_ms, buffer_bytes, aqm,
                          b_pkts / 4 if red_min_th is None else as_float(plain(red_min_th)),
                          3 * b_pkts / 4 if red_max_th is None else as_float(plain(red_max_th)),
