@@ -238,6 +238,10 @@ CATALOGUE: list[Bad] = [
     T("kv-reno-bugfix-string", KV, '[fixed]; reno_bugfix = "no"', r"fixed\.reno_bugfix: 'no' " + NOT + r"True or False\)"),
     T("kv-send-jitter-negative", KV, "[fixed]; send_jitter_s = -1", r"fixed\.send_jitter_s: -1\.0 is not allowed \(expected a number of seconds"),
     T("kv-tie-break-unknown", KV, '[fixed]; tie_break = "fifo"', r"fixed\.tie_break: 'fifo' " + NOT + r"one of 'random', 'index'\)"),
+    T("kv-aqm-unknown", KV, '[fixed]; aqm = "rio"', r"fixed\.aqm: 'rio' " + NOT + r"'droptail' or 'red'\)"),
+    T("kv-red-thresholds-backwards", KV, '[fixed]; aqm = "red"; red_min_th = 20; red_max_th = 10', r"fixed\.red_max_th: 10\.0 " + NOT + r"a number > min_th"),
+    T("kv-telnet-fraction-one", KV, "[fixed]; telnet_fraction = 1.0", r"fixed\.telnet_fraction: 1\.0 " + NOT + r"a number in \[0, 1\)"),
+    T("kv-telnet-flows-zero", KV, "[fixed]; telnet_fraction = 0.15; telnet_flows = 0", r"fixed\.telnet_flows: 0 " + NOT + r"an integer >= 1"),
     T("kv-min-rto-negative", KV, "[fixed]; min_rto_s = -1", r"fixed\.min_rto_s: -1\.0 " + NOT + r"a number >= 0\)"),
     T("kv-tcp-tick-zero", KV, "[fixed]; tcp_tick_s = 0", r"fixed\.tcp_tick_s: 0\.0 " + NOT + r"a number > 0\)"),
     # --- builders habib_2a, habib_2b -------------------------------------------------------
@@ -276,6 +280,7 @@ CATALOGUE: list[Bad] = [
     T("mg-k-zero", MG, "[fixed]; k = 0", r"fixed\.k: 0\.0 " + NOT + r"a number in \(0, 64\]", builder="matta_guo"),
     T("mg-short-k-too-big", MG, "[fixed]; short_k = 100", r"fixed\.short_k: 100\.0 " + NOT + r"a number in \(0, 64\]", builder="matta_guo"),
     T("mg-buffer-ratio-zero", MG, "[fixed]; buffer_ratio = 0", r"fixed\.buffer_ratio: 0\.0 " + NOT + r"a number in \(0, 100\]", builder="matta_guo"),
+    T("mg-lifetime-zero", MG, "[fixed]; lifetime_pkts = 0", r"fixed\.lifetime_pkts: 0 " + NOT + r"None \(size-based classification\) or an integer in 1\.\.100000", builder="matta_guo"),
     T("mg-isolation-string", MG, '[fixed]; isolation = "yes"', r"fixed\.isolation: 'yes' " + NOT + r"true \(two pipes\) or false", builder="matta_guo"),
     T("mg-aqm-unknown", MG, '[fixed]; aqm = "codel"', r"fixed\.aqm: 'codel' " + NOT + r"'droptail' or 'red'\)", builder="matta_guo"),
     T("mg-red-under-isolation", MG, '[fixed]; aqm = "red"', r"fixed\.aqm: 'red' " + NOT + r"'droptail' under isolation", builder="matta_guo"),

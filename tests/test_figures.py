@@ -206,7 +206,8 @@ def test_figkf():
 
 
 def test_figure_registry():
-    assert set(kv.FIGURES) == {"K2", "K3", "K4", "K5", "K6", "K7", "K8", "K9", "K10", "Kf"}
+    assert set(kv.FIGURES) == {"K2", "K3", "K4", "K5", "K6", "K7", "K8", "K9", "K10", "Kf", "Kr",
+                               "Kt"}
 
 
 # ------------------------------------------------------------------------------------------

@@ -168,10 +168,11 @@ def _undo_empty(out: Path, created: Path | None, marked: bool) -> None:
         pass  # best effort: the error being reported matters more
 
 
-def select(families, figures: list[str] | None):
-    """The families whose ``figure`` is in ``figures`` (all when None or empty)."""
+def select(families, figures: list[str] | None, quick: bool = False):
+    """The families whose ``figure`` is in ``figures`` (all when None or empty; with ``quick``
+    all but the ``full_only`` ones, which run in --quick only when named)."""
     if not figures:
-        return list(families)
+        return [f for f in families if not (quick and f.full_only)]
     known = {f.figure: f for f in families}
     bad = [x for x in figures if str(x) not in known]
     if bad:
@@ -222,7 +223,7 @@ def reproduce(paper: str, out, figures: list[str] | None = None, quick: bool = F
     from . import config
 
     spec = papers.get(paper)
-    chosen = select(spec.families, figures)
+    chosen = select(spec.families, figures, quick)
     check_options(threads, seeds, backend)
     sweeps = _check_sweeps_dir(sweeps)
     out = Path(out)
@@ -469,8 +470,11 @@ def _analyse(spec, out: Path, chosen, names, runs, cfgs, quick, backend, sweeps,
     # family's data (a paper's ``lookup`` may fall back to every family's flows): that would
     # rate it on part of its data
     ids = {f.id for f in chosen}
+    why = f"--figure {' '.join(x.figure for x in chosen)}"
     not_run = {f.id: (f"not rated: figure {f.figure} (sweeps {', '.join(f.sweeps)}) was not run "
-                      f"by this reproduction (--figure {' '.join(x.figure for x in chosen)})")
+                      f"by this reproduction ("
+                      + (f"--quick runs it only when --figure names it: --figure {f.figure}"
+                         if quick and f.full_only else why) + ")")
                for f in spec.families if f.id not in ids}
     try:
         done, (verdicts, t_claims) = drawing.finish(

@@ -57,13 +57,18 @@ class Family:
     family has no claims of its own. A hook that does much may carry ``parts``, a function of
     the same arguments returning (tasks, join): ``reproduce`` runs the tasks (callables of no
     arguments, as many whatever the data: the runs may not be stored yet when they are made)
-    in parallel and ``join(their answers, in order)`` gives the hook's (paths, note)."""
+    in parallel and ``join(their answers, in order)`` gives the hook's (paths, note).
+    ``full_only``: see the field."""
 
     id: str
     figure: str
     sweeps: tuple[str, ...]
     title: str = ""
     make: str | None = None
+    #: a family that answers a question beyond the paper's figures (its future work, say):
+    #: run by the full reproduction, and by ``--quick`` only when ``--figure`` names it, so
+    #: that the quick reproduction keeps its time
+    full_only: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,8 @@
 """Kaur & Vin, "Effect of Higher Priority EF Traffic on TCP Throughput and Fairness" (UT Austin
 TR2001-1, 2000; ``shared/papers/kaur-vin-ef-priority-tcp.md``): families K2..K10 and Kf of
-``shared/FIGURES.md``, and two families that explain verdicts (K2v, K5v).
+``shared/FIGURES.md``, two families that explain verdicts (K2v, K5v), and two that answer the
+paper's own open questions (Kr: RED at the bottleneck; Kt: a telnet share of the link; both
+only in the full reproduction or when ``--figure r`` / ``t`` names them).
 
 Modules: ``scenario`` (the builder ``kaur_vin``), ``tables`` (per-seed tables), ``figures``,
 ``claims``, ``explain`` (the K2v and K5v families); ``data/results_ns2_k2.csv``: ns-2.35 on the
@@ -56,6 +58,16 @@ FAMILIES = (
            'How robust the fairness results are: Figs. 5-9 with same-slot arrivals in '
            'random order, and with ns-2\'s send jitter',
            make="diffsweep.papers.kaur_vin.explain:make_k5v"),
+    # Not a paper figure: the paper's future work (sec. 5), its claims of Figs. 2, 4a, 5a and 6
+    # (Conclusions 1, 3, 4) again with the two remedies for phase effects it cites from Floyd &
+    # Jacobson: RED at the bottleneck, and 15% of the link in telnet traffic of another packet
+    # size. Full reproduction only (or --quick --figure r t): the quick one keeps its time.
+    Family('Kr', 'r', ('kr_k2', 'kr_k5'),
+           'Future work: EF with RED at the bottleneck (Figs. 2a, 4a, 5a again)',
+           full_only=True),
+    Family('Kt', 't', ('kt_k2', 'kt_k5'),
+           'Phase-effect remedy: EF with a 15% telnet share of the link (Figs. 2a, 4a, 5a again)',
+           full_only=True),
 )
 
 # The run's duration, warm-up and seeds come first in the report, from the sweep files run
@@ -85,6 +97,12 @@ ASSUMPTIONS = (
     'evaluates the fairness claims also in random order and in index order with a send jitter '
     'of 0.1 and 1 ms; ns-2.35 on the matched K5 scenario is fair without jitter (M = 0.85) '
     'and agrees with diffsweep\'s random order and its 0.1 ms jitter (benchmarks/ns2).',
+    'Families Kr and Kt (sec. 5, not the paper\'s set-up): RED on the best-effort class of '
+    'the bottleneck, thresholds 1/4 and 3/4 of its 200 KB buffer (87 / 260 packets of 576 B), '
+    'max_p 0.1, w_q 0.002, gentle; or 16 telnet-like flows (exponential gaps, 240-B packets) '
+    'offering 15% of the link, first in flow order, left out of N, M and U, their offered rate '
+    'subtracted from the bandwidth available to TCP. Same-slot arrivals in flow-index order at '
+    'N = 64 (as K5-K9), random for one flow (as K2).',
     'U counts TCP throughput on the wire (576 B per 536 B segment) over the bandwidth '
     'left by EF and UDP (their mean rates).',
     'Time is slotted at one 576 B packet time at 40 Mb/s (115.2 us); delays are rounded '

@@ -28,6 +28,7 @@ from diffsweep.claims import HOLDS, NM, NOT, PARTLY, Claim, Verdict
 from diffsweep.figures import combine
 from diffsweep.results import Results
 
+from . import questions
 from . import tables as kv
 
 __all__ = ["kaur_vin_claims", "results_for"]
@@ -535,6 +536,15 @@ def _per_f(res: Results, rows: Callable[[pd.DataFrame, float], pd.Series], check
 
 
 # --------------------------------------------------------------------------------------------
+# Kr, Kt: the paper's claims again, with RED at the bottleneck and with a telnet share (sec. 5;
+# papers/kaur_vin/questions.py)
+# --------------------------------------------------------------------------------------------
+def _condition(res: Results, **kw) -> Verdict:
+    """The drop-tail claims' checks on a family's runs under a condition (questions.condition)."""
+    return questions.condition(res, CHECKS, {name: cid for cid, _, _, name, *_ in _CLAIMS}, **kw)
+
+
+# --------------------------------------------------------------------------------------------
 # The claims, as data
 # --------------------------------------------------------------------------------------------
 
@@ -715,6 +725,9 @@ _CLAIMS = (
      "combined over f as Kf.1."),
 )
 
+_CLAIMS = _CLAIMS + questions.condition_claims(_condition)
+
+
 _CONCLUSIONS = (
     ("C1", "Conclusion 1", "The throughput of an isolated TCP flow is severely affected in the "
      "presence of higher priority bursty EF traffic; the loss in TCP throughput first "
@@ -766,7 +779,7 @@ def results_for(family: str, results_by_family: Mapping[str, Results]
                 ) -> tuple[Results | None, str | None]:
     """The Results a family's claims read, and the key it came from: the family's own key, an
     alias (K8/K9 together: "K8/K9", "K89"), the K5 data for K6, or for K10 every family's
-    flows together (``kaur_vin.combine``)."""
+    flows together (``kaur_vin.combine``) but those of Kr and Kt."""
     for key in _ALIASES.get(family, (family,)):
         r = results_by_family.get(key)
         if r is not None:
@@ -774,7 +787,8 @@ def results_for(family: str, results_by_family: Mapping[str, Results]
     if family == "K10":
         parts, seen = [], set()
         for k, r in results_by_family.items():      # the same Results under several keys once
-            if r is not None and id(r) not in seen:
+            # (not the RED / telnet families: the paper's Fig. 10 is drop-tail, no telnet)
+            if r is not None and id(r) not in seen and k not in questions.CONDITIONS:
                 seen.add(id(r))
                 parts.append((k, r))
         if parts:

@@ -495,8 +495,52 @@ def figkf(res: Results) -> Figure:
     return fig
 
 
+# --------------------------------------------------------------------------------------------
+# Kr, Kt: RED at the bottleneck, a telnet share of the link (sec. 5)
+# --------------------------------------------------------------------------------------------
+
+def _fig_condition(res: Results, condition: str) -> Figure:
+    """Families Kr and Kt: (a) the one-flow loss U_CBR - U_EF vs T_on (Fig. 2a), (b) the
+    aggregate loss at N = 64 (Fig. 4a), (c) the min-max ratio M vs T_on at N = 64, equal RTPs,
+    with and without EF (Fig. 5a), all under ``condition``."""
+    _require_t_on(res)
+    fig, (a, b, c) = new_figure(3, f"Kaur & Vin with {condition} (sec. 5)", width=4.8)
+    loss = loss_per_seed(res)
+    for ax, n, title in ((a, 1, "(a) One flow (Fig. 2a)"), (b, 64, "(b) N = 64 (Fig. 4a)")):
+        g = loss[loss["N"] == n]
+        if g.empty:
+            _no_data(ax, f"no EF/CBR rows with N = {n}")
+        else:
+            _errorbar(ax, metrics.mean_ci(g, "t_on", "loss"), "t_on", "U_CBR - U_EF",
+                      color="tab:green")
+        ax.axhline(0.0, color="0.6", lw=0.8)
+        _log_ton(ax)
+        ax.set_ylabel("Loss in TCP throughput U_CBR - U_EF")
+        ax.set_title(title)
+    fr = fairness_per_seed(res)
+    fr = fr[(fr["N"] == 64) & (fr["rtp_setting"] == "equal")]
+    if fr.empty:
+        _no_data(c, "no rows with N = 64, equal RTPs")
+        _log_ton(c)
+    else:
+        _m_vs_t_on(c, fr)
+    c.set_title("(c) Min-max ratio M, N = 64 (Fig. 5a)")
+    _note(fig, [], _nseeds(fr if not fr.empty else loss))
+    return fig
+
+
+def figkr(res: Results) -> Figure:
+    """Kr: Figs. 2a, 4a and 5a with RED at the bottleneck (``_fig_condition``)."""
+    return _fig_condition(res, "RED at the bottleneck")
+
+
+def figkt(res: Results) -> Figure:
+    """Kt: Figs. 2a, 4a and 5a with a 15% telnet share of the link (``_fig_condition``)."""
+    return _fig_condition(res, "a 15% telnet share of the link")
+
+
 FIGURES = {"K2": fig2, "K3": fig3, "K4": fig4, "K5": fig5, "K6": fig6, "K7": fig7,
-           "K8": fig8, "K9": fig9, "K10": fig10, "Kf": figkf}
+           "K8": fig8, "K9": fig9, "K10": fig10, "Kf": figkf, "Kr": figkr, "Kt": figkt}
 
 
 # --------------------------------------------------------------------------------------------

@@ -13,7 +13,8 @@ import numpy as np
 
 from diffsweep.errors import check
 from diffsweep.scenario import (MAX_ACCESS_BUFFER_PKTS, MAX_FLOWS, Link, OnOffSource, QueueClass,
-                                Scenario, TcpFlow, as_float, as_int, check_bool, check_count,
+                                RedThresholds, Scenario, TcpFlow, as_float, as_int, check_bool,
+                                check_count,
                                 check_nonneg, check_number, check_positive, is_int, is_real, plain,
                                 renamed_errors)
 
@@ -101,10 +102,16 @@ def _made(make, *args):
     return obj
 
 
-def _link(rate_bps, prop_delay_ms, buffer_bytes) -> Link:
+def _link(rate_bps, prop_delay_ms, buffer_bytes, aqm="droptail", red_min_th=None,
+          red_max_th=None, red_max_p=0.1, wire_bytes=576) -> Link:
+    if aqm == "red":
+        be = QueueClass("be", limit_bytes=buffer_bytes, aqm="red",
+                        red=(RedThresholds(red_min_th, red_max_th, red_max_p),),
+                        red_gentle=True, red_mean_pkt_bytes=wire_bytes)
+    else:
+        be = QueueClass("be", limit_bytes=buffer_bytes)
     return Link(rate_bps=rate_bps, prop_delay_ms=prop_delay_ms,
-                classes=(QueueClass("ef"), QueueClass("be", limit_bytes=buffer_bytes)),
-                scheduler="priority")
+                classes=(QueueClass("ef"), be), scheduler="priority")
 
 
 def _flow(tcp, segment_bytes, header_bytes, max_window_pkts, init_window, side_ms, half_ms,
@@ -115,6 +122,18 @@ def _flow(tcp, segment_bytes, header_bytes, max_window_pkts, init_window, side_m
                    egress_delay_ms=side_ms, reverse_delay_ms=half_ms,
                    access_rate_bps=link_rate_bps, reno_bugfix=reno_bugfix,
                    access_buffer_pkts=access_pkts, send_jitter_s=send_jitter_s)
+
+
+def _telnet(n, segment_bytes, header_bytes, interval_s, side_ms, half_ms, link_rate_bps,
+            access_pkts) -> tuple[TcpFlow, ...]:
+    """The telnet share: ``n`` telnet-like flows (ns-2 Application/Telnet with an exponential
+    ``interval_``), one segment per gap, on their own access links like the TCP flows."""
+    flow = TcpFlow(route=(0,), cls="be", variant="reno", segment_bytes=segment_bytes,
+                   header_bytes=header_bytes, max_window_pkts=1000, init_window_pkts=2,
+                   access_delay_ms=side_ms, egress_delay_ms=side_ms, reverse_delay_ms=half_ms,
+                   access_rate_bps=link_rate_bps, access_buffer_pkts=access_pkts,
+                   telnet_interval_s=interval_s)
+    return (flow,) * n
 
 
 def _seed_matters(rtp_intervals=None, **_) -> bool:
@@ -128,7 +147,9 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
              buffer_bytes=200_000, segment_bytes=536, header_bytes=40, ef_pkt_bytes=1500,
              max_window_pkts=1000, bottleneck_delay_ms=0.5, min_rto_s=0.2, tcp_tick_s=0.01,
              reno_bugfix=False, tie_break="random", access_buffer_bytes=None,
-             send_jitter_s=0.0, seed=0) -> Scenario:
+             send_jitter_s=0.0, aqm="droptail", red_min_th=None, red_max_th=None,
+             red_max_p=0.1, telnet_fraction=0.0, telnet_flows=16, telnet_segment_bytes=200,
+             seed=0) -> Scenario:
     """Kaur & Vin, "Effect of Higher Priority EF Traffic on TCP Throughput and Fairness"
     (UT Austin TR2001-1, 2000): best-effort TCP flows sharing a drop-tail bottleneck with
     strict-priority EF traffic.
@@ -195,12 +216,34 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
     - EF packets with T_on = 0.4 ms: the paper's "burst size ~1 packet" is 0.4 ms x 40 Mb/s
       / 1500 B = 1.3 packets; bursts are drawn in time, not packets.
 
+    The two remedies for phase effects the paper cites (sec. 5, after Floyd & Jacobson), for
+    its future work "the effects of assigning higher priority to EF traffic on TCP throughput
+    and fairness with RED routers" (families Kr and Kt; not the paper's own set-up):
+
+    - ``aqm="droptail"``: ``"red"`` puts RED on the best-effort class of the bottleneck (the
+      buffer ``buffer_bytes`` stays its hard limit): average-queue thresholds ``red_min_th``
+      and ``red_max_th`` in packets (None: 1/4 and 3/4 of the buffer in 576-B packets, as
+      the matta_guo builder), ``red_max_p=0.1`` (ns-2's ``linterm_`` 10), ``w_q`` 0.002,
+      gentle (ns-2.35's defaults), the mean packet size one TCP packet on the wire.
+    - ``telnet_fraction=0.0``: > 0 adds ``telnet_flows=16`` telnet-like flows (ns-2
+      Application/Telnet, exponential gaps) of ``telnet_segment_bytes=200`` payload (+
+      ``header_bytes``: 240 B on the wire, "other packet sizes" than the FTP flows' 576 B)
+      whose offered load is ``telnet_fraction`` of the link (Floyd & Jacobson: 15 % or more):
+      each gap has the mean (segment + header) x 8 x telnet_flows / (telnet_fraction x
+      link_rate_bps). They enter the best-effort class and come first in flow order (flow
+      indices 0 .. telnet_flows - 1: under ``tie_break="index"`` the last of a slot's arrivals
+      are dropped at a full queue, which would lock out telnet flows placed last), with the
+      mean RTP of the TCP flows; the Kaur & Vin tables leave them out of N, fairness and
+      throughput (``params`` ``telnet_flows``).
+
     ``params`` of the scenario (shown as Grid columns):
     ``t_off_ms`` is the EF on/off pattern's mean off time at this ``t_on_ms`` and f, the same
     for ``ef="cbr"`` and None so that the networks' rows line up (None if f is not in (0, 1));
     ``ef_rate_bps`` and ``udp_rate_bps`` are the mean rates (0 when absent);
     ``available_bps = link_rate_bps - ef_rate_bps - udp_rate_bps`` is the bandwidth left to
-    TCP, the denominator of the paper's U (sec. 2.3).
+    TCP, the denominator of the paper's U (sec. 2.3); with a telnet share also
+    ``telnet_flows`` and ``telnet_rate_bps`` (its offered load, subtracted from
+    ``available_bps`` like UDP's).
     """
     n_flows, seed = as_int(plain(n_flows)), as_int(plain(seed))
     check_count("n_flows", n_flows, 1, MAX_FLOWS, "TCP flows per scenario")
@@ -226,11 +269,35 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
         udp_t_on_ms = as_float(udp_t_on_ms)
         check_positive("udp_t_on_ms", udp_t_on_ms)
 
+    aqm = plain(aqm)
+    check(aqm in ("droptail", "red"), "aqm", aqm, "'droptail' or 'red'")
+    telnet_fraction = as_float(plain(telnet_fraction))
+    check_number("telnet_fraction", telnet_fraction, lambda x: 0 <= x < 1,
+                 "a number in [0, 1) (the telnet share of the link; 0: none)")
+    n_telnet = 0
+    if telnet_fraction > 0:
+        n_telnet = as_int(plain(telnet_flows))
+        check_count("telnet_flows", n_telnet, 1, MAX_FLOWS - n_flows,
+                    f"telnet flows beside the {n_flows} TCP flows")
+
     rtps = _kaur_vin_rtps(n_flows, rtp_ms, rtp_intervals, 2 * bottleneck_delay_ms, seed)
 
     with renamed_errors({"Link.rate_bps": "link_rate_bps", "Link.prop_delay_ms": "bottleneck_delay_ms",
-                   "QueueClass.limit_bytes": "buffer_bytes"}):
-        link = _made(_link, link_rate_bps, bottleneck_delay_ms, buffer_bytes)
+                   "QueueClass.limit_bytes": "buffer_bytes", "RedThresholds.min_th": "red_min_th",
+                   "RedThresholds.max_th": "red_max_th", "RedThresholds.max_p": "red_max_p"}):
+        # (a bad size is named by the Scenario's own checks: a buffer that is no number
+        # makes the drop-tail link, which names buffer_bytes)
+        seg_, hdr_, buf_ = (as_int(plain(v)) for v in (segment_bytes, header_bytes,
+                                                      buffer_bytes))
+        if aqm == "red" and is_real(buf_):
+            wire_pkt = seg_ + hdr_ if is_int(seg_) and is_int(hdr_) and seg_ > 0 else 576
+            b_pkts = buf_ / wire_pkt
+            link = _made(_link, link_rate_bps, bottleneck_delay_ms, buffer_bytes, aqm,
+                         b_pkts / 4 if red_min_th is None else as_float(plain(red_min_th)),
+                         3 * b_pkts / 4 if red_max_th is None else as_float(plain(red_max_th)),
+                         as_float(plain(red_max_p)), wire_pkt)
+        else:
+            link = _made(_link, link_rate_bps, bottleneck_delay_ms, buffer_bytes)
 
     with renamed_errors({"TcpFlow.variant": "tcp", "TcpFlow.segment_bytes": "segment_bytes",
                    "TcpFlow.header_bytes": "header_bytes",
@@ -298,13 +365,32 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
     # (keyed by the objects: _MADE holds them, and forgets these tuples with them)
     links = _MADE.setdefault(("links", id(link)), (link,))
     flows = _MADE.setdefault(("flows", id(flow), n_flows), (flow,) * n_flows)
+    rtp_telnet = float(np.mean(rtps))
+    if n_telnet:
+        tel_seg = as_int(plain(telnet_segment_bytes))
+        tel_wire = tel_seg + as_int(plain(header_bytes)) if is_int(tel_seg) else None
+        check(tel_wire is not None and tel_seg >= 1, "telnet_segment_bytes",
+              telnet_segment_bytes, "an integer >= 1 (payload bytes of a telnet segment)")
+        telnet_rate_bps = telnet_fraction * link_rate_bps
+        interval_s = tel_wire * 8 * n_telnet / telnet_rate_bps
+        tside = (rtp_telnet / 2 - bottleneck_delay_ms) / 2
+        with renamed_errors({"TcpFlow.segment_bytes": "telnet_segment_bytes"}):
+            # First in flow order: with tie_break="index" the last same-slot arrivals at a
+            # full drop-tail queue are the ones dropped, so telnet flows placed after the 64
+            # TCP flows were locked out (3 % of the link carried instead of 15 % in the quick
+            # kt_k5); placed first they carry the share they offer, as the remedy assumes.
+            flows = _made(_telnet, n_telnet, tel_seg, header_bytes, interval_s, tside,
+                          rtp_telnet / 2, link_rate_bps, access_pkts) + flows
+        params.update(telnet_flows=n_telnet, telnet_rate_bps=telnet_rate_bps,
+                      available_bps=params["available_bps"] - telnet_rate_bps)
     with renamed_errors({"links[0].classes[1].limit_bytes": "buffer_bytes"}):
         sc = Scenario(links=links, flows=flows, sources=tuple(sources),
                       duration_s=duration_s, warmup_s=warmup_s, tcp_tick_s=tcp_tick_s,
                       min_rto_s=min_rto_s, tie_break=tie_break, params=params)
     rtps = np.asarray(rtps, dtype=np.float64)
-    if (rtps == rtp).all():
+    if (rtps == rtp).all() and (not n_telnet or rtp_telnet == rtp):
         return sc
+    rtps = np.concatenate([np.full(n_telnet, rtp_telnet), rtps])
     side = (rtps / 2 - bottleneck_delay_ms) / 2
     return sc.with_flow_delays(side, side, rtps / 2)
 
@@ -316,14 +402,20 @@ def _reseed(first: Scenario, seed, rtp_intervals=None, **_) -> Scenario:
     if rtp_intervals is None:
         return first
     iv = rtp_intervals.tolist() if isinstance(rtp_intervals, np.ndarray) else rtp_intervals
-    side, half = _delays(tuple(iv), first.n_flows, first.links[0].prop_delay_ms, int(seed))
+    n_telnet = int(first.params.get("telnet_flows", 0))
+    side, half = _delays(tuple(iv), first.n_flows - n_telnet, first.links[0].prop_delay_ms,
+                         int(seed), n_telnet)
     return first.with_flow_delays(side, side, half)
 
 
 @functools.lru_cache(maxsize=4096)
-def _delays(rtp_intervals: tuple, n_flows: int, bottleneck_delay_ms: float, seed: int):
-    """The flows' access (= egress) and reverse delays for a seed's stratified RTP draw."""
+def _delays(rtp_intervals: tuple, n_flows: int, bottleneck_delay_ms: float, seed: int,
+            n_telnet: int = 0):
+    """The flows' access (= egress) and reverse delays for a seed's stratified RTP draw (after
+    the ``n_telnet`` telnet flows, at the draw's mean RTP)."""
     rtps = _kaur_vin_rtps(n_flows, None, rtp_intervals, 2 * bottleneck_delay_ms, seed)
+    if n_telnet:
+        rtps = np.concatenate([np.full(n_telnet, float(np.mean(rtps))), rtps])
     side, half = (rtps / 2 - bottleneck_delay_ms) / 2, rtps / 2
     side.setflags(write=False)
     half.setflags(write=False)
@@ -334,4 +426,6 @@ kaur_vin.seed_matters = _seed_matters
 kaur_vin.reseed = _reseed
 
 #: units of the parameters whose names carry none (diffsweep.builders_doc, docs/builders.md)
-kaur_vin.units = {"rtp_intervals": "(ms, ms, count)"}
+kaur_vin.units = {"rtp_intervals": "(ms, ms, count)", "red_min_th": "packets",
+                  "red_max_th": "packets", "red_max_p": "probability",
+                  "telnet_fraction": "fraction of the link", "telnet_flows": "count"}

@@ -180,6 +180,19 @@ def _gridcol(df: pd.DataFrame, name: str) -> str | None:
 
 
 @per_results
+def _tcp_flows(rep: pd.DataFrame, fl: pd.DataFrame) -> pd.DataFrame:
+    """The rows of ``fl`` of the paper's TCP flows: the telnet share of family Kt (params
+    ``telnet_flows``, the first flows of a replica) is background, not one of the N flows."""
+    if "telnet_flows" not in rep.columns or "flow" not in fl.columns:
+        return fl
+    tel = pd.to_numeric(rep["telnet_flows"], errors="coerce").fillna(0)
+    if not (tel > 0).any():
+        return fl
+    per = pd.Series(tel.to_numpy(dtype=np.int64), index=pd.MultiIndex.from_frame(rep[KEYS]))
+    t = per.reindex(pd.MultiIndex.from_frame(fl[KEYS])).fillna(0).to_numpy(dtype=np.int64)
+    return fl[fl["flow"].to_numpy(dtype=np.int64) >= t]
+
+
 def prepare(res: Results) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Copies of ``res.replicas`` and ``res.flows`` with the canonical columns of the module
     docstring (``network``, ``ef_kind``, ``has_udp``, ``N``, ``rtp_setting``, ``rtp``, ``f``,
@@ -192,6 +205,7 @@ def prepare(res: Results) -> tuple[pd.DataFrame, pd.DataFrame]:
     if rep.duplicated(subset=KEYS).any():
         raise ValueError("replicas.point: (point, seed) pairs repeat; join the Results of "
                          "several runs with diffsweep.figures.kaur_vin.combine(...)")
+    fl = _tcp_flows(rep, fl)
     rep = rep.drop(columns=[c for c in CANON if c in rep.columns]).reset_index(drop=True)
     rep["ef_kind"], rep["has_udp"], rep["network"] = _labels(rep)
 
@@ -227,8 +241,10 @@ def prepare(res: Results) -> tuple[pd.DataFrame, pd.DataFrame]:
     elif {"ef_rate_bps", "available_bps"} <= set(rep.columns):
         ef_r = rep["ef_rate_bps"].to_numpy(dtype=float)
         udp_r = rep["udp_rate_bps"].to_numpy(dtype=float) if "udp_rate_bps" in rep else 0.0
+        tel_r = (np.nan_to_num(rep["telnet_rate_bps"].to_numpy(dtype=float))
+                 if "telnet_rate_bps" in rep else 0.0)
         with np.errstate(invalid="ignore", divide="ignore"):
-            f = ef_r / (rep["available_bps"].to_numpy(dtype=float) + ef_r + udp_r)
+            f = ef_r / (rep["available_bps"].to_numpy(dtype=float) + ef_r + udp_r + tel_r)
     else:
         f = np.full(len(rep), np.nan)
     rep["f"] = np.where(rep["ef_kind"].to_numpy() == "none", np.nan, np.round(f, 4))

@@ -1,9 +1,13 @@
 """Matta & Guo, "Differentiated Predictive Fair Service for TCP Flows"
 (``shared/papers/matta-guo-isolation-short-long.md``): families M3, M4, M5 (Figs. 3-5) of
-``shared/FIGURES.md``, and M7 (Fig. 7: web background on the two-path diamond of Fig. 6).
+``shared/FIGURES.md``, M7 (Fig. 7: web background on the two-path diamond of Fig. 6), and ML
+(Sec. 6's open question: lifetime-based classification over its threshold; full reproduction
+only, or ``--figure l``).
 
 Modules: ``scenario`` (the builders ``matta_guo`` and ``matta_guo_web``), ``tables``
-(per-session goodput per 20-s interval, Jain per class), ``figures``, ``claims``. Sweeps: ``m3``, ``m4``, ``m5``, ``m7``.
+(per-session goodput per 20-s interval, Jain per class), ``figures``, ``claims``, ``atlas``
+(the claims ``diffsweep atlas`` maps over the threshold). Sweeps: ``m3``, ``m4``, ``m5``,
+``m7``, ``ml``.
 """
 from __future__ import annotations
 
@@ -17,6 +21,10 @@ FAMILIES = (
     Family("M5", "5", ("m5",), "Fig. 5: fairness and goodput per class vs k_b/k_c (N = 30)"),
     Family("M7", "7", ("m7",), "Fig. 7: web background on two paths: fairness and goodput of "
            "short and long sessions per splitting scheme"),
+    # Not a paper figure: the paper's open question of Sec. 6, the threshold of lifetime-based
+    # classification (full reproduction only, or --figure l; its atlas: docs/atlas/).
+    Family("ML", "l", ("ml",), "Sec. 6: lifetime-based classification, where isolation stops "
+           "paying over the threshold N", full_only=True),
 )
 
 ASSUMPTIONS = (
@@ -48,6 +56,11 @@ ASSUMPTIONS = (
     "5 ms at 3 C = 15 Mb/s with 4000-packet buffers, egress 4.5 ms, ACKs back over 109.5 ms: "
     "a round trip of 219 ms, i.e. Table 3's C x RTT = 238 packets (the paper prints no "
     "delays). The rest of Fig. 6 (the pools' own links) is not modelled.",
+    "ML (Sec. 6, not in the paper's figures): lifetime-based classification, a connection's "
+    "first N packets in the short pipe and the rest in the long pipe; the pipes are two links "
+    "of the pipes' rates and buffers (40 ms each; each serialises at its own rate) because the "
+    "engine classifies per packet by route; telnet flows stay on their pipes. N = 30 sessions "
+    "per class, k = 1, 4, 8, N = 1..1000 packets.",
     "Fig. 7 foreground: 10 sessions of back-to-back 1000-packet and 10 of 10-packet "
     "connections (Table 3's 'connections', read as the sessions of Sec. 4.2), measured like "
     "Figs. 3-5. Background: Table 3's web model, 200 sessions of 1,900 one-object pages at "
@@ -76,6 +89,7 @@ PAPER = Paper(
               "matta_guo_web": "diffsweep.papers.matta_guo.scenario:matta_guo_web"},
     claims="diffsweep.papers.matta_guo.claims:matta_guo_claims",
     figures="diffsweep.papers.matta_guo.figures:FIGURES",
+    maps="diffsweep.papers.matta_guo.atlas:MAPS",
     run_note=("The paper gives no run length or number of runs; the full sweeps run 200 s with "
               "5 seeds, the quick ones 60 s with 2 seeds."),
 )

@@ -213,6 +213,92 @@ def check_droptail_long(res: Results) -> Verdict:
     return cl.combined_verdict(sts, nums, whys, "no runs")
 
 
+def _better(ci: dict) -> int:
+    """+1 if the difference's 95% CI is above 0, -1 if below, 0 otherwise (no difference)."""
+    lo, hi = ci["ci95"]
+    return 1 if lo is not None and lo > 0 else (-1 if hi is not None and hi < 0 else 0)
+
+
+def _pays_at_k(gk: pd.DataFrame) -> tuple[str, dict, str] | None:
+    """Isolation against sharing for the short class in one (threshold, k)'s rows: the per-seed
+    paired differences isolation - sharing of fairness and goodput; pays (holds) if one is
+    significantly above 0 and neither below, does not hold if either is significantly below
+    0, partly holds if neither differs."""
+    iso, sh = gk[gk["mode"] == "isolation"], gk[gk["mode"] == "sharing"]
+    if iso.empty or sh.empty:
+        return None
+    fair = cl.overall_ci(cl.paired(sh, iso, "jain_index", on=("seed",)), "diff")
+    good = cl.overall_ci(cl.paired(sh, iso, "goodput_mbps", on=("seed",)), "diff")
+    signs = (_better(fair), _better(good))
+    st = NOT if -1 in signs else (HOLDS if 1 in signs else PARTLY)
+    return st, {"jain_short_isolation_minus_sharing": fair,
+                "goodput_short_isolation_minus_sharing_mbps": good, "status": st}, \
+        f"fairness {cl.ci_words(fair)}, goodput {cl.ci_words(good)} Mb/s: {st}"
+
+
+def _stops(by_n: dict) -> tuple[list[int], int | None]:
+    """(the thresholds N where isolation pays, the first N above the largest of them where it
+    does not), from {N: status}."""
+    paying = sorted(int(n) for n, st in by_n.items() if st == HOLDS)
+    later = [int(n) for n in by_n if paying and n > paying[-1]]
+    return paying, (min(later) if later else None)
+
+
+@cl.measured
+def check_isolation_pays(res: Results) -> Verdict:
+    """Short class, isolation against sharing at each classification threshold N
+    (``lifetime_pkts``; size-based when absent) and k: the per-seed paired differences
+    isolation - sharing of the fairness index and of the goodput. Isolation pays at (N, k) if
+    one difference's 95% CI is above 0 and neither is below, does not pay if either is below,
+    partly otherwise; at N it pays if it pays at every k. Holds if it pays at some N, partly
+    if only at some k, does not hold otherwise; the numbers give each (N, k), the thresholds
+    where it pays and the first larger N where it stops paying (per k and over all k)."""
+    ps = mt.per_seed(res)
+    ps = ps[ps["cls"] == "short"]
+    if not {"isolation", "sharing"} <= set(ps["mode"]):
+        return Verdict(NM, {}, "needs isolation and sharing runs")
+    if "lifetime_pkts" not in ps.columns:
+        ps = ps.assign(lifetime_pkts=np.nan)
+    by_n, by_k, nums, whys = {}, {}, {}, []
+    for n, g in ps.groupby("lifetime_pkts", dropna=False):
+        label = "size-based" if pd.isna(n) else f"N = {int(n)}"
+        sts, sub, parts = [], {}, []
+        for k, gk in g.groupby("k"):
+            r = _pays_at_k(gk)
+            if r is None:
+                continue
+            sts.append(r[0])
+            sub[f"k {k:g}"] = r[1]
+            parts.append(f"k {k:g}: {r[2]}")
+            if not pd.isna(n):
+                by_k.setdefault(float(k), {})[n] = r[0]
+        if not sts:
+            continue
+        st = HOLDS if all(x == HOLDS for x in sts) else (NOT if all(x == NOT for x in sts)
+                                                          else PARTLY)
+        by_n[n] = st
+        nums[label] = sub
+        whys.append(f"{label}: {st} ({'; '.join(parts)})")
+    if not by_n:
+        return Verdict(NM, {}, "no threshold with both isolation and sharing rows")
+    head = []
+    if by_k:
+        paying, stop = _stops(by_n)
+        nums["pays_at_N"], nums["stops_paying_at_N"] = paying, stop
+        head.append("isolation pays at every k at N = "
+                    + (", ".join(map(str, paying)) if paying else "none")
+                    + (f" and stops paying at N = {stop}" if stop else ""))
+        for k, d in sorted(by_k.items()):
+            p, s_ = _stops(d)
+            nums[f"k {k:g}: pays_at_N"], nums[f"k {k:g}: stops_paying_at_N"] = p, s_
+            head.append(f"k = {k:g}: pays at N = {', '.join(map(str, p)) if p else 'none'}"
+                        + (f", stops at N = {s_}" if s_ else ""))
+    any_k = any(st == HOLDS for d in by_k.values() for st in d.values())
+    st = (HOLDS if any(v == HOLDS for v in by_n.values())
+          else PARTLY if any_k or any(v == PARTLY for v in by_n.values()) else NOT)
+    return Verdict(st, nums, "; ".join(head + whys))
+
+
 _claim = cl.paper_claim
 
 
@@ -242,4 +328,13 @@ def matta_guo_claims() -> list[Claim]:
         _claim("M7.3", "Fig. 7", "With drop-tail shared queues (load-balanced) long connections "
                "get much higher goodput, but their fairness is very low (as low as 0.2), while "
                "RED and isolation keep it above 0.8.", check_droptail_long, "M7"),
+        _claim("ML.1", "Sec. 6", "Sec. 6: in practice a flow would be classified as long after "
+               "observing it for some number of packets (lifetime-based classification), and "
+               "\"how to determine the best threshold values used to classify flows into "
+               "classes\" is left open. With a connection's first N packets in the short pipe "
+               "and the rest in the long pipe (sweep ml.toml, N = 1..1000, k = 1, 4, 8, N = 30 "
+               "sessions per class): does isolation still pay the short flows (at every k at "
+               "least as fair and as much goodput as under sharing, and better in one) for "
+               "some N, and where does it stop paying?",
+               check_isolation_pays, "ML"),
     ]

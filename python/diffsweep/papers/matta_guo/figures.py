@@ -7,6 +7,7 @@ seeds of ``tables.per_seed``.
 from __future__ import annotations
 
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
 from diffsweep import metrics
 from diffsweep.figures import new_figure, yerr
@@ -83,5 +84,72 @@ def fig7(res: Results) -> Figure:
     return f
 
 
+def figml(res: Results) -> Figure:
+    """ML (Sec. 6): the short class's fairness index (a) and goodput (b) against the lifetime
+    threshold N, isolation solid (one line per k), sharing dashed (no N dependence: its mean
+    over N per k, the same replicas); (c) the map of claim ML.1 over N and k."""
+    from .claims import check_isolation_pays  # noqa: PLC0415 - the map's statuses
+
+    ps = per_seed(res)
+    ps = ps[ps["cls"] == "short"]
+    f, (a, b, m) = new_figure(3, "Lifetime-based classification (Sec. 6): short sessions vs "
+                                 "the threshold N", width=4.8)
+    colors = {k: f"C{i}" for i, k in enumerate(sorted(ps["k"].unique()))}
+    for k, d in ps.groupby("k"):
+        for ax, value in ((a, "jain_index"), (b, "goodput_mbps")):
+            iso = d[d["mode"] == "isolation"]
+            c = metrics.mean_ci(iso, "lifetime_pkts", value).dropna(subset=["mean"])
+            ax.errorbar(c["lifetime_pkts"], c["mean"], yerr=yerr(c), color=colors[k],
+                        marker="o", ms=4, capsize=3, label=f"isolation, k = {k:g}")
+            sh = d[d["mode"] == "sharing"].groupby("seed", as_index=False)[value].mean()
+            if len(sh):
+                ax.axhline(sh[value].mean(), color=colors[k], ls="--", lw=1,
+                           label=f"sharing, k = {k:g}")
+    a.set_ylabel("Fairness index, short sessions")
+    b.set_ylabel("Goodput of short sessions (Mb/s)")
+    for ax, t in ((a, "(a) Fairness index"), (b, "(b) Goodput")):
+        ax.set_xscale("log")
+        ax.axvline(10, color="0.6", lw=0.8, ls=":")  # a short connection's 10 packets
+        ax.set_xlabel("Threshold N: a connection's first N packets in the short pipe")
+        ax.set_title(t, fontsize=9)
+        ax.grid(True, alpha=0.3)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=7)
+    _pays_map(m, check_isolation_pays(res).numbers)
+    n = ps.groupby("point")["seed"].nunique()
+    f.supxlabel(f"error bars: 95% CI over seeds (n = {n.min() if len(n) else 0}); dotted: the "
+                "short connections' size (10 packets)", fontsize=7, color="0.35")
+    return f
+
+
+#: the atlas's colours (diffsweep.atlas_page) for claim ML.1's status per (N, k)
+PAYS_COLOR = {"holds": "#1b8a3a", "partly holds": "#9c6a00", "does not hold": "#b2182b"}
+
+
+def _pays_map(ax, numbers: dict) -> None:
+    """(c) claim ML.1 per threshold N (columns) and k (rows): whether isolation pays the short
+    flows there (check_isolation_pays's numbers)."""
+    cells = [(int(label.split("= ")[1]), kk, v["status"]) for label, by_k in numbers.items()
+             if label.startswith("N = ") for kk, v in by_k.items()]
+    ns = sorted({c[0] for c in cells})
+    ks = sorted({c[1] for c in cells}, key=lambda x: float(x.split()[1]))
+    for n, kk, st in cells:
+        x, y = ns.index(n), ks.index(kk)
+        ax.add_patch(Rectangle((x, y), 0.95, 0.95, color=PAYS_COLOR.get(st, "0.7")))
+        ax.text(x + 0.47, y + 0.47, {"holds": "pays", "partly holds": "~",
+                                     "does not hold": "no"}.get(st, "?"),
+                ha="center", va="center", fontsize=7, color="white")
+    ax.set_xlim(0, max(len(ns), 1))
+    ax.set_ylim(0, max(len(ks), 1))
+    ax.set_xticks([i + 0.47 for i in range(len(ns))], [str(n) for n in ns], fontsize=7)
+    ax.set_yticks([i + 0.47 for i in range(len(ks))], [k.replace("k ", "k = ") for k in ks])
+    ax.set_xlabel("Threshold N (packets)")
+    stop = numbers.get("stops_paying_at_N")
+    ax.set_title("(c) Isolation pays the short flows? (claim ML.1)"
+                 + (f"\nat every k up to N = {max(numbers['pays_at_N'])}, stops at {stop}"
+                    if numbers.get("pays_at_N") and stop else ""), fontsize=9)
+
+
 FIGURES = {fam: _family(fam) for fam in SPEC}
 FIGURES["M7"] = fig7
+FIGURES["ML"] = figml

@@ -39,7 +39,7 @@ def _records(sessions: int, duration_s: float, min_conn_s: float) -> int:
 def matta_guo(n_flows=30, k=4, isolation=True, short_k=1, buffer_ratio=1.0, aqm="droptail",
               duration_s=200.0, think_s=0.001, telnet_sessions=6, telnet_interval_s=0.0,
               max_window_pkts=128, red_min_th=None, red_max_th=None, red_max_p=0.02,
-              seed=0) -> Scenario:
+              lifetime_pkts=None, seed=0) -> Scenario:
     """Matta & Guo, Sec. 4.2-4.3 (Fig. 2, Table 2).
 
     Bottleneck: 40 ms. Isolation (``isolation`` True): CBQ without lending, the short pipe at
@@ -58,7 +58,20 @@ def matta_guo(n_flows=30, k=4, isolation=True, short_k=1, buffer_ratio=1.0, aqm=
     ``interval_ 0``) or exponential ones of that mean. TCP Reno, 576-B packets, window
     ``max_window_pkts``, timer tick 0.5 s; access links 4 C_u, 5 ms, 4000-packet buffers;
     round trip 100 ms. ``params``: ``n_flows``, ``k``, ``isolation``, ``short_k``,
-    ``buffer_ratio``, ``aqm``, ``duration_s``.
+    ``buffer_ratio``, ``aqm``, ``duration_s``, ``lifetime_pkts``.
+
+    Classification (isolation only). ``lifetime_pkts=None``: size-based, as the paper's
+    Sec. 4.2 (the classifier knows each connection's size: short connections in the short
+    pipe, long ones in the long pipe). An integer N: lifetime-based (Sec. 6: a flow is
+    classified as long after observing it for some number of packets), every connection's
+    segments with sequence number < N in the short pipe and the later ones in the long pipe,
+    whatever its size (a retransmission of an early segment goes to the short pipe again).
+    The engine classifies per packet by route, not by class (``TcpFlow.split="lifetime"``,
+    docs/model.md, "Two paths and the edge classifier"), so the two pipes are two links of
+    the pipes' rates and buffers (40 ms each) rather than two CBQ classes of one link: the same
+    rates, buffers and isolation without lending, but each pipe serialises a packet at its
+    own rate (1.8 ms at C_u) where a CBQ class sends it at the link's. Telnet flows stay on
+    their pipes. Under sharing ``lifetime_pkts`` changes nothing (one FIFO for all).
     """
     seed = as_int(plain(seed))
     check(is_int(seed) and seed >= 0, "seed", seed, "an integer >= 0")
@@ -84,6 +97,11 @@ def matta_guo(n_flows=30, k=4, isolation=True, short_k=1, buffer_ratio=1.0, aqm=
     check_count("telnet_sessions", tel, 0, MAX_FLOWS, "TCP flows per scenario")
     check_number("telnet_interval_s", as_float(plain(telnet_interval_s)), lambda x: x >= 0,
                  "a number >= 0 (0: tcplib's telnet distribution, as ns-2's interval_ 0)")
+    lifetime_pkts = as_int(plain(lifetime_pkts))
+    check(lifetime_pkts is None or (is_int(lifetime_pkts) and 1 <= lifetime_pkts <= 100_000),
+          "lifetime_pkts", lifetime_pkts, "None (size-based classification) or an integer in "
+          "1..100000 (a connection's first N packets in the short pipe)")
+    lifetime = iso and lifetime_pkts is not None
 
     def buf(kk: float) -> int:
         return max(1, int(round(ratio * kk * B_U_PKTS)))
@@ -93,7 +111,14 @@ def matta_guo(n_flows=30, k=4, isolation=True, short_k=1, buffer_ratio=1.0, aqm=
                "RedThresholds.min_th": "red_min_th", "RedThresholds.max_th": "red_max_th",
                "RedThresholds.max_p": "red_max_p"}
     with renamed_errors(renames):
-        if iso:
+        if lifetime:
+            # one link per pipe: the engine's lifetime classifier picks a route per packet
+            links = (Link(rate_bps=short_k * C_U_BPS, prop_delay_ms=40.0,
+                          classes=(QueueClass("pipe", limit_pkts=buf(short_k)),)),
+                     Link(rate_bps=k * C_U_BPS, prop_delay_ms=40.0,
+                          classes=(QueueClass("pipe", limit_pkts=buf(k)),)))
+            cls = {"short": "pipe", "long": "pipe"}
+        elif iso:
             classes = (QueueClass("short", limit_pkts=buf(short_k), share=short_k / (short_k + k)),
                        QueueClass("long", limit_pkts=buf(k), share=k / (short_k + k)))
             link = Link(rate_bps=rate, prop_delay_ms=40.0, scheduler="cbq", cbq_lend=False,
@@ -111,15 +136,22 @@ def matta_guo(n_flows=30, k=4, isolation=True, short_k=1, buffer_ratio=1.0, aqm=
                 q = QueueClass("shared", limit_pkts=b)
             link = Link(rate_bps=rate, prop_delay_ms=40.0, classes=(q,))
             cls = {"short": "shared", "long": "shared"}
+        if not lifetime:
+            links = (link,)
     with renamed_errors({"TcpFlow.max_window_pkts": "max_window_pkts",
                          "TcpFlow.telnet_interval_s": "telnet_interval_s"}):
         tmpl = TcpFlow(route=(0,), cls=cls["short"], variant="reno", segment_bytes=536,
                        header_bytes=40, max_window_pkts=max_window_pkts, init_window_pkts=1,
                        access_delay_ms=5.0, egress_delay_ms=5.0, reverse_delay_ms=50.0,
                        access_rate_bps=4 * C_U_BPS, access_buffer_pkts=4000)
+        # (under lifetime-based isolation a telnet flow's pipe is its route: half on each)
         telnets = tuple(TcpFlow(**{**tmpl.__dict__, "cls": cls["short" if i % 2 == 0 else "long"],
-                                   "telnet_interval_s": telnet_interval_s})
+                                   "telnet_interval_s": telnet_interval_s,
+                                   **({"route": (i % 2,)} if lifetime else {})})
                         for i in range(tel))
+        if lifetime:
+            tmpl = TcpFlow(**{**tmpl.__dict__, "route2": (1,), "split": "lifetime",
+                              "split_pkts": lifetime_pkts})
     long_t = TcpFlow(**{**tmpl.__dict__, "cls": cls["long"]})
     with renamed_errors({"Traffic.think_s": "think_s"}):
         traffic = (Traffic(name="short", flow=tmpl, kind="sessions", pool=n, think_s=think_s,
@@ -130,8 +162,10 @@ def matta_guo(n_flows=30, k=4, isolation=True, short_k=1, buffer_ratio=1.0, aqm=
                            max_records=_records(n, duration_s, 0.4)))
     params = {"n_flows": n, "k": k, "isolation": iso, "short_k": short_k, "buffer_ratio": ratio,
               "aqm": aqm, "duration_s": duration_s}
+    if lifetime_pkts is not None:
+        params["lifetime_pkts"] = lifetime_pkts
     with renamed_errors({"duration_s": "duration_s"}):
-        return Scenario(links=(link,), flows=telnets, traffic=traffic, duration_s=duration_s,
+        return Scenario(links=links, flows=telnets, traffic=traffic, duration_s=duration_s,
                         tcp_tick_s=0.5, interval_s=min(20.0, duration_s), params=params)
 
 
@@ -222,6 +256,7 @@ def matta_guo_web(scheme="size-based", duration_s=200.0, n_long=10, n_short=10,
 
 #: units of the parameters whose names carry none (diffsweep.builders_doc, docs/builders.md)
 matta_guo.units = {"k": "C_u (2.5 Mb/s)", "short_k": "C_u (2.5 Mb/s)", "telnet_sessions": "count",
+                   "lifetime_pkts": "packets",
                    "red_min_th": "packets", "red_max_th": "packets", "red_max_p": "probability"}
 matta_guo_web.units = {"web_sessions": "count", "web_connections": "count (pages per session)",
                        "web_pool": "count (transfers alive at once)"}

@@ -1,0 +1,157 @@
+"""Kaur & Vin's open questions (issue 44): the builder's RED and telnet options, the tables
+leaving the telnet flows out, the families Kr and Kt (claims, full-only selection) and one
+shrunk end-to-end reproduction of them."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from diffsweep import papers
+from diffsweep.errors import ConfigError
+from diffsweep.papers.kaur_vin import claims as kvc
+from diffsweep.papers.kaur_vin import tables as kv
+from diffsweep.papers.kaur_vin.scenario import _reseed, kaur_vin
+from diffsweep.reproduce import select
+
+from reproduce_util import reproduce_shrunk
+
+WIRE = 576  # 536 + 40 B
+
+
+def test_red_on_the_best_effort_class_only_when_asked():
+    plain = kaur_vin(n_flows=4)
+    assert plain == kaur_vin(n_flows=4, aqm="droptail", telnet_fraction=0.0)
+    assert plain.links[0].classes[1].aqm == "droptail"
+    be = kaur_vin(n_flows=4, aqm="red").links[0].classes[1]
+    # 200 KB buffer = 347.2 packets of 576 B: thresholds 1/4 and 3/4 of it, hard limit kept
+    (red,) = be.red
+    assert be.aqm == "red" and be.limit_bytes == 200_000 and be.red_gentle
+    assert red.min_th == pytest.approx(200_000 / WIRE / 4)
+    assert red.max_th == pytest.approx(3 * 200_000 / WIRE / 4)
+    assert red.max_p == 0.1 and be.red_mean_pkt_bytes == WIRE
+    own = kaur_vin(aqm="red", red_min_th=5, red_max_th=15, red_max_p=0.02).links[0].classes[1]
+    assert own.red[0] == type(red)(5.0, 15.0, 0.02)
+
+
+def test_telnet_share_flows_rate_and_params():
+    sc = kaur_vin(n_flows=4, telnet_fraction=0.15, telnet_flows=16)
+    assert sc.n_flows == 20
+    tel, tcp = sc.flows[:16], sc.flows[16:]
+    # 16 flows of 240 B on the wire share 15% of 40 Mb/s: 375 kb/s each, a gap of 5.12 ms
+    assert {f.segment_bytes for f in tel} == {200}
+    assert all(f.telnet_interval_s == pytest.approx(240 * 8 / 375e3) for f in tel)
+    assert all(f.telnet_interval_s is None and f.segment_bytes == 536 for f in tcp)
+    assert sc.params["telnet_flows"] == 16 and sc.params["telnet_rate_bps"] == 6e6
+    assert sc.params["available_bps"] == pytest.approx(40e6 - 12e6 - 6e6)
+    # without a share, no telnet params (the paper's runs keep their columns)
+    assert "telnet_flows" not in kaur_vin(n_flows=4).params
+
+
+def test_telnet_flows_take_the_mean_rtp_and_keep_the_tcp_draw():
+    iv = (12, 26, 8)
+    base = kaur_vin(n_flows=8, rtp_ms=None, rtp_intervals=iv, seed=3)
+    sc = kaur_vin(n_flows=8, rtp_ms=None, rtp_intervals=iv, telnet_fraction=0.15,
+                  telnet_flows=2, seed=3)
+    rev = np.array([f.reverse_delay_ms for f in sc.flows])
+    base_rev = np.array([f.reverse_delay_ms for f in base.flows])
+    np.testing.assert_allclose(rev[2:], base_rev)
+    np.testing.assert_allclose(rev[:2], base_rev.mean())
+    # another seed through the builder's reseed: the same as building it anew
+    again = _reseed(sc, 5, rtp_intervals=iv)
+    fresh = kaur_vin(n_flows=8, rtp_ms=None, rtp_intervals=iv, telnet_fraction=0.15,
+                     telnet_flows=2, seed=5)
+    np.testing.assert_allclose([f.reverse_delay_ms for f in again.flows],
+                               [f.reverse_delay_ms for f in fresh.flows])
+
+
+@pytest.mark.parametrize("kw, field", [
+    (dict(aqm="rde"), "aqm"), (dict(telnet_fraction=1.5), "telnet_fraction"),
+    (dict(telnet_fraction=0.15, telnet_flows=0), "telnet_flows"),
+    (dict(aqm="red", red_min_th=20, red_max_th=10), "red_max_th"),
+    (dict(telnet_fraction=0.15, telnet_segment_bytes=0), "telnet_segment_bytes"),
+    (dict(aqm="red", buffer_bytes="x"), "buffer_bytes"),
+    (dict(aqm="red", segment_bytes=536.5), "segment_bytes"),
+])
+def test_bad_options_name_the_builder_parameter(kw, field):
+    with pytest.raises(ConfigError, match=rf"^{field}: "):
+        kaur_vin(n_flows=2, **kw)
+
+
+class _Res:
+    def __init__(self, replicas, flows):
+        self.replicas, self.flows = replicas, flows
+
+
+def test_tables_leave_the_telnet_flows_out():
+    import pandas as pd
+
+    rep = pd.DataFrame({"point": [0, 1], "seed": [0, 0], "ef": ["none", "none"],
+                        "udp": [False, False], "ef_rate_bps": [0.0, 0.0],
+                        "udp_rate_bps": [0.0, 0.0], "available_bps": [34e6, 40e6],
+                        "telnet_flows": [2, np.nan], "telnet_rate_bps": [6e6, np.nan]})
+    # point 0: 2 telnet flows (0, 1) then 3 TCP flows; point 1: 3 TCP flows, no telnet
+    fl = pd.DataFrame({"point": [0] * 5 + [1] * 3, "seed": 0, "flow": [0, 1, 2, 3, 4, 0, 1, 2],
+                       "goodput_bps": [1e6, 1e6, 10e6, 10e6, 5e6, 10e6, 10e6, 5e6],
+                       "segment_bytes": 536, "header_bytes": 40, "rtp_ms": 8.0})
+    rep_out, fl_out = kv.prepare(_Res(rep, fl))
+    assert list(rep_out["N"]) == [3.0, 3.0]
+    assert sorted(fl_out.loc[fl_out["point"] == 0, "flow"]) == [2, 3, 4]
+    fair = kv.fairness_per_seed(_Res(rep, fl))
+    # M = min/max of the TCP flows only: 5/10 at both points (the telnet 1 Mb/s left out)
+    np.testing.assert_allclose(fair.sort_values("point")["min_max_ratio"], [0.5, 0.5])
+
+
+def test_condition_claims_state_the_sentence_and_reuse_the_checks():
+    claims = {c.id: c for c in kvc.kaur_vin_claims()}
+    for fam, word in (("Kr", "RED routers"), ("Kt", "telnet traffic")):
+        for i in (1, 2, 3):
+            c = claims[f"{fam}.{i}"]
+            assert c.family == fam and word in c.text and "sec. 5" in c.text.lower()
+            assert c.thresholds
+        assert "Conclusion 4" in claims[f"{fam}.3"].text
+    # a family not run: not measured, not rated from another family's data
+    v = claims["Kr.3"].evaluate({"K5": object()})
+    assert v.status == "not measured"
+
+
+def test_full_only_families_stay_out_of_quick_unless_named():
+    fams = papers.get("kaur-vin").families
+    full = [f.id for f in select(fams, None)]
+    quick = [f.id for f in select(fams, None, quick=True)]
+    assert {"Kr", "Kt"} <= set(full)
+    assert not {"Kr", "Kt"} & set(quick) and len(quick) == len(full) - 2
+    assert [f.id for f in select(fams, ["r", "t"], quick=True)] == ["Kr", "Kt"]
+
+
+def test_k10_does_not_pool_the_condition_families():
+    sentinel = object()
+    res, key = kvc.results_for("K10", {"Kr": sentinel, "Kt": sentinel})
+    assert res is None and key is None
+
+
+def test_quick_reproduction_of_kr_and_kt(tmp_path, monkeypatch):
+    """Both families end to end on shrunk sweeps (3 seeds, 4 s): every claim gets a verdict,
+    the report has its section, and no other family ran."""
+    shrink = [(r"seeds = \d+", "seeds = 3"), (r"duration_s = [\d.]+", "duration_s = 4.0"),
+              (r"warmup_s = [\d.]+", "warmup_s = 1.0")]
+    out, status = reproduce_shrunk(tmp_path, monkeypatch, "kaur-vin", "kaur_vin",
+                                   ("kr_k2", "kr_k5", "kt_k2", "kt_k5"), "r", subs=shrink)
+    assert all(status[f"Kr.{i}"] != "not measured" for i in (1, 2, 3))
+    assert all(status[f"Kt.{i}"] == "not measured" for i in (1, 2, 3))
+    assert status["K5.3"] == "not measured"
+    md = (out / "report.md").read_text()
+    assert "### Kr:" in md and "RED routers" in md and (out / "kr_k5").is_dir()
+    assert not (out / "kt_k5").exists()
+
+
+def test_quick_says_how_to_run_a_full_only_family(tmp_path, monkeypatch):
+    """A quick reproduction of another family: Kr's claims not rated, and the reason says how
+    to run it in --quick."""
+    shrink = [(r"seeds = \d+", "seeds = 2"), (r"duration_s = [\d.]+", "duration_s = 3.0"),
+              (r"warmup_s = [\d.]+", "warmup_s = 1.0")]
+    out, status = reproduce_shrunk(tmp_path, monkeypatch, "kaur-vin", "kaur_vin", ("k2",), "2",
+                                   subs=shrink)
+    import json
+    v = json.loads((out / "verdicts.json").read_text())["Kr.1"]
+    assert v["status"] == "not measured"
+    assert "--quick runs it only when --figure names it: --figure r)" in v["reason"]
