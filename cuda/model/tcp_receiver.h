@@ -50,16 +50,17 @@ DS_HD inline int32_t rx_accept(TcpReceiver& r, uint32_t* bits, int32_t seq) {
   return r.rcv_next - before;
 }
 
-// A SACK sink's ACK for segment `seq` (model/tcp_sack.h): its blocks beside pool entry `a`
-// (-1: the pool overflowed, reported; the sink's stack still moves).
+// A SACK sink's ACK for segment `seq` (model/tcp_sack.h): its blocks written in place beside
+// pool entry `a` (no local copy: on the GPU a block array indexed at run time lives in local
+// memory). When the pool overflowed (a < 0, reported: the host raises) entry 0 takes them, so
+// that the sink's stack still moves as it would.
 template <class X>
-DS_HD DS_RARE void sack_sink_ack(X DS_REF x, int f, int32_t seq, int32_t a) {
+DS_HD DS_SACK_CALL void sack_sink_ack(X DS_REF x, int f, int32_t seq, int32_t a) {
   const uint32_t* bits = x.rxbits(f);
   const int32_t next = x.rcv(f).rcv_next;
-  SackBlocks b;
   sack_sink_blocks(x.sack_rcvs()[f], seq, next,
-                   [&](int32_t i) { return i < next || rx_bit(bits, i); }, b);
-  if (a >= 0) x.ack_sacks()[a] = b;
+                   [&](int32_t i) { return i < next || rx_bit(bits, i); },
+                   x.ack_sacks()[a >= 0 ? a : 0]);
 }
 
 // Inlined on the host (DS_FLATTEN): with the queue side's slot inlined in its loop

@@ -265,7 +265,7 @@ DS_HD inline void sack_sender_init(SackSender& k) {
 // window of highest_ack_. With a send jitter (ns-2 overhead_) the send is held as in
 // send_much (model/tcp_sender.h).
 template <class X>
-DS_HD DS_RARE void sack_send_much(X DS_REF x, int f, TcpSender& s, SackSender& k, uint32_t now,
+DS_HD DS_SACK_CALL void sack_send_much(X DS_REF x, int f, TcpSender& s, SackSender& k, uint32_t now,
                                   bool force) {
   if (!force && s.delsnd_due != kNeverSlot) return;  // the delayed send is pending
   const int32_t wnd = s.flow.max_window;
@@ -329,7 +329,7 @@ DS_HD inline void sack_dupack_action(X DS_REF x, int f, TcpSender& s, SackSender
 // Sack1TcpAgent::recv(): an ACK with its SACK blocks. Sends what it opens at once, as ns-2
 // does after each ACK (the scoreboard chooses what to retransmit ACK by ACK).
 template <class X>
-DS_HD DS_RARE void sack_recv_ack(X DS_REF x, int f, TcpSender& s, SackSender& k, int32_t ackno,
+DS_HD DS_SACK_CALL void sack_recv_ack(X DS_REF x, int f, TcpSender& s, SackSender& k, int32_t ackno,
                                  const SackBlocks& b, uint32_t now) {
   const size_t i = x.iF(f);
   if (!k.fastrecov) {
@@ -391,7 +391,7 @@ DS_HD DS_RARE void sack_recv_ack(X DS_REF x, int f, TcpSender& s, SackSender& k,
 // Sack1TcpAgent::timeout(): leave fast recovery, forget the scoreboard and ignore duplicate
 // ACKs until a new one; TcpAgent::timeout() (rto_fire) does the rest.
 template <class X>
-DS_HD DS_RARE void sack_rto_fire(X DS_REF x, int f, TcpSender& s, SackSender& k, uint32_t now) {
+DS_HD DS_SACK_CALL void sack_rto_fire(X DS_REF x, int f, TcpSender& s, SackSender& k, uint32_t now) {
   k.fastrecov = 0;
   k.timeout = 1;
   if (s.highest_ack > k.last_ack) k.last_ack = s.highest_ack;

@@ -253,7 +253,7 @@ DS_HD DS_RARE int32_t syn_sent(X DS_REF x, size_t i, TcpSender& s, double start)
 struct SackSender;  // model/tcp_sack.h
 DS_HD DS_INLINE bool sack_in_recovery(const SackSender& k);
 template <class X>
-DS_HD DS_RARE void sack_send_much(X DS_REF x, int f, TcpSender& s, SackSender& k, uint32_t now,
+DS_HD DS_SACK_CALL void sack_send_much(X DS_REF x, int f, TcpSender& s, SackSender& k, uint32_t now,
                                   bool force);
 
 // TcpAgent::send_much(): new segments while the window allows; then the access link sends
