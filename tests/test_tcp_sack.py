@@ -6,7 +6,7 @@ import pytest
 
 from diffsweep.engine import cuda_kernel, simulate
 from diffsweep.pack import pack
-from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow
+from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow, Traffic
 from test_engine import CASES, kaur_rule, lone_with_drops
 
 
@@ -102,3 +102,23 @@ def test_sack_differs_from_reno_only_where_losses_happen():
     f = res.flows
     assert f.finish_s.iloc[0] == f.finish_s.iloc[1]
     assert f.pkts_sent.iloc[0] == f.pkts_sent.iloc[1] == 300
+
+
+def test_a_pool_slot_starts_each_transfer_with_a_new_sack_state():
+    """Traffic generators reuse a flow slot for transfer after transfer: each starts with an
+    empty scoreboard, last_ack_ -1 and a new sink (engine/traffic.h). Without losses a SACK
+    transfer is sent as a Reno one, so the two give the same completion times; a state left
+    over from the slot's last transfer (its last_ack_ far ahead) would ignore the new
+    transfer's ACKs and end in timeouts."""
+    link = Link(rate_bps=10e6, prop_delay_ms=4.0, classes=(QueueClass("be", limit_pkts=1000),))
+    out = []
+    for v in ("reno", "sack"):
+        web = TcpFlow(variant=v, reverse_delay_ms=7.0, max_window_pkts=30)
+        tr = (Traffic(name="web", flow=web, mean_interarrival_s=0.05, size_set_pkts=(5, 40, 120),
+                      pool=2),)
+        out.append(simulate([Scenario(links=(link,), flows=(), traffic=tr, duration_s=4.0)], [3],
+                            backend="cpu").transfers)
+    reno, sack = out
+    assert len(sack) == len(reno) > 20 and sack.slot.nunique() == 2
+    assert int(sack.timeouts.sum()) == 0 and int(sack.drops.sum()) == 0
+    assert list(sack.completion_s.dropna()) == list(reno.completion_s.dropna())
