@@ -86,6 +86,7 @@ BatchShape shape_from(const py::dict& s) {
   b.flow_ext = flag01("flow_ext");
   b.conn_meters = flag01("conn_meters");
   b.aqm_states = flag01("aqm_states");
+  b.sack_states = flag01("sack_states");
   auto pow2 = [](int32_t v) { return v > 0 && (v & (v - 1)) == 0; };
   auto bad = [](const char* field, int32_t v, const char* allowed) {
     throw py::value_error(std::string("batch shape: ") + field + " = " + std::to_string(v) +
@@ -123,6 +124,7 @@ BatchShape shape_from(const py::dict& s) {
   if (b.flow_ext != 0 && b.flow_ext != 1) bad("flow_ext", b.flow_ext, "0 or 1");
   if (b.conn_meters != 0 && b.conn_meters != 1) bad("conn_meters", b.conn_meters, "0 or 1");
   if (b.aqm_states != 0 && b.aqm_states != 1) bad("aqm_states", b.aqm_states, "0 or 1");
+  if (b.sack_states != 0 && b.sack_states != 1) bad("sack_states", b.sack_states, "0 or 1");
   return b;
 }
 
@@ -326,7 +328,8 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
   });
   m.def("enums", [] {
     py::dict d;
-    d["tcp_variant"] = py::dict(py::arg("reno") = (int)kReno, py::arg("newreno") = (int)kNewReno);
+    d["tcp_variant"] = py::dict(py::arg("reno") = (int)kReno, py::arg("newreno") = (int)kNewReno,
+                                py::arg("sack") = (int)kSack);
     d["scheduler"] = py::dict(py::arg("priority") = (int)kSchedPriority, py::arg("wrr") = (int)kSchedWrr,
                               py::arg("cbq") = (int)kSchedCbq);
     d["tie_break"] = py::dict(py::arg("random") = (int)kTieRandom, py::arg("index") = (int)kTieIndex);

@@ -44,7 +44,7 @@ constexpr int kMaxLinks = 127;        // link indices are int8 in routes
 constexpr int kMaxLanes = 32;         // a team is at most a warp
 constexpr int64_t kMaxSlots = 0xFFFFFFFDll;  // slot times are 32-bit; kNever is 0xFFFFFFFF
 
-enum TcpVariant : uint8_t { kReno = 0, kNewReno = 1 };
+enum TcpVariant : uint8_t { kReno = 0, kNewReno = 1, kSack = 2 };  // kSack: model/tcp_sack.h
 enum Scheduler : uint8_t { kSchedPriority = 0, kSchedWrr = 1, kSchedCbq = 2 };
 enum TieBreak : uint8_t { kTieRandom = 0, kTieIndex = 1 };
 enum LimitKind : uint8_t { kLimitPkts = 0, kLimitBytes = 1, kLimitNone = 2 };
@@ -136,6 +136,7 @@ struct BatchShape {
   int32_t flow_ext;       // 1: a Transfer and a SenderExt per flow (generators, telnet apps)
   int32_t conn_meters;    // 1: the Balancing Marker's connection table
   int32_t aqm_states;     // 1: RED/RIO/WRED state per (link, class)
+  int32_t sack_states;    // 1: SACK senders' and sinks' state per flow, SACK blocks per ACK
 };
 
 // Fills class_off and ring_link from class_cap (after the host sets the capacities). The

@@ -213,7 +213,7 @@ CATALOGUE: list[Bad] = [
     T("toml-zip-duplicate-rows", AXES, '[[zip]]; names = ["rtp_ms", "buffer_bytes"]; values = [[6, 6], [30000, 30000]]', r"zip\[0\]\.values\(rows\)\[1\]: duplicate value \[6, 30000\] \(same as zip\[0\]\.val"),
     # --- builder kaur_vin -----------------------------------------------------------------
     T("kv-n-flows-zero", KV, "[fixed]; n_flows = 0", r"fixed\.n_flows: 0 " + NOT + r"an integer >= 1\)"),
-    T("kv-tcp-unknown", KV, '[fixed]; tcp = "vegas"', r"fixed\.tcp: 'vegas' " + NOT + r"one of 'reno', 'newreno'\)"),
+    T("kv-tcp-unknown", KV, '[fixed]; tcp = "vegas"', r"fixed\.tcp: 'vegas' " + NOT + r"one of 'reno', 'newreno', 'sack'\)"),
     T("kv-ef-unknown", KV, '[fixed]; ef = "poisson"', r"fixed\.ef: 'poisson' " + NOT + r"one of 'onoff', 'cbr', 'none'"),
     T("kv-ef-fraction-one", KV, "[fixed]; ef_fraction = 1.0", r"fixed\.ef_fraction: 1\.0 " + NOT + r"a number in \(0, 1\)\)"),
     T("kv-t-on-zero", KV, "[fixed]; t_on_ms = 0", r"fixed\.t_on_ms: 0\.0 " + NOT + r"a number > 0\)"),
@@ -317,7 +317,7 @@ CATALOGUE: list[Bad] = [
     T("db-rtt-and-spread", DB, "[fixed]; rtt_ms = 40; rtt_min_ms = 20; rtt_max_ms = 60", r"fixed\.rtt_ms: 40 " + NOT + r"None \(not given\) with rtt_min_ms/rtt_max_ms", builder="dumbbell"),
     T("db-spread-half", DB, "[fixed]; rtt_min_ms = 20", r"rtt_max_ms: None " + NOT + r"a number with rtt_min_ms", builder="dumbbell"),
     T("db-spread-backwards", DB, "[fixed]; rtt_min_ms = 80; rtt_max_ms = 60", r"fixed\.rtt_max_ms: 60\.0 " + NOT + r"a number >= rtt_min_ms \(80\)\)", builder="dumbbell"),
-    T("db-tcp-unknown", DB, '[fixed]; n_flows = 2; tcp = ["reno", "vegas"]', r"tcp\[1\]: 'vegas' " + NOT + r"one of 'reno', 'newreno'\)", builder="dumbbell"),
+    T("db-tcp-unknown", DB, '[fixed]; n_flows = 2; tcp = ["reno", "vegas"]', r"tcp\[1\]: 'vegas' " + NOT + r"one of 'reno', 'newreno', 'sack'\)", builder="dumbbell"),
     T("db-red-thresholds-backwards", DB, '[fixed]; aqm = "red"; red_min_th_pkts = 20; red_max_th_pkts = 10', r"fixed\.red_max_th_pkts: 10\.0 " + NOT + r"a number > red_min_th_pkts \(20\)", builder="dumbbell"),
     T("db-rio-thresholds-one", DB, '[fixed]; aqm = "rio-c"; rio_thresholds = [[20, 40, 0.02]]', r"fixed\.rio_thresholds: \(\(20, 40, 0\.02\),\) " + NOT + r"a list of 2 \(green, red\) or 3", builder="dumbbell"),
     T("db-marker-no-cir", DB, '[fixed]; aqm = "rio-c"; marker = "tsw2cm"', r"marker_cir_bps: None " + NOT + r"a number > 0 with marker 'tsw2cm'", builder="dumbbell"),
@@ -353,7 +353,7 @@ CATALOGUE: list[Bad] = [
     P("red-max-below-min", LINK, "RedThresholds(min_th=10, max_th=5, max_p=0.1)", r"^RedThresholds\.max_th: 5\.0 " + NOT + r"a number > min_th \(10\.0\)"),
     P("red-max-p-zero", LINK, "RedThresholds(min_th=5, max_th=10, max_p=0)", r"^RedThresholds\.max_p: 0\.0 " + NOT + r"a number in \(0, 1\]\)"),
     # --- Python: TCP flows and on/off sources ---------------------------------------------------
-    P("flow-variant-unknown", FLOW, 'TcpFlow(variant="vegas")', r"^TcpFlow\.variant: 'vegas' " + NOT + r"one of 'reno', 'newreno'\)"),
+    P("flow-variant-unknown", FLOW, 'TcpFlow(variant="vegas")', r"^TcpFlow\.variant: 'vegas' " + NOT + r"one of 'reno', 'newreno', 'sack'\)"),
     P("flow-route-empty", FLOW, "TcpFlow(route=())", r"^TcpFlow\.route: \(\) " + NOT + r"a sequence of 1\.\.4 link indices\)"),
     P("flow-route-repeats", FLOW, "TcpFlow(route=(0, 0))", r"^TcpFlow\.route: \(0, 0\) " + NOT + r"link indices without repeats\)"),
     P("flow-route-too-long", FLOW, "TcpFlow(route=(0, 1, 2, 3, 4))", r"^TcpFlow\.route: \(0, 1, 2, 3, 4\) " + NOT + r"a sequence of 1\.\.4"),
@@ -448,7 +448,7 @@ CATALOGUE: list[Bad] = [
     P("from-dict-no-duration", SCEN, 'Scenario.from_dict({"links": [{"rate_bps": 1e6}], "flows": [{}]})', r"^duration_s: missing \(required field of Scenario\)"),
     P("from-dict-flow-field-typo", SCEN, 'Scenario.from_dict({"links": [{"rate_bps": 1e6}], "flows": [{"segmnt_bytes": 536}], "duration_s": 1})', r"^flows\[0\]\.segmnt_bytes: unknown field of TcpFlow \(did you mean 'segment_bytes'\?"),
     P("from-dict-source-no-peak", SCEN, 'Scenario.from_dict({"links": [{"rate_bps": 1e6}], "sources": [{"t_on_ms": 1, "t_off_ms": 1}], "duration_s": 1})', r"^sources\[0\]\.peak_bps: missing \(required field of OnOffSource\)"),
-    P("from-dict-flow-variant", SCEN, 'Scenario.from_dict({"links": [{"rate_bps": 1e6}], "flows": [{"variant": "cubic"}], "duration_s": 1})', r"^flows\[0\]\.variant: 'cubic' " + NOT + r"one of 'reno', 'newreno'\)"),
+    P("from-dict-flow-variant", SCEN, 'Scenario.from_dict({"links": [{"rate_bps": 1e6}], "flows": [{"variant": "cubic"}], "duration_s": 1})', r"^flows\[0\]\.variant: 'cubic' " + NOT + r"one of 'reno', 'newreno', 'sack'\)"),
     P("from-dict-not-a-dict", SCEN, "Scenario.from_dict([1, 2])", r"^scenario: \[1, 2\] " + NOT + r"a dict\)"),
     # --- Python: Grid, run, load ----------------------------------------------------------------
     P("grid-builder-not-callable", GRID, "Grid(42)", r"^builder: 42 " + NOT + r"a callable returning a Scenario\)"),

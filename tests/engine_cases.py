@@ -27,6 +27,7 @@ Re-recorded for ns-2.35's TCP loss recovery (exitFastRetrans_: no window inflati
 dupacks of a refused fast retransmit; NewReno's partial ACKs keep the dupack count and restart
 the timer only at a recovery's first): kaur2, kaur4, multihop0-2, drops1, cbq0 and
 tcpaware0-1 changed (169 arrays), the families where such dupacks or partial ACKs occur.
+Issue 44 added the SACK family (sack0-3) alone: every earlier array is unchanged bit for bit.
 """
 from __future__ import annotations
 
@@ -256,10 +257,36 @@ def _tcp_aware() -> list[tuple[Scenario, int]]:
     return out
 
 
+def _sack() -> list[tuple[Scenario, int]]:
+    """Issue 44's TCP SACK (model/tcp_sack.h): Kaur & Vin's single flow over EF bursts and 8
+    flows of mixed round trips; lone flows with injected holes (one listed twice: a lost
+    retransmission) with limited transmit, delayed ACKs and a SYN; SACK beside Reno and
+    NewReno at a small buffer with send jitter (queue drops, many holes per window)."""
+    out = [(kaur_vin(n_flows=1, rtp_ms=8.0, ef="onoff", t_on_ms=4.0, tcp="sack", duration_s=20.0,
+                     warmup_s=1.0), 30),
+           (kaur_vin(n_flows=8, rtp_intervals=(12.0, 26.0, 8), ef="onoff", t_on_ms=4.0, tcp="sack",
+                     tie_break="index", duration_s=4.0, warmup_s=1.0), 31)]
+    link = Link(rate_bps=10e6, prop_delay_ms=5.0, classes=(QueueClass("be", limit_pkts=1000),))
+    lone = (TcpFlow(variant="sack", max_window_pkts=1000, init_window_pkts=20, init_ssthresh_pkts=20,
+                    reverse_delay_ms=10.0, drop_seqs=(20, 22, 23, 27, 27), limited_transmit=True),
+            TcpFlow(variant="sack", reverse_delay_ms=7.0, syn=True, delay_growth=True,
+                    delayed_ack=True, drop_seqs=(6, 9, 30, 30), size_pkts=400, start_s=0.1))
+    out.append((Scenario(links=(link,), flows=lone, duration_s=4.0, interval_s=0.5), 32))
+    small = Link(rate_bps=5e6, prop_delay_ms=2.0, classes=(QueueClass("be", limit_pkts=12),))
+    mixed = (TcpFlow(variant="sack", reverse_delay_ms=5.0, send_jitter_s=0.002),
+             TcpFlow(variant="sack", reverse_delay_ms=9.0, max_window_pkts=64),
+             TcpFlow(variant="reno", reverse_delay_ms=5.0),
+             TcpFlow(variant="newreno", reverse_delay_ms=7.0, limited_transmit=True),
+             TcpFlow(variant="sack", reverse_delay_ms=3.0, size_pkts=200, start_s=0.7,
+                     access_rate_bps=0.0))
+    out.append((Scenario(links=(small,), flows=mixed, duration_s=4.0, warmup_s=0.5), 33))
+    return out
+
+
 def golden_cases() -> list[tuple[str, Scenario, int]]:
     fams = {"kaur": _kaur(), "multihop": _multihop(), "wrr": _wrr(), "drops": _drops_and_access(),
             "diffserv": _diffserv(), "traffic": _traffic(), "paths": _paths(), "cbq": _cbq(),
-            "tcpaware": _tcp_aware()}
+            "tcpaware": _tcp_aware(), "sack": _sack()}
     return [(f"{fam}{i}", sc, seed) for fam, items in fams.items() for i, (sc, seed) in enumerate(items)]
 
 

@@ -159,7 +159,7 @@ def test_start_times_from_the_seed():
     (dict(rtt_min_ms=80, rtt_max_ms=60), r"^rtt_max_ms: 60\.0 is not allowed \(expected a "
                                          r"number >= rtt_min_ms \(80\)\)"),
     (dict(n_flows=2, tcp=["reno", "vegas"]), r"^tcp\[1\]: 'vegas' is not allowed \(expected "
-                                             r"one of 'reno', 'newreno'\)"),
+                                             r"one of 'reno', 'newreno', 'sack'\)"),
     (dict(delayed_ack="yes"), r"^delayed_ack: 'yes' is not allowed \(expected true or false\)"),
     (dict(buffer_pkts=0), r"^buffer_pkts: 0 is not allowed \(expected an integer in 1\.\."),
     (dict(aqm="red", red_max_p=0), r"^red_max_p: 0\.0 is not allowed \(expected a number in "

@@ -45,18 +45,19 @@ def test_structure(generated, agreement):
     assert text.startswith("# diffsweep beside ns-2.35")
     assert f"`{agreement.COMMAND}`" in text.splitlines()[2]
     assert "not compared" not in text, "a recorded CSV is missing"
-    titles = ["Kaur & Vin", "Habib, Bhargava & Fahmy", "Lee & Jeong", "Rossi, Casetti & Mellia",
-              "Matta & Guo", "The standard dumbbell"]
+    titles = ["Kaur & Vin", "Kaur & Vin under TCP SACK", "Habib, Bhargava & Fahmy", "Lee & Jeong",
+              "Rossi, Casetti & Mellia", "Matta & Guo", "The standard dumbbell"]
     for t in titles:
         assert any(line.startswith(f"## {t}") for line in text.splitlines()), t
     summary = [line for line in text.splitlines() if line.startswith("- **")]
-    assert len(summary) == 6
+    assert len(summary) == 7
     for line in summary:
         assert "primary cells; within 5%:" in line and "95% intervals overlap:" in line
         assert "within 10% or overlapping:" in line
     assert "## Largest gaps" in text and "(ns2-gaps.md)" in text
     papers = {c["paper"] for c in cells}
-    assert papers == {"kaur-vin", "habib", "lee-jeong", "rossi", "matta-guo", "dumbbell"}
+    assert papers == {"kaur-vin", "kaur-vin-sack", "habib", "lee-jeong", "rossi", "matta-guo",
+                      "dumbbell"}
     for c in cells:
         assert c["overlap"] in ("True", "False")
         assert int(c["n_ours"]) >= 5 and int(c["n_ns2"]) >= 5, (c["paper"], c["cell"])
@@ -115,6 +116,32 @@ def test_hand_computed_cell(generated):
     assert r["primary"] == "True"
 
 
+def test_hand_computed_sack_cell(generated):
+    """Kaur & Vin under SACK (issue 44), K2 at T_on 40 ms: timeouts per run of diffsweep's SACK
+    flow against ns-2.35's Agent/TCP/Sack1, 10 seeds each, from the two CSVs by hand; and the
+    paper's 22 primary cells (K2: CBR and 4 T_on x U, timeouts; K5: 2 networks x 2 orders x
+    M, Jain, U)."""
+    _, cells = generated
+    with open(NS2 / "results_diffsweep_k2_sack.csv", newline="") as f:
+        ours = [float(r["timeouts"]) for r in csv.DictReader(f)
+                if r["network"] == "ef" and float(r["ton_ms"]) == 40.0]
+    with open(NS2 / "results_ns2_k2_sack.csv", newline="") as f:
+        ns2 = [float(r["timeouts"]) for r in csv.DictReader(f)
+               if r["network"] == "ef" and float(r["ton_ms"]) == 40.0]
+    assert len(ours) == len(ns2) == 10
+    (mo, ho), (mn, hn) = _mean_ci(ours), _mean_ci(ns2)
+    row = [c for c in cells if c["paper"] == "kaur-vin-sack" and c["metric"] == "K2 timeouts/run"
+           and c["cell"] == "EF T_on 40 ms"]
+    assert len(row) == 1
+    r = row[0]
+    assert float(r["ours"]) == pytest.approx(mo, rel=1e-5)
+    assert float(r["ns2"]) == pytest.approx(mn, rel=1e-5)
+    assert float(r["ours_ci"]) == pytest.approx(ho, rel=1e-4)
+    assert float(r["ns2_ci"]) == pytest.approx(hn, rel=1e-4)
+    assert r["overlap"] == str(mo - ho <= mn + hn and mn - hn <= mo + ho)
+    assert sum(c["paper"] == "kaur-vin-sack" and c["primary"] == "True" for c in cells) == 22
+
+
 def test_hand_computed_in_markdown(generated):
     """The same cell's line in the Markdown: its relative difference, bold when over 10%, and
     its overlap flag."""
@@ -134,8 +161,9 @@ def test_missing_files_are_named(agreement, tmp_path):
     out = tmp_path / "a.md"
     assert agreement.main(["--out", str(out), "--root", str(tmp_path)]) == 0
     text = out.read_text()
-    assert text.count("- not compared:") == 6
+    assert text.count("- not compared:") == 7
     assert "results_ns2_k2_extra.csv is missing: run benchmarks/ns2/run.sh extra" in text
+    assert "results_ns2_k2_sack.csv is missing: run benchmarks/ns2/run_sack.sh" in text
 
 
 def test_hand_computed_dumbbell_cell(generated):

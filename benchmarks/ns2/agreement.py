@@ -169,6 +169,42 @@ def load_kaur_vin(d: Path) -> Paper:
     return p
 
 
+def load_kaur_vin_sack(d: Path) -> Paper:
+    p = Paper("kaur-vin-sack", "Kaur & Vin under TCP SACK (ns-2.35 Agent/TCP/Sack1)",
+              "Issue 44: run_sack.sh runs kaur_k2.tcl and kaur_k5.tcl with Agent/TCP/Sack1 "
+              "senders and Agent/TCPSink/Sack1 sinks (maxSackBlocks_ 3), beside diffsweep's "
+              "`tcp = \"sack\"` (diffsweep_sack.py), 10 seeds. K2 (one flow, RTP 8 ms): ns-2.35 "
+              "`def` timers and defaults (bugFix_ 1, singledup_ 1), efcorr 0, beside diffsweep "
+              "with `reno_bugfix` and limited transmit on; U = in-order goodput on the wire / "
+              "(0.7 x 40 Mb/s). K5 (64 equal-RTP flows, T_on 1 ms, tcpcfg ds, efcorr 1): ns-2.35 "
+              "`overhead_ 0` beside diffsweep's random order of same-slot arrivals, `overhead_ "
+              "0.1 ms` beside flow-index order with 0.1 ms send jitter; diffsweep's U converted "
+              "to ns-2's as for Reno (x 576/536, / 0.7 with EF).")
+    k2n = p.read(d, "results_ns2_k2_sack.csv", "benchmarks/ns2/run_sack.sh")
+    k2d = p.read(d, "results_diffsweep_k2_sack.csv", "benchmarks/ns2/diffsweep_sack.py")
+    for (net, ton), en in k2n.groupby(["network", "ton_ms"], sort=True):
+        eo = k2d[(k2d["network"] == net) & np.isclose(k2d["ton_ms"], ton)]
+        label = "CBR" if net == "cbr" else f"EF T_on {ton:g} ms"
+        for metric, col_o, col_n in (("U", "U", "U_good"), ("timeouts/run", "timeouts", "timeouts")):
+            p.cells.append(Cell(p.key, f"K2 {metric}", label, eo[col_o].to_numpy(),
+                                en[col_n].to_numpy()))
+    k5n = p.read(d, "results_ns2_k5_sack.csv", "benchmarks/ns2/run_sack.sh")
+    k5d = p.read(d, "results_diffsweep_k5_sack.csv", "benchmarks/ns2/diffsweep_sack.py")
+    k5d = k5d.assign(U_wire=k5d["U"] * 576 / 536 / np.where(k5d["network"] == "TCP+EF", 0.7, 1.0))
+    for net_d, net_n in (("TCP-only", "none"), ("TCP+EF", "ef")):
+        for tie, jit, ovh in (("random", 0.0, 0.0), ("index", 1e-4, 1e-4)):
+            o = k5d[(k5d["network"] == net_d) & (k5d["tie_break"] == tie)
+                    & np.isclose(k5d["send_jitter_s"], jit)]
+            n = k5n[(k5n["network"] == net_n) & np.isclose(k5n["overhead_s"], ovh)]
+            label = (f"{net_d}, diffsweep {tie} order"
+                     + (f" + {jit * 1e3:g} ms jitter" if jit else "")
+                     + f" / ns-2 overhead_ {ovh * 1e3:g} ms")
+            for metric, co, cn in (("M", "M", "M"), ("Jain", "jain", "jain"), ("U", "U_wire", "U")):
+                p.cells.append(Cell(p.key, f"K5 {metric}", label, o[co].to_numpy(),
+                                    n[cn].to_numpy()))
+    return p
+
+
 # ----------------------------------------------------------------------------------------------
 # Habib et al.: topology 2(a)
 
@@ -347,7 +383,7 @@ def load_dumbbell(d: Path) -> Paper:
     return p
 
 
-LOADERS = [load_kaur_vin, load_habib, load_lee_jeong, load_rossi, load_matta_guo, load_dumbbell]
+LOADERS = [load_kaur_vin, load_kaur_vin_sack, load_habib, load_lee_jeong, load_rossi, load_matta_guo, load_dumbbell]
 
 
 # ----------------------------------------------------------------------------------------------

@@ -41,6 +41,15 @@ set warm   [expr {$argc > 5 ? [lindex $argv 5] : 10.0}]
 set efcorr [expr {$argc > 6 ? [lindex $argv 6] : 0}]
 set tpfx   [expr {$argc > 7 ? [lindex $argv 7] : ""}]
 
+# TCP variant: KV_TCP=sack in the environment runs Agent/TCP/Sack1 with the SACK sink
+# Agent/TCPSink/Sack1 (ns-2.35 defaults: maxSackBlocks_ 3) instead of Reno (run_sack.sh)
+if {[info exists env(KV_TCP)] && $env(KV_TCP) == "sack"} {
+    set TCPAGENT Agent/TCP/Sack1
+    set SINKAGENT Agent/TCPSink/Sack1
+} else {
+    set TCPAGENT Agent/TCP/Reno
+    set SINKAGENT Agent/TCPSink
+}
 # ---------------------------------------------------------------- constants
 set BW      40e6        ;# all links, b/s
 set F       0.3         ;# EF / CBR share of the bottleneck
@@ -101,7 +110,7 @@ $q configQ 0 0 $QLIM $QLIM 0.1
 $q configQ 1 0 $QLIM $QLIM 0.1
 
 # ---------------------------------------------------------------- TCP
-set tcp [new Agent/TCP/Reno]
+set tcp [new $TCPAGENT]
 $tcp set packetSize_ $TCPPAY
 $tcp set window_ 1000          ;# large advertised window
 $tcp set fid_ 1
@@ -113,7 +122,7 @@ if {$timers == "old"} {
 } elseif {$timers != "def"} {
     puts stderr "timers must be def or old"; exit 1
 }
-set sink [new Agent/TCPSink]
+set sink [new $SINKAGENT]
 $ns attach-agent $S $tcp
 $ns attach-agent $K $sink
 $ns connect $tcp $sink

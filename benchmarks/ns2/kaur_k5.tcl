@@ -123,9 +123,18 @@ $q configQ 0 0 $QLIM $QLIM 0.1
 $q configQ 1 0 $QLIM_DS $QLIM_DS 0.1
 
 # ---------------------------------------------------------------- TCP flows
+# TCP variant: KV_TCP=sack in the environment runs Agent/TCP/Sack1 with the SACK sink
+# Agent/TCPSink/Sack1 (ns-2.35 defaults: maxSackBlocks_ 3) instead of Reno (run_sack.sh)
+if {[info exists env(KV_TCP)] && $env(KV_TCP) == "sack"} {
+    set TCPAGENT Agent/TCP/Sack1
+    set SINKAGENT Agent/TCPSink/Sack1
+} else {
+    set TCPAGENT Agent/TCP/Reno
+    set SINKAGENT Agent/TCPSink
+}
 Agent/TCP set overhead_ $overhead
 for {set i 0} {$i < $N} {incr i} {
-    set tcp($i) [new Agent/TCP/Reno]
+    set tcp($i) [new $TCPAGENT]
     $tcp($i) set packetSize_ $TCPPAY
     $tcp($i) set window_ 1000          ;# diffsweep max_window_pkts = 1000
     $tcp($i) set fid_ [expr {$i + 10}]
@@ -139,7 +148,7 @@ for {set i 0} {$i < $N} {incr i} {
         puts stderr "tcpcfg must be ds or ns"; exit 1
     }
     # tcpTick_ 0.01, minrto_ 0.2, windowInit_ 2, maxburst_ 0: ns-2.35 defaults = diffsweep's.
-    set sink($i) [new Agent/TCPSink]
+    set sink($i) [new $SINKAGENT]
     $ns attach-agent $S($i) $tcp($i)
     $ns attach-agent $K($i) $sink($i)
     $ns connect $tcp($i) $sink($i)

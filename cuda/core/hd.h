@@ -13,6 +13,10 @@
 // rare steps stay calls (below), so that the hot functions they sit in stay small.
 #define DS_COLD __forceinline__
 #define DS_RARE __forceinline__
+// TCP SACK's steps (model/tcp_sack.h) stay calls in the full kernel: inlined, their code
+// pushed the full kernel past its 96 registers (ptxas: 48-104 bytes of stack, 50-82 bytes of
+// spill stores in the hot loop); Reno and NewReno replicas never make these calls.
+#define DS_SACK_CALL __noinline__
 #define DS_DEVICE_CALL __forceinline__
 #define DS_HOST_CALL inline
 #else
@@ -21,6 +25,7 @@
 #define DS_INLINE inline
 #define DS_COLD inline
 #define DS_RARE __attribute__((noinline))
+#define DS_SACK_CALL __attribute__((noinline))
 // Hot per-packet helpers that take a callback: inlined into their caller on the host too
 // (measured: a call per send cost ~8% of the 1-flow case's time).
 #define DS_FLATTEN inline __attribute__((always_inline))

@@ -1,6 +1,7 @@
 // The rare models a replica uses, read from its inputs: edge conditioners, AQM, traffic
 // generators, telnet-like applications, traced flows, TCP-aware tags, packets that start other
-// than green, and the validation hooks (a link's Bernoulli loss, a flow's injected drops).
+// than green, the validation hooks (a link's Bernoulli loss, a flow's injected drops) and SACK
+// senders (model/tcp_sack.h).
 // init_replica keeps them in the replica's header (ReplicaHdr's f_* flags, read through
 // DS_FEAT); the CUDA host runs a launch on the slim kernel, built with every flag false
 // (kernel_slim.cu), when none of its replicas uses any (batch_uses_features).
@@ -17,10 +18,10 @@
 namespace ds {
 
 struct ReplicaFeatures {
-  uint8_t markers, traffic, aqm, app, trace, tcp_tag, colour, hooks;
+  uint8_t markers, traffic, aqm, app, trace, tcp_tag, colour, hooks, sack;
   bool balancing;  // a Balancing Marker (its connection table: BatchShape::conn_meters)
   DS_HD bool any() const {
-    return (markers | traffic | aqm | app | trace | tcp_tag | colour | hooks) != 0;
+    return (markers | traffic | aqm | app | trace | tcp_tag | colour | hooks | sack) != 0;
   }
 };
 
@@ -51,6 +52,8 @@ DS_HD inline ReplicaFeatures replica_features(const BatchInput& in, int32_t r) {
     if (in.link_loss_prob[rl + l] > 0.0) ft.hooks = 1;
   for (int f = 0; f < nf; ++f)
     if (flow_has_injected_drops(in, rf + f)) ft.hooks = 1;
+  for (int f = 0; f < nf; ++f)
+    if (in.flow_variant[rf + f] == kSack) ft.sack = 1;
   ft.colour = ft.markers;
   for (int f = 0; f < nf; ++f)
     if (in.flow_colour[rf + f] != kGreen) ft.colour = 1;

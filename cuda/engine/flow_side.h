@@ -47,12 +47,24 @@ DS_HD inline void flow_events(Replica DS_REF x, int f, uint32_t now) {
   }
   const bool delayed_send = s.delsnd_due <= now;  // send jitter: the held send is due
   if (delayed_send) s.delsnd_due = kNeverSlot;
-  if (s.rto_due <= now) rto_fire(x, f, s, now);
+  // SACK senders (model/tcp_sack.h) have their own timeout and ACK processing, behind f_sack
+  const bool sack = DS_FEAT(fh.f_sack) && s.flow.variant == kSack;
+  if (s.rto_due <= now) {
+    if (sack)
+      sack_rto_fire(x, f, s, x.sack_snds()[f], now);
+    else
+      rto_fire(x, f, s, now);
+  }
   // (the first ACK's index tested, not a pointer to it made and then tested for null:
   // hot_sass.py, 16 fewer SASS instructions per replica-slot)
   while (s.ack_first >= 0 && x.acks()[s.ack_first].due <= now) {
+    const int32_t a = s.ack_first;
     const Ack ack = x.take_ack(s);
-    if (ack.gen == s.gen) recv_ack(x, f, s, ack.ackno, now);  // else for an earlier transfer
+    if (ack.gen != s.gen) continue;  // for an earlier transfer
+    if (sack)
+      sack_recv_ack(x, f, s, x.sack_snds()[f], ack.ackno, x.ack_sacks()[a], now);
+    else
+      recv_ack(x, f, s, ack.ackno, now);
   }
   if (DS_FEAT(fh.f_flow_ext)) {
     if (DS_FEAT(fh.f_traffic) && s.finished && x.sx(f).rec_k >= 0) transfer_sender_done(x, f);

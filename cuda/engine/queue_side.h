@@ -175,6 +175,19 @@ DS_HD DS_INLINE bool hook_lost(Replica DS_REF x, const Packet& p, int l, size_t 
       x.snd(p.sender).flow.has_drops) {
     const int32_t* drops = x.in()->flow_drop_seq + x.iF(p.sender) * kMaxInjectedDrops;
     for (int d = 0; d < kMaxInjectedDrops && drops[d] >= 0; ++d) lost |= drops[d] == p.seq;
+  } else if (DS_FEAT(x.hdr()->f_sack) && (p.flags & kPktRexmit) && !(p.flags & kPktSource) &&
+             hop_index(p) == 0 && x.snd(p.sender).flow.has_drops &&
+             x.snd(p.sender).flow.variant == kSack) {
+    // a SACK flow's segment listed twice loses its first retransmission too (a lost
+    // retransmission: tests/test_tcp_sack.py); the sink's state remembers which were lost
+    const int32_t* drops = x.in()->flow_drop_seq + x.iF(p.sender) * kMaxInjectedDrops;
+    uint32_t& done = x.sack_rcvs()[p.sender].rexmit_lost;
+    int seen = 0;
+    for (int d = 0; d < kMaxInjectedDrops && drops[d] >= 0; ++d)
+      if (drops[d] == p.seq && ++seen == 2 && !(done >> d & 1u)) {
+        done |= 1u << d;
+        lost = true;
+      }
   }
   const double loss = x.links()[l].loss_prob;
   if (!lost && loss > 0.0)  // (a line of its own: benchmarks/hot_sass.py counts the draws)
@@ -544,7 +557,10 @@ DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInput
     const int f = x.rxtree().min_index();
     x.rcv(f).delack_due = kNeverSlot;
     x.rxtree().set(f, kNeverSlot);
-    x.push_ack(f, x.rcv(f).rcv_next - 1, now);
+    const int32_t a = x.push_ack(f, x.rcv(f).rcv_next - 1, now);
+    // the held segment was in order: its ACK carries what the SACK sink's stack still holds
+    if (DS_FEAT(x.hdr()->f_sack) && x.snd(f).flow.variant == kSack)
+      sack_sink_ack(x, f, x.rcv(f).rcv_next - 1, a);
   }
   DS_TRACE_AT(x, kTrStage, now);
   for (int k = 0; k < si.lanes; ++k)  // lanes own ascending blocks: flow order

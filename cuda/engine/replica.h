@@ -24,6 +24,7 @@
 #include "../model/queue_red.h"
 #include "../model/source_onoff.h"
 #include "../model/tcp_receiver.h"
+#include "../model/tcp_sack.h"
 #include "../model/tcp_sender.h"
 #include "../model/traffic_gen.h"
 
@@ -50,6 +51,7 @@ struct ReplicaHdr {
   uint8_t f_trace;    // flows whose cwnd is traced
   uint8_t f_flow_ext; // f_trace | f_traffic | f_app: a flow event's rare steps (flow_side.h)
   uint8_t f_hooks;    // validation hooks: a link's Bernoulli loss, a flow's injected drops
+  uint8_t f_sack;     // SACK senders (model/tcp_sack.h)
   uint32_t peak_due;  // traffic: the first slot at which an assigned transfer starts and has
                       // not been counted alive yet (engine/traffic.h, count_starts); never
                       // without traffic
@@ -96,7 +98,8 @@ struct OutOffsets {
 struct Layout {
   OutOffsets out;
   size_t out_begin, out_end;
-  size_t hdr, links, queues, red, markers, conns, gens, xfers, websess, sx, qring, dline, snd, acks, nic, nic_next, nic_pool, rcv, rxbits, tree_key, tree_win,
+  size_t hdr, links, queues, red, markers, conns, gens, xfers, websess, sx, sack_snd, sack_rcv,
+      ack_sack, qring, dline, snd, acks, nic, nic_next, nic_pool, rcv, rxbits, tree_key, tree_win,
       rx_key, rx_win, sources, lane_t, emit_idx, emit, emit_at, stage, stage_perm, stride;
   int32_t P;  // tree leaves: a power of two >= max(flows, lanes)
 };
@@ -178,6 +181,9 @@ inline Layout make_layout(const BatchShape& s, Part part = {}) {
   take("transfers", L.xfers, s.flow_ext ? F * sizeof(Transfer) : 0);
   take("web_sessions", L.websess, (size_t)s.max_sessions * sizeof(WebSession));
   take("sender_ext", L.sx, s.flow_ext ? F * sizeof(SenderExt) : 0);
+  take("sack", L.sack_snd, s.sack_states ? F * sizeof(SackSender) : 0);
+  take("sack", L.sack_rcv, s.sack_states ? F * sizeof(SackReceiver) : 0);
+  take("sack", L.ack_sack, s.sack_states ? (size_t)s.ack_cap * sizeof(SackBlocks) : 0);
   take("senders", L.snd, F * sizeof(TcpSender));
   take("receivers", L.rcv, F * sizeof(TcpReceiver));
   take("receiver_bitmaps", L.rxbits, F * kRxWords * sizeof(uint32_t));
@@ -243,6 +249,9 @@ enum StateArrayUse { kHot, kRare };
   X(xfers, Transfer, xfers, kRare)          /* [f] */                                             \
   X(websess, WebSession, websess, kRare)    /* [session]: every kGenWeb generator's */            \
   X(sxs, SenderExt, sx, kRare)              /* [f]: senders' rarely used state */                 \
+  X(sack_snds, SackSender, sack_snd, kRare) /* [f]: SACK senders (sack_states) */                 \
+  X(sack_rcvs, SackReceiver, sack_rcv, kRare) /* [f]: SACK sinks */                               \
+  X(ack_sacks, SackBlocks, ack_sack, kRare) /* [ack_cap]: each ACK in flight's SACK blocks */     \
   /* [l*ring_link + class_off[c] + i] (BatchShape): class c on link l; ClassQueue::ring_off       \
      holds that start */                                                                          \
   X(qring, Packet, qring, kHot)                                                                   \
@@ -522,7 +531,8 @@ struct Replica {
   // loop delay, which is at least the lookahead, so beyond anything the flow side has done.
   // Entries are taken in due order per flow but not across flows: the pool reclaims from its
   // oldest entry on, so it must hold every ACK generated within the longest loop delay.
-  DS_HD inline void push_ack(int f, int32_t ackno, uint32_t now) const {
+  // Returns the entry's index (-1: the pool overflowed), where a SACK sink puts its blocks.
+  DS_HD inline int32_t push_ack(int f, int32_t ackno, uint32_t now) const {
     const uint32_t mask = (uint32_t)shape().ack_cap - 1u;
     ReplicaHdr* h = hdr();
     Ack* pool = acks();
@@ -533,7 +543,7 @@ struct Replica {
       while (h->ack_head != h->ack_tail && pool[h->ack_head & mask].consumed) h->ack_head += 1;
       if (DS_UNLIKELY(h->ack_tail - h->ack_head > mask)) {
         flag(kOvfAckRing);
-        return;
+        return -1;
       }
     }
     const int32_t k = (int32_t)(h->ack_tail & mask);
@@ -548,11 +558,12 @@ struct Replica {
     if (s.ack_first >= 0) {
       pool[s.ack_last].next = k;
       s.ack_last = k;
-      return;
+      return k;
     }
     s.ack_first = s.ack_last = k;
     MinTree t = tree();
     if (a.due < t.key[f]) t.set(f, a.due, lane_root(f));
+    return k;
   }
 
   DS_HD DS_INLINE void set_delack(int f, uint32_t due) const {

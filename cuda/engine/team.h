@@ -84,12 +84,18 @@ DS_HD inline void init_replica(Replica DS_REF x) {
     h.f_tcp_tag = ft.tcp_tag;
     h.f_colour = ft.colour;
     h.f_hooks = ft.hooks;
+    h.f_sack = ft.sack;
     for (int j = 0; j < kMaxTraced; ++j) h.trace_next[j] = 0;
     if (((h.f_traffic | h.f_app) && !x.shape().flow_ext) || (h.f_aqm && !x.shape().aqm_states) ||
-        (ft.balancing && !x.shape().conn_meters)) {
+        (ft.balancing && !x.shape().conn_meters) || (h.f_sack && !x.shape().sack_states)) {
       x.flag(kOvfShape);  // the host raises; touch no state the block lacks (the Balancing
-      h.f_traffic = h.f_app = h.f_aqm = 0;  // Marker checks conn_meters itself)
+      h.f_traffic = h.f_app = h.f_aqm = h.f_sack = 0;  // Marker checks conn_meters itself)
     }
+    if (DS_FEAT(h.f_sack))
+      for (int f = 0; f < nf; ++f) {
+        sack_sender_init(x.sack_snds()[f]);
+        sack_receiver_init(x.sack_rcvs()[f]);
+      }
 #if DS_SLIM_BUILD
     if (ft.any()) x.flag(kOvfShape);  // the host chose the slim kernel for a replica it cannot run
 #endif

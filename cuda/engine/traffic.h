@@ -126,6 +126,7 @@ DS_HD inline void transfer_switch(Replica DS_REF x, const Packet& p) {
     x.set_delack(f, kNeverSlot);
   }
   for (int w = 0; w < kRxWords; ++w) x.rxbits(f)[w] = 0;
+  if (DS_FEAT(x.hdr()->f_sack)) sack_receiver_init(x.sack_rcvs()[f]);  // a new SACK sink too
   queue_counters(x, f, t.base);
 }
 
@@ -228,6 +229,7 @@ DS_HD inline void transfer_start(Replica DS_REF x, int f, TcpSender& s) {
   const uint32_t at = e.pend_at;
   x.nic_fifo(f, s).clear();  // what the last connection left at the access link is dropped
   sender_init(x, f, s);
+  if (DS_FEAT(x.hdr()->f_sack)) sack_sender_init(x.sack_snds()[f]);  // a new scoreboard too
   s.curseq = size + syn_seqs(x, x.iF(f));
   s.start_due = at;
   pick_path(x, f, s, size, at);  // the edge classifier sees the transfer's drawn size

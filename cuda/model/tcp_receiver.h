@@ -9,6 +9,7 @@
 
 #include "../batch.h"
 #include "../core/hd.h"
+#include "tcp_sack.h"
 #include "tcp_sender.h"  // FlowInputs: the flow's inputs, kept in its sender
 
 namespace ds {
@@ -49,6 +50,19 @@ DS_HD inline int32_t rx_accept(TcpReceiver& r, uint32_t* bits, int32_t seq) {
   return r.rcv_next - before;
 }
 
+// A SACK sink's ACK for segment `seq` (model/tcp_sack.h): its blocks written in place beside
+// pool entry `a` (no local copy: on the GPU a block array indexed at run time lives in local
+// memory). When the pool overflowed (a < 0, reported: the host raises) entry 0 takes them, so
+// that the sink's stack still moves as it would.
+template <class X>
+DS_HD DS_SACK_CALL void sack_sink_ack(X DS_REF x, int f, int32_t seq, int32_t a) {
+  const uint32_t* bits = x.rxbits(f);
+  const int32_t next = x.rcv(f).rcv_next;
+  sack_sink_blocks(x.sack_rcvs()[f], seq, next,
+                   [&](int32_t i) { return i < next || rx_bit(bits, i); },
+                   x.ack_sacks()[a >= 0 ? a : 0]);
+}
+
 // Inlined on the host (DS_FLATTEN): with the queue side's slot inlined in its loop
 // (engine/queue_side.h, queue_slots), g++ made this a call per delivered segment.
 template <class X>
@@ -84,7 +98,8 @@ DS_HD DS_FLATTEN void receive_segment(X DS_REF x, int f, int32_t seq, uint32_t n
     r.delack_due = 0xFFFFFFFFu;
     x.set_delack(f, 0xFFFFFFFFu);
   }
-  x.push_ack(f, r.rcv_next - 1, now);
+  const int32_t a = x.push_ack(f, r.rcv_next - 1, now);
+  if (DS_FEAT(x.hdr()->f_sack) && flow.variant == kSack) sack_sink_ack(x, f, seq, a);
 }
 
 }  // namespace ds

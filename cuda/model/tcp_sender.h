@@ -250,6 +250,12 @@ DS_HD DS_RARE int32_t syn_sent(X DS_REF x, size_t i, TcpSender& s, double start)
   return hdr;
 }
 
+struct SackSender;  // model/tcp_sack.h
+DS_HD DS_INLINE bool sack_in_recovery(const SackSender& k);
+template <class X>
+DS_HD DS_SACK_CALL void sack_send_much(X DS_REF x, int f, TcpSender& s, SackSender& k, uint32_t now,
+                                  bool force);
+
 // TcpAgent::send_much(): new segments while the window allows; then the access link sends
 // what it can this slot. With a send jitter (ns-2 overhead_ > 0), a send the window allows
 // is not made at once: ns-2 arms its delayed-send timer for U(0, overhead_) and, when it
@@ -261,7 +267,13 @@ template <class X>
 DS_HD inline void send_much(X DS_REF x, int f, TcpSender& s, uint32_t now, bool force) {
   if (s.start_due != kNeverSlot) return;
   const size_t i = x.iF(f);
-  if (!s.finished) {
+  if (DS_FEAT(x.hdr()->f_sack) && s.flow.variant == kSack) {
+    // SACK sends after each ACK itself (sack_recv_ack); here what a timeout, the delayed send
+    // or a start opens. Outside fast recovery ns-2 sends nothing on a duplicate ACK.
+    SackSender& k = x.sack_snds()[f];
+    if (!s.finished && (force || s.dupacks == 0 || sack_in_recovery(k)))
+      sack_send_much(x, f, s, k, now, force);
+  } else if (!s.finished) {
     const int32_t wnd = s.flow.max_window;
     const double jitter = s.flow.send_jitter_slots;
     if (jitter > 0.0 && !force && s.delsnd_due == kNeverSlot &&

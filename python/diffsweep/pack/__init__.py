@@ -416,6 +416,8 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1,
                                if u.scalars["n_markers"])),
         "aqm_states": int(any(np.any(u.links.rows["class_aqm"] != lay.enums["aqm"]["droptail"])
                               for u in uniq)),
+        "sack_states": int(any(np.any(u.flows.rows["flow_variant"] ==
+                                      lay.enums["tcp_variant"]["sack"]) for u in uniq)),
     })
     if nic_pool == "compact":
         # a replica whose compact pool runs out is rerun with full pools (engine.simulate):

@@ -33,7 +33,7 @@ MAX_ACCESS_BUFFER_PKTS = INT32_MAX  # TcpFlow.access_buffer_pkts (int32 flow_acc
 MAX_QUEUE_LIMIT = 2**30 - 2
 MAX_SLOTS = 0xFFFFFFFD  # cuda/batch.h kMaxSlots: the slot clock is 32-bit (kNever = 0xFFFFFFFF)
 
-VARIANTS = ("reno", "newreno")
+VARIANTS = ("reno", "newreno", "sack")
 SPLITS = ("none", "random", "size", "lifetime")  # TcpFlow.split: the edge classifier
 SCHEDULERS = ("priority", "wrr", "cbq")
 TIE_BREAKS = ("random", "index")

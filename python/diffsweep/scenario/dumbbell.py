@@ -197,7 +197,7 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
 
     TCP (every flow; ``tcp``, ``delayed_ack`` and the RTT may differ per flow):
 
-    - ``n_flows=1``; ``tcp="newreno"``: "reno" or "newreno", or a list of n_flows of them
+    - ``n_flows=1``; ``tcp="newreno"``: "reno", "newreno" or "sack", or a list of n_flows of them
       (ns-2 has no default agent: its base Agent/TCP is Tahoe, which the engine lacks).
     - ``segment_bytes=1000`` [Agent/TCP packetSize_ 1000], ``header_bytes=40``
       [tcpip_base_hdr_size_ 40]: 1040 B on the wire.
@@ -300,7 +300,7 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     spread = min(spread, duration / 2.0)
 
     rtts = _rtts(n, rtt_ms, rtt_min_ms, rtt_max_ms, 2.0 * delay)
-    variants = _per_flow("tcp", tcp, n, _variant, "'reno' or 'newreno'")
+    variants = _per_flow("tcp", tcp, n, _variant, "'reno', 'newreno' or 'sack'")
     dacks = _per_flow("delayed_ack", delayed_ack, n, _bool_of, "true or false")
     flags = {k: _flag(k, v) for k, v in (("limited_transmit", limited_transmit),
                                          ("reno_bugfix", reno_bugfix), ("syn", syn),
