@@ -40,8 +40,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def family(paper: str, quick: bool):
+    """Every replica of the paper's family (sweeps/<paper>/*.toml); with ``quick``, of the
+    sweeps ``reproduce --quick`` runs (not those of its full-only families)."""
+    from diffsweep import papers
+
     scs, seeds = [], []
+    quick_sweeps = {sw for fam in papers.get(paper.replace("_", "-")).families
+                    if not fam.full_only for sw in fam.sweeps}
     for path in sorted(glob.glob(str(ROOT / "sweeps" / paper / "*.toml"))):
+        if quick and Path(path).stem not in quick_sweeps:
+            continue
         grid = load_sweep(path, quick=quick).make_grid(max_points=None)
         for p in range(grid.n_points):
             for s in grid.seeds:
