@@ -48,7 +48,7 @@ DS_HD inline void flow_events(Replica DS_REF x, int f, uint32_t now) {
   const bool delayed_send = s.delsnd_due <= now;  // send jitter: the held send is due
   if (delayed_send) s.delsnd_due = kNeverSlot;
   // SACK senders (model/tcp_sack.h) have their own timeout and ACK processing, behind f_sack
-  const bool sack = DS_FEAT(fh.f_sack) && s.flow.variant == kSack;
+  const bool sack = s.flow.variant == kSack && DS_FEAT(fh.f_sack);
   if (s.rto_due <= now) {
     if (sack)
       sack_rto_fire(x, f, s, x.sack_snds()[f], now);

@@ -559,7 +559,7 @@ DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInput
     x.rxtree().set(f, kNeverSlot);
     const int32_t a = x.push_ack(f, x.rcv(f).rcv_next - 1, now);
     // the held segment was in order: its ACK carries what the SACK sink's stack still holds
-    if (DS_FEAT(x.hdr()->f_sack) && x.snd(f).flow.variant == kSack)
+    if (x.snd(f).flow.variant == kSack && DS_FEAT(x.hdr()->f_sack))
       sack_sink_ack(x, f, x.rcv(f).rcv_next - 1, a);
   }
   DS_TRACE_AT(x, kTrStage, now);

@@ -99,7 +99,7 @@ DS_HD DS_FLATTEN void receive_segment(X DS_REF x, int f, int32_t seq, uint32_t n
     x.set_delack(f, 0xFFFFFFFFu);
   }
   const int32_t a = x.push_ack(f, r.rcv_next - 1, now);
-  if (DS_FEAT(x.hdr()->f_sack) && flow.variant == kSack) sack_sink_ack(x, f, seq, a);
+  if (flow.variant == kSack && DS_FEAT(x.hdr()->f_sack)) sack_sink_ack(x, f, seq, a);
 }
 
 }  // namespace ds

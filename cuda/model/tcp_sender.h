@@ -267,7 +267,7 @@ template <class X>
 DS_HD inline void send_much(X DS_REF x, int f, TcpSender& s, uint32_t now, bool force) {
   if (s.start_due != kNeverSlot) return;
   const size_t i = x.iF(f);
-  if (DS_FEAT(x.hdr()->f_sack) && s.flow.variant == kSack) {
+  if (s.flow.variant == kSack && DS_FEAT(x.hdr()->f_sack)) {
     // SACK sends after each ACK itself (sack_recv_ack); here what a timeout, the delayed send
     // or a start opens. Outside fast recovery ns-2 sends nothing on a duplicate ACK.
     SackSender& k = x.sack_snds()[f];
