@@ -270,6 +270,7 @@ CATALOGUE: list[Bad] = [
     T("lj-best-effort-negative", LJ, "[fixed]; n_best_effort = -1", r"fixed\.n_best_effort: -1 " + NOT + r"an integer >= 0\)", builder="lee_jeong"),
     T("lj-access-delays-empty", LJ, "[fixed]; access_delays_ms = []", r"fixed\.access_delays_ms: \(\) " + NOT + r"a non-empty sequence of delays", builder="lee_jeong"),
     T("lj-access-delay-negative", LJ, "[fixed]; access_delays_ms = [10, -1]", r"access_delays_ms\[1\]: -1\.0 " + NOT + r"a number >= 0\)", builder="lee_jeong"),
+    T("lj-tcp-unknown", LJ, '[fixed]; tcp = "vegas"', r"fixed\.tcp: 'vegas' " + NOT + r"one of 'reno', 'newreno', 'sack'\)", builder="lee_jeong"),
     T("lj-be-delay-negative", LJ, "[fixed]; be_delay_ms = -1", r"fixed\.be_delay_ms: -1\.0 " + NOT + r"a number >= 0\)", builder="lee_jeong"),
     T("lj-w-hi-below-w-lo", LJ, '[fixed]; method = "bmarker"; w_lo = 2.0; w_hi = 1.0', r"fixed\.w_hi: 1\.0 " + NOT + r"a number > w_lo \(2\.0\)\)", builder="lee_jeong"),
     T("lj-p-max-zero", LJ, '[fixed]; method = "bmarker"; p_max = 0', r"fixed\.p_max: 0\.0 " + NOT + r"a number in \(0, 1\]\)", builder="lee_jeong"),

@@ -3,6 +3,7 @@ is fairer than the Marker, the tables' Jain index, the paper-consistency computa
 ``diffsweep reproduce lee-jeong`` of one family through the CLI on a shrunk sweep."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -63,6 +64,19 @@ def test_builder_values():
     assert bm.params["method"] == "bmarker" and bm.params["udp"] is True
 
 
+def test_builder_tcp_variant():
+    """``tcp`` (issue 44's SACK side by side, benchmarks/ns2/lee_jeong/run_sack.sh): every TCP
+    connection, aggregated and best effort, takes the variant; the default stays Reno, and
+    nothing else of the scenario changes."""
+    reno, sack = lee_jeong(seed=2), lee_jeong(seed=2, tcp="sack")
+    assert {f.variant for f in reno.flows} == {"reno"}
+    assert [f.variant for f in sack.flows] == ["sack"] * 17
+    assert lee_jeong(seed=2, tcp="reno") == reno
+    assert sack.flows[0] != reno.flows[0]
+    assert [replace(f, variant="reno") for f in sack.flows] == list(reno.flows)
+    assert (sack.links, sack.markers, sack.params) == (reno.links, reno.markers, reno.params)
+
+
 @pytest.mark.parametrize("kw, name", [
     ({"method": "tsw"}, "method"), ({"cir_mbps": -1.0}, "cir_mbps"),
     ({"cir_mbps": 12.0}, "cir_mbps"), ({"bucket_pkts": 0}, "bucket_pkts"),
@@ -70,7 +84,7 @@ def test_builder_values():
     ({"method": "bmarker", "p_max": 2.0}, "p_max"), ({"buffer_pkts": 0}, "buffer_pkts"),
     ({"max_window_pkts": 0}, "max_window_pkts"), ({"access_delays_ms": [1, -2]},
                                                    r"access_delays_ms\[1\]"),
-    ({"rtt_spread": -0.5}, "rtt_spread"),
+    ({"rtt_spread": -0.5}, "rtt_spread"), ({"tcp": "vegas"}, "tcp"),
 ])
 def test_bad_parameters_name_the_parameter(kw, name):
     with pytest.raises(ConfigError, match=rf"^{name}: "):

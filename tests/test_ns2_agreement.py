@@ -46,18 +46,19 @@ def test_structure(generated, agreement):
     assert f"`{agreement.COMMAND}`" in text.splitlines()[2]
     assert "not compared" not in text, "a recorded CSV is missing"
     titles = ["Kaur & Vin", "Kaur & Vin under TCP SACK", "Habib, Bhargava & Fahmy", "Lee & Jeong",
-              "Rossi, Casetti & Mellia", "Matta & Guo", "The standard dumbbell"]
+              "Lee & Jeong under TCP SACK", "Rossi, Casetti & Mellia", "Matta & Guo",
+              "The standard dumbbell"]
     for t in titles:
         assert any(line.startswith(f"## {t}") for line in text.splitlines()), t
     summary = [line for line in text.splitlines() if line.startswith("- **")]
-    assert len(summary) == 7
+    assert len(summary) == 8
     for line in summary:
         assert "primary cells; within 5%:" in line and "95% intervals overlap:" in line
         assert "within 10% or overlapping:" in line
     assert "## Largest gaps" in text and "(ns2-gaps.md)" in text
     papers = {c["paper"] for c in cells}
-    assert papers == {"kaur-vin", "kaur-vin-sack", "habib", "lee-jeong", "rossi", "matta-guo",
-                      "dumbbell"}
+    assert papers == {"kaur-vin", "kaur-vin-sack", "habib", "lee-jeong", "lee-jeong-sack", "rossi",
+                      "matta-guo", "dumbbell"}
     for c in cells:
         assert c["overlap"] in ("True", "False")
         assert int(c["n_ours"]) >= 5 and int(c["n_ns2"]) >= 5, (c["paper"], c["cell"])
@@ -142,6 +143,40 @@ def test_hand_computed_sack_cell(generated):
     assert sum(c["paper"] == "kaur-vin-sack" and c["primary"] == "True" for c in cells) == 22
 
 
+def test_hand_computed_lee_jeong_sack_cell(generated):
+    """Lee & Jeong under SACK (issue 44, the second paper's cell), (7 Mb/s, 70) without UDP,
+    Jain over S1..S7: diffsweep's SACK runs (random order) against ns-2.35's Agent/TCP/Sack1
+    runs with tcpcfg ns, 10 seeds each, from the two CSVs by hand; the tcpcfg nsov runs are the
+    cell's variant row, not a primary one; and the paper's 3 primary cells (Jain, total, best
+    effort)."""
+    _, cells = generated
+    with open(NS2 / "lee_jeong" / "results_diffsweep_lee_jeong_sack.csv", newline="") as f:
+        ours = [float(r["jain"]) for r in csv.DictReader(f)
+                if r["tcp"] == "sack" and r["tie_break"] == "random"
+                and float(r["cir_mbps"]) == 7.0 and r["bucket_pkts"] == "70"
+                and r["udp"] == "False"]
+    with open(NS2 / "lee_jeong" / "results_ns2_lee_jeong_sack_runs.csv", newline="") as f:
+        runs = list(csv.DictReader(f))
+    ns2, ns2ov = ([float(r["jain_agg"]) for r in runs
+                   if r["tcpcfg"] == cfg and r["variant"] == "noudp"
+                   and float(r["cir_mbps"]) == 7.0 and r["cbs_pkts"] == "70"]
+                  for cfg in ("ns", "nsov"))
+    assert len(ours) == len(ns2) == len(ns2ov) == 10
+    for ref, label, primary in ((ns2, "(7 Mb/s, 70), no UDP", "True"),
+                                (ns2ov, "(7 Mb/s, 70), no UDP [ns-2 overhead_ 10 us]", "False")):
+        (mo, ho), (mn, hn) = _mean_ci(ours), _mean_ci(ref)
+        (r,) = [c for c in cells if c["paper"] == "lee-jeong-sack"
+                and c["metric"] == "Jain S1..S7" and c["cell"] == label]
+        assert float(r["ours"]) == pytest.approx(mo, rel=1e-5)
+        assert float(r["ns2"]) == pytest.approx(mn, rel=1e-5)
+        assert float(r["ours_ci"]) == pytest.approx(ho, rel=1e-4)
+        assert float(r["ns2_ci"]) == pytest.approx(hn, rel=1e-4)
+        assert float(r["rel_diff"]) == pytest.approx((mo - mn) / abs(mn), rel=1e-4)
+        assert r["overlap"] == str(mo - ho <= mn + hn and mn - hn <= mo + ho)
+        assert r["primary"] == primary
+    assert sum(c["paper"] == "lee-jeong-sack" and c["primary"] == "True" for c in cells) == 3
+
+
 def test_hand_computed_in_markdown(generated):
     """The same cell's line in the Markdown: its relative difference, bold when over 10%, and
     its overlap flag."""
@@ -161,9 +196,11 @@ def test_missing_files_are_named(agreement, tmp_path):
     out = tmp_path / "a.md"
     assert agreement.main(["--out", str(out), "--root", str(tmp_path)]) == 0
     text = out.read_text()
-    assert text.count("- not compared:") == 7
+    assert text.count("- not compared:") == 8
     assert "results_ns2_k2_extra.csv is missing: run benchmarks/ns2/run.sh extra" in text
     assert "results_ns2_k2_sack.csv is missing: run benchmarks/ns2/run_sack.sh" in text
+    assert ("results_ns2_lee_jeong_sack_runs.csv is missing: run "
+            "benchmarks/ns2/lee_jeong/run_sack.sh") in text
 
 
 def test_hand_computed_dumbbell_cell(generated):

@@ -259,6 +259,36 @@ def load_lee_jeong(d: Path) -> Paper:
     return p
 
 
+def load_lee_jeong_sack(d: Path) -> Paper:
+    p = Paper("lee-jeong-sack", "Lee & Jeong under TCP SACK (ns-2.35 Agent/TCP/Sack1), one cell",
+              "Issue 44, a second paper's cell under SACK: lee_jeong/run_sack.sh runs "
+              "lee_jeong_m1.tcl with LJ_TCP=sack (Agent/TCP/Sack1 senders and "
+              "Agent/TCPSink/Sack1 sinks, maxSackBlocks_ 3, for all 17 TCP connections) in the "
+              "cell (7 Mb/s, 70) without UDP, tcpcfg ns (bugFix_ 1, singledup_ 1), 10 seeds, "
+              "60 s measured whole, beside the builder with `tcp = \"sack\"` and its default "
+              "random order of same-slot arrivals (diffsweep_lee_jeong.py --sack). Variant "
+              "rows [ns-2 overhead_ 10 us]: ns-2.35 with tcpcfg nsov, every send delayed U(0, "
+              "10 us), which puts simultaneous arrivals at the edge in a random order too, as "
+              "for Reno (ns2-gaps.md, section 3).")
+    n = p.read(d, "lee_jeong/results_ns2_lee_jeong_sack_runs.csv",
+               "benchmarks/ns2/lee_jeong/run_sack.sh")
+    o = p.read(d, "lee_jeong/results_diffsweep_lee_jeong_sack.csv",
+               "benchmarks/ns2/lee_jeong/diffsweep_lee_jeong.py --sack")
+    for (cfg, cir, bucket, variant), g in n.groupby(["tcpcfg", "cir_mbps", "cbs_pkts", "variant"],
+                                                    sort=True):
+        udp, primary = variant == "udp", cfg == "ns"
+        tag = {"ns": "", "nsov": " [ns-2 overhead_ 10 us]"}.get(cfg, f" [ns-2 tcpcfg {cfg}]")
+        go = o[np.isclose(o["cir_mbps"], cir) & (o["bucket_pkts"] == bucket)
+               & (o["udp"].astype(str) == str(udp))]
+        for metric, co, cn in (("Jain S1..S7", "jain", "jain_agg"),
+                               ("total S1..S7 Mb/s", "total_mbps", "agg_total_mbps"),
+                               ("best effort Mb/s", "be_mbps", "be_total_mbps")):
+            p.cells.append(Cell(p.key, metric,
+                                f"({cir:g} Mb/s, {bucket}), {'UDP' if udp else 'no UDP'}{tag}",
+                                go[co].to_numpy(), g[cn].to_numpy(), primary))
+    return p
+
+
 # ----------------------------------------------------------------------------------------------
 # Rossi et al.: HTTP only
 
@@ -383,7 +413,8 @@ def load_dumbbell(d: Path) -> Paper:
     return p
 
 
-LOADERS = [load_kaur_vin, load_kaur_vin_sack, load_habib, load_lee_jeong, load_rossi, load_matta_guo, load_dumbbell]
+LOADERS = [load_kaur_vin, load_kaur_vin_sack, load_habib, load_lee_jeong, load_lee_jeong_sack,
+           load_rossi, load_matta_guo, load_dumbbell]
 
 
 # ----------------------------------------------------------------------------------------------

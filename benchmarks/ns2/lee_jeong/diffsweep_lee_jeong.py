@@ -10,10 +10,15 @@ TCP configuration "ns") and writes:
                                     differences over 10% are marked
 
     python benchmarks/ns2/lee_jeong/diffsweep_lee_jeong.py [--seeds 10]
+
+With ``--sack`` (issue 44): only the SACK cell that run_sack.sh ran in ns-2.35 (CIR 7 Mb/s,
+bucket 70 packets, no UDP, every TCP connection ``tcp = "sack"``, random order), written to
+``results_diffsweep_lee_jeong_sack.csv`` (read by ../agreement.py); nothing else is rewritten.
 """
 from __future__ import annotations
 
 import argparse
+import time
 from pathlib import Path
 
 import numpy as np
@@ -43,13 +48,13 @@ def with_cells(res, cell: pd.DataFrame):
     return res
 
 
-def run_cells(seeds: int, tie: str) -> pd.DataFrame:
+def run_cells(seeds: int, tie: str, cells=CELLS, udps=(False, True), tcp="reno") -> pd.DataFrame:
     scs, keys = [], []
-    for cir, bucket in CELLS:
-        for udp in (False, True):
+    for cir, bucket in cells:
+        for udp in udps:
             for s in range(1, seeds + 1):
                 scs.append(lee_jeong(cir_mbps=cir, bucket_pkts=bucket, method="marker", udp=udp,
-                                     tie_break=tie, seed=s))
+                                     tie_break=tie, tcp=tcp, seed=s))
                 keys.append((cir, bucket, udp, s))
     res = simulate(scs, [k[3] for k in keys], backend="cpu")
     ps = tables.per_seed(with_cells(res, pd.DataFrame(keys, columns=["cir_mbps", "bucket_pkts",
@@ -69,7 +74,18 @@ def mean_ci(x) -> tuple[float, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=10)
+    ap.add_argument("--sack", action="store_true",
+                    help="only the SACK cell of run_sack.sh -> results_diffsweep_lee_jeong_sack.csv")
     a = ap.parse_args()
+    if a.sack:
+        t0 = time.time()
+        ours = run_cells(a.seeds, "random", cells=[(7.0, 70)], udps=(False,), tcp="sack")
+        ours.insert(0, "tcp", "sack")
+        ours.to_csv(HERE / "results_diffsweep_lee_jeong_sack.csv", index=False,
+                    float_format="%.6g")
+        print(f"wrote results_diffsweep_lee_jeong_sack.csv ({len(ours)} runs): "
+              f"{time.time() - t0:.1f} s wall on the CPU backend")
+        return
     ours = pd.concat([run_cells(a.seeds, tie) for tie in ("random", "index")], ignore_index=True)
     ours.to_csv(HERE / "results_diffsweep_lee_jeong.csv", index=False, float_format="%.6g")
     ns2 = pd.read_csv(HERE / "results_ns2_lee_jeong_runs.csv")

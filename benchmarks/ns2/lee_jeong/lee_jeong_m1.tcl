@@ -66,6 +66,7 @@
 # Traffic:
 #  * TCP: Agent/TCP/Reno, packetSize_ 960 (+40 B TCP/IP header = 1000 B on the wire, the
 #    paper's 1000-B packets), window_ 110, Agent/TCPSink (one ACK per data packet), backlogged
+#    (LJ_TCP=sack: Agent/TCP/Sack1 with Agent/TCPSink/Sack1, run_sack.sh)
 #    Application/FTP. Start times U(0, 1) s from `startrng`, so runs differ.
 #  * UDP (variant udp=1): two Agent/UDP + Application/Traffic/CBR, 1000-B packets, 10 Mb/s
 #    while on, switched on for 20 ms and off for 20 ms (period 0.04 s, a deterministic square
@@ -195,8 +196,20 @@ $qC configQ 0 1 30 50 0.04
 $qC configQ 0 2 20 40 0.1
 
 # ---------------------------------------------------------------- TCP
+# TCP variant: LJ_TCP=sack in the environment runs Agent/TCP/Sack1 with the SACK sink
+# Agent/TCPSink/Sack1 (ns-2.35 defaults: maxSackBlocks_ 3) instead of Reno, for every TCP
+# connection (S1..S17) (run_sack.sh, issue 44); tcpcfg applies to either.
+if {[info exists ::env(LJ_TCP)] && $::env(LJ_TCP) == "sack"} {
+    set TCPAGENT Agent/TCP/Sack1
+    set SINKAGENT Agent/TCPSink/Sack1
+} elseif {[info exists ::env(LJ_TCP)] && $::env(LJ_TCP) != "reno"} {
+    puts stderr "LJ_TCP must be reno or sack"; exit 1
+} else {
+    set TCPAGENT Agent/TCP/Reno
+    set SINKAGENT Agent/TCPSink
+}
 for {set i 0} {$i < $NT} {incr i} {
-    set tcp($i) [new Agent/TCP/Reno]
+    set tcp($i) [new $TCPAGENT]
     $tcp($i) set packetSize_ $TCPPAY
     $tcp($i) set window_ $WIN
     $tcp($i) set fid_ [expr {$i + 1}]
@@ -211,7 +224,7 @@ for {set i 0} {$i < $NT} {incr i} {
     } elseif {$tcpcfg != "ns"} {
         puts stderr "tcpcfg must be ns, ds or nsov"; exit 1
     }
-    set sink($i) [new Agent/TCPSink]
+    set sink($i) [new $SINKAGENT]
     $ns attach-agent $S($i) $tcp($i)
     $ns attach-agent $dst($i) $sink($i)
     $ns connect $tcp($i) $sink($i)
@@ -360,6 +373,6 @@ set dl {}
 foreach v {tcpTick_ minrto_ maxrto_ windowInit_ bugFix_ singledup_ maxburst_ window_ packetSize_ tcpip_base_hdr_size_ overhead_} {
     lappend dl "$v=[$tcp(0) set $v]"
 }
-puts stderr "ns-[ns-version] lee_jeong_m1 udp=$udpon cir=$CIR cbs=$CBS seed=$seed tcpcfg=$tcpcfg buf=$BUF :: [join $dl { }]"
+puts stderr "ns-[ns-version] lee_jeong_m1 agent=$TCPAGENT sink=$SINKAGENT udp=$udpon cir=$CIR cbs=$CBS seed=$seed tcpcfg=$tcpcfg buf=$BUF :: [join $dl { }]"
 if {[info exists ::env(LJ_PRINTPOLICY)]} { $qE printPolicyTable; $qE printPolicerTable }
 $ns run

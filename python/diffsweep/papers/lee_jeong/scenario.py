@@ -47,7 +47,7 @@ def lee_jeong(cir_mbps=7.0, bucket_pkts=70, method="marker", udp=False, duration
               header_bytes=40, max_window_pkts=110, reno_bugfix=True, limited_transmit=True,
               udp_peak_bps=10e6, rtt_spread=1.0,
               udp_t_on_ms=20.0, udp_t_off_ms=20.0, n_udp=2, tie_break="random",
-              seed=0) -> Scenario:
+              tcp="reno", seed=0) -> Scenario:
     """Lee & Jeong, "Improvement of fairness between assured service TCP users in a
     differentiated service network" (the Balancing Marker), Sec. 4 and Table 3.
 
@@ -83,7 +83,9 @@ def lee_jeong(cir_mbps=7.0, bucket_pkts=70, method="marker", udp=False, duration
       ``w_hi``, linear between (the paper's curve is in a lost figure: 1.0, 2.0, 1.0 are
       ours); AR_x measured over ``window_s``, a connection silent ``active_s`` is inactive.
 
-    TCP: Reno, ``segment_bytes=960`` + ``header_bytes=40`` = 1000 B on the wire (the paper's
+    TCP: Reno (``tcp="reno"``, or ``"newreno"``; ``tcp="sack"`` makes every TCP connection, aggregated and best
+    effort, ns-2.35's Sack1 with its SACK sink, as ``benchmarks/ns2/lee_jeong/run_sack.sh``
+    runs it: issue 44's side by side of SACK in a second paper), ``segment_bytes=960`` + ``header_bytes=40`` = 1000 B on the wire (the paper's
     packet size, as the ns-2 scripts), ``max_window_pkts=110``, ns-2.35 timer defaults (tick
     10 ms, min RTO 200 ms, initial window 2, ``reno_bugfix=True`` as ns-2.35's ``bugFix_``),
     one ACK per packet, backlogged. Start times uniform in [0, 1) s drawn from the seed
@@ -145,13 +147,13 @@ def lee_jeong(cir_mbps=7.0, bucket_pkts=70, method="marker", udp=False, duration
                                         red_mean_pkt_bytes=1000),))
 
     starts = start_times(seed, n_agg + n_best_effort)
-    renames = {"TcpFlow.segment_bytes": "segment_bytes", "TcpFlow.header_bytes": "header_bytes",
+    renames = {"TcpFlow.variant": "tcp", "TcpFlow.segment_bytes": "segment_bytes", "TcpFlow.header_bytes": "header_bytes",
                "TcpFlow.max_window_pkts": "max_window_pkts",
                "TcpFlow.reno_bugfix": "reno_bugfix", "TcpFlow.access_rate_bps": "access_rate_bps",
                "TcpFlow.limited_transmit": "limited_transmit"}
     flows = []
     with renamed_errors(renames):
-        common = dict(route=(0,), cls="be", variant="reno", segment_bytes=segment_bytes,
+        common = dict(route=(0,), cls="be", variant=tcp, segment_bytes=segment_bytes,
                       header_bytes=header_bytes, max_window_pkts=max_window_pkts,
                       access_rate_bps=access_rate_bps, reno_bugfix=reno_bugfix,
                       limited_transmit=limited_transmit, egress_delay_ms=1.0,
