@@ -152,9 +152,16 @@ def load_kaur_vin(d: Path) -> Paper:
     k5n = k5n[(k5n["tcpcfg"] == "ds") & (k5n["efcorr"] == 1) & (k5n["start_s"] == 0)
               & (k5n["n_flows"] == 64) & np.isclose(k5n["ton_ms"], 1.0)]
     k5d = p.read(d, "results_diffsweep_k5.csv", "benchmarks/ns2/diffsweep_k5.py")
+    _k5_cells(p, k5d, k5n, [("random", 0.0, 0.0, True), ("index", 1e-4, 1e-4, True),
+                            ("index", 0.0, 0.0, False), ("index", 1e-3, 1e-4, False)])
+    return p
+
+
+def _k5_cells(p: Paper, k5d, k5n, pairs) -> None:
+    """The 64-flow cells (M, Jain, U) of each network and (diffsweep order, send jitter,
+    ns-2 overhead_, primary) pair; diffsweep's U converted to ns-2's (x 576/536, / 0.7 with
+    EF)."""
     k5d = k5d.assign(U_wire=k5d["U"] * 576 / 536 / np.where(k5d["network"] == "TCP+EF", 0.7, 1.0))
-    pairs = [("random", 0.0, 0.0, True), ("index", 1e-4, 1e-4, True),
-             ("index", 0.0, 0.0, False), ("index", 1e-3, 1e-4, False)]
     for net_d, net_n in (("TCP-only", "none"), ("TCP+EF", "ef")):
         for tie, jit, ovh, primary in pairs:
             o = k5d[(k5d["network"] == net_d) & (k5d["tie_break"] == tie)
@@ -166,7 +173,6 @@ def load_kaur_vin(d: Path) -> Paper:
             for metric, co, cn in (("M", "M", "M"), ("Jain", "jain", "jain"), ("U", "U_wire", "U")):
                 p.cells.append(Cell(p.key, f"K5 {metric}", label, o[co].to_numpy(),
                                     n[cn].to_numpy(), primary))
-    return p
 
 
 def load_kaur_vin_sack(d: Path) -> Paper:
@@ -190,18 +196,7 @@ def load_kaur_vin_sack(d: Path) -> Paper:
                                 en[col_n].to_numpy()))
     k5n = p.read(d, "results_ns2_k5_sack.csv", "benchmarks/ns2/run_sack.sh")
     k5d = p.read(d, "results_diffsweep_k5_sack.csv", "benchmarks/ns2/diffsweep_sack.py")
-    k5d = k5d.assign(U_wire=k5d["U"] * 576 / 536 / np.where(k5d["network"] == "TCP+EF", 0.7, 1.0))
-    for net_d, net_n in (("TCP-only", "none"), ("TCP+EF", "ef")):
-        for tie, jit, ovh in (("random", 0.0, 0.0), ("index", 1e-4, 1e-4)):
-            o = k5d[(k5d["network"] == net_d) & (k5d["tie_break"] == tie)
-                    & np.isclose(k5d["send_jitter_s"], jit)]
-            n = k5n[(k5n["network"] == net_n) & np.isclose(k5n["overhead_s"], ovh)]
-            label = (f"{net_d}, diffsweep {tie} order"
-                     + (f" + {jit * 1e3:g} ms jitter" if jit else "")
-                     + f" / ns-2 overhead_ {ovh * 1e3:g} ms")
-            for metric, co, cn in (("M", "M", "M"), ("Jain", "jain", "jain"), ("U", "U_wire", "U")):
-                p.cells.append(Cell(p.key, f"K5 {metric}", label, o[co].to_numpy(),
-                                    n[cn].to_numpy()))
+    _k5_cells(p, k5d, k5n, [("random", 0.0, 0.0, True), ("index", 1e-4, 1e-4, True)])
     return p
 
 
