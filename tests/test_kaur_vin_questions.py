@@ -1,6 +1,6 @@
 """Kaur & Vin's open questions (issue 44): the builder's RED and telnet options, the tables
-leaving the telnet flows out, the families Kr and Kt (claims, full-only selection) and one
-shrunk end-to-end reproduction of them."""
+leaving the telnet flows out, the families Kr, Kt and Ks (claims, the SACK sentence's rule,
+full-only selection) and shrunk end-to-end reproductions of them."""
 from __future__ import annotations
 
 import numpy as np
@@ -118,14 +118,14 @@ def test_full_only_families_stay_out_of_quick_unless_named():
     fams = papers.get("kaur-vin").families
     full = [f.id for f in select(fams, None)]
     quick = [f.id for f in select(fams, None, quick=True)]
-    assert {"Kr", "Kt"} <= set(full)
-    assert not {"Kr", "Kt"} & set(quick) and len(quick) == len(full) - 2
-    assert [f.id for f in select(fams, ["r", "t"], quick=True)] == ["Kr", "Kt"]
+    assert {"Kr", "Kt", "Ks"} <= set(full)
+    assert not {"Kr", "Kt", "Ks"} & set(quick) and len(quick) == len(full) - 3
+    assert [f.id for f in select(fams, ["r", "t", "s"], quick=True)] == ["Kr", "Kt", "Ks"]
 
 
 def test_k10_does_not_pool_the_condition_families():
     sentinel = object()
-    res, key = kvc.results_for("K10", {"Kr": sentinel, "Kt": sentinel})
+    res, key = kvc.results_for("K10", {"Kr": sentinel, "Kt": sentinel, "Ks": sentinel})
     assert res is None and key is None
 
 
@@ -155,3 +155,92 @@ def test_quick_says_how_to_run_a_full_only_family(tmp_path, monkeypatch):
     v = json.loads((out / "verdicts.json").read_text())["Kr.1"]
     assert v["status"] == "not measured"
     assert "--quick runs it only when --figure names it: --figure r)" in v["reason"]
+
+
+# ------------------------------------------------------------------ Ks: Kaur & Vin under SACK
+def _by_sender(**statuses):
+    """Hand-made runs of both senders: per check name, its (Reno, SACK) verdict as a column of
+    the replicas table, and checks that read it back from the rows they are given."""
+    import pandas as pd
+    from diffsweep.claims import Verdict
+    from diffsweep.results import Results
+
+    rep = pd.DataFrame({"point": [0, 1], "seed": [0, 0], "tcp": ["reno", "sack"],
+                        **{c: list(v) for c, v in statuses.items()}})
+    empty = pd.DataFrame({"point": [], "seed": []})
+    res = Results(rep, empty, empty, empty, empty)
+
+    def reads(c):
+        def check(r):
+            (st,) = r.replicas[c]          # one sender's rows only, never both
+            return Verdict(st, {}, f"{c} read {st}")
+        return check
+    return res, {c: reads(c) for c in statuses}, {c: c.upper() for c in statuses}
+
+
+H, P, N, NM = "holds", "partly holds", "does not hold", "not measured"
+
+
+@pytest.mark.parametrize("pairs, status, weaker", [
+    # every claim as strong under SACK (one stronger, one failing under both): holds
+    (dict(a=(H, H), b=(P, H), c=(N, N)), H, []),
+    # one weaker, one kept: partly
+    (dict(a=(H, P), b=(P, P)), P, ["A"]),
+    # every claim Reno rates (partly) holds is weaker under SACK: does not hold
+    (dict(a=(H, N), b=(P, N), c=(N, N)), N, ["A", "B"]),
+    # a claim not measured under one sender is left out
+    (dict(a=(H, H), b=(H, NM)), H, []),
+    (dict(a=(NM, H)), NM, []),
+])
+def test_sack_sentence_compares_each_claim_with_reno(pairs, status, weaker):
+    from diffsweep.papers.kaur_vin import questions as q
+    res, checks, ids = _by_sender(**pairs)
+    v = q.condition(res, checks, ids, family="Ks", checks=tuple(pairs), sentence=True)
+    assert v.status == status
+    if status != NM:
+        assert v.numbers["weaker_under_sack"] == weaker
+        assert v.numbers["reno_vs_sack"]["A"] == dict(reno=pairs["a"][0], sack=pairs["a"][1])
+
+
+def test_ks_claims_rate_sack_and_give_reno_beside():
+    from diffsweep.papers.kaur_vin import questions as q
+    res, checks, ids = _by_sender(a=(H, N), b=(H, H))
+    v = q.condition(res, checks, ids, family="Ks", checks=("a", "b"), drop_tail="x")
+    assert v.status == P       # SACK's: a fails, b holds
+    assert v.numbers["a"]["status"] == N and v.numbers["a"]["paper_setup"]["status"] == H
+    assert "A with Reno on the same grid and seeds: holds" in v.reason
+    # runs without a sender axis: not measured, not Reno's rows rated as SACK's
+    import pandas as pd
+    from diffsweep.results import Results
+    plain = Results(pd.DataFrame({"point": [0], "seed": [0], "a": [H]}), *[pd.DataFrame()] * 4)
+    v = q.condition(plain, checks, ids, family="Ks", checks=("a",), drop_tail="x")
+    assert v.status == NM and "tcp" in v.numbers["a"]["reason"]
+
+
+def test_ks_claims_state_the_sack_sentence():
+    claims = {c.id: c for c in kvc.kaur_vin_claims()}
+    for i in range(1, 6):
+        c = claims[f"Ks.{i}"]
+        assert c.family == "Ks" and "TCP-SACK" in c.text and c.thresholds
+    assert "Conclusion 2" in claims["Ks.4"].text
+    assert "weaker under SACK" in claims["Ks.5"].thresholds
+
+
+def test_quick_reproduction_of_ks(tmp_path, monkeypatch):
+    """Family Ks end to end on shrunk sweeps (2 seeds, 4 s, 3 T_on points): every Ks claim gets a verdict from SACK rows, Reno's beside, and the report
+    has its section."""
+    shrink = [(r"seeds = \d+", "seeds = 2"), (r"duration_s = [\d.]+", "duration_s = 4.0"),
+              (r"warmup_s = [\d.]+", "warmup_s = 1.0"),
+              (r"t_on_ms = \{logspace = \[0.4, 400, 5\]\}", "t_on_ms = [1.0, 10.0, 100.0]")]
+    out, status = reproduce_shrunk(tmp_path, monkeypatch, "kaur-vin", "kaur_vin",
+                                   ("ks_k3", "ks_k5"), "s", subs=shrink)
+    assert all(status[f"Ks.{i}"] != "not measured" for i in range(1, 6))
+    assert status["K2.1"] == "not measured" and status["Kr.1"] == "not measured"
+    import json
+    v = json.loads((out / "verdicts.json").read_text())
+    pairs = v["Ks.5"]["numbers"]["reno_vs_sack"]
+    assert set(pairs) == {"K2.1", "K2.2", "K3.1", "K4.1", "K5.3", "K5.4", "K6.1", "K6.2"}
+    assert all(p["sack"] != "not measured" and p["reno"] != "not measured"
+               for p in pairs.values())
+    md = (out / "report.md").read_text()
+    assert "### Ks:" in md and "TCP-SACK" in md

@@ -1,8 +1,9 @@
 """Kaur & Vin, "Effect of Higher Priority EF Traffic on TCP Throughput and Fairness" (UT Austin
 TR2001-1, 2000; ``shared/papers/kaur-vin-ef-priority-tcp.md``): families K2..K10 and Kf of
 ``shared/FIGURES.md``, two families that explain verdicts (K2v, K5v), and two that answer the
-paper's own open questions (Kr: RED at the bottleneck; Kt: a telnet share of the link; both
-only in the full reproduction or when ``--figure r`` / ``t`` names them).
+paper's own open questions (Kr: RED at the bottleneck; Kt: a telnet share of the link) and one
+that rates its SACK sentence (Ks: SACK senders beside Reno); all three only in the full
+reproduction or when ``--figure r`` / ``t`` / ``s`` names them.
 
 Modules: ``scenario`` (the builder ``kaur_vin``), ``tables`` (per-seed tables), ``figures``,
 ``claims``, ``explain`` (the K2v and K5v families); ``data/results_ns2_k2.csv``: ns-2.35 on the
@@ -68,6 +69,13 @@ FAMILIES = (
     Family('Kt', 't', ('kt_k2', 'kt_k5'),
            'Phase-effect remedy: EF with a 15% telnet share of the link (Figs. 2a, 4a, 5a again)',
            full_only=True),
+    # Not a paper figure: sec. 5's sentence that the observations hold under TCP-SACK. The
+    # claims of Figs. 2a, 3, 4a, 5a and 6 (Conclusions 1-4) on SACK senders and on Reno in the
+    # same sweeps (a tcp axis, same seeds), and the sentence's verdict from the two. Full
+    # reproduction only (or --quick --figure s).
+    Family('Ks', 's', ('ks_k3', 'ks_k5'),
+           'TCP SACK: the claims of Figs. 2a, 3, 4a, 5a and 6 with SACK senders beside Reno',
+           full_only=True),
 )
 
 # The run's duration, warm-up and seeds come first in the report, from the sweep files run
@@ -103,6 +111,9 @@ ASSUMPTIONS = (
     'offering 15% of the link, first in flow order, left out of N, M and U, their offered rate '
     'subtracted from the bandwidth available to TCP. Same-slot arrivals in flow-index order at '
     'N = 64 (as K5-K9), random for one flow (as K2).',
+    'Family Ks (sec. 5): ns-2.35\'s Agent/TCP/Sack1 senders with the Sack1 sink, and Reno, as '
+    'a sweep axis over the same grid and seeds: one flow at RTP 6-12 ms (as K3; its 8 ms rows '
+    'are K2\'s grid) and 64 equal-RTP flows in flow-index order, drop-tail (as Kr\'s grid).',
     'U counts TCP throughput on the wire (576 B per 536 B segment) over the bandwidth '
     'left by EF and UDP (their mean rates).',
     'Time is slotted at one 576 B packet time at 40 Mb/s (115.2 us); delays are rounded '

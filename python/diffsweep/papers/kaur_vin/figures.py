@@ -539,8 +539,56 @@ def figkt(res: Results) -> Figure:
     return _fig_condition(res, "a 15% telnet share of the link")
 
 
+#: Ks: each sender's curves, Reno (the paper's) beside SACK
+_SENDERS = (("reno", "Reno", "tab:blue", "-"), ("sack", "SACK", "tab:red", "--"))
+
+
+def figks(res: Results) -> Figure:
+    """Ks: Figs. 2a, 4a and 5a with SACK senders beside Reno on the same runs: (a) the one-flow
+    loss U_CBR - U_EF vs T_on at RTP 8 ms, (b) the aggregate loss at N = 64, (c) the min-max
+    ratio M at N = 64, equal RTPs, with EF (points) and without (band), one colour per
+    sender."""
+    _require_t_on(res)
+    fig, (a, b, c) = new_figure(3, "Kaur & Vin with TCP SACK senders beside Reno (sec. 5)",
+                                width=4.8)
+    used = []
+    for tcp, label, color, ls in _SENDERS:
+        part = res.where(tcp=tcp)
+        loss = loss_per_seed(part)
+        for ax, rows in ((a, (loss["N"] == 1) & (loss["rtp"] == 8.0)), (b, loss["N"] == 64)):
+            if rows.any():
+                _errorbar(ax, metrics.mean_ci(loss[rows], "t_on", "loss"), "t_on", label,
+                          color=color, ls=ls)
+        fr = fairness_per_seed(part)
+        fr = fr[(fr["N"] == 64) & (fr["rtp_setting"] == "equal")]
+        for net in NO_EF:
+            g = collapse_t_on(fr[fr["network"] == net], "min_max_ratio")
+            if not g.empty:
+                _hline_band(c, metrics.mean_ci(g, None, "min_max_ratio", bounds=metrics.M_BOUNDS),
+                            f"{net}, {label}", color)
+        for net in WITH_EF:
+            g = fr[fr["network"] == net]
+            if not g.empty:
+                _errorbar(c, metrics.mean_ci(g, "t_on", "min_max_ratio", bounds=metrics.M_BOUNDS),
+                          "t_on", f"{net}, {label}", color=color, ls=ls)
+        used.append(fr if not fr.empty else loss)
+    for ax, title in ((a, "(a) One flow, RTP 8 ms (Fig. 2a)"), (b, "(b) N = 64 (Fig. 4a)")):
+        ax.axhline(0.0, color="0.6", lw=0.8)
+        ax.set_ylabel("Loss in TCP throughput U_CBR - U_EF")
+        ax.set_title(title)
+    for ax in (a, b, c):
+        _log_ton(ax)
+        ax.legend(fontsize=7)
+    c.set_ylabel("Min-max ratio M")
+    c.set_ylim(-0.02, 1.02)
+    c.set_title("(c) Min-max ratio M, N = 64 (Fig. 5a)")
+    _note(fig, [], _nseeds(used[-1]))
+    return fig
+
+
 FIGURES = {"K2": fig2, "K3": fig3, "K4": fig4, "K5": fig5, "K6": fig6, "K7": fig7,
-           "K8": fig8, "K9": fig9, "K10": fig10, "Kf": figkf, "Kr": figkr, "Kt": figkt}
+           "K8": fig8, "K9": fig9, "K10": fig10, "Kf": figkf, "Kr": figkr, "Kt": figkt,
+           "Ks": figks}
 
 
 # --------------------------------------------------------------------------------------------

@@ -180,7 +180,8 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
       ``udp_fraction=0.05`` of the link (sec. 4; sec. 2.2 says "5% of the total best-effort
       traffic", we follow sec. 4) with mean burst ``udp_t_on_ms=4.0`` (sec. 4), sharing the
       TCP buffer.
-    - ``tcp="reno"``: sec. 2.1.2 (TCP-Reno; sec. 5 mentions SACK giving the same results).
+    - ``tcp="reno"``: sec. 2.1.2 (TCP-Reno; sec. 5 mentions SACK giving the same results:
+      ``tcp="sack"``, family Ks).
     - ``link_rate_bps=40e6``: sec. 2.1.1, every link 40 Mb/s, so the senders' access links
       (``access_rate_bps``) are 40 Mb/s too.
     - ``buffer_bytes=200_000``: sec. 2.1.1, delay-bandwidth product at the largest RTP,
