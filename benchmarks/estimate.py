@@ -29,18 +29,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from engine import cpu_model  # (benchmarks/ is on the path: this script's folder)
+
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT = ("sweeps/kaur_vin/k5_unequal.toml", "sweeps/habib/h3.toml", "sweeps/matta_guo/m3.toml")
-
-
-def _cpu() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "?"
 
 
 def _cli(args, env) -> tuple[float, str]:
@@ -97,7 +89,7 @@ def main(argv=None) -> int:
         f"estimate-{host}-{date}.json"
     out.write_text(json.dumps({
         "what": "diffsweep run --dry-run's 'time (rough)' against the run's own 'in X s'",
-        "machine": {"host": host, "cpu": _cpu(), "cores": os.cpu_count(),
+        "machine": {"host": host, "cpu": cpu_model(), "cores": os.cpu_count(),
                     "python": platform.python_version()},
         "date_utc": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "command": "PYTHONPATH=python python benchmarks/estimate.py " + " ".join(
