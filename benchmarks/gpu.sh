@@ -23,13 +23,15 @@
 # `session`: CPU = CUDA on tests/test_gpu.py; the full Kaur & Vin family's one engine call on
 # cuda, cuda+cpu and the CPU cores, tables compared (auto_backend.py --full); every paper's
 # quick family on the three (auto's constants again).
+# `phases`: issue 43's decision recomputed from this machine's full-family engine calls (the
+# engine's choice, 32 a warp), ~3-5 minutes; after `ncu` / `icache` in STEPS, their fetch shares.
 # `auto`: what `--backend auto` chooses for each paper's quick family against the engine
 # call timed on cpu, cuda and cuda+cpu, and diffsweep.backend_choice's constants measured
 # again; `icache`: Nsight Compute's instructions per replica-slot and fetch stalls of lone
 # replicas, against benchmarks/hot_sass.py's estimate. With more device time: `warp` (shared
 # rounds off and on: ~2 minutes, ~4 with WARP_FULL=1), `atlas` (~1-2), `occupancy` (~4-5).
 set -uo pipefail
-STEPS=${STEPS:-"build tests auto spread warp throughput occupancy reproduce papers ncu icache atlas"}
+STEPS=${STEPS:-"build tests auto spread warp throughput occupancy reproduce papers ncu icache atlas phases"}
 STEP_TIMEOUT=${STEP_TIMEOUT:-240}
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 cd "$(dirname "$0")/.."
@@ -211,6 +213,19 @@ PY
   fi
 elif want icache; then
   log "ncu not found: no instruction counts"
+fi
+if want phases; then
+  # issue 43 (decided 2026-11-29 from the recorded runs: a phase-major slot not built,
+  # benchmarks/phase_decision.py): the full family's engine call at the engine's choice and at
+  # 32 replicas a warp with one lane each (a cut run counts as at least its wall time), then
+  # the decision again from this call's numbers (with steps ncu / icache in the same call,
+  # their fetch shares too); ~2 x PHASES_TIMEOUT at most
+  STEP_TIMEOUT=${PHASES_TIMEOUT:-150} step phases_auto python3 benchmarks/spread.py --per-warp auto \
+    --out "$OUT/phases"
+  STEP_TIMEOUT=${PHASES_TIMEOUT:-150} step phases_32 python3 benchmarks/spread.py --per-warp 32 \
+    --lanes 1 --out "$OUT/phases"
+  python3 benchmarks/phase_decision.py --call "$OUT" --out "$OUT/phases" 2>&1 \
+    | sed 's/^/phases: /' | tee -a "$OUT/gpu-summary.txt"
 fi
 # issue 21's targets against what this call measured (and earlier calls into the same $OUT;
 # `python3 benchmarks/targets.py OUT1 OUT2 ...` puts several calls' folders together)

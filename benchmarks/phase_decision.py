@@ -1,7 +1,7 @@
 """Issue 43's decision, computed from recorded measurements: what a phase-major slot could give
 the full Kaur & Vin family on an H100 at most, in each regime a GPU can run it in.
 
-    python benchmarks/phase_decision.py [--results benchmarks/results] [--out DIR]
+    python benchmarks/phase_decision.py [--results benchmarks/results] [--call OUT] [--out DIR]
 
 Nothing here runs an engine. Every input is a file under benchmarks/results/ (read and
 parsed, not copied by hand); each lever is taken at its ideal (the most it could give), and
@@ -19,6 +19,13 @@ levers are multiplied as if independent, so each "bound" is an upper bound on th
   (`coalesce.py` `by_phase`, `packed_union`), and sectors per replica-slot at 32 a warp for
   the block layout against the best word interleave;
 * the 64-flow throughput at 32,768 replicas (H100 2026-11-25, `lanes64.log`).
+
+With ``--call OUT`` (what `gpu.sh` step `phases` left in its $OUT: `phases_auto.log`,
+`phases_32.log`; `ncu.log` and `icache_64_7.log` for the fetch shares with the device full
+and of lone replicas when steps `ncu` and `icache` ran too), the GPU's numbers are that
+call's, on one kernel (so no instruction scaling between kernels); a 32-a-warp run cut by its
+step's timeout counts as at least its wall time less the auto run's host overhead. The CPU's
+measures stay the recorded ones.
 
 A "central" estimate takes half of each lever's room (a factor x counts as 1 + (x - 1) / 2;
 half of the fetch stall removed), as gpu.md's prediction of the tenth session did. The
@@ -58,13 +65,51 @@ def step_wall_s(summary: Path, step: str) -> tuple[float, float]:
     raise SystemExit(f"{summary}: no step {step}")
 
 
-def ncu_fetch_share(log: Path) -> float:
-    """Cycles a warp waits to fetch an instruction, over its cycles per issued instruction."""
+def ncu_fetch_share(log: Path) -> float | None:
+    """Cycles a warp waits to fetch an instruction, over its cycles per issued instruction
+    (Nsight Compute's WarpStateStats: its rule text names the fetch stall only when it is
+    large; None when the log has no such text)."""
     text = log.read_text()
-    cpi = float(re.search(r"Warp Cycles Per Issued Instruction\s+cycle\s+([\d.]+)", text).group(1))
-    fetch = float(re.search(r"spends ([\d.]+) cycles being stalled waiting to be selected to fetch",
-                            text).group(1))
-    return fetch / cpi
+    cpi = re.search(r"Warp Cycles Per Issued Instruction\s+cycle\s+([\d.]+)", text)
+    fetch = re.search(r"spends ([\d.]+) cycles being stalled waiting to be selected to fetch", text)
+    if not (cpi and fetch):
+        return None
+    return float(fetch.group(1)) / float(cpi.group(1))
+
+
+def call_inputs(inp: dict, call: Path) -> dict:
+    """`inp` with the GPU numbers of one gpu.sh call's step `phases` (and `icache`) in `call`."""
+    out = dict(inp, cases={n: dict(c, instr_scale=1.0) for n, c in inp["cases"].items()},
+               source=str(call))
+    summary = (call / "gpu-summary.txt").read_text()
+
+    def step(name: str) -> tuple[int, float]:
+        m = re.search(rf"== \S+ {name} rc=(\d+) wall=([\d.]+) s", summary)
+        if not m:
+            raise SystemExit(f"{call}/gpu-summary.txt: step {name} did not run (gpu.sh STEPS=phases)")
+        return int(m.group(1)), float(m.group(2))
+
+    rc_auto, wall_auto = step("phases_auto")
+    if rc_auto != 0:
+        raise SystemExit(f"{call}: step phases_auto ended with rc={rc_auto}: no baseline")
+    t_auto = engine_s(call / "phases_auto.log", r"per warp auto ")
+    overhead = max(0.0, wall_auto - t_auto)
+    rc32, wall32 = step("phases_32")
+    if rc32 == 0:
+        t32 = engine_s(call / "phases_32.log", r"per warp\s+32 lanes\s+1 ")
+    elif rc32 in (124, 137):
+        t32 = wall32 - overhead  # cut: it ran at least this long
+    else:
+        raise SystemExit(f"{call}: step phases_32 ended with rc={rc32}")
+    out.update(full_auto_engine_s_e2233ab=t_auto, host_overhead_s=overhead, cut_s=wall32,
+               full_32_a_warp_engine_s_at_least=t32, full_8_a_warp_engine_s=float("nan"))
+    # step ncu profiles 32,768 64-flow replicas (the device full), step icache lone replicas
+    for name, key in (("ncu.log", "fetch_share_device_full"), ("icache_64_7.log", "fetch_share_lone")):
+        share = ncu_fetch_share(call / name) if (call / name).exists() else None
+        if share is not None:
+            out[key] = share
+            out.setdefault("fetch_from_call", []).append(key)
+    return out
 
 
 def half(x: float) -> float:
@@ -90,6 +135,8 @@ def read_inputs(res: Path) -> dict:
     h200 = res / "gpu-h200-2026-11-26" / "call2"
     fetch_full = ncu_fetch_share(h200 / "ncu64-full.log")
     fetch_lone = ncu_fetch_share(h200 / "ncu64-k1.log")
+    if fetch_full is None or fetch_lone is None:
+        raise SystemExit(f"{h200}: no fetch stall in the recorded profiles")
 
     # --- the CPU's measures ---
     def sass(name: str) -> dict:
@@ -171,9 +218,14 @@ def decide(inp: dict) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--results", default=str(RESULTS), help="the recorded results folder")
+    ap.add_argument("--call", default=None,
+                    help="a gpu.sh call's $OUT with step phases: its GPU numbers instead")
     ap.add_argument("--out", default=None, help="where phase-decision.json goes (default: --results)")
     args = ap.parse_args()
-    res = decide(read_inputs(Path(args.results)))
+    inp = read_inputs(Path(args.results))
+    if args.call:
+        inp = call_inputs(inp, Path(args.call))
+    res = decide(inp)
     out = Path(args.out or args.results)
     out.mkdir(parents=True, exist_ok=True)
     (out / "phase-decision.json").write_text(json.dumps(res, indent=1) + "\n")
@@ -186,10 +238,12 @@ def main() -> None:
     a, b = res["regime_a"], res["regime_b"]
     a_gain, a_s, b_s, r64, rate64 = a["gain_at_most"], a["bound_s"], b["bound_s"], res["rate64_bound"], inp["rate64_32768_replicas"]
 
-    print(f"e2233ab H100: full family engine {t_auto:.2f} s at the engine's choice; "
-          f"{t_8:.2f} s at 8 a warp; > {t_32_min:.1f} s at 32 a warp (cut at {cut:.0f} s, "
+    where = f"call {inp['source']}" if "source" in inp else "e2233ab H100"
+    print(f"{where}: full family engine {t_auto:.2f} s at the engine's choice; "
+          f"{t_8:.2f} s at 8 a warp; >= {t_32_min:.1f} s at 32 a warp (step {cut:.0f} s, "
           f"host {overhead:.1f} s)")
-    print(f"fetch share of a warp's cycles (H200): device full {fetch_full:.1%}, lone {fetch_lone:.1%}")
+    print(f"fetch share of a warp's cycles: device full {fetch_full:.1%}, lone {fetch_lone:.1%} "
+          f"({'this call: ' + ', '.join(inp['fetch_from_call']) if inp.get('fetch_from_call') else 'H200 profiles'})")
     print("| flows | SASS/replica-slot e2233ab -> HEAD | I_warp at 32: today -> repacked (x) "
           "| sectors at 32: block -> best interleave (x) |")
     print("|---|---|---|---|")

@@ -66,3 +66,50 @@ def test_the_rule_builds_a_design_whose_prediction_reaches_2x(recorded):
     res = pd.decide(stalled)
     assert res["regime_a"]["gain_at_most"] == pytest.approx(10.0)
     assert res["regime_a"]["central_gain"] == pytest.approx(1.0 / 0.55)
+
+
+SPREAD_LINE = ("cuda per warp {pw:>4} lanes {lanes:>7} smem   0 KiB warp rounds slim: engine "
+               "{t:7.2f} s (simulate {t:7.2f} s),    150.0 M replica-slots/s  da4de4fa51f926c1 same\n")
+
+
+def _call(d, auto_s, auto_wall, w32, rc32=0, t32=None):
+    """A gpu.sh call's $OUT as step phases leaves it."""
+    d.mkdir()
+    (d / "phases_auto.log").write_text(SPREAD_LINE.format(pw="auto", lanes="default", t=auto_s))
+    (d / "phases_32.log").write_text(
+        "kaur_vin: 13760 replicas\n" + ("" if t32 is None else SPREAD_LINE.format(pw=32, lanes=1, t=t32)))
+    (d / "gpu-summary.txt").write_text(
+        f"== 10:00:00 phases_auto rc=0 wall={auto_wall:.1f} s\n"
+        f"== 10:02:00 phases_32 rc={rc32} wall={w32:.1f} s\n")
+    return d
+
+
+def test_a_call_s_own_numbers_decide_on_one_kernel(recorded, tmp_path, capsys):
+    # a 32-a-warp run that finished: its engine time, no scaling between kernels
+    inp = pd.call_inputs(recorded, _call(tmp_path / "a", 40.0, 44.0, 50.0, t32=46.0))
+    assert inp["full_auto_engine_s_e2233ab"] == 40.0 and inp["host_overhead_s"] == 4.0
+    assert inp["full_32_a_warp_engine_s_at_least"] == 46.0
+    assert all(c["instr_scale"] == 1.0 for c in inp["cases"].values())
+    res = pd.decide(inp)
+    assert res["head_auto_estimate_s"] == 40.0
+    # regime B's central: 46 s / (half of 1.60x x half of 1.37x) ~ 29.9 s: 1.34x, not built
+    assert res["regime_b"]["central_s"] == pytest.approx(
+        46.0 / (pd.half(inp["cases"]["64"]["repack"]) * pd.half(inp["cases"]["64"]["interleave"])))
+    assert res["build"] is False
+    # a 32-a-warp run at 0.73x the engine's choice (the rule needs ~0.77x): regime B's central
+    # gain passes 2x, and the design is worth building
+    res = pd.decide(pd.call_inputs(recorded, _call(tmp_path / "b", 40.0, 44.0, 33.0, t32=29.0)))
+    assert res["regime_b"]["central_gain"] >= 2.0 and res["build"] is True
+    # cut by its step's timeout: at least its wall time less the host overhead
+    inp = pd.call_inputs(recorded, _call(tmp_path / "c", 40.0, 44.0, 150.0, rc32=124))
+    assert inp["full_32_a_warp_engine_s_at_least"] == 146.0
+    script_module.run_main("phase_decision", "--call", str(tmp_path / "c"), "--out", str(tmp_path / "o"))
+    assert "call " in capsys.readouterr().out
+    assert json.loads((tmp_path / "o" / "phase-decision.json").read_text())["build"] is False
+
+
+def test_a_call_without_step_phases_is_refused(recorded, tmp_path):
+    d = _call(tmp_path / "d", 40.0, 44.0, 50.0, t32=46.0)
+    (d / "gpu-summary.txt").write_text("== 10:00:00 tests rc=0 wall=60.0 s\n")
+    with pytest.raises(SystemExit, match="step phases_auto did not run"):
+        pd.call_inputs(recorded, d)
