@@ -261,6 +261,8 @@ CATALOGUE: list[Bad] = [
     T("habib-telnet-max-below-min", HABIB, '[fixed]; app = "telnet"; telnet_min_pkts = 10; telnet_max_pkts = 5', r"fixed\.telnet_max_pkts: 5 " + NOT + r"an integer >= 10\)", builder="habib_2b"),
     T("habib-edge-rate-zero", HABIB, "[fixed]; edge_bps = 0", r"fixed\.edge_bps: 0\.0 " + NOT + r"a number > 0\)", builder="habib_2b"),
     T("habib-telnet-start-zero", HABIB, '[fixed]; app = "telnet"; telnet_start_s = 0', r"fixed\.telnet_start_s: 0\.0 " + NOT + r"a number > 0\)", builder="habib_2b"),
+    T("habib-slot-zero", HABIB, "[fixed]; slot_s = 0", r"fixed\.slot_s: 0\.0 " + NOT + r"a number of seconds > 0, or None \(the engine's default slot\)\)", builder="habib_2b"),
+    T("habib-slot-infinite", HABIB, "[fixed]; slot_s = inf", r"fixed\.slot_s: inf " + NOT + r"a finite number of seconds > 0", builder="habib_2b"),
     # --- builder lee_jeong ------------------------------------------------------------------
     T("lj-method-unknown", LJ, '[fixed]; method = "tbf"', r"fixed\.method: 'tbf' " + NOT + r"one of 'marker' .* or 'bmarker'", builder="lee_jeong"),
     T("lj-cir-above-link", LJ, "[fixed]; cir_mbps = 20", r"fixed\.cir_mbps: 20\.0 " + NOT + r"a number > 0 and <= the bottleneck rate \(10 Mb/s\)\)", builder="lee_jeong"),

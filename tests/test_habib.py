@@ -13,6 +13,7 @@ from diffsweep import simulate
 from diffsweep.errors import ConfigError
 from diffsweep.papers.habib import tables as ht
 from diffsweep.papers.habib.scenario import AGGREGATES_2B, habib_2a, habib_2b
+from diffsweep.scenario import default_slot_s
 from reproduce_util import reproduce_shrunk
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,10 +91,26 @@ def test_2b_two_domains_and_1000_flows():
     (lambda: habib_2b(app="telnet", telnet_min_pkts=10, telnet_max_pkts=5), "telnet_max_pkts"),
     (lambda: habib_2a(limited_transmit="no"), "limited_transmit"),
     (lambda: habib_2b(limited_transmit=1), "limited_transmit"),
+    (lambda: habib_2b(slot_s=0), "slot_s"),
+    (lambda: habib_2b(slot_s=-1e-3), "slot_s"),
+    (lambda: habib_2b(slot_s=float("inf")), "slot_s"),
+    (lambda: habib_2b(slot_s=float("nan")), "slot_s"),
+    (lambda: habib_2b(slot_s="1ms"), "slot_s"),
+    (lambda: habib_2b(slot_s=True), "slot_s"),
 ])
 def test_bad_parameters_name_the_parameter(build, name):
     with pytest.raises(ConfigError, match=rf"^{name}: "):
         build()
+
+
+def test_2b_slot_s_sets_the_engine_slot():
+    """``slot_s`` None keeps the engine's default (one 1064-B packet's time on the fastest
+    link: 8.512 ms when every link is at 1 Mb/s); a number becomes the scenario's slot."""
+    one_mb = dict(app="telnet", core_bps=1e6, edge_bps=1e6, edge_queue="rio")
+    assert habib_2b(**one_mb).slot_s is None
+    assert default_slot_s(habib_2b(**one_mb)) == pytest.approx(1064 * 8 / 1e6)
+    assert habib_2b(slot_s=5e-4, **one_mb).slot_s == 5e-4
+    assert habib_2b(slot_s=1, app="www").slot_s == 1.0  # an int is a number of seconds
 
 
 def _tables(res, scs):

@@ -14,8 +14,8 @@ import numpy as np
 
 from diffsweep.errors import check
 from diffsweep.scenario import (MAX_FLOWS, Link, Marker, QueueClass, RedThresholds, Scenario,
-                                TcpFlow, Traffic, as_float, as_int, check_count, check_positive,
-                                is_int, plain, renamed_errors)
+                                TcpFlow, Traffic, as_float, as_int, check_count, check_number,
+                                check_positive, is_int, plain, renamed_errors)
 
 __all__ = ["habib_2a", "habib_2b", "one_way_ms", "CONDITIONERS", "RIO_THRESHOLDS", "AGGREGATES_2B"]
 
@@ -197,7 +197,7 @@ def habib_2b(conditioner="rtt_rto", n_micro=200, core_bps=10e6, edge_bps=100e6,
              buffer_pkts=100, cir_bps=2e6, pir_bps=3e6, sw_k=3, duration_s=100.0,
              warmup_s=20.0, app="ftp", telnet_sessions=100, telnet_min_pkts=5,
              telnet_max_pkts=35, telnet_start_s=45.0, www_sessions=50, www_pool=512,
-             edge_queue="fifo", limited_transmit=True, seed=0) -> Scenario:
+             edge_queue="fifo", limited_transmit=True, slot_s=None, seed=0) -> Scenario:
     """Habib et al., the multiple-domain topology 2(b) (sec. V.C-D; Fig. 6, Tables I-II).
 
     The figure is not reproduced in the text; from what the text says (F1 = n1 -> n7 and F2 =
@@ -232,6 +232,11 @@ def habib_2b(conditioner="rtt_rto", n_micro=200, core_bps=10e6, edge_bps=100e6,
     equal rates the edge links, where aggregates meet, are where queues build, so they get the
     core's RIO-C queue instead of the over-provisioned edges' large FIFO ("fifo", 20000
     packets). Every TCP connection with ``limited_transmit`` (on; as ``habib_2a``).
+    ``slot_s``: the engine's time slot (None: its default, one 1064-B packet's time on the
+    fastest link, 85 us at 100 Mb/s but 8.5 ms when every link is at 1 Mb/s, which would run
+    F3's 15-ms round trip as 8.5 ms and drop a packet time of store-and-forward at every hop:
+    Tables I and II's sweeps set a finer one; a slot shorter than a packet's time is exact,
+    the link's byte credit carrying over from slot to slot, docs/model.md "Time").
     ``params``: ``conditioner``, ``app``, ``n_micro``.
     """
     conditioner, n, k, duration_s, warmup_s, seed = _common_checks(
@@ -239,6 +244,10 @@ def habib_2b(conditioner="rtt_rto", n_micro=200, core_bps=10e6, edge_bps=100e6,
     lt = _flag("limited_transmit", limited_transmit)
     app = plain(app)
     check(app in ("ftp", "telnet", "www"), "app", app, "'ftp', 'telnet' or 'www'")
+    slot = as_float(plain(slot_s))
+    if slot is not None:
+        check_number("slot_s", slot, lambda x: x > 0, "a number of seconds > 0, or None (the "
+                     "engine's default slot)")
     core = as_float(plain(core_bps))
     edge = as_float(plain(edge_bps))
     buf = as_int(plain(buffer_pkts))
@@ -310,7 +319,7 @@ def habib_2b(conditioner="rtt_rto", n_micro=200, core_bps=10e6, edge_bps=100e6,
     with renamed_errors({"duration_s": "duration_s"}):
         return Scenario(links=links, flows=tuple(flows), traffic=tuple(traffic),
                         markers=tuple(markers), duration_s=duration_s, warmup_s=warmup_s,
-                        tcp_tick_s=0.01, params=params)
+                        slot_s=slot, tcp_tick_s=0.01, params=params)
 
 #: units of the parameters whose names carry none (diffsweep.builders_doc, docs/builders.md)
 habib_2a.units = {"sw_k": "packets (cwnd below it is protected)"}
