@@ -62,7 +62,7 @@ ASSUMPTIONS = (
     "first second give 27 s per packet, spread over 60 s 1.5 s). The claims compare the "
     "conditioners, not the levels. Time slot 0.5 ms: the engine's default, one packet's time "
     "on the fastest link, is 8.512 ms at 1 Mb/s and would run F3's 15-ms round trip as "
-    "8.512 ms; at 0.5 ms every delay of the topology runs exactly.",
+    "8.512 ms; at 0.5 ms every propagation delay of the topology runs exactly.",
     "Table II: 50 web sessions over F1, F2, F3 (17, 17, 16), 5 pages each of one object (ns-2 "
     "WebTraf's default; the paper's 'variable number of objects' is not given), pages at "
     "exponential intervals of 1 s, objects ns-2 ParetoII (mean 10 packets, shape 1.2), links "
