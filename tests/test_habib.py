@@ -119,10 +119,10 @@ def test_2b_slot_s_sets_the_engine_slot():
 @pytest.mark.parametrize("quick", [False, True])
 def test_tables_i_and_ii_run_every_round_trip_as_asked(sweep, quick):
     """Tables I and II (every link at 1 Mb/s) set a 0.5-ms slot: every engine flow row (the
-    telnet sessions; the web generators' transfer slots, which rounding.check does not look
-    at) runs its round trip within 10% of the asked one (exactly: every delay of 2(b) is a
-    multiple of 2.5 ms), and --dry-run's rounding check has nothing to say. At the default
-    slot (8.512 ms) F3's 15 ms ran as 8.512."""
+    telnet sessions; every pool slot of the web generators) runs its round trip within 10% of
+    the asked one (exactly: every delay of 2(b) is a multiple of 2.5 ms), and --dry-run's
+    rounding check has nothing to say. At the default slot (8.512 ms) F3's 15 ms ran as
+    8.512."""
     grid = load_sweep(ROOT / "sweeps" / "habib" / f"{sweep}.toml", quick=quick).make_grid()
     assert rounding.check(grid) == []
     for p in range(grid.n_points):
