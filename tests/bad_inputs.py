@@ -1013,11 +1013,12 @@ KIN = """\
   ignored and written again. Already handled, read: `manifest.json` ("unreadable manifest"),
   chunks (moved to `corrupt/`), `atlas.json` ("is damaged"), a report's record and
   `verdicts.json` (taken as absent: redrawn), a reproduction's marker (falls back to the report).
-- **Times the slots round** (`rtp_ms = 0.5` ran as 46 ms). Warned: round trips, `duration_s`,
-  `warmup_s` moved more than 10%, windows under 100 slots; refused: points equal to the
-  engine. Not warned: `interval_s` and flow `start_s` (rounded to whole slots too), timers
-  (fractional slots, not rounded). Found by the warning in a packaged sweep: `habib/ht1` flow
-  200's round trip of 15 ms runs as 8.512 ms (one slot), left to that paper's model.
+- **Times the slots round** (`rtp_ms = 0.5` ran as 46 ms). Warned: round trips (a traffic
+  generator's transfers' too, since 2026-11-29), `duration_s`, `warmup_s` moved more than 10%,
+  windows under 100 slots; refused: points equal to the engine. Not warned: `interval_s` and
+  flow `start_s` (rounded to whole slots too), timers (fractional slots, not rounded). Found by
+  the warning in a packaged sweep: `habib/ht1` flow 200's round trip of 15 ms ran as 8.512 ms
+  (one slot); `habib/ht1` and `ht2` now set a 0.5-ms slot (docs/model.md, "Time").
 """
 
 
