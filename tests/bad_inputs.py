@@ -261,6 +261,8 @@ CATALOGUE: list[Bad] = [
     T("habib-telnet-max-below-min", HABIB, '[fixed]; app = "telnet"; telnet_min_pkts = 10; telnet_max_pkts = 5', r"fixed\.telnet_max_pkts: 5 " + NOT + r"an integer >= 10\)", builder="habib_2b"),
     T("habib-edge-rate-zero", HABIB, "[fixed]; edge_bps = 0", r"fixed\.edge_bps: 0\.0 " + NOT + r"a number > 0\)", builder="habib_2b"),
     T("habib-telnet-start-zero", HABIB, '[fixed]; app = "telnet"; telnet_start_s = 0', r"fixed\.telnet_start_s: 0\.0 " + NOT + r"a number > 0\)", builder="habib_2b"),
+    T("habib-slot-zero", HABIB, "[fixed]; slot_s = 0", r"fixed\.slot_s: 0\.0 " + NOT + r"a number of seconds > 0, or None \(the engine's default slot\)\)", builder="habib_2b"),
+    T("habib-slot-infinite", HABIB, "[fixed]; slot_s = inf", r"fixed\.slot_s: inf " + NOT + r"a finite number of seconds > 0", builder="habib_2b"),
     # --- builder lee_jeong ------------------------------------------------------------------
     T("lj-method-unknown", LJ, '[fixed]; method = "tbf"', r"fixed\.method: 'tbf' " + NOT + r"one of 'marker' .* or 'bmarker'", builder="lee_jeong"),
     T("lj-cir-above-link", LJ, "[fixed]; cir_mbps = 20", r"fixed\.cir_mbps: 20\.0 " + NOT + r"a number > 0 and <= the bottleneck rate \(10 Mb/s\)\)", builder="lee_jeong"),
@@ -1011,11 +1013,12 @@ KIN = """\
   ignored and written again. Already handled, read: `manifest.json` ("unreadable manifest"),
   chunks (moved to `corrupt/`), `atlas.json` ("is damaged"), a report's record and
   `verdicts.json` (taken as absent: redrawn), a reproduction's marker (falls back to the report).
-- **Times the slots round** (`rtp_ms = 0.5` ran as 46 ms). Warned: round trips, `duration_s`,
-  `warmup_s` moved more than 10%, windows under 100 slots; refused: points equal to the
-  engine. Not warned: `interval_s` and flow `start_s` (rounded to whole slots too), timers
-  (fractional slots, not rounded). Found by the warning in a packaged sweep: `habib/ht1` flow
-  200's round trip of 15 ms runs as 8.512 ms (one slot), left to that paper's model.
+- **Times the slots round** (`rtp_ms = 0.5` ran as 46 ms). Warned: round trips (a traffic
+  generator's transfers' too, since 2026-11-29), `duration_s`, `warmup_s` moved more than 10%,
+  windows under 100 slots; refused: points equal to the engine. Not warned: `interval_s` and
+  flow `start_s` (rounded to whole slots too), timers (fractional slots, not rounded). Found by
+  the warning in a packaged sweep: `habib/ht1` flow 200's round trip of 15 ms ran as 8.512 ms
+  (one slot); `habib/ht1` and `ht2` now set a 0.5-ms slot (docs/model.md, "Time").
 """
 
 

@@ -17,6 +17,7 @@ import diffsweep as ds
 from diffsweep import cli, rounding
 from diffsweep.config import BUILDERS, register_builder
 from diffsweep.errors import BuilderError, ConfigError, FolderBusy
+from diffsweep.scenario import Traffic
 from diffsweep.store import LOCK, LOCK_SETTLE_S, Store
 from test_ux import cli_run, one_line_error, sweep
 
@@ -176,6 +177,28 @@ def test_a_plain_sweep_warns_of_nothing(tmp_path, capsys):
     g = ds.Grid(ds.scenarios.kaur_vin, seeds=1, n_flows=4, duration_s=2.0, warmup_s=0.5,
                 rtp_intervals=[(12, 26, 4)])
     assert rounding.check(g) == []
+
+
+def _web(slot_s=None, seed=0):
+    """One 1 Mb/s link (default slot 8.512 ms) and no TcpFlow of its own: a generator of
+    one-packet transfers whose template asks for a 15-ms round trip."""
+    tmpl = ds.TcpFlow(segment_bytes=1024, header_bytes=40, reverse_delay_ms=10.0,
+                      egress_delay_ms=2.5)
+    tr = Traffic(name="web", flow=tmpl, mean_interarrival_s=1.0, size_set_pkts=(1,), pool=4)
+    link = ds.Link(rate_bps=1e6, prop_delay_ms=2.5, classes=(ds.QueueClass("be"),))
+    return ds.Scenario(links=(link,), traffic=(tr,), duration_s=10.0, slot_s=slot_s)
+
+
+def test_a_traffic_generators_round_trip_is_checked_too():
+    """A generator's transfers run its template flow's round trip, on rows after the
+    scenario's own flows: a 15-ms one runs as two 8.512-ms slots at the default slot and is
+    warned about, naming the generator (it was not: the check read Scenario.flows only, so
+    Habib's Table II ran F3 at 8.512 ms without a word); at a 0.5-ms slot it runs exactly."""
+    lines = rounding.check(ds.Grid(_web, seeds=1))
+    assert len(lines) == 1, lines
+    assert re.search(r"at 1 of 1 points \(point 0: traffic web's transfers' rtp_ms 15 ms run as "
+                     r"17\.024 ms\); slots of 8\.512 ms", lines[0]), lines[0]
+    assert rounding.check(ds.Grid(_web, seeds=1, slot_s=5e-4)) == []
 
 
 def test_rtp_ms_run_is_what_the_engine_rounded():

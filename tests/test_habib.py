@@ -9,10 +9,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from diffsweep import simulate
+from diffsweep import rounding, simulate
+from diffsweep.config import load_sweep
 from diffsweep.errors import ConfigError
+from diffsweep.pack import pack
 from diffsweep.papers.habib import tables as ht
 from diffsweep.papers.habib.scenario import AGGREGATES_2B, habib_2a, habib_2b
+from diffsweep.scenario import default_slot_s
 from reproduce_util import reproduce_shrunk
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,10 +93,48 @@ def test_2b_two_domains_and_1000_flows():
     (lambda: habib_2b(app="telnet", telnet_min_pkts=10, telnet_max_pkts=5), "telnet_max_pkts"),
     (lambda: habib_2a(limited_transmit="no"), "limited_transmit"),
     (lambda: habib_2b(limited_transmit=1), "limited_transmit"),
+    (lambda: habib_2b(slot_s=0), "slot_s"),
+    (lambda: habib_2b(slot_s=-1e-3), "slot_s"),
+    (lambda: habib_2b(slot_s=float("inf")), "slot_s"),
+    (lambda: habib_2b(slot_s=float("nan")), "slot_s"),
+    (lambda: habib_2b(slot_s="1ms"), "slot_s"),
+    (lambda: habib_2b(slot_s=True), "slot_s"),
 ])
 def test_bad_parameters_name_the_parameter(build, name):
     with pytest.raises(ConfigError, match=rf"^{name}: "):
         build()
+
+
+def test_2b_slot_s_sets_the_engine_slot():
+    """``slot_s`` None keeps the engine's default (one 1064-B packet's time on the fastest
+    link: 8.512 ms when every link is at 1 Mb/s); a number becomes the scenario's slot."""
+    one_mb = dict(app="telnet", core_bps=1e6, edge_bps=1e6, edge_queue="rio")
+    assert habib_2b(**one_mb).slot_s is None
+    assert default_slot_s(habib_2b(**one_mb)) == pytest.approx(1064 * 8 / 1e6)
+    assert habib_2b(slot_s=5e-4, **one_mb).slot_s == 5e-4
+    assert habib_2b(slot_s=1, app="www").slot_s == 1.0  # an int is a number of seconds
+
+
+@pytest.mark.parametrize("sweep", ["ht1", "ht2"])
+@pytest.mark.parametrize("quick", [False, True])
+def test_tables_i_and_ii_run_every_round_trip_as_asked(sweep, quick):
+    """Tables I and II (every link at 1 Mb/s) set a 0.5-ms slot: every engine flow row (the
+    telnet sessions; every pool slot of the web generators) runs its round trip within 10% of
+    the asked one (exactly: every delay of 2(b) is a multiple of 2.5 ms), and --dry-run's
+    rounding check has nothing to say. At the default slot (8.512 ms) F3's 15 ms ran as
+    8.512."""
+    grid = load_sweep(ROOT / "sweeps" / "habib" / f"{sweep}.toml", quick=quick).make_grid()
+    assert rounding.check(grid) == []
+    for p in range(grid.n_points):
+        sc = grid.scenario(p, grid.seeds[0])
+        assert sc.slot_s == 5e-4
+        asked = [sc.route_rtp_ms(f) for f in sc.flows]
+        for t in sc.traffic:
+            asked += [sc.route_rtp_ms(t.flow)] * t.pool
+        pk = pack([sc], [grid.seeds[0]])
+        run = rounding.rtp_run_ms(pk.arrays, pk.slot_s)[0][:len(asked)]
+        assert len(asked) == sc.engine_flows and min(asked) == pytest.approx(15.0)
+        assert run == pytest.approx(asked, abs=1e-9)  # (so well within 10%)
 
 
 def _tables(res, scs):

@@ -8,8 +8,8 @@ first seed) and returns one warning line per kind of problem, and refuses points
 cannot tell apart:
 
 * ``ROUNDING_WARN_SHARE``: a flow's round-trip propagation delay (``rtp_ms``: access + links +
-  egress + reverse), ``duration_s`` or ``warmup_s`` that runs more than this share away from
-  the asked value. The tables keep both: ``flows.rtp_ms`` (asked) beside ``flows.rtp_ms_run``
+  egress + reverse; a traffic generator's transfers too, by its template flow), ``duration_s``
+  or ``warmup_s`` that runs more than this share away from the asked value. The tables keep both: ``flows.rtp_ms`` (asked) beside ``flows.rtp_ms_run``
   (run); ``replicas.duration_s`` / ``warmup_s`` are the run values, the grid's the asked.
 * ``MIN_WINDOW_SLOTS``: a measurement window (``duration_s - warmup_s``) of fewer slots. Goodput
   counts whole packets of about one slot each: with fewer than 100 slots one packet more or less
@@ -114,6 +114,17 @@ def check(grid, packs: dict | None = None) -> list[str]:
             if _share(asked, run[f]) > ROUNDING_WARN_SHARE:
                 rtp.add(p, f"{where}: flow {f}'s rtp_ms {_ms(asked)} runs as {_ms(run[f])}")
                 break
+        # a traffic generator's transfers run on its pool's rows, after the flows' (pack's
+        # pool_flows), each as its template: one row per generator says it
+        said = bool(rtp.points) and rtp.points[-1] == p
+        row = sc.n_flows
+        for t in () if said else sc.traffic:
+            asked = sc.route_rtp_ms(t.flow)
+            if _share(asked, run[row]) > ROUNDING_WARN_SHARE:
+                rtp.add(p, f"{where}: traffic {t.name}'s transfers' rtp_ms {_ms(asked)} run as "
+                           f"{_ms(run[row])}")
+                break
+            row += t.pool
         end, warm = int(a["end_slot"][0]), int(a["warmup_slot"][0])
         for name, asked, slots in (("duration_s", sc.duration_s, end),
                                    ("warmup_s", sc.warmup_s, warm)):
@@ -132,8 +143,10 @@ def check(grid, packs: dict | None = None) -> list[str]:
     if rtp.points:
         lines.append(f"round-trip delays rounded to whole slots by more than "
                      f"{ROUNDING_WARN_SHARE:.0%} at {len(rtp.points)} of {n} points "
-                     f"({'; '.join(rtp.examples)}){slot_note}; the flows table has the asked "
-                     "and the run value (rtp_ms, rtp_ms_run)")
+                     f"({'; '.join(rtp.examples)}){slot_note}; "
+                     + ("the flows table has the asked and the run value (rtp_ms, rtp_ms_run)"
+                        if any(": flow " in e for e in rtp.examples) else
+                        "the transfers table does not list round trips"))
     if times.points:
         lines.append(f"run times rounded to whole slots by more than {ROUNDING_WARN_SHARE:.0%} "
                      f"at {len(times.points)} of {n} points ({'; '.join(times.examples)})"

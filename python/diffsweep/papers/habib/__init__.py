@@ -57,10 +57,12 @@ ASSUMPTIONS = (
     "uniform 5..35 segments of 1024 B at ns-2 tcplib telnet gaps; a segment's delay is from "
     "its write to its delivery, a session's delay the sum over its segments. CALIBRATED: the "
     "paper gives neither start times nor telnet packet sizes; sessions start at uniform times "
-    "over the first 45 s, chosen so that the standard conditioner's delays sit at Table I's "
-    "level (3.2 s per packet, 64 s per session, against 3.62 and 72.1; sessions all in the "
-    "first second give 23 s per packet, spread over 60 s 0.3 s). The claims compare the "
-    "conditioners, not the levels.",
+    "over the first 50 s, chosen so that the standard conditioner's delays sit at Table I's "
+    "level (3.68 s per packet, 74 s per session, against 3.62 and 72.1; sessions all in the "
+    "first second give 27 s per packet, spread over 60 s 1.5 s). The claims compare the "
+    "conditioners, not the levels. Time slot 0.5 ms: the engine's default, one packet's time "
+    "on the fastest link, is 8.512 ms at 1 Mb/s and would run F3's 15-ms round trip as "
+    "8.512 ms; at 0.5 ms every propagation delay of the topology runs exactly.",
     "Table II: 50 web sessions over F1, F2, F3 (17, 17, 16), 5 pages each of one object (ns-2 "
     "WebTraf's default; the paper's 'variable number of objects' is not given), pages at "
     "exponential intervals of 1 s, objects ns-2 ParetoII (mean 10 packets, shape 1.2), links "
