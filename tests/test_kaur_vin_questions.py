@@ -269,6 +269,31 @@ def test_ks_checks_read_only_their_sweeps():
     assert seen == {"check_k2_tau": both("whole")}
 
 
+def test_ks_figure_draws_ks_k3_and_ks_k5_only(monkeypatch):
+    """The Ks figure's panels (one flow at RTP 8 ms, N = 64) draw sweeps ks_k3 and ks_k5: the
+    family's other sweeps also hold N = 64, in other RTP settings, orders and T_on grids."""
+    import pandas as pd
+    from diffsweep.papers.kaur_vin import figures as kf
+    from diffsweep.results import Results
+
+    parts = ["ks_k3", "ks_k4", "ks_k5", "ks_k7_equal"]
+    rep = pd.DataFrame({"point": range(8), "seed": 0, "tcp": ["reno", "sack"] * 4,
+                        "t_on_ms": 1.0, "part": [p for p in parts for _ in (0, 1)]})
+    empty = pd.DataFrame({"point": [], "seed": []})
+    seen = []
+
+    class Drawn(Exception):
+        pass
+
+    def loss(res):
+        seen.append(set(res.replicas["part"]))
+        raise Drawn
+    monkeypatch.setattr(kf, "loss_per_seed", loss)
+    with pytest.raises(Drawn):
+        kf.figks(Results(rep, empty, empty, empty, empty))
+    assert seen == [{"ks_k3", "ks_k5"}]
+
+
 def test_ks_rates_every_observation_of_figs_2_to_9():
     """Ks.5 compares every claim of families K2-K9, each once and in one of Ks.1-4, 6-9, and
     each Ks claim's test names its claims and the sweeps its checks read."""
