@@ -226,21 +226,125 @@ def test_ks_claims_state_the_sack_sentence():
     assert "weaker under SACK" in claims["Ks.5"].thresholds
 
 
+def test_ks_checks_read_only_their_sweeps():
+    """Each check of family Ks reads the sweeps of its primary claim's grid among the family's
+    combined runs (``part``), both senders; a sweep not run: not measured, naming it."""
+    import pandas as pd
+    from diffsweep.claims import Verdict
+    from diffsweep.papers.kaur_vin import questions as q
+    from diffsweep.results import Results
+
+    parts = ["ks_k3", "ks_k4", "ks_k5", "ks_k7_equal"]
+    rep = pd.DataFrame({"point": range(8), "seed": 0, "tcp": ["reno", "sack"] * 4,
+                        "part": [p for p in parts for _ in (0, 1)]})
+    empty = pd.DataFrame({"point": [], "seed": []})
+    res = Results(rep, empty, empty, empty, empty)
+    seen = {}
+
+    def reads(name):
+        def check(r):
+            rp = r.replicas
+            got = rp["part"] if "part" in rp.columns else ["whole"] * len(rp)
+            seen.setdefault(name, set()).update(zip(got, rp["tcp"]))
+            return Verdict(H, {}, "")
+        return check
+    names = ("check_k2_tau", "check_k4_timeouts", "check_k5_ef_raises", "check_k9_udp",
+             "check_k5_small_unequal")
+    checks, ids = {c: reads(c) for c in names}, {c: c for c in names}
+    v = q.condition(res, checks, ids, family="Ks", checks=names, sentence=True)
+    both = lambda *ps: {(p, t) for p in ps for t in ("reno", "sack")}   # noqa: E731
+    assert seen == {"check_k2_tau": both("ks_k3"), "check_k4_timeouts": both("ks_k4"),
+                    "check_k5_ef_raises": both("ks_k5"),     # ks_k5_unequal not run here
+                    "check_k9_udp": both("ks_k7_equal")}
+    pair = v.numbers["reno_vs_sack"]["check_k5_small_unequal"]
+    assert pair == dict(reno=NM, sack=NM)
+    v = q.condition(res, checks, ids, family="Ks", checks=("check_k5_small_unequal",),
+                    drop_tail="x")
+    assert v.status == NM and "no runs of sweep ks_k5_unequal" in v.reason
+    # runs of one sweep (no part column) are read whole
+    seen.clear()
+    one = Results(rep[rep["part"] == "ks_k4"].drop(columns="part"), empty, empty, empty, empty)
+    assert q.condition(one, checks, ids, family="Ks", checks=("check_k2_tau",),
+                       drop_tail="x").status == H
+    assert seen == {"check_k2_tau": both("whole")}
+
+
+def test_ks_figure_draws_ks_k3_and_ks_k5_only(monkeypatch):
+    """The Ks figure's panels (one flow at RTP 8 ms, N = 64) draw sweeps ks_k3 and ks_k5: the
+    family's other sweeps also hold N = 64, in other RTP settings, orders and T_on grids."""
+    import pandas as pd
+    from diffsweep.papers.kaur_vin import figures as kf
+    from diffsweep.results import Results
+
+    parts = ["ks_k3", "ks_k4", "ks_k5", "ks_k7_equal"]
+    rep = pd.DataFrame({"point": range(8), "seed": 0, "tcp": ["reno", "sack"] * 4,
+                        "t_on_ms": 1.0, "part": [p for p in parts for _ in (0, 1)]})
+    empty = pd.DataFrame({"point": [], "seed": []})
+    seen = []
+
+    class Drawn(Exception):
+        pass
+
+    def loss(res):
+        seen.append(set(res.replicas["part"]))
+        raise Drawn
+    monkeypatch.setattr(kf, "loss_per_seed", loss)
+    with pytest.raises(Drawn):
+        kf.figks(Results(rep, empty, empty, empty, empty))
+    assert seen == [{"ks_k3", "ks_k5"}]
+
+
+def test_ks_rates_every_observation_of_figs_2_to_9():
+    """Ks.5 compares every claim of families K2-K9, each once and in one of Ks.1-4, 6-9, and
+    each Ks claim's test names its claims and the sweeps its checks read."""
+    from diffsweep.papers.kaur_vin import questions as q
+    rows = {r[0]: r for r in kvc._CLAIMS}
+    paper = [i for i, r in rows.items() if r[2] in {f"K{n}" for n in range(2, 10)}]
+    sentence = rows["Ks.5"][5]["checks"]
+    ids = {r[3]: i for i, r in rows.items()}
+    assert [ids[c] for c in sentence] == paper
+    assert set(q.KS_READS) == set(sentence)
+    claims = {c.id: c for c in kvc.kaur_vin_claims()}
+    assert all(i in claims["Ks.5"].thresholds for i in paper)
+    grouped = [c for n in (1, 2, 3, 4, 6, 7, 8, 9) for c in rows[f"Ks.{n}"][5]["checks"]]
+    assert sorted(grouped) == sorted(sentence)
+    fam = papers.get("kaur-vin").families
+    ks_sweeps = next(f.sweeps for f in fam if f.id == "Ks")
+    for n in (1, 2, 3, 4, 6, 7, 8, 9):
+        c = claims[f"Ks.{n}"]
+        for check in rows[c.id][5]["checks"]:
+            assert ids[check] in c.thresholds
+            assert all(f"{s}.toml" in c.thresholds and s in ks_sweeps
+                       for s in q.KS_READS[check])
+    assert all(f"{s}.toml" in claims["Ks.5"].thresholds for s in ks_sweeps)
+
+
+def test_quick_runs_no_ks_sweep():
+    """The quick reproduction (no --figure) runs none of family Ks's sweeps."""
+    fams = papers.get("kaur-vin").families
+    quick = {s for f in select(fams, None, quick=True) for s in f.sweeps}
+    ks = next(f.sweeps for f in fams if f.id == "Ks")
+    assert len(ks) == 6 and not quick & set(ks)
+    assert not {s for s in quick if s.startswith("ks_")}
+
+
 def test_quick_reproduction_of_ks(tmp_path, monkeypatch):
-    """Family Ks end to end on shrunk sweeps (2 seeds, 4 s, 3 T_on points): every Ks claim gets a verdict from SACK rows, Reno's beside, and the report
-    has its section."""
+    """Family Ks end to end on shrunk sweeps (2 seeds, 4 s, 4 T_on points): every Ks claim gets
+    a verdict from SACK rows, Reno's beside, and the report has its section."""
     shrink = [(r"seeds = \d+", "seeds = 2"), (r"duration_s = [\d.]+", "duration_s = 4.0"),
               (r"warmup_s = [\d.]+", "warmup_s = 1.0"),
-              (r"t_on_ms = \{logspace = \[0.4, 400, 5\]\}", "t_on_ms = [1.0, 10.0, 100.0]")]
-    out, status = reproduce_shrunk(tmp_path, monkeypatch, "kaur-vin", "kaur_vin",
-                                   ("ks_k3", "ks_k5"), "s", subs=shrink)
-    assert all(status[f"Ks.{i}"] != "not measured" for i in range(1, 6))
+              (r"t_on_ms = \{logspace = \[0.4, 400, 5\]\}", "t_on_ms = [1.0, 10.0, 100.0, 400.0]")]
+    sweeps = ("ks_k3", "ks_k4", "ks_k5", "ks_k5_unequal", "ks_k7_equal", "ks_k7_unequal")
+    out, status = reproduce_shrunk(tmp_path, monkeypatch, "kaur-vin", "kaur_vin", sweeps, "s",
+                                   subs=shrink)
+    assert all(status[f"Ks.{i}"] != "not measured" for i in range(1, 10))
     assert status["K2.1"] == "not measured" and status["Kr.1"] == "not measured"
     import json
     v = json.loads((out / "verdicts.json").read_text())
     pairs = v["Ks.5"]["numbers"]["reno_vs_sack"]
-    assert set(pairs) == {"K2.1", "K2.2", "K3.1", "K4.1", "K5.3", "K5.4", "K6.1", "K6.2"}
-    assert all(p["sack"] != "not measured" and p["reno"] != "not measured"
-               for p in pairs.values())
+    assert list(pairs) == ["K2.1", "K2.2", "K2.3", "K2.4", "K3.1", "K4.1", "K4.2", "K5.1",
+                           "K5.2", "K5.3", "K5.4", "K6.1", "K6.2", "K7.1", "K7.2", "K7.3",
+                           "K8.1", "K8.2", "K9.1", "K9.2"]
+    assert all(NM not in p.values() for p in pairs.values())
     md = (out / "report.md").read_text()
     assert "### Ks:" in md and "TCP-SACK" in md

@@ -70,11 +70,13 @@ FAMILIES = (
            'Phase-effect remedy: EF with a 15% telnet share of the link (Figs. 2a, 4a, 5a again)',
            full_only=True),
     # Not a paper figure: sec. 5's sentence that the observations hold under TCP-SACK. The
-    # claims of Figs. 2a, 3, 4a, 5a and 6 (Conclusions 1-4) on SACK senders and on Reno in the
-    # same sweeps (a tcp axis, same seeds), and the sentence's verdict from the two. Full
-    # reproduction only (or --quick --figure s).
-    Family('Ks', 's', ('ks_k3', 'ks_k5'),
-           'TCP SACK: the claims of Figs. 2a, 3, 4a, 5a and 6 with SACK senders beside Reno',
+    # claims of Figs. 2-9 (Conclusions 1-4, the timeouts, M vs N, the UDP networks) on SACK
+    # senders and on Reno in the same sweeps (a tcp axis, same seeds), and the sentence's
+    # verdict from the two; each check reads the sweeps of its primary claim's grid
+    # (questions.KS_READS). Full reproduction only (or --quick --figure s).
+    Family('Ks', 's', ('ks_k3', 'ks_k4', 'ks_k5', 'ks_k5_unequal', 'ks_k7_equal',
+                       'ks_k7_unequal'),
+           'TCP SACK: the claims of Figs. 2-9 with SACK senders beside Reno',
            full_only=True),
 )
 
@@ -113,7 +115,10 @@ ASSUMPTIONS = (
     'N = 64 (as K5-K9), random for one flow (as K2).',
     'Family Ks (sec. 5): ns-2.35\'s Agent/TCP/Sack1 senders with the Sack1 sink, and Reno, as '
     'a sweep axis over the same grid and seeds: one flow at RTP 6-12 ms (as K3; its 8 ms rows '
-    'are K2\'s grid) and 64 equal-RTP flows in flow-index order, drop-tail (as Kr\'s grid).',
+    'are K2\'s grid), N = 8..128 flows of unequal RTPs (as K4, T_on on 7 of its 13 points), 64 '
+    'flows of equal and of unequal RTPs in flow-index order (as K5, T_on on 7 points; the '
+    'equal ones as Kr\'s grid, without UDP) and N = 8..128 at T_on = 1 ms in flow-index order '
+    '(as K7), drop-tail.',
     'U counts TCP throughput on the wire (576 B per 536 B segment) over the bandwidth '
     'left by EF and UDP (their mean rates).',
     'Time is slotted at one 576 B packet time at 40 Mb/s (115.2 us); delays are rounded '

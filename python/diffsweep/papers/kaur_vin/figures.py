@@ -26,6 +26,7 @@ from diffsweep import metrics
 from diffsweep.figures import new_figure, save, yerr
 from diffsweep.results import Results
 
+from .questions import of_sweeps
 from .tables import (CANON, KEYS, MAIN_F, N_LARGE, NEAR_FAIR, NO_EF, WITH_EF, collapse_t_on,
                      fairness_per_seed, loss_per_seed, nearest_t_on, need, normalized_per_flow,
                      padhye_per_flow, prepare, select, timeouts_per_seed)
@@ -547,7 +548,9 @@ def figks(res: Results) -> Figure:
     """Ks: Figs. 2a, 4a and 5a with SACK senders beside Reno on the same runs: (a) the one-flow
     loss U_CBR - U_EF vs T_on at RTP 8 ms, (b) the aggregate loss at N = 64, (c) the min-max
     ratio M at N = 64, equal RTPs, with EF (points) and without (band), one colour per
-    sender."""
+    sender. It draws sweeps ks_k3 and ks_k5 of the family's runs: N = 64 is in its other
+    sweeps too, in other RTP settings, same-slot orders and T_on grids."""
+    res = of_sweeps(res, ("ks_k3", "ks_k5"))
     _require_t_on(res)
     fig, (a, b, c) = new_figure(3, "Kaur & Vin with TCP SACK senders beside Reno (sec. 5)",
                                 width=4.8)
