@@ -397,7 +397,7 @@ def _m_trend(res: Results, rows: Callable, settings: tuple, nets: tuple, x: str,
                 whys.append(f"{who}: the slope of M per {unit} is {cl.ci_words(sl)}, "
                             f"{cl.sign_words(sl, mode)}: {st}")
             sts.append(st)
-    suffix = f" (CI within +-{FLAT} holds, |mean| <= {FLAT_PARTLY} partly)"
+    suffix = f" (CI within +-{FLAT} holds, within +-{FLAT_PARTLY} partly)"
     return cl.combined_verdict(sts, nums, whys, missing, notes,
                                suffix=suffix if mode == "flat" else "")
 
