@@ -23,6 +23,7 @@
 # `session`: CPU = CUDA on tests/test_gpu.py; the full Kaur & Vin family's one engine call on
 # cuda, cuda+cpu and the CPU cores, tables compared (auto_backend.py --full); every paper's
 # quick family on the three (auto's constants again).
+# `split`: the full family's engine call with its launch split by kernel or not (~3-7 minutes).
 # `phases`: issue 43's decision recomputed from this machine's full-family engine calls (the
 # engine's choice, 32 a warp), ~3-5 minutes; after `ncu` / `icache` in STEPS, their fetch shares.
 # `auto`: what `--backend auto` chooses for each paper's quick family against the engine
@@ -31,7 +32,7 @@
 # replicas, against benchmarks/hot_sass.py's estimate. With more device time: `warp` (shared
 # rounds off and on: ~2 minutes, ~4 with WARP_FULL=1), `atlas` (~1-2), `occupancy` (~4-5).
 set -uo pipefail
-STEPS=${STEPS:-"build tests auto spread warp throughput occupancy reproduce papers ncu icache atlas phases"}
+STEPS=${STEPS:-"build tests auto spread warp throughput occupancy reproduce papers ncu icache atlas split phases"}
 STEP_TIMEOUT=${STEP_TIMEOUT:-240}
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 cd "$(dirname "$0")/.."
@@ -213,6 +214,19 @@ PY
   fi
 elif want icache; then
   log "ncu not found: no instruction counts"
+fi
+if want split; then
+  # the full Kaur & Vin family's engine call (its paper replicas without a rare model, families
+  # Kr, Kt and Ks with one) in one launch on the full kernel (the default), split by kernel one
+  # launch after the other, and split on two streams at once (DIFFSWEEP_CUDA_SPLIT,
+  # backend_cuda.cu); the tables' digests must agree; ~3 x SPLIT_TIMEOUT at most
+  for v in 0 1 streams; do
+    STEP_TIMEOUT=${SPLIT_TIMEOUT:-150} step "split_$v" env DIFFSWEEP_CUDA_SPLIT=$v \
+      python3 benchmarks/spread.py --per-warp auto --out "$OUT/split-$v"
+  done
+  grep -h "per warp" "$OUT"/split_*.log | sed 's/^/split: /' | tee -a "$OUT/gpu-summary.txt"
+  n=$(grep -h "per warp" "$OUT"/split_*.log | grep -oE "[0-9a-f]{16} same" | sort -u | wc -l)
+  [ "$n" = 1 ] && log "split: the three calls' tables agree" || log "split: TABLES DIFFER or a call was cut ($n digests)"
 fi
 if want phases; then
   # issue 43 (decided 2026-11-29 from the recorded runs: a phase-major slot not built,

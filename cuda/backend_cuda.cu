@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -59,23 +60,12 @@ long long resident_warps(const FamilyKernel& kern, int block_threads, unsigned s
   return (long long)sms * std::max(per_sm, 1) * (block_threads / 32);
 }
 
-}  // namespace
-
-void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput>& hout,
-                     int64_t* control, int replicas_per_task) {
+// One launch sequence of a job whose batches c_views holds: every batch on one kernel, the
+// slim one unless a replica uses a rare model (engine/features.h); its state blocks in at
+// most `mem_share` of the device's free memory per launch.
+void run_launches(const std::vector<BatchInput>& hin, std::vector<BatchOutput>& hout,
+                  int64_t* control, int replicas_per_task, double mem_share) {
   const int nb = (int)hin.size();
-  // More batches than c_views holds: in groups, one after another.
-  if (nb > kMaxViews) {
-    for (int b0 = 0; b0 < nb; b0 += kMaxViews) {
-      const int b1 = std::min(nb, b0 + kMaxViews);
-      std::vector<BatchInput> in(hin.begin() + b0, hin.begin() + b1);
-      std::vector<BatchOutput> out(hout.begin() + b0, hout.begin() + b1);
-      run_family_cuda(in, out, control, replicas_per_task);
-      if (control && ctl_load(control + kCtlStop)) return;
-    }
-    return;
-  }
-  // The slim kernel unless a replica uses a rare model (engine/features.h).
   const FamilyKernel kern = std::strcmp(family_kernel_name(hin), "full") == 0
                                 ? family_kernel_full()
                                 : family_kernel_slim();
@@ -135,7 +125,7 @@ void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput
   // replica: every replica of a launch resident at once); usually the whole family.
   size_t free_b = 0, total_b = 0;
   check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
-  const size_t budget = (size_t)(free_b * 0.8);
+  const size_t budget = (size_t)((double)free_b * mem_share);
   size_t t0 = 0;
   while (t0 < plan.tasks.size() && err == cudaSuccess) {
     size_t t1 = t0, bytes = 0;
@@ -184,6 +174,74 @@ void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput
     DS_RECORD_FIELDS(DS_COPY_BACK)
 #undef DS_COPY_BACK
   }
+}
+
+}  // namespace
+
+void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput>& hout,
+                     int64_t* control, int replicas_per_task) {
+  const int nb = (int)hin.size();
+  // More batches than c_views holds: in groups, one after another.
+  if (nb > kMaxViews) {
+    for (int b0 = 0; b0 < nb; b0 += kMaxViews) {
+      const int b1 = std::min(nb, b0 + kMaxViews);
+      std::vector<BatchInput> in(hin.begin() + b0, hin.begin() + b1);
+      std::vector<BatchOutput> out(hout.begin() + b0, hout.begin() + b1);
+      run_family_cuda(in, out, control, replicas_per_task);
+      if (control && ctl_load(control + kCtlStop)) return;
+    }
+    return;
+  }
+  // DIFFSWEEP_CUDA_SPLIT (an experiment; unset or 0: off): a job with batches for both kernels
+  // runs its batches without a rare model on the slim kernel and the others on the full one,
+  // "1" one after the other, "streams" at once (each launch in half the memory budget), where
+  // one launch would run them all on the full kernel. Since families Kr, Kt and Ks joined it,
+  // the full Kaur & Vin family's paper replicas run on the full kernel (benchmarks/gpu.md,
+  // 2026-11-29); `gpu.sh` step `split` times the three. No result depends on it.
+  const char* split = std::getenv("DIFFSWEEP_CUDA_SPLIT");
+  const char* forced = std::getenv("DIFFSWEEP_CUDA_KERNEL");
+  const bool serial = split && std::strcmp(split, "1") == 0;
+  const bool streams = split && std::strcmp(split, "streams") == 0;
+  if (split && *split && !serial && !streams && std::strcmp(split, "0") != 0)
+    throw std::runtime_error(std::string("DIFFSWEEP_CUDA_SPLIT is '") + split +
+                             "': one of 0 (off), 1 (one launch after the other) or streams");
+  if ((serial || streams) && !(forced && std::strcmp(forced, "full") == 0)) {
+    std::vector<BatchInput> in[2];  // [0] slim, [1] full
+    std::vector<BatchOutput> out[2];
+    for (int b = 0; b < nb; ++b) {
+      const int k = batch_uses_features(hin[(size_t)b]) ? 1 : 0;
+      in[k].push_back(hin[(size_t)b]);
+      out[k].push_back(hout[(size_t)b]);  // (host pointers: the results land in hout's arrays)
+    }
+    if (!in[0].empty() && !in[1].empty()) {
+      if (serial) {
+        run_launches(in[0], out[0], control, replicas_per_task, 0.8);
+        if (!(control && ctl_load(control + kCtlStop)))
+          run_launches(in[1], out[1], control, replicas_per_task, 0.8);
+        return;
+      }
+      std::exception_ptr failed;
+      std::thread full([&] {
+        try {
+          run_launches(in[1], out[1], control, replicas_per_task, 0.4);
+        } catch (...) {
+          failed = std::current_exception();
+          if (control) ctl_add(control + kCtlStop, 1);  // the other launch stops too
+        }
+      });
+      try {
+        run_launches(in[0], out[0], control, replicas_per_task, 0.4);
+      } catch (...) {
+        if (control) ctl_add(control + kCtlStop, 1);
+        full.join();
+        throw;
+      }
+      full.join();
+      if (failed) std::rethrow_exception(failed);
+      return;
+    }
+  }
+  run_launches(hin, hout, control, replicas_per_task, 0.8);
 }
 
 long long cuda_resident_warps(bool full) {

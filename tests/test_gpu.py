@@ -177,3 +177,30 @@ def test_repeats_on_cuda_get_their_twins_bits():
     assert res.meta["backend"] == "cuda" and res.meta["distinct_replicas"] == n
     for i in range(2 * n):
         assert_rows_equal(rows_of(res, i), rows_of(alone, twin[i]))
+
+
+@pytest.mark.parametrize("split", ["1", "streams"])
+def test_a_job_split_by_kernel_gives_the_cpu_bits(monkeypatch, split):
+    """DIFFSWEEP_CUDA_SPLIT (backend_cuda.cu, an experiment): the mixed batch's replicas without
+    a rare model on the slim kernel and the others on the full one, one launch after the other
+    ("1") or at once ("streams"), every table equal to the CPU's; a value it does not know is
+    refused, naming the variable and its values."""
+    _needs_gpu()
+    import pandas as pd
+
+    from diffsweep.engine import cuda_kernel, simulate
+    from diffsweep.results import TABLES
+
+    scs, seeds = _mixed_batch()
+    # both kinds in one job: the Kaur & Vin replicas alone would run on the slim kernel
+    assert cuda_kernel([pack(scs[:6], seeds[:6])]) == "slim"
+    assert cuda_kernel([pack(scs[6:], seeds[6:])]) == "full"
+    ref = simulate(scs, seeds, backend="cpu")
+    monkeypatch.delenv("DIFFSWEEP_CUDA_KERNEL", raising=False)
+    monkeypatch.setenv("DIFFSWEEP_CUDA_SPLIT", split)
+    res = simulate(scs, seeds, backend="cuda")
+    for name in TABLES:
+        pd.testing.assert_frame_equal(getattr(res, name), getattr(ref, name), check_exact=True)
+    monkeypatch.setenv("DIFFSWEEP_CUDA_SPLIT", "both")
+    with pytest.raises(Exception, match="DIFFSWEEP_CUDA_SPLIT.*streams"):
+        simulate(scs[:2], seeds[:2], backend="cuda")
