@@ -187,8 +187,8 @@ def decide(inp: dict) -> dict:
     a_gain = 1.0 / (1.0 - fetch_full)
     a_s = head_auto / a_gain
     a_central = head_auto * (1.0 - fetch_full / 2.0)
-    # Regime B, 32 a warp in lone warps (the only way the full family's ~8,000-14,000
-    # replicas fill warps of 32: ~15-25 a scheduler): a lone warp runs its phases in slot order
+    # Regime B, 32 a warp in lone warps (the only way the full family's 7,880-10,950 distinct
+    # replicas fill warps of 32: ~15-21 a scheduler): a lone warp runs its phases in slot order
     # already, so phase order leaves its fetches as they are; ideal repacking and ideal
     # interleave, on the longest warps' shape (64 flows), with HEAD's fewer instructions
     # (generous to B: the smaller scale).
