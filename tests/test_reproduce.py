@@ -86,3 +86,47 @@ def test_the_log_says_how_a_cuda_call_spread_its_replicas():
                               "resident warps")
     two = dict(one, per_warp=32, warps=3618, waves=2)
     assert plan_note(two).endswith("3168 resident warps, 2 waves (tasks wait for a warp to finish)")
+
+
+def test_a_dry_run_says_what_would_run_and_what_is_stored(workdir, capsys):
+    """`reproduce --dry-run`: per sweep its replicas and whether --out holds it already (a
+    rerun resumes it), the total left to compute (repeats across sweeps counted once), a rough
+    time and the backend; nothing is computed or written, and the run's own checks apply."""
+    from diffsweep.reproduce_plan import plan
+
+    out = workdir / "out"
+    sw = str(workdir / "sweeps")
+    args = ["reproduce", "kaur-vin", "--quick", "--out", str(out), "--backend", "cpu",
+            "--sweeps", sw, "--dry-run"]
+    assert cli.main([*args, "--figure", "2", "5"]) == 0
+    printed = capsys.readouterr().out
+    assert not out.exists()  # nothing written, not even the folder
+    assert "nothing was run (--dry-run)" in printed and "backend     : cpu" in printed
+    p = plan("kaur-vin", out, figures=["2", "5"], quick=True, sweeps=sw, backend="cpu")
+    rows = {r["sweep"]: r for r in p["sweeps"]}
+    assert set(rows) == {"k2", "k5_equal_index", "k5_unequal_index"}
+    assert all(not r["stored"] and r["seconds"] > 0 for r in rows.values())
+    assert p["replicas"] == sum(r["replicas"] for r in rows.values())
+    assert 0 < p["distinct"] <= p["replicas"] and p["seconds"] > 0
+    for r in rows.values():  # 3 seeds a point ([quick] shrunk)
+        assert r["replicas"] == r["points"] * 3
+        assert f"{r['points']:>5,} points x   3 seeds" in printed
+    # K2 run and stored: a dry run of K2 and K5 now computes only K5's sweeps
+    assert cli.main(["reproduce", "kaur-vin", "--figure", "2", "--quick", "--out", str(out),
+                     "--backend", "cpu", "--quiet", "--sweeps", sw]) == 0
+    capsys.readouterr()
+    before = sorted(x.name for x in out.iterdir())
+    p2 = plan("kaur-vin", out, figures=["2", "5"], quick=True, sweeps=sw, backend="cpu")
+    rows2 = {r["sweep"]: r for r in p2["sweeps"]}
+    assert rows2["k2"]["stored"] and not rows2["k5_equal_index"]["stored"]
+    assert p2["replicas"] == rows["k5_equal_index"]["replicas"] + rows["k5_unequal_index"]["replicas"]
+    assert cli.main([*args, "--figure", "2"]) == 0
+    assert "every sweep is stored" in capsys.readouterr().out
+    assert sorted(x.name for x in out.iterdir()) == before  # the folder untouched
+    # the run's own checks: an unknown figure, and a folder holding another paper's reproduction
+    assert cli.main([*args, "--figure", "99"]) == 2
+    (workdir / "other").mkdir()
+    (workdir / "other" / "reproduce.json").write_text(json.dumps({"paper": "rossi"}))
+    assert cli.main(["reproduce", "kaur-vin", "--quick", "--out", str(workdir / "other"),
+                     "--sweeps", sw, "--dry-run"]) == 2
+    assert "--out" in capsys.readouterr().err

@@ -251,6 +251,13 @@ def _cmd_reproduce(args) -> int:
     _check_int("--seeds", args.seeds, 1)
     _check_int("--jobs", args.jobs, 1)
     out = args.out or f"results/{args.paper}{'-quick' if args.quick else ''}"
+    if args.dry_run:
+        from .reproduce_plan import plan, plan_lines  # noqa: PLC0415
+        print("\n".join(plan_lines(plan(args.paper, out, figures=args.figure, quick=args.quick,
+                                         seeds=args.seeds, sweeps=args.sweeps,
+                                         threads=args.threads, backend=args.backend))))
+        print("nothing was run (--dry-run)")
+        return 0
     log = (lambda *a, **k: None) if args.quiet else print
     resume = shlex.join(["diffsweep", *args.argv])
     # a Ctrl-C (SweepInterrupted) is reported by main(), which also ignores further Ctrl-Cs
@@ -663,6 +670,9 @@ def _main(argv: list[str], debug: bool) -> int:
                    help="draw the figures and write the report again even when DIR holds "
                    "every result and the report this diffsweep made from them (kept otherwise)")
     s.add_argument("--quiet", action="store_true", help="no progress bars and no summary")
+    s.add_argument("--dry-run", action="store_true",
+                   help="say what would run (sweeps, replicas, what --out already holds) and "
+                   "roughly how long; run nothing")
     s.set_defaults(fn=_cmd_reproduce)
     s = sub.add_parser("atlas", help="map where a paper's claim holds over parameters the "
                        "paper did not vary",
