@@ -82,7 +82,8 @@ def plan_lines(p: dict) -> list[str]:
         lines.append(f"  {r['sweep']:<{width}}  {r['points']:>5,} points x {r['seeds']:>3} seeds "
                      f"= {r['replicas']:>6,} replicas; {left}")
     if not p["replicas"]:
-        lines.append("every sweep is stored: the figures and the report only")
+        lines.append("every sweep is stored: nothing to compute (the figures and the report are "
+                     "drawn again only when they are not those of these results, or with --redraw)")
         return lines
     lines.append(f"to compute  : {p['replicas']:,} replicas in one engine call, {p['distinct']:,} "
                  f"of them distinct (a replica several sweeps hold runs once): "
