@@ -201,6 +201,25 @@ def check_options(threads, seeds, backend: str) -> None:
     engine.resolve_backend(backend)  # 'cuda' without a CUDA engine or device fails here
 
 
+def prepare(paper: str, out, figures, quick: bool, seeds, sweeps, threads, backend):
+    """Every check of a reproduction's options before anything is computed or written, and
+    what it runs: (spec, chosen families, sweeps folder or None, out as a Path, sweep names,
+    name -> SweepConfig). Every sweep file is read and checked (seeds, [quick]) before the
+    folder is touched (``reproduce`` and ``reproduce_plan.plan``)."""
+    from . import config
+
+    spec = papers.get(paper)
+    chosen = select(spec.families, figures, quick)
+    check_options(threads, seeds, backend)
+    sweeps = _check_sweeps_dir(sweeps)
+    out = Path(out)
+    check_folder(out, spec.name, quick)
+    names = list(dict.fromkeys(s for fam in chosen for s in fam.sweeps))
+    cfgs = {name: config.load_sweep(_sweep_path(spec.package, name, sweeps), quick=quick,
+                                    seeds=seeds) for name in names}
+    return spec, chosen, sweeps, out, names, cfgs
+
+
 def reproduce(paper: str, out, figures: list[str] | None = None, quick: bool = False,
               backend: str = "auto", seeds: int | None = None, progress: bool | None = None,
               threads: int | None = None, log=print, sweeps=None, resume: str | None = None,
@@ -220,18 +239,8 @@ def reproduce(paper: str, out, figures: list[str] | None = None, quick: bool = F
     otherwise kept as they are (the verdicts returned then come from its verdicts.json)."""
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
         raise ConfigError(f"jobs: {jobs!r} is not allowed (expected an integer >= 1)")
-    from . import config
-
-    spec = papers.get(paper)
-    chosen = select(spec.families, figures, quick)
-    check_options(threads, seeds, backend)
-    sweeps = _check_sweeps_dir(sweeps)
-    out = Path(out)
-    check_folder(out, spec.name, quick)
-    names = list(dict.fromkeys(s for fam in chosen for s in fam.sweeps))
-    # every sweep file is read and checked (seeds, [quick]) before the folder is touched
-    cfgs = {name: config.load_sweep(_sweep_path(spec.package, name, sweeps), quick=quick,
-                                    seeds=seeds) for name in names}
+    spec, chosen, sweeps, out, names, cfgs = prepare(paper, out, figures, quick, seeds, sweeps,
+                                                     threads, backend)
     resume = resume or f"diffsweep reproduce {paper} (same arguments)"
     created = _created_root(out)
     marked = not (out / MARKER).is_file()

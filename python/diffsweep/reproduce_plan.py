@@ -14,9 +14,6 @@ the report come after that time.
 from __future__ import annotations
 
 import os
-from pathlib import Path
-
-from . import papers
 
 
 def plan(paper: str, out, figures: list[str] | None = None, quick: bool = False,
@@ -26,21 +23,13 @@ def plan(paper: str, out, figures: list[str] | None = None, quick: bool = False,
     families, one row per sweep (name, points, seeds, replicas, replica_slots, stored, seconds)
     and the totals of what is left to compute (replicas, distinct, replica_slots, seconds) and
     the backend that would run it. ConfigError for the options ``reproduce`` refuses."""
-    from . import config, engine, sizing  # noqa: PLC0415
+    from . import engine, sizing  # noqa: PLC0415
     from .backend_choice import work_of_grids  # noqa: PLC0415
     from .errors import BackendError  # noqa: PLC0415
-    from .reproduce import (_check_sweeps_dir, _sweep_path, _unstored_grids,  # noqa: PLC0415
-                            check_folder, check_options, select)
+    from .reproduce import _unstored_grids, prepare  # noqa: PLC0415
 
-    spec = papers.get(paper)
-    chosen = select(spec.families, figures, quick)
-    check_options(threads, seeds, backend)
-    sweeps = _check_sweeps_dir(sweeps)
-    out = Path(out)
-    check_folder(out, spec.name, quick)
-    names = list(dict.fromkeys(s for fam in chosen for s in fam.sweeps))
-    cfgs = {name: config.load_sweep(_sweep_path(spec.package, name, sweeps), quick=quick,
-                                    seeds=seeds) for name in names}
+    spec, chosen, _, out, _, cfgs = prepare(paper, out, figures, quick, seeds, sweeps, threads,
+                                            backend)
     todo = _unstored_grids(cfgs, out)
     rows, est_s, est_slots = [], 0.0, 0.0
     for name, cfg in cfgs.items():
