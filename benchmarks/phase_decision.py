@@ -40,9 +40,11 @@ import json
 import re
 from pathlib import Path
 
+from targets import ENGINE_S as TARGET_FULL_S  # the full family's engine call, 15 s
+from targets import SLOTS_PER_S as TARGET_64_RATE  # 64 flows at >= 32,768 replicas
+from targets import step_wall
+
 RESULTS = Path(__file__).resolve().parent / "results"
-TARGET_FULL_S = 15.0  # issue 43 item 7
-TARGET_64_RATE = 1e9  # replica-slots/s at >= 32,768 replicas, 64 flows
 
 
 def engine_s(log: Path, pattern: str) -> float:
@@ -81,13 +83,12 @@ def call_inputs(inp: dict, call: Path) -> dict:
     """`inp` with the GPU numbers of one gpu.sh call's step `phases` (and `icache`) in `call`."""
     out = dict(inp, cases={n: dict(c, instr_scale=1.0) for n, c in inp["cases"].items()},
                source=str(call))
-    summary = (call / "gpu-summary.txt").read_text()
 
     def step(name: str) -> tuple[int, float]:
-        m = re.search(rf"== \S+ {name} rc=(\d+) wall=([\d.]+) s", summary)
-        if not m:
+        got = step_wall([call], name)
+        if got is None:
             raise SystemExit(f"{call}/gpu-summary.txt: step {name} did not run (gpu.sh STEPS=phases)")
-        return int(m.group(1)), float(m.group(2))
+        return got
 
     rc_auto, wall_auto = step("phases_auto")
     if rc_auto != 0:

@@ -199,13 +199,12 @@ void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput
   // the full Kaur & Vin family's paper replicas run on the full kernel (benchmarks/gpu.md,
   // 2026-11-29); `gpu.sh` step `split` times the three. No result depends on it.
   const char* split = std::getenv("DIFFSWEEP_CUDA_SPLIT");
-  const char* forced = std::getenv("DIFFSWEEP_CUDA_KERNEL");
   const bool serial = split && std::strcmp(split, "1") == 0;
   const bool streams = split && std::strcmp(split, "streams") == 0;
   if (split && *split && !serial && !streams && std::strcmp(split, "0") != 0)
     throw std::runtime_error(std::string("DIFFSWEEP_CUDA_SPLIT is '") + split +
                              "': one of 0 (off), 1 (one launch after the other) or streams");
-  if ((serial || streams) && !(forced && std::strcmp(forced, "full") == 0)) {
+  if ((serial || streams) && !full_kernel_forced()) {
     std::vector<BatchInput> in[2];  // [0] slim, [1] full
     std::vector<BatchOutput> out[2];
     for (int b = 0; b < nb; ++b) {

@@ -69,12 +69,17 @@ inline bool batch_uses_features(const BatchInput& in) {
   return false;
 }
 
-// The CUDA kernel that runs these batches as one job: "slim" unless a replica uses a rare
-// model; DIFFSWEEP_CUDA_KERNEL=full forces the full one, to compare them. The CUDA backend
-// launches it and the host reports it (engine.cuda_kernel): one decision, made here.
-inline const char* family_kernel_name(const std::vector<BatchInput>& in) {
+// DIFFSWEEP_CUDA_KERNEL=full: every job on the full kernel, to compare the two.
+inline bool full_kernel_forced() {
   const char* forced = std::getenv("DIFFSWEEP_CUDA_KERNEL");
-  if (forced && std::strcmp(forced, "full") == 0) return "full";
+  return forced && std::strcmp(forced, "full") == 0;
+}
+
+// The CUDA kernel that runs these batches as one job: "slim" unless a replica uses a rare
+// model, or full_kernel_forced(). The CUDA backend launches it and the host reports it
+// (engine.cuda_kernel): one decision, made here.
+inline const char* family_kernel_name(const std::vector<BatchInput>& in) {
+  if (full_kernel_forced()) return "full";
   for (const BatchInput& b : in)
     if (batch_uses_features(b)) return "full";
   return "slim";
