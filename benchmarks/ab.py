@@ -27,8 +27,8 @@ from yardstick import ROOT, child_env
 
 CASE = r"""
 import json, time
-from diffsweep.engine import run_packed
-from diffsweep.pack import pack
+from diffsweep.engine.execution import run_packed
+from diffsweep.engine.pack import pack
 from yardstick import kv_replica
 import diffsweep
 res = {"version": getattr(diffsweep, "__version__", "?"), "file": diffsweep.__file__}

@@ -1,6 +1,6 @@
 """What `--backend auto` chooses for each paper's family, against the engine call timed on the
 CPU cores and (when a device is visible) on cuda and on both at once (cuda+cpu), with the
-constants of its model measured again (diffsweep.backend_choice; docs/design.md "Choosing a
+constants of its model measured again (diffsweep.engine.backend_choice; docs/design.md "Choosing a
 backend").
 
     python benchmarks/auto_backend.py [--papers kaur_vin,lee_jeong,rossi,habib,matta_guo]
@@ -28,7 +28,7 @@ from pathlib import Path
 from spread import digest, family  # (benchmarks/ is on the path: this script's folder)
 
 import diffsweep as ds
-from diffsweep import backend_choice, engine, repeats
+from diffsweep.engine import backend_choice, execution as engine, repeats
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -32,7 +32,7 @@ PAPERS = ("kaur_vin", "lee_jeong", "rossi", "habib", "matta_guo")
 def busy(paper: str, quick: bool, backend: str) -> dict:
     scs, seeds = family(paper, quick)
     t0 = time.perf_counter()
-    res = diffsweep.engine.simulate(scs, seeds, backend=backend)
+    res = diffsweep.engine.execution.simulate(scs, seeds, backend=backend)
     wall = time.perf_counter() - t0
     rep = res.replicas.set_index("replica")
     q = res.queues.assign(bits=res.queues["bytes_departed"] * 8.0)

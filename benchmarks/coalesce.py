@@ -52,7 +52,7 @@ LAYOUTS = ("block", "il4", "il8", "il16")
 CHILD = r"""
 import importlib.util, json, os, sys
 from diffsweep import engine
-from diffsweep.pack import pack
+from diffsweep.engine.pack import pack
 from yardstick import kv_replica
 so, n, reps, n_slots, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 t0 = int(pack([kv_replica(n, 2.0, 1.2)], [1]).arrays["warmup_slot"][0])  # the slot at 1.2 s

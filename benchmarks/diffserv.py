@@ -26,11 +26,11 @@ import time
 from pathlib import Path
 
 import diffsweep as ds
-from diffsweep.engine import default_lanes, run_packed
-from diffsweep.pack import pack
+from diffsweep.engine.execution import default_lanes, run_packed
+from diffsweep.engine.pack import pack
 from diffsweep.scenario import (Link, Marker, OnOffSource, QueueClass, RedThresholds, Scenario,
                                 TcpFlow)
-from diffsweep.scenarios import kaur_vin
+from diffsweep.scenario.builders import kaur_vin
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from engine import cpu_model  # noqa: E402

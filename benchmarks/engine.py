@@ -21,10 +21,10 @@ import time
 from pathlib import Path
 
 import diffsweep as ds
-from diffsweep.engine import default_lanes, run_packed, state_bytes
-from diffsweep.pack import pack
+from diffsweep.engine.execution import default_lanes, run_packed, state_bytes
+from diffsweep.engine.pack import pack
 from diffsweep.scenario import Scenario, TcpFlow
-from diffsweep.scenarios import kaur_vin
+from diffsweep.scenario.builders import kaur_vin
 
 
 def cpu_model() -> str:

@@ -5,7 +5,7 @@ For each sweep (default: three --quick sweeps of different shapes; ``--full``: a
 ``rounds`` times: the command ``diffsweep run SWEEP --quick --out TMP --dry-run`` (its "time (rough)" line), then the
 run itself into a fresh folder (the run line's "in X s", what ``run`` spent, and the whole
 command's wall time, Python's start included). The first dry-run of a sweep probes the machine
-(diffsweep.sizing.probe_ratio); the later ones read the kept probe, in a cache folder of this
+(diffsweep.engine.sizing.probe_ratio); the later ones read the kept probe, in a cache folder of this
 benchmark's own (DIFFSWEEP_CACHE_DIR). The machine's load is recorded beside each pair: on a
 shared VM the run's speed moves with it.
 

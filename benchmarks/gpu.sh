@@ -27,7 +27,7 @@
 # `phases`: issue 43's decision recomputed from this machine's full-family engine calls (the
 # engine's choice, 32 a warp), ~3-5 minutes; after `ncu` / `icache` in STEPS, their fetch shares.
 # `auto`: what `--backend auto` chooses for each paper's quick family against the engine
-# call timed on cpu, cuda and cuda+cpu, and diffsweep.backend_choice's constants measured
+# call timed on cpu, cuda and cuda+cpu, and diffsweep.engine.backend_choice's constants measured
 # again; `icache`: Nsight Compute's instructions per replica-slot and fetch stalls of lone
 # replicas, against benchmarks/hot_sass.py's estimate. With more device time: `warp` (shared
 # rounds off and on: ~2 minutes, ~4 with WARP_FULL=1), `atlas` (~1-2), `occupancy` (~4-5).
@@ -135,7 +135,7 @@ if want reproduce; then
     step "reproduce_full_$b" diffsweep reproduce kaur-vin --backend "$b" --out "/tmp/kv-full-$b"
   done
   cmp /tmp/kv-full-cuda/verdicts.json /tmp/kv-full-cpu/verdicts.json && log "full verdicts.json: cuda == cpu"
-  # both at once (diffsweep.hybrid; the model predicts ~34 s of engine time on an H100 and 16
+  # both at once (diffsweep.engine.hybrid; the model predicts ~34 s of engine time on an H100 and 16
   # threads against 57 on cuda alone), and what auto chooses for the full family
   rm -rf /tmp/kv-full-both
   step reproduce_full_both diffsweep reproduce kaur-vin --backend cuda+cpu --out /tmp/kv-full-both

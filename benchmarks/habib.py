@@ -19,10 +19,10 @@ import time
 from pathlib import Path
 
 import diffsweep as ds
-from diffsweep.engine import default_lanes, run_packed, state_bytes
-from diffsweep.pack import pack
+from diffsweep.engine.execution import default_lanes, run_packed, state_bytes
+from diffsweep.engine.pack import pack
 from diffsweep.papers.habib.scenario import habib_2a, habib_2b
-from diffsweep.scenarios import kaur_vin
+from diffsweep.scenario.builders import kaur_vin
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from engine import cpu_model  # noqa: E402

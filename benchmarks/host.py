@@ -16,9 +16,9 @@ import platform
 import time
 from pathlib import Path
 
-from diffsweep.config import load_sweep
-from diffsweep.engine import default_lanes
-from diffsweep.pack import pack, shape_key
+from diffsweep.sweep.config import load_sweep
+from diffsweep.engine.execution import default_lanes
+from diffsweep.engine.pack import pack, shape_key
 
 ROOT = Path(__file__).resolve().parent.parent
 

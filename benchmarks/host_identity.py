@@ -51,8 +51,8 @@ def tables(paper: str, folder: str, out: str) -> None:
     import importlib  # noqa: PLC0415
 
     from diffsweep import papers  # noqa: PLC0415
-    from diffsweep.figures import combine  # noqa: PLC0415
-    from diffsweep.store import load  # noqa: PLC0415
+    from diffsweep.report.figures import combine  # noqa: PLC0415
+    from diffsweep.sweep.store import load  # noqa: PLC0415
 
     spec = papers.get(paper)
     mod = importlib.import_module(f"diffsweep.papers.{spec.package}.tables")

@@ -61,7 +61,7 @@ from yardstick import ROOT, child_env
 CHILD = r"""
 import importlib.util, sys
 from diffsweep import engine
-from diffsweep.pack import pack
+from diffsweep.engine.pack import pack
 from yardstick import kv_replica
 so, n, dur = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 spec = importlib.util.spec_from_file_location(so.rsplit("/", 1)[-1].split(".")[0], so)

@@ -1,5 +1,5 @@
 """Replicas a paper's family holds more than once, and what running them once saves
-(diffsweep.repeats; docs/design.md "Determinism").
+(diffsweep.engine.repeats; docs/design.md "Determinism").
 
     python benchmarks/repeats.py [--papers kaur_vin,...] [--time kaur_vin] [--rounds 2]
                                  [--backend cpu] [--out DIR]
@@ -29,8 +29,8 @@ from pathlib import Path
 from spread import digest, family  # (benchmarks/ is on the path: this script's folder)
 
 import diffsweep as ds
-from diffsweep import backend_choice, chunking, engine, repeats
-from diffsweep.config import load_sweep
+from diffsweep.engine import backend_choice, chunking, execution as engine, repeats
+from diffsweep.sweep.config import load_sweep
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -12,7 +12,7 @@ load average beside it:
   engine call (and less storing its results, which a fresh run does instead of reading
   them); the command's ``[host]`` and ``[figures]`` lines split it;
 * ``rerun``: the same command without ``--redraw``: nothing to compute or draw, the report
-  kept (``diffsweep.report_cache``);
+  kept (``diffsweep.report.cache``);
 * ``engine``: not run: the seconds of the engine call(s) that computed the stored results,
   from the chunks' records.
 
@@ -100,7 +100,8 @@ def fresh(src: str, dst: str) -> None:
     """``reproduce`` into ``dst`` (empty) with the engine call answered from the stores of
     ``src`` (a reproduction folder holding every result); prints the host's wall seconds."""
     t0 = time.perf_counter()
-    from diffsweep import reproduce, runner, store  # noqa: PLC0415
+    from diffsweep.studies import reproduce
+    from diffsweep.sweep import runner, store  # noqa: PLC0415
 
     src_p = Path(src)
 
@@ -174,7 +175,7 @@ def _profile(cmd: list[str], top: int) -> list[dict]:
     import cProfile  # noqa: PLC0415
     import pstats  # noqa: PLC0415
 
-    from diffsweep import cli  # noqa: PLC0415
+    from diffsweep.cli import app as cli  # noqa: PLC0415
 
     prof = cProfile.Profile()
     prof.runcall(cli.main, cmd[3:] + ["--redraw", "--jobs", "1", "--quiet"])

@@ -26,8 +26,8 @@ from yardstick import ROOT, child_env
 
 CHILD = r"""
 import sys
-from diffsweep.engine import run_packed
-from diffsweep.pack import pack
+from diffsweep.engine.execution import run_packed
+from diffsweep.engine.pack import pack
 from yardstick import kv_replica
 n, dur = int(sys.argv[1]), float(sys.argv[2])
 out = run_packed(pack([kv_replica(n, dur)], [1]), "cpu", threads=1)

@@ -33,8 +33,8 @@ from pathlib import Path
 import pandas as pd
 
 import diffsweep as ds
-from diffsweep import engine
-from diffsweep.config import load_sweep
+from diffsweep.engine import execution as engine
+from diffsweep.sweep.config import load_sweep
 
 ROOT = Path(__file__).resolve().parent.parent
 

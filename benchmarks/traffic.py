@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 
 import diffsweep as ds
-from diffsweep.engine import default_lanes, run_packed, state_bytes
-from diffsweep.pack import pack
+from diffsweep.engine.execution import default_lanes, run_packed, state_bytes
+from diffsweep.engine.pack import pack
 from diffsweep.papers.rossi.scenario import rossi
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -16,7 +16,7 @@ def kv_replica(n_flows: int, duration_s: float, warmup_s: float = 1.0, t_on_ms: 
                **kw):
     """The replica: `n_flows` TCP flows (RTPs spread over 12-26 ms from 8 flows on) and an EF
     on-off source of `t_on_ms` bursts over the Kaur & Vin dumbbell; `kw` to kaur_vin."""
-    from diffsweep.scenarios import kaur_vin
+    from diffsweep.scenario.builders import kaur_vin
     return kaur_vin(n_flows=n_flows, rtp_intervals=(12, 26, 8) if n_flows >= 8 else None,
                     ef="onoff", t_on_ms=t_on_ms, duration_s=duration_s, warmup_s=warmup_s, **kw)
 

@@ -751,7 +751,7 @@ def setup(root: Path) -> None:
     """The scratch folder DIR the records refer to: ok.toml (a valid sweep), latin1.toml (not
     UTF-8), empty/ (no manifest), junk/ (an unreadable manifest), nohash/ (a manifest without
     config_hash), nonempty/ (a folder with a file), folder/ (the results of folder.toml)."""
-    from diffsweep import cli
+    from diffsweep.cli import app as cli
 
     root.mkdir(parents=True, exist_ok=True)
     (root / "ok.toml").write_text(OK_TOML)
@@ -780,7 +780,7 @@ _NAMESPACE: dict | None = None
 def user_builder(rate_mbps=40.0, seed=0):
     """A user's own builder with a bug: it divides by ``rate_mbps`` (the records' builder
     that raises something other than ConfigError)."""
-    from diffsweep import scenarios
+    from diffsweep.scenario import builders as scenarios
 
     slot_ms = 0.576 * 8 / rate_mbps
     return scenarios.kaur_vin(n_flows=1, duration_s=1.0, warmup_s=0.1,
@@ -825,8 +825,9 @@ def namespace(root: Path) -> dict:
         import numpy as np
 
         import diffsweep
-        from diffsweep import backend_choice, scenarios
-        from diffsweep.config import load_sweep, loads_sweep
+        from diffsweep.engine import backend_choice
+        from diffsweep.scenario import builders as scenarios
+        from diffsweep.sweep.config import load_sweep, loads_sweep
         from diffsweep.scenario import Marker, RedThresholds, Traffic
 
         ns = {name: getattr(diffsweep, name) for name in diffsweep.__all__}
@@ -866,7 +867,7 @@ def normalise(text: str, root: Path) -> str:
 
 
 def _cli(argv: list[str]) -> tuple[int, str, str]:
-    from diffsweep import cli
+    from diffsweep.cli import app as cli
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

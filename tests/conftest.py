@@ -8,7 +8,7 @@ import warnings
 
 import pytest
 
-# --dry-run keeps its probe of the machine in a cache folder (diffsweep.sizing.probe_cache_path):
+# --dry-run keeps its probe of the machine in a cache folder (diffsweep.engine.sizing.probe_cache_path):
 # the suite's in a folder of its own, removed at its end, not the user's ~/.cache
 if "DIFFSWEEP_CACHE_DIR" not in os.environ:
     os.environ["DIFFSWEEP_CACHE_DIR"] = tempfile.mkdtemp(prefix="diffsweep-test-cache-")

@@ -35,7 +35,7 @@ import dataclasses
 
 from diffsweep.scenario import (Link, Marker, OnOffSource, QueueClass, RedThresholds, Scenario,
                                 TcpFlow, Traffic)
-from diffsweep.scenarios import kaur_vin
+from diffsweep.scenario.builders import kaur_vin
 
 
 def _kaur() -> list[tuple[Scenario, int]]:

@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from diffsweep import cli
+from diffsweep.cli import app as cli
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import threading
 import time
 
-from diffsweep.scenarios import kaur_vin
+from diffsweep.scenario.builders import kaur_vin
 
 
 def short_and_long(n_short: int, n_long: int) -> list:
@@ -33,7 +33,7 @@ def stopped_call(call, after_s: float, within_s: float):
     EngineInterrupted, within ``within_s`` of its start."""
     import pytest
 
-    from diffsweep.engine import EngineInterrupted, RunControl
+    from diffsweep.engine.execution import EngineInterrupted, RunControl
 
     ctl = RunControl()
     seen: list = []

@@ -11,8 +11,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from diffsweep import ConfigError, SweepInterrupted, atlases, cli, load, runner
-from diffsweep import claims as cl
+from diffsweep import ConfigError, SweepInterrupted
+from diffsweep.studies import atlas as atlases
+from diffsweep.cli import app as cli
+from diffsweep import load
+from diffsweep.sweep import runner
+from diffsweep.analysis import claims as cl
 
 from reproduce_util import reproduce_shrunk
 
@@ -103,7 +107,8 @@ def test_a_value_the_builder_refuses_names_its_cell(tmp_path):
 def test_every_declared_map_names_real_claims_and_builder_parameters():
     import inspect
 
-    from diffsweep import config, papers
+    from diffsweep.sweep import config
+    from diffsweep import papers
 
     for name in papers.names():
         spec = papers.get(name)
@@ -238,7 +243,7 @@ def test_a_folder_holds_one_atlas(tmp_path):
 
 @pytest.mark.parametrize("n_axes", [1, 2, 3])
 def test_the_map_has_a_panel_per_value_of_the_third_axis(n_axes):
-    from diffsweep.atlas_page import draw_map
+    from diffsweep.report.atlas_page import draw_map
 
     axes = {"a": [0.1, 1.0, 10.0], "b": [1, 2], "c": ["x", "y"]}
     axes = dict(list(axes.items())[:n_axes])

@@ -11,13 +11,13 @@ import pandas as pd
 import pytest
 
 import diffsweep as ds
-from diffsweep import axes as ax
-from diffsweep import cli
-from diffsweep.errors import ConfigError
-from diffsweep.folder import plot, select, summary_table
+from diffsweep.core import axes as ax
+from diffsweep.cli import app as cli
+from diffsweep.core.errors import ConfigError
+from diffsweep.sweep.folder import plot, select, summary_table
 from diffsweep.papers.matta_guo.scenario import matta_guo
-from diffsweep.results import Results
-from diffsweep.stats import summarize
+from diffsweep.core.results import Results
+from diffsweep.analysis.stats import summarize
 
 THREE = """name = "three"
 builder = "kaur_vin"
@@ -296,7 +296,7 @@ def test_show_plot_and_where_tell_alike_values_apart(alike, capsys, tmp_path):
 
 
 def test_atlas_labels_tell_alike_cells_apart():
-    from diffsweep.atlas_page import draw_map
+    from diffsweep.report.atlas_page import draw_map
 
     table = pd.DataFrame({"a": [0.1, 0.1000001], "status": ["holds", "does not hold"],
                           "paper_point": [True, False], "seeds": [2, 2]})
@@ -308,7 +308,7 @@ def test_a_per_flow_list_axis_is_grouped_by_its_lists(tmp_path, capsys):
     """kaur_vin's rtp_ms axis of per-flow lists: the flows table's rtp_ms is each flow's own
     (a scalar), the grid's list is rtp_ms_grid. show stopped with "internal error: unhashable
     type: 'numpy.ndarray'"; plot --hue rtp_ms drew one line per flow's scalar."""
-    from diffsweep.scenarios import kaur_vin
+    from diffsweep.scenario.builders import kaur_vin
 
     g = ds.Grid(kaur_vin, seeds=2, n_flows=2, ef="cbr", rtp_ms=[[8.0, 12.0], [10.0, 14.0]],
                 duration_s=1.0, warmup_s=0.2)

@@ -1,16 +1,19 @@
 """backend="auto" on a machine with a CUDA device and CPU cores: the backend predicted faster
-(diffsweep.backend_choice). The device is faked here (no run reaches it: every case the model
+(diffsweep.engine.backend_choice). The device is faked here (no run reaches it: every case the model
 sends to the CPU runs there for real), so this runs on any machine."""
 import numpy as np
 import pytest
 
-import diffsweep.engine as engine
-from diffsweep import backend_choice, cli, reproduce, run
-from diffsweep.backend_choice import (CPU_CORE_US_PER_SLOT, CUDA_SLOT_LATENCY_US,
-                                      CUDA_SLOTS_PER_S, Work, choose, predict, predict_both,
-                                      work_of_grids, work_of_scenarios)
-from diffsweep.errors import ConfigError
-from diffsweep.pack import pack
+import diffsweep.engine.execution as engine
+from diffsweep.engine import backend_choice
+from diffsweep.cli import app as cli
+from diffsweep.studies import reproduce
+from diffsweep import run
+from diffsweep.engine.backend_choice import (CPU_CORE_US_PER_SLOT, CUDA_SLOT_LATENCY_US,
+                                             CUDA_SLOTS_PER_S, Work, choose, predict, predict_both,
+                                             work_of_grids, work_of_scenarios)
+from diffsweep.core.errors import ConfigError
+from diffsweep.engine.pack import pack
 
 from test_runner import small_grid  # (kaur_vin, 1 flow, CBR / on-off EF x 2 T_on, 2 s)
 
@@ -133,14 +136,14 @@ def test_a_reproduction_resolves_once_and_logs_it(fake_device):
     grids = [small_grid(), small_grid(seeds=1)]
     assert reproduce.auto_backend("auto", iter(grids), 2, said.append) == "cpu"
     # 12 replicas, of which the second grid's 4 (seed 0 of the same points) repeat the
-    # first's: the call runs 8 (diffsweep.repeats), and the choice weighs those
+    # first's: the call runs 8 (diffsweep.engine.repeats), and the choice weighs those
     assert len(said) == 1 and said[0].startswith("[backend] auto chose cpu: 8 replicas")
     assert reproduce.auto_backend("cpu", iter(grids), 2, said.append) == "cpu"
     assert len(said) == 1  # an explicit backend: nothing to say
 
 
 def test_a_resumed_reproduction_chooses_from_what_is_left(fake_device, tmp_path, monkeypatch):
-    from diffsweep.config import loads_sweep
+    from diffsweep.sweep.config import loads_sweep
 
     text = ('name = "{}"\nbuilder = "kaur_vin"\nseeds = {}\n[fixed]\nn_flows = 1\n'
             'duration_s = 2.0\nwarmup_s = 0.5\n[axes]\nt_on_ms = [0.4, 40.0]\n')
@@ -190,7 +193,7 @@ def test_the_benchmark_script_times_a_family_and_measures_the_cpu_constant(tmp_p
 
 
 def test_an_atlas_round_on_a_gpu_machine_says_its_choice_and_records_it(fake_device, tmp_path):
-    from diffsweep import atlases
+    from diffsweep.studies import atlas as atlases
     from test_atlas import shrunk_sweeps
 
     said = []
@@ -216,7 +219,7 @@ def test_a_dry_run_says_what_would_run_it(fake_device, capsys):
 
 
 def test_a_large_grid_is_sampled_not_built_whole(monkeypatch):
-    import diffsweep.backend_choice as bc
+    import diffsweep.engine.backend_choice as bc
 
     g = small_grid(seeds=3)  # 4 points: cbr / onoff x 2 T_on, all of the same slots
     exact = work_of_grids([g])
@@ -230,7 +233,7 @@ def test_a_large_grid_is_sampled_not_built_whole(monkeypatch):
 
 
 def test_the_environment_sets_a_machines_own_constants(monkeypatch):
-    import diffsweep.backend_choice as bc
+    import diffsweep.engine.backend_choice as bc
 
     assert bc.model() == (CPU_CORE_US_PER_SLOT, CUDA_SLOT_LATENCY_US, CUDA_SLOTS_PER_S)
     monkeypatch.setenv("DIFFSWEEP_AUTO_MODEL", " cpu_us_per_slot=0.075 , cuda_slots_per_s=3e8")

@@ -84,7 +84,7 @@ def test_catalogue_records():
 
 def test_base_sweeps_are_valid():
     """Every record's sweep fails because of its snippet, not its base."""
-    from diffsweep.config import loads_sweep
+    from diffsweep.sweep.config import loads_sweep
 
     for builder in bi.BASES:
         text = bi.sweep_text(bi.T("base", bi.TOP, "description = \"base\"", "", builder=builder))

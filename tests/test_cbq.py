@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from diffsweep.engine import simulate
-from diffsweep.errors import ConfigError
+from diffsweep.engine.execution import simulate
+from diffsweep.core.errors import ConfigError
 from diffsweep.scenario import Link, OnOffSource, QueueClass, Scenario, TcpFlow
 
 RATE = 10e6

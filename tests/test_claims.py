@@ -1,9 +1,9 @@
-"""The generic verdict rules of diffsweep.claims: every rating uses the 95% interval, never the
+"""The generic verdict rules of diffsweep.analysis.claims: every rating uses the 95% interval, never the
 mean alone, and says what it saw in words."""
 from __future__ import annotations
 
-from diffsweep.claims import (HOLDS, NM, NOT, PARTLY, flat_status, flat_words, level_ci,
-                              sign_status, sign_words)
+from diffsweep.analysis.claims import (HOLDS, NM, NOT, PARTLY, flat_status, flat_words, level_ci,
+                                       sign_status, sign_words)
 
 
 def ci(mean, lo, hi, n=4):

@@ -1,11 +1,11 @@
-"""Sweep-file parsing and validation (diffsweep.config)."""
+"""Sweep-file parsing and validation (diffsweep.sweep.config)."""
 import math
 import textwrap
 
 import pytest
 
-from diffsweep.config import BUILDERS, SweepConfig, load_sweep, loads_sweep
-from diffsweep.errors import ConfigError
+from diffsweep.sweep.config import BUILDERS, SweepConfig, load_sweep, loads_sweep
+from diffsweep.core.errors import ConfigError
 
 VALID = textwrap.dedent("""\
     name = "k2"
@@ -222,7 +222,7 @@ def test_grid_params_without_zip():
 
 
 def test_builder_is_lazy(tmp_path):
-    # the module imports and validates without diffsweep.scenarios; a registered callable resolves
+    # the module imports and validates without diffsweep.scenario.builders; a registered callable resolves
     def fake(**kw):
         return kw
     BUILDERS["fake_test"] = fake

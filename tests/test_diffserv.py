@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-from diffsweep.engine import simulate
-from diffsweep.errors import ConfigError
-from diffsweep.metrics import padhye_throughput_pps
+from diffsweep.engine.execution import simulate
+from diffsweep.core.errors import ConfigError
+from diffsweep.analysis.metrics import padhye_throughput_pps
 from diffsweep.scenario import (Link, Marker, OnOffSource, QueueClass, RedThresholds, Scenario,
                                 TcpFlow)
 
@@ -248,7 +248,7 @@ def test_per_aggregate_sums_its_flows():
     """metrics.per_aggregate: one row per (replica, aggregate), the sums of its member flows;
     unmetered flows form the aggregate ""."""
     from engine_cases import _diffserv  # noqa: PLC0415
-    from diffsweep.metrics import per_aggregate  # noqa: PLC0415
+    from diffsweep.analysis.metrics import per_aggregate  # noqa: PLC0415
     sc, seed = _diffserv()[0]
     fl = simulate([sc], [seed], backend="cpu").flows
     agg = per_aggregate(fl).set_index("aggregate")

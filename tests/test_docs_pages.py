@@ -1,5 +1,5 @@
 """The generated pages docs/builders.md and docs/columns.md are what the code generates
-(``python -m diffsweep.docs_pages``), every column the engine's tables have is described (and
+(``python -m diffsweep.report.docs_pages``), every column the engine's tables have is described (and
 nothing else), the facts the columns page states hold in the engine, and ``diffsweep builders
 [NAME]`` reads the builders themselves (issue 45)."""
 import inspect
@@ -9,16 +9,21 @@ import pytest
 
 import diffsweep as ds
 import user_builders
-from diffsweep import Grid, builders_doc, cli, columns, config, docs_pages
-from diffsweep import scenarios as S
-from diffsweep.errors import check
-from diffsweep.results import TABLES
+from diffsweep import Grid
+from diffsweep.report import builders_page as builders_doc
+from diffsweep.cli import app as cli
+from diffsweep.analysis import columns
+from diffsweep.sweep import config
+from diffsweep.report import docs_pages
+from diffsweep.scenario import builders as S
+from diffsweep.core.errors import check
+from diffsweep.core.results import TABLES
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
 def test_pages_are_what_the_code_generates():
-    assert docs_pages.stale(DOCS) == [], "regenerate them: python -m diffsweep.docs_pages"
+    assert docs_pages.stale(DOCS) == [], "regenerate them: python -m diffsweep.report.docs_pages"
 
 
 def test_the_page_test_sees_a_change_in_a_builder(monkeypatch):
@@ -50,11 +55,11 @@ def produced():
 
 @pytest.mark.parametrize("table", TABLES)
 def test_every_column_has_a_description_and_every_description_a_column(table, produced):
-    assert table in columns.COLUMNS, f"{table}: no entry in diffsweep.columns.COLUMNS"
+    assert table in columns.COLUMNS, f"{table}: no entry in diffsweep.analysis.columns.COLUMNS"
     described = set(columns.expanded(table)) | set(columns.KEYS)
     undescribed = produced[table] - described
     assert not undescribed, (f"{table}: columns without a description in "
-                             f"diffsweep.columns.COLUMNS: {sorted(undescribed)}")
+                             f"diffsweep.analysis.columns.COLUMNS: {sorted(undescribed)}")
     assert not described - produced[table], f"{table}: described but not produced"
     for c in produced[table]:
         unit, meaning = columns.describe(table, c)

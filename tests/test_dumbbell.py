@@ -11,12 +11,13 @@ import pandas as pd
 import pytest
 
 import diffsweep
-from diffsweep import cli, config
-from diffsweep.config import load_sweep
-from diffsweep.errors import ConfigError
-from diffsweep.grid import Grid
-from diffsweep.metrics import bottleneck_table
-from diffsweep.pack import pack
+from diffsweep.cli import app as cli
+from diffsweep.sweep import config
+from diffsweep.sweep.config import load_sweep
+from diffsweep.core.errors import ConfigError
+from diffsweep.sweep.grid import Grid
+from diffsweep.analysis.metrics import bottleneck_table
+from diffsweep.engine.pack import pack
 from diffsweep.scenario import TcpFlow
 from diffsweep.scenario.dumbbell import dumbbell, red_auto
 
@@ -28,7 +29,7 @@ SWEEP = ROOT / "sweeps" / "dumbbell" / "aqm_flows_rtt.toml"
 def test_registered_for_sweep_files():
     assert config.BUILDERS["dumbbell"] == "diffsweep.scenario.dumbbell:dumbbell"
     assert load_sweep(SWEEP).builder is dumbbell
-    assert diffsweep.scenarios.dumbbell is dumbbell and "dumbbell" in dir(diffsweep.scenarios)
+    assert diffsweep.scenario.builders.dumbbell is dumbbell and "dumbbell" in dir(diffsweep.scenario.builders)
 
 
 def test_ns2_defaults():
@@ -271,7 +272,7 @@ def test_the_sweep_file_end_to_end(tmp_path):
     assert list(cfg.axes) == ["aqm", "n_flows", "rtt_ms"]
     fixed = {**cfg.fixed, "duration_s": 8.0, "warmup_s": 2.0}
     cfg = dataclasses.replace(cfg, fixed=fixed, _builder=cfg._builder)
-    cfg.points_sha256 = diffsweep.identity.digest(cfg._points_dict())
+    cfg.points_sha256 = diffsweep.core.identity.digest(cfg._points_dict())
     res = diffsweep.run(cfg, backend="cpu", store=tmp_path / "out", quiet=True)
     assert res.meta["replicas_run"] == 3 * 2 * 2 * 2
     t = bottleneck_table(res)

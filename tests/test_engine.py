@@ -10,10 +10,10 @@ import pandas.testing as pd_testing
 import pytest
 
 import diffsweep as ds
-from diffsweep.engine import simulate
-from diffsweep.metrics import padhye_throughput_pps
+from diffsweep.engine.execution import simulate
+from diffsweep.analysis.metrics import padhye_throughput_pps
 from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow
-from diffsweep.scenarios import kaur_vin
+from diffsweep.scenario.builders import kaur_vin
 
 C = 40e6  # Kaur & Vin's link rate
 
@@ -224,7 +224,7 @@ def test_intervals_sum_to_goodput():
 
 
 def test_backend_errors_are_clear():
-    from diffsweep.engine import resolve_backend
+    from diffsweep.engine.execution import resolve_backend
     with pytest.raises(ds.ConfigError, match="backend"):
         resolve_backend("gpu")
     if ds.info()["cuda_devices"] == 0:
@@ -345,8 +345,8 @@ def test_merged_launch_gives_the_same_tables_as_one_launch_per_shape():
     """On CUDA every shape group goes into one launch when padding costs little (a launch
     lasts as long as its slowest replica): results must not depend on it. Here on the CPU:
     1, 8 and 64 flows, with and without sources, two-link routes."""
-    from diffsweep.engine import _merged_groups
-    from diffsweep.pack import shape_key
+    from diffsweep.engine.execution import _merged_groups
+    from diffsweep.engine.pack import shape_key
     two = Scenario(links=(Link(rate_bps=10e6, prop_delay_ms=2.0, classes=(QueueClass("be", limit_pkts=50),)),
                           Link(rate_bps=5e6, prop_delay_ms=1.0, classes=(QueueClass("be", limit_pkts=30),))),
                    flows=(TcpFlow(route=(0, 1)), TcpFlow(route=(1,))), duration_s=2.0, warmup_s=0.2)
@@ -366,8 +366,8 @@ def test_merged_launch_gives_the_same_tables_as_one_launch_per_shape():
 def test_no_merge_when_padding_would_cost_much_memory():
     """A replica of 4,096 flows beside 1-flow replicas: padding those to 4,096 flows would
     multiply the batch's bytes, so each shape keeps its own launch."""
-    from diffsweep.engine import _merged_groups
-    from diffsweep.pack import shape_key
+    from diffsweep.engine.execution import _merged_groups
+    from diffsweep.engine.pack import shape_key
     big = kaur_vin(n_flows=4096, rtp_ms=8.0, duration_s=1.0, warmup_s=0.1)
     small = kaur_vin(n_flows=1, rtp_ms=8.0, duration_s=1.0, warmup_s=0.1)
     scs = [big] + [small] * 2000
@@ -385,8 +385,8 @@ def test_the_cuda_kernel_is_the_slim_one_only_without_rare_models(monkeypatch):
     sources, WRR and access links are slim; the multi-hop family (its lossy link), injected
     drops, DiffServ conditioners and RIO, traffic, two domains, CBQ with RED and TCP-aware
     tags full."""
-    from diffsweep import engine
-    from diffsweep.pack import pack
+    from diffsweep.engine import execution as engine
+    from diffsweep.engine.pack import pack
     from engine_cases import golden_cases
 
     slim = {"kaur0", "kaur1", "kaur2", "kaur3", "kaur4", "kaur5", "kaur6", "kaur7", "wrr0",
@@ -411,7 +411,7 @@ def test_version_is_pyprojects_installed_or_not():
     import re
     from pathlib import Path
 
-    from diffsweep.engine import version
+    from diffsweep.engine.execution import version
 
     text = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
     want = re.search(r'^version\s*=\s*"([^"]+)"', text, re.M).group(1)
@@ -421,7 +421,7 @@ def test_version_is_pyprojects_installed_or_not():
 def test_default_lanes_gives_a_replica_its_own_warp_when_the_job_fits():
     """On cuda a job the device keeps resident one replica per warp runs one lane each (up
     to 128 flows); a job that fills the device keeps the flow teams; the CPU always 1."""
-    from diffsweep.engine import default_lanes
+    from diffsweep.engine.execution import default_lanes
     assert default_lanes("cpu", 64, 100, resident_warps=2640) == 1
     assert default_lanes("cuda", 64, 1104, resident_warps=2640) == 1
     assert default_lanes("cuda", 64, 2640, resident_warps=2640) == 1
@@ -440,8 +440,8 @@ def test_cuda_plan_spreads_a_family_over_the_resident_warps():
     """engine.cuda_plan / the binding family_plan (cuda/engine/family.h): the fewest replicas
     per warp (any number) with which every task is resident; a team of 16 lanes holds 2
     replicas a warp whatever that number; over the resident warps, 32 and a second wave."""
-    from diffsweep.engine import _module, cuda_plan
-    from diffsweep.pack import pack
+    from diffsweep.engine.execution import _module, cuda_plan
+    from diffsweep.engine.pack import pack
     one = pack([kaur_vin(n_flows=1, duration_s=1.0, warmup_s=0.1)], [1])
     many = pack([kaur_vin(n_flows=64, duration_s=1.0, warmup_s=0.1)], [1], lanes=16)
     shapes = [dict(one.shape, n_replicas=2240), dict(many.shape, n_replicas=5580)]

@@ -11,8 +11,8 @@ import pathlib
 import numpy as np
 import pytest
 
-from diffsweep.engine import run_packed, simulate
-from diffsweep.pack import pack
+from diffsweep.engine.execution import run_packed, simulate
+from diffsweep.engine.pack import pack
 from engine_cases import golden_cases
 from backends import BACKENDS
 

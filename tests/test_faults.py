@@ -14,11 +14,12 @@ import numpy as np
 import pytest
 
 import diffsweep as ds
-from diffsweep import cli, rounding
-from diffsweep.config import BUILDERS, register_builder
-from diffsweep.errors import BuilderError, ConfigError, FolderBusy
+from diffsweep.cli import app as cli
+from diffsweep.engine import rounding
+from diffsweep.sweep.config import BUILDERS, register_builder
+from diffsweep.core.errors import BuilderError, ConfigError, FolderBusy
 from diffsweep.scenario import Traffic
-from diffsweep.store import LOCK, LOCK_SETTLE_S, Store
+from diffsweep.sweep.store import LOCK, LOCK_SETTLE_S, Store
 from test_ux import cli_run, one_line_error, sweep
 
 
@@ -252,7 +253,7 @@ def test_two_axes_that_differ_together_are_both_named():
 
 
 def test_rtp_run_ms_adds_the_links_before_the_last():
-    from diffsweep.pack import pack
+    from diffsweep.engine.pack import pack
     sc = ds.Scenario(
         links=(ds.Link(rate_bps=1e6, prop_delay_ms=10.0, classes=(ds.QueueClass("be"),)),
                ds.Link(rate_bps=1e6, prop_delay_ms=3.0, classes=(ds.QueueClass("be"),))),
@@ -273,7 +274,7 @@ def _small_grid():
 
 
 def test_the_probe_is_kept_per_machine_and_a_damaged_cache_is_ignored(tmp_path, monkeypatch):
-    from diffsweep import sizing
+    from diffsweep.engine import sizing
     monkeypatch.setenv("DIFFSWEEP_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(sizing, "free_threads", lambda threads: float(threads))  # no load
     g = _small_grid()
@@ -301,7 +302,7 @@ def test_the_probe_is_kept_per_machine_and_a_damaged_cache_is_ignored(tmp_path, 
 
 
 def test_an_unwritable_cache_does_not_stop_the_estimate(tmp_path, monkeypatch):
-    from diffsweep import sizing
+    from diffsweep.engine import sizing
     (tmp_path / "file").write_text("")
     monkeypatch.setenv("DIFFSWEEP_CACHE_DIR", str(tmp_path / "file" / "cache"))
     est = sizing.estimate(_small_grid(), 2, probe=True)

@@ -12,11 +12,11 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from diffsweep.figures import combine, save
+from diffsweep.report.figures import combine, save
 from diffsweep.papers.kaur_vin import figures as kv
 from diffsweep.papers.kaur_vin import tables as kvt
 from diffsweep.papers.kaur_vin.tables import network_label
-from diffsweep.results import Results
+from diffsweep.core.results import Results
 
 _spec = importlib.util.spec_from_file_location("_kv_synthetic",
                                                Path(__file__).with_name("test_report.py"))
@@ -261,7 +261,7 @@ def test_save_writes_png_and_pdf(tmp_path, k2):
 
 def test_real_engine_output_feeds_fig2_and_k2(tmp_path):
     import diffsweep as ds
-    from diffsweep.claims import STATUSES
+    from diffsweep.analysis.claims import STATUSES
     from diffsweep.papers.kaur_vin.claims import kaur_vin_claims
     g = ds.Grid(ds.scenarios.kaur_vin, seeds=2, n_flows=1, rtp_ms=8.0, ef=["cbr", "onoff"],
                 t_on_ms=[0.4, 4.0, 40.0], duration_s=5.0, warmup_s=1.0)

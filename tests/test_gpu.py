@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 import diffsweep as ds
-from diffsweep.engine import run_packed
-from diffsweep.pack import pack
+from diffsweep.engine.execution import run_packed
+from diffsweep.engine.pack import pack
 from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow
-from diffsweep.scenarios import kaur_vin
+from diffsweep.scenario.builders import kaur_vin
 from engine_cases import _cbq, _diffserv, _paths, _tcp_aware, _traffic
 
 pytestmark = pytest.mark.gpu
@@ -99,7 +99,7 @@ def test_the_slim_and_full_kernels_give_the_cpu_bits(monkeypatch):
     to the CPU bit for bit; one job, every case its own batch, at 1 and 8 lanes. With the
     cases whose only rare model is a validation hook, run without it (hook_free_cases)."""
     _needs_gpu()
-    from diffsweep.engine import cuda_kernel, run_family
+    from diffsweep.engine.execution import cuda_kernel, run_family
     from engine_cases import golden_cases, hook_free_cases, schedule_only_cases
 
     cases = [(n, sc, s) for n, sc, s in golden_cases() + schedule_only_cases() + hook_free_cases()
@@ -122,7 +122,7 @@ def test_the_slim_and_full_kernels_give_the_cpu_bits(monkeypatch):
 
 def test_resident_warps_and_one_lane_for_a_job_that_fits():
     _needs_gpu()
-    from diffsweep.engine import _module, default_lanes
+    from diffsweep.engine.execution import _module, default_lanes
     m = _module("cuda")
     full, slim = m.resident_warps(True), m.resident_warps(False)
     assert 0 < full <= slim, (full, slim)
@@ -141,15 +141,15 @@ def test_a_cuda_run_says_how_it_spread_its_replicas():
 
 
 def test_cuda_plus_cpu_gives_the_cpu_bits(monkeypatch):
-    """The cuda+cpu backend (diffsweep.hybrid) on a real device: the mixed batch split between
+    """The cuda+cpu backend (diffsweep.engine.hybrid) on a real device: the mixed batch split between
     the GPU and the CPU cores (the model's constants set so that both get about half), every
     table equal to the CPU's."""
     _needs_gpu()
     import pandas as pd
 
-    from diffsweep import backend_choice
-    from diffsweep.engine import simulate
-    from diffsweep.results import TABLES
+    from diffsweep.engine import backend_choice
+    from diffsweep.engine.execution import simulate
+    from diffsweep.core.results import TABLES
 
     monkeypatch.setattr(backend_choice, "CUDA_SLOT_LATENCY_US", 0.0)
     monkeypatch.setattr(backend_choice, "CUDA_SLOTS_PER_S",
@@ -163,11 +163,11 @@ def test_cuda_plus_cpu_gives_the_cpu_bits(monkeypatch):
 
 
 def test_repeats_on_cuda_get_their_twins_bits():
-    """diffsweep.repeats on a real device: every golden case and a repeat of each (another
+    """diffsweep.engine.repeats on a real device: every golden case and a repeat of each (another
     object, other params) on cuda, one run per distinct replica, every replica's rows equal to
     the CPU's run of its case alone."""
     _needs_gpu()
-    from diffsweep.engine import simulate
+    from diffsweep.engine.execution import simulate
     from test_repeats import assert_rows_equal, golden_with_repeats, rows_of
 
     scs, seeds, twin = golden_with_repeats()
@@ -188,8 +188,8 @@ def test_a_job_split_by_kernel_gives_the_cpu_bits(monkeypatch, split):
     _needs_gpu()
     import pandas as pd
 
-    from diffsweep.engine import cuda_kernel, simulate
-    from diffsweep.results import TABLES
+    from diffsweep.engine.execution import cuda_kernel, simulate
+    from diffsweep.core.results import TABLES
 
     scs, seeds = _mixed_batch()
     # both kinds in one job: the Kaur & Vin replicas alone would run on the slim kernel

@@ -3,10 +3,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from diffsweep.errors import ConfigError
-from diffsweep.grid import Grid
+from diffsweep.core.errors import ConfigError
+from diffsweep.sweep.grid import Grid
 from diffsweep.scenario import Link, Scenario, TcpFlow
-from diffsweep.scenarios import kaur_vin
+from diffsweep.scenario.builders import kaur_vin
 
 
 def test_cartesian_product_size_and_order():

@@ -9,10 +9,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from diffsweep import rounding, simulate
-from diffsweep.config import load_sweep
-from diffsweep.errors import ConfigError
-from diffsweep.pack import pack
+from diffsweep.engine import rounding
+from diffsweep import simulate
+from diffsweep.sweep.config import load_sweep
+from diffsweep.core.errors import ConfigError
+from diffsweep.engine.pack import pack
 from diffsweep.papers.habib import tables as ht
 from diffsweep.papers.habib.scenario import AGGREGATES_2B, habib_2a, habib_2b
 from diffsweep.scenario import default_slot_s

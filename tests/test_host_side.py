@@ -15,12 +15,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from diffsweep import cli, papers, report_cache, runner
-from diffsweep import reproduce as rp
-from diffsweep.errors import StoreError
-from diffsweep.figures import render as rd
-from diffsweep.report import engine_use, replica_slots, write_report
-from diffsweep.results import Results
+from diffsweep.cli import app as cli
+from diffsweep import papers
+from diffsweep.report import cache as report_cache
+from diffsweep.sweep import runner
+from diffsweep.studies import reproduce as rp
+from diffsweep.core.errors import StoreError
+from diffsweep.report import render as rd
+from diffsweep.report.paper_report import engine_use, replica_slots, write_report
+from diffsweep.core.results import Results
 
 ROOT = Path(__file__).resolve().parents[1]
 KAUR_VIN = papers.get("kaur-vin")
@@ -109,7 +112,7 @@ def _bits(a) -> list:
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_fairness_in_one_pass_is_the_loop_over_replicas(seed):
-    from diffsweep import metrics
+    from diffsweep.analysis import metrics
     fl = _flows(seed)
     new = metrics.fairness(fl)
     m = metrics.per_replica(fl, metrics.min_max_ratio, name="min_max_ratio")
@@ -126,7 +129,7 @@ def test_fairness_in_one_pass_is_the_loop_over_replicas(seed):
 
 
 def test_group_blocks_row_sums_are_np_sum_of_each_group():
-    from diffsweep.metrics import group_blocks
+    from diffsweep.analysis.metrics import group_blocks
     rng = np.random.default_rng(5)
     codes = rng.integers(0, 40, 5000)
     v = rng.random(5000) * 10 ** rng.uniform(-5, 9, 5000)
@@ -224,8 +227,8 @@ def test_kaur_vin_labels_once_per_setting_are_those_of_each_row():
 def test_a_sweep_read_by_several_families_gives_its_tables_once(monkeypatch):
     from test_report import R, fair_data
 
-    from diffsweep import metrics
-    from diffsweep.figures import combine, shared_combine
+    from diffsweep.analysis import metrics
+    from diffsweep.report.figures import combine, shared_combine
     from diffsweep.papers.kaur_vin import tables as kv
     calls = []
     real = metrics.fairness
@@ -373,7 +376,7 @@ def test_a_family_drawn_in_parts_is_the_one_drawn_whole(tmp_path):
     parts, _ = explain.k5v_parts({}, tmp_path, papers.get("kaur-vin"))
     assert len(parts) == 7 + explain.JITTER_PARTS  # fixed, whatever the data (none here)
     # split only where more processes draw than there are families
-    from diffsweep.reproduce import _split
+    from diffsweep.studies.reproduce import _split
     assert _split(16, [fam] * 12) and not _split(2, [fam] * 12) and not _split(12, [fam] * 12)
     sweeps = shrunk_k2(tmp_path, fam.sweeps)
     outs = []
@@ -395,7 +398,8 @@ def test_a_family_drawn_in_parts_is_the_one_drawn_whole(tmp_path):
 
 def test_the_claims_are_rated_once(tmp_path, k2_folders, monkeypatch):
     _, _, sweeps = k2_folders
-    from diffsweep import claims, report
+    from diffsweep.analysis import claims
+    from diffsweep.report import paper_report as report
     calls = _counted(monkeypatch, claims, "evaluate_all", report)
     reproduce_k2(tmp_path / "out", sweeps, "--jobs", "1")
     assert len(calls) == 1  # was twice: in write_report and again for the return value
@@ -489,7 +493,7 @@ def test_a_damaged_or_missing_chunk_is_computed_and_drawn_again(copied, monkeypa
 # figure workers started before the sweeps are stored
 # --------------------------------------------------------------------------------------------
 def _k2_cfg(sweeps: Path):
-    from diffsweep import config
+    from diffsweep.sweep import config
     return config.load_sweep(sweeps / "kaur_vin" / "k2.toml", quick=True)
 
 

@@ -1,4 +1,4 @@
-"""The cuda+cpu backend (diffsweep.hybrid): one call's replicas split between the CUDA device and
+"""The cuda+cpu backend (diffsweep.engine.hybrid): one call's replicas split between the CUDA device and
 the CPU cores, run at once, put back together: the same bits as on either alone.
 
 Without a GPU the device is the CPU engine dressed as a CUDA module (same arrays, same entry
@@ -10,10 +10,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import diffsweep.engine as engine
-from diffsweep import backend_choice, run
-from diffsweep.engine import simulate
-from diffsweep.results import TABLES
+import diffsweep.engine.execution as engine
+from diffsweep.engine import backend_choice
+from diffsweep import run
+from diffsweep.engine.execution import simulate
+from diffsweep.core.results import TABLES
 from engine_cases import golden_cases
 from stopping import short_and_long, stopped_call
 from test_runner import small_grid
@@ -119,7 +120,7 @@ def test_a_stop_reaches_both_parts_and_keeps_their_finished_replicas(device, mon
 
 
 def test_a_control_adds_up_its_parts_progress():
-    from diffsweep.run_control import RunControl
+    from diffsweep.engine.run_control import RunControl
 
     g = small_grid()
     parts = [RunControl(), RunControl()]
@@ -163,8 +164,8 @@ def test_cuda_plus_cpu_needs_a_device(monkeypatch):
 
 
 def test_renumbering_maps_each_part_back_to_the_call():
-    from diffsweep import hybrid
-    from diffsweep.results import Results
+    from diffsweep.engine import hybrid
+    from diffsweep.core.results import Results
 
     df = pd.DataFrame({"replica": np.array([0, 1, 1], dtype=np.int64), "flow": [0, 0, 1]})
     empty = pd.DataFrame()
@@ -180,7 +181,7 @@ def test_a_quick_reproduction_on_cuda_plus_cpu_gives_the_cpus_verdicts(device, t
                                                                          monkeypatch, capsys):
     import json
 
-    from diffsweep import cli
+    from diffsweep.cli import app as cli
     from test_ux_cli import shrunk_sweeps
 
     monkeypatch.chdir(tmp_path)
@@ -201,9 +202,10 @@ def test_a_stopped_family_call_on_cuda_plus_cpu_keeps_what_finished(device, monk
     """runner.run_family (a reproduction's one engine call) on cuda+cpu, stopped as a Ctrl-C
     stops it: the short sweep's replicas, split over both parts, come back whole; the long
     one's none."""
-    from diffsweep import Grid, family_run
-    from diffsweep.runner import run_family
-    from diffsweep.scenarios import kaur_vin
+    from diffsweep import Grid
+    from diffsweep.sweep import family_run
+    from diffsweep.sweep.runner import run_family
+    from diffsweep.scenario.builders import kaur_vin
 
     monkeypatch.setattr(backend_choice, "CUDA_SLOTS_PER_S",
                         2e6 / backend_choice.CPU_CORE_US_PER_SLOT)

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from diffsweep import papers
-from diffsweep.errors import ConfigError
+from diffsweep.core.errors import ConfigError
 from diffsweep.papers.kaur_vin import claims as kvc
 from diffsweep.papers.kaur_vin import tables as kv
 from diffsweep.papers.kaur_vin.scenario import _reseed, kaur_vin
-from diffsweep.reproduce import select
+from diffsweep.studies.reproduce import select
 
 from reproduce_util import reproduce_shrunk
 
@@ -162,8 +162,8 @@ def _by_sender(**statuses):
     """Hand-made runs of both senders: per check name, its (Reno, SACK) verdict as a column of
     the replicas table, and checks that read it back from the rows they are given."""
     import pandas as pd
-    from diffsweep.claims import Verdict
-    from diffsweep.results import Results
+    from diffsweep.analysis.claims import Verdict
+    from diffsweep.core.results import Results
 
     rep = pd.DataFrame({"point": [0, 1], "seed": [0, 0], "tcp": ["reno", "sack"],
                         **{c: list(v) for c, v in statuses.items()}})
@@ -211,7 +211,7 @@ def test_ks_claims_rate_sack_and_give_reno_beside():
     assert "A with Reno on the same grid and seeds: holds" in v.reason
     # runs without a sender axis: not measured, not Reno's rows rated as SACK's
     import pandas as pd
-    from diffsweep.results import Results
+    from diffsweep.core.results import Results
     plain = Results(pd.DataFrame({"point": [0], "seed": [0], "a": [H]}), *[pd.DataFrame()] * 4)
     v = q.condition(plain, checks, ids, family="Ks", checks=("a",), drop_tail="x")
     assert v.status == NM and "tcp" in v.numbers["a"]["reason"]
@@ -230,9 +230,9 @@ def test_ks_checks_read_only_their_sweeps():
     """Each check of family Ks reads the sweeps of its primary claim's grid among the family's
     combined runs (``part``), both senders; a sweep not run: not measured, naming it."""
     import pandas as pd
-    from diffsweep.claims import Verdict
+    from diffsweep.analysis.claims import Verdict
     from diffsweep.papers.kaur_vin import questions as q
-    from diffsweep.results import Results
+    from diffsweep.core.results import Results
 
     parts = ["ks_k3", "ks_k4", "ks_k5", "ks_k7_equal"]
     rep = pd.DataFrame({"point": range(8), "seed": 0, "tcp": ["reno", "sack"] * 4,
@@ -274,7 +274,7 @@ def test_ks_figure_draws_ks_k3_and_ks_k5_only(monkeypatch):
     family's other sweeps also hold N = 64, in other RTP settings, orders and T_on grids."""
     import pandas as pd
     from diffsweep.papers.kaur_vin import figures as kf
-    from diffsweep.results import Results
+    from diffsweep.core.results import Results
 
     parts = ["ks_k3", "ks_k4", "ks_k5", "ks_k7_equal"]
     rep = pd.DataFrame({"point": range(8), "seed": 0, "tcp": ["reno", "sack"] * 4,

@@ -11,11 +11,11 @@ import pandas as pd
 import pytest
 
 from diffsweep import simulate
-from diffsweep.errors import ConfigError
+from diffsweep.core.errors import ConfigError
 from diffsweep.papers.lee_jeong import claims as ljc
 from diffsweep.papers.lee_jeong import tables as lt
 from diffsweep.papers.lee_jeong.scenario import lee_jeong
-from diffsweep.results import Results
+from diffsweep.core.results import Results
 from reproduce_util import reproduce_shrunk
 
 ROOT = Path(__file__).resolve().parents[1]

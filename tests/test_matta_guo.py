@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from diffsweep import simulate
-from diffsweep.errors import ConfigError
+from diffsweep.core.errors import ConfigError
 from diffsweep.papers.matta_guo import tables as mt
 from diffsweep.papers.matta_guo.scenario import matta_guo, matta_guo_web
 from reproduce_util import reproduce_shrunk

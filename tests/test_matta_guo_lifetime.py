@@ -9,10 +9,10 @@ import pytest
 
 import diffsweep
 from diffsweep import Grid, papers
-from diffsweep.errors import ConfigError
+from diffsweep.core.errors import ConfigError
 from diffsweep.papers.matta_guo import claims as mgc
 from diffsweep.papers.matta_guo.scenario import B_U_PKTS, C_U_BPS, matta_guo
-from diffsweep.reproduce import select
+from diffsweep.studies.reproduce import select
 
 
 def test_size_based_is_unchanged_and_lifetime_makes_two_pipes():

@@ -1,4 +1,4 @@
-"""Tests of diffsweep.metrics against hand-computed values on small hand-built tables.
+"""Tests of diffsweep.analysis.metrics against hand-computed values on small hand-built tables.
 
 Tables follow docs/api.md (flows: point, seed, flow, goodput_bps, segment_bytes, header_bytes,
 timeouts, drops, pkts_sent, rtt_mean_s, rto_mean_s, ... plus grid columns such as t_on_ms, ef).
@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from diffsweep import metrics as m
-from diffsweep.errors import ConfigError
+from diffsweep.analysis import metrics as m
+from diffsweep.core.errors import ConfigError
 
 
 # ------------------------------------------------------------------------------------------
@@ -367,7 +367,7 @@ def test_per_results_computes_once_per_results_and_hands_out_copies():
     """A paper's per-seed table read by many claims is computed once per Results (and once
     again when its tables are replaced); each caller gets its own copy to change."""
     import pandas as pd
-    from diffsweep.results import Results, per_results
+    from diffsweep.core.results import Results, per_results
     calls = []
 
     @per_results

@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from diffsweep.config import load_sweep
-from diffsweep.errors import ConfigError
-from diffsweep.grid import Grid
-from diffsweep.pack import pack, shape_key
+from diffsweep.sweep.config import load_sweep
+from diffsweep.core.errors import ConfigError
+from diffsweep.sweep.grid import Grid
+from diffsweep.engine.pack import pack, shape_key
 from diffsweep.scenario import Scenario
-from diffsweep.scenarios import kaur_vin
+from diffsweep.scenario.builders import kaur_vin
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 
 import diffsweep
-from diffsweep import cli, config, papers
-from diffsweep.errors import ConfigError
+from diffsweep.cli import app as cli
+from diffsweep.sweep import config
+from diffsweep import papers
+from diffsweep.core.errors import ConfigError
 
 PKG = Path(diffsweep.__file__).resolve().parent
 GENERIC = ["reproduce.py", "report.py", "claims.py", "scenarios.py", "identity.py",
@@ -27,14 +29,14 @@ def test_registry_feeds_cli_builders_and_scenarios(capsys):
         assert " ".join(paper.figure_choices()) in help_text
         for builder, target in paper.builders.items():
             assert config.BUILDERS[builder] == target
-            assert getattr(diffsweep.scenarios, builder) is papers.resolve(target)
+            assert getattr(diffsweep.scenario.builders, builder) is papers.resolve(target)
 
 
 def test_unknown_paper_and_builder_name_the_allowed_ones():
     with pytest.raises(ConfigError, match=r"paper: 'nope' is not allowed \(expected one of .*kaur-vin"):
         papers.get("nope")
     with pytest.raises(AttributeError, match="registered: .*kaur_vin"):
-        diffsweep.scenarios.nope  # noqa: B018
+        diffsweep.scenario.builders.nope  # noqa: B018
 
 
 def test_reference_data_is_package_data():
@@ -61,7 +63,7 @@ def test_generic_modules_never_name_a_paper(module):
 def test_kaur_vin_fairness_figures_run_in_index_order_with_noisy_variants():
     """Issue 10: the primary K5-K9 (Figs. 5-9) run as the paper's ns-2 did, same-slot arrivals
     in flow-index order without send jitter; K5v holds the random-order and jitter variants."""
-    from diffsweep.reproduce import _sweep_path
+    from diffsweep.studies.reproduce import _sweep_path
     paper = papers.get("kaur-vin")
 
     def fixed(name):

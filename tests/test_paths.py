@@ -10,9 +10,9 @@ import re
 import numpy as np
 import pytest
 
-from diffsweep.engine import run_packed, simulate
-from diffsweep.errors import ConfigError
-from diffsweep.pack import pack
+from diffsweep.engine.execution import run_packed, simulate
+from diffsweep.core.errors import ConfigError
+from diffsweep.engine.pack import pack
 from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow, Traffic
 
 PKT = 1000

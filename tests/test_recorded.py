@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from diffsweep import config, runner
+from diffsweep.sweep import config, runner
 from diffsweep.papers.kaur_vin import tables as kv
 
 DATA = Path(__file__).resolve().parent / "data" / "recorded"

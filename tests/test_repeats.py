@@ -1,4 +1,4 @@
-"""A replica an engine call holds more than once runs once (diffsweep.repeats): every repeat
+"""A replica an engine call holds more than once runs once (diffsweep.engine.repeats): every repeat
 gets its twin's tables, bit for bit what running it again gives, whatever the backend, a stop
 or the grids it comes from."""
 import dataclasses
@@ -8,11 +8,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import diffsweep.engine as engine
-from diffsweep.engine import execute, execute_many, simulate
-from diffsweep.repeats import _FIELDS, copy_to_repeats, find_repeats
-from diffsweep.results import TABLES
-from diffsweep.scenarios import kaur_vin
+import diffsweep.engine.execution as engine
+from diffsweep.engine.execution import execute, execute_many, simulate
+from diffsweep.engine.repeats import _FIELDS, copy_to_repeats, find_repeats
+from diffsweep.core.results import TABLES
+from diffsweep.scenario.builders import kaur_vin
 from engine_cases import golden_cases
 from stopping import short_and_long, stopped_call
 from test_hybrid import device  # noqa: F401  (the CPU engine posing as a CUDA device)
@@ -164,7 +164,7 @@ def test_the_benchmark_counts_a_familys_repeats_and_times_its_call(tmp_path):
 
 
 def test_a_family_call_says_how_many_replicas_it_ran():
-    from diffsweep import reproduce
+    from diffsweep.studies import reproduce
     said = []
     pre, stopped, _ = reproduce.one_engine_call({"wide": small_grid(seeds=2),
                                                  "narrow": small_grid(seeds=1)}, "cpu", None,
@@ -179,8 +179,9 @@ def test_a_dry_run_counts_the_replicas_that_would_run(capsys):
     quick 48 replicas, 32 run; the time estimate is theirs."""
     from pathlib import Path
 
-    from diffsweep import cli, sizing
-    from diffsweep.config import load_sweep
+    from diffsweep.cli import app as cli
+    from diffsweep.engine import sizing
+    from diffsweep.sweep.config import load_sweep
     path = str(Path(__file__).resolve().parent.parent / "sweeps/kaur_vin/k5_equal.toml")
     assert cli.main(["run", path, "--quick", "--out", "unused", "--dry-run", "--threads", "2"]) == 0
     out = capsys.readouterr().out
@@ -194,7 +195,7 @@ def test_the_work_auto_weighs_counts_shared_points_once_per_seed():
     """backend_choice.work_of_grids (what auto weighs): grids sharing points count each (point,
     seed) once, their seeds' union, in one pass over the points (a grid of 100,000 seeds a
     point is not expanded into replicas)."""
-    from diffsweep import backend_choice
+    from diffsweep.engine import backend_choice
     two, three = small_grid(seeds=2), small_grid(seeds=3)  # seeds 0-1 and 0-2 of 4 points
     w = backend_choice.work_of_grids([two, three])
     one = backend_choice.work_of_grids([small_grid(seeds=1)])

@@ -14,13 +14,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from diffsweep import metrics
+from diffsweep.analysis import metrics
 from diffsweep import papers
-from diffsweep.claims import STATUSES, Claim, Verdict, conclusion_from
-from diffsweep.claims import evaluate_all as _evaluate_all
+from diffsweep.analysis.claims import STATUSES, Claim, Verdict, conclusion_from
+from diffsweep.analysis.claims import evaluate_all as _evaluate_all
 from diffsweep.papers.kaur_vin import claims as rp
 from diffsweep.papers.kaur_vin.claims import kaur_vin_claims, results_for
-from diffsweep.report import write_report as _write_report
+from diffsweep.report.paper_report import write_report as _write_report
 
 KAUR_VIN = papers.get("kaur-vin")
 
@@ -31,7 +31,7 @@ def evaluate_all(results_by_family):
 
 def write_report(*args, **kw):
     return _write_report(KAUR_VIN, *args, **kw)
-from diffsweep.results import Results
+from diffsweep.core.results import Results
 
 LINK = 40e6
 SEG, HDR = 536, 40
@@ -656,7 +656,7 @@ def test_conclusion_with_missing_dependency_is_at_most_partly():
 # ------------------------------------------------------------------------------------------
 
 def test_write_report(tmp_path):
-    from diffsweep.figures import save
+    from diffsweep.report.figures import save
     from diffsweep.papers.kaur_vin.figures import fig2
     k2 = R(k2_data(lambda t: hump(t, 0.4)))
     png, pdf = save(fig2(k2), tmp_path / "figs" / "k2")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from diffsweep import cli
+from diffsweep.cli import app as cli
 
 ROOT = Path(__file__).resolve().parents[1]
 STATUSES = {"holds", "partly holds", "does not hold", "not measured"}
@@ -79,7 +79,7 @@ def test_reproduce_rejects_unknown_figure(workdir, capsys):
 
 
 def test_the_log_says_how_a_cuda_call_spread_its_replicas():
-    from diffsweep.reproduce import plan_note
+    from diffsweep.studies.reproduce import plan_note
     assert plan_note(None) == ""
     one = {"kernel": "slim", "resident_warps": 3168, "per_warp": 1, "warps": 1104, "waves": 1}
     assert plan_note(one) == ("; cuda slim kernel: 1104 tasks of up to 1 replicas for 3168 "
@@ -92,7 +92,7 @@ def test_a_dry_run_says_what_would_run_and_what_is_stored(workdir, capsys):
     """`reproduce --dry-run`: per sweep its replicas and whether --out holds it already (a
     rerun resumes it), the total left to compute (repeats across sweeps counted once), a rough
     time and the backend; nothing is computed or written, and the run's own checks apply."""
-    from diffsweep.reproduce_plan import plan
+    from diffsweep.studies.reproduce_plan import plan
 
     out = workdir / "out"
     sw = str(workdir / "sweeps")

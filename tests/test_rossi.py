@@ -11,10 +11,10 @@ import pandas as pd
 import pytest
 
 from diffsweep import simulate
-from diffsweep.errors import ConfigError
+from diffsweep.core.errors import ConfigError
 from diffsweep.papers.rossi import tables as rt
 from diffsweep.papers.rossi.scenario import SIZE_SET_PKTS, mean_interarrival_s, rossi
-from diffsweep.results import Results
+from diffsweep.core.results import Results
 from reproduce_util import reproduce_shrunk
 
 ROOT = Path(__file__).resolve().parents[1]

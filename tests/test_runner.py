@@ -1,5 +1,5 @@
 """The sweep runner: chunks, store, resume after a hard kill or Ctrl-C, corrupt chunks,
-another sweep in the folder, target_ci, the CLI, Dask (diffsweep.runner, diffsweep.cli)."""
+another sweep in the folder, target_ci, the CLI, Dask (diffsweep.sweep.runner, diffsweep.cli.app)."""
 import json
 import math
 import os
@@ -15,15 +15,17 @@ import pandas as pd
 import pytest
 
 import diffsweep
-import diffsweep.engine as engine
-from diffsweep import Grid, cli, run
-from diffsweep.config import load_sweep
-from diffsweep.errors import ConfigError, SweepInterrupted
-from diffsweep.pack import pack
-from diffsweep.results import TABLES, Results
-from diffsweep.runner import grid_identity, plan_chunks, replica_bytes
-from diffsweep.scenarios import kaur_vin
-from diffsweep.stats import summarize, t_quantile
+import diffsweep.engine.execution as engine
+from diffsweep import Grid
+from diffsweep.cli import app as cli
+from diffsweep import run
+from diffsweep.sweep.config import load_sweep
+from diffsweep.core.errors import ConfigError, SweepInterrupted
+from diffsweep.engine.pack import pack
+from diffsweep.core.results import TABLES, Results
+from diffsweep.sweep.runner import grid_identity, plan_chunks, replica_bytes
+from diffsweep.scenario.builders import kaur_vin
+from diffsweep.analysis.stats import summarize, t_quantile
 
 SWEEP = textwrap.dedent("""\
     name = "runner_test"
@@ -143,7 +145,7 @@ def test_repeats_share_a_chunk_and_run_once(tmp_path):
     assert_same(whole, one)
     # a family's call ran them (its meta: 12 distinct); stored by run, its replicas count each,
     # not the family's count once per chunk
-    from diffsweep.runner import run_family
+    from diffsweep.sweep.runner import run_family
     pre, _ = run_family({"g": g}, backend="cpu", progress=False)
     assert pre["g"].meta["distinct_replicas"] == 12
     stored = run(g, backend="cpu", store=tmp_path / "s", precomputed=pre["g"], chunk_size=4)
@@ -282,13 +284,13 @@ def test_corrupt_chunk_is_detected_and_recomputed(tmp_path, monkeypatch):
 # Each chunk sleeps a little, so that the run is surely killed mid-way.
 SLOW_CLI = textwrap.dedent("""\
     import sys, time
-    import diffsweep.runner as r
+    import diffsweep.sweep.runner as r
     orig = r.run_chunk
     def slow(*a, **k):
         time.sleep(0.25)
         return orig(*a, **k)
     r.run_chunk = slow
-    from diffsweep.cli import main
+    from diffsweep.cli.app import main
     sys.exit(main(sys.argv[1:]))
     """)
 
@@ -611,7 +613,7 @@ def test_dask_lost_worker_costs_one_chunk(tmp_path, dask_client):
 # a figure family in one engine call (reproduce)
 # --------------------------------------------------------------------------------------------
 def test_family_call_stores_the_same_tables_as_one_run_per_sweep(tmp_path):
-    from diffsweep.runner import run_family
+    from diffsweep.sweep.runner import run_family
     ga, gb = small_grid(), small_grid(n_flows=8, seeds=3)
     pre, stopped = run_family({"a": ga, "b": gb}, backend="cpu", progress=False)
     assert not stopped and len(pre["a"].replicas) == len(ga) and len(pre["b"].replicas) == len(gb)
@@ -627,7 +629,7 @@ def test_stopped_family_call_saves_what_finished_and_resumes(tmp_path, monkeypat
     replicas have finished, before the 8-flow group's start (the stop request arrives then);
     those replicas are stored, nothing else is computed; a resumed run computes the rest and
     ends with the tables of one uninterrupted run."""
-    from diffsweep.runner import run_family
+    from diffsweep.sweep.runner import run_family
     ga, gb = small_grid(), small_grid(n_flows=8, seeds=3)
     real = engine.run_family
 

@@ -6,9 +6,9 @@ import re
 import numpy as np
 import pytest
 
-from diffsweep.errors import ConfigError
+from diffsweep.core.errors import ConfigError
 from diffsweep.scenario import Link, OnOffSource, QueueClass, Scenario, TcpFlow
-from diffsweep.scenarios import kaur_vin
+from diffsweep.scenario.builders import kaur_vin
 
 
 def base(**over):

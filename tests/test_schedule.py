@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from diffsweep.engine import run_family, run_packed
-from diffsweep.pack import pack
+from diffsweep.engine.execution import run_family, run_packed
+from diffsweep.engine.pack import pack
 from backends import BACKENDS
 from engine_cases import golden_cases, schedule_only_cases
 

@@ -1,4 +1,4 @@
-"""diffsweep.sensitivity (issue 46): known answers through the study's own code path (a pure
+"""diffsweep.studies.sensitivity (issue 46): known answers through the study's own code path (a pure
 function in place of the engine: Ishigami and Sobol' G against their analytical indices,
 Jain's 2^2 3 example, a 2^(3-1) fraction), the engine path (a small Kaur & Vin study, its page
 and figure, the CLI and --dry-run), adaptive seeds, resume after an interruption, and the
@@ -11,9 +11,11 @@ import pandas as pd
 import pytest
 
 import diffsweep as ds
-from diffsweep import cli, engine, runner
-from diffsweep.errors import ConfigError, SweepInterrupted
-from diffsweep.sensitivity import factorial_design, parse_factors, parse_metric, sensitivity
+from diffsweep.cli import app as cli
+from diffsweep.engine import execution as engine
+from diffsweep.sweep import runner
+from diffsweep.core.errors import ConfigError, SweepInterrupted
+from diffsweep.studies.sensitivity import factorial_design, parse_factors, parse_metric, sensitivity
 
 QUIET = dict(log=lambda *a, **k: None)
 FAST = {"duration_s": 4.0, "warmup_s": 1.0, "n_flows": 2}

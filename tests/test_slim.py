@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from diffsweep import engine
-from diffsweep.pack import pack
+from diffsweep.engine import execution as engine
+from diffsweep.engine.pack import pack
 from engine_cases import golden_cases, hook_free_cases, schedule_only_cases
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,14 +1,14 @@
-"""Replica statistics (diffsweep.stats)."""
+"""Replica statistics (diffsweep.analysis.stats)."""
 import math
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from diffsweep.errors import ConfigError
-from diffsweep.results import Results
-from diffsweep.stats import (betainc, ci_halfwidth_ok, ci_targets_unmet, summarize, t_cdf,
-                             t_quantile)
+from diffsweep.core.errors import ConfigError
+from diffsweep.core.results import Results
+from diffsweep.analysis.stats import (betainc, ci_halfwidth_ok, ci_targets_unmet, summarize, t_cdf,
+                                      t_quantile)
 
 
 @pytest.mark.parametrize("dof,expected", [
@@ -132,7 +132,7 @@ def test_summarize_then_targets():
 def test_one_t_quantile_for_the_package():
     """metrics.mean_ci and stats.summarize share one implementation, so they agree on bad
     input too (both used to exist: one returned NaN, the other raised)."""
-    from diffsweep import metrics
+    from diffsweep.analysis import metrics
     assert metrics.t_quantile is t_quantile
     with pytest.raises(ConfigError, match="dof"):
         metrics.t_quantile(0.975, float("nan"))

@@ -1,4 +1,4 @@
-"""Parquet chunk store: manifest, resume, atomicity, corruption (diffsweep.store)."""
+"""Parquet chunk store: manifest, resume, atomicity, corruption (diffsweep.sweep.store)."""
 import json
 import os
 import warnings
@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from diffsweep.errors import ConfigError
-from diffsweep.results import TABLES, Results
-from diffsweep.store import Store, load, read_manifest
+from diffsweep.core.errors import ConfigError
+from diffsweep.core.results import TABLES, Results
+from diffsweep.sweep.store import Store, load, read_manifest
 
 
 def make_chunk(pairs, intervals=False):

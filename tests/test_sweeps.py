@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 import diffsweep
-from diffsweep.config import load_sweep
-from diffsweep.identity import digest
-from diffsweep.results import TABLES
+from diffsweep.sweep.config import load_sweep
+from diffsweep.core.identity import digest
+from diffsweep.core.results import TABLES
 
 ROOT = Path(__file__).resolve().parents[1]
 SWEEP_FILES = sorted((ROOT / "sweeps").glob("**/*.toml"))

@@ -10,8 +10,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from diffsweep.engine import simulate
-from diffsweep.errors import ConfigError
+from diffsweep.engine.execution import simulate
+from diffsweep.core.errors import ConfigError
 from diffsweep.scenario import Link, Marker, QueueClass, RedThresholds, Scenario, TcpFlow
 
 TH = (RedThresholds(40, 55, 0.02), RedThresholds(25, 40, 0.05), RedThresholds(10, 25, 0.1))
@@ -164,7 +164,7 @@ def test_trace_bad_input_named():
 def test_show_summarises_a_cwnd_trace(tmp_path, capsys):
     """`diffsweep show --table cwnd_trace` summarises the traced window (its own column, not
     the replicas' goodput); the trace is stored in the results folder and read back."""
-    from diffsweep import cli  # noqa: PLC0415
+    from diffsweep.cli import app as cli  # noqa: PLC0415
     p = tmp_path / "s.toml"
     p.write_text('name = "h5"\nbuilder = "habib_2a"\nseeds = 1\nduration_s = 3.0\n'
                  'warmup_s = 1.0\n[fixed]\nn_micro = 5\ntrace = true\n'

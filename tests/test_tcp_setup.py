@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from diffsweep.engine import simulate
-from diffsweep.pack import pack
+from diffsweep.engine.execution import simulate
+from diffsweep.engine.pack import pack
 from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow, Traffic
 
 SLOT = 576 * 8 / 10e6

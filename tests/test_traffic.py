@@ -9,9 +9,9 @@ import math
 import numpy as np
 import pytest
 
-from diffsweep.engine import simulate, state_bytes
-from diffsweep.errors import ConfigError
-from diffsweep.pack import pack
+from diffsweep.engine.execution import simulate, state_bytes
+from diffsweep.core.errors import ConfigError
+from diffsweep.engine.pack import pack
 from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow, Traffic
 
 PKT = 1000
@@ -232,7 +232,7 @@ def test_interval_fairness_per_group_by_hand():
     of a run add up to its whole-run goodput."""
     import pandas as pd  # noqa: PLC0415
 
-    from diffsweep.metrics import interval_fairness  # noqa: PLC0415
+    from diffsweep.analysis.metrics import interval_fairness  # noqa: PLC0415
     iv = pd.DataFrame({"replica": [0] * 6, "flow": [0, 1, 2, 0, 1, 2], "interval": [0, 0, 0, 1, 1, 1],
                        "t_start_s": [0.0] * 3 + [20.0] * 3,
                        "goodput_bps": [1.0, 3.0, 5.0, 2.0, 2.0, 8.0]})
@@ -256,7 +256,7 @@ def test_show_summarises_transfers_of_a_traffic_only_sweep(tmp_path, capsys):
     """`diffsweep show` on a sweep of short-lived traffic only (no fixed flows) summarises the
     transfers' completion time per point, not a goodput that is always 0; --table transfers
     is accepted."""
-    from diffsweep import cli  # noqa: PLC0415
+    from diffsweep.cli import app as cli  # noqa: PLC0415
     p = tmp_path / "s.toml"
     p.write_text('name = "web"\nbuilder = "rossi"\nseeds = 1\n[fixed]\nt_stop_s = 4.0\n'
                  't_halt_s = 6.0\npool = 64\n[axes]\nrho = [0.3, 0.6]\n')
@@ -355,7 +355,7 @@ def test_peak_active_is_the_most_transfers_alive_in_one_slot(case):
 
     sys.path.insert(0, str(Path(__file__).parent))
     from engine_cases import golden_cases
-    from diffsweep.engine import run_packed
+    from diffsweep.engine.execution import run_packed
 
     _, sc, seed = next(c for c in golden_cases() if c[0] == case)
     out = run_packed(pack([sc], [seed]), "cpu")

@@ -12,10 +12,12 @@ import pytest
 
 import diffsweep
 import user_builders
-from diffsweep import cli, config, run
-from diffsweep.config import load_sweep, loads_sweep
-from diffsweep.errors import ConfigError
-from diffsweep.results import TABLES
+from diffsweep.cli import app as cli
+from diffsweep.sweep import config
+from diffsweep import run
+from diffsweep.sweep.config import load_sweep, loads_sweep
+from diffsweep.core.errors import ConfigError
+from diffsweep.core.results import TABLES
 
 SWEEP = textwrap.dedent("""\
     name = "own-builder"

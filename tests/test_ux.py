@@ -15,14 +15,15 @@ import pandas as pd
 import pytest
 
 import diffsweep
-from diffsweep import cli, engine, sizing
-from diffsweep.config import load_sweep
-from diffsweep.errors import ConfigError, FolderBusy, StoreError
-from diffsweep.grid import Grid
-from diffsweep.results import TABLES
-from diffsweep.runner import run
-from diffsweep.scenarios import kaur_vin
-from diffsweep.store import LOCK, Store
+from diffsweep.cli import app as cli
+from diffsweep.engine import execution as engine, sizing
+from diffsweep.sweep.config import load_sweep
+from diffsweep.core.errors import ConfigError, FolderBusy, StoreError
+from diffsweep.sweep.grid import Grid
+from diffsweep.core.results import TABLES
+from diffsweep.sweep.runner import run
+from diffsweep.scenario.builders import kaur_vin
+from diffsweep.sweep.store import LOCK, Store
 
 SMALL = """name = "small"
 builder = "kaur_vin"
@@ -236,8 +237,8 @@ def test_stale_and_foreign_locks(tmp_path, capsys):
 
 
 def test_reproduce_prints_the_resume_hint_once(tmp_path, capsys, monkeypatch):
-    from diffsweep import reproduce as rp
-    from diffsweep.errors import SweepInterrupted
+    from diffsweep.studies import reproduce as rp
+    from diffsweep.core.errors import SweepInterrupted
 
     def stopped(*a, **k):
         raise SweepInterrupted("interrupted: 3 of 9 replicas are saved in x. Resume with:\n"
@@ -438,7 +439,7 @@ def test_plot(folder, tmp_path, capsys):
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
     from matplotlib.collections import PolyCollection
 
-    from diffsweep.folder import plot
+    from diffsweep.sweep.folder import plot
     fig = plot(diffsweep.load(folder), "t_on_ms", "goodput_bps", hue="ef")
     ax = fig.axes[0]
     assert ax.get_xlabel() == "t_on_ms" and ax.get_ylabel().startswith("goodput_bps")

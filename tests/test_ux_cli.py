@@ -12,9 +12,12 @@ from pathlib import Path
 import pytest
 
 import diffsweep
-from diffsweep import atomic, cli, engine, papers
-from diffsweep import reproduce as rp
-from diffsweep.config import SweepConfig
+from diffsweep.core import atomic
+from diffsweep.cli import app as cli
+from diffsweep.engine import execution as engine
+from diffsweep import papers
+from diffsweep.studies import reproduce as rp
+from diffsweep.sweep.config import SweepConfig
 from test_ux import SMALL  # the same small sweep as the first round
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -137,7 +140,7 @@ def test_the_same_paper_resumes_in_its_folder(kv, tmp_path, capsys):
 def _cuda_usable() -> bool:
     try:
         engine.resolve_backend("cuda")
-    except diffsweep.errors.DiffsweepError:
+    except diffsweep.core.errors.DiffsweepError:
         return False
     return True
 
@@ -258,7 +261,7 @@ def test_plot_writes_the_formats_it_names(folder, tmp_path, capsys, ext, magic):
 
 
 def full_disk(monkeypatch, victim: str):
-    """Writing a file whose name ends in ``victim`` through diffsweep.atomic fails half-way
+    """Writing a file whose name ends in ``victim`` through diffsweep.core.atomic fails half-way
     with ENOSPC, as on a full disk: half the bytes reach the (temporary) file first."""
     real = open
 

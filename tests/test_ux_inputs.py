@@ -7,11 +7,12 @@ import numpy as np
 
 import pytest
 
-from diffsweep import cli, scenarios
-from diffsweep.errors import ConfigError
-from diffsweep.pack import layout, pack
+from diffsweep.cli import app as cli
+from diffsweep.scenario import builders as scenarios
+from diffsweep.core.errors import ConfigError
+from diffsweep.engine.pack import layout, pack
 from diffsweep.scenario import Link, OnOffSource, QueueClass, Scenario, TcpFlow, Traffic
-from diffsweep.scenarios import kaur_vin
+from diffsweep.scenario.builders import kaur_vin
 
 
 def one_line_error(err: str, pattern: str):
@@ -247,7 +248,7 @@ def test_a_round_trip_beyond_the_engine_is_refused(rtp, shown):
 
 
 def test_the_largest_allowed_round_trip_reaches_the_engine():
-    from diffsweep import engine
+    from diffsweep.engine import execution as engine
     p = pack([kaur_vin(rtp_ms=6.18475e7, duration_s=1.0, warmup_s=0.1)], [0])
     assert p.shape["emit_cap"] == 2**30 and p.shape["ack_cap"] == 2**29
     assert engine.state_bytes(p.shape) > 2**30  # the engine casts every shape field: no error
@@ -316,7 +317,7 @@ def test_times_and_capacities_beyond_the_engine_are_refused_by_pack(make, patter
 def test_a_trillion_seeds_are_refused_before_they_are_listed():
     """Listing them first took 105 s and 11.9 GB for 10^8 and ended in a MemoryError for
     10^12: the size message comes from the counts, so nothing was listed."""
-    from diffsweep.grid import Grid
+    from diffsweep.sweep.grid import Grid
     with pytest.raises(ConfigError, match=r"^grid: 2,000,000,000,000 replicas \(points x seeds\) "
                                           r"is above the limit of 2,000,000 replicas of one run; "
                                           r"use fewer points or seeds, or pass max_replicas=None "
@@ -341,7 +342,7 @@ TRILLION = HEAD.replace("seeds = 1", "seeds = 1000000000000") + "[axes]\nt_on_ms
 
 def test_a_trillion_seeds_in_a_sweep_file(tmp_path, capsys):
     from diffsweep import run
-    from diffsweep.config import load_sweep
+    from diffsweep.sweep.config import load_sweep
     p = sweep(tmp_path, TRILLION)
     size = (r"sweep 'bad': 2,000,000,000,000 replicas \(points x seeds\) is above the limit of "
             r"2,000,000 replicas of one run; use fewer points or seeds, or pass --force "
@@ -373,8 +374,8 @@ def test_a_trillion_seeds_in_a_sweep_file(tmp_path, capsys):
 
 
 def test_a_count_of_seeds_is_the_list_it_stands_for(tmp_path):
-    from diffsweep.config import load_sweep
-    from diffsweep.identity import digest
+    from diffsweep.sweep.config import load_sweep
+    from diffsweep.core.identity import digest
     cfg = load_sweep(sweep(tmp_path, HEAD.replace("seeds = 1", "seeds = 3")))
     assert cfg.seeds == [0, 1, 2] and [0, 1, 2] == cfg.seeds and list(cfg.seeds) == [0, 1, 2]
     assert cfg.seeds != [0, 1] and cfg.make_grid().seeds == [0, 1, 2]
@@ -391,7 +392,7 @@ def packed_bytes(grids, merge_shapes):
     engine runs."""
     import numpy as np
 
-    from diffsweep import engine
+    from diffsweep.engine import execution as engine
 
     class Stop(Exception):
         pass
@@ -431,7 +432,10 @@ def test_the_family_memory_estimate_is_the_arrays_it_makes(paper, families, merg
     the arrays as simulate lays them out, on the CPU (one launch per shape) and as on CUDA
     (merged when padding costs little: the Matta & Guo web background's 384,504 transfer
     records keep the other replicas out of its launch, which the former rule let in)."""
-    from diffsweep import config, engine, papers, reproduce
+    from diffsweep.sweep import config
+    from diffsweep.engine import execution as engine
+    from diffsweep import papers
+    from diffsweep.studies import reproduce
     spec = papers.get(paper)
     names = [s for f in spec.families if f.id in families for s in f.sweeps]
     grids = {n: config.load_sweep(reproduce._sweep_path(spec.package, n), quick=True).make_grid()
@@ -484,7 +488,7 @@ def test_habib_trace_is_a_bool():
 
 def test_a_zip_column_may_repeat_a_value(tmp_path):
     """Rows of a zip group must differ, not the values of one column (buffer 6 at two rates)."""
-    from diffsweep.config import load_sweep
+    from diffsweep.sweep.config import load_sweep
 
     body = ('name = "z"\nbuilder = "kaur_vin"\nseeds = 1\nduration_s = 1.0\nwarmup_s = 0.5\n'
             '[[zip]]\nnames = ["n_flows", "buffer_bytes"]\nvalues = [[6, 6], [30000, 40000]]\n')
@@ -497,7 +501,7 @@ def test_a_zip_column_may_repeat_a_value(tmp_path):
 
 
 def test_a_two_dimensional_axis_is_named_in_one_line():
-    from diffsweep.grid import Grid
+    from diffsweep.sweep.grid import Grid
 
     with pytest.raises(ConfigError) as e:
         Grid(kaur_vin, t_on_ms=np.ones((2, 2)))

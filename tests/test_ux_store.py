@@ -20,11 +20,12 @@ import pandas as pd
 import pytest
 
 import diffsweep
-from diffsweep import cli, engine
-from diffsweep.config import load_sweep
-from diffsweep.errors import ConfigError, FolderBusy, Terminated
-from diffsweep.runner import run
-from diffsweep.store import LOCK, Store
+from diffsweep.cli import app as cli
+from diffsweep.engine import execution as engine
+from diffsweep.sweep.config import load_sweep
+from diffsweep.core.errors import ConfigError, FolderBusy, Terminated
+from diffsweep.sweep.runner import run
+from diffsweep.sweep.store import LOCK, Store
 from test_ux import (BIG_ONE_CHUNK, SMALL, assert_same, cli_run, one_line_error, start_cli,
                      sweep, wait_started)
 

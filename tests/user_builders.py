@@ -6,7 +6,7 @@ from __future__ import annotations
 import diffsweep
 from diffsweep import Link, QueueClass, Scenario, TcpFlow
 from diffsweep.scenario import RedThresholds
-from diffsweep.errors import check
+from diffsweep.core.errors import check
 
 #: not callable: a sweep file naming it is refused
 NOT_A_FUNCTION = 3

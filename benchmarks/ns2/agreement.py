@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from diffsweep.stats import t_quantile
+from diffsweep.analysis.stats import t_quantile
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from diffsweep.engine import simulate
+from diffsweep.engine.execution import simulate
 from diffsweep.papers.kaur_vin.scenario import kaur_vin
 
 HERE = Path(__file__).resolve().parent

@@ -18,9 +18,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from diffsweep.engine import simulate
-from diffsweep.scenarios import kaur_vin
-from diffsweep.stats import t_quantile
+from diffsweep.engine.execution import simulate
+from diffsweep.scenario.builders import kaur_vin
+from diffsweep.analysis.stats import t_quantile
 
 CONDITIONS = [("index", 0.0), ("random", 0.0), ("index", 1e-4), ("index", 1e-3)]
 

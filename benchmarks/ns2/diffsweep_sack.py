@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from diffsweep.engine import simulate
-from diffsweep.scenarios import kaur_vin
+from diffsweep.engine.execution import simulate
+from diffsweep.scenario.builders import kaur_vin
 
 HERE = Path(__file__).resolve().parent
 K2_TONS = [0.4, 4.0, 40.0, 400.0]

@@ -1,5 +1,5 @@
 """``python -m diffsweep ...``: the ``diffsweep`` command line."""
-from diffsweep.cli import entry
+from diffsweep.cli.app import entry
 
 if __name__ == "__main__":
     entry()

@@ -1,2 +1,2 @@
 """Type stubs of diffsweep._engine_cuda: the same functions as diffsweep._engine_cpu."""
-from ._engine_cpu import *  # noqa: F403
+from diffsweep._engine_cuda._engine_cpu import *  # noqa: F403

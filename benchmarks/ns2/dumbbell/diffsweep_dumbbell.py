@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 
 from diffsweep import simulate
-from diffsweep.metrics import bottleneck_table, mean_ci
-from diffsweep.results import Results
+from diffsweep.analysis.metrics import bottleneck_table, mean_ci
+from diffsweep.core.results import Results
 from diffsweep.scenario.dumbbell import dumbbell
 
 HERE = Path(__file__).resolve().parent

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from diffsweep.engine import simulate
+from diffsweep.engine.execution import simulate
 from diffsweep.scenario import default_slot_s
 
 HERE = Path(__file__).resolve().parent

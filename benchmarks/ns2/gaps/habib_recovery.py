@@ -18,7 +18,7 @@ from dataclasses import replace
 
 import pandas as pd
 
-from diffsweep.engine import simulate
+from diffsweep.engine.execution import simulate
 from diffsweep.papers.habib.scenario import habib_2a
 
 HERE = Path(__file__).resolve().parent

@@ -13,7 +13,7 @@ import pandas as pd
 
 from pathlib import Path
 
-from diffsweep.engine import simulate
+from diffsweep.engine.execution import simulate
 from diffsweep.papers.lee_jeong import tables
 from diffsweep.papers.lee_jeong.scenario import lee_jeong
 

@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from diffsweep.engine import simulate
-from diffsweep.metrics import t_quantile
+from diffsweep.engine.execution import simulate
+from diffsweep.analysis.metrics import t_quantile
 from diffsweep.papers.lee_jeong import tables
 from diffsweep.papers.lee_jeong.scenario import lee_jeong as build
 from diffsweep.scenario import default_slot_s

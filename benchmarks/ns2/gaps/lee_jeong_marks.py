@@ -28,7 +28,7 @@ import os
 import numpy as np
 import pandas as pd
 
-from diffsweep.engine import simulate
+from diffsweep.engine.execution import simulate
 from diffsweep.papers.lee_jeong.scenario import lee_jeong
 
 HERE = Path(__file__).resolve().parent

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from diffsweep.engine import simulate
+from diffsweep.engine.execution import simulate
 from diffsweep.papers.matta_guo import tables
 from diffsweep.papers.matta_guo.scenario import matta_guo
 from diffsweep.scenario import default_slot_s

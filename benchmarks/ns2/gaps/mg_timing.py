@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from diffsweep.engine import simulate
+from diffsweep.engine.execution import simulate
 from diffsweep.papers.matta_guo.scenario import matta_guo
 
 HERE = Path(__file__).resolve().parent

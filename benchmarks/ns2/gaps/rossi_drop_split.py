@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from diffsweep.engine import simulate
+from diffsweep.engine.execution import simulate
 from diffsweep.papers.rossi.scenario import rossi
 
 HERE = Path(__file__).resolve().parent

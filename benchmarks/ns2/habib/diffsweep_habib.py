@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from diffsweep import simulate
-from diffsweep.metrics import t_quantile
+from diffsweep.analysis.metrics import t_quantile
 from diffsweep.papers.habib.scenario import habib_2a
 
 HERE = Path(__file__).resolve().parent

@@ -24,10 +24,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from diffsweep.engine import simulate
+from diffsweep.engine.execution import simulate
 from diffsweep.papers.lee_jeong import tables
 from diffsweep.papers.lee_jeong.scenario import lee_jeong
-from diffsweep.stats import t_quantile
+from diffsweep.analysis.stats import t_quantile
 
 HERE = Path(__file__).resolve().parent
 CELLS = [(7.0, 70), (7.0, 35), (3.5, 70), (3.5, 35)]

@@ -27,7 +27,7 @@ import pandas as pd
 
 from dataclasses import replace
 
-from diffsweep.engine import simulate
+from diffsweep.engine.execution import simulate
 from diffsweep.papers.matta_guo import tables
 from diffsweep.papers.matta_guo.scenario import matta_guo
 
@@ -86,7 +86,7 @@ def per_run(iv: pd.DataFrame) -> pd.DataFrame:
 
 
 def mean_ci(x) -> tuple[float, float]:
-    from diffsweep.stats import t_quantile
+    from diffsweep.analysis.stats import t_quantile
     x = np.asarray(x, float)
     n = len(x)
     return float(x.mean()), float(t_quantile(0.975, n - 1) * x.std(ddof=1) / np.sqrt(n))

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from diffsweep.papers.matta_guo import tables
-from diffsweep.stats import t_quantile
+from diffsweep.analysis.stats import t_quantile
 
 GRID = ["mode", "n", "k", "buffer_ratio", "tcpcfg"]
 MODES = {"iso": "isolation, ns-2 CBQ", "pipes": "isolation, two links", "share": "sharing"}

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..errors import ConfigError, check
+from diffsweep.core.errors import ConfigError, check
 
 
 # Engine limits, mirrored here so that a scenario the engine cannot run fails at construction.

@@ -15,16 +15,16 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..errors import ConfigError, check
-from .checks import (AQMS, MAX_FLOWS, MAX_MARKERS, VARIANTS, _new_object, as_float, as_int,
-                     check_count, check_nonneg, check_number, check_positive, is_int, is_real,
-                     plain, renamed_errors)
-from .flows import TcpFlow
-from .links import Link, QueueClass, RedThresholds
-from .markers import Marker
-from .scenario import Scenario
-from .sources import OnOffSource
-from .traffic import Traffic
+from diffsweep.core.errors import ConfigError, check
+from diffsweep.scenario.checks import (AQMS, MAX_FLOWS, MAX_MARKERS, VARIANTS, _new_object,
+                                       as_float, as_int, check_count, check_nonneg, check_number,
+                                       check_positive, is_int, is_real, plain, renamed_errors)
+from diffsweep.scenario.flows import TcpFlow
+from diffsweep.scenario.links import Link, QueueClass, RedThresholds
+from diffsweep.scenario.markers import Marker
+from diffsweep.scenario.scenario import Scenario
+from diffsweep.scenario.sources import OnOffSource
+from diffsweep.scenario.traffic import Traffic
 
 __all__ = ["dumbbell", "red_auto", "MARKERS", "CROSS", "CROSS_CLASSES", "DEFAULT_RTT_MS"]
 

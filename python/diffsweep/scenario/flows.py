@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import check
-from .checks import (INT32_MAX, MAX_ACCESS_BUFFER_PKTS, MAX_HEADER_BYTES, MAX_SEGMENT_BYTES,
-                     MAX_SEND_JITTER_S, MAX_WINDOW_PKTS, MAX_WIRE_BYTES, SPLITS, VARIANTS, _OMIT,
-                     IntField, _as_route, _as_tuple, _colour, _int_in, _name, _new_object,
-                     _one_of, _route, as_float, as_int, check_bool, check_ints, check_nonneg,
-                     is_int, is_real, plain)
+from diffsweep.core.errors import check
+from diffsweep.scenario.checks import (INT32_MAX, MAX_ACCESS_BUFFER_PKTS, MAX_HEADER_BYTES,
+                                       MAX_SEGMENT_BYTES, MAX_SEND_JITTER_S, MAX_WINDOW_PKTS,
+                                       MAX_WIRE_BYTES, SPLITS, VARIANTS, _OMIT, IntField, _as_route,
+                                       _as_tuple, _colour, _int_in, _name, _new_object, _one_of,
+                                       _route, as_float, as_int, check_bool, check_ints,
+                                       check_nonneg, is_int, is_real, plain)
 
 
 @dataclass(frozen=True)

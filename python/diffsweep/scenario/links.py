@@ -5,10 +5,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..errors import ConfigError, check
-from .checks import (AQMS, INT32_MAX, MAX_QUEUE_LIMIT, MAX_WIRE_BYTES, SCHEDULERS, _OMIT, IntField,
-                     _as_tuple, _construct, _name, _one_of, _set, as_float, as_int, check_bool,
-                     check_ints, check_nonneg, check_number, check_positive, is_int, plain)
+from diffsweep.core.errors import ConfigError, check
+from diffsweep.scenario.checks import (AQMS, INT32_MAX, MAX_QUEUE_LIMIT, MAX_WIRE_BYTES, SCHEDULERS,
+                                       _OMIT, IntField, _as_tuple, _construct, _name, _one_of, _set,
+                                       as_float, as_int, check_bool, check_ints, check_nonneg,
+                                       check_number, check_positive, is_int, plain)
 
 
 @dataclass(frozen=True)

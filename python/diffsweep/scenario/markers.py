@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import check
-from .checks import (INT32_MAX, MARKER_KINDS, SMALL_WINDOW_KINDS, _OMIT, _as_tuple, _name,
-                     _one_of, _set, as_float, as_int, check_bool, check_nonneg, check_number,
-                     check_positive, is_int, plain)
+from diffsweep.core.errors import check
+from diffsweep.scenario.checks import (INT32_MAX, MARKER_KINDS, SMALL_WINDOW_KINDS, _OMIT,
+                                       _as_tuple, _name, _one_of, _set, as_float, as_int,
+                                       check_bool, check_nonneg, check_number, check_positive,
+                                       is_int, plain)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -11,16 +11,17 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..errors import ConfigError, check
-from .checks import (MAX_GENS, MAX_MARKERS, MAX_SLOTS, MAX_TRACE_SAMPLES, MAX_TRACED, TIE_BREAKS,
-                     _OMIT, _as_tuple, _construct, _known_fields, _new_object, _one_of, _plain_dict,
-                     _set, as_float, as_int, check_nonneg, check_number, check_positive, is_int,
-                     is_real, plain)
-from .flows import TcpFlow
-from .links import Link
-from .markers import Marker
-from .sources import OnOffSource
-from .traffic import Traffic
+from diffsweep.core.errors import ConfigError, check
+from diffsweep.scenario.checks import (MAX_GENS, MAX_MARKERS, MAX_SLOTS, MAX_TRACE_SAMPLES,
+                                       MAX_TRACED, TIE_BREAKS, _OMIT, _as_tuple, _construct,
+                                       _known_fields, _new_object, _one_of, _plain_dict, _set,
+                                       as_float, as_int, check_nonneg, check_number, check_positive,
+                                       is_int, is_real, plain)
+from diffsweep.scenario.flows import TcpFlow
+from diffsweep.scenario.links import Link
+from diffsweep.scenario.markers import Marker
+from diffsweep.scenario.sources import OnOffSource
+from diffsweep.scenario.traffic import Traffic
 
 
 def default_slot_s(sc) -> float:

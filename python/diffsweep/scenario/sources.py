@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import check
-from .checks import (MAX_WIRE_BYTES, MIN_ONOFF_MS, ONOFF, _OMIT, _as_route, _colour, _int_in, _name,
-                     _one_of, _route, _set, as_float, as_int, check_positive, is_real)
+from diffsweep.core.errors import check
+from diffsweep.scenario.checks import (MAX_WIRE_BYTES, MIN_ONOFF_MS, ONOFF, _OMIT, _as_route,
+                                       _colour, _int_in, _name, _one_of, _route, _set, as_float,
+                                       as_int, check_positive, is_real)
 
 
 @dataclass(frozen=True, kw_only=True)

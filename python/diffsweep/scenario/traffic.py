@@ -4,11 +4,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..errors import check
-from .checks import (INT32_MAX, MAX_SIZE_SET, SIZE_DISTS, TRAFFIC_KINDS, _OMIT, IntField, _as_tuple,
-                     _construct, _int_in, _name, _one_of, _set, as_float, as_int, check_ints,
-                     check_number, check_positive, plain)
-from .flows import TcpFlow
+from diffsweep.core.errors import check
+from diffsweep.scenario.checks import (INT32_MAX, MAX_SIZE_SET, SIZE_DISTS, TRAFFIC_KINDS, _OMIT,
+                                       IntField, _as_tuple, _construct, _int_in, _name, _one_of,
+                                       _set, as_float, as_int, check_ints, check_number,
+                                       check_positive, plain)
+from diffsweep.scenario.flows import TcpFlow
 
 
 @dataclass(frozen=True, kw_only=True)

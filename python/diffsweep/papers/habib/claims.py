@@ -13,11 +13,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from diffsweep import claims as cl
-from diffsweep.claims import HOLDS, NM, NOT, PARTLY, Claim, Verdict
-from diffsweep.results import Results
+from diffsweep.analysis import claims as cl
+from diffsweep.analysis.claims import HOLDS, NM, NOT, PARTLY, Claim, Verdict
+from diffsweep.core.results import Results
 
-from . import tables as ht
+from diffsweep.papers.habib import tables as ht
 
 __all__ = ["habib_claims", "NEAR_CAPACITY", "ABOUT", "NEAR_EQUAL", "MUCH"]
 

@@ -1,6 +1,6 @@
 """Figures of Habib et al. (families H3-H6, HT1, HT2 of ``shared/FIGURES.md``). Every function
 takes a :class:`diffsweep.Results` of the family's sweep and returns a Figure (Agg canvas).
-Error bars: 95% Student-t CIs over seeds (``diffsweep.metrics.mean_ci``) of the per-seed
+Error bars: 95% Student-t CIs over seeds (``diffsweep.analysis.metrics.mean_ci``) of the per-seed
 tables in ``tables``. Fig. 3 also shows ns-2.35's standard conditioner on the same topology
 (``data/results_ns2_habib.csv``, from ``benchmarks/ns2/habib``) as black markers.
 """
@@ -12,11 +12,11 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from diffsweep import metrics
-from diffsweep.figures import new_figure, yerr
-from diffsweep.results import Results
+from diffsweep.analysis import metrics
+from diffsweep.report.figures import new_figure, yerr
+from diffsweep.core.results import Results
 
-from . import tables as ht
+from diffsweep.papers.habib import tables as ht
 
 __all__ = ["FIGURES", "ns2_standard"]
 

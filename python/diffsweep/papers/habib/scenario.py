@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from diffsweep.errors import check
+from diffsweep.core.errors import check
 from diffsweep.scenario import (MAX_FLOWS, Link, Marker, QueueClass, RedThresholds, Scenario,
                                 TcpFlow, Traffic, as_float, as_int, check_count, check_number,
                                 check_positive, is_int, plain, renamed_errors)
@@ -323,7 +323,7 @@ def habib_2b(conditioner="rtt_rto", n_micro=200, core_bps=10e6, edge_bps=100e6,
                         markers=tuple(markers), duration_s=duration_s, warmup_s=warmup_s,
                         slot_s=slot, tcp_tick_s=0.01, params=params)
 
-#: units of the parameters whose names carry none (diffsweep.builders_doc, docs/builders.md)
+#: units of the parameters whose names carry none (diffsweep.report.builders_page, docs/builders.md)
 habib_2a.units = {"sw_k": "packets (cwnd below it is protected)"}
 habib_2b.units = {"sw_k": "packets (cwnd below it is protected)", "telnet_sessions": "count (per aggregate)",
                   "www_sessions": "count", "www_pool": "count (transfers alive at once)"}

@@ -1,6 +1,6 @@
 """Habib et al.'s per-seed numbers ``diffsweep sensitivity`` may measure (``--metric
 habib:<name>``; issue 46), from ``tables.totals`` (topology 2(a): aggregates F1 and F2)."""
-from diffsweep.sensitivity import PaperMetric
+from diffsweep.studies.sensitivity import PaperMetric
 
 METRICS = {
     "f1_f2_goodput_ratio": PaperMetric(

@@ -22,9 +22,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from diffsweep.results import Results, per_results
+from diffsweep.core.results import Results, per_results
 
-from .scenario import AGGREGATES_2B, one_way_ms
+from diffsweep.papers.habib.scenario import AGGREGATES_2B, one_way_ms
 
 __all__ = ["per_aggregate", "totals", "trace", "trace_summary", "telnet", "www",
            "AGGREGATES_2A", "KEYS"]

@@ -81,7 +81,7 @@ FAMILIES = (
 )
 
 # The run's duration, warm-up and seeds come first in the report, from the sweep files run
-# (diffsweep.reproduce.run_assumption).
+# (diffsweep.studies.reproduce.run_assumption).
 ASSUMPTIONS = (
     "TCP timers are ns-2.35's defaults: tcpTick 10 ms, minimum RTO 200 ms, maximum 60 s, "
     'initial RTO 3 s, windowInit 2. The ns-2 of 2000 used tcpTick 100 ms and no minimum.',

@@ -7,7 +7,7 @@ atlas asks where it comes back. C4 reads the fairness-vs-T_on sweeps (K5, N = 64
 fairness-vs-N sweeps (K6), so N cannot be one of its axes (K6 varies it); K5.3, "EF raises
 M" at N = 64, can be mapped over N.
 """
-from diffsweep.atlases import Mappable, MapParam
+from diffsweep.studies.atlas import Mappable, MapParam
 
 SEND_JITTER = MapParam(
     "send_jitter_s", "float", "each sender's uniform random delay before a packet leaves, in "

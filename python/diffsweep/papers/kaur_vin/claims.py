@@ -3,7 +3,7 @@ Fairness", checked against the measured tables.
 
 Every verdict is computed here from the tables of a :class:`diffsweep.Results`, through the
 per-seed tables of :mod:`diffsweep.papers.kaur_vin.tables` (which the figures draw too), with
-the verdict rules of :mod:`diffsweep.claims`; nothing is written in. The claims are data
+the verdict rules of :mod:`diffsweep.analysis.claims`; nothing is written in. The claims are data
 (``_CLAIMS``: id, figure, family, check name, rule and its parameters, the paper's statement
 and the test); the rules are the functions below, shared by the claims that differ only in
 their parameters. A claim's test (its ``thresholds``, printed in the report) is the docstring
@@ -22,14 +22,14 @@ from typing import Callable, Mapping
 import numpy as np
 import pandas as pd
 
-from diffsweep import claims as cl
-from diffsweep import metrics
-from diffsweep.claims import HOLDS, NM, NOT, PARTLY, Claim, Verdict
-from diffsweep.figures import combine
-from diffsweep.results import Results
+from diffsweep.analysis import claims as cl
+from diffsweep.analysis import metrics
+from diffsweep.analysis.claims import HOLDS, NM, NOT, PARTLY, Claim, Verdict
+from diffsweep.report.figures import combine
+from diffsweep.core.results import Results
 
-from . import questions
-from . import tables as kv
+from diffsweep.papers.kaur_vin import questions
+from diffsweep.papers.kaur_vin import tables as kv
 
 __all__ = ["kaur_vin_claims", "results_for"]
 

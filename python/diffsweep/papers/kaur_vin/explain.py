@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from diffsweep.figures import combine, save
-from diffsweep.metrics import mean_ci, t_quantile
+from diffsweep.report.figures import combine, save
+from diffsweep.analysis.metrics import mean_ci, t_quantile
 
-from . import tables as kv
+from diffsweep.papers.kaur_vin import tables as kv
 
 PAPER_PEAK_LOSS = 0.5  # Kaur & Vin sec. 3.1.1: "the loss in throughput is as high as 50%"
 K2_VARIANTS = {"k2": "Reno, ns-2.35 timers (default)", "k2_newreno": "NewReno, ns-2.35 timers",
@@ -23,7 +23,7 @@ NS2_K2_CSV = "results_ns2_k2.csv"
 
 
 def make_k2v(runs, figures_dir: Path, paper):
-    from . import figures as kvf  # noqa: PLC0415 - matplotlib: imported by the task that draws
+    from diffsweep.papers.kaur_vin import (figures as kvf)  # noqa: PLC0415 - matplotlib: imported by the task that draws
 
     variants = {K2_VARIANTS[n]: runs[n] for n in paper.family("K2v").sweeps}
     ns2 = ns2_k2_loss(paper.data_file(NS2_K2_CSV))
@@ -65,7 +65,7 @@ def k5v_parts(runs, figures_dir: Path, paper):
 
     def figure(k: int, stem: str):
         def draw():
-            from . import figures as kvf  # noqa: PLC0415 - matplotlib: in the drawing process
+            from diffsweep.papers.kaur_vin import (figures as kvf)  # noqa: PLC0415 - matplotlib: in the drawing process
 
             if stem.endswith("random"):
                 res, label = pair(f"k{k}_equal", f"k{k}_unequal"), "random order (the engine's default)"
@@ -117,7 +117,7 @@ def _fairness_verdicts(paper, k5, k7) -> dict:
     """The verdicts of the claims of Figs. 5-9 (``FAIRNESS``) on the K5 data ``k5`` and the K7
     data ``k7``: only those are read (the paper's other claims were rated here too, K10's on
     these tables among them, for verdicts that showed nowhere)."""
-    from diffsweep.claims import evaluate_all  # noqa: PLC0415
+    from diffsweep.analysis.claims import evaluate_all  # noqa: PLC0415
 
     claims = [c for c in paper.claim_list() if c.family in FAIRNESS]
     return evaluate_all({"K5": k5, "K6": k7, "K7": k7, "K8": k7, "K9": k7}, claims)

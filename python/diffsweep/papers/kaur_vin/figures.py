@@ -6,7 +6,7 @@ Every ``figN(res)`` takes a :class:`diffsweep.Results` (``res.replicas`` / ``res
 the grid columns of ``diffsweep.papers.kaur_vin.scenario.kaur_vin``) and returns a
 ``matplotlib.figure.Figure`` laid out like the paper's figure: same axes and units, log x for
 the mean EF burst duration T_on, error bars = 95% Student-t confidence intervals over seeds
-(``diffsweep.metrics.mean_ci``).  Figures are built with ``matplotlib.figure.Figure`` directly
+(``diffsweep.analysis.metrics.mean_ci``).  Figures are built with ``matplotlib.figure.Figure`` directly
 (no pyplot, no GUI: the Agg canvas renders them), so nothing is ever shown.
 
 The per-seed tables the figures draw are in ``diffsweep.papers.kaur_vin.tables`` (the claims
@@ -22,14 +22,16 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter, ScalarFormatter
 
-from diffsweep import metrics
-from diffsweep.figures import new_figure, save, yerr
-from diffsweep.results import Results
+from diffsweep.analysis import metrics
+from diffsweep.report.figures import new_figure, save, yerr
+from diffsweep.core.results import Results
 
-from .questions import of_sweeps
-from .tables import (CANON, KEYS, MAIN_F, N_LARGE, NEAR_FAIR, NO_EF, WITH_EF, collapse_t_on,
-                     fairness_per_seed, loss_per_seed, nearest_t_on, need, normalized_per_flow,
-                     padhye_per_flow, prepare, select, timeouts_per_seed)
+from diffsweep.papers.kaur_vin.questions import of_sweeps
+from diffsweep.papers.kaur_vin.tables import (CANON, KEYS, MAIN_F, N_LARGE, NEAR_FAIR, NO_EF,
+                                              WITH_EF, collapse_t_on, fairness_per_seed,
+                                              loss_per_seed, nearest_t_on, need,
+                                              normalized_per_flow, padhye_per_flow, prepare, select,
+                                              timeouts_per_seed)
 
 __all__ = ["FIGURES", "save", "fig2", "fig3", "fig4", "fig5", "fig6", "fig7", "fig8", "fig9",
            "fig10", "figkf", "fig2_variants"]

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Callable, Mapping
 
-from diffsweep import claims as cl
-from diffsweep.claims import Verdict
-from diffsweep.results import Results
+from diffsweep.analysis import claims as cl
+from diffsweep.analysis.claims import Verdict
+from diffsweep.core.results import Results
 
-from . import tables as kv
+from diffsweep.papers.kaur_vin import tables as kv
 
 
 #: the two conditions of sec. 5 (Floyd & Jacobson's remedies for phase effects): family ->

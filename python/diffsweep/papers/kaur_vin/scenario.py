@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from diffsweep.errors import check
+from diffsweep.core.errors import check
 from diffsweep.scenario import (MAX_ACCESS_BUFFER_PKTS, MAX_FLOWS, Link, OnOffSource, QueueClass,
                                 RedThresholds, Scenario, TcpFlow, as_float, as_int, check_bool,
                                 check_count,
@@ -426,7 +426,7 @@ def _delays(rtp_intervals: tuple, n_flows: int, bottleneck_delay_ms: float, seed
 kaur_vin.seed_matters = _seed_matters
 kaur_vin.reseed = _reseed
 
-#: units of the parameters whose names carry none (diffsweep.builders_doc, docs/builders.md)
+#: units of the parameters whose names carry none (diffsweep.report.builders_page, docs/builders.md)
 kaur_vin.units = {"rtp_intervals": "(ms, ms, count)", "red_min_th": "packets",
                   "red_max_th": "packets", "red_max_p": "probability",
                   "telnet_fraction": "fraction of the link", "telnet_flows": "count"}

@@ -3,7 +3,7 @@ kaur-vin:<name>``; issue 46), read from the paper's own tables (``tables``). Eve
 the EF kind as a column (``ef``: an axis of the base sweep file or ``--set ef=...``); the loss
 U_CBR - U_EF pairs the CBR and on-off networks of a design point, so it needs ``ef`` = cbr,
 onoff as an inner axis."""
-from diffsweep.sensitivity import PaperMetric
+from diffsweep.studies.sensitivity import PaperMetric
 
 METRICS = {
     "loss": PaperMetric(

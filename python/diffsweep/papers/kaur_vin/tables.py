@@ -29,7 +29,7 @@ axis: their values are averaged per seed over T_on (the replicas are the same ex
 that they count once per seed in a confidence interval.  The TCP-CBR and TCP-EF rows are
 paired by seed and by (N, RTP setting, RTP, f, UDP) in ``metrics.throughput_loss``.
 
-Tables of several runs (grids) must be joined with :func:`diffsweep.figures.combine`, which renumbers
+Tables of several runs (grids) must be joined with :func:`diffsweep.report.figures.combine`, which renumbers
 ``point`` so that (point, seed) stays a unique replica key.
 """
 from __future__ import annotations
@@ -39,8 +39,8 @@ from typing import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from diffsweep import metrics
-from diffsweep.results import Results, per_results
+from diffsweep.analysis import metrics
+from diffsweep.core.results import Results, per_results
 
 __all__ = [
     "NETWORKS", "NO_EF", "WITH_EF", "EF_PAIRS", "NEAR_FAIR", "N_LARGE", "MAIN_F",
@@ -204,7 +204,7 @@ def prepare(res: Results) -> tuple[pd.DataFrame, pd.DataFrame]:
     need(fl, KEYS + ["goodput_bps"], "flows")
     if rep.duplicated(subset=KEYS).any():
         raise ValueError("replicas.point: (point, seed) pairs repeat; join the Results of "
-                         "several runs with diffsweep.figures.kaur_vin.combine(...)")
+                         "several runs with diffsweep.report.figures.kaur_vin.combine(...)")
     fl = _tcp_flows(rep, fl)
     rep = rep.drop(columns=[c for c in CANON if c in rep.columns]).reset_index(drop=True)
     rep["ef_kind"], rep["has_udp"], rep["network"] = _labels(rep)
@@ -258,7 +258,7 @@ def prepare(res: Results) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 # --------------------------------------------------------------------------------------------
-# Per-seed tables (shared with diffsweep.report)
+# Per-seed tables (shared with diffsweep.report.paper_report)
 # --------------------------------------------------------------------------------------------
 
 def _pair_key(df: pd.DataFrame) -> pd.Series:

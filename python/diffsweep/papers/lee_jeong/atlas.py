@@ -4,7 +4,7 @@ or another committed rate? LT2.1 is rated over the Table 2 cells (bucket x UDP) 
 (rtt_spread, cir_mbps) of the atlas: ``cir_mbps``, an axis of the Table 2 sweep, is pinned to
 the cell's value.
 """
-from diffsweep.atlases import Mappable, MapParam
+from diffsweep.studies.atlas import Mappable, MapParam
 
 RTT_SPREAD = MapParam(
     "rtt_spread", "float", "the aggregated connections' access delays stretched about the "

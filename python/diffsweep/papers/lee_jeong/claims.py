@@ -2,7 +2,7 @@
 
 Every verdict is computed here from the per-seed tables of
 :mod:`diffsweep.papers.lee_jeong.tables` (which the figures draw too) with the verdict rules of
-:mod:`diffsweep.claims`; nothing is written in. Comparisons of Method 1 and Method 2 are per-seed
+:mod:`diffsweep.analysis.claims`; nothing is written in. Comparisons of Method 1 and Method 2 are per-seed
 paired differences (the same seed gives both methods the same start times), rated on their 95%
 CI over seeds.
 
@@ -18,11 +18,11 @@ Thresholds (constants below, also in each claim's ``thresholds``):
 """
 from __future__ import annotations
 
-from diffsweep import claims as cl
-from diffsweep.claims import HOLDS, NM, NOT, Claim, Verdict
-from diffsweep.results import Results
+from diffsweep.analysis import claims as cl
+from diffsweep.analysis.claims import HOLDS, NM, NOT, Claim, Verdict
+from diffsweep.core.results import Results
 
-from . import tables as lt
+from diffsweep.papers.lee_jeong import tables as lt
 
 __all__ = ["lee_jeong_claims", "paper_consistency", "FAR_ABOVE", "FAR_ABOVE_PARTLY",
            "NEAR_EQUAL", "NEAR_EQUAL_PARTLY"]

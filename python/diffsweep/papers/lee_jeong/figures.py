@@ -4,7 +4,7 @@ families LT2 and L4..L11 of ``shared/FIGURES.md``.
 Every function takes a :class:`diffsweep.Results` with the grid columns of
 ``diffsweep.papers.lee_jeong.scenario.lee_jeong`` and returns a ``matplotlib.figure.Figure``
 (Agg canvas, no pyplot). Error bars: 95% Student-t confidence intervals over seeds
-(``diffsweep.metrics.mean_ci``). The per-seed tables are in ``tables``.
+(``diffsweep.analysis.metrics.mean_ci``). The per-seed tables are in ``tables``.
 
 * ``fig_t2``: Table 2 as grouped bars, Jain index (a) and total throughput of S1..S7 (b) per
   cell, Marker vs BMarker, with the paper's Table 2 values as black markers.
@@ -18,12 +18,12 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from diffsweep import metrics
-from diffsweep.figures import new_figure, yerr
-from diffsweep.results import Results
+from diffsweep.analysis import metrics
+from diffsweep.report.figures import new_figure, yerr
+from diffsweep.core.results import Results
 
-from .tables import (CELLS, FIGURE_CELLS, N_AGG, cell_label, per_connection, per_seed,
-                     rates_mbps, table2, _canon)
+from diffsweep.papers.lee_jeong.tables import (CELLS, FIGURE_CELLS, N_AGG, cell_label,
+                                               per_connection, per_seed, rates_mbps, table2, _canon)
 
 __all__ = ["FIGURES", "fig_t2", "fig_cell"]
 

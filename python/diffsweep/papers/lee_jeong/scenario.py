@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from diffsweep.errors import check
+from diffsweep.core.errors import check
 from diffsweep.scenario import (MAX_FLOWS, MAX_SOURCES, Link, Marker, OnOffSource, QueueClass,
                                 RedThresholds, Scenario, TcpFlow, as_float, as_int, check_bool,
                                 check_count, check_nonneg, check_number, check_positive, is_int,
@@ -200,5 +200,5 @@ def lee_jeong(cir_mbps=7.0, bucket_pkts=70, method="marker", udp=False, duration
                         markers=(marker,), duration_s=duration_s, warmup_s=warmup_s,
                         tie_break=tie_break, params=params)
 
-#: units of the parameters whose names carry none (diffsweep.builders_doc, docs/builders.md)
+#: units of the parameters whose names carry none (diffsweep.report.builders_page, docs/builders.md)
 lee_jeong.units = {"p_max": "probability", "rtt_spread": "factor"}

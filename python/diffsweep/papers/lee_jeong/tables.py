@@ -28,7 +28,7 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
-from diffsweep.results import Results, per_results
+from diffsweep.core.results import Results, per_results
 
 __all__ = ["N_AGG", "CELLS", "CELL_COLS", "FIGURE_CELLS", "need", "jain", "per_connection",
            "per_seed", "cell_label", "table2", "max_jain_given", "rates_mbps"]
@@ -136,7 +136,7 @@ def _aggregate_rates(agg: pd.DataFrame) -> pd.DataFrame:
     ``total_mbps``, ``tcp7_mbps`` (the last), ``tcp1_mbps`` (the first) and ``others_mbps``
     (the mean of all but the last), for all replicas at once (``metrics.group_blocks``: the
     same numbers as ``jain(x)``, ``x.sum()``, ``x[:-1].mean()`` of each replica's rates)."""
-    from diffsweep.metrics import group_blocks  # noqa: PLC0415
+    from diffsweep.analysis.metrics import group_blocks  # noqa: PLC0415
 
     cols = KEYS + ["jain", "total_mbps", "tcp7_mbps", "tcp1_mbps", "others_mbps"]
     if agg.empty:

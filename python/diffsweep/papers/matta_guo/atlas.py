@@ -7,7 +7,7 @@ M5.1) and ML.1 ("isolation pays the short flows") can be mapped over N: each cel
 claim's own sweeps with every isolated run classified by lifetime at that N (sharing does not
 depend on it). ``docs/atlas/matta-guo-*`` holds the maps run.
 """
-from diffsweep.atlases import Mappable, MapParam
+from diffsweep.studies.atlas import Mappable, MapParam
 
 LIFETIME = MapParam(
     "lifetime_pkts", "int", "the lifetime-based classification threshold in packets: a "

@@ -18,11 +18,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from diffsweep import claims as cl
-from diffsweep.claims import HOLDS, NM, NOT, PARTLY, Claim, Verdict
-from diffsweep.results import Results
+from diffsweep.analysis import claims as cl
+from diffsweep.analysis.claims import HOLDS, NM, NOT, PARTLY, Claim, Verdict
+from diffsweep.core.results import Results
 
-from . import tables as mt
+from diffsweep.papers.matta_guo import tables as mt
 
 __all__ = ["matta_guo_claims", "ABOUT_ONE", "LINEAR_R2", "STEADY", "COMPARABLE"]
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from diffsweep import metrics
-from diffsweep.figures import new_figure, yerr
-from diffsweep.results import Results
+from diffsweep.analysis import metrics
+from diffsweep.report.figures import new_figure, yerr
+from diffsweep.core.results import Results
 
-from .tables import per_seed
+from diffsweep.papers.matta_guo.tables import per_seed
 
 __all__ = ["FIGURES"]
 
@@ -88,7 +88,7 @@ def figml(res: Results) -> Figure:
     """ML (Sec. 6): the short class's fairness index (a) and goodput (b) against the lifetime
     threshold N, isolation solid (one line per k), sharing dashed (no N dependence: its mean
     over N per k, the same replicas); (c) the map of claim ML.1 over N and k."""
-    from .claims import check_isolation_pays  # noqa: PLC0415 - the map's statuses
+    from diffsweep.papers.matta_guo.claims import (check_isolation_pays)  # noqa: PLC0415 - the map's statuses
 
     ps = per_seed(res)
     ps = ps[ps["cls"] == "short"]
@@ -122,7 +122,7 @@ def figml(res: Results) -> Figure:
     return f
 
 
-#: the atlas's colours (diffsweep.atlas_page) for claim ML.1's status per (N, k)
+#: the atlas's colours (diffsweep.report.atlas_page) for claim ML.1's status per (N, k)
 PAYS_COLOR = {"holds": "#1b8a3a", "partly holds": "#9c6a00", "does not hold": "#b2182b"}
 
 

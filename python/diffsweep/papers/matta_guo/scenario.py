@@ -8,7 +8,7 @@ per-session goodput is read from ``res.transfers``. Errors name the builder's pa
 """
 from __future__ import annotations
 
-from diffsweep.errors import check
+from diffsweep.core.errors import check
 from diffsweep.scenario import (MAX_FLOWS, Link, QueueClass, RedThresholds, Scenario, TcpFlow,
                                 Traffic, as_float, as_int, check_count, check_number,
                                 check_positive, is_int, plain, renamed_errors)
@@ -254,7 +254,7 @@ def matta_guo_web(scheme="size-based", duration_s=200.0, n_long=10, n_short=10,
         return Scenario(links=links, traffic=traffic, duration_s=duration_s, tcp_tick_s=0.5,
                         interval_s=min(20.0, duration_s), params=params)
 
-#: units of the parameters whose names carry none (diffsweep.builders_doc, docs/builders.md)
+#: units of the parameters whose names carry none (diffsweep.report.builders_page, docs/builders.md)
 matta_guo.units = {"k": "C_u (2.5 Mb/s)", "short_k": "C_u (2.5 Mb/s)", "telnet_sessions": "count",
                    "lifetime_pkts": "packets",
                    "red_min_th": "packets", "red_max_th": "packets", "red_max_p": "probability"}

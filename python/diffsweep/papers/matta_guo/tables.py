@@ -20,11 +20,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from diffsweep.engine import TRANSFER_COLUMNS
-from diffsweep.metrics import jain_index
-from diffsweep.results import Results, per_results
+from diffsweep.engine.execution import TRANSFER_COLUMNS
+from diffsweep.analysis.metrics import jain_index
+from diffsweep.core.results import Results, per_results
 
-from .scenario import CLASSES, WIRE_BYTES
+from diffsweep.papers.matta_guo.scenario import CLASSES, WIRE_BYTES
 
 __all__ = ["INTERVAL_S", "WARMUP_INTERVALS", "KEYS", "session_intervals", "per_interval",
            "per_seed"]

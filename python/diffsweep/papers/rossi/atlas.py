@@ -4,7 +4,7 @@ AF's at every rho and size class) is rated at each (rho, alpha_AF) of the atlas:
 axis of the sweep r5, is pinned to the cell's value; alpha_AF above 0.589 puts AF out of
 profile (the paper's Sec. IV-B).
 """
-from diffsweep.atlases import Mappable, MapParam
+from diffsweep.studies.atlas import Mappable, MapParam
 
 RHO = MapParam("rho", "float", "the offered load over the bottleneck rate (web transfers)",
                lo=0.05, hi=1.2, suggested=(0.3, 0.6, 0.8, 0.9, 0.95))

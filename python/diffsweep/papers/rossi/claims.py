@@ -2,7 +2,7 @@
 measured tables.
 
 Every verdict is computed here from the per-seed tables of :mod:`diffsweep.papers.rossi.tables`
-(which the figures draw too) with the verdict rules of :mod:`diffsweep.claims`; nothing is
+(which the figures draw too) with the verdict rules of :mod:`diffsweep.analysis.claims`; nothing is
 written in. A per-seed value is computed per (grid point, seed, cloud, pi) from the transfers
 started before t_stop; means and 95% Student-t CIs are over seeds. Sub-results (rho points,
 size classes) combine as usual: all hold -> holds, none -> does not hold, else partly.
@@ -29,12 +29,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from diffsweep import claims as cl
-from diffsweep.claims import HOLDS, NM, NOT, PARTLY, Claim, Verdict
-from diffsweep.results import Results
+from diffsweep.analysis import claims as cl
+from diffsweep.analysis.claims import HOLDS, NM, NOT, PARTLY, Claim, Verdict
+from diffsweep.core.results import Results
 
-from . import tables as rt
-from .scenario import ALPHA_AF_TH
+from diffsweep.papers.rossi import tables as rt
+from diffsweep.papers.rossi.scenario import ALPHA_AF_TH
 
 __all__ = ["rossi_claims", "NEAR_LINE_RATE", "ORDERS_HOLD", "ORDERS_PARTLY", "TWICE",
            "LINEAR_R2"]

@@ -2,7 +2,7 @@
 ``shared/FIGURES.md``, in the paper's layout: BE on top, AF at the bottom, one line per
 flow-length class pi = 1, 10, 90 packets; x = rho (Figs. 2-7) or alpha_AF (Figs. 8-10, with
 alpha_AF,th = 0.589 marked); completion times on a log y axis. Error bars: 95% Student-t
-confidence intervals over seeds (``diffsweep.metrics.mean_ci`` of the per-seed values of
+confidence intervals over seeds (``diffsweep.analysis.metrics.mean_ci`` of the per-seed values of
 ``tables.per_class``).
 """
 from __future__ import annotations
@@ -10,12 +10,12 @@ from __future__ import annotations
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from diffsweep import metrics
-from diffsweep.figures import yerr
-from diffsweep.results import Results
+from diffsweep.analysis import metrics
+from diffsweep.report.figures import yerr
+from diffsweep.core.results import Results
 
-from .scenario import ALPHA_AF_TH
-from .tables import PI, per_class
+from diffsweep.papers.rossi.scenario import ALPHA_AF_TH
+from diffsweep.papers.rossi.tables import PI, per_class
 
 __all__ = ["FIGURES", "fig_family"]
 

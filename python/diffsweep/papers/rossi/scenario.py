@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from diffsweep.errors import check
+from diffsweep.core.errors import check
 from diffsweep.scenario import (MAX_FLOWS, Link, Marker, QueueClass, RedThresholds, Scenario,
                                 TcpFlow, Traffic, as_float, as_int, check_count, check_nonneg,
                                 check_number, check_positive, is_int, plain, renamed_errors)
@@ -160,6 +160,6 @@ def rossi(rho=0.5, alpha_af=0.5, ftp_per_cloud=0, t_stop_s=600.0, t_halt_s=900.0
                         markers=markers, duration_s=t_halt_s, warmup_s=warmup_s,
                         params=params)
 
-#: units of the parameters whose names carry none (diffsweep.builders_doc, docs/builders.md)
+#: units of the parameters whose names carry none (diffsweep.report.builders_page, docs/builders.md)
 rossi.units = {"rho": "load (offered / bottleneck rate)", "alpha_af": "share (0..1)",
                "ftp_per_cloud": "count", "pool": "count (transfers alive at once, per cloud)"}

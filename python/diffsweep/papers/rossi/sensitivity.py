@@ -1,6 +1,6 @@
 """Rossi, Casetti & Mellia's per-seed numbers ``diffsweep sensitivity`` may measure
 (``--metric rossi:<name>``; issue 46): one cloud's row of ``tables.per_cloud``."""
-from diffsweep.sensitivity import PaperMetric
+from diffsweep.studies.sensitivity import PaperMetric
 
 METRICS = {
     "af_completion_s": PaperMetric(

@@ -22,7 +22,7 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
-from diffsweep.results import Results, per_results
+from diffsweep.core.results import Results, per_results
 
 __all__ = ["PI", "CLOUD", "GRID_COLS", "KEYS", "need", "summarize", "per_class", "per_cloud"]
 

@@ -1,0 +1,11 @@
+"""Layer ``sweep``: grids and runs into results folders.
+
+Owns the grid of points x seeds (``grid``), TOML sweep files (``config``), a run's steps
+(``runner``: plan, check, open the folder, compute, answer; several grids in one engine call:
+``family_run``; seeds added until an interval is narrow enough: ``ci_target``), the results
+folder (``store``: chunks, manifest, lock; ``repair``; ``folder``: what ``show``, ``plot`` and
+``export`` read of one), progress bars (``progress``) and interrupts (``interrupt``).
+
+May import: ``diffsweep.analysis``, ``diffsweep.engine``, ``diffsweep.scenario``,
+``diffsweep.core``.
+"""
