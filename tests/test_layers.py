@@ -142,3 +142,9 @@ def test_public_api_and_cli_unchanged():
     now = listing()
     assert now["api"] == recorded["api"]
     assert now["cli"] == recorded["cli"]
+
+
+def test_docs_say_where_every_0_2_module_went():
+    text = (ROOT / "docs" / "api.md").read_text()
+    for old, new in _moved.MOVED.items():
+        assert f"| `diffsweep.{old}` | `diffsweep.{new}` |" in text, old
