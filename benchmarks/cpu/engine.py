@@ -6,7 +6,7 @@ for (a) 1 TCP flow and (b) 64 TCP flows, 100 simulated seconds per replica; the 
 with idle flows added (flows that start only at the end); and the engine state per replica,
 with the memory 10,000 replicas of 64 flows need.
 
-    python benchmarks/engine.py [--backend cpu|cuda] [--replicas N] [--out benchmarks/results]
+    python benchmarks/cpu/engine.py [--backend cpu|cuda] [--replicas N] [--out benchmarks/cpu/results]
 
 Writes <out>/engine-<backend>-<host>.json and prints a table. Numbers are wall-clock: run on an
 otherwise idle machine.

@@ -1,6 +1,6 @@
 """The host side of ``diffsweep reproduce`` on results already stored (issue 22).
 
-    python benchmarks/reproduce_host.py DIR [DIR ...] [--profile N] [--jobs J] [--out FILE]
+    python benchmarks/host/reproduce_host.py DIR [DIR ...] [--profile N] [--jobs J] [--out FILE]
 
 Each DIR is a reproduction folder holding every result (``reproduce PAPER [--quick] --out
 DIR`` ran there; the paper and ``--quick`` are read from it). Per folder, three commands of
@@ -34,7 +34,7 @@ engine returns them), so ``host_less_stub_s`` is the host share proper.
 ``--profile N`` also runs the ``--redraw`` command under cProfile (in this process, serial:
 ``--jobs 1``) and keeps the N functions with the most cumulative time. Writes every number,
 the machine and the date to ``--out`` (default
-``benchmarks/results/reproduce-host-<host>.json``) and prints a table.
+``benchmarks/host/results/reproduce-host-<host>.json``) and prints a table.
 """
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _load() -> float:
@@ -234,7 +234,7 @@ def main() -> None:
         print(f"{row['command']:45s} engine {row['engine_s']:7.1f} s  redraw {r['wall_s']:6.2f} s"
               f" {r.get('host', {})}  rerun {k['wall_s']:5.2f} s (kept: {k['kept']})  load "
               f"{r['load_before']:.2f}", flush=True)
-    out = Path(args.out or ROOT / "benchmarks" / "results" /
+    out = Path(args.out or Path(__file__).resolve().parent / "results" /
                f"reproduce-host{'-fresh' if args.fresh else ''}-{platform.node()}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"machine": f"{platform.node()} {platform.machine()}, "

@@ -1,6 +1,6 @@
 """How busy each paper's busiest link is: an upper bound on the slots an engine could skip.
 
-    python benchmarks/busy.py [--papers kaur_vin,...] [--full] [--backend cpu] [--out DIR]
+    python benchmarks/cpu/busy.py [--papers kaur_vin,...] [--full] [--backend cpu] [--out DIR]
 
 The engine steps every slot of a replica. A slot in which nothing happens (no packet on any
 link, none due anywhere, no timer or source event) could be skipped without changing a
@@ -17,15 +17,18 @@ import argparse
 import json
 import os
 import platform
+import sys
 import time
 from pathlib import Path
 
-from engine import cpu_model  # (benchmarks/ is on the path: this script's folder)
-from spread import family
+from engine import cpu_model  # (benchmarks/cpu/ is on the path: this script's folder)
 
-import diffsweep
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "gpu"))
+from spread import family  # noqa: E402  (benchmarks/gpu/spread.py)
 
-ROOT = Path(__file__).resolve().parent.parent
+import diffsweep  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
 PAPERS = ("kaur_vin", "lee_jeong", "rossi", "habib", "matta_guo")
 
 
@@ -53,7 +56,7 @@ def main() -> None:
     ap.add_argument("--papers", default=",".join(PAPERS))
     ap.add_argument("--full", action="store_true", help="the full families (default: quick)")
     ap.add_argument("--backend", default="cpu")
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
     args = ap.parse_args()
     rows = []
     for paper in args.papers.split(","):

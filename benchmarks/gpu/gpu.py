@@ -1,7 +1,7 @@
 """Engine throughput against the number of replicas, for 1, 64 and 1,000 flows, on one
 backend: replica-slots and bottleneck packets per wall-second, and state bytes per replica.
 
-    python benchmarks/gpu.py --backend cuda --out DIR [--duration-s 2] [--max-replicas 65536]
+    python benchmarks/gpu/gpu.py --backend cuda --out DIR [--duration-s 2] [--max-replicas 65536]
 
 Scenarios: the Kaur & Vin dumbbell (40 Mb/s, 200 KB buffer, EF on-off at 30 %, T_on 1 ms,
 warm-up 0.2 s); 64 flows with RTPs in 12-26 ms; 1,000 flows (RTP 12-26 ms). `--case slot`:
@@ -14,13 +14,16 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import sys
 import time
 from pathlib import Path
 
 import diffsweep as ds
 from diffsweep.engine.execution import default_lanes, run_packed, state_bytes, state_sections
 from diffsweep.engine.pack import pack
-from yardstick import kv_replica
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cpu"))  # yardstick.py
+from yardstick import kv_replica  # noqa: E402
 
 
 def case(n_flows: int, duration_s: float, seed: int, slot: bool = False):

@@ -1,16 +1,16 @@
 """The slim CUDA kernel's hot code, estimated on a machine without a GPU (issue 21).
 
-    python benchmarks/hot_sass.py [--src DIR] [--arch sm_90] [--min-blocks N] [--out benchmarks/results]
+    python benchmarks/gpu/hot_sass.py [--src DIR] [--arch sm_90] [--min-blocks N] [--out benchmarks/gpu/results]
 
 Why: Nsight Compute put 41% (one replica per warp) to 50% (the device full) of the kernel's
-cycles on waiting for an instruction (benchmarks/gpu.md, H200, 2026-11-26): a slot's code does
+cycles on waiting for an instruction (benchmarks/gpu/gpu.md, H200, 2026-11-26): a slot's code does
 not stay in the SM's instruction caches. What matters is the code a slot runs, not the
 kernel's size (sass.py counts that), and which code a slot runs is a question the CPU can
 answer: the engine is one source.
 
 How: the CPU engine is built the slim way (DS_HOST_SLIM, the slim kernel's code paths) with
 gcov, without inlining, so that every line, call sites included, has its exact count; one Kaur
-& Vin replica (as benchmarks/slot_cost.py: EF on-off, T_on 10 ms; 1 flow, and 64 flows with
+& Vin replica (as benchmarks/cpu/slot_cost.py: EF on-off, T_on 10 ms; 1 flow, and 64 flows with
 RTP 12-26 ms) runs for a short and a long time, and the difference over the difference in slots
 gives each line's executions per replica-slot. The slim kernel is compiled for `--arch` with
 line information and disassembled (nvdisasm -g -gi): every SASS instruction carries its source
@@ -56,7 +56,9 @@ import tempfile
 from pathlib import Path
 
 from sass import tool  # nvdisasm: on PATH, else in the nvidia-cuda-* wheels
-from yardstick import ROOT, child_env
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cpu"))  # yardstick.py
+from yardstick import ROOT, child_env  # noqa: E402
 
 CHILD = r"""
 import importlib.util, sys
@@ -283,7 +285,7 @@ def main() -> None:
                          "64 registers, with spills; default: the build's own)")
     ap.add_argument("--short-s", type=float, default=2.0)
     ap.add_argument("--long-s", type=float, default=7.0)
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
     args = ap.parse_args()
     if shutil.which("gcov") is None or shutil.which("nvcc") is None:
         sys.exit("needs gcov (g++) and nvcc")

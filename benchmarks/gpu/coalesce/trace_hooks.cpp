@@ -1,4 +1,4 @@
-// The recorder behind benchmarks/coalesce.py: the CPU engine is built with clang's
+// The recorder behind benchmarks/gpu/coalesce.py: the CPU engine is built with clang's
 // -fsanitize-coverage=trace-loads,trace-stores (a call before every load and store) and
 // DS_TRACE_MEM (engine marks: ds_trace_at, core/hd.h). Between the marks of slots
 // [DS_TRACE_T0, DS_TRACE_T1) it keeps each access that falls in the state block of the

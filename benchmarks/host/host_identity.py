@@ -1,8 +1,8 @@
 """Byte-identity of a reproduction's host side before and after a change (issue 22).
 
-    python benchmarks/host_identity.py tables PAPER DIR OUT.json   # hash every per-seed table
-    python benchmarks/host_identity.py compare BEFORE AFTER [--pdf-points PT]  # two folders
-    python benchmarks/host_identity.py compare-tables A.json B.json
+    python benchmarks/host/host_identity.py tables PAPER DIR OUT.json   # hash every per-seed table
+    python benchmarks/host/host_identity.py compare BEFORE AFTER [--pdf-points PT]  # two folders
+    python benchmarks/host/host_identity.py compare-tables A.json B.json
 
 ``tables`` reads every sweep of PAPER's families from the reproduction folder DIR (its stores,
 nothing computed), combines each family's sweeps as ``reproduce`` does, and calls every public

@@ -1,7 +1,7 @@
 """Issue 21's targets against what `gpu.sh` measured: each target, its measured value, and met /
 not met / not measured, from the logs and JSON one or more `gpu.sh` calls left in their $OUT.
 
-    python3 benchmarks/targets.py OUT [OUT ...]      (later folders win where both measured)
+    python3 benchmarks/gpu/targets.py OUT [OUT ...]      (later folders win where both measured)
 
 Reads only what the steps write (nothing runs here, nothing is estimated):
 - `tests.log` / `session_tests.log`: pytest's last line (CPU = CUDA, `tests/test_gpu.py`);

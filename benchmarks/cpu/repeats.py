@@ -1,9 +1,9 @@
 """Replicas a paper's family holds more than once, and what running them once saves
 (diffsweep.engine.repeats; docs/design.md "Determinism").
 
-    python benchmarks/repeats.py [--papers kaur_vin,...] [--time kaur_vin] [--rounds 2]
+    python benchmarks/cpu/repeats.py [--papers kaur_vin,...] [--time kaur_vin] [--rounds 2]
                                  [--backend cpu] [--out DIR]
-    python benchmarks/repeats.py --chunk-sizes 8,32,4096 [--papers ...] [--out DIR]
+    python benchmarks/cpu/repeats.py --chunk-sizes 8,32,4096 [--papers ...] [--out DIR]
 
 For every paper's quick and full family (every replica of sweeps/<paper>/*.toml, as
 `reproduce` runs them in one engine call): replicas, distinct replicas, replica-slots and the
@@ -23,16 +23,18 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import sys
 import time
 from pathlib import Path
 
-from spread import digest, family  # (benchmarks/ is on the path: this script's folder)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "gpu"))
+from spread import digest, family  # noqa: E402  (benchmarks/gpu/spread.py)
 
 import diffsweep as ds
 from diffsweep.engine import backend_choice, chunking, execution as engine, repeats
 from diffsweep.sweep.config import load_sweep
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def counts(paper: str, quick: bool) -> dict:
@@ -84,7 +86,7 @@ def main() -> None:
     ap.add_argument("--backend", default="cpu")
     ap.add_argument("--chunk-sizes", default="",
                     help="chunk sizes: count what `diffsweep run` of each sweep file runs")
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
     args = ap.parse_args()
     info = ds.info()
     out = Path(args.out)

@@ -9,9 +9,9 @@ command's wall time, Python's start included). The first dry-run of a sweep prob
 benchmark's own (DIFFSWEEP_CACHE_DIR). The machine's load is recorded beside each pair: on a
 shared VM the run's speed moves with it.
 
-    PYTHONPATH=python python benchmarks/estimate.py [--rounds 2] [SWEEP.toml ...]
+    PYTHONPATH=python python benchmarks/host/estimate.py [--rounds 2] [SWEEP.toml ...]
 
-Results: ``benchmarks/results/estimate-<host>-<date>.json`` (machine, date, every number) and a
+Results: ``benchmarks/host/results/estimate-<host>-<date>.json`` (machine, date, every number) and a
 table on stdout. Nothing here is asserted: measured, not tested.
 """
 from __future__ import annotations
@@ -29,9 +29,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from engine import cpu_model  # (benchmarks/ is on the path: this script's folder)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cpu"))
+from engine import cpu_model  # noqa: E402  (benchmarks/cpu/engine.py)
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 DEFAULT = ("sweeps/kaur_vin/k5_unequal.toml", "sweeps/habib/h3.toml", "sweeps/matta_guo/m3.toml")
 
 
@@ -56,7 +57,7 @@ def main(argv=None) -> int:
     ap.add_argument("sweeps", nargs="*", default=list(DEFAULT))
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--full", action="store_true", help="the sweeps as written (no --quick)")
-    ap.add_argument("--out", default=None, help="results file (default benchmarks/results/"
+    ap.add_argument("--out", default=None, help="results file (default benchmarks/host/results/"
                     "estimate-<host>-<date>.json)")
     args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="estimate-bench-"))
@@ -85,14 +86,14 @@ def main(argv=None) -> int:
         shutil.rmtree(tmp, ignore_errors=True)
     host = platform.node()
     date = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d")
-    out = Path(args.out) if args.out else REPO / "benchmarks" / "results" / \
+    out = Path(args.out) if args.out else REPO / "benchmarks" / "host" / "results" / \
         f"estimate-{host}-{date}.json"
     out.write_text(json.dumps({
         "what": "diffsweep run --dry-run's 'time (rough)' against the run's own 'in X s'",
         "machine": {"host": host, "cpu": cpu_model(), "cores": os.cpu_count(),
                     "python": platform.python_version()},
         "date_utc": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-        "command": "PYTHONPATH=python python benchmarks/estimate.py " + " ".join(
+        "command": "PYTHONPATH=python python benchmarks/host/estimate.py " + " ".join(
             argv if argv is not None else sys.argv[1:]),
         "rows": rows}, indent=1) + "\n")
     print(f"wrote {out}")

@@ -1,12 +1,12 @@
 """What Habib et al.'s replicas cost the engine (issue 13): topology 2(a) (400 NewReno
 micro-flows, two TCP-aware edge conditioners, RIO-C) and 2(b) (1,000 micro-flows over two
-domains, seven conditioners), against the 64-flow Kaur & Vin replica of benchmarks/engine.py,
+domains, seven conditioners), against the 64-flow Kaur & Vin replica of benchmarks/cpu/engine.py,
 on the same machine and backend: wall seconds per replica, replica-slots per wall-second, data
 packets through the conditioners' links per wall-second, and engine state bytes per replica.
 
-    python benchmarks/habib.py [--backend cpu|cuda] [--replicas N] [--threads T]
+    python benchmarks/cpu/habib.py [--backend cpu|cuda] [--replicas N] [--threads T]
 
-Writes benchmarks/results/habib-<backend>-<host>.json and prints a table.
+Writes benchmarks/cpu/results/habib-<backend>-<host>.json and prints a table.
 """
 from __future__ import annotations
 

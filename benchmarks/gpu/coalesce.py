@@ -1,19 +1,19 @@
 """Memory requests of a warp of replicas, under the state layout today and interleaved ones,
 estimated on a machine without a GPU (issue 21).
 
-    python benchmarks/coalesce.py [--replicas 32] [--slots 256] [--out benchmarks/results]
+    python benchmarks/gpu/coalesce.py [--replicas 32] [--slots 256] [--out benchmarks/gpu/results]
 
 Why: issue 21 asks for the replicas' state interleaved per warp (word w of replica r at
 ((r >> 5) * S + w) * 32 + (r & 31)), so that a field read by a warp's replicas is one
 transaction; docs/design.md kept a block per replica, arguing that which flow or queue a
 thread touches depends on its own events. The H100 profile of 32 one-lane 64-flow replicas
-a warp (benchmarks/gpu.md, 2026-11-25) spent 73% of its cycles waiting on L1TEX, L1 hit 77%.
+a warp (benchmarks/gpu/gpu.md, 2026-11-25) spent 73% of its cycles waiting on L1TEX, L1 hit 77%.
 This measures the question instead of arguing it: how many 32-byte sectors a warp's memory
 instruction touches, and how many 128-byte lines a warp's slot touches, with each layout.
 
 How: the CPU engine is built the slim way (DS_HOST_SLIM) with clang and
 -fsanitize-coverage=trace-loads,trace-stores, which calls a recorder
-(benchmarks/coalesce/trace_hooks.cpp) before every load and store, and with DS_TRACE_MEM,
+(benchmarks/gpu/coalesce/trace_hooks.cpp) before every load and store, and with DS_TRACE_MEM,
 whose marks (core/hd.h) tell the recorder where in its round each replica is. One task of
 `--replicas` Kaur & Vin replicas (as hot_sass.py: EF on-off, T_on 10 ms; 1 flow, and 64 flows
 with RTP 12-26 ms; seeds 1..n) runs with shared rounds, as a warp runs them on the GPU, and
@@ -44,7 +44,9 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-from yardstick import ROOT, child_env
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cpu"))  # yardstick.py
+from yardstick import ROOT, child_env  # noqa: E402
 REC = np.dtype([("pc", "<u8"), ("block", "<u8"), ("t", "<u4"), ("off", "<u4"),
                 ("phase", "u1"), ("size", "u1"), ("store", "u1"), ("pad", "u1")])
 LAYOUTS = ("block", "il4", "il8", "il16")
@@ -80,7 +82,7 @@ def build(d: Path) -> Path:
     cov = ["-fsanitize-coverage=edge,trace-loads,trace-stores"]
     objs = []
     for src, extra in (("bindings/module.cpp", []), ("cuda/backend_cpu.cpp", cov),
-                       ("benchmarks/coalesce/trace_hooks.cpp", [])):
+                       ("benchmarks/gpu/coalesce/trace_hooks.cpp", [])):
         o = d / (Path(src).stem + ".o")
         subprocess.run([*base, *extra, "-c", str(ROOT / src), "-o", str(o)], check=True)
         objs.append(str(o))
@@ -240,7 +242,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--replicas", type=int, default=32, help="replicas of one task (a warp)")
     ap.add_argument("--slots", type=int, default=256, help="slots traced, from 1.2 s on")
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
     a = ap.parse_args()
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip() or "unknown"

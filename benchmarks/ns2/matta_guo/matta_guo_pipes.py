@@ -2,7 +2,7 @@
 against the paper's reproduction with two CBQ classes of one link (no lending), both classified
 by size: the same sessions, k = 1, 4, 8, N = 30 sessions per class, 5 seeds x 200 s.
 
-    PYTHONPATH=python python benchmarks/matta_guo_pipes.py
+    PYTHONPATH=python python benchmarks/ns2/matta_guo/matta_guo_pipes.py
 
 The builder's ``lifetime_pkts`` puts the pipes on two links because the engine's lifetime
 classifier picks a packet's route, not its class; this checks that the change of pipe model

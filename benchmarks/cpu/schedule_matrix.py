@@ -1,5 +1,5 @@
 """Which golden cases change under which round schedule (the matrix of tests/test_schedule.py,
-as a table rather than a pass/fail): `python benchmarks/schedule_matrix.py [OUT.json]`.
+as a table rather than a pass/fail): `python benchmarks/cpu/schedule_matrix.py [OUT.json]`.
 Used to show the matrix catches schedule-dependent models (issue 20: run at f36c9ee's traffic
 model, it lists every schedule under which a case's bits change)."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sys
 
 import numpy as np
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tests"))
 from diffsweep.engine.execution import run_packed  # noqa: E402
 from diffsweep.engine.pack import pack  # noqa: E402
 from engine_cases import golden_cases  # noqa: E402

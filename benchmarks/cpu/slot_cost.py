@@ -1,6 +1,6 @@
 """Instructions per replica-slot of the CPU engine (issue 21: "count instructions per slot").
 
-    python benchmarks/slot_cost.py [--out benchmarks/results]
+    python benchmarks/cpu/slot_cost.py [--out benchmarks/cpu/results]
 
 Runs one Kaur & Vin replica (EF on-off, T_on 10 ms; 1 flow, and 64 flows with RTP 12-26 ms)
 for a short and a long duration under callgrind (valgrind), one thread, and divides the
@@ -86,7 +86,7 @@ def instructions(n: int, dur: float) -> tuple[int, int, int, int]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
     ap.add_argument("--short-s", type=float, default=2.0)
     ap.add_argument("--long-s", type=float, default=20.0)
     args = ap.parse_args()

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
+ROOT = HERE.parent.parent
 
 
 def kv_replica(n_flows: int, duration_s: float, warmup_s: float = 1.0, t_on_ms: float = 10.0,

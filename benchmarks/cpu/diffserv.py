@@ -6,14 +6,14 @@ queue, 60 s) run with the same traffic under four configurations of the bottlene
   red            RED on the queue, no marker
   rio_c_tb       RIO-C and one token-bucket marker on the 7-flow aggregate (Method 1)
   rio_c_bmarker  RIO-C and the Balancing Marker (Method 2)
-and, for reference, the Kaur & Vin 64-flow drop-tail dumbbell (40 Mb/s) of benchmarks/engine.py.
+and, for reference, the Kaur & Vin 64-flow drop-tail dumbbell (40 Mb/s) of benchmarks/cpu/engine.py.
 Reported per configuration: replica-slots per wall-second, bottleneck packets per wall-second
 and wall nanoseconds per bottleneck packet (the per-packet work, which is what the conditioners
 and RED add to), and the ratio to the drop-tail baseline.
 
-    python benchmarks/diffserv.py [--backend cpu|cuda] [--replicas N] [--threads T]
+    python benchmarks/cpu/diffserv.py [--backend cpu|cuda] [--replicas N] [--threads T]
 
-Writes benchmarks/results/diffserv-<backend>-<host>.json and prints a table.
+Writes benchmarks/cpu/results/diffserv-<backend>-<host>.json and prints a table.
 """
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 """Issue 43's decision, computed from recorded measurements: what a phase-major slot could give
 the full Kaur & Vin family on an H100 at most, in each regime a GPU can run it in.
 
-    python benchmarks/phase_decision.py [--results benchmarks/results] [--call OUT] [--out DIR]
+    python benchmarks/gpu/phase_decision.py [--results benchmarks/gpu/results] [--call OUT] [--out DIR]
 
-Nothing here runs an engine. Every input is a file under benchmarks/results/ (read and
+Nothing here runs an engine. Every input is a file under benchmarks/gpu/results/ (read and
 parsed, not copied by hand); each lever is taken at its ideal (the most it could give), and
 levers are multiplied as if independent, so each "bound" is an upper bound on the gain:
 
@@ -31,7 +31,7 @@ A "central" estimate takes half of each lever's room (a factor x counts as 1 + (
 half of the fetch stall removed), as gpu.md's prediction of the tenth session did. The
 issue's rule: a design predicted to gain less than 2x over HEAD for the full family is not
 built. Writes <out>/phase-decision.json (default: --results) and prints the table recorded in
-benchmarks/gpu.md.
+benchmarks/gpu/gpu.md.
 """
 from __future__ import annotations
 
@@ -127,7 +127,8 @@ def read_inputs(res: Path) -> dict:
     t_8 = engine_s(call2 / "full8.log", r"per warp\s+8 lanes\s+1 ")
     s8, e8 = step_wall_s(call2 / "summary.txt", "full8")
     overhead = (e8 - s8) - t_8  # the call's host side around the engine (build, pack, tables)
-    cut = float(re.search(r"timeout (\d+) python3 benchmarks/spread.py --per-warp 32",
+    # (the recorded call2.sh ran benchmarks/spread.py: the path before benchmarks/gpu/)
+    cut = float(re.search(r"timeout (\d+) python3 benchmarks/(?:gpu/)?spread.py --per-warp 32",
                           (call2 / "call2.sh").read_text()).group(1))
     t_32_min = cut - overhead  # the 32-a-warp run did not finish within its step
     m = re.search(r"64 flows R=32768 lanes=16: [\d.]+ s, ([\d.]+) M",

@@ -4,9 +4,9 @@
     git worktree add /tmp/base <commit>
     pip install --no-build-isolation --no-deps -C cmake.define.DIFFSWEEP_CUDA=OFF \
         --target /tmp/base-site /tmp/base
-    python benchmarks/ab.py --base-site /tmp/base-site --base-name 0.1.0 [--rounds 3]
+    python benchmarks/cpu/ab.py --base-site /tmp/base-site --base-name 0.1.0 [--rounds 3]
 
-A VM's speed drifts by tens of percent over hours (benchmarks/README.md), so only numbers
+A VM's speed drifts by tens of percent over hours (benchmarks/cpu/README.md), so only numbers
 taken alternately, in the same minutes, compare. Each round runs the Kaur & Vin replica with
 1 flow and with 64 flows (RTP 12-26 ms), EF on-off (T_on 10 ms), 50 s, two seeds, one thread,
 best of three, once with each build in a fresh process (two versions of one package cannot
@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from yardstick import ROOT, child_env
+from yardstick import child_env
 
 CASE = r"""
 import json, time
@@ -62,7 +62,7 @@ def main() -> None:
     ap.add_argument("--this-site", default=None,
                     help="a folder holding this build's diffsweep (default: the installed one)")
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
     args = ap.parse_args()
     if not (Path(args.base_site) / "diffsweep").is_dir():
         sys.exit(f"--base-site {args.base_site}: no diffsweep package in it")

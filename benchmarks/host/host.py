@@ -1,7 +1,7 @@
 """Host-side cost of a figure family before the engine runs: building every replica's
 Scenario (points x seeds) and packing them into launches, for every sweep of a paper.
 
-    python benchmarks/host.py [--paper kaur_vin] [--quick] [--out benchmarks/results]
+    python benchmarks/host/host.py [--paper kaur_vin] [--quick] [--out benchmarks/host/results]
 
 Issue "Make the GPU earn its place" asks this to be well under a second for the 7,680
 replicas of the full Kaur & Vin reproduction, since it adds to every GPU run. Prints one line
@@ -20,14 +20,14 @@ from diffsweep.sweep.config import load_sweep
 from diffsweep.engine.execution import default_lanes
 from diffsweep.engine.pack import pack, shape_key
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--paper", default="kaur_vin", help="folder under sweeps/")
     ap.add_argument("--quick", action="store_true", help="the sweeps' [quick] settings")
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
     args = ap.parse_args()
     rows = []
     for path in sorted(glob.glob(str(ROOT / "sweeps" / args.paper / "*.toml"))):

@@ -3,7 +3,7 @@ CPU cores and (when a device is visible) on cuda and on both at once (cuda+cpu),
 constants of its model measured again (diffsweep.engine.backend_choice; docs/design.md "Choosing a
 backend").
 
-    python benchmarks/auto_backend.py [--papers kaur_vin,lee_jeong,rossi,habib,matta_guo]
+    python benchmarks/gpu/auto_backend.py [--papers kaur_vin,lee_jeong,rossi,habib,matta_guo]
                                       [--full] [--backends cpu,cuda,cuda+cpu] [--out DIR]
 
 Each family is every replica of sweeps/<paper>/*.toml ([quick] unless --full), run as one
@@ -25,12 +25,12 @@ import platform
 import time
 from pathlib import Path
 
-from spread import digest, family  # (benchmarks/ is on the path: this script's folder)
+from spread import digest, family  # (benchmarks/gpu/ is on the path: this script's folder)
 
 import diffsweep as ds
 from diffsweep.engine import backend_choice, execution as engine, repeats
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def own_model(rows: list[dict]) -> dict:
@@ -56,7 +56,7 @@ def main() -> None:
     ap.add_argument("--full", action="store_true", help="the full sweeps, not their [quick]")
     ap.add_argument("--backends", default="cpu,cuda,cuda+cpu",
                     help="backends to time (cuda and cuda+cpu are skipped without a device)")
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
     args = ap.parse_args()
 
     info = ds.info()

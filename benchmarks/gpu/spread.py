@@ -1,6 +1,6 @@
 """Replicas per GPU warp against the engine time of a paper's whole family (issue 21).
 
-    python benchmarks/spread.py [--paper kaur_vin] [--quick] [--per-warp auto,1,2,4,8,32]
+    python benchmarks/gpu/spread.py [--paper kaur_vin] [--quick] [--per-warp auto,1,2,4,8,32]
                                 [--lanes default,teams,1] [--smem-kib 0,48] [--warp-rounds off,on]
                                 [--cpu] [--out DIR]
 
@@ -36,7 +36,7 @@ import diffsweep as ds
 from diffsweep.engine import execution as engine
 from diffsweep.sweep.config import load_sweep
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def family(paper: str, quick: bool):
@@ -83,7 +83,7 @@ def main() -> None:
                     help="default, off, on or a list (off,on): a warp's replicas share each "
                          "round (run option; default: the engine's, on for cuda)")
     ap.add_argument("--cpu", action="store_true", help="the same call on all CPU cores too")
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
     args = ap.parse_args()
 
     t0 = time.perf_counter()

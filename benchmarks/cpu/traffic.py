@@ -6,9 +6,9 @@ Reported per configuration: wall seconds per replica, transfers per wall-second,
 per wall-second, the most transfers alive at once, the engine state per replica (set by the
 pool, not by the transfers), and the record arrays per replica.
 
-    python benchmarks/traffic.py [--backend cpu|cuda] [--replicas N] [--threads T]
+    python benchmarks/cpu/traffic.py [--backend cpu|cuda] [--replicas N] [--threads T]
 
-Writes benchmarks/results/traffic-<backend>-<host>.json and prints a table.
+Writes benchmarks/cpu/results/traffic-<backend>-<host>.json and prints a table.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Static SASS of the CUDA engine kernel (issue 21: "SASS of the slot loop via cuobjdump -sass").
 
-    python benchmarks/sass.py [--src DIR] [--arch sm_90] [-D NAME[=V] ...] [--out benchmarks/results]
+    python benchmarks/gpu/sass.py [--src DIR] [--arch sm_90] [-D NAME[=V] ...] [--out benchmarks/gpu/results]
 
 Compiles cuda/backend_cuda.cu of DIR (default: this checkout) to a cubin with the module's
 flags, disassembles it (cuobjdump -sass; with no CUDA toolkit binaries on PATH it uses the
@@ -25,7 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def tool(name: str) -> str:
@@ -47,7 +47,7 @@ def main() -> None:
     ap.add_argument("--name", default=None, help="what the checkout is (default: its commit)")
     ap.add_argument("-D", dest="defines", action="append", default=[],
                     help="a build variant's macro (e.g. DS_CUDA_MIN_BLOCKS=6)")
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
     args = ap.parse_args()
     src = Path(args.src)
     cccl = "/usr/local/cuda/include/cccl"
