@@ -24,7 +24,7 @@ namespace {
 
 // warp_rounds when the caller does not say: shared rounds on CUDA, where a warp's replicas
 // then run a slot's paths together (the full Kaur & Vin family's engine call 82.6 -> 56.8 s on
-// an H100, benchmarks/gpu.md 2026-11-26); on the CPU a task's replicas gain nothing from it
+// an H100, benchmarks/gpu/gpu.md 2026-11-26); on the CPU a task's replicas gain nothing from it
 // and its shorter rounds cost 5-7%. A schedule: no result depends on it.
 #ifdef DS_BACKEND_CUDA
 constexpr int32_t kWarpRoundsDefault = 1;

@@ -196,7 +196,7 @@ void run_family_cuda(const std::vector<BatchInput>& hin, std::vector<BatchOutput
   // runs its batches without a rare model on the slim kernel and the others on the full one,
   // "1" one after the other, "streams" at once (each launch in half the memory budget), where
   // one launch would run them all on the full kernel. Since families Kr, Kt and Ks joined it,
-  // the full Kaur & Vin family's paper replicas run on the full kernel (benchmarks/gpu.md,
+  // the full Kaur & Vin family's paper replicas run on the full kernel (benchmarks/gpu/gpu.md,
   // 2026-11-29); `gpu.sh` step `split` times the three. No result depends on it.
   const char* split = std::getenv("DIFFSWEEP_CUDA_SPLIT");
   const bool serial = split && std::strcmp(split, "1") == 0;

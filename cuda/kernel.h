@@ -15,7 +15,7 @@ namespace ds {
 constexpr int kBlockThreads = 128;  // whole warps: a warp runs one task
 // At least 5 blocks of 128 per SM: the full kernel in 96 registers, no stack frame, no spills
 // (ptxas sm_90; left to 4 blocks ptxas takes 110 since the round loop shares rounds, and 4
-// blocks fit). The H200's profile (benchmarks/gpu.md, 2026-11-26) found the kernel
+// blocks fit). The H200's profile (benchmarks/gpu/gpu.md, 2026-11-26) found the kernel
 // latency-bound at 2 warps per scheduler, registers limiting occupancy to 25%:
 // DIFFSWEEP_CUDA_MIN_BLOCKS (CMake) builds 6 (full: 80 registers, 150 bytes of spill stores;
 // slim 80, none) or 8 (full 64, 514 bytes; slim 64, 110 bytes) to measure against it (ptxas

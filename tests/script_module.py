@@ -10,11 +10,12 @@ BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
 def load(name: str):
-    """benchmarks/<name>.py as a module (benchmarks/ on the path, as when a script runs: the
-    scripts share yardstick.py)."""
-    if str(BENCH) not in sys.path:
-        sys.path.insert(0, str(BENCH))
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    """benchmarks/<name>.py (`name` as "gpu/targets") as a module, its folder on the path, as
+    when the script runs (a script of another folder puts that folder on the path itself)."""
+    path = BENCH / f"{name}.py"
+    if str(path.parent) not in sys.path:
+        sys.path.insert(0, str(path.parent))
+    spec = importlib.util.spec_from_file_location(path.stem, path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -24,7 +25,7 @@ def run_main(name: str, *argv: str) -> None:
     """benchmarks/<name>.py run as `python benchmarks/<name>.py argv...` runs it."""
     mod = load(name)
     saved = sys.argv
-    sys.argv = [f"{name}.py", *argv]
+    sys.argv = [f"{Path(name).name}.py", *argv]
     try:
         mod.main()
     finally:

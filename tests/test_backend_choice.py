@@ -178,7 +178,7 @@ def test_the_benchmark_script_times_a_family_and_measures_the_cpu_constant(tmp_p
 
     import script_module
 
-    script_module.run_main("auto_backend", "--papers", "lee_jeong", "--backends", "cpu",
+    script_module.run_main("gpu/auto_backend", "--papers", "lee_jeong", "--backends", "cpu",
                            "--out", str(tmp_path))
     (path,) = tmp_path.glob("auto-backend-*.json")
     (row,) = json.loads(path.read_text())["families"]

@@ -1,4 +1,4 @@
-"""benchmarks/coalesce.py's model of a warp's memory requests, on a hand-made trace whose answers
+"""benchmarks/gpu/coalesce.py's model of a warp's memory requests, on a hand-made trace whose answers
 are worked out below (no clang build or engine run: running the tool exercises those; this
 pins the grouping and the layouts' arithmetic)."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import script_module
 
 @pytest.fixture(scope="module")
 def co():
-    return script_module.load("coalesce")
+    return script_module.load("gpu/coalesce")
 
 
 def _trace(co, rows):

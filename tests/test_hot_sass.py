@@ -1,4 +1,4 @@
-"""benchmarks/hot_sass.py's reading of a disassembly and its count of the code a slot runs,
+"""benchmarks/gpu/hot_sass.py's reading of a disassembly and its count of the code a slot runs,
 on a hand-made kernel whose answers are worked out below (no nvcc, gcov or GPU needed: the
 tool's build and run steps are exercised by running it, this pins the arithmetic)."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import script_module
 
 @pytest.fixture(scope="module")
 def hs():
-    return script_module.load("hot_sass")
+    return script_module.load("gpu/hot_sass")
 
 
 def _ins(addr: int) -> str:

@@ -30,14 +30,14 @@ def test_mixed_batch_takes_each_capacity_from_its_largest_replica():
 
 def test_kaur_64_flow_state_is_bounded():
     """Rings sized by what a replica holds: ACKs in one pool for the replica (one loop delay
-    of departures), not 64 worst-case rings (was 318 KiB in 0.1.0; target: benchmarks/gpu.md),
+    of departures), not 64 worst-case rings (was 318 KiB in 0.1.0; target: benchmarks/gpu/gpu.md),
     access-link FIFOs in a pool of chunks (they were 128 KiB as a ring per flow)."""
     sc = kaur_vin(n_flows=64, rtp_intervals=(12, 26, 8), ef="onoff", udp=True)
     p = pack([sc], [0])
     assert p.shape["ack_cap"] <= 512
     assert state_bytes(p.shape) <= 68 * 1024  # 65.3 KiB (access pools, per-class rings)
     k5 = kaur_vin(n_flows=64, rtp_ms=8.0, ef="onoff", udp=True)  # the K5 replica: 62.4 KiB
-    assert state_bytes(pack([k5], [0]).shape) <= 64 * 1024  # the 64 KiB of benchmarks/gpu.md
+    assert state_bytes(pack([k5], [0]).shape) <= 64 * 1024  # the 64 KiB of benchmarks/gpu/gpu.md
 
 
 def test_class_rings_only_for_the_classes_a_batch_uses():
@@ -111,7 +111,7 @@ def test_a_shape_without_a_feature_s_state_is_reported_not_used():
 def test_the_block_puts_what_every_slot_touches_first():
     """docs/design.md, "Replica state": a slot's small parts side by side, then the counters,
     then the per-flow state and the rings, so that a slot's scalars share few cache lines
-    (benchmarks/coalesce.py: 14.1 -> 12.1 lines a slot for a lone 1-flow replica). The parts
+    (benchmarks/gpu/coalesce.py: 14.1 -> 12.1 lines a slot for a lone 1-flow replica). The parts
     add up to the block: make_layout names each part as it places it."""
     from diffsweep.engine.execution import state_sections
 

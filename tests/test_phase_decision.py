@@ -1,5 +1,5 @@
-"""benchmarks/phase_decision.py: issue 43's decision (a phase-major slot) read from the recorded
-GPU and CPU measurements in benchmarks/results, as benchmarks/gpu.md records it, and the rule
+"""benchmarks/gpu/phase_decision.py: issue 43's decision (a phase-major slot) read from the recorded
+GPU and CPU measurements in benchmarks/gpu/results, as benchmarks/gpu/gpu.md records it, and the rule
 it applies (build only a design predicted to gain 2x or more) checked on changed inputs."""
 import copy
 import json
@@ -7,7 +7,7 @@ import json
 import pytest
 import script_module
 
-pd = script_module.load("phase_decision")
+pd = script_module.load("gpu/phase_decision")
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +46,7 @@ def test_the_decision_on_the_recorded_numbers(recorded, tmp_path, capsys):
     # a bound is never below its central estimate
     for r in ("regime_a", "regime_b"):
         assert res[r]["bound_s"] < res[r]["central_s"]
-    script_module.run_main("phase_decision", "--out", str(tmp_path))
+    script_module.run_main("gpu/phase_decision", "--out", str(tmp_path))
     printed = capsys.readouterr().out
     written = json.loads((tmp_path / "phase-decision.json").read_text())
     assert written["build"] is False
@@ -103,7 +103,7 @@ def test_a_call_s_own_numbers_decide_on_one_kernel(recorded, tmp_path, capsys):
     # cut by its step's timeout: at least its wall time less the host overhead
     inp = pd.call_inputs(recorded, _call(tmp_path / "c", 40.0, 44.0, 150.0, rc32=124))
     assert inp["full_32_a_warp_engine_s_at_least"] == 146.0
-    script_module.run_main("phase_decision", "--call", str(tmp_path / "c"), "--out", str(tmp_path / "o"))
+    script_module.run_main("gpu/phase_decision", "--call", str(tmp_path / "c"), "--out", str(tmp_path / "o"))
     assert "call " in capsys.readouterr().out
     assert json.loads((tmp_path / "o" / "phase-decision.json").read_text())["build"] is False
 

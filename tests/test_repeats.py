@@ -148,7 +148,7 @@ def test_the_benchmark_counts_a_familys_repeats_and_times_its_call(tmp_path):
 
     import script_module
 
-    script_module.run_main("repeats", "--papers", "matta_guo", "--time", "matta_guo",
+    script_module.run_main("cpu/repeats", "--papers", "matta_guo", "--time", "matta_guo",
                            "--rounds", "1", "--out", str(tmp_path))
     (path,) = tmp_path.glob("repeats-*.json")
     rec = json.loads(path.read_text())

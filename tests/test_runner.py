@@ -131,7 +131,7 @@ def test_repeats_share_a_chunk_and_run_once(tmp_path):
         assert sum(len(c) for c in chunks) == len(g) and max(len(c) for c in chunks) <= size
         seen = [(c["point"].isin(moot) & (c["seed"] == s)).sum() for c in chunks for s in range(3)]
         assert sorted(n for n in seen if n) == [3, 3, 3]
-    # without the grouping (what benchmarks/repeats.py counts as before it): the grid's order
+    # without the grouping (what benchmarks/cpu/repeats.py counts as before it): the grid's order
     plain, _ = plan_chunks(g, g.replicas, 1 << 40, 4, group_repeats=False)
     assert pd.concat(plain)[["point", "seed"]].values.tolist() == \
         g.replicas[["point", "seed"]].values.tolist()

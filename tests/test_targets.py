@@ -1,5 +1,5 @@
-"""benchmarks/targets.py: issue 21's targets read from what gpu.sh's calls left, checked on the
-recorded GPU runs in benchmarks/results (their numbers are in benchmarks/gpu.md) and on
+"""benchmarks/gpu/targets.py: issue 21's targets read from what gpu.sh's calls left, checked on the
+recorded GPU runs in benchmarks/gpu/results (their numbers are in benchmarks/gpu/gpu.md) and on
 hand-made logs for a cut run and a mismatch."""
 import json
 import shutil
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import script_module
 
-RESULTS = Path(__file__).resolve().parent.parent / "benchmarks" / "results"
+RESULTS = Path(__file__).resolve().parent.parent / "benchmarks" / "gpu" / "results"
 
 
 def by_target(res: dict) -> dict:
@@ -25,7 +25,7 @@ THROUGHPUT = "64-flow replicas >= 1e+09 replica-slots/s at >= 32,768 replicas"
 def test_the_recorded_h200_calls_read_as_gpu_md_has_them(tmp_path, capsys):
     d = tmp_path / "h200"
     shutil.copytree(RESULTS / "gpu-h200-2026-11-26", d)
-    script_module.run_main("targets", str(d))
+    script_module.run_main("gpu/targets", str(d))
     printed = capsys.readouterr().out
     res = json.loads((d / "targets.json").read_text())
     assert res["machine"].startswith("NVIDIA H200")
@@ -46,7 +46,7 @@ def test_the_recorded_h200_calls_read_as_gpu_md_has_them(tmp_path, capsys):
 
 
 def test_throughput_from_the_h100_call_and_later_folders_win(tmp_path):
-    targets = script_module.load("targets")
+    targets = script_module.load("gpu/targets")
     h100 = tmp_path / "h100"
     shutil.copytree(RESULTS / "gpu-h100-2026-11-25", h100)
     # 93 M replica-slots/s for 64-flow replicas at 32,768 (gpu.md, 2026-11-25)
@@ -69,14 +69,14 @@ def test_throughput_from_the_h100_call_and_later_folders_win(tmp_path):
 
 
 def test_nothing_measured_says_so(tmp_path):
-    targets = script_module.load("targets")
+    targets = script_module.load("gpu/targets")
     res = targets.targets([tmp_path])
     assert {r["verdict"] for r in res["targets"]} == {"not measured"}
     assert len(res["targets"]) == 1 + 3 + 5 + 1
 
 
 def test_a_cut_run_and_differing_tables_are_not_met(tmp_path):
-    targets = script_module.load("targets")
+    targets = script_module.load("gpu/targets")
     (tmp_path / "gpu-summary.txt").write_text(
         "== 10:00:00 machine: a GPU; 16 CPU threads\n"
         "== 10:04:00 reproduce_full_cuda rc=124 wall=240.0 s\n"
@@ -114,7 +114,7 @@ def test_a_cut_run_and_differing_tables_are_not_met(tmp_path):
 
 
 def test_calls_in_several_folders_are_read_together(tmp_path):
-    targets = script_module.load("targets")
+    targets = script_module.load("gpu/targets")
     first, second = tmp_path / "call1", tmp_path / "call2"
     first.mkdir()
     second.mkdir()

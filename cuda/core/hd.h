@@ -8,7 +8,7 @@
 #define DS_FLATTEN __forceinline__
 // On the device nothing is a call: a replica's view is passed by value in registers, and a
 // call made the kernel keep its live values in the ABI's callee-saved registers and spill the
-// rest (ptxas -v, benchmarks/gpu.md: serve_link as a call 96 registers + 200 bytes of spills,
+// rest (ptxas -v, benchmarks/gpu/gpu.md: serve_link as a call 96 registers + 200 bytes of spills,
 // every rare step as a call 128 + 712; all inlined 128 registers, no spills). On the host the
 // rare steps stay calls (below), so that the hot functions they sit in stay small.
 #define DS_COLD __forceinline__
@@ -39,7 +39,7 @@
 // slim CUDA kernel (kernel_slim.cu, DS_CUDA_SLIM) is built with every one false, for launches
 // whose replicas use none (cuda/engine/features.h): its code is 16k instructions against the full
 // kernel's 36k, and the H200 profile found 41% of a lone replica's cycles waiting to fetch
-// instructions (benchmarks/gpu.md). Elsewhere the flag as it is.
+// instructions (benchmarks/gpu/gpu.md). Elsewhere the flag as it is.
 // DS_HOST_SLIM builds the same on the host, for tests only (tests/test_slim.py: the slim code
 // path against the plain CPU engine, bit for bit, without a GPU).
 #if (defined(__CUDA_ARCH__) && defined(DS_CUDA_SLIM)) || defined(DS_HOST_SLIM)
@@ -66,7 +66,7 @@
 // a slot runs hold no error handling (hot_sass.py: instruction fetch is the GPU's main stall).
 #define DS_UNLIKELY(c) __builtin_expect(!!(c), 0)
 
-// benchmarks/coalesce.py builds the CPU engine with DS_TRACE_MEM to trace which state bytes a
+// benchmarks/gpu/coalesce.py builds the CPU engine with DS_TRACE_MEM to trace which state bytes a
 // task's replicas touch at each point of their rounds (a model of a warp's memory requests);
 // in every other build the marks are nothing.
 // The parts of a round the marks name (issue 43: a slot as phases), in the order a slot runs

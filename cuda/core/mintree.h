@@ -45,7 +45,7 @@ struct MinTree {
   // only the other child and takes the smaller without a branch (the order by key, then
   // index, is total on distinct leaves: the same winners as better()). A 64-flow flow event
   // re-keys 6 levels, and which side wins is close to a coin toss: callgrind 967 -> 939
-  // instructions per replica-slot, ab.py 1.00 -> 1.31 x f36c9ee (benchmarks/README.md).
+  // instructions per replica-slot, ab.py 1.00 -> 1.31 x f36c9ee (benchmarks/cpu/README.md).
   DS_HD DS_INLINE void replay(int32_t leaf, uint32_t k, int32_t root = 1) {
     if (key[leaf] == k) return;
     key[leaf] = k;

@@ -71,14 +71,14 @@ inline long long family_warps(const std::vector<BatchInput>& in, int per_warp) {
 // Replicas per warp on the GPU, at most (a task's replicas: min(32 / lanes, this)). A warp
 // steps its replicas in SIMT: each slot it runs the union of their paths (an arrival here, a
 // timeout there), so with 32 one-lane replicas per warp ~3 threads were active per instruction
-// (H100, Nsight Compute, benchmarks/gpu.md) and a warp's slot cost several replicas' slots.
+// (H100, Nsight Compute, benchmarks/gpu/gpu.md) and a warp's slot cost several replicas' slots.
 // A family of 10^3-10^4 replicas fills a few percent of the device's resident warps that way;
 // fewer replicas per warp then cost no throughput and shorten every warp's chain (H200, the
 // quick Kaur & Vin family: 32 / 8 / 4 / 2 / 1 a warp 27.3 / 20.2 / 13.9 / 10.7 / 8.2 s). So:
 // the fewest with which every task of the family is resident at once, any number (the full
 // family's 7,880 distinct one-lane replicas: 3 a warp, 2,631 tasks for an H100's 3,168
 // warps, where powers of two gave 4); `requested` > 0 sets it (tests and
-// benchmarks/spread.py). No result depends on it. (When even 32 leave tasks over, those wait
+// benchmarks/gpu/spread.py). No result depends on it. (When even 32 leave tasks over, those wait
 // for a warp to finish: a second wave.)
 inline int spread_per_warp(const std::vector<BatchInput>& in, long long resident_warps,
                            int requested) {

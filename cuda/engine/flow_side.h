@@ -31,7 +31,7 @@ DS_HD DS_RARE void trace_until(Replica DS_REF x, int f, const TcpSender& s, doub
 // arrivals, sending (a jittered send that is due goes out then, with what the ACKs opened).
 // The steps of traced flows, traffic generators and telnet-like applications sit behind one
 // test of f_flow_ext each: three tests per event instead of six for a replica without them,
-// as the Kaur & Vin families (callgrind, benchmarks/slot_cost.py: 1 flow 809 -> 802
+// as the Kaur & Vin families (callgrind, benchmarks/cpu/slot_cost.py: 1 flow 809 -> 802
 // instructions per replica-slot).
 DS_HD inline void flow_events(Replica DS_REF x, int f, uint32_t now) {
   TcpSender& s = x.snd(f);

@@ -190,7 +190,7 @@ DS_HD DS_INLINE bool hook_lost(Replica DS_REF x, const Packet& p, int l, size_t 
       }
   }
   const double loss = x.links()[l].loss_prob;
-  if (!lost && loss > 0.0)  // (a line of its own: benchmarks/hot_sass.py counts the draws)
+  if (!lost && loss > 0.0)  // (a line of its own: benchmarks/gpu/hot_sass.py counts the draws)
     lost = draw_u01(x.seed(), kFamLoss, (uint32_t)l, x.hdr()->ctr_loss) < loss;
   if (lost) {  // counted at link class k
     if (x.measuring) x.out_q_random_drops()[k] += 1;
@@ -614,7 +614,7 @@ DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInput
 
 // The queue side's slots [t0, t1). On the host one call for them all, each slot inlined in
 // the loop (DS_FLATTEN): a call per slot cost its prologue, its epilogue and the reloads of
-// the view's addresses every slot (callgrind, benchmarks/slot_cost.py, with receive_segment
+// the view's addresses every slot (callgrind, benchmarks/cpu/slot_cost.py, with receive_segment
 // inlined too: 1 flow 802 -> 789 instructions per replica-slot, 64 flows 977 -> 967).
 DS_HD DS_HOST_CALL void queue_slots(Replica DS_REF x, uint32_t t0, uint32_t t1) {
   const SlotInputs si{x.in()->warmup_slot[x.iR()], x.in()->n_sources[x.iR()],

@@ -106,7 +106,7 @@ struct Layout {
 
 DS_HD DS_INLINE size_t align16(size_t x) { return (x + 15) & ~size_t(15); }
 
-// The counters a slot updates whatever its events (benchmarks/coalesce.py's trace of the Kaur
+// The counters a slot updates whatever its events (benchmarks/gpu/coalesce.py's trace of the Kaur
 // & Vin replicas: each at least ~0.2 times a slot), placed first among the outputs. Each must
 // name a DS_OUTPUT_FIELDS entry (tests/cpp/test_models.cpp checks it).
 constexpr const char* kSlotCounters[] = {
@@ -147,7 +147,7 @@ inline Layout make_layout(const BatchShape& s, Part part = {}) {
   };
   // Block order: what a slot touches whatever its events first, small parts side by side,
   // then the per-flow state and the rings, so that a slot's own scalars share few cache
-  // lines (a GPU thread's working set; benchmarks/coalesce.py, lines per replica-slot). Any
+  // lines (a GPU thread's working set; benchmarks/gpu/coalesce.py, lines per replica-slot). Any
   // order gives the same results: every part is found by its offset.
   take("header", L.hdr, sizeof(ReplicaHdr));
   take("links", L.links, NL * sizeof(LinkState));
@@ -206,7 +206,7 @@ inline Layout make_layout(const BatchShape& s, Part part = {}) {
 // memory (../shared/gpu/README.md section 2: a 920-byte view per thread, a 1,040-byte stack
 // frame). Not __constant__: the compiler then treats every input pointer and offset as loop
 // invariant, hoists them all out of the slot loop and spills (ptxas: 168-255 registers and
-// 212-592 bytes of spills, against 128 registers and none; benchmarks/gpu.md).
+// 212-592 bytes of spills, against 128 registers and none; benchmarks/gpu/gpu.md).
 struct BatchView {
   BatchInput in;
   BatchOutput out;          // the batch's arrays: records are written in place, counters at the end
@@ -277,7 +277,7 @@ enum StateArrayUse { kHot, kRare };
 // Host only: what a bound replica reads on every packet, one load away (bind_replica fills
 // it): the host passes the Replica by reference, so that the fields below cost one load each,
 // as the old per-replica view did; reaching them through the batch's view costs the CPU ~10%
-// more instructions per replica-slot (callgrind, benchmarks/slot_cost.py).
+// more instructions per replica-slot (callgrind, benchmarks/cpu/slot_cost.py).
 struct HostCache {
   unsigned char* b;       // the state block
   const BatchView* bv;    // the batch
@@ -369,15 +369,15 @@ struct Replica {
   // Each array of the state block (DS_STATE_ARRAYS): on the device its address from the
   // block's and the Layout's offset; on the host the address bind_replica cached (HostCache:
   // one load, as the old per-replica view had; computing it costs the CPU 16% more
-  // instructions per replica-slot, benchmarks/slot_cost.py).
+  // instructions per replica-slot, benchmarks/cpu/slot_cost.py).
 #ifdef __CUDA_ARCH__
 // The kernels read the Layout's offsets through the read-only path (__ldg): c_views is
 // written by the host before a launch and never during one, and a read-only load may be
 // kept and reused across the stores to the state that follow, where a plain one is loaded
 // again at every use (the compiler cannot tell a store to the state from one to c_views).
 // The slim kernel for every array and the flow trees, with the shape read the same way
-// (shape(), above): ~20% fewer SASS instructions per replica-slot (benchmarks/hot_sass.py,
-// Kaur & Vin's 1- and 64-flow replicas; benchmarks/gpu.md), 80 registers and no spills
+// (shape(), above): ~20% fewer SASS instructions per replica-slot (benchmarks/gpu/hot_sass.py,
+// Kaur & Vin's 1- and 64-flow replicas; benchmarks/gpu/gpu.md), 80 registers and no spills
 // still. The full kernel for the counters and every array but the rare models'
 // (kRare in DS_STATE_ARRAYS): ~12% fewer, 96 registers and no spills; with those arrays, the trees
 // or the shape too ptxas spilled 26-54 bytes. A copy of the inputs' addresses made the same
@@ -450,7 +450,7 @@ struct Replica {
   // Flow f's access-link FIFO, in its lane's pool (flow side: the owning lane only). These
   // take the flow's sender, which the caller holds: finding it again from f is a multiply
   // and a reload of the senders' address per use, several times per flow event (callgrind,
-  // benchmarks/slot_cost.py: 1 flow 817 -> 809 instructions per replica-slot).
+  // benchmarks/cpu/slot_cost.py: 1 flow 817 -> 809 instructions per replica-slot).
   DS_HD DS_INLINE NicFifo nic_fifo(int f, TcpSender& s) const {
     return NicFifo{&s.nic, nic(), nic_next(), nic_pools() + (f >> lane_shift())};
   }

@@ -7,7 +7,7 @@ only the wall time does.
 Why a prediction and not "the GPU when there is one": a GPU steps one replica's slots one
 after another, each ~75x slower than a CPU core does (the slot is one bottleneck packet's
 serial work), so it wins only with enough replicas in flight. On one H100 with its host's 16
-cores (benchmarks/gpu.md, 2026-11-26) the quick Kaur & Vin family (1,104 replicas) took
+cores (benchmarks/gpu/gpu.md, 2026-11-26) the quick Kaur & Vin family (1,104 replicas) took
 5.94 s on cuda against 5.37 s (the other papers' quick families, 18-64 replicas, spent 3.5-8x
 longer in their engine calls on an H200 than on its 16 cores), while the full Kaur & Vin
 family (10,560 replicas) took 56.8 s on cuda, which these constants put ~1.5x ahead of the
@@ -24,8 +24,8 @@ The first CUDA term is a launch's floor: every replica resident, it lasts as lon
 longest replica's chain of slots. The second is the device full: warps share its issue slots.
 Both at once add the two rates (``predict_both``), and are chosen only when SPLIT_GAIN times
 faster than the better one alone. Other GPUs and processors differ (the model is a rough guide: ``backend="cuda"`` or ``"cpu"``
-names one outright); ``benchmarks/gpu.sh`` measures the three constants again
-(``benchmarks/auto_backend.py``), and the environment variable ``DIFFSWEEP_AUTO_MODEL`` sets
+names one outright); ``benchmarks/gpu/gpu.sh`` measures the three constants again
+(``benchmarks/gpu/auto_backend.py``), and the environment variable ``DIFFSWEEP_AUTO_MODEL`` sets
 a machine's own, e.g. ``cpu_us_per_slot=0.075,cuda_slot_us=11.4,cuda_slots_per_s=1.6e8``
 (any of the three; the others keep the values below).
 """

@@ -131,7 +131,7 @@ def plan_chunks(grid, rows: pd.DataFrame, memory_budget_bytes: int,
     there, with the same seed) are put side by side and kept in one chunk where they fit, since
     ``engine.simulate`` runs a chunk's repeats once (``diffsweep.engine.repeats``); a grid without
     repeats keeps the given order, as does every grid with ``group_repeats`` False (what
-    benchmarks/repeats.py counts as before the grouping). ``info``: a cache point ->
+    benchmarks/cpu/repeats.py counts as before the grouping). ``info``: a cache point ->
     ``point_info`` (filled as needed).
     Returns the chunks and facts for ``meta``."""
     if rows.empty:

@@ -145,7 +145,7 @@ def default_lanes(backend: str, max_flows: int, n_replicas: int = 0,
                   resident_warps: int | None = None) -> int:
     """Team size per replica. The CPU runs a team as a loop, so one lane is fastest there. On
     a GPU, lanes share the flows of a replica: one thread for 1-2 flows, up to a warp for
-    many, while a job fills the device. Measured (benchmarks/gpu.md): on an H100 64-flow Kaur
+    many, while a job fills the device. Measured (benchmarks/gpu/gpu.md): on an H100 64-flow Kaur
     & Vin replicas ran at 25 / 63 / 103 M replica-slots/s with 1 / 4 / 16 lanes at 4,096
     replicas (2026-11-25), and the full family's engine call (10,560 replicas, shared rounds)
     took 56.8 s with teams (the engine's choice: 3,618 tasks of up to 32 replicas, two to a

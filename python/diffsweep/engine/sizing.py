@@ -19,7 +19,7 @@ the limits above which ``Grid``, ``run`` and ``diffsweep run`` refuse unless tol
   ``probe_cache_path()``), and the model's time is scaled by measured / modelled; the host's
   share (packing, tables, the folder) is added from the packing times measured while sampling.
   The model alone was 5-7x too high on a 2-core VM (24 s estimated, 5.3 s run, issue 45);
-  ``benchmarks/estimate.py`` records estimate against run (``benchmarks/results/``).
+  ``benchmarks/host/estimate.py`` records estimate against run (``benchmarks/host/results/``).
 """
 from __future__ import annotations
 

@@ -336,7 +336,7 @@ def _processes(jobs) -> int:
 def _split(jobs, chosen) -> bool:
     """Whether a make hook's parts are drawn as tasks of their own: where more processes draw
     than there are families, cores would otherwise wait idle beside the longest one
-    (benchmarks/reproduce.md: a 12-family reproduction on 16 cores, host share 11.8 -> 4.9 s);
+    (benchmarks/host/reproduce.md: a 12-family reproduction on 16 cores, host share 11.8 -> 4.9 s);
     with fewer, the parts' shared tables would be computed in several processes for nothing
     (the same paper's quick run on 2 cores: ~1 s more)."""
     return _processes(jobs) > len(chosen)
