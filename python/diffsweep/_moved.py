@@ -67,7 +67,14 @@ def resolve(old: str):
         _warned.add(old)
         warnings.warn(f"{old} moved to {new} (diffsweep 0.3: the package in layers, "
                       "docs/api.md); import it from there", FutureWarning, stacklevel=3)
-    return importlib.import_module(new)
+    module = importlib.import_module(new)
+    # the old package's old submodules too (``diffsweep.pack.layout``), before anyone imports
+    # them: importlib would otherwise set each on its parent as an attribute when first loaded,
+    # over the parent's own name (``diffsweep.engine.pack.layout`` is a function and a module)
+    for key, home in MOVED.items():
+        if key.startswith(short + "."):
+            sys.modules.setdefault(f"diffsweep.{key}", importlib.import_module(f"diffsweep.{home}"))
+    return module
 
 
 class _Loader(importlib.abc.Loader):
