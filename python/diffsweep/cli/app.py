@@ -704,7 +704,7 @@ def _main(argv: list[str], debug: bool) -> int:
                    help="read the sweep files from DIR/<paper package>/<sweep>.toml")
     s.add_argument("--quiet", action="store_true", help="no progress bars and no summary")
     s.set_defaults(fn=_cmd_atlas)
-    from diffsweep.report.builders_page import add_subcommand as _add_builders  # noqa: PLC0415
+    from diffsweep.cli.builders import add_subcommand as _add_builders  # noqa: PLC0415
     _add_builders(sub)
     from diffsweep.cli.sensitivity import add_subcommand as _add_sensitivity  # noqa: PLC0415
     _add_sensitivity(sub, engine.BACKENDS, BACKEND_HELP, _check_int)
