@@ -1,5 +1,5 @@
 """``diffsweep repair DIR``: the command line of ``diffsweep.sweep.repair`` (a results folder made
-usable again), kept out of ``cli.py``."""
+usable again)."""
 from __future__ import annotations
 
 from diffsweep.core.errors import ConfigError

@@ -1,10 +1,10 @@
-"""``diffsweep sensitivity``: the command line of ``diffsweep.studies.sensitivity`` (``diffsweep.cli.app``
-registers it with ``add_subcommand``)."""
+"""``diffsweep sensitivity``: the command line of ``diffsweep.studies.sensitivity`` (which
+parameters move a metric: factorial designs, Morris screening, Sobol' indices)."""
 from __future__ import annotations
 
-import functools
-
+from diffsweep.cli.common import BACKEND_HELP, _check_int
 from diffsweep.core.errors import ConfigError
+from diffsweep.engine import execution as engine
 from diffsweep.studies.sensitivity import (AGGREGATES, DEFAULT_MAX_REPLICAS, METHODS, paper_metrics,
                                            sensitivity)
 from diffsweep.studies.designs import _scalar
@@ -12,10 +12,8 @@ from diffsweep.studies.designs import _scalar
 __all__ = ["add_subcommand", "run_cli"]
 
 
-def add_subcommand(sub, backends, backend_help: str, check_int) -> None:
-    """The ``diffsweep sensitivity`` parser, added to the CLI's subparsers ``sub``;
-    ``check_int(option, value, lo)``: the CLI's check of an integer option (given, not
-    imported: ``diffsweep.cli.app`` imports this module)."""
+def add_subcommand(sub) -> None:
+    """The ``diffsweep sensitivity`` parser, added to the CLI's subparsers ``sub``."""
     s = sub.add_parser(
         "sensitivity", help="which parameters move a metric: factorial designs, Morris "
         "screening, Sobol' indices",
@@ -57,12 +55,12 @@ def add_subcommand(sub, backends, backend_help: str, check_int) -> None:
     s.add_argument("--quick", action="store_true", help="the sweep file's [quick] overrides")
     s.add_argument("--out", default=None, metavar="DIR",
                    help="output folder (default results/sensitivity-<base>-<method>)")
-    s.add_argument("--backend", default="auto", choices=backends, help=backend_help)
+    s.add_argument("--backend", default="auto", choices=engine.BACKENDS, help=BACKEND_HELP)
     s.add_argument("--threads", type=int, default=None, metavar="N", help="CPU threads")
     s.add_argument("--dry-run", action="store_true",
                    help="print the design's size and a rough time; run nothing")
     s.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
-    s.set_defaults(fn=functools.partial(run_cli, check_int=check_int))
+    s.set_defaults(fn=run_cli)
 
 
 def _parse_set(items) -> dict:
@@ -76,8 +74,9 @@ def _parse_set(items) -> dict:
     return out
 
 
-def run_cli(args, check_int) -> int:
-    """``diffsweep sensitivity``: exit status 0, or an error raised for cli.main to print."""
+def run_cli(args, check_int=_check_int) -> int:
+    """``diffsweep sensitivity``: exit status 0, or an error raised for cli.main to print;
+    ``check_int(option, value, lo)``: the check of an integer option."""
     import shlex  # noqa: PLC0415
 
     check_int("--threads", args.threads, 0)

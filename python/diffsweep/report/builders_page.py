@@ -15,7 +15,8 @@ Nothing here is a copy of what a builder says elsewhere; each fact has one sourc
   that condition. A parameter the builder does not check at its defaults is "not checked".
 
 ``parameters(fn)`` -> list of ``Param``; ``builders_markdown()`` -> docs/builders.md;
-``builder_text(name)`` and ``list_text()`` -> what ``diffsweep builders`` prints. The page
+``builder_text(name)`` and ``list_text()`` -> what ``diffsweep builders`` prints (its command
+line: ``diffsweep.cli.builders``). The page
 covers the packaged builders (registry targets inside diffsweep), so that a builder added to
 the registry (the papers', ``dumbbell``) appears in it with no other change.
 """
@@ -287,27 +288,3 @@ def builders_markdown() -> str:
     parts += ["\n" + builder_markdown(n) for n in names]
     return "".join(parts)
 
-
-def _cmd_builders(args) -> int:
-    if args.markdown:
-        if args.name is not None:
-            raise ConfigError(f"--markdown: not allowed with NAME ({args.name!r}): it prints the "
-                              "page of every built-in builder, docs/builders.md")
-        print(builders_markdown(), end="")
-        return 0
-    print(builder_text(args.name) if args.name else list_text())
-    return 0
-
-
-def add_subcommand(sub) -> None:
-    """The ``diffsweep builders [NAME]`` parser, added to the CLI's subparsers ``sub``."""
-    s = sub.add_parser("builders", help="the builders a sweep file may name; with NAME, its "
-                       "parameters with units, defaults and allowed values",
-                       description="Without NAME: every registered builder (built-in and "
-                       "registered). With NAME (a registered name, or \"package.module:function"
-                       "\" for a builder of your own): its parameters, their units, defaults "
-                       "and allowed values, read from the builder itself (docs/builders.md).")
-    s.add_argument("name", nargs="?", default=None, metavar="NAME")
-    s.add_argument("--markdown", action="store_true",
-                   help="print docs/builders.md (every built-in builder) as generated")
-    s.set_defaults(fn=_cmd_builders)

@@ -1,0 +1,102 @@
+"""``diffsweep show DIR``: what a results folder holds (sweep, points done and missing, runs and
+timings) and a summary of a column with its 95% CIs."""
+from __future__ import annotations
+
+from diffsweep.cli.common import _n
+from diffsweep.core.errors import ConfigError
+from diffsweep.core.results import TABLES
+
+#: ``show --table T`` without --metric summarises T's main column.
+TABLE_METRIC = {"flows": "goodput_bps", "queues": "mean_queue_pkts", "sources": "throughput_bps",
+                "intervals": "goodput_bps", "transfers": "completion_s", "traffic": "completed",
+                "cwnd_trace": "cwnd_pkts"}
+
+
+def _cmd_show(args) -> int:
+    from diffsweep.core import axes as ax  # noqa: PLC0415
+    from diffsweep.sweep.folder import (DEFAULT_METRIC, check_measure, describe,  # noqa: PLC0415
+                                        dims_of, select, summary_table)
+
+    if args.rows < 1:
+        raise ConfigError(f"--rows: {args.rows!r} is not allowed (expected an integer >= 1)")
+    m, res, f = describe(args.dir)
+    if args.metric is not None:  # an identifier or a grid column measures nothing
+        check_measure(res, "--metric", args.metric, args.table, dims_of(m))
+    print(f"{args.dir}: sweep {m.get('name')!r} (builder {m.get('builder')}, config hash "
+          f"{str(m.get('config_hash'))[:12]})")
+    if m.get("sweep_path"):
+        print(f"sweep file : {m['sweep_path']}{' (--quick)' if m.get('quick') else ''}")
+    print(f"points     : {f['points_done']} of {f['points']} complete; replicas {f['done']} of "
+          f"{f['expected']} done, {f['missing']} missing ({_n(f['seeds'], 'seed')} per point)"
+          + (f"; {f['extra']} more from other seeds" if f["extra"] else ""))
+    print(f"backend    : {m.get('backend')} ({m.get('device')}), {_threads_used(m)}, "
+          f"diffsweep {m.get('diffsweep_version')}")
+    for i, r in enumerate(f["runs"]):
+        state = ("interrupted" if r["interrupted"] else f"failed: {r['error']}" if r["error"]
+                 else "rebuilt from its chunks by diffsweep repair (end unknown)"
+                 if r["rebuilt"] else "running or killed" if r["end"] is None else "done")
+        wall = f"{r['wall_s']:.1f} s" if isinstance(r["wall_s"], (int, float)) else "?"
+        print(f"run {i + 1:<6} : {r['start']} on {r['host']} ({r['backend']}), {wall}, "
+              f"{r['replicas_run'] if r['replicas_run'] is not None else '?'} replicas "
+              f"computed, {state}")
+    for p in f["problems"]:
+        print(f"problem    : {p}")
+    if not len(res.replicas):
+        print("no replicas finished yet")
+        return 0
+    # one row per point: grouped by every axis of the sweep (an axis named like an engine
+    # column is the axis: diffsweep.core.axes), never pooling two points into one interval
+    dims = [d for d in dims_of(m) if ax.has(res.replicas, d)]
+    metric, table = args.metric or TABLE_METRIC.get(args.table, DEFAULT_METRIC), args.table
+    if args.metric is None and args.table is None and not len(res.flows) and len(res.transfers):
+        # short-lived traffic only: its transfers' completion time says more than goodput
+        metric, table = "completion_s", "transfers"
+    by = dims or ["point"]
+    if metric in by:  # pandas' own error: "cannot insert point, already exists"
+        raise ConfigError(f"--metric: {metric!r} is not allowed (expected a measured column, not "
+                          f"one the summary groups by: {', '.join(by)})")
+    res, fixed = select(res, args.where)
+    t = summary_table(res, by, metric, table=table)
+    for c in by:  # values that are different points print differently (not %g's 0.1 twice)
+        t[c] = ax.labels(t[c])
+    import pandas as pd  # noqa: PLC0415
+    where = "".join(f", {k}={ax.labels([v])[0]}" for k, v in fixed.items())
+    print(f"\n{metric}: mean over seeds and 95% CI{where}")
+    with pd.option_context("display.width", 160, "display.max_rows", args.rows,
+                           "display.max_columns", 30):
+        print(t.to_string(index=False, max_rows=args.rows, float_format=lambda v: f"{v:.5g}"))
+    return 0
+
+
+def _threads_used(m: dict) -> str:
+    """The threads of the folder's last run: the count the engine used, else the one asked for
+    (the manifest's 0 means "all OpenMP threads", which used to print as "threads 0")."""
+    runs = m.get("runs") or []
+    used = ((runs[-1].get("meta") or {}).get("threads") if runs else None)
+    asked = m.get("threads")
+    if isinstance(used, int) and used > 0:
+        return _n(used, "thread")
+    if isinstance(asked, int) and asked > 0:
+        return _n(asked, "thread")
+    return "threads: the default (all OpenMP threads)"
+
+
+def add_subcommand(sub) -> None:
+    """The ``diffsweep show`` parser, added to the CLI's subparsers ``sub``."""
+    s = sub.add_parser("show", help="what a results folder holds: sweep, points done and "
+                       "missing, runs and timings, a summary with CIs",
+                       description="What a results folder holds, and a summary of --metric: "
+                       "mean over seeds and 95%% CI for each point, grouped by every axis of "
+                       "the sweep (a name is the sweep's axis even where an engine column "
+                       "shares it); --where AXIS=VALUE keeps the points with that value.")
+    s.add_argument("dir", metavar="DIR")
+    s.add_argument("--metric", default=None, metavar="COLUMN",
+                   help="column to summarise (default tcp_goodput_bps, or the --table's own: "
+                   "completion_s of transfers, cwnd_pkts of cwnd_trace, ...; completion_s of "
+                   "the transfers table for a sweep of short-lived traffic only)")
+    s.add_argument("--table", default=None, choices=TABLES)
+    s.add_argument("--rows", type=int, default=40, metavar="N",
+                   help="most summary rows shown (>= 1, default 40)")
+    s.add_argument("--where", action="append", default=[], metavar="AXIS=VALUE",
+                   help="only the points with this value of an axis (or column); repeatable")
+    s.set_defaults(fn=_cmd_show)
