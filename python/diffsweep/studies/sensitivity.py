@@ -70,6 +70,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from diffsweep.core.errors import ConfigError
+from diffsweep.core.errors import did_you_mean as _suggest
 from diffsweep.studies.designs import (GENERATORS, MAX_FACTORS, METHODS, Factor,  # noqa: F401
                                        _check_names, _Design, _analyse, _check_n, _check_values,
                                        _design, factorial_design, factorial_effects, parse_factors,
@@ -149,7 +150,6 @@ class Metric:
 def parse_metric(text: str) -> Metric:
     """``TABLE.COLUMN[:AGG]`` or a ``paper_metrics()`` name as a Metric (the column itself is
     checked on the run's first replica); ConfigError with a did-you-mean otherwise."""
-    from diffsweep.sweep.config import _suggest  # noqa: PLC0415
     from diffsweep.core.results import TABLES  # noqa: PLC0415
 
     if not isinstance(text, str) or not text.strip():
@@ -179,8 +179,6 @@ def parse_metric(text: str) -> Metric:
 
 
 def _check_column(metric: Metric, frame: pd.DataFrame) -> None:
-    from diffsweep.sweep.config import _suggest  # noqa: PLC0415
-
     cols = [c for c in frame.columns if c not in ("point", "seed", "replica")]
     if metric.column not in frame.columns:
         raise ConfigError(f"metric: {metric.table} has no column {metric.column!r} in this "
@@ -286,8 +284,9 @@ def _base(base, quick: bool, fixed: dict):
         cfg = config.load_sweep(p, quick=quick)
         return cfg.builder_name, cfg.builder, cfg
     if text not in config.BUILDERS:
-        raise ConfigError(f"base: unknown builder {text!r} ({config._suggest(text, config.BUILDERS)}); "
-                          "give a registered builder or a sweep file (path/to/sweep.toml)")
+        raise ConfigError(f"base: unknown builder {text!r} "
+                          f"({_suggest(text, config.BUILDERS)}); give a registered builder or "
+                          "a sweep file (path/to/sweep.toml)")
     if quick:
         raise ConfigError("--quick: a builder has no [quick] section (expected a sweep file as "
                           "the base)")
@@ -325,7 +324,8 @@ def _plan(base, factors, metric, method, n, fraction, quick, fixed, function,
     from diffsweep.sweep.store import jsonable  # noqa: PLC0415
 
     if method not in METHODS:
-        raise ConfigError(f"method: {method!r} is not allowed ({config._suggest(str(method), METHODS)})")
+        raise ConfigError(f"method: {method!r} is not allowed "
+                          f"({_suggest(str(method), METHODS)})")
     facs = parse_factors(factors)
     n = _check_n(method, n)
     if isinstance(fraction, bool) or not isinstance(fraction, int):
