@@ -7,7 +7,7 @@ import pytest
 import diffsweep.engine.execution as engine
 from diffsweep.engine import backend_choice
 from diffsweep.cli import app as cli
-from diffsweep.studies import reproduce
+from diffsweep.studies import family_call
 from diffsweep import run
 from diffsweep.engine.backend_choice import (CPU_CORE_US_PER_SLOT, CUDA_SLOT_LATENCY_US,
                                              CUDA_SLOTS_PER_S, Work, choose, predict, predict_both,
@@ -134,11 +134,11 @@ def test_the_run_command_prints_the_choice(fake_device, tmp_path, capsys):
 def test_a_reproduction_resolves_once_and_logs_it(fake_device):
     said = []
     grids = [small_grid(), small_grid(seeds=1)]
-    assert reproduce.auto_backend("auto", iter(grids), 2, said.append) == "cpu"
+    assert family_call.auto_backend("auto", iter(grids), 2, said.append) == "cpu"
     # 12 replicas, of which the second grid's 4 (seed 0 of the same points) repeat the
     # first's: the call runs 8 (diffsweep.engine.repeats), and the choice weighs those
     assert len(said) == 1 and said[0].startswith("[backend] auto chose cpu: 8 replicas")
-    assert reproduce.auto_backend("cpu", iter(grids), 2, said.append) == "cpu"
+    assert family_call.auto_backend("cpu", iter(grids), 2, said.append) == "cpu"
     assert len(said) == 1  # an explicit backend: nothing to say
 
 
@@ -149,15 +149,15 @@ def test_a_resumed_reproduction_chooses_from_what_is_left(fake_device, tmp_path,
             'duration_s = 2.0\nwarmup_s = 0.5\n[axes]\nt_on_ms = [0.4, 40.0]\n')
     cfgs = {"a": loads_sweep(text.format("a", 2)), "b": loads_sweep(text.format("b", 3))}
     (tmp_path / "a" / "chunks" / "0").mkdir(parents=True)  # a's results stored: left is b
-    grids = reproduce._unstored_grids(cfgs, tmp_path)
+    grids = family_call._unstored_grids(cfgs, tmp_path)
     assert list(grids) == ["b"] and len(grids["b"]) == 6
     weighed = []
     monkeypatch.setattr(backend_choice, "choose",
                         lambda work, threads: weighed.append(work) or ("cpu", "auto chose cpu"))
-    reproduce.auto_backend("auto", grids.values(), 2, lambda *a: None)
+    family_call.auto_backend("auto", grids.values(), 2, lambda *a: None)
     # the choice weighs b's 6 replicas, not a's stored 4 beside them
     assert [w.replicas for w in weighed] == [6]
-    assert list(reproduce._unstored_grids(cfgs, tmp_path / "new")) == ["a", "b"]
+    assert list(family_call._unstored_grids(cfgs, tmp_path / "new")) == ["a", "b"]
 
 
 def test_a_quick_reproduction_on_a_gpu_machine(fake_device, tmp_path, capsys, monkeypatch):

@@ -20,6 +20,7 @@ from diffsweep import papers
 from diffsweep.report import cache as report_cache
 from diffsweep.sweep import runner
 from diffsweep.studies import reproduce as rp
+from diffsweep.studies import reproduce_report
 from diffsweep.core.errors import StoreError
 from diffsweep.report import render as rd
 from diffsweep.report.paper_report import engine_use, replica_slots, write_report
@@ -376,7 +377,7 @@ def test_a_family_drawn_in_parts_is_the_one_drawn_whole(tmp_path):
     parts, _ = explain.k5v_parts({}, tmp_path, papers.get("kaur-vin"))
     assert len(parts) == 7 + explain.JITTER_PARTS  # fixed, whatever the data (none here)
     # split only where more processes draw than there are families
-    from diffsweep.studies.reproduce import _split
+    from diffsweep.studies.reproduce_report import _split
     assert _split(16, [fam] * 12) and not _split(2, [fam] * 12) and not _split(12, [fam] * 12)
     sweeps = shrunk_k2(tmp_path, fam.sweeps)
     outs = []
@@ -516,7 +517,7 @@ def test_a_worker_reads_a_sweep_once_it_is_stored_and_stops_when_told(k2_folders
     serial, _, sweeps = k2_folders
     shutil.copytree(serial / "k2", tmp_path / "k2")
     cfg = _k2_cfg(sweeps)
-    runs = rp._Runs({"k2": cfg, "k3": cfg}, tmp_path, parallel=True)
+    runs = reproduce_report._Runs({"k2": cfg, "k3": cfg}, tmp_path, parallel=True)
     with pytest.raises(KeyError):
         runs["k2"]  # here, a sweep not stored yet is not there
     drawing = rd.start([lambda: _table_sum(runs["k2"]), lambda: os.getpid()], 2)

@@ -65,7 +65,7 @@ def test_generic_modules_never_name_a_paper(module):
 def test_kaur_vin_fairness_figures_run_in_index_order_with_noisy_variants():
     """Issue 10: the primary K5-K9 (Figs. 5-9) run as the paper's ns-2 did, same-slot arrivals
     in flow-index order without send jitter; K5v holds the random-order and jitter variants."""
-    from diffsweep.studies.reproduce import _sweep_path
+    from diffsweep.studies.reproduce_folder import _sweep_path
     paper = papers.get("kaur-vin")
 
     def fixed(name):

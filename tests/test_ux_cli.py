@@ -382,10 +382,11 @@ def test_reproduce_reads_the_packaged_sweeps_not_the_working_directory(tmp_path,
     (tmp_path / "sweeps" / "kaur_vin").mkdir(parents=True)
     (tmp_path / "sweeps" / "kaur_vin" / "k2.toml").write_text("not a sweep")
     monkeypatch.chdir(tmp_path)
-    got = rp._sweep_path("kaur_vin", "k2")
-    assert got in (rp.SWEEPS_DIR / "kaur_vin" / "k2.toml",
-                   rp.CHECKOUT_SWEEPS / "kaur_vin" / "k2.toml")
-    assert rp._sweep_path("kaur_vin", "k2", tmp_path / "sweeps") == \
+    from diffsweep.studies import reproduce_folder as rf
+    got = rf._sweep_path("kaur_vin", "k2")
+    assert got in (rf.SWEEPS_DIR / "kaur_vin" / "k2.toml",
+                   rf.CHECKOUT_SWEEPS / "kaur_vin" / "k2.toml")
+    assert rf._sweep_path("kaur_vin", "k2", tmp_path / "sweeps") == \
         tmp_path / "sweeps" / "kaur_vin" / "k2.toml"
     cmake = (ROOT / "CMakeLists.txt").read_text()
     assert "takes precedence" not in cmake and "--sweeps DIR" in cmake

@@ -435,18 +435,19 @@ def test_the_family_memory_estimate_is_the_arrays_it_makes(paper, families, merg
     from diffsweep.sweep import config
     from diffsweep.engine import execution as engine
     from diffsweep import papers
-    from diffsweep.studies import reproduce
+    from diffsweep.studies import family_call, reproduce_folder
     spec = papers.get(paper)
     names = [s for f in spec.families if f.id in families for s in f.sweeps]
-    grids = {n: config.load_sweep(reproduce._sweep_path(spec.package, n), quick=True).make_grid()
+    grids = {n: config.load_sweep(reproduce_folder._sweep_path(spec.package, n),
+                                  quick=True).make_grid()
              for n in names}
     actual = packed_bytes(grids, merge_shapes)
     real = engine.launch_groups
     monkeypatch.setattr(engine, "launch_groups",
                         lambda scs, backend, merge=None: real(scs, backend, merge_shapes))
-    estimate = reproduce.family_arrays_bytes(grids, "cpu")
+    estimate = family_call.family_arrays_bytes(grids, "cpu")
     assert actual <= estimate <= 2.5 * actual
-    need = reproduce.FAMILY_COPIES * estimate  # what the call's decision weighs
+    need = family_call.FAMILY_COPIES * estimate  # what the call's decision weighs
     assert need <= 2.5 * actual
     if paper == "matta-guo":
         assert 200 << 20 < actual < 260 << 20 and need < 1000 << 20  # not 8,044 MiB

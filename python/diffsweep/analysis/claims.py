@@ -32,7 +32,7 @@ from typing import Callable, Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from diffsweep.analysis import metrics
+from diffsweep.analysis import confidence, metrics
 from diffsweep.core.results import Results
 
 __all__ = ["STATUSES", "HOLDS", "PARTLY", "NOT", "NM", "Claim", "Verdict", "evaluate_all",
@@ -116,12 +116,12 @@ def point_estimates():
     mean], even for one seed. The verdict is then what the check would give with ever more
     seeds; where it differs from the verdict on the intervals, the intervals are too wide to
     decide (``diffsweep.studies.atlas``: "undecided"). Not thread-safe: checks run in one thread."""
-    old = metrics._POINT_ESTIMATES
-    metrics._POINT_ESTIMATES = True
+    old = confidence._POINT_ESTIMATES
+    confidence._POINT_ESTIMATES = True
     try:
         yield
     finally:
-        metrics._POINT_ESTIMATES = old
+        confidence._POINT_ESTIMATES = old
 
 
 def _rated(check: Callable, res) -> Verdict:
@@ -134,7 +134,7 @@ def _rated(check: Callable, res) -> Verdict:
         return safe(check, res)
     memo = res.__dict__.setdefault("_verdicts", {})
     # a verdict on the point estimates (point_estimates) is another verdict
-    key = (check, metrics._POINT_ESTIMATES,
+    key = (check, confidence._POINT_ESTIMATES,
            *((id(t), len(t), len(t.columns)) for t in (res.replicas, res.flows, res.queues)))
     if key not in memo:
         memo[key] = safe(check, res)

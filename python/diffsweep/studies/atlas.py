@@ -272,7 +272,7 @@ class _Plan:
 
 def _plan(paper: str, claim: str, axes, quick: bool, seeds, sweeps) -> _Plan:
     from diffsweep.sweep import config
-    from diffsweep.studies import reproduce  # noqa: PLC0415
+    from diffsweep.studies import reproduce_folder  # noqa: PLC0415
 
     spec = papers.get(paper)
     maps = mappable(paper)
@@ -297,11 +297,11 @@ def _plan(paper: str, claim: str, axes, quick: bool, seeds, sweeps) -> _Plan:
     if n_cells > MAX_CELLS:
         raise ConfigError(f"axes: {n_cells} cells ({' x '.join(str(len(v)) for v in typed.values())}"
                           f"); an atlas has at most {MAX_CELLS} (fewer values per axis)")
-    sweeps_dir = reproduce._check_sweeps_dir(sweeps)
+    sweeps_dir = reproduce_folder._check_sweeps_dir(sweeps)
     names = [s for f in fams for s in spec.family(f).sweeps]
     names = list(dict.fromkeys(names))
-    base = {n: config.load_sweep(reproduce._sweep_path(spec.package, n, sweeps_dir), quick=quick,
-                                 seeds=seeds) for n in names}
+    base = {n: config.load_sweep(reproduce_folder._sweep_path(spec.package, n, sweeps_dir),
+                                 quick=quick, seeds=seeds) for n in names}
     cells = [dict(zip(typed, combo)) for combo in itertools.product(*typed.values())]
     pv = {n: _paper_values(list(base.values()), n) for n in typed}
     from diffsweep.sweep.store import jsonable  # noqa: PLC0415
@@ -409,7 +409,7 @@ def _run_round(plan: _Plan, todo: dict, out: Path, backend, threads, progress, l
     """Run the cells ``todo`` (cell index -> seeds) and return cell -> {sweep: Results}: every
     replica not stored yet in one engine call (when it fits the memory budget), then each
     cell's sweeps stored and read back."""
-    from diffsweep.studies import reproduce
+    from diffsweep.studies import family_call
     from diffsweep.sweep import runner  # noqa: PLC0415
     from diffsweep.sweep.family_run import family_interrupted  # noqa: PLC0415
 
@@ -425,14 +425,15 @@ def _run_round(plan: _Plan, todo: dict, out: Path, backend, threads, progress, l
                 grids[f"{k}/{n}"] = dataclasses.replace(cfg, seeds=new).make_grid()
     # auto: by the predicted time of the seeds left to run (all of the round's when each has
     # some stored: a stopped chunk's rest)
-    backend = reproduce.auto_backend(backend, grids.values() if grids else
-                                     (c.make_grid() for by in cfgs.values() for c in by.values()),
-                                     threads, log, "[atlas]")
+    backend = family_call.auto_backend(backend, grids.values() if grids else
+                                       (c.make_grid() for by in cfgs.values()
+                                        for c in by.values()),
+                                       threads, log, "[atlas]")
     pre, stopped = {}, False
     if grids:
-        pre, stopped, _ = reproduce.one_engine_call(grids, backend, threads, progress, log,
-                                                    "[atlas]", f"{len(todo)} cells",
-                                                    "each cell's sweep")
+        pre, stopped, _ = family_call.one_engine_call(grids, backend, threads, progress, log,
+                                                      "[atlas]", f"{len(todo)} cells",
+                                                      "each cell's sweep")
     runs = {}
     for k, by_sweep in cfgs.items():
         runs[k] = {}

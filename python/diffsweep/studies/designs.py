@@ -227,7 +227,7 @@ def _levels(name, levels, shown) -> Factor:
 
 def _check_names(factors: list[Factor], allowed: list[str], open_kwargs: bool, what: str,
                  fixed: dict) -> None:
-    from diffsweep.sweep.config import _suggest  # noqa: PLC0415
+    from diffsweep.core.errors import did_you_mean as _suggest  # noqa: PLC0415
 
     for f in factors:
         if f.name not in allowed and not open_kwargs:

@@ -26,7 +26,8 @@ def plan(paper: str, out, figures: list[str] | None = None, quick: bool = False,
     from diffsweep.engine import execution as engine, sizing  # noqa: PLC0415
     from diffsweep.engine.backend_choice import work_of_grids  # noqa: PLC0415
     from diffsweep.core.errors import BackendError  # noqa: PLC0415
-    from diffsweep.studies.reproduce import _unstored_grids, prepare  # noqa: PLC0415
+    from diffsweep.studies.family_call import _unstored_grids  # noqa: PLC0415
+    from diffsweep.studies.reproduce import prepare  # noqa: PLC0415
 
     spec, chosen, _, out, _, cfgs = prepare(paper, out, figures, quick, seeds, sweeps, threads,
                                             backend)

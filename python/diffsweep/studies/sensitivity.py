@@ -55,31 +55,37 @@ figure) and ``sensitivity.md``/``.html`` (the page: ``diffsweep.report.sensitivi
 **A pure function.** ``sensitivity(None, factors, function=f, ...)`` runs the same design,
 estimators, rounds and page on ``f(**factor_values, seed=seed) -> float`` instead of the
 engine (the correctness tests: Ishigami, Sobol' G, Jain's 2^2 3 example).
+
+This module runs a study: its checks, rounds and files. What it measures is in
+``diffsweep.studies.sensitivity_metric``, its plan (base, factors, design, the sweep) in
+``diffsweep.studies.sensitivity_plan``, its designs and estimators in
+``diffsweep.studies.designs``.
 """
 from __future__ import annotations
 
 import dataclasses
 import inspect
-import json
 import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 import pandas as pd
 
 from diffsweep.core.errors import ConfigError
-from diffsweep.studies.designs import (GENERATORS, MAX_FACTORS, METHODS, Factor,  # noqa: F401
-                                       _check_names, _Design, _analyse, _check_n, _check_values,
-                                       _design, factorial_design, factorial_effects, parse_factors,
-                                       widest)
+from diffsweep.studies.designs import (GENERATORS, MAX_FACTORS, METHODS,  # noqa: F401
+                                       Factor, _analyse, _check_values, factorial_design,
+                                       factorial_effects, parse_factors, widest)
+from diffsweep.studies.sensitivity_metric import (AGGREGATES, Metric,  # noqa: F401
+                                                  PaperMetric, _check_column, _column_values,
+                                                  _paper_values, paper_metrics, parse_metric)
+from diffsweep.studies.sensitivity_plan import _Plan, _plan
 
 __all__ = ["Factor", "Metric", "SensitivityResult", "sensitivity", "parse_factors",
            "parse_metric", "factorial_design", "factorial_effects", "METHODS", "AGGREGATES",
            "PaperMetric", "paper_metrics", "GENERATORS", "MAX_FACTORS", "DEFAULT_MAX_REPLICAS"]
 
-AGGREGATES = ("mean", "median", "sum", "min", "max", "std", "count")
 #: replicas (design points x inner points x seeds, with target_ci up to max_seeds) of one study
 #: unless told (--max-replicas)
 DEFAULT_MAX_REPLICAS = 200_000
@@ -89,148 +95,6 @@ SPEC_FILE = "sensitivity.json"
 DEFAULT_SEEDS = {"sobol": 2, "morris": 2, "factorial": 3}
 #: max_seeds default: the first round's seeds times this
 SEED_GROWTH = 4
-
-
-# --------------------------------------------------------------------------------------------
-# Metrics
-# --------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class PaperMetric:
-    """A paper's per-seed number, declared in the paper's package (``Paper.metrics``): ``what``
-    it is, ``table`` ("module:function" giving a per-seed frame of a design point's Results),
-    its ``column``, ``rows`` (a filter of that frame, e.g. one cloud: ((column, value), ...)),
-    ``ratio`` (a column to divide by), ``axis``: (name, values) an inner axis it needs (no
-    values: only the column), ``builders``: the builders it applies to (default the paper's).
-    ``paper`` is filled in by ``paper_metrics``."""
-
-    what: str
-    table: str
-    column: str
-    rows: tuple = ()
-    axis: tuple | None = None
-    ratio: str | None = None
-    builders: tuple = ()
-    paper: str = ""
-
-
-def paper_metrics() -> dict[str, PaperMetric]:
-    """Every registered paper's metrics as ``<paper>:<name>`` -> PaperMetric (``paper`` and,
-    unless declared, ``builders`` filled in from the paper)."""
-    from diffsweep.core import registry as papers  # noqa: PLC0415
-
-    out = {}
-    for name in papers.names():
-        spec = papers.get(name)
-        for key, pm in spec.metric_map().items():
-            out[f"{name}:{key}"] = dataclasses.replace(
-                pm, paper=name, builders=pm.builders or tuple(spec.builders))
-    return out
-
-
-@dataclass(frozen=True)
-class Metric:
-    """What is measured: ``name`` as given; a column metric (``table``, ``column``, ``agg``)
-    or a paper metric (``paper``)."""
-
-    name: str
-    table: str | None = None
-    column: str | None = None
-    agg: str = "mean"
-    paper: PaperMetric | None = None
-
-    @property
-    def what(self) -> str:
-        if self.paper is not None:
-            return self.paper.what
-        return f"the {self.agg} of {self.table}.{self.column} over a replica's rows"
-
-
-def parse_metric(text: str) -> Metric:
-    """``TABLE.COLUMN[:AGG]`` or a ``paper_metrics()`` name as a Metric (the column itself is
-    checked on the run's first replica); ConfigError with a did-you-mean otherwise."""
-    from diffsweep.sweep.config import _suggest  # noqa: PLC0415
-    from diffsweep.core.results import TABLES  # noqa: PLC0415
-
-    if not isinstance(text, str) or not text.strip():
-        raise ConfigError(f"metric: {text!r} is not allowed (expected TABLE.COLUMN[:AGG], e.g. "
-                          "flows.goodput_bps:mean, or a paper metric: "
-                          + ", ".join(paper_metrics()) + ")")
-    text = text.strip()
-    known = paper_metrics()
-    if text in known:
-        return Metric(text, paper=known[text])
-    if "." not in text:
-        raise ConfigError(f"metric: unknown metric {text!r} ("
-                          + _suggest(text, list(known)).replace(
-                              "allowed: ", "expected TABLE.COLUMN[:AGG] or one of: ") + ")")
-    table, _, rest = text.partition(".")
-    column, colon, agg = rest.partition(":")
-    if table not in TABLES:
-        raise ConfigError(f"metric: unknown table {table!r} in {text!r} "
-                          f"({_suggest(table, TABLES)})")
-    if not column:
-        raise ConfigError(f"metric: {text!r} is not allowed (expected TABLE.COLUMN[:AGG])")
-    agg = agg if colon else "mean"
-    if agg not in AGGREGATES:
-        raise ConfigError(f"metric: unknown aggregate {agg!r} in {text!r} "
-                          f"({_suggest(agg, AGGREGATES)})")
-    return Metric(text, table=table, column=column, agg=agg)
-
-
-def _check_column(metric: Metric, frame: pd.DataFrame) -> None:
-    from diffsweep.sweep.config import _suggest  # noqa: PLC0415
-
-    cols = [c for c in frame.columns if c not in ("point", "seed", "replica")]
-    if metric.column not in frame.columns:
-        raise ConfigError(f"metric: {metric.table} has no column {metric.column!r} in this "
-                          f"scenario ({_suggest(metric.column, cols)})")
-    if not pd.api.types.is_numeric_dtype(frame[metric.column]) and metric.agg != "count":
-        raise ConfigError(f"metric: {metric.table}.{metric.column} is not a number (expected a "
-                          "numeric column, or the aggregate count)")
-
-
-def _column_values(metric: Metric, res, n_design: int) -> pd.DataFrame:
-    df = getattr(res, metric.table)
-    _check_column(metric, df)
-    if not len(df):
-        return pd.DataFrame(columns=["design", "seed", "value"])
-    g = df.assign(design=df["point"].to_numpy(dtype="int64") % n_design)
-    out = g.groupby(["design", "seed"])[metric.column].agg(metric.agg).reset_index()
-    return out.rename(columns={metric.column: "value"})
-
-
-def _paper_values(metric: Metric, res, n_design: int) -> pd.DataFrame:
-    from diffsweep.core import registry as papers  # noqa: PLC0415
-    from diffsweep.core.results import TABLES, Results  # noqa: PLC0415
-
-    pm = metric.paper
-    fn = papers.resolve(pm.table)
-    parts = {}
-    for t in TABLES:
-        df = getattr(res, t)
-        if len(df) and "point" in df.columns:
-            parts[t] = dict(tuple(df.groupby(df["point"].to_numpy(dtype="int64") % n_design)))
-        else:
-            parts[t] = {}
-    rows = []
-    for d in sorted(parts["replicas"]):
-        sub = Results(**{t: parts[t].get(d, getattr(res, t).iloc[0:0]) for t in TABLES},
-                      meta=res.meta)
-        try:
-            frame = fn(sub)
-        except ValueError as e:
-            raise ConfigError(f"metric: {metric.name} cannot be computed at design point {d} "
-                              f"({e})") from None
-        for col, val in pm.rows:
-            frame = frame[frame[col] == val]
-        v = frame[pm.column].astype(float)
-        if pm.ratio:
-            den = frame[pm.ratio].astype(float)
-            v = v / den.where(den != 0)
-        per = v.groupby(frame["seed"].to_numpy()).mean()
-        rows += [{"design": d, "seed": int(s), "value": float(x)} for s, x in per.items()]
-    return pd.DataFrame(rows, columns=["design", "seed", "value"])
 
 
 # --------------------------------------------------------------------------------------------
@@ -257,168 +121,14 @@ class SensitivityResult:
                 f"design points x {self.meta.get('seeds')} seeds, out={str(self.out)!r})")
 
 
-@dataclass
-class _Plan:
-    method: str
-    factors: list[Factor]
-    metric: Metric | None
-    design: _Design
-    base_name: str
-    cfg: Any                  # SweepConfig of the engine study (None for a function)
-    inner_points: int
-    identity: dict
-    function: Callable | None = None
-
-
-def _base(base, quick: bool, fixed: dict):
-    """(name, builder callable, SweepConfig or None) of ``base``: a registered builder's name
-    or a sweep file."""
-    from diffsweep.sweep import config  # noqa: PLC0415
-
-    if isinstance(base, config.SweepConfig):
-        return base.builder_name, base.builder, base
-    text = str(base)
-    p = Path(text)
-    if text.endswith(".toml") or p.is_file():
-        if not p.is_file():
-            raise ConfigError(f"base: {text!r} is not a file (expected a sweep file or a "
-                              "builder name)")
-        cfg = config.load_sweep(p, quick=quick)
-        return cfg.builder_name, cfg.builder, cfg
-    if text not in config.BUILDERS:
-        raise ConfigError(f"base: unknown builder {text!r} ({config._suggest(text, config.BUILDERS)}); "
-                          "give a registered builder or a sweep file (path/to/sweep.toml)")
-    if quick:
-        raise ConfigError("--quick: a builder has no [quick] section (expected a sweep file as "
-                          "the base)")
-    return text, config.resolve_builder(text), None
-
-
-def _params_of(fn: Callable) -> tuple[list[str], bool]:
-    sig = inspect.signature(fn)
-    names = [n for n, p in sig.parameters.items()
-             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and n != "seed"]
-    open_kw = any(p.kind == p.VAR_KEYWORD for p in sig.parameters.values())
-    return names, open_kw
-
-
-def _typed(facs: list[Factor], fn: Callable) -> list[Factor]:
-    """A range written in integers (``n_flows=1:64``) gives integers only where the parameter
-    takes integers (its default is an int, or it has none): ``rtp_ms=8:80`` stays a real
-    range."""
-    params = inspect.signature(fn).parameters
-    out = []
-    for f in facs:
-        p = params.get(f.name)
-        d = p.default if p is not None else inspect.Parameter.empty
-        if f.integer and d is not inspect.Parameter.empty and (
-                isinstance(d, bool) or not isinstance(d, int)):
-            f = dataclasses.replace(f, lo=float(f.lo), hi=float(f.hi), integer=False)
-        out.append(f)
-    return out
-
-
-def _plan(base, factors, metric, method, n, fraction, quick, fixed, function,
-          sample_seed) -> _Plan:
-    from diffsweep.sweep import config  # noqa: PLC0415
-    from diffsweep.core.identity import digest  # noqa: PLC0415
-    from diffsweep.sweep.store import jsonable  # noqa: PLC0415
-
-    if method not in METHODS:
-        raise ConfigError(f"method: {method!r} is not allowed ({config._suggest(str(method), METHODS)})")
-    facs = parse_factors(factors)
-    n = _check_n(method, n)
-    if isinstance(fraction, bool) or not isinstance(fraction, int):
-        raise ConfigError(f"fraction: {fraction!r} is not allowed (expected an integer >= 0)")
-    if fraction and method != "factorial":
-        raise ConfigError(f"fraction: {fraction} is not allowed with --method {method} "
-                          "(expected 0: a fraction is a 2^(k-p) factorial design)")
-    if method == "factorial" and len(facs) - fraction > 10:
-        raise ConfigError(f"factors: a 2^({len(facs)}-{fraction}) design has "
-                          f"{2 ** (len(facs) - fraction):,} runs; use at most 10 base factors "
-                          "(a fraction, --fraction P, or fewer factors)")
-    fixed = dict(fixed or {})
-    if function is not None:
-        if base is not None:
-            raise ConfigError("base: give a base scenario or a function, not both")
-        names, open_kw = _params_of(function)
-        _check_names(facs, names, open_kw, f"the function {function.__name__}", fixed)
-        facs = _typed(facs, function)
-        design = _design(method, facs, n, fraction, sample_seed)
-        ident = {"function": f"{function.__module__}:{function.__qualname__}",
-                 "factors": {f.name: f.spec() for f in facs}, "method": method, "n": n,
-                 "fraction": fraction, "sample_seed": sample_seed, "fixed": jsonable(fixed)}
-        return _Plan(method, facs, None, design, function.__name__, None, 1, ident, function)
-    if base is None:
-        raise ConfigError("base: missing (expected a builder name, e.g. kaur_vin, or a sweep "
-                          "file)")
-    name, builder, cfg0 = _base(base, quick, fixed)
-    names, open_kw = _params_of(builder)
-    _check_names(facs, names, open_kw, f"builder {name}", fixed)
-    m = parse_metric(metric)
-    if m.paper is not None and name not in m.paper.builders:
-        raise ConfigError(f"metric: {m.name} is a number of {m.paper.paper}'s scenarios "
-                          f"(builders {', '.join(m.paper.builders)}); the base's builder is "
-                          f"{name}")
-    facs = _typed(facs, builder)
-    design = _design(method, facs, n, fraction, sample_seed)
-    fac_names = {f.name for f in facs}
-    if cfg0 is not None:
-        base_fixed = {k: v for k, v in cfg0.fixed.items() if k not in fac_names}
-        axes = {k: v for k, v in cfg0.axes.items() if k not in fac_names}
-        zips = list(cfg0.zips)
-        for g in zips:
-            both = fac_names & set(g.names)
-            if both:
-                raise ConfigError(f"factors: {sorted(both)[0]!r} is zipped with "
-                                  f"{', '.join(x for x in g.names if x not in both)} in "
-                                  f"{cfg0.path}; a factor cannot be part of a zip group")
-        outputs = dict(cfg0.outputs)
-        sweep_id = {"sweep": str(cfg0.path), "sweep_sha256": cfg0.sha256, "quick": bool(quick)}
-    else:
-        base_fixed, axes, zips = {}, {}, []
-        outputs = {"figures": [], "tables": list(config._tables())}
-        sweep_id = {"builder": name}
-    for k, v in fixed.items():
-        # a one-value axis, not a fixed value: the tables then carry it as a column (the
-        # papers' per-seed tables read some, e.g. kaur_vin's ef)
-        base_fixed.pop(k, None)
-        axes[k] = [v]
-    if m.paper is not None and m.paper.axis is not None:
-        ax, need = m.paper.axis
-        if ax not in axes and not need:
-            raise ConfigError(f"metric: {m.name} reads {ax} from the tables (expected {ax} "
-                              f"as an axis of the base sweep file, or --set {ax}=VALUE)")
-        have = axes.get(ax, [base_fixed[ax]] if ax in base_fixed else [])
-        if not set(need) <= set(have):
-            now = f"the base has {ax} = {have}" if have else f"the base does not set {ax}"
-            raise ConfigError(f"metric: {m.name} needs the inner axis {ax} = "
-                              f"{list(need)} ({now}); use a sweep file "
-                              f"with [axes] {ax} = {json.dumps(list(need))} as the base")
-    cols = [f.name for f in facs]
-    zip_group = config.ZipGroup(tuple(cols), tuple(design.unique))
-    cfg = config.SweepConfig(name=f"sensitivity-{name}"[:60], builder_name=name,
-                             fixed=base_fixed, axes=axes, zips=zips + [zip_group],
-                             seeds=[0], outputs=outputs,
-                             description=f"{method} sensitivity design", quick=quick)
-    cfg._builder = builder
-    cfg.points_sha256 = digest(cfg._points_dict())
-    inner = math.prod(len(v) for v in axes.values()) * math.prod(len(g) for g in zips)
-    # the metric is not part of the identity: the runs do not depend on it, so another
-    # metric over the same design, into the same folder, reuses them
-    ident = {**sweep_id, "factors": {f.name: f.spec() for f in facs},
-             "method": method, "n": n, "fraction": fraction, "sample_seed": sample_seed,
-             "fixed": jsonable(fixed)}
-    return _Plan(method, facs, m, design, name, cfg, inner, ident)
-
-
 def _check_folder(out: Path, identity: dict) -> None:
     from diffsweep.studies.atlas import check_study_folder  # noqa: PLC0415
+
+    def describe(held: dict) -> str:
+        base = held.get("builder") or held.get("sweep") or held.get("function")
+        return f"{held.get('method')} design of {base} over {', '.join(held.get('factors', {}))}"
     check_study_folder(out, identity, SPEC_FILE, "sensitivity study", "a sensitivity study",
-                       lambda held: f"{held.get('method')} design of "
-                                    f"{held.get('builder') or held.get('sweep') or held.get('function')} "
-                                    f"over {', '.join(held.get('factors', {}))}",
-                       "other factors")
+                       describe, "other factors")
 
 
 def _evaluate_function(plan: _Plan, seeds: list[int], fixed: dict) -> pd.DataFrame:
@@ -615,7 +325,8 @@ def sensitivity(base, factors, metric: str | None = None, method: str = "sobol",
     meta = {"method": method, "metric": plan.metric.name if plan.metric else plan.base_name,
             "metric_what": plan.metric.what if plan.metric else "the function's value",
             "base": (f"{plan.identity['sweep']} (builder {plan.base_name})"
-                     if plan.identity.get("sweep") else plan.base_name), "factors": [f.name for f in plan.factors],
+                     if plan.identity.get("sweep") else plan.base_name),
+            "factors": [f.name for f in plan.factors],
             "factor_specs": {f.name: f.spec() for f in plan.factors}, "n": plan.identity["n"],
             "fraction": fraction, "design_points": n_design,
             "samples": len(plan.design.values), "inner_points": plan.inner_points,

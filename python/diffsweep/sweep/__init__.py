@@ -1,6 +1,7 @@
 """Layer ``sweep``: grids and runs into results folders.
 
-Owns the grid of points x seeds (``grid``), TOML sweep files (``config``), a run's steps
+Owns the grid of points x seeds (``grid``), TOML sweep files (``config``: ``SweepConfig`` and
+loading; ``parse``: the checks of a sweep document's values and sections), a run's steps
 (``runner``: plan, check, open the folder, compute, answer; several grids in one engine call:
 ``family_run``; seeds added until an interval is narrow enough: ``ci_target``), the results
 folder (``store``: chunks, manifest, lock; ``repair``; ``folder``: what ``show``, ``plot`` and

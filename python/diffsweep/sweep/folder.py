@@ -173,7 +173,7 @@ def per_seed(res: Results, y: str, keys: list[str], table: str | None = None) ->
                           f"{', '.join(full) or 'none'}")
     for k in keys:
         if not ax.has(df, k):
-            from diffsweep.sweep.config import _suggest  # noqa: PLC0415
+            from diffsweep.core.errors import did_you_mean as _suggest  # noqa: PLC0415
             hint = _suggest(k, ax.column_names(df))
             hint = hint if hint.startswith("did you mean") else \
                 "columns: " + ", ".join(ax.column_names(df))
