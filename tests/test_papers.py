@@ -15,7 +15,10 @@ from diffsweep.core.errors import ConfigError
 
 PKG = Path(diffsweep.__file__).resolve().parent
 # every generic module: the layers below the papers (and the papers' own registry)
-GENERIC = ["studies/reproduce.py", "report/paper_report.py", "analysis/claims.py",
+GENERIC = ["studies/reproduce.py", "studies/reproduce_folder.py", "studies/reproduce_report.py",
+           "studies/family_call.py", "studies/reproduce_plan.py", "studies/atlas.py",
+           "cli/app.py", "cli/reproduce.py", "cli/atlas.py",
+           "report/paper_report.py", "analysis/claims.py",
            "scenario/builders.py", "core/identity.py", "core/registry.py", "report/figures.py",
            "papers/__init__.py"]
 
