@@ -158,3 +158,11 @@ def test_docs_say_where_every_0_2_module_went():
     text = (ROOT / "docs" / "api.md").read_text()
     for old, new in _moved.MOVED.items():
         assert f"| `diffsweep.{old}` | `diffsweep.{new}` |" in text, old
+
+
+def test_no_module_over_600_lines_outside_the_papers():
+    # a cap is a symptom, not the reason: each module has one job (its docstring says which)
+    long = {p.relative_to(PKG).as_posix(): n for p in PKG.rglob("*.py")
+            if "papers" not in p.relative_to(PKG).parts
+            and (n := len(p.read_text().splitlines())) > 600}
+    assert long == {}
