@@ -10,7 +10,7 @@ import sys
 import threading
 import warnings
 
-from diffsweep.engine import execution as engine
+from diffsweep.engine import compiled as engine
 from diffsweep.core import registry as papers
 from diffsweep.core.errors import (BackendError, ConfigError, DiffsweepError, IncompleteResults,
                                    StoreError, SweepInterrupted, raise_terminated)

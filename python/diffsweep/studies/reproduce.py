@@ -189,7 +189,7 @@ def check_options(threads, seeds, backend: str) -> None:
     """The run options, checked before anything runs (a bad ``threads`` used to be found by
     ``runner.run`` only after the family's engine call): ConfigError / BackendError naming the
     option."""
-    from diffsweep.engine import execution as engine  # noqa: PLC0415
+    from diffsweep.engine import compiled as engine  # noqa: PLC0415
     from diffsweep.engine.run_args import check_threads  # noqa: PLC0415
 
     check_threads(threads)
@@ -585,7 +585,7 @@ def auto_backend(backend: str, grids, threads, log, tag: str = "[backend]") -> s
     """``backend`` resolved once for all the replicas of ``grids`` (Grids, made only when
     'auto' has a device and CPU cores to choose between: ``engine.choose_backend``), the
     choice logged."""
-    from diffsweep.engine import execution as engine  # noqa: PLC0415
+    from diffsweep.engine import compiled as engine  # noqa: PLC0415
     from diffsweep.engine.backend_choice import work_of_grids  # noqa: PLC0415
 
     name, why = engine.choose_backend(backend, lambda: work_of_grids(grids), threads)
@@ -600,7 +600,7 @@ def one_engine_call(grids: dict, backend, threads, progress, log, tag: str, what
     arrays fit in FAMILY_MEMORY_FRACTION of a chunk's memory budget (``reproduce`` and
     ``atlases``). Returns (name -> Results, stopped, the call's seconds); ({}, False, None)
     when it does not fit, and ``alone`` (what then runs on its own) is said."""
-    from diffsweep.engine import execution as engine
+    from diffsweep.engine import compiled as engine
     from diffsweep.sweep import runner  # noqa: PLC0415
 
     need = FAMILY_COPIES * family_arrays_bytes(grids, backend)

@@ -71,7 +71,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from diffsweep.engine import execution as _engine
+from diffsweep.engine import compiled, execution as _engine
 from diffsweep.engine import rounding
 from diffsweep.engine.backend_choice import work_of_grids
 from diffsweep.engine.chunking import (CPU_MEMORY_FRACTION,  # noqa: F401 (re-exported)
@@ -420,9 +420,9 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
         # no attribute 'scatter'")
         raise ConfigError(f"client: {client!r} is not allowed (expected a distributed.Client: "
                           "connect with distributed.Client('tcp://HOST:PORT') and pass that)")
-    if backend not in _engine.BACKENDS:
+    if backend not in compiled.BACKENDS:
         raise ConfigError(f"backend: {backend!r} is not allowed (expected one of "
-                          f"{', '.join(_engine.BACKENDS)})")
+                          f"{', '.join(compiled.BACKENDS)})")
     from diffsweep.engine.sizing import MAX_REPLICAS  # noqa: PLC0415
     metric, max_seeds, seeds_per_round = _check_target_ci(
         grid, target_ci, target_metric, max_seeds, seeds_per_round, ci_level, MAX_REPLICAS, force)
@@ -558,7 +558,7 @@ def _plan(grid, backend: str, client, threads, memory_budget_bytes: int | None,
           chunk_size: int | None) -> tuple[str, str, int, int]:
     """(backend, why 'auto' chose it or '', memory budget, most replicas per chunk) of a run."""
     if client is None:
-        backend_name, chosen = _engine.choose_backend(backend, lambda: work_of_grids([grid]), threads)
+        backend_name, chosen = compiled.choose_backend(backend, lambda: work_of_grids([grid]), threads)
         plan_backend = "cpu" if backend_name == "cpu" else "cuda"  # cuda+cpu: the device's limits
     else:
         backend_name, chosen = backend, ""
@@ -627,7 +627,7 @@ def _open_folder(store, ident: str, fields: dict, tables, manifest, backend_name
     st = store if isinstance(store, Store) else Store(store)
     _check_folder_tables(st, ident, tables)
     fields = {**fields, **(manifest or {}), "backend": backend_name,
-              "device": (_engine.device_name(backend_name) if client is None else "dask"),
+              "device": (compiled.device_name(backend_name) if client is None else "dask"),
               "threads": threads or 0, "tables": list(tables or TABLES)}
     st.open(ident, fields, break_lock=break_lock)
     return st
@@ -696,11 +696,11 @@ def _run_meta(session, order, backend_name: str, client, threads, t0: float, max
     """The run's keys of ``meta`` (see ``run``)."""
     first = session.chunk_metas[0] if session.chunk_metas else {}
     return {
-        "version": first.get("version", _engine.version()),
+        "version": first.get("version", compiled.version()),
         "backend": (first.get("backend", backend_name) if client is None
                     else "+".join(sorted({m.get("backend", "?") for m in session.chunk_metas}))
                     or backend_name),
-        "device": first.get("device", _engine.device_name(backend_name) if client is None else "dask"),
+        "device": first.get("device", compiled.device_name(backend_name) if client is None else "dask"),
         "threads": first.get("threads", threads or 0),
         "wall_s": time.perf_counter() - t0,
         "n_replicas": len(order),
