@@ -285,7 +285,7 @@ def test_corrupt_chunk_is_detected_and_recomputed(tmp_path, monkeypatch):
 # Each chunk sleeps a little, so that the run is surely killed mid-way.
 SLOW_CLI = textwrap.dedent("""\
     import sys, time
-    import diffsweep.sweep.runner as r
+    import diffsweep.sweep.session as r
     orig = r.run_chunk
     def slow(*a, **k):
         time.sleep(0.25)
