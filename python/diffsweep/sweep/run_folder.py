@@ -44,7 +44,7 @@ def left_to_compute(grid, st, ident: str, precomputed, compute: bool) -> set:
     if precomputed is not None:
         left.difference_update(pairs_of(precomputed.replicas))
     if left and st is not None:
-        from diffsweep.sweep.store import MANIFEST, read_manifest, recorded_pairs  # noqa: PLC0415
+        from diffsweep.sweep.records import MANIFEST, read_manifest, recorded_pairs  # noqa: PLC0415
         try:
             same = (st.path / MANIFEST).is_file() and read_manifest(st.path).get(
                 "config_hash") == ident
@@ -73,7 +73,7 @@ def open_folder(store, ident: str, fields: dict, tables, manifest, backend_name:
 def check_folder_tables(st, ident: str, tables) -> None:
     """A resumed folder keeps the tables it was started with (else some chunks would lack
     tables that others have)."""
-    from diffsweep.sweep.store import MANIFEST, read_manifest  # noqa: PLC0415
+    from diffsweep.sweep.records import MANIFEST, read_manifest  # noqa: PLC0415
 
     if not (st.path / MANIFEST).is_file():
         return

@@ -110,7 +110,7 @@ class Session:
         """The target metric of the replicas already in the store (read from its chunks)."""
         if self.metric is None or self.store is None:
             return
-        from diffsweep.sweep.store import CHUNKS  # noqa: PLC0415
+        from diffsweep.sweep.records import CHUNKS  # noqa: PLC0415
 
         for c in self.store.chunks():
             info = c.files.get("replicas")
