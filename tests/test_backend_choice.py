@@ -4,7 +4,8 @@ sends to the CPU runs there for real), so this runs on any machine."""
 import numpy as np
 import pytest
 
-import diffsweep.engine.execution as engine
+import diffsweep.engine.compiled as engine
+import diffsweep.engine.execution as execution
 from diffsweep.engine import backend_choice
 from diffsweep.cli import app as cli
 from diffsweep.studies import family_call
@@ -116,9 +117,9 @@ def test_a_small_run_on_a_gpu_machine_runs_on_the_cores_and_says_why(fake_device
     assert res.meta["backend_choice"].startswith("auto chose cpu: 8 replicas")
     ref = run(g, backend="cpu", progress=False)
     assert res.replicas.equals(ref.replicas)
-    sim = engine.simulate([g.scenario(0, 1)], [1], backend="auto")
+    sim = execution.simulate([g.scenario(0, 1)], [1], backend="auto")
     assert sim.meta["backend"] == "cpu" and sim.meta["backend_choice"].startswith("auto chose cpu")
-    assert "backend_choice" not in engine.simulate([g.scenario(0, 1)], [1], "cpu").meta
+    assert "backend_choice" not in execution.simulate([g.scenario(0, 1)], [1], "cpu").meta
 
 
 def test_the_run_command_prints_the_choice(fake_device, tmp_path, capsys):

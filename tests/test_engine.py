@@ -224,7 +224,7 @@ def test_intervals_sum_to_goodput():
 
 
 def test_backend_errors_are_clear():
-    from diffsweep.engine.execution import resolve_backend
+    from diffsweep.engine.compiled import resolve_backend
     with pytest.raises(ds.ConfigError, match="backend"):
         resolve_backend("gpu")
     if ds.info()["cuda_devices"] == 0:
@@ -385,7 +385,7 @@ def test_the_cuda_kernel_is_the_slim_one_only_without_rare_models(monkeypatch):
     sources, WRR and access links are slim; the multi-hop family (its lossy link), injected
     drops, DiffServ conditioners and RIO, traffic, two domains, CBQ with RED and TCP-aware
     tags full."""
-    from diffsweep.engine import execution as engine
+    from diffsweep.engine import compiled as engine
     from diffsweep.engine.pack import pack
     from engine_cases import golden_cases
 
@@ -411,7 +411,7 @@ def test_version_is_pyprojects_installed_or_not():
     import re
     from pathlib import Path
 
-    from diffsweep.engine.execution import version
+    from diffsweep.engine.compiled import version
 
     text = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
     want = re.search(r'^version\s*=\s*"([^"]+)"', text, re.M).group(1)
@@ -421,7 +421,7 @@ def test_version_is_pyprojects_installed_or_not():
 def test_default_lanes_gives_a_replica_its_own_warp_when_the_job_fits():
     """On cuda a job the device keeps resident one replica per warp runs one lane each (up
     to 128 flows); a job that fills the device keeps the flow teams; the CPU always 1."""
-    from diffsweep.engine.execution import default_lanes
+    from diffsweep.engine.compiled import default_lanes
     assert default_lanes("cpu", 64, 100, resident_warps=2640) == 1
     assert default_lanes("cuda", 64, 1104, resident_warps=2640) == 1
     assert default_lanes("cuda", 64, 2640, resident_warps=2640) == 1
@@ -440,7 +440,7 @@ def test_cuda_plan_spreads_a_family_over_the_resident_warps():
     """engine.cuda_plan / the binding family_plan (cuda/engine/family.h): the fewest replicas
     per warp (any number) with which every task is resident; a team of 16 lanes holds 2
     replicas a warp whatever that number; over the resident warps, 32 and a second wave."""
-    from diffsweep.engine.execution import _module, cuda_plan
+    from diffsweep.engine.compiled import _module, cuda_plan
     from diffsweep.engine.pack import pack
     one = pack([kaur_vin(n_flows=1, duration_s=1.0, warmup_s=0.1)], [1])
     many = pack([kaur_vin(n_flows=64, duration_s=1.0, warmup_s=0.1)], [1], lanes=16)

@@ -11,7 +11,8 @@ import pathlib
 import numpy as np
 import pytest
 
-from diffsweep.engine.execution import run_packed, simulate
+from diffsweep.engine.compiled import run_packed
+from diffsweep.engine.execution import simulate
 from diffsweep.engine.pack import pack
 from engine_cases import golden_cases
 from backends import BACKENDS

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import diffsweep as ds
-from diffsweep.engine.execution import run_packed
+from diffsweep.engine.compiled import run_packed
 from diffsweep.engine.pack import pack
 from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow
 from diffsweep.scenario.builders import kaur_vin
@@ -99,7 +99,7 @@ def test_the_slim_and_full_kernels_give_the_cpu_bits(monkeypatch):
     to the CPU bit for bit; one job, every case its own batch, at 1 and 8 lanes. With the
     cases whose only rare model is a validation hook, run without it (hook_free_cases)."""
     _needs_gpu()
-    from diffsweep.engine.execution import cuda_kernel, run_family
+    from diffsweep.engine.compiled import cuda_kernel, run_family
     from engine_cases import golden_cases, hook_free_cases, schedule_only_cases
 
     cases = [(n, sc, s) for n, sc, s in golden_cases() + schedule_only_cases() + hook_free_cases()
@@ -122,7 +122,7 @@ def test_the_slim_and_full_kernels_give_the_cpu_bits(monkeypatch):
 
 def test_resident_warps_and_one_lane_for_a_job_that_fits():
     _needs_gpu()
-    from diffsweep.engine.execution import _module, default_lanes
+    from diffsweep.engine.compiled import _module, default_lanes
     m = _module("cuda")
     full, slim = m.resident_warps(True), m.resident_warps(False)
     assert 0 < full <= slim, (full, slim)
@@ -188,7 +188,8 @@ def test_a_job_split_by_kernel_gives_the_cpu_bits(monkeypatch, split):
     _needs_gpu()
     import pandas as pd
 
-    from diffsweep.engine.execution import cuda_kernel, simulate
+    from diffsweep.engine.compiled import cuda_kernel
+    from diffsweep.engine.execution import simulate
     from diffsweep.core.results import TABLES
 
     scs, seeds = _mixed_batch()

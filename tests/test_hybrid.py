@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import diffsweep.engine.execution as engine
+import diffsweep.engine.compiled as engine
 from diffsweep.engine import backend_choice
 from diffsweep import run
 from diffsweep.engine.execution import simulate

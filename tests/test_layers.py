@@ -128,7 +128,7 @@ def test_old_names_as_attributes_and_from_imports():
     # the 0.2 modules that are packages now keep their names
     assert diffsweep.engine.simulate is diffsweep.simulate
     assert diffsweep.engine.run_packed is importlib.import_module(
-        "diffsweep.engine.execution").run_packed
+        "diffsweep.engine.compiled").run_packed
     assert diffsweep.report.write_report.__module__ == "diffsweep.report.paper_report"
     with pytest.raises(AttributeError, match="no attribute 'not_a_module'"):
         diffsweep.not_a_module  # noqa: B018

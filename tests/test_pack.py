@@ -2,7 +2,7 @@
 import pandas.testing as pd_testing
 import pytest
 
-from diffsweep.engine.execution import state_bytes
+from diffsweep.engine.compiled import state_bytes
 from diffsweep.engine.pack import UNLIMITED_CLASS_PKTS, pack
 from diffsweep.scenario.builders import kaur_vin
 
@@ -73,7 +73,7 @@ def test_access_pool_is_a_chunk_per_flow_plus_one_buffer():
 def test_replica_whose_access_pool_runs_out_is_rerun_exactly(monkeypatch):
     """A lane's pool that runs out sets the overflow bit; simulate reruns that replica with a
     pool that cannot run out, and the tables are those of a run that never ran short."""
-    from diffsweep.engine import execution as engine
+    from diffsweep.engine import compiled, execution as engine
     import diffsweep.engine.pack as pk
     scs = [kaur_vin(n_flows=n, rtp_ms=8.0, ef="onoff", udp=True, t_on_ms=10.0, duration_s=3.0,
                     warmup_s=0.5) for n in (1, 8)]
@@ -83,10 +83,10 @@ def test_replica_whose_access_pool_runs_out_is_rerun_exactly(monkeypatch):
                         lambda uniq, F, lanes, how: real(uniq, F, lanes, how) if how == "full" else 2)
     short = pk.pack(scs, [3, 4])
     assert short.shape["nic_chunks"] == 2
-    out = engine.run_packed(short, "cpu")
+    out = compiled.run_packed(short, "cpu")
     assert (out["overflow"] == engine._overflow_bit("access-link pool")).all()
-    run_family, pools = engine.run_family, []
-    monkeypatch.setattr(engine, "run_family",
+    run_family, pools = compiled.run_family, []
+    monkeypatch.setattr(compiled, "run_family",
                         lambda ps, *a, **k: pools.append([p.nic_pool for p in ps]) or run_family(ps, *a, **k))
     rerun = engine.simulate(scs, [3, 4], backend="cpu")
     # two shape groups in one engine job, both rerun in a second
@@ -98,7 +98,8 @@ def test_replica_whose_access_pool_runs_out_is_rerun_exactly(monkeypatch):
 def test_a_shape_without_a_feature_s_state_is_reported_not_used():
     """State only some replicas need (RED here) is in the block only when pack says a replica
     of the batch needs it; a shape that lacks it sets the overflow bit the host raises on."""
-    from diffsweep.engine.execution import _overflow_bit, run_packed
+    from diffsweep.engine.compiled import run_packed
+    from diffsweep.engine.execution import _overflow_bit
     from test_diffserv import red_scenario
     p = pack([red_scenario()], [1])
     assert p.shape["aqm_states"] == 1 and p.shape["flow_ext"] == 0 and p.shape["conn_meters"] == 0
@@ -113,7 +114,7 @@ def test_the_block_puts_what_every_slot_touches_first():
     then the per-flow state and the rings, so that a slot's scalars share few cache lines
     (benchmarks/gpu/coalesce.py: 14.1 -> 12.1 lines a slot for a lone 1-flow replica). The parts
     add up to the block: make_layout names each part as it places it."""
-    from diffsweep.engine.execution import state_sections
+    from diffsweep.engine.compiled import state_sections
 
     for n_flows in (1, 64):
         sc = kaur_vin(n_flows=n_flows, rtp_ms=8.0, ef="onoff", udp=True, duration_s=1.0,

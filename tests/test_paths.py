@@ -10,7 +10,8 @@ import re
 import numpy as np
 import pytest
 
-from diffsweep.engine.execution import run_packed, simulate
+from diffsweep.engine.compiled import run_packed
+from diffsweep.engine.execution import simulate
 from diffsweep.core.errors import ConfigError
 from diffsweep.engine.pack import pack
 from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow, Traffic

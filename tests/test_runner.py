@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 import diffsweep
+import diffsweep.engine.compiled as compiled
 import diffsweep.engine.execution as engine
 from diffsweep import Grid
 from diffsweep.cli import app as cli
@@ -284,7 +285,7 @@ def test_corrupt_chunk_is_detected_and_recomputed(tmp_path, monkeypatch):
 # Each chunk sleeps a little, so that the run is surely killed mid-way.
 SLOW_CLI = textwrap.dedent("""\
     import sys, time
-    import diffsweep.sweep.runner as r
+    import diffsweep.sweep.session as r
     orig = r.run_chunk
     def slow(*a, **k):
         time.sleep(0.25)
@@ -631,15 +632,15 @@ def test_stopped_family_call_saves_what_finished_and_resumes(tmp_path, monkeypat
     ends with the tables of one uninterrupted run."""
     from diffsweep.sweep.runner import run_family
     ga, gb = small_grid(), small_grid(n_flows=8, seeds=3)
-    real = engine.run_family
+    real = compiled.run_family
 
     def first_then_stop(ps, backend, threads=None, control=None, *a):
         out = real(ps[:1], backend, threads, control, *a)
         control.request_stop()
         return out + real(ps[1:], backend, threads, control, *a)  # stopped: none starts
-    monkeypatch.setattr(engine, "run_family", first_then_stop)
+    monkeypatch.setattr(compiled, "run_family", first_then_stop)
     pre, stopped = run_family({"a": ga, "b": gb}, backend="cpu", progress=False)
-    monkeypatch.setattr(engine, "run_family", real)
+    monkeypatch.setattr(compiled, "run_family", real)
     assert stopped and len(pre["a"].replicas) == len(ga) and len(pre["b"].replicas) == 0
     for name, g in (("a", ga), ("b", gb)):
         got = run(g, backend="cpu", store=tmp_path / name, precomputed=pre[name], compute=False)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from diffsweep.engine.execution import run_family, run_packed
+from diffsweep.engine.compiled import run_family, run_packed
 from diffsweep.engine.pack import pack
 from backends import BACKENDS
 from engine_cases import golden_cases, schedule_only_cases

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from diffsweep.engine import execution as engine
+from diffsweep.engine import compiled as engine
 from diffsweep.engine.pack import pack
 from engine_cases import golden_cases, hook_free_cases, schedule_only_cases
 

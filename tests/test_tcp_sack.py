@@ -4,7 +4,8 @@ chosen segments are lost (the validation hook ``drop_seqs``). The sink's blocks 
 scoreboard are tested on their own in tests/cpp/test_sack.cpp."""
 import pytest
 
-from diffsweep.engine.execution import cuda_kernel, simulate
+from diffsweep.engine.compiled import cuda_kernel
+from diffsweep.engine.execution import simulate
 from diffsweep.engine.pack import pack
 from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow, Traffic
 from test_engine import CASES, kaur_rule, lone_with_drops

@@ -9,7 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from diffsweep.engine.execution import simulate, state_bytes
+from diffsweep.engine.compiled import state_bytes
+from diffsweep.engine.execution import simulate
 from diffsweep.core.errors import ConfigError
 from diffsweep.engine.pack import pack
 from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow, Traffic
@@ -355,7 +356,7 @@ def test_peak_active_is_the_most_transfers_alive_in_one_slot(case):
 
     sys.path.insert(0, str(Path(__file__).parent))
     from engine_cases import golden_cases
-    from diffsweep.engine.execution import run_packed
+    from diffsweep.engine.compiled import run_packed
 
     _, sc, seed = next(c for c in golden_cases() if c[0] == case)
     out = run_packed(pack([sc], [seed]), "cpu")

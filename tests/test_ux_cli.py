@@ -14,7 +14,7 @@ import pytest
 import diffsweep
 from diffsweep.core import atomic
 from diffsweep.cli import app as cli
-from diffsweep.engine import execution as engine
+from diffsweep.engine import compiled, execution as engine
 from diffsweep import papers
 from diffsweep.studies import reproduce as rp
 from diffsweep.sweep.config import SweepConfig
@@ -82,8 +82,9 @@ def no_work(monkeypatch):
     def work(*a, **k):
         raise AssertionError("work started before the options were checked")
 
-    for name in ("execute", "execute_many", "simulate", "run_packed"):
+    for name in ("execute", "execute_many", "simulate"):
         monkeypatch.setattr(engine, name, work)
+    monkeypatch.setattr(compiled, "run_packed", work)
     monkeypatch.setattr(SweepConfig, "make_grid", work)
 
 
@@ -139,7 +140,7 @@ def test_the_same_paper_resumes_in_its_folder(kv, tmp_path, capsys):
 # --------------------------------------------------------------------------------------------
 def _cuda_usable() -> bool:
     try:
-        engine.resolve_backend("cuda")
+        compiled.resolve_backend("cuda")
     except diffsweep.core.errors.DiffsweepError:
         return False
     return True

@@ -248,7 +248,7 @@ def test_a_round_trip_beyond_the_engine_is_refused(rtp, shown):
 
 
 def test_the_largest_allowed_round_trip_reaches_the_engine():
-    from diffsweep.engine import execution as engine
+    from diffsweep.engine import compiled as engine
     p = pack([kaur_vin(rtp_ms=6.18475e7, duration_s=1.0, warmup_s=0.1)], [0])
     assert p.shape["emit_cap"] == 2**30 and p.shape["ack_cap"] == 2**29
     assert engine.state_bytes(p.shape) > 2**30  # the engine casts every shape field: no error
@@ -392,12 +392,12 @@ def packed_bytes(grids, merge_shapes):
     engine runs."""
     import numpy as np
 
-    from diffsweep.engine import execution as engine
+    from diffsweep.engine import compiled, execution as engine
 
     class Stop(Exception):
         pass
     seen = []
-    real_pack, real_run = engine.pack, engine.run_family
+    real_pack, real_run = engine.pack, compiled.run_family
 
     def spy(scs, seeds, **kw):
         p = real_pack(scs, seeds, **kw)
@@ -413,12 +413,12 @@ def packed_bytes(grids, merge_shapes):
         rows = g.replicas
         scs += [g.scenario(int(p), int(s)) for p, s in zip(rows["point"], rows["seed"])]
         seeds += rows["seed"].tolist()
-    engine.pack, engine.run_family = spy, stop
+    engine.pack, compiled.run_family = spy, stop
     try:
         with pytest.raises(Stop):
             engine.simulate(scs, seeds, backend="cpu", merge_shapes=merge_shapes)
     finally:
-        engine.pack, engine.run_family = real_pack, real_run
+        engine.pack, compiled.run_family = real_pack, real_run
     return sum(seen)
 
 
@@ -433,7 +433,7 @@ def test_the_family_memory_estimate_is_the_arrays_it_makes(paper, families, merg
     (merged when padding costs little: the Matta & Guo web background's 384,504 transfer
     records keep the other replicas out of its launch, which the former rule let in)."""
     from diffsweep.sweep import config
-    from diffsweep.engine import execution as engine
+    from diffsweep import engine
     from diffsweep import papers
     from diffsweep.studies import family_call, reproduce_folder
     spec = papers.get(paper)

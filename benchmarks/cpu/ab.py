@@ -27,7 +27,7 @@ from yardstick import child_env
 
 CASE = r"""
 import json, time
-from diffsweep.engine.execution import run_packed
+from diffsweep.engine.compiled import run_packed
 from diffsweep.engine.pack import pack
 from yardstick import kv_replica
 import diffsweep

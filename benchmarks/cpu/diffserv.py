@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 import diffsweep as ds
-from diffsweep.engine.execution import default_lanes, run_packed
+from diffsweep.engine.compiled import default_lanes, run_packed
 from diffsweep.engine.pack import pack
 from diffsweep.scenario import (Link, Marker, OnOffSource, QueueClass, RedThresholds, Scenario,
                                 TcpFlow)

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 import diffsweep as ds
-from diffsweep.engine.execution import default_lanes, run_packed, state_bytes
+from diffsweep.engine.compiled import default_lanes, run_packed, state_bytes
 from diffsweep.engine.pack import pack
 from diffsweep.scenario import Scenario, TcpFlow
 from diffsweep.scenario.builders import kaur_vin

@@ -26,7 +26,7 @@ from yardstick import ROOT, child_env
 
 CHILD = r"""
 import sys
-from diffsweep.engine.execution import run_packed
+from diffsweep.engine.compiled import run_packed
 from diffsweep.engine.pack import pack
 from yardstick import kv_replica
 n, dur = int(sys.argv[1]), float(sys.argv[2])

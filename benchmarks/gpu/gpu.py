@@ -19,7 +19,8 @@ import time
 from pathlib import Path
 
 import diffsweep as ds
-from diffsweep.engine.execution import default_lanes, run_packed, state_bytes, state_sections
+from diffsweep.engine.compiled import (default_lanes, run_packed, state_bytes,
+                                       state_sections)
 from diffsweep.engine.pack import pack
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cpu"))  # yardstick.py

@@ -33,7 +33,7 @@ from pathlib import Path
 import pandas as pd
 
 import diffsweep as ds
-from diffsweep.engine import execution as engine
+from diffsweep.engine import compiled, execution as engine
 from diffsweep.sweep.config import load_sweep
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,7 +92,7 @@ def main() -> None:
     print(f"{args.paper}{' quick' if args.quick else ''}: {len(scs)} replicas, built in "
           f"{time.perf_counter() - t0:.1f} s; {ds.info().get('cuda_device')}", flush=True)
     calls: list[float] = []
-    run_family = engine.run_family
+    run_family = compiled.run_family
 
     def timed(*a, **k):  # the engine call alone, without building and packing
         t = time.perf_counter()
@@ -100,7 +100,7 @@ def main() -> None:
         calls.append(time.perf_counter() - t)
         return out
 
-    engine.run_family = timed
+    compiled.run_family = timed
     variants = []
     if args.cpu:
         variants.append(("cpu", None, None, 0, None))
@@ -115,11 +115,12 @@ def main() -> None:
                                      int(smem),
                                      {"on": True, "off": False}.get(w)))
     rows, first = [], None
-    default_lanes = engine.default_lanes
+    default_lanes = compiled.default_lanes
     for backend, k, lanes, smem, warp in variants:
         # "teams": default_lanes as for a job that fills the device (its size left out)
-        engine.default_lanes = ((lambda b, flows, n=0, resident_warps=None: default_lanes(b, flows))
-                                if lanes == "teams" else default_lanes)
+        compiled.default_lanes = ((lambda b, flows, n=0, resident_warps=None:
+                                   default_lanes(b, flows))
+                                  if lanes == "teams" else default_lanes)
         os.environ["DIFFSWEEP_CUDA_SMEM_PER_WARP"] = str(smem * 1024)
         if backend == "cuda" and not ds.info()["cuda_devices"]:
             print("no CUDA device: cuda variants skipped")
@@ -153,7 +154,7 @@ def main() -> None:
               + (f"  [{plan['per_warp']} per warp at most, {plan['warps']} warps, "
                  f"{plan['resident_warps']} resident]" if (plan := row["cuda_plan"]) else ""),
               flush=True)
-    engine.default_lanes = default_lanes
+    compiled.default_lanes = default_lanes
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     host = platform.node() or "host"

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from diffsweep.sweep.config import load_sweep
-from diffsweep.engine.execution import default_lanes
+from diffsweep.engine.compiled import default_lanes
 from diffsweep.engine.pack import pack, shape_key
 
 ROOT = Path(__file__).resolve().parents[2]

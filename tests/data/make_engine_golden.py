@@ -12,7 +12,7 @@ import numpy as np
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 from engine_cases import golden_cases  # noqa: E402
 
-from diffsweep.engine.execution import run_packed  # noqa: E402
+from diffsweep.engine.compiled import run_packed  # noqa: E402
 from diffsweep.engine.pack import pack  # noqa: E402
 
 arrays = {}

@@ -1,7 +1,7 @@
 """columns: what every column of the results tables means, and its unit (docs/columns.md).
 
-One entry per column the engine's tables have (``engine._tables``, ``engine._traffic_tables``,
-``engine._trace_table``), checked against what the engine produces by
+One entry per column the engine's tables have (``diffsweep.engine.tables``: ``batch_tables``,
+``_traffic_tables``, ``_trace_table``), checked against what the engine produces by
 tests/test_docs_pages.py: a column added to a table without an entry here fails it, as does an
 entry for a column no table has. ``<colour>`` stands for each of ``COLOURS`` (green, yellow,
 red: the drop precedences, most protected first). Every table also carries ``point``, ``seed``

@@ -11,7 +11,7 @@ from diffsweep.cli import (atlas, builders, demo, export, info, plot, repair, re
                            sensitivity, show)
 from diffsweep.core.errors import (ConfigError, DiffsweepError, IncompleteResults, StoreError,
                                    SweepInterrupted, raise_terminated)
-from diffsweep.engine import execution as engine
+from diffsweep import engine
 
 #: the subcommands, in the order ``diffsweep --help`` lists them; each module's
 #: ``add_subcommand(sub)`` adds its parser, whose ``fn`` runs the command

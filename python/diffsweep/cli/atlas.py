@@ -7,7 +7,7 @@ import shlex
 from diffsweep.cli.common import BACKEND_HELP, _check_int, _check_threads
 from diffsweep.core import registry as papers
 from diffsweep.core.errors import ConfigError
-from diffsweep.engine import execution as engine
+from diffsweep import engine
 
 
 def _cmd_atlas(args) -> int:

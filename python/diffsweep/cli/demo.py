@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from diffsweep.cli.common import BACKEND_HELP
 from diffsweep.core.errors import ConfigError
-from diffsweep.engine import execution as engine
+from diffsweep import engine
 
 
 def _cmd_demo(args) -> int:

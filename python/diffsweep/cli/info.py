@@ -1,7 +1,7 @@
 """``diffsweep info``: the version, the backends built, the threads and the CUDA device."""
 from __future__ import annotations
 
-from diffsweep.engine import execution as engine
+from diffsweep import engine
 
 
 def _cmd_info(args) -> int:

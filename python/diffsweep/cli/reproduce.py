@@ -6,7 +6,7 @@ import shlex
 
 from diffsweep.cli.common import BACKEND_HELP, _check_int, _check_threads
 from diffsweep.core import registry as papers
-from diffsweep.engine import execution as engine
+from diffsweep import engine
 
 
 def _cmd_reproduce(args) -> int:

@@ -8,7 +8,7 @@ import warnings
 
 from diffsweep.cli.common import BACKEND_HELP, _bytes, _check_int, _check_threads, _client, _n
 from diffsweep.core.errors import BackendError, ConfigError
-from diffsweep.engine import execution as engine
+from diffsweep import engine
 
 
 def _point_label(grid, p: int) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from diffsweep.cli.common import BACKEND_HELP, _check_int
 from diffsweep.core.errors import ConfigError
-from diffsweep.engine import execution as engine
+from diffsweep import engine
 from diffsweep.studies.sensitivity import (AGGREGATES, DEFAULT_MAX_REPLICAS, METHODS, paper_metrics,
                                            sensitivity)
 from diffsweep.studies.designs import _scalar

@@ -9,7 +9,7 @@ import os
 import numpy as np
 import pandas as pd
 
-from diffsweep.engine import execution as _engine
+from diffsweep.engine import compiled as _engine
 from diffsweep.core.errors import ConfigError
 from diffsweep.engine.pack import layout, pack, shape_key
 from diffsweep.engine.repeats import find_repeats

@@ -282,7 +282,7 @@ def probe_ratio(packs, point_ns, point_slots) -> tuple[float, str, float]:
     records (rows of the transfers table) are the probe's, scaled to the whole replica."""
     import time  # noqa: PLC0415
 
-    from diffsweep.engine import execution as engine  # noqa: PLC0415
+    from diffsweep.engine import compiled as engine  # noqa: PLC0415
 
     if not packs or "cpu" not in engine.info()["backends_built"]:
         return 1.0, "the model alone (no CPU engine to probe)", 0.0
@@ -353,7 +353,7 @@ def _probe_key(probes) -> str:
     import hashlib  # noqa: PLC0415
     import platform  # noqa: PLC0415
 
-    from diffsweep.engine import execution as engine  # noqa: PLC0415
+    from diffsweep.engine import compiled as engine  # noqa: PLC0415
 
     h = hashlib.sha256(f"{platform.node()}|{os.cpu_count()}|{platform.processor()}|"
                        f"{platform.machine()}|{engine.version()}".encode())

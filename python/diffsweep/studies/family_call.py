@@ -46,7 +46,7 @@ def auto_backend(backend: str, grids, threads, log, tag: str = "[backend]") -> s
     """``backend`` resolved once for all the replicas of ``grids`` (Grids, made only when
     'auto' has a device and CPU cores to choose between: ``engine.choose_backend``), the
     choice logged."""
-    from diffsweep.engine import execution as engine  # noqa: PLC0415
+    from diffsweep import engine  # noqa: PLC0415
     from diffsweep.engine.backend_choice import work_of_grids  # noqa: PLC0415
 
     name, why = engine.choose_backend(backend, lambda: work_of_grids(grids), threads)
@@ -61,7 +61,7 @@ def one_engine_call(grids: dict, backend, threads, progress, log, tag: str, what
     arrays fit in FAMILY_MEMORY_FRACTION of a chunk's memory budget (``reproduce`` and
     ``atlases``). Returns (name -> Results, stopped, the call's seconds); ({}, False, None)
     when it does not fit, and ``alone`` (what then runs on its own) is said."""
-    from diffsweep.engine import execution as engine
+    from diffsweep import engine
     from diffsweep.sweep import runner  # noqa: PLC0415
 
     need = FAMILY_COPIES * family_arrays_bytes(grids, backend)
@@ -106,7 +106,7 @@ def family_arrays_bytes(grids: dict, backend: str = "auto") -> int:
     background, whose arrays are 227 MiB, so their one call was skipped.) A replica the
     grids share (the same scenario and seed) is counted once: the call runs it once
     (``diffsweep.engine.repeats``)."""
-    from diffsweep.engine import execution as engine, repeats  # noqa: PLC0415
+    from diffsweep import engine, repeats  # noqa: PLC0415
 
     points = [g.scenario(p, g.seeds[0]) for g in grids.values() for p in range(g.n_points)]
     seeds = [g.seeds for g in grids.values() for _ in range(g.n_points)]

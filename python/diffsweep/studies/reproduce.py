@@ -65,7 +65,7 @@ def check_options(threads, seeds, backend: str) -> None:
     """The run options, checked before anything runs (a bad ``threads`` used to be found by
     ``runner.run`` only after the family's engine call): ConfigError / BackendError naming the
     option."""
-    from diffsweep.engine import execution as engine  # noqa: PLC0415
+    from diffsweep import engine  # noqa: PLC0415
     from diffsweep.engine.run_args import check_threads  # noqa: PLC0415
 
     check_threads(threads)

@@ -23,7 +23,7 @@ def plan(paper: str, out, figures: list[str] | None = None, quick: bool = False,
     families, one row per sweep (name, points, seeds, replicas, replica_slots, stored, seconds)
     and the totals of what is left to compute (replicas, distinct, replica_slots, seconds) and
     the backend that would run it. ConfigError for the options ``reproduce`` refuses."""
-    from diffsweep.engine import execution as engine, sizing  # noqa: PLC0415
+    from diffsweep.engine import compiled as engine, sizing  # noqa: PLC0415
     from diffsweep.engine.backend_choice import work_of_grids  # noqa: PLC0415
     from diffsweep.core.errors import BackendError  # noqa: PLC0415
     from diffsweep.studies.family_call import _unstored_grids  # noqa: PLC0415

@@ -17,7 +17,7 @@ def _rows_for(grid, pairs: list[tuple[int, int]]) -> pd.DataFrame:
 def _target_ci_rounds(session, grid, wanted, order, prog, target, metric, relative,
                       max_seeds, per_round, level) -> dict:
     """Add seeds in rounds to the points whose CI half-width is above ``target``. ``session``:
-    the run's ``runner._Session`` (its metric table, the pairs done, ``run_rows``)."""
+    the run's ``session.Session`` (its metric table, the pairs done, ``run_rows``)."""
     from diffsweep.analysis.stats import ci_targets_unmet, summarize  # noqa: PLC0415
 
     rounds = 0

@@ -331,7 +331,7 @@ def export(res: Results, folder, fmt: str = "csv", tables=None) -> list[Path]:
 
 def sweep_identity(cfg) -> tuple[str, dict]:
     """(config hash, manifest fields) that ``runner.run`` records for the sweep ``cfg``."""
-    from diffsweep.sweep.runner import grid_identity  # noqa: PLC0415
+    from diffsweep.sweep.run_folder import grid_identity  # noqa: PLC0415
 
     ident, fields = grid_identity(None, cfg)
     tables = list(cfg.outputs.get("tables") or TABLES)

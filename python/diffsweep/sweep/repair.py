@@ -12,8 +12,10 @@ from typing import Any
 import pandas as pd
 
 from diffsweep.core.errors import ConfigError, FolderBusy, store_error
-from diffsweep.sweep.store import (CHUNKS, DONE, FORMAT, MANIFEST, Chunk, Store, atomic_write_json,
-                                   count_chunks, jsonable, read_manifest, utc_now)
+from diffsweep.core.atomic import atomic_write_json, jsonable
+from diffsweep.sweep.records import (CHUNKS, DONE, FORMAT, MANIFEST, Chunk, count_chunks,
+                                     read_manifest, utc_now)
+from diffsweep.sweep.store import Store
 
 
 # --------------------------------------------------------------------------------------------

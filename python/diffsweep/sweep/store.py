@@ -22,7 +22,8 @@ Resume: ``Store.open(config_hash, ...)`` on a folder whose manifest has the same
 continues it (``done_replicas()`` tells the runner what to skip). A folder holding another sweep
 (another hash) is refused with a ``ConfigError`` that names both sweeps: results of different
 sweeps are never mixed silently; choose another output folder or delete the old one. The hash to
-pass is ``SweepConfig.points_sha256`` (see ``diffsweep.sweep.config``), so that adding seeds resumes.
+pass is ``SweepConfig.points_sha256`` (see ``diffsweep.sweep.config``), so that adding seeds
+resumes.
 
 **Self-describing chunks.** A chunk's ``.done.json`` also records the folder's manifest as it was
 when the chunk was written (without its runs) and the record of the run that wrote it, so that a
@@ -48,22 +49,21 @@ can use the same folder.
 **I/O errors** (read-only file system, disk full, no permission, a path through a regular file)
 are raised as ``diffsweep.core.errors.StoreError``: one line naming the path, the reason and what to
 do. Chunks written before the error stay valid and are reused by the next run.
+
+Here: the ``Store`` (opening, chunks written, checked and moved aside, loading) and ``load``; the
+folder's file names, manifest and chunk records read without a Store: ``diffsweep.sweep.records``;
+the lock: ``diffsweep.sweep.lock``.
 """
 from __future__ import annotations
 
-import datetime as _dt
 import json
 import os
 import platform
 import shutil
 import socket
-import subprocess
-import time
 import uuid
 import warnings
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
@@ -75,149 +75,14 @@ from diffsweep.core.axes import dims_of
 from diffsweep.core.errors import (ConfigError,  # noqa: F401 (StoreError: documented raise)
                                    FolderBusy, StoreError, store_error)
 from diffsweep.core.results import LATER_TABLES, TABLES, Results
-
-FORMAT = 1
-MANIFEST = "manifest.json"
-CHUNKS = "chunks"
-CORRUPT = "corrupt"
-DONE = "done.json"
-LOCK = ".diffsweep.lock"
-#: keys of ``manifest_fields`` that describe one run (kept per run in ``manifest["runs"]``)
-RUN_KEYS = ("backend", "device", "threads", "host", "diffsweep_version", "git_commit", "argv",
-            "sweep_sha256", "effective_sha256", "quick", "seeds")
+from diffsweep.sweep.lock import LOCK_SETTLE_S, FolderLock  # noqa: F401 (re-exported)
+from diffsweep.sweep.records import (CHUNKS, CORRUPT, DONE, FORMAT,  # noqa: F401 (re-exported)
+                                     LOCK, MANIFEST, RUN_KEYS, Chunk, _pairs, _repair_hint,
+                                     _rows_of, check_chunk, count_chunks, git_commit,
+                                     read_manifest, recorded_pairs, utc_now)
 
 
-# --------------------------------------------------------------------------------------------
-# helpers
-# --------------------------------------------------------------------------------------------
-def utc_now() -> str:
-    """The time now in UTC, ISO 8601 to the second (the manifest's and records' times)."""
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-
-
-def git_commit() -> str | None:
-    """``git rev-parse HEAD`` in the package folder, or None when that is not a git checkout."""
-    try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).resolve().parent,
-                             capture_output=True, text=True, timeout=10, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    commit = out.stdout.strip()
-    return commit if out.returncode == 0 and commit else None
-
-
-def _rows_of(path: Path) -> int | None:
-    """Rows of a Parquet file from its footer, or None when it cannot be read."""
-    try:
-        import pyarrow.parquet as pq  # noqa: PLC0415
-        return int(pq.ParquetFile(path).metadata.num_rows)
-    except Exception:  # noqa: BLE001 - a damaged or missing file: the count is unknown
-        return None
-
-
-def count_chunks(path: str | Path) -> int:
-    """How many chunks (``.done.json`` files) the folder's ``chunks/`` holds."""
-    d = Path(path) / CHUNKS
-    try:
-        return sum(1 for f in d.iterdir()
-                   if f.name.endswith("." + DONE) and not f.name.startswith(TMP_PREFIX))
-    except OSError:
-        return 0
-
-
-def recorded_pairs(path: str | Path) -> set[tuple[int, int]]:
-    """The (point, seed) pairs the ``.done.json`` files of the folder's chunks list, read
-    without checking the chunks' files (a hint: ``Store.done_replicas`` checks them)."""
-    out: set[tuple[int, int]] = set()
-    for f in (Path(path) / CHUNKS).glob("*." + DONE):
-        try:
-            out.update((int(p), int(s)) for p, s in json.loads(f.read_text())["pairs"])
-        except (OSError, ValueError, KeyError, TypeError):
-            continue
-    return out
-
-
-def _repair_hint(p: Path, what: str) -> str:
-    import shlex  # noqa: PLC0415
-    n = count_chunks(p)
-    return (f"{p}: {MANIFEST} {what}; run `diffsweep repair {shlex.quote(str(p))}` to rebuild "
-            f"it from the folder's {n} chunk{'s' if n != 1 else ''}")
-
-
-def read_manifest(path: str | Path) -> dict:
-    """The manifest of results folder ``path`` (ConfigError if missing or unreadable; when the
-    folder holds chunks, the message says to run ``diffsweep repair DIR``)."""
-    p = Path(path)
-    if p.exists() and not p.is_dir():
-        raise ConfigError(f"{p}: is a file, not a results folder (expected the folder given to "
-                          "diffsweep run --out DIR or run(..., store=DIR))")
-    if not p.is_dir():
-        raise ConfigError(f"{p}: no such results folder")
-    mf = p / MANIFEST
-    has_chunks = count_chunks(p) > 0
-    if not mf.is_file():
-        if has_chunks:
-            raise ConfigError(_repair_hint(p, "is missing"))
-        raise ConfigError(f"{p}: not a diffsweep results folder (no {MANIFEST})")
-    try:
-        m = json.loads(mf.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        if has_chunks:
-            raise ConfigError(_repair_hint(p, f"is damaged ({type(e).__name__}: {e})")) from None
-        raise ConfigError(f"{mf}: unreadable manifest ({e}); the folder cannot be used: "
-                          "delete it or choose another output folder") from None
-    if not isinstance(m, dict) or "config_hash" not in m:
-        if has_chunks:
-            raise ConfigError(_repair_hint(p, "is damaged (no config_hash)"))
-        raise ConfigError(f"{mf}: not a diffsweep manifest (no config_hash)")
-    return m
-
-
-def _pairs(df: pd.DataFrame) -> list[tuple[int, int]]:
-    if df.empty:
-        return []
-    return [(int(p), int(s)) for p, s in zip(df["point"].to_numpy(), df["seed"].to_numpy())]
-
-
-@dataclass
-class Chunk:
-    """A valid chunk: its id, (point, seed) pairs, files by table and creation time."""
-
-    id: str
-    pairs: list[tuple[int, int]]
-    files: dict[str, dict]
-    created: str
-    meta: dict
-    #: what the folder's manifest said when the chunk was written (without its runs) and the
-    #: run that wrote it: enough to rebuild a lost manifest (``repair``); None in chunks
-    #: written before diffsweep recorded them
-    manifest: dict | None = None
-    run: dict | None = None
-
-
-# --------------------------------------------------------------------------------------------
-# the store
-# --------------------------------------------------------------------------------------------
-#: seconds to wait before a lock file that reads as damaged is read again (a run that has just
-#: created it writes its content at once after)
-LOCK_SETTLE_S = 0.2
-
-
-def _damaged_lock(owner: dict) -> str:
-    """What is wrong with a lock file's content (``Store.lock_owner``), '' if nothing: it must
-    be the JSON object a run writes, with an integer pid and a host name."""
-    if "text" in owner:
-        text = owner["text"].strip()
-        return "it is empty" if not text else f"not the JSON a run writes: {text[:40]!r}"
-    pid, host = owner.get("pid"), owner.get("host")
-    if isinstance(pid, bool) or not isinstance(pid, int) or pid <= 0:
-        return f"no process id in it: pid {pid!r}"
-    if not isinstance(host, str) or not host:
-        return f"no host name in it: host {host!r}"
-    return ""
-
-
-class Store:
+class Store(FolderLock):
     """A results folder (see the module docstring)."""
 
     def __init__(self, path: str | Path):
@@ -241,111 +106,11 @@ class Store:
         self._created = False              # this Store made the folder
         self._locked = False
 
-    # -- the lock -------------------------------------------------------------------------
-    @property
-    def lock_path(self) -> Path:
-        return self.path / LOCK
-
-    def lock_owner(self) -> dict | None:
-        """The content of the lock file (pid, host, start, argv), or None when unlocked."""
-        try:
-            text = self.lock_path.read_text()
-        except FileNotFoundError:
-            return None
-        except OSError as e:
-            raise store_error(e, self.lock_path, "read the lock file") from None
-        try:
-            owner = json.loads(text)
-            return owner if isinstance(owner, dict) else {"text": text}
-        except json.JSONDecodeError:
-            return {"text": text[:200]}
-
-    @staticmethod
-    def _alive(pid) -> bool:
-        try:
-            os.kill(int(pid), 0)
-        except ProcessLookupError:
-            return False
-        except (PermissionError, ValueError, TypeError, OverflowError):
-            return True  # exists but not ours, or unreadable: assume alive
-        return True
-
-    def _acquire(self, break_lock: bool, argv=None) -> None:
-        me = {"pid": os.getpid(), "host": socket.gethostname(), "start": utc_now(),
-              "argv": list(argv) if argv else None}
-        for _attempt in range(3):
-            try:
-                fd = os.open(self.lock_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-            except FileExistsError:
-                owner = self.lock_owner()
-                if owner is None:  # released in between: try again
-                    continue
-                damaged = _damaged_lock(owner)
-                if damaged and not break_lock:
-                    time.sleep(LOCK_SETTLE_S)  # a run that has just made it may be writing it
-                    owner = self.lock_owner()
-                    if owner is None:
-                        continue
-                    damaged = _damaged_lock(owner)
-                if damaged and not break_lock:
-                    # read as "pid None on host None" before: no run can be named, say so
-                    raise FolderBusy(
-                        f"{self.path}: the lock file {self.lock_path} is damaged ({damaged}), so "
-                        "the run holding the folder cannot be named. If no diffsweep run is "
-                        f"writing into {self.path}, delete {self.lock_path} or rerun with "
-                        "--break-lock (break_lock=True)") from None
-                host, pid = owner.get("host"), owner.get("pid")
-                here = host == me["host"] and pid is not None
-                stale = here and not self._alive(pid)
-                if break_lock and here and not stale:
-                    # Its owner runs on this host: breaking the lock would let both runs write
-                    # into the folder (one run's record lost from the manifest, every replica
-                    # computed twice and reported as duplicate chunks on each load).
-                    raise FolderBusy(
-                        f"{self.path}: --break-lock (break_lock=True) refused: the run holding "
-                        f"the lock, pid {pid} on this host ({host}, since "
-                        f"{owner.get('start', '?')}), is still running; wait for it to finish "
-                        f"or stop it (Ctrl-C in its terminal, or kill {pid}), then rerun. If pid "
-                        f"{pid} is not a diffsweep run (a reused pid), delete {self.lock_path}"
-                    ) from None
-                if stale or break_lock:
-                    why = ("its owner (pid %s on %s) is no longer running" % (pid, host)
-                           if stale else "break_lock=True (--break-lock)")
-                    warnings.warn(f"{self.lock_path}: breaking the lock: {why}", stacklevel=3)
-                    self.lock_path.unlink(missing_ok=True)
-                    continue
-                since = owner.get("start", "?")
-                raise FolderBusy(
-                    f"{self.path}: in use by another diffsweep run (pid {pid} on host {host}, "
-                    f"since {since}); two runs into one folder would compute everything twice. "
-                    f"Wait for it to finish, or if that run is gone, rerun with --break-lock "
-                    f"(break_lock=True) or delete {self.lock_path}") from None
-            except OSError as e:
-                raise store_error(e, self.path, "create the lock file") from None
-            try:
-                with os.fdopen(fd, "w") as f:
-                    f.write(json.dumps(jsonable(me)) + "\n")
-                    f.flush()
-                    os.fsync(f.fileno())
-            except OSError as e:
-                self.lock_path.unlink(missing_ok=True)
-                raise store_error(e, self.lock_path, "write the lock file") from None
-            self._locked = True
-            return
-        raise FolderBusy(f"{self.path}: could not take the lock {self.lock_path} (another run "
-                         "keeps taking it)")
-
+    # -- the lock (FolderLock: lock_path, lock_owner, _acquire) and closing ---------------
     def close(self) -> None:
         """Release the lock; a folder claimed by no chunk (``open`` but nothing written) is rolled
         back: its lock removed, and the folder too when this Store created it and it is empty."""
-        if self._locked:
-            try:
-                owner = self.lock_owner() or {}
-                if owner.get("pid") == os.getpid():
-                    self.lock_path.unlink(missing_ok=True)
-            except OSError:
-                pass
-            self._locked = False
+        self._release()
         if self._pending is not None:
             self._pending = None
             if self._created:
@@ -381,10 +146,12 @@ class Store:
         StoreError if it cannot be created or written.
         """
         if not isinstance(config_hash, str) or not config_hash:
-            raise ConfigError(f"config_hash: {config_hash!r} is not allowed (expected a non-empty string)")
+            raise ConfigError(f"config_hash: {config_hash!r} is not allowed (expected a "
+                              "non-empty string)")
         fields = jsonable(dict(manifest_fields or {}))
         if self.path.exists() and not self.path.is_dir():
-            raise ConfigError(f"{self.path}: exists and is not a folder; choose another output folder")
+            raise ConfigError(f"{self.path}: exists and is not a folder; choose another "
+                              "output folder")
         try:
             self._created = not self.path.exists()
             self.path.mkdir(parents=True, exist_ok=True)
@@ -495,7 +262,8 @@ class Store:
     def _write_chunk(self, tables: dict, rep: pd.DataFrame, meta: dict) -> str:
         pairs = _pairs(rep)
         if len(set(pairs)) != len(pairs):
-            raise ValueError("write_chunk: a (point, seed) pair appears twice in the replicas table")
+            raise ValueError("write_chunk: a (point, seed) pair appears twice in the replicas "
+                             "table")
         pair_set = set(pairs)
         for name, df in tables.items():
             if len(df.columns) and not set(_pairs(df)) <= pair_set:
@@ -562,7 +330,7 @@ class Store:
             by_id.setdefault(f.name.split(".", 1)[0], []).append(f)
         out = []
         for cid, paths in by_id.items():
-            chunk, why, n_pairs = self._check(cid, paths)
+            chunk, why, n_pairs = check_chunk(self.chunk_dir, cid, paths, self._verified)
             if chunk is not None:
                 out.append(chunk)
                 continue
@@ -579,47 +347,6 @@ class Store:
                 warnings.warn(msg, stacklevel=2)
         out.sort(key=lambda c: (c.created, c.id))
         return out
-
-    def _check(self, cid: str, paths: list[Path]) -> tuple[Chunk | None, str, int | None]:
-        """(the chunk, "", its replicas) if valid, else (None, why, its replicas or None when
-        its .done.json cannot tell)."""
-        done_path = self.chunk_dir / f"{cid}.{DONE}"
-        names = sorted(p.name for p in paths)
-        if done_path not in paths:
-            return None, f"incomplete chunk (no {DONE}; files {', '.join(names)})", None
-        try:
-            done = json.loads(done_path.read_text())
-            pairs = [(int(p), int(s)) for p, s in done["pairs"]]
-            files = dict(done["files"])
-            for table, info in files.items():
-                if table not in TABLES or not {"file", "sha256", "bytes"} <= set(info):
-                    raise KeyError(f"bad entry for table {table!r}")
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            return None, f"damaged {done_path.name} ({type(e).__name__}: {e})", None
-        n = len(pairs)
-        expected = {done_path.name} | {info["file"] for info in files.values()}
-        extra = sorted(set(names) - expected)
-        if extra:
-            return None, f"unexpected files {', '.join(extra)} next to {done_path.name}", n
-        sig = []
-        for table, info in files.items():
-            f = self.chunk_dir / info["file"]
-            if not f.is_file():
-                return None, f"missing file {info['file']}", n
-            st = f.stat()
-            if st.st_size != info["bytes"]:
-                return None, (f"{info['file']} has {st.st_size} bytes, expected {info['bytes']} "
-                              "(truncated or modified)"), n
-            sig.append((info["file"], st.st_size, st.st_mtime_ns))
-        sig_t = tuple(sig)
-        if self._verified.get(cid) != sig_t:
-            for table, info in files.items():
-                if _sha256_file(self.chunk_dir / info["file"]) != info["sha256"]:
-                    return None, (f"{info['file']} does not match its sha256 (corrupt or "
-                                  "modified)"), n
-            self._verified[cid] = sig_t
-        return Chunk(cid, pairs, files, str(done.get("created", "")), done.get("meta") or {},
-                     done.get("manifest"), done.get("run")), "", n
 
     def _move_aside(self, cid: str, paths: list[Path], why: str) -> bool:
         try:

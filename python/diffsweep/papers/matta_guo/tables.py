@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from diffsweep.engine.execution import TRANSFER_COLUMNS
+from diffsweep.engine.tables import TRANSFER_COLUMNS
 from diffsweep.analysis.metrics import jain_index
 from diffsweep.core.results import Results, per_results
 
