@@ -106,7 +106,8 @@ def family_arrays_bytes(grids: dict, backend: str = "auto") -> int:
     background, whose arrays are 227 MiB, so their one call was skipped.) A replica the
     grids share (the same scenario and seed) is counted once: the call runs it once
     (``diffsweep.engine.repeats``)."""
-    from diffsweep import engine, repeats  # noqa: PLC0415
+    from diffsweep import engine  # noqa: PLC0415
+    from diffsweep.engine import repeats  # noqa: PLC0415
 
     points = [g.scenario(p, g.seeds[0]) for g in grids.values() for p in range(g.n_points)]
     seeds = [g.seeds for g in grids.values() for _ in range(g.n_points)]
