@@ -433,7 +433,7 @@ def test_the_family_memory_estimate_is_the_arrays_it_makes(paper, families, merg
     (merged when padding costs little: the Matta & Guo web background's 384,504 transfer
     records keep the other replicas out of its launch, which the former rule let in)."""
     from diffsweep.sweep import config
-    from diffsweep import engine
+    from diffsweep.engine import execution as engine  # arrays_bytes reads its launch_groups
     from diffsweep import papers
     from diffsweep.studies import family_call, reproduce_folder
     spec = papers.get(paper)

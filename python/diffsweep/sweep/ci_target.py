@@ -3,8 +3,61 @@ until the CI half-width of the target metric is small enough at every point, or 
 ``max_seeds`` seeds. See the module docstring of ``diffsweep.sweep.runner`` ("target_ci")."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
+
+from diffsweep.core.errors import ConfigError
+from diffsweep.engine.run_args import _check_positive_int
+
+#: columns of the replicas table target_ci may use (a grid column is the same for every seed)
+REPLICA_METRICS = ("tcp_goodput_bps", "measured_s", "duration_s", "warmup_s", "slot_s",
+                   "n_flows", "delay_rounding_ms", "slots_run")
+
+
+def _check_target_ci(grid, target_ci, target_metric, max_seeds, seeds_per_round, ci_level,
+                     max_replicas: int, force: bool = False):
+    """(metric or None, max_seeds, seeds_per_round): the target_ci arguments, all checked
+    before anything runs; ``max_replicas``: the size limit a run is held to
+    (``sizing.MAX_REPLICAS``)."""
+    metric = None
+    if target_ci is not None:
+        if not (isinstance(target_ci, (int, float)) and not isinstance(target_ci, bool)
+                and math.isfinite(target_ci) and target_ci > 0):
+            raise ConfigError(f"target_ci: {target_ci!r} is not allowed (expected a finite "
+                              "number > 0: a fraction of |mean| such as 0.05, or with "
+                              "target_relative=False a half-width in the metric's unit)")
+        allowed = list(REPLICA_METRICS)
+        if target_metric in ("point", "seed") or target_metric in grid.columns:
+            # a grid column is the same for every seed: its interval is 0 at once, and the
+            # target "met" said nothing
+            what = ("an identifier of the rows" if target_metric in ("point", "seed") else
+                    "a grid column: a parameter of the sweep, the same for every seed")
+            raise ConfigError(f"target_metric: {target_metric!r} is not a metric ({what}); "
+                              f"expected a measured column of the replicas table: "
+                              f"{', '.join(allowed)}")
+        if target_metric not in allowed:
+            import difflib  # noqa: PLC0415
+            close = difflib.get_close_matches(str(target_metric), allowed, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else "one of " + ", ".join(allowed)
+            raise ConfigError(f"target_metric: {target_metric!r} is not a column of the "
+                              f"replicas table ({hint})")
+        max_seeds = _check_positive_int("max_seeds", max_seeds, lo=2)
+        top = max_replicas // max(1, grid.n_points)
+        if not force and max_seeds > top:
+            # the rounds could reach points x max_seeds replicas, past the size limit a run
+            # is held to (a billion ran until it was killed)
+            raise ConfigError(f"max_seeds: {max_seeds!r} is not allowed (expected an integer "
+                              f"from 2 to {top:,}: {grid.n_points:,} "
+                              f"point{'s' if grid.n_points != 1 else ''} x max_seeds stays "
+                              f"within {max_replicas:,} replicas; or force=True (or "
+                              "--force) to go ahead)")
+        seeds_per_round = _check_positive_int("seeds_per_round", seeds_per_round)
+        if not (isinstance(ci_level, float) and 0 < ci_level < 1):
+            raise ConfigError(f"ci_level: {ci_level!r} is not allowed (expected 0 < level < 1)")
+        metric = target_metric
+    return metric, max_seeds, seeds_per_round
 
 
 def _rows_for(grid, pairs: list[tuple[int, int]]) -> pd.DataFrame:

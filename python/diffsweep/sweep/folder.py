@@ -86,8 +86,8 @@ ID_COLUMNS = ("point", "seed", "replica", "flow", "link", "cls_index", "source",
 
 def _grid_columns(res: Results, dims=()) -> set[str]:
     """The grid's columns in the folder's tables: the sweep's axes (``dims``) and every
-    replicas-table column that is not one of the engine's (``run_args.REPLICA_METRICS``)."""
-    from diffsweep.engine.run_args import REPLICA_METRICS  # noqa: PLC0415
+    replicas-table column that is not one of the engine's (``ci_target.REPLICA_METRICS``)."""
+    from diffsweep.sweep.ci_target import REPLICA_METRICS  # noqa: PLC0415
 
     return {*dims, *(str(c) for c in res.replicas.columns
                      if c not in REPLICA_METRICS and c not in ID_COLUMNS)}

@@ -74,13 +74,14 @@ from diffsweep.engine.chunking import (CPU_MEMORY_FRACTION,  # noqa: F401 (re-ex
                                        TABLE_ROW_BYTES, available_memory_bytes,
                                        default_memory_budget, plan_chunks, point_info,
                                        replica_bytes)
-from diffsweep.engine.run_args import (MAX_THREADS, REPLICA_METRICS,  # noqa: F401 (re-exported)
-                                       _check_positive_int, _check_target_ci, check_lanes,
-                                       check_threads, int_range)
+from diffsweep.engine.run_args import (MAX_THREADS,  # noqa: F401 (re-exported)
+                                       _check_positive_int, check_lanes, check_threads,
+                                       int_range)
 from diffsweep.sweep.answer import (answer, answer_order, failed, interrupted,
                                     read_stored,  # noqa: F401 (re-exported)
                                     run_meta, saved_message)
-from diffsweep.sweep.ci_target import _target_ci_rounds
+from diffsweep.sweep.ci_target import (REPLICA_METRICS,  # noqa: F401 (re-exported)
+                                      _check_target_ci, _target_ci_rounds)
 from diffsweep.sweep.family_run import run_family  # noqa: F401 (re-exported)
 from diffsweep.sweep.interrupt import _Sigint
 from diffsweep.sweep.progress import POLL_S, _Progress  # noqa: F401 (re-exported)
