@@ -65,7 +65,7 @@ def resolve(old: str):
     short = old[len("diffsweep."):]
     if short not in QUIET and old not in _warned:
         _warned.add(old)
-        warnings.warn(f"{old} moved to {new} (diffsweep 0.3: the package in layers, "
+        warnings.warn(f"{old} moved to {new} (the package in layers, "
                       "docs/api.md); import it from there", FutureWarning, stacklevel=3)
     module = importlib.import_module(new)
     # the old package's old submodules too (``diffsweep.pack.layout``), before anyone imports
