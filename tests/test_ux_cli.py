@@ -408,3 +408,17 @@ def test_readme_names_every_paper_and_the_demo_as_it_is():
         'python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/diffsweep reproduce '
         'kaur-vin --quick',
         'python3 -m venv .venv && .venv/bin/pip install ".[test]" && .venv/bin/python -m pytest']
+
+
+@pytest.mark.parametrize("cmd", ["", "info", "demo", "run", "reproduce", "atlas", "sensitivity",
+                                 "show", "plot", "export", "repair", "builders"])
+def test_help_prints_percent_signs_once(cmd, capsys):
+    """argparse %-formats an option's help but not a parser's description: "95%%" in a
+    description was printed as is (issue 53, `diffsweep atlas/plot/show --help`)."""
+    with pytest.raises(SystemExit) as e:
+        cli.main([c for c in (cmd, "--help") if c])
+    assert e.value.code == 0
+    text = capsys.readouterr().out
+    assert "%%" not in text
+    if cmd in ("atlas", "plot", "show", "run"):
+        assert "95%" in text

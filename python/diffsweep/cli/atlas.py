@@ -62,7 +62,7 @@ def add_subcommand(sub) -> None:
                        "paper did not vary",
                        description="Run a claim's sweeps at every cell of a 1-3 axis grid "
                        "around the paper's set-up, rate the claim in each cell with the "
-                       "report's rule and 95%% intervals (adding seeds where the intervals "
+                       "report's rule and 95% intervals (adding seeds where the intervals "
                        "are too wide to decide), and write DIR/verdicts.csv, DIR/atlas.png "
                        "and DIR/atlas.md/.html. A rerun resumes. `--list` shows the claims "
                        "that can be mapped and their parameters.")

@@ -63,7 +63,7 @@ def _cmd_plot(args) -> int:
 def add_subcommand(sub) -> None:
     """The ``diffsweep plot`` parser, added to the CLI's subparsers ``sub``."""
     s = sub.add_parser("plot", help="plot a column against an axis: mean over seeds, CI band",
-                       description="Plot Y (mean over seeds, with its 95%% CI band) against X, "
+                       description="Plot Y (mean over seeds, with its 95% CI band) against X, "
                        "one line per value of --hue, one panel per value of --facet. A name "
                        "is the sweep's axis even where an engine column shares it. Every other "
                        "axis with several values must be fixed with --where AXIS=VALUE (the "

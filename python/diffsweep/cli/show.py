@@ -86,7 +86,7 @@ def add_subcommand(sub) -> None:
     s = sub.add_parser("show", help="what a results folder holds: sweep, points done and "
                        "missing, runs and timings, a summary with CIs",
                        description="What a results folder holds, and a summary of --metric: "
-                       "mean over seeds and 95%% CI for each point, grouped by every axis of "
+                       "mean over seeds and 95% CI for each point, grouped by every axis of "
                        "the sweep (a name is the sweep's axis even where an engine column "
                        "shares it); --where AXIS=VALUE keeps the points with that value.")
     s.add_argument("dir", metavar="DIR")
