@@ -1033,7 +1033,21 @@ def render(messages: dict[str, str]) -> str:
         parts.append(f"\n## {area}\n\n{HEADER}")
         parts += [row(b, messages[b.id]) for b in CATALOGUE if b.area == area]
     parts.append(KIN)
+    parts.append(ISSUE53)
     return "".join(parts)
+
+
+ISSUE53 = """
+## Issue 53's escapes: fixed so far
+- **`--help` printed "95%%"** (`diffsweep atlas`, `plot`, `show`): argparse %-formats an
+  option's help but not a parser's description, so the doubled sign written for the one showed
+  in the other. The descriptions now say "95%"; `tests/test_ux_cli.py::
+  test_help_prints_percent_signs_once` reads every subcommand's `--help` (it failed on three).
+- **The no-CUDA error told command-line users "use backend='cpu'"** (`diffsweep run
+  --backend cuda` without a CUDA engine or device): it now names both, "use the CPU
+  (--backend cpu; backend='cpu' from Python)"; `tests/test_ux_cli.py::
+  test_the_no_cuda_error_speaks_the_command_line` (both cases; failed on both).
+"""
 
 
 def _anchor(title: str) -> str:

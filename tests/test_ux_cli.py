@@ -422,3 +422,27 @@ def test_help_prints_percent_signs_once(cmd, capsys):
     assert "%%" not in text
     if cmd in ("atlas", "plot", "show", "run"):
         assert "95%" in text
+
+
+class _NoDevice:
+    """The CUDA module of a machine without a GPU."""
+
+    @staticmethod
+    def device_count() -> int:
+        return 0
+
+
+@pytest.mark.parametrize("cuda", [None, _NoDevice()], ids=["not-built", "no-device"])
+def test_the_no_cuda_error_speaks_the_command_line(cuda, tmp_path, capsys, monkeypatch):
+    """It said "use backend='cpu'" to a user of `diffsweep run --backend cuda` (issue 53)."""
+    from diffsweep.engine import compiled
+
+    real = compiled._module
+    monkeypatch.setattr(compiled, "_module", lambda n: cuda if n == "cuda" else real(n))
+    sweep = tmp_path / "s.toml"
+    sweep.write_text('builder = "dumbbell"\nseeds = 1\nduration_s = 2.0\nwarmup_s = 0.5\n')
+    assert cli.main(["run", str(sweep), "--out", str(tmp_path / "out"), "--backend",
+                     "cuda"]) == 1  # a backend error's status (a bad input's is 2)
+    err = capsys.readouterr().err
+    assert "--backend cpu" in err and err.count("\n") == 1, err
+    assert not (tmp_path / "out").exists()

@@ -84,11 +84,12 @@ def choose_backend(backend: str, work=None, threads: int | None = None) -> tuple
     if backend != "auto":  # cuda, or cuda+cpu: both at once (diffsweep.engine.hybrid)
         if m is None:
             raise BackendError(f"backend {backend!r}: this diffsweep was built without the CUDA "
-                               "engine (no nvcc at build time); use backend='cpu' or rebuild "
-                               "with the CUDA toolkit")
+                               "engine (no nvcc at build time); use the CPU (--backend cpu; "
+                               "backend='cpu' from Python) or rebuild with the CUDA toolkit")
         if m.device_count() == 0:
             raise BackendError(f"backend {backend!r}: the CUDA engine is built but no CUDA device "
-                               "is visible (driver missing or no GPU); use backend='cpu'")
+                               "is visible (driver missing or no GPU); use the CPU (--backend "
+                               "cpu; backend='cpu' from Python)")
         return backend, ""
     if m is None or m.device_count() == 0:
         return "cpu", ""
