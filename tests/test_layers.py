@@ -1,6 +1,6 @@
 """The package in layers (issue 50): the import-linter contract of pyproject.toml holds and
-covers every sub-package (no import circle: tests/test_layout.py), each layer says what it may import,
-the 0.2 module paths still lead to their modules (and say where they went), and the public API
+covers every sub-package (no import circle: tests/test_layout.py), each layer says what it
+may import, the 0.2 module paths still lead to their modules (and say where they went), and the public API
 and the CLI are what they were (tests/data/public_api.json, recorded from 0.2)."""
 from __future__ import annotations
 
