@@ -1,19 +1,13 @@
-"""The papers diffsweep reproduces, and their registry.
+"""Layer ``papers``: the papers diffsweep reproduces, one package each.
 
-Each paper is a package ``diffsweep.papers.<package>`` whose ``__init__`` defines ``PAPER``, a
-:class:`Paper`: its figure families (the sweep files under ``sweeps/<package>/`` each one
-reads), the assumptions the report lists, the sweep-file builders it brings, and where its
-claims and figure functions are. ``__init__`` stays light (strings and tuples only); the
-claims, figures and builder modules are imported when first used. The package also holds
-the paper's scenario builder (``scenario.py``), its per-seed tables, figures and claims, and
-reference data under ``data/`` (package data, read with :meth:`Paper.data_file`).
+A paper's package ``diffsweep.papers.<package>`` holds its scenario builder (``scenario.py``),
+per-seed tables, figures, claims (and, where it has them, ``atlas.py``, ``sensitivity.py``) and
+reference data under ``data/``; its ``__init__`` defines ``PAPER`` (strings and tuples only).
+What a ``PAPER`` declares, and how the registered ones are found, is the registry's
+(``diffsweep.core.registry``: its names are re-exported here).
 
-``REGISTERED`` lists the packages (found, not typed: every sub-package is a paper);
-``names()``, ``get(name)`` and ``builders()`` read them. The CLI's ``diffsweep reproduce``
-choices, :func:`diffsweep.studies.reproduce.reproduce` and the builder registry of sweep files
-(``diffsweep.sweep.config.BUILDERS``) all come from here: a paper appears in ``diffsweep reproduce
---help`` by having its package with a ``PAPER``. ``docs/design.md`` ("How to add
-a paper") walks through the files.
+May import: every layer below (studies and down); never another paper (pyproject.toml's
+independence contract). ``docs/contributing.md`` ("Add a paper") lists the files.
 """
 from __future__ import annotations
 
