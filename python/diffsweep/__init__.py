@@ -8,6 +8,8 @@ may import; pyproject.toml's import-linter contract enforces it):
 registry) below them all. This module is the package's face: the names below are the public API.
 """
 from diffsweep import _moved
+from diffsweep.analysis.own_claims import claim
+from diffsweep.analysis.registry import metric
 from diffsweep.core.errors import BackendError, ConfigError, EngineError, SweepInterrupted
 from diffsweep.core.results import Results
 from diffsweep.engine import info, simulate
@@ -21,9 +23,9 @@ from diffsweep.sweep.runner import run
 from diffsweep.sweep.store import load
 
 __all__ = [
-    "BackendError", "ConfigError", "atlas", "builder", "EngineError", "Grid", "Link",
+    "BackendError", "ConfigError", "atlas", "builder", "claim", "EngineError", "Grid", "Link",
     "OnOffSource", "QueueClass", "Results", "Scenario", "SweepInterrupted", "TcpFlow", "info",
-    "load", "run", "scenarios", "sensitivity", "simulate",
+    "load", "metric", "run", "scenarios", "sensitivity", "simulate",
 ]
 
 # ``import diffsweep.runner`` and the other module paths of 0.2 keep working (diffsweep._moved)

@@ -160,7 +160,7 @@ def _check_columns(cols: Iterable[str], df: pd.DataFrame, name: str, table: str)
 
 def summarize(results_or_df: Results | pd.DataFrame, by: str | Iterable[str] | None = None,
               metrics: str | Iterable[str] | None = None, table: str = "replicas",
-              level: float = 0.95) -> pd.DataFrame:
+              level: float = 0.95, bounds: dict | None = None) -> pd.DataFrame:
     """Mean, std, n and a Student-t CI at ``level`` for each metric in each ``by`` group.
 
     ``results_or_df``: a Results (``table`` picks the table) or a DataFrame. ``by``: grouping
@@ -176,6 +176,12 @@ def summarize(results_or_df: Results | pd.DataFrame, by: str | Iterable[str] | N
     value with ``Results.where`` first. A table other than ``replicas`` (flows, queues, ...)
     is first averaged over each replica's rows, so that ``n`` counts seeds (replicas), not rows.
     A DataFrame is grouped as given.
+
+    A bounded metric's interval stays inside its range: ``bounds`` (metric -> (lo, hi), either
+    side None), else the range of the registered metric of that name (``jain_index``,
+    ``loss_rate``, ...: ``diffsweep.analysis.registry``). Two finite sides: the interval on
+    the logit scale (``confidence.bounded_ci``); one side: cut at it. ``ci_halfwidth`` stays
+    the Student-t half-width (what ``target_ci`` compares).
     """
     from diffsweep.core import axes as ax  # noqa: PLC0415
 
@@ -261,12 +267,35 @@ def summarize(results_or_df: Results | pd.DataFrame, by: str | Iterable[str] | N
         part["mean"] = mean
         part["std"] = std
         part["n"] = n
-        part["ci_low"] = mean - half
-        part["ci_high"] = mean + half
+        part["ci_low"], part["ci_high"] = _interval(mean, half, _bounds_of(m, bounds))
         part["ci_halfwidth"] = half
         frames.append(part)
     out = pd.concat(frames, ignore_index=True)
     return out[list(by) + list(SUMMARY_COLUMNS)]
+
+
+def _bounds_of(metric: str, bounds: dict | None):
+    if bounds is not None and metric in bounds:
+        return bounds[metric]
+    from diffsweep.analysis.registry import bounds_of  # noqa: PLC0415
+    return bounds_of(metric)
+
+
+def _interval(mean: np.ndarray, half: np.ndarray, bounds) -> tuple[np.ndarray, np.ndarray]:
+    """mean -+ half, kept inside ``bounds`` (lo, hi) where given (``summarize``)."""
+    if bounds is None:
+        return mean - half, mean + half
+    lo, hi = bounds
+    if lo is not None and hi is not None:
+        from diffsweep.analysis.confidence import bounded_ci  # noqa: PLC0415
+        return bounded_ci(mean, half, (lo, hi))
+    low, high = mean - half, mean + half
+    with np.errstate(invalid="ignore"):
+        if lo is not None:
+            low = np.where(np.isnan(low), low, np.maximum(low, lo))
+        if hi is not None:
+            high = np.where(np.isnan(high), high, np.minimum(high, hi))
+    return low, high
 
 
 def _unmet_mask(summary: pd.DataFrame, target: float | dict[str, float],

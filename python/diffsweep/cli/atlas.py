@@ -13,7 +13,13 @@ from diffsweep import engine
 def _cmd_atlas(args) -> int:
     from diffsweep.studies import atlas as at  # noqa: PLC0415
 
-    spec = papers.get(args.paper)
+    from diffsweep.studies import own_atlas  # noqa: PLC0415
+    own = own_atlas.is_own(args.paper)
+    if own and (args.list or args.claim is not None):
+        raise ConfigError(f"{'--list' if args.list else 'claim'}: not allowed with a claim of "
+                          f"one's own ({args.paper}: the claim is the file or module:NAME "
+                          "itself; any parameter of its sweep's builder may be an axis)")
+    spec = None if own else papers.get(args.paper)
     if args.list:
         maps = at.mappable(spec.name)
         if not maps:
@@ -29,7 +35,7 @@ def _cmd_atlas(args) -> int:
                                if isinstance(v, float) else str(v) for v in p.suggested)
                 print(f"  --axes {p.name}={sug}\n      {p.allowed()}: {p.what}")
         return 0
-    if args.claim is None:
+    if args.claim is None and not own:
         raise ConfigError("claim: missing (expected a claim id, e.g. `diffsweep atlas "
                           f"{spec.name} --list` shows the claims that can be mapped)")
     if not args.axes:
@@ -39,7 +45,7 @@ def _cmd_atlas(args) -> int:
     _check_int("--seeds", args.seeds, 1)
     _check_int("--max-seeds", args.max_seeds, 1)
     log = (lambda *a, **k: None) if args.quiet else print
-    res = at.atlas(spec.name, args.claim, args.axes, seeds=args.seeds, quick=args.quick,
+    res = at.atlas(args.paper if own else spec.name, args.claim, args.axes, seeds=args.seeds, quick=args.quick,
                    out=args.out, max_seeds=args.max_seeds, backend=args.backend,
                    threads=args.threads, progress=False if args.quiet else None, log=log,
                    sweeps=args.sweeps, resume=shlex.join(["diffsweep", *args.argv]))
@@ -56,17 +62,32 @@ def _cmd_atlas(args) -> int:
     return 0
 
 
+def _paper_or_claim(text: str) -> str:
+    """A paper's name, or a claim of one's own (checked when the atlas reads it)."""
+    import argparse  # noqa: PLC0415
+
+    from diffsweep.studies.own_atlas import is_own  # noqa: PLC0415
+    if text in papers.names() or is_own(text):
+        return text
+    choices = ", ".join(repr(n) for n in papers.names())
+    raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {choices}, or a "
+                                     "claim of your own: CLAIM.toml or module:NAME)")
+
+
 def add_subcommand(sub) -> None:
     """The ``diffsweep atlas`` parser, added to the CLI's subparsers ``sub``."""
     s = sub.add_parser("atlas", help="map where a paper's claim holds over parameters the "
                        "paper did not vary",
-                       description="Run a claim's sweeps at every cell of a 1-3 axis grid "
+                       description="Run a claim's sweeps (a paper's, or the sweep file a claim of your own "
+                       "names) at every cell of a 1-3 axis grid "
                        "around the paper's set-up, rate the claim in each cell with the "
                        "report's rule and 95% intervals (adding seeds where the intervals "
                        "are too wide to decide), and write DIR/verdicts.csv, DIR/atlas.png "
                        "and DIR/atlas.md/.html. A rerun resumes. `--list` shows the claims "
                        "that can be mapped and their parameters.")
-    s.add_argument("paper", choices=papers.names())
+    s.add_argument("paper", type=_paper_or_claim, metavar="PAPER|CLAIM",
+                   help="a paper (" + ", ".join(papers.names()) + ") or a claim of your own: "
+                   "a claim file CLAIM.toml or module:NAME (docs/metrics.md)")
     s.add_argument("claim", nargs="?", default=None, help="the claim's id (e.g. C4)")
     s.add_argument("--list", action="store_true",
                    help="the paper's claims that can be mapped, their parameters and ranges")

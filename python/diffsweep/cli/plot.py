@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 from diffsweep.cli.common import _load_reporting
 from diffsweep.core.errors import ConfigError
@@ -24,7 +25,9 @@ def _cmd_plot(args) -> int:
     if not lo <= args.dpi <= hi:
         raise ConfigError(f"--dpi: {args.dpi!r} is not allowed (expected an integer from {lo} "
                           f"to {hi})")
-    out = args.out or os.path.join(args.dir, f"plot_{args.y}_vs_{args.x}.png")
+    # an expression's characters (/, *, spaces, brackets) do not belong in a file name
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", args.y).strip("_") or "metric"
+    out = args.out or os.path.join(args.dir, f"plot_{safe}_vs_{args.x}.png")
     ext = os.path.splitext(out)[1].lower().lstrip(".")
     if ext not in PLOT_FORMATS:
         raise ConfigError(f"--out: {out!r} is not allowed (expected a file name ending in "
@@ -62,7 +65,7 @@ def _cmd_plot(args) -> int:
 
 def add_subcommand(sub) -> None:
     """The ``diffsweep plot`` parser, added to the CLI's subparsers ``sub``."""
-    s = sub.add_parser("plot", help="plot a column against an axis: mean over seeds, CI band",
+    s = sub.add_parser("plot", help="plot a metric or column against an axis: mean over seeds, CI band",
                        description="Plot Y (mean over seeds, with its 95% CI band) against X, "
                        "one line per value of --hue, one panel per value of --facet. A name "
                        "is the sweep's axis even where an engine column shares it. Every other "
@@ -71,7 +74,10 @@ def add_subcommand(sub) -> None:
                        "would pass for seeds.")
     s.add_argument("dir", metavar="DIR")
     s.add_argument("--x", required=True, metavar="COLUMN")
-    s.add_argument("--y", required=True, metavar="COLUMN")
+    s.add_argument("--y", required=True, metavar="METRIC",
+                   help="a metric (jain_index, loss_rate, ...: `diffsweep metrics`; an "
+                   "expression; module:function) or a column; a bounded metric's band stays "
+                   "inside its range")
     s.add_argument("--hue", default=None, metavar="COLUMN", help="one line per value")
     s.add_argument("--facet", default=None, metavar="AXIS", help="one panel per value")
     s.add_argument("--where", action="append", default=[], metavar="AXIS=VALUE",

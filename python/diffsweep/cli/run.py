@@ -189,8 +189,10 @@ def add_subcommand(sub) -> None:
     s.add_argument("--target-ci", type=float, default=None, metavar="X",
                    help="add seeds in rounds until every point's 95%% CI half-width of the "
                    "target metric is at most X times |mean| (see --target-absolute)")
-    s.add_argument("--target-metric", default="tcp_goodput_bps", metavar="COLUMN",
-                   help="replicas-table column for --target-ci (default tcp_goodput_bps)")
+    s.add_argument("--target-metric", default="tcp_goodput_bps", metavar="METRIC",
+                   help="the metric --target-ci aims at: a replicas-table column (default "
+                   "tcp_goodput_bps), a metric name (jain_index, loss_rate, ...: `diffsweep "
+                   "metrics`), an expression or module:function")
     s.add_argument("--target-absolute", action="store_true",
                    help="--target-ci X is a half-width in the metric's unit, not relative")
     s.add_argument("--max-seeds", type=int, default=100, metavar="N",

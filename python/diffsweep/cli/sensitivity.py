@@ -27,8 +27,11 @@ def add_subcommand(sub) -> None:
     s.add_argument("--factors", nargs="+", required=True, metavar="NAME=SPEC",
                    help="builder parameters: NAME=LO:HI, NAME=LO:HI:log or NAME=A,B,C (levels)")
     s.add_argument("--metric", required=True, metavar="METRIC",
-                   help="TABLE.COLUMN[:AGG] (AGG: " + ", ".join(AGGREGATES) + "; default mean) "
-                   "or a paper metric: " + ", ".join(paper_metrics()))
+                   help="a metric name (jain_index, loss_rate, queue_delay_ms, ...: "
+                   "`diffsweep metrics`), TABLE.COLUMN[:AGG] (AGG: " + ", ".join(AGGREGATES)
+                   + ", jain, minmax, p95, ...; default mean), an expression "
+                   "(sum(flows.drops) / sum(flows.pkts_sent)), module:function "
+                   "(@diffsweep.metric) or a paper metric: " + ", ".join(paper_metrics()))
     s.add_argument("--method", default="sobol", choices=METHODS,
                    help="sobol (default), morris or factorial (2^k r, Jain ch. 17-19)")
     s.add_argument("--n", type=int, default=None, metavar="N",

@@ -20,8 +20,8 @@ def _cmd_show(args) -> int:
     if args.rows < 1:
         raise ConfigError(f"--rows: {args.rows!r} is not allowed (expected an integer >= 1)")
     m, res, f = describe(args.dir)
-    if args.metric is not None:  # an identifier or a grid column measures nothing
-        check_measure(res, "--metric", args.metric, args.table, dims_of(m))
+    for name in args.metric or []:  # an identifier or a grid column measures nothing
+        check_measure(res, "--metric", name, args.table, dims_of(m))
     print(f"{args.dir}: sweep {m.get('name')!r} (builder {m.get('builder')}, config hash "
           f"{str(m.get('config_hash'))[:12]})")
     if m.get("sweep_path"):
@@ -47,25 +47,43 @@ def _cmd_show(args) -> int:
     # one row per point: grouped by every axis of the sweep (an axis named like an engine
     # column is the axis: diffsweep.core.axes), never pooling two points into one interval
     dims = [d for d in dims_of(m) if ax.has(res.replicas, d)]
-    metric, table = args.metric or TABLE_METRIC.get(args.table, DEFAULT_METRIC), args.table
-    if args.metric is None and args.table is None and not len(res.flows) and len(res.transfers):
+    table = args.table
+    metrics = list(dict.fromkeys(args.metric or [TABLE_METRIC.get(table, DEFAULT_METRIC)]))
+    if args.metric is None and table is None and not len(res.flows) and len(res.transfers):
         # short-lived traffic only: its transfers' completion time says more than goodput
-        metric, table = "completion_s", "transfers"
+        metrics, table = ["completion_s"], "transfers"
     by = dims or ["point"]
-    if metric in by:  # pandas' own error: "cannot insert point, already exists"
-        raise ConfigError(f"--metric: {metric!r} is not allowed (expected a measured column, not "
-                          f"one the summary groups by: {', '.join(by)})")
+    for metric in metrics:
+        if metric in by:  # pandas' own error: "cannot insert point, already exists"
+            raise ConfigError(f"--metric: {metric!r} is not allowed (expected a measured "
+                              f"column, not one the summary groups by: {', '.join(by)})")
     res, fixed = select(res, args.where)
-    t = summary_table(res, by, metric, table=table)
-    for c in by:  # values that are different points print differently (not %g's 0.1 twice)
-        t[c] = ax.labels(t[c])
+    tables = [summary_table(res, by, metric, table=table) for metric in metrics]
     import pandas as pd  # noqa: PLC0415
     where = "".join(f", {k}={ax.labels([v])[0]}" for k, v in fixed.items())
-    print(f"\n{metric}: mean over seeds and 95% CI{where}")
-    with pd.option_context("display.width", 160, "display.max_rows", args.rows,
-                           "display.max_columns", 30):
-        print(t.to_string(index=False, max_rows=args.rows, float_format=lambda v: f"{v:.5g}"))
+    for metric, t in zip(metrics, tables):
+        for c in by:  # values that are different points print differently (not %g's 0.1 twice)
+            t[c] = ax.labels(t[c])
+        print(f"\n{metric}{_unit(metric)}: mean over seeds and 95% CI{where}{_range(metric)}")
+        with pd.option_context("display.width", 160, "display.max_rows", args.rows,
+                               "display.max_columns", 30):
+            print(t.to_string(index=False, max_rows=args.rows,
+                              float_format=lambda v: f"{v:.5g}"))
     return 0
+
+
+def _unit(metric: str) -> str:
+    from diffsweep.analysis.registry import METRICS  # noqa: PLC0415
+    m = METRICS.get(metric)
+    return f" ({m.unit})" if m is not None and m.unit and m.unit != "fraction" else ""
+
+
+def _range(metric: str) -> str:
+    from diffsweep.analysis.registry import bounds_of  # noqa: PLC0415
+    b = bounds_of(metric)
+    if b is None or b[0] is None or b[1] is None:
+        return ""
+    return f" (kept inside [{b[0]:g}, {b[1]:g}])"
 
 
 def _threads_used(m: dict) -> str:
@@ -90,10 +108,14 @@ def add_subcommand(sub) -> None:
                        "the sweep (a name is the sweep's axis even where an engine column "
                        "shares it); --where AXIS=VALUE keeps the points with that value.")
     s.add_argument("dir", metavar="DIR")
-    s.add_argument("--metric", default=None, metavar="COLUMN",
-                   help="column to summarise (default tcp_goodput_bps, or the --table's own: "
-                   "completion_s of transfers, cwnd_pkts of cwnd_trace, ...; completion_s of "
-                   "the transfers table for a sweep of short-lived traffic only)")
+    s.add_argument("--metric", default=None, action="append", metavar="METRIC",
+                   help="metric or column to summarise, repeatable: a metric name "
+                   "(jain_index, loss_rate, queue_delay_ms, ...: `diffsweep metrics`), an "
+                   "expression (sum(flows.drops) / sum(flows.pkts_sent)), module:function "
+                   "(@diffsweep.metric) or a column (default tcp_goodput_bps, or the "
+                   "--table's own: completion_s of transfers, cwnd_pkts of cwnd_trace, ...; "
+                   "completion_s of the transfers table for a sweep of short-lived traffic "
+                   "only)")
     s.add_argument("--table", default=None, choices=TABLES)
     s.add_argument("--rows", type=int, default=40, metavar="N",
                    help="most summary rows shown (>= 1, default 40)")

@@ -126,7 +126,7 @@ def write_atlas(plan, table, out: Path, meta: dict) -> dict:
     for a in plan.axes:
         vals, how = plan.paper_values[a]
         shown = ", ".join(label(a, v) for v in vals) or "none"
-        where.append(f"{a}: the paper's set-up has {shown} ("
+        where.append(f"{a}: {getattr(plan, 'origin', 'the paper')}'s set-up has {shown} ("
                      + {"fixed": "fixed in its sweep files",
                         "axis": "a grid axis of its sweep files: each cell pins it to one value",
                         "default": "the builder's default"}[how] + ")")
@@ -134,7 +134,10 @@ def write_atlas(plan, table, out: Path, meta: dict) -> dict:
     doc.p(f"Each cell runs the sweep files {', '.join(plan.sweeps)} (families "
           f"{', '.join(plan.families)}) with the cell's values put in"
           + (", with their [quick] sections" if meta.get("quick") else "")
-          + f", and rates {claim.id} with the paper's own check and the reports' 95% intervals "
+          + f", and rates {claim.id} with "
+          + ("the paper's own check" if getattr(plan, "origin", "the paper") == "the paper"
+             else "the claim's own check")
+          + " and the reports' 95% intervals "
           f"over seeds. Test: {claim.thresholds}")
     doc.p("A cell is undecided when the verdict on the intervals differs from the verdict on "
           "the point estimates (every interval shrunk to its mean): its intervals are too wide "

@@ -1,6 +1,7 @@
 """docs_pages: write (or check) the generated documentation pages, docs/builders.md (every
 builder's parameters: ``diffsweep.report.builders_page``) and docs/columns.md (every results table's
-columns: ``diffsweep.analysis.columns``).
+columns: ``diffsweep.analysis.columns``) and docs/metric-names.md (every named metric:
+``diffsweep.analysis.registry``).
 
     python -m diffsweep.report.docs_pages [--check] [DOCS_DIR]
 
@@ -19,6 +20,7 @@ from typing import Callable
 PAGES: dict[str, str] = {
     "builders.md": "diffsweep.report.builders_page:builders_markdown",
     "columns.md": "diffsweep.analysis.columns:columns_markdown",
+    "metric-names.md": "diffsweep.analysis.registry:metrics_markdown",
 }
 
 DEFAULT_DOCS = Path(__file__).resolve().parents[3] / "docs"

@@ -268,6 +268,7 @@ class _Plan:
     cells: list[dict]     # one {name: value} per cell, first axis slowest
     paper_values: dict    # name -> ([values], how)
     identity: dict
+    origin: str = "the paper"  # whose set-up paper_values are (own claims: the sweep file)
 
 
 def _plan(paper: str, claim: str, axes, quick: bool, seeds, sweeps) -> _Plan:
@@ -462,7 +463,12 @@ def atlas(paper: str, claim: str, axes, *, seeds: int | None = None, quick: bool
 
     t_all = time.perf_counter()
     reproduce.check_options(threads, seeds, backend)
-    plan = _plan(paper, claim, axes, quick, seeds, sweeps)
+    from diffsweep.studies import own_atlas  # noqa: PLC0415
+    if own_atlas.is_own(paper):  # a claim of one's own: a claim file or module:NAME
+        plan = own_atlas.own_plan(paper, axes, quick, seeds)
+        claim = plan.claim.id
+    else:
+        plan = _plan(paper, claim, axes, quick, seeds, sweeps)
     first = list(next(iter(plan.base.values())).seeds)
     if max_seeds is None:
         max_seeds = SEED_GROWTH * len(first)

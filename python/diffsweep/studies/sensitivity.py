@@ -79,7 +79,8 @@ from diffsweep.studies.designs import (GENERATORS, MAX_FACTORS, METHODS,  # noqa
                                        factorial_effects, parse_factors, widest)
 from diffsweep.studies.sensitivity_metric import (AGGREGATES, Metric,  # noqa: F401
                                                   PaperMetric, _check_column, _column_values,
-                                                  _paper_values, paper_metrics, parse_metric)
+                                                  _named_values, _paper_values, paper_metrics,
+                                                  parse_metric)
 from diffsweep.studies.sensitivity_plan import _Plan, _plan
 
 __all__ = ["Factor", "Metric", "SensitivityResult", "sensitivity", "parse_factors",
@@ -156,6 +157,9 @@ def _probe(plan: _Plan, backend: str, threads) -> None:
     one._builder = plan.cfg._builder
     grid = one.make_grid(max_points=None, max_replicas=None)
     res = runner.run_chunk(grid, grid.replicas.iloc[:1], backend, threads)
+    if plan.metric.named is not None:
+        _named_values(plan.metric, res, 1)  # an expression's column the scenario lacks
+        return
     _check_column(plan.metric, getattr(res, plan.metric.table))
 
 
@@ -171,6 +175,8 @@ def _evaluate_engine(plan: _Plan, seeds: list[int], out: Path, backend, threads,
     n = len(plan.design.unique)
     if plan.metric.paper is not None:
         vals = _paper_values(plan.metric, res, n)
+    elif plan.metric.named is not None:
+        vals = _named_values(plan.metric, res, n)
     else:
         vals = _column_values(plan.metric, res, n)
     return vals, res.meta

@@ -1,12 +1,17 @@
 """What a sensitivity study measures: a column metric ``TABLE.COLUMN[:AGG]`` (AGG one of
-``AGGREGATES``) or a paper's per-seed number ``PAPER:NAME`` (``PaperMetric``, declared in
-``papers/<paper>/sensitivity.py``; every registered one: ``paper_metrics()``), parsed into a
-``Metric`` (``parse_metric``), and its values, one per (design point, seed), from a run's
-Results (``_column_values``, ``_paper_values``). See ``diffsweep.studies.sensitivity``.
+``AGGREGATES``), a paper's per-seed number ``PAPER:NAME`` (``PaperMetric``, declared in
+``papers/<paper>/sensitivity.py``; every registered one: ``paper_metrics()``) or any named
+metric of ``diffsweep.analysis.registry`` (``jain_index``, ``loss_rate``, an expression, a
+user's ``module:function``), parsed into a ``Metric`` (``parse_metric``), and its values, one
+per (design point, seed), from a run's Results (``_column_values``, ``_paper_values``,
+``_named_values``). A column is checked against the engine's columns of its table
+(``diffsweep.analysis.columns``) when parsed, so ``--dry-run`` refuses what the run would; a
+grid column (a parameter) is never offered as a metric. See ``diffsweep.studies.sensitivity``.
 """
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 
 import pandas as pd
@@ -60,11 +65,14 @@ class Metric:
     column: str | None = None
     agg: str = "mean"
     paper: PaperMetric | None = None
+    named: object | None = None  # a diffsweep.analysis.registry.Metric
 
     @property
     def what(self) -> str:
         if self.paper is not None:
             return self.paper.what
+        if self.named is not None:
+            return self.named.what
         return f"the {self.agg} of {self.table}.{self.column} over a replica's rows"
 
 
@@ -77,31 +85,59 @@ def parse_metric(text: str) -> Metric:
         raise ConfigError(f"metric: {text!r} is not allowed (expected TABLE.COLUMN[:AGG], e.g. "
                           "flows.goodput_bps:mean, or a paper metric: "
                           + ", ".join(paper_metrics()) + ")")
+    from diffsweep.analysis import expressions, registry  # noqa: PLC0415
+
     text = text.strip()
     known = paper_metrics()
     if text in known:
         return Metric(text, paper=known[text])
-    if "." not in text:
-        raise ConfigError(f"metric: unknown metric {text!r} ("
-                          + _suggest(text, list(known)).replace(
-                              "allowed: ", "expected TABLE.COLUMN[:AGG] or one of: ") + ")")
-    table, _, rest = text.partition(".")
-    column, colon, agg = rest.partition(":")
-    if table not in TABLES:
-        raise ConfigError(f"metric: unknown table {table!r} in {text!r} "
-                          f"({_suggest(table, TABLES)})")
-    if not column:
-        raise ConfigError(f"metric: {text!r} is not allowed (expected TABLE.COLUMN[:AGG])")
-    agg = agg if colon else "mean"
-    if agg not in AGGREGATES:
-        raise ConfigError(f"metric: unknown aggregate {agg!r} in {text!r} "
-                          f"({_suggest(agg, AGGREGATES)})")
-    return Metric(text, table=table, column=column, agg=agg)
+    simple = re.fullmatch(r"([A-Za-z_]\w*)\.([A-Za-z_]\w*)(?::([A-Za-z_]\w*))?", text)
+    if simple and simple.group(1) in TABLES and (simple.group(3) or "mean") in AGGREGATES:
+        table, column, agg = simple.group(1), simple.group(2), simple.group(3) or "mean"
+        _check_engine_column(text, table, column)
+        return Metric(text, table=table, column=column, agg=agg)
+    if text in registry.METRICS or "." in text or expressions.looks_like(text):
+        try:
+            m = registry.resolve(text)
+        except ConfigError as e:
+            if simple and simple.group(1) not in TABLES:
+                raise ConfigError(f"metric: unknown table {simple.group(1)!r} in {text!r} "
+                                  f"({_suggest(simple.group(1), TABLES)})") from None
+            raise e from None
+        if m.source == "expression":
+            for term in expressions.parse(text, registry.METRICS).terms:
+                _check_engine_column(text, term.table, term.column)
+        return Metric(text, named=m)
+    raise ConfigError(f"metric: unknown metric {text!r} ("
+                      + _suggest(text, [*known, *registry.METRICS]).replace(
+                          "allowed: ", "expected TABLE.COLUMN[:AGG] or one of: ")
+                      + "; `diffsweep metrics` lists the named ones)")
+
+
+def _check_engine_column(text: str, table: str, column: str) -> None:
+    """``column`` must be one of the engine's columns of ``table`` (docs/columns.md): a grid
+    column is a parameter of the study, the same for every seed, never its measure."""
+    from diffsweep.analysis.columns import expanded  # noqa: PLC0415
+    from diffsweep.analysis.registry import METRICS  # noqa: PLC0415
+
+    cols = [c for c in expanded(table) if c not in ("point", "seed")]
+    if column in cols:
+        return
+    hint = _suggest(column, cols)
+    if not hint.startswith("did you mean"):
+        close = [n for n in METRICS if column in n or n in column]
+        hint = (f"did you mean the metric {close[0]!r}?" if close else
+                "the engine's columns of " + table + ": " + ", ".join(cols))
+    raise ConfigError(f"metric: {text!r}: {table} has no column {column!r} measured by the "
+                      f"engine ({hint})")
 
 
 def _check_column(metric: Metric, frame: pd.DataFrame) -> None:
-    cols = [c for c in frame.columns if c not in ("point", "seed", "replica")]
+    from diffsweep.analysis.columns import expanded  # noqa: PLC0415
+
     if metric.column not in frame.columns:
+        # the engine's columns, not the frame's: a grid column is a parameter, not a metric
+        cols = [c for c in expanded(metric.table) if c not in ("point", "seed")]
         raise ConfigError(f"metric: {metric.table} has no column {metric.column!r} in this "
                           f"scenario ({_suggest(metric.column, cols)})")
     if not pd.api.types.is_numeric_dtype(frame[metric.column]) and metric.agg != "count":
@@ -117,6 +153,20 @@ def _column_values(metric: Metric, res, n_design: int) -> pd.DataFrame:
     g = df.assign(design=df["point"].to_numpy(dtype="int64") % n_design)
     out = g.groupby(["design", "seed"])[metric.column].agg(metric.agg).reset_index()
     return out.rename(columns={metric.column: "value"})
+
+
+def _named_values(metric: Metric, res, n_design: int) -> pd.DataFrame:
+    """A named metric (``diffsweep.analysis.registry``) per (design point, seed): its value per
+    replica, averaged over a design point's inner points."""
+    from diffsweep.analysis.registry import values  # noqa: PLC0415
+
+    if not len(res.replicas):
+        return pd.DataFrame(columns=["design", "seed", "value"])
+    v = values(res, metric.name)
+    g = pd.DataFrame({"design": v["point"].to_numpy(dtype="int64") % n_design,
+                      "seed": v["seed"].to_numpy(dtype="int64"),
+                      "value": v[metric.name].to_numpy(dtype=float)})
+    return g.groupby(["design", "seed"])["value"].mean().reset_index()
 
 
 def _paper_values(metric: Metric, res, n_design: int) -> pd.DataFrame:

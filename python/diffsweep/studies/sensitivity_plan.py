@@ -124,9 +124,12 @@ def _plan(base, factors, metric, method, n, fraction, quick, fixed, function,
     _check_names(facs, names, open_kw, f"builder {name}", fixed)
     m = parse_metric(metric)
     if m.paper is not None and name not in m.paper.builders:
+        from diffsweep.analysis.registry import METRICS  # noqa: PLC0415
+        plain = m.name.partition(":")[2]
+        alt = f"; for any scenario: --metric {plain}" if plain in METRICS else ""
         raise ConfigError(f"metric: {m.name} is a number of {m.paper.paper}'s scenarios "
                           f"(builders {', '.join(m.paper.builders)}); the base's builder is "
-                          f"{name}")
+                          f"{name}{alt}")
     facs = _typed(facs, builder)
     design = _design(method, facs, n, fraction, sample_seed)
     fac_names = {f.name for f in facs}

@@ -38,11 +38,22 @@ def _check_target_ci(grid, target_ci, target_metric, max_seeds, seeds_per_round,
                               f"expected a measured column of the replicas table: "
                               f"{', '.join(allowed)}")
         if target_metric not in allowed:
-            import difflib  # noqa: PLC0415
-            close = difflib.get_close_matches(str(target_metric), allowed, n=1)
-            hint = f"did you mean {close[0]!r}?" if close else "one of " + ", ".join(allowed)
-            raise ConfigError(f"target_metric: {target_metric!r} is not a column of the "
-                              f"replicas table ({hint})")
+            # a named metric (jain_index, an expression, a user's module:function): computed
+            # per replica from each chunk's tables (diffsweep.analysis.registry)
+            from diffsweep.analysis import registry  # noqa: PLC0415
+            try:
+                registry.resolve(target_metric)
+            except ConfigError as e:
+                import difflib  # noqa: PLC0415
+                names = [*allowed, *registry.METRICS]
+                close = difflib.get_close_matches(str(target_metric), names, n=1)
+                hint = f"did you mean {close[0]!r}?" if close else "`diffsweep metrics` " \
+                    "lists them"
+                if str(e).startswith("metric: unknown metric"):
+                    raise ConfigError(f"target_metric: {target_metric!r} is not a metric nor "
+                                      f"a column of the replicas table ({hint})") from None
+                raise ConfigError("target_metric: " + str(e).removeprefix("metric: ")) \
+                    from None
         max_seeds = _check_positive_int("max_seeds", max_seeds, lo=2)
         top = max_replicas // max(1, grid.n_points)
         if not force and max_seeds > top:

@@ -102,6 +102,11 @@ def check_measure(res: Results, option: str, column: str, table: str | None = No
     columns. Columns of no table are left to the lookup that says "did you mean"."""
     grid = _grid_columns(res, dims)
     if column not in ID_COLUMNS and column not in grid:
+        # a metric that is no column: checked now (a malformed expression, an unknown name),
+        # before anything is printed or drawn
+        if not any(column in getattr(res, t).columns for t in TABLES):
+            with_table, at = with_metric(res, column, table)
+            _table_with(with_table, column, at)
         return
     names = [table] if table in TABLES else [t for t in TABLES if column in getattr(res, t)]
     name = names[0] if names else "replicas"
@@ -153,10 +158,33 @@ def _table_with(res: Results, column: str, table: str | None) -> tuple[str, pd.D
         if column in df.columns:
             return name, df
     import difflib  # noqa: PLC0415
+    from diffsweep.analysis.registry import METRICS  # noqa: PLC0415
     cols = sorted({str(c) for t in TABLES for c in getattr(res, t).columns})
-    close = difflib.get_close_matches(column, cols, n=1)
+    close = difflib.get_close_matches(column, [*METRICS, *cols], n=1)
     hint = f"did you mean {close[0]!r}?" if close else "columns: " + ", ".join(cols)
-    raise ConfigError(f"{column}: not a column of any table in the folder ({hint})")
+    raise ConfigError(f"{column}: not a metric nor a column of any table in the folder ({hint}; "
+                      "`diffsweep metrics` lists the metrics)")
+
+
+def with_metric(res: Results, metric: str, table: str | None = None) -> tuple[Results, str | None]:
+    """(``res``, ``table``) ready to summarise ``metric``: a column of a table is left to that
+    table; any other name that is a metric (``diffsweep.analysis.registry``: ``jain_index``,
+    an expression, a user's ``module:function``) becomes a column of the replicas table. A
+    name that is neither is left for ``_table_with``'s did-you-mean."""
+    from diffsweep.analysis import expressions, registry  # noqa: PLC0415
+
+    if table is not None and table != "replicas":
+        return res, table
+    if metric in res.replicas.columns or (table is None and any(
+            metric in getattr(res, t).columns for t in TABLES)):
+        return res, table
+    try:
+        registry.resolve(metric)
+    except ConfigError:
+        if expressions.looks_like(metric) or metric in registry.METRICS:
+            raise  # a malformed expression or reference: its own message
+        return res, table
+    return registry.with_metrics(res, [metric]), "replicas"
 
 
 def per_seed(res: Results, y: str, keys: list[str], table: str | None = None) -> pd.DataFrame:
@@ -205,6 +233,7 @@ def summary_table(res: Results, by: list[str], metric: str = DEFAULT_METRIC,
     from diffsweep.analysis.stats import summarize  # noqa: PLC0415
 
     axes = ax.axes_of(res) or []
+    res, table = with_metric(res, metric, table)
     name, df = _table_with(res, metric, table)
     extra = [a for a in axes if a not in by and ax.has(df, a)]
     values = per_seed(res, metric, [*by, *extra], table)

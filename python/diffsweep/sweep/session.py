@@ -19,6 +19,7 @@ from diffsweep.core.errors import ConfigError
 from diffsweep.core.results import TABLES, Results, sort_table
 from diffsweep.engine import execution as _engine
 from diffsweep.engine.chunking import _limit_error, plan_chunks
+from diffsweep.sweep.ci_target import REPLICA_METRICS
 from diffsweep.sweep.progress import POLL_S
 
 
@@ -112,6 +113,14 @@ class Session:
             return
         from diffsweep.sweep.records import CHUNKS  # noqa: PLC0415
 
+        if self.metric not in REPLICA_METRICS:  # a metric of several tables: all of them
+            import warnings  # noqa: PLC0415
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # damaged chunks: the run reports them
+                res = self.store.load(repair=False)
+            if len(res.replicas):
+                self.values.append(self._metric_of(res))
+            return
         for c in self.store.chunks():
             info = c.files.get("replicas")
             if info is None:
@@ -120,6 +129,13 @@ class Session:
             df = pd.read_parquet(path)
             if self.metric in df.columns:
                 self.values.append(df[["point", "seed", self.metric]])
+
+    def _metric_of(self, res) -> pd.DataFrame:
+        """(point, seed, the target metric) of ``res``'s replicas."""
+        if self.metric in res.replicas.columns:
+            return res.replicas[["point", "seed", self.metric]]
+        from diffsweep.analysis.registry import values  # noqa: PLC0415
+        return values(res, self.metric)[["point", "seed", self.metric]]
 
     def metric_table(self) -> pd.DataFrame:
         if not self.values:
@@ -265,7 +281,7 @@ class Session:
                                       len(pairs))
         self.chunks_run += 1
         self.chunk_metas.append(res.meta)
-        if self.metric is not None and self.metric in res.replicas.columns:
-            self.values.append(res.replicas[["point", "seed", self.metric]])
+        if self.metric is not None and len(res.replicas):
+            self.values.append(self._metric_of(res))
         self.progress.update(res)
 
