@@ -46,6 +46,8 @@ USED = re.compile(r"Used (\d+) registers")
 
 def _cmake() -> str:
     found = shutil.which("cmake") or shutil.which("cmake", path=str(Path(sys.executable).parent))
+    if found is None and shutil.which("nvcc") is None:
+        pytest.skip("no cmake on the PATH (pip's build may have used its own)")
     if found is None:  # a compile break must not hide behind a missing tool
         pytest.fail("nvcc is on the PATH but cmake is not (the CUDA engine cannot be compiled "
                     "to check it): install CMake 3.18+")
