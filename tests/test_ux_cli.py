@@ -445,4 +445,19 @@ def test_the_no_cuda_error_speaks_the_command_line(cuda, tmp_path, capsys, monke
                      "cuda"]) == 1  # a backend error's status (a bad input's is 2)
     err = capsys.readouterr().err
     assert "--backend cpu" in err and err.count("\n") == 1, err
+    if cuda is None:  # not built: since issue 53 the default on nvcc without a device; say how
+        assert "-C cmake.define.DIFFSWEEP_CUDA=ON" in err and "no nvcc" not in err, err
     assert not (tmp_path / "out").exists()
+
+
+def test_info_says_how_to_build_the_cuda_engine(capsys, monkeypatch):
+    """`diffsweep info` without a CUDA engine said "no nvcc at build time", also where nvcc
+    was there and no device (issue 53's default builds none then)."""
+    from diffsweep.engine import compiled
+
+    real = compiled._module
+    monkeypatch.setattr(compiled, "_module", lambda n: None if n == "cuda" else real(n))
+    assert cli.main(["info"]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("CUDA"))
+    assert "not built (no nvcc or no CUDA device at build time" in line, line
+    assert "pip install . -C cmake.define.DIFFSWEEP_CUDA=ON" in line, line

@@ -43,9 +43,11 @@ step() { local name=$1; shift; local t0=$(date +%s.%N); timeout "$STEP_TIMEOUT" 
   local t1=$(date +%s.%N); log "$name rc=$rc wall=$(python3 -c "print(f'{$t1-$t0:.1f}')") s"; return $rc; }
 
 log "machine: $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -1); $(nproc) CPU threads"
-# for this machine's GPU only (e.g. 90-real on an H100/H200): a third of the compile time
+# for this machine's GPU only (e.g. 90-real on an H100/H200): a third of the compile time;
+# DIFFSWEEP_CUDA=ON, not the default AUTO (CMakeLists.txt, issue 53): here a build without the
+# CUDA engine must fail the build step, not leave a CPU-only install whose GPU steps skip
 cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')
-arch=${cc:+-Ccmake.define.DIFFSWEEP_CUDA_ARCHITECTURES=${cc}-real}
+arch="-Ccmake.define.DIFFSWEEP_CUDA=ON${cc:+ -Ccmake.define.DIFFSWEEP_CUDA_ARCHITECTURES=${cc}-real}"
 if want build; then
   step build python3 -m pip install --no-build-isolation --no-deps -v $arch . || { tail -50 "$OUT/build.log"; exit 1; }
 fi

@@ -13,7 +13,8 @@ def _cmd_info(args) -> int:
         dev = i["cuda_device"] or "none visible"
         print(f"CUDA devices   : {i['cuda_devices']} ({dev})")
     else:
-        print("CUDA devices   : CUDA engine not built (no nvcc at build time)")
+        print("CUDA devices   : CUDA engine not built (no nvcc or no CUDA device at build time;"
+              " pip install . -C cmake.define.DIFFSWEEP_CUDA=ON builds it)")
     print(f"backend='auto' : {i['auto_backend']}")
     m = i["auto_model"]
     print(f"auto's model   : a CPU thread {m['cpu_us_per_slot']:g} us a replica-slot, a GPU slot "

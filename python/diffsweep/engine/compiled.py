@@ -2,7 +2,8 @@
 runs a call, and packed batches run on them.
 
 The compiled modules are ``diffsweep._engine_cpu`` (always built) and
-``diffsweep._engine_cuda`` (built when nvcc was found). Both take the same arrays
+``diffsweep._engine_cuda`` (built where nvcc and a CUDA device were found, or when asked:
+CMakeLists.txt's DIFFSWEEP_CUDA). Both take the same arrays
 (``cuda/batch.h``) and give bit-identical results per replica. Here: loading them
 (``_module``), the version, ``info()``, the CUDA devices and their free memory, the state sizes,
 the backend that runs (``choose_backend``), the team size per replica (``default_lanes``), the
@@ -84,8 +85,10 @@ def choose_backend(backend: str, work=None, threads: int | None = None) -> tuple
     if backend != "auto":  # cuda, or cuda+cpu: both at once (diffsweep.engine.hybrid)
         if m is None:
             raise BackendError(f"backend {backend!r}: this diffsweep was built without the CUDA "
-                               "engine (no nvcc at build time); use the CPU (--backend cpu; "
-                               "backend='cpu' from Python) or rebuild with the CUDA toolkit")
+                               "engine (by default it is built only where nvcc and a CUDA device "
+                               "were found at build time); use the CPU (--backend cpu; "
+                               "backend='cpu' from Python) or rebuild with `pip install . -C "
+                               "cmake.define.DIFFSWEEP_CUDA=ON`")
         if m.device_count() == 0:
             raise BackendError(f"backend {backend!r}: the CUDA engine is built but no CUDA device "
                                "is visible (driver missing or no GPU); use the CPU (--backend "
