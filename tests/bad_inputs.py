@@ -107,6 +107,7 @@ LJ = "Builder lee_jeong"
 MG = "Builders matta_guo, matta_guo_web"
 ROSSI = "Builder rossi"
 DB = "Builder dumbbell"
+PL = "Builder parking_lot"
 LINK = "Python: Link, QueueClass, RedThresholds"
 FLOW = "Python: TcpFlow, OnOffSource"
 MARK = "Python: Marker, Traffic"
@@ -117,7 +118,7 @@ REPRO = "Command line: reproduce, demo, no command"
 ATLAS = "Command line and Python: atlas"
 SENS = "Command line and Python: sensitivity"
 LOOK = "Command line: show, plot, export"
-AREAS = (TOP, SECTIONS, AXES, KV, HABIB, LJ, MG, ROSSI, DB, LINK, FLOW, MARK, SCEN, GRID, RUN, REPRO,
+AREAS = (TOP, SECTIONS, AXES, KV, HABIB, LJ, MG, ROSSI, DB, PL, LINK, FLOW, MARK, SCEN, GRID, RUN, REPRO,
          ATLAS, SENS, LOOK)
 
 NOT = r"is not allowed \(expected "
@@ -328,6 +329,11 @@ CATALOGUE: list[Bad] = [
     T("db-cross-unknown", DB, '[fixed]; cross = "udp"', r"fixed\.cross: 'udp' " + NOT + r"one of 'none', 'cbr', 'exponential'\)", builder="dumbbell"),
     T("db-cross-rate-negative", DB, '[fixed]; cross = "cbr"; cross_rate_bps = -5', r"fixed\.cross_rate_bps: -5\.0 " + NOT + r"a number > 0\)", builder="dumbbell"),
     T("db-web-sessions-negative", DB, "[fixed]; web_sessions = -1", r"fixed\.web_sessions: -1 " + NOT + r"an integer in 0\.\.1000000", builder="dumbbell"),
+    # --- builder parking_lot ---------------------------------------------------------------
+    T("pl-links-zero", PL, "[fixed]; n_links = 0", r"fixed\.n_links: 0 " + NOT + r"an integer in 1\.\.4 \(bottlenecks in the chain; a long flow's route holds at most 4 links\)\)", builder="parking_lot"),
+    T("pl-link-list-length", PL, "[fixed]; n_links = 3; bottleneck_bps = [10e6, 5e6]", r"fixed\.bottleneck_bps: \(10000000\.0, 5000000\.0\) " + NOT + r"a number > 0 or a list of n_links \(3\) of them, one per link", builder="parking_lot"),
+    T("pl-aqm-rio", PL, '[fixed]; aqm = "rio-c"', r"fixed\.aqm: 'rio-c' " + NOT + r"one of 'droptail', 'red'\)", builder="parking_lot"),
+    T("pl-no-flows", PL, "[fixed]; n_long = 0; n_cross = 0", r"fixed\.n_long: 0 " + NOT + r"an integer >= 1 when n_cross is 0", builder="parking_lot"),
     # --- Python: links and queues -------------------------------------------------------------
     P("link-rate-negative", LINK, "Link(rate_bps=-1.0)", r"^Link\.rate_bps: -1\.0 " + NOT + r"a number > 0\)"),
     P("link-rate-string", LINK, 'Link(rate_bps="1e6")', r"^Link\.rate_bps: '1e6' " + NOT + r"a number > 0\)"),
@@ -707,6 +713,7 @@ BASES: dict[str, dict[str, dict[str, str]]] = {
     "matta_guo_web": {"": {"seeds": "1"}, "fixed": {"duration_s": "1.0", "web_sessions": "2"}},
     "rossi": {"": {"seeds": "1"}, "fixed": {"t_stop_s": "0.5", "t_halt_s": "1.0"}},
     "dumbbell": {"": dict(_SHORT), "fixed": {"n_flows": "1"}},
+    "parking_lot": {"": dict(_SHORT), "fixed": {"n_links": "2"}},
 }
 
 #: the valid sweep DIR/ok.toml, and DIR/folder.toml whose results are in DIR/folder

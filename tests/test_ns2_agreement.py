@@ -47,18 +47,18 @@ def test_structure(generated, agreement):
     assert "not compared" not in text, "a recorded CSV is missing"
     titles = ["Kaur & Vin", "Kaur & Vin under TCP SACK", "Habib, Bhargava & Fahmy", "Lee & Jeong",
               "Lee & Jeong under TCP SACK", "Rossi, Casetti & Mellia", "Matta & Guo",
-              "The standard dumbbell"]
+              "The standard dumbbell", "The standard parking lot"]
     for t in titles:
         assert any(line.startswith(f"## {t}") for line in text.splitlines()), t
     summary = [line for line in text.splitlines() if line.startswith("- **")]
-    assert len(summary) == 8
+    assert len(summary) == 9
     for line in summary:
         assert "primary cells; within 5%:" in line and "95% intervals overlap:" in line
         assert "within 10% or overlapping:" in line
     assert "## Largest gaps" in text and "(ns2-gaps.md)" in text
     papers = {c["paper"] for c in cells}
     assert papers == {"kaur-vin", "kaur-vin-sack", "habib", "lee-jeong", "lee-jeong-sack", "rossi",
-                      "matta-guo", "dumbbell"}
+                      "matta-guo", "dumbbell", "parking-lot"}
     for c in cells:
         assert c["overlap"] in ("True", "False")
         assert int(c["n_ours"]) >= 5 and int(c["n_ns2"]) >= 5, (c["paper"], c["cell"])
@@ -80,6 +80,15 @@ def test_structure(generated, agreement):
     ov = [c for c in db if c["cell"].endswith("[send jitter / overhead_ 1 ms]")]
     assert len(ov) == 1 + 3 * 4 and all(c["primary"] == "False" for c in ov)
     assert all(c["cell"].startswith("DropTail") for c in ov)
+    # the standard parking lot: 2 AQMs x (K 2: 4 + 2 x 3 metrics, K 3 twice: 4 + 3 x 3); its
+    # DropTail cells again with 1-ms send jitter, and the 8-cross-flow DropTail cells at three
+    # other link delays (the phase check), as variants
+    pl = [c for c in cells if c["paper"] == "parking-lot"]
+    assert sum(c["primary"] == "True" for c in pl) == 2 * (10 + 13 + 13)
+    ov = [c for c in pl if "[send jitter / overhead_ 1 ms]" in c["cell"]]
+    ph = [c for c in pl if "[links " in c["cell"]]
+    assert len(ov) == 36 and len(ph) == 3 * (10 + 13)
+    assert all(c["primary"] == "False" and c["cell"].startswith("DropTail") for c in ov + ph)
 
 
 def _mean_ci(xs):
@@ -196,11 +205,13 @@ def test_missing_files_are_named(agreement, tmp_path):
     out = tmp_path / "a.md"
     assert agreement.main(["--out", str(out), "--root", str(tmp_path)]) == 0
     text = out.read_text()
-    assert text.count("- not compared:") == 8
+    assert text.count("- not compared:") == 9
     assert "results_ns2_k2_extra.csv is missing: run benchmarks/ns2/run.sh extra" in text
     assert "results_ns2_k2_sack.csv is missing: run benchmarks/ns2/run_sack.sh" in text
     assert ("results_ns2_lee_jeong_sack_runs.csv is missing: run "
             "benchmarks/ns2/lee_jeong/run_sack.sh") in text
+    assert ("results_ns2_parking_lot.csv is missing: run "
+            "benchmarks/ns2/parking_lot/run.sh") in text
 
 
 def test_hand_computed_dumbbell_cell(generated):
@@ -225,3 +236,32 @@ def test_hand_computed_dumbbell_cell(generated):
     assert float(r["ns2_ci"]) == pytest.approx(hn, rel=1e-4)
     assert float(r["rel_diff"]) == pytest.approx((mo - mn) / abs(mn), rel=1e-4)
     assert r["overlap"] == str(mo - ho <= mn + hn and mn - hn <= mo + ho)
+
+
+def test_hand_computed_parking_lot_cell(generated):
+    """The standard parking lot, DropTail with K = 3, 8 long and 8 cross flows per link, the
+    long flows' mean goodput: diffsweep's rows against ns-2.35's, 10 seeds each (primary:
+    no send delay, 10-ms links)."""
+    _, cells = generated
+
+    def rows(name):
+        with open(NS2 / "parking_lot" / name, newline="") as f:
+            return [float(r["long_mbps"]) for r in csv.DictReader(f)
+                    if r["aqm"] == "DropTail" and r["n_links"] == "3" and r["n_long"] == "8"
+                    and r["n_cross"] == "8" and float(r["overhead_s"]) == 0
+                    and float(r["link_ms"]) == 10.0]
+
+    ours, ns2 = rows("results_diffsweep_parking_lot.csv"), rows("results_ns2_parking_lot.csv")
+    assert len(ours) == len(ns2) == 10
+    mo, ho = _mean_ci(ours)
+    mn, hn = _mean_ci(ns2)
+    (r,) = [c for c in cells if c["paper"] == "parking-lot"
+            and c["metric"] == "long-flow goodput Mb/s"
+            and c["cell"] == "DropTail, K 3, 8 long + 8 cross per link"]
+    assert float(r["ours"]) == pytest.approx(mo, rel=1e-5)
+    assert float(r["ns2"]) == pytest.approx(mn, rel=1e-5)
+    assert float(r["ours_ci"]) == pytest.approx(ho, rel=1e-4)
+    assert float(r["ns2_ci"]) == pytest.approx(hn, rel=1e-4)
+    assert float(r["rel_diff"]) == pytest.approx((mo - mn) / abs(mn), rel=1e-4)
+    assert r["overlap"] == str(mo - ho <= mn + hn and mn - hn <= mo + ho)
+    assert r["primary"] == "True"

@@ -1,6 +1,7 @@
 """The scenario builders, by name: ``diffsweep.scenario.builders.kaur_vin(...)`` is the builder that
 sweep files call ``builder = "kaur_vin"``. The standard builders (``STANDARD``: the
-``dumbbell`` of ``diffsweep.scenario.dumbbell``) are generic; every other builder lives with
+``dumbbell`` of ``diffsweep.scenario.dumbbell``, the ``parking_lot`` of
+``diffsweep.scenario.parking_lot``) are generic; every other builder lives with
 its paper (``diffsweep.papers.<paper>.scenario``) and is listed in the paper's
 ``Paper.builders``; this module looks the name up (``all_builders()``) when it is first used,
 so a registered paper's builders appear here without being named.
@@ -13,6 +14,7 @@ from diffsweep.core.registry import builders, resolve
 
 #: The builders that are no paper's: name -> "module:function".
 STANDARD = {"dumbbell": "diffsweep.scenario.dumbbell:dumbbell"}
+STANDARD["parking_lot"] = "diffsweep.scenario.parking_lot:parking_lot"  # docs/contributing.md
 
 
 def all_builders() -> dict[str, str]:

@@ -26,7 +26,8 @@ from diffsweep.scenario.scenario import Scenario
 from diffsweep.scenario.sources import OnOffSource
 from diffsweep.scenario.traffic import Traffic
 
-__all__ = ["dumbbell", "red_auto", "MARKERS", "CROSS", "CROSS_CLASSES", "DEFAULT_RTT_MS"]
+__all__ = ["dumbbell", "red_auto", "red_class", "MARKERS", "CROSS", "CROSS_CLASSES",
+           "DEFAULT_RTT_MS"]
 
 #: The round trip when neither ``rtt_ms`` nor ``rtt_min_ms``/``rtt_max_ms`` is given.
 DEFAULT_RTT_MS = 100.0
@@ -66,6 +67,43 @@ def red_auto(rate_bps: float, delay_ms: float, mean_pkt_bytes: int,
         rtt = max(0.1, 3.0 * (delay_ms / 1000.0 + 1.0 / ptc))
         w_q = 1.0 - math.exp(-1.0 / (10.0 * rtt * ptc))
     return float(min_th_pkts), float(max_th_pkts), float(w_q)
+
+
+def red_class(rate, delay, buf, wire, red_min_th_pkts, red_max_th_pkts, red_max_p, w_q,
+              red_gentle, red_wait, red_bytes, red_mean_pkt_bytes) -> tuple[dict, dict]:
+    """A "red" bottleneck [Queue/RED] of ``rate`` b/s, ``delay`` ms and ``buf`` packets
+    (``wire``: the TCP packets' bytes on the wire, or None): the ``QueueClass`` keywords and
+    the ``params`` columns (``red_min_th``, ``red_max_th``, ``red_w_q_used``), the builder's
+    RED parameters checked under their own names (``w_q`` already checked; None: automatic).
+    Shared by the dumbbell and the parking lot (one bottleneck each, or one per link)."""
+    in_bytes = _flag("red_bytes", red_bytes)
+    mean = as_int(plain(red_mean_pkt_bytes))
+    check(is_int(mean) and 1 <= mean <= 65535, "red_mean_pkt_bytes", mean,
+          "an integer number of bytes in 1..65535 (ns-2's mean_pktsize_)")
+    lo_th = None if red_min_th_pkts is None else as_float(plain(red_min_th_pkts))
+    hi_th = None if red_max_th_pkts is None else as_float(plain(red_max_th_pkts))
+    for name, v in (("red_min_th_pkts", lo_th), ("red_max_th_pkts", hi_th)):
+        if v is not None:
+            check_number(name, v, lambda x: x > 0, "None (ns-2.35's automatic threshold) "
+                         "or a number of packets > 0")
+    lo_th, hi_th, w = red_auto(rate, delay, mean, lo_th, hi_th, w_q)
+    check(hi_th > lo_th, "red_max_th_pkts", hi_th,
+          f"a number > red_min_th_pkts ({lo_th:g}): thresholds in order")
+    scale = mean if in_bytes else 1
+    with renamed_errors({"RedThresholds.max_p": "red_max_p"}):
+        th = RedThresholds(lo_th * scale, hi_th * scale, as_float(plain(red_max_p)))
+    if in_bytes:
+        # red.cc: a packet is forced out when the waiting bytes reach limit_ x
+        # mean_pktsize_ before it joins; the engine takes a packet that fits. Adding one
+        # TCP packet less a byte makes the two the same for the TCP packets.
+        limit = dict(limit_bytes=buf * mean + ((wire or 1) - 1))
+    else:
+        limit = dict(limit_pkts=buf)
+    q = dict(aqm="red", red=(th,), red_w_q=w, red_gentle=_flag("red_gentle", red_gentle),
+             red_wait=_flag("red_wait", red_wait), red_bytes=in_bytes,
+             red_mean_pkt_bytes=mean, **limit)
+    red_params = {"red_min_th": lo_th, "red_max_th": hi_th, "red_w_q_used": w}
+    return q, red_params
 
 
 def _flag(name: str, value) -> bool:
@@ -319,33 +357,9 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     if aqm == "droptail":
         q = dict(limit_pkts=buf)
     elif aqm == "red":
-        in_bytes = _flag("red_bytes", red_bytes)
-        mean = as_int(plain(red_mean_pkt_bytes))
-        check(is_int(mean) and 1 <= mean <= 65535, "red_mean_pkt_bytes", mean,
-              "an integer number of bytes in 1..65535 (ns-2's mean_pktsize_)")
-        lo_th = None if red_min_th_pkts is None else as_float(plain(red_min_th_pkts))
-        hi_th = None if red_max_th_pkts is None else as_float(plain(red_max_th_pkts))
-        for name, v in (("red_min_th_pkts", lo_th), ("red_max_th_pkts", hi_th)):
-            if v is not None:
-                check_number(name, v, lambda x: x > 0, "None (ns-2.35's automatic threshold) "
-                             "or a number of packets > 0")
-        lo_th, hi_th, w = red_auto(rate, delay, mean, lo_th, hi_th, w_q)
-        check(hi_th > lo_th, "red_max_th_pkts", hi_th,
-              f"a number > red_min_th_pkts ({lo_th:g}): thresholds in order")
-        scale = mean if in_bytes else 1
-        with renamed_errors({"RedThresholds.max_p": "red_max_p"}):
-            th = RedThresholds(lo_th * scale, hi_th * scale, as_float(plain(red_max_p)))
-        if in_bytes:
-            # red.cc: a packet is forced out when the waiting bytes reach limit_ x
-            # mean_pktsize_ before it joins; the engine takes a packet that fits. Adding one
-            # TCP packet less a byte makes the two the same for the TCP packets.
-            limit = dict(limit_bytes=buf * mean + ((wire or 1) - 1))
-        else:
-            limit = dict(limit_pkts=buf)
-        q = dict(aqm="red", red=(th,), red_w_q=w, red_gentle=_flag("red_gentle", red_gentle),
-                 red_wait=_flag("red_wait", red_wait), red_bytes=in_bytes,
-                 red_mean_pkt_bytes=mean, **limit)
-        red_params = {"red_min_th": lo_th, "red_max_th": hi_th, "red_w_q_used": w}
+        q, red_params = red_class(rate, delay, buf, wire, red_min_th_pkts, red_max_th_pkts,
+                                  red_max_p, w_q, red_gentle, red_wait, red_bytes,
+                                  red_mean_pkt_bytes)
     else:
         th = _rio_thresholds(rio_thresholds, buf)
         w = _DSRED_W_Q if w_q is None else w_q
