@@ -409,6 +409,21 @@ def test_engine_duration_limit_is_one_line(tmp_path, capsys):
     assert "slot_s" not in err.split("expected")[0] and not (tmp_path / "out").exists()
 
 
+def test_sweep_file_with_a_byte_order_mark(tmp_path, capsys):
+    """Issue 53: a sweep file saved with a UTF-8 byte-order mark (as Windows editors write it)
+    was refused as "TOML syntax error: Invalid statement (at line 1, column 1)"; it runs, and
+    the folder it made is shown and resumed from its saved copy of the file."""
+    p = tmp_path / "bom.toml"
+    p.write_bytes(b"\xef\xbb\xbf" + SMALL.replace("seeds = 3", "seeds = 1").encode())
+    out = tmp_path / "out"
+    rc, _, err = cli_run(capsys, "run", p, "--out", out, "--quiet")
+    assert rc == 0, err
+    rc, text, err = cli_run(capsys, "show", out)
+    assert rc == 0 and "sweep 'small'" in text and "4 of 4 complete" in text, err
+    rc, text, err = cli_run(capsys, "run", p, "--out", out)
+    assert rc == 0 and "error" not in err, err
+
+
 # --------------------------------------------------------------------------------------------
 # show, plot, export
 # --------------------------------------------------------------------------------------------
