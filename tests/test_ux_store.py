@@ -336,13 +336,17 @@ def test_show_and_export_report_a_damaged_chunk_in_one_line(folder, tmp_path, ca
                            "--allow-partial")
     assert rc == 0, err
     no_python_noise(err)
-    assert re.fullmatch("diffsweep: warning: " + line, err.strip()), err
+    assert re.fullmatch("diffsweep: warning: " + line + r"\ndiffsweep: warning: \S*out: partial "
+                        r"results: 2 of 4 points complete, 4 of 12 replicas missing; rerun .*",
+                        err.strip()), err
     assert len(pd.read_csv(tmp_path / "e" / "replicas.csv")) == 8
     rc, out, err = cli_run(capsys, "plot", folder, "--x", "t_on_ms", "--y", "goodput_bps",
                            "--hue", "ef", "--out", tmp_path / "fig.png")
     assert rc == 0, err  # plot used to hide the damage
-    assert re.fullmatch("diffsweep: warning: " + line.replace("--out out", "--out .*out"),
-                        err.strip()), err
+    # the damage, then that the figure is partial (issue 53)
+    assert re.fullmatch("diffsweep: warning: " + line.replace("--out out", "--out .*out")
+                        + r"\ndiffsweep: warning: \S*out: partial results: 2 of 4 points "
+                        r"complete, 4 of 12 replicas missing; rerun .*", err.strip()), err
     # repair moves the damaged chunk aside; a run recomputes its replicas
     rc, out, err = cli_sub(tmp_path, "repair", "out")
     assert rc == 0, err
@@ -400,3 +404,39 @@ def test_a_repeated_chunk_is_one_line_and_repair_moves_it_aside(folder, tmp_path
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert len(diffsweep.load(folder)) == 12
+
+
+def test_plot_and_export_of_an_unfinished_folder_warn(folder, small_folder, tmp_path):
+    """Issue 53: plot drew a half-written folder (a run killed before its last chunks) with an
+    x axis that stopped where the missing points began, exit 0 and not a word; plot and export
+    --allow-partial now say it on stderr (points complete / total, replicas missing, the rerun
+    command), the figure says "partial: ..." and Python's plot and export raise a UserWarning."""
+    last = done_jsons(folder)[-1]
+    cid = json.loads(last.read_text())["chunk"]
+    for f in (folder / "chunks").glob(f"{cid}.*"):
+        f.unlink()
+    res = diffsweep.load(folder)
+    per_point = res.replicas.groupby("point")["seed"].nunique()
+    full = int((per_point == 3).sum())
+    assert len(res.replicas) == 8 and full < 4
+    line = (rf"diffsweep: warning: \S*out: partial results: {full} of 4 points complete, 4 of "
+            r"12 replicas missing; rerun `diffsweep run \S*s\.toml --out \S*out` to compute them")
+    rc, out, err = cli_sub(tmp_path, "plot", "out", "--x", "t_on_ms", "--y", "goodput_bps",
+                           "--hue", "ef", "--out", "fig.svg")
+    assert rc == 0, err
+    no_python_noise(err)
+    assert re.fullmatch(line, err.strip()), err
+    assert f"partial: {full} of 4 points" in (tmp_path / "fig.svg").read_text()
+    rc, out, err = cli_sub(tmp_path, "export", "out", "--format", "csv", "--out", "e",
+                           "--allow-partial")
+    assert rc == 0 and re.fullmatch(line, err.strip()), err
+    from diffsweep.sweep.folder import export, plot
+    with pytest.warns(UserWarning, match=rf"partial results: {full} of 4 points complete"):
+        plot(res, "t_on_ms", "goodput_bps", hue="ef")
+    with pytest.warns(UserWarning, match=r"4 of 12 replicas missing"):
+        export(res, tmp_path / "e2")
+    # a complete folder: no warning, no subtitle
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig = plot(diffsweep.load(small_folder), "t_on_ms", "goodput_bps", hue="ef")
+    assert fig._suptitle is None

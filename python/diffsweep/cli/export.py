@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from diffsweep.cli.common import _load_reporting
+from diffsweep.cli.common import _load_reporting, said_as_warnings
 from diffsweep.core.errors import IncompleteResults
 
 
@@ -22,7 +22,7 @@ def _cmd_export(args) -> int:
             f"{why}; nothing was exported: rerun `{rerun_command(m, args.dir)}` to compute them, "
             f"or pass --allow-partial to export the {f['done'] + f['extra']} that are there")
     out = args.out or os.path.join(args.dir, f"export-{args.format}")
-    for path in export(res, out, args.format, args.tables):
+    for path in said_as_warnings(export, res, out, args.format, args.tables):
         print(path)
     return 0
 

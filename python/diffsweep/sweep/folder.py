@@ -78,6 +78,18 @@ def rerun_command(manifest: dict, path) -> str:
     return shlex.join(["diffsweep", "run", str(sweep), *quick, "--out", str(path)])
 
 
+def partial_note(res: Results) -> str | None:
+    """One line for a Results whose folder lacks replicas of its sweep (``Results.meta``
+    "completeness", set by ``Store.load``), None when it is complete or not a folder's: a
+    figure or an export of it would otherwise look like the whole sweep (issue 53)."""
+    c = res.meta.get("completeness") or {}
+    if not c.get("missing"):
+        return None
+    return (f"{res.meta.get('store')}: partial results: {c['points_done']} of {c['points']} "
+            f"points complete, {c['missing']} of {c['expected']} replicas missing; rerun "
+            f"`{c['rerun']}` to compute them")
+
+
 #: columns that name a row (a replica, one of its flows, a link's class, ...): they measure
 #: nothing, so ``show --metric`` and ``plot --y`` refuse them (``check_measure``)
 ID_COLUMNS = ("point", "seed", "replica", "flow", "link", "cls_index", "source", "interval",
@@ -317,6 +329,12 @@ def plot(res: Results, x: str, y: str, hue: str | None = None, table: str | None
         for row in axs:
             for a in row:
                 a.set_xscale("log")
+    note = partial_note(res)
+    if note is not None:  # said, and marked in the figure: the x axis may stop short
+        warnings.warn(note, UserWarning, stacklevel=2)
+        c = res.meta["completeness"]
+        fig.suptitle(f"partial: {c['points_done']} of {c['points']} points "
+                     f"({c['missing']} replicas missing)", fontsize=9, color="tab:red")
     fig.tight_layout()
     return fig
 
@@ -326,6 +344,9 @@ def export(res: Results, folder, fmt: str = "csv", tables=None) -> list[Path]:
     ``parquet``); returns the paths."""
     if fmt not in ("csv", "parquet"):
         raise ConfigError(f"--format: {fmt!r} is not allowed (expected csv or parquet)")
+    note = partial_note(res)
+    if note is not None:
+        warnings.warn(note, UserWarning, stacklevel=2)
     return res.to_csv(folder, tables) if fmt == "csv" else res.to_parquet(folder, tables)
 
 
