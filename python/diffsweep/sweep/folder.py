@@ -31,7 +31,7 @@ DEFAULT_METRIC = "tcp_goodput_bps"
 
 def describe(path) -> tuple[dict, Results, dict]:
     """(manifest, the folder's tables, facts): facts has points, seeds, expected, done, missing
-    (replicas), points_done (points with every seed), runs (backend, device, host, start, end,
+    (replicas), points_done (points with every seed), locked (a lock file is there), runs (backend, device, host, start, end,
     wall_s, replicas_run, interrupted/error)."""
     from diffsweep.sweep.store import Store, read_manifest  # noqa: PLC0415
 
@@ -60,6 +60,7 @@ def describe(path) -> tuple[dict, Results, dict]:
         "points_done": sum(1 for p in range(n_points) if per_point.get(p, 0) == len(seeds)),
         "problems": problem_lines(st, m, path),
         "damaged_replicas": sum(d["replicas"] or 0 for d in st.damaged.values()),
+        "locked": _locked(st),
         "runs": [{"start": r.get("start"), "end": r.get("end"), "backend": r.get("backend"),
                   "device": r.get("device"), "host": r.get("host"),
                   "wall_s": (r.get("meta") or {}).get("wall_s"),
@@ -69,6 +70,21 @@ def describe(path) -> tuple[dict, Results, dict]:
                   "rebuilt": bool((r.get("meta") or {}).get("rebuilt"))} for r in runs],
     }
     return m, res, facts
+
+
+def _locked(st) -> bool:
+    """Whether a run may hold the folder now: its lock file is there (or cannot be read),
+    unless its owner was a process of this host that is gone (a killed run's stale lock)."""
+    import socket  # noqa: PLC0415
+
+    try:
+        owner = st.lock_owner()
+    except OSError:
+        return True
+    if owner is None:
+        return False
+    return not (owner.get("host") == socket.gethostname() and "pid" in owner
+                and not st._alive(owner["pid"]))
 
 
 def rerun_command(manifest: dict, path) -> str:
