@@ -440,3 +440,56 @@ def test_plot_and_export_of_an_unfinished_folder_warn(folder, small_folder, tmp_
         warnings.simplefilter("error")
         fig = plot(diffsweep.load(small_folder), "t_on_ms", "goodput_bps", hue="ef")
     assert fig._suptitle is None
+
+
+@pytest.fixture
+def read_only(tmp_path):
+    """A function making a folder under tmp_path read-only: chmod -R a-w, or, as root (whom
+    chmod does not stop), a read-only bind mount of tmp_path/ro over tmp_path/rw's copy
+    (skipped where mounting is not allowed); undone at the end."""
+    mounts = []
+
+    def make(folder):
+        if os.geteuid() != 0:
+            for p in [folder, *folder.rglob("*")]:
+                p.chmod(p.stat().st_mode & ~0o222)
+            return folder
+        ro = tmp_path / "ro"
+        ro.mkdir()
+        if subprocess.run(["mount", "--bind", str(folder.parent), str(ro)]).returncode:
+            pytest.skip("root, and no read-only bind mount allowed here")
+        mounts.append(ro)
+        if subprocess.run(["mount", "-o", "remount,ro,bind", str(ro)]).returncode:
+            pytest.skip("root, and no read-only bind mount allowed here")
+        return ro / folder.name
+
+    yield make
+    for m in mounts:
+        subprocess.run(["umount", str(m)])
+
+
+def test_a_read_only_finished_folder_is_shown_and_rerun(folder, tmp_path, read_only, capsys):
+    """Issue 53: a finished folder on read-only storage could not be rerun (the lock file could
+    not be created); show, plot, export and load read it, a rerun says there is nothing to
+    compute (exit 0), and a rerun with replicas to compute is one line naming the folder and
+    that it is read-only (exit 2), the folder unchanged."""
+    ro = read_only(folder)
+    before = sorted(str(p.relative_to(ro)) for p in ro.rglob("*"))
+    assert len(diffsweep.load(ro)) == 12
+    rc, out, err = cli_run(capsys, "show", ro)
+    assert rc == 0 and "4 of 4 complete" in out, err
+    rc, out, err = cli_run(capsys, "plot", ro, "--x", "t_on_ms", "--y", "goodput_bps", "--hue",
+                           "ef", "--out", tmp_path / "f.png")
+    assert rc == 0 and (tmp_path / "f.png").is_file(), err
+    rc, out, err = cli_run(capsys, "export", ro, "--format", "csv", "--out", tmp_path / "e")
+    assert rc == 0 and (tmp_path / "e" / "replicas.csv").is_file(), err
+    rc, out, err = cli_run(capsys, "run", tmp_path / "s.toml", "--out", ro)
+    assert rc == 0, err
+    assert f"{ro}: nothing to compute (the folder is read-only" in out
+    more = tmp_path / "more.toml"
+    more.write_text((tmp_path / "s.toml").read_text().replace("seeds = 3", "seeds = 4"))
+    rc, out, err = cli_run(capsys, "run", more, "--out", ro)
+    assert rc == 2
+    one_line_error(err, rf"{re.escape(str(ro))}: the folder is read-only \(.*\): 4 of 16 "
+                        r"replicas are left to compute")
+    assert sorted(str(p.relative_to(ro)) for p in ro.rglob("*")) == before
