@@ -157,7 +157,7 @@ CATALOGUE: list[Bad] = [
     T("toml-duration-nan", TOP, "duration_s = nan", r"duration_s: nan " + NOT + "a finite number"),
     T("toml-duration-inf", TOP, "duration_s = inf", r"duration_s: inf " + NOT + "a finite number"),
     T("toml-duration-string", TOP, 'duration_s = "10s"', r'duration_s: "10s" ' + NOT),
-    T("toml-duration-too-long", TOP, "duration_s = 1e12", r"duration_s: 1000000000000\.0 " + NOT + r"fewer than 2\^32 slots"),
+    T("toml-duration-too-long", TOP, "duration_s = 1e12", r"duration_s: 1000000000000\.0 " + NOT + r"a number > 0 and at most [0-9.e+]+ s, fewer than 2\^32 slots of .*; or link_rate_bps a number > 0 and at most [0-9.e+-]+ b/s\)"),
     T("toml-warmup-negative", TOP, "warmup_s = -0.5", r"warmup_s: -0\.5 " + NOT + "a finite number >= 0"),
     T("toml-warmup-nan", TOP, "warmup_s = nan", r"warmup_s: nan " + NOT),
     T("toml-warmup-equals-duration", TOP, "warmup_s = 1.0", r"warmup_s: 1\.0 " + NOT + r"a warm-up shorter than duration_s = 1\.0"),
@@ -213,6 +213,7 @@ CATALOGUE: list[Bad] = [
     T("toml-zip-also-axis", AXES, '[axes]; rtp_ms = [6, 8]; [[zip]]; names = ["rtp_ms", "buffer_bytes"]; values = [[6, 8], [30000, 40000]]', r"zip\[0\]\.names: 'rtp_ms' is also set in \[axes\]"),
     T("toml-zip-duplicate-rows", AXES, '[[zip]]; names = ["rtp_ms", "buffer_bytes"]; values = [[6, 6], [30000, 30000]]', r"zip\[0\]\.values\(rows\)\[1\]: duplicate value \[6, 30000\] \(same as zip\[0\]\.val"),
     # --- builder kaur_vin -----------------------------------------------------------------
+    T("kv-link-rate-slot-clock", KV, "[fixed]; link_rate_bps = 1e16", r"fixed\.link_rate_bps: 1e\+16 " + NOT + r"a number > 0 and at most [0-9.e+]+ b/s, so that duration_s 1 is fewer than 2\^32 slots"),
     T("kv-n-flows-zero", KV, "[fixed]; n_flows = 0", r"fixed\.n_flows: 0 " + NOT + r"an integer >= 1\)"),
     T("kv-tcp-unknown", KV, '[fixed]; tcp = "vegas"', r"fixed\.tcp: 'vegas' " + NOT + r"one of 'reno', 'newreno', 'sack'\)"),
     T("kv-ef-unknown", KV, '[fixed]; ef = "poisson"', r"fixed\.ef: 'poisson' " + NOT + r"one of 'onoff', 'cbr', 'none'"),
@@ -315,6 +316,8 @@ CATALOGUE: list[Bad] = [
     # --- builder dumbbell ------------------------------------------------------------------
     T("db-aqm-rio", DB, '[fixed]; aqm = "rio"', r"fixed\.aqm: 'rio' " + NOT + r"one of 'droptail', 'red', 'rio-c', 'rio-d', 'wred'; did you mean 'rio-c' or 'rio-d'\?\)", builder="dumbbell"),
     T("db-aqm-unknown", DB, '[axes]; aqm = ["droptail", "codel"]', r"axes\.aqm: 'codel' " + NOT + r"one of 'droptail', .*\(grid point 1: aqm='codel'", builder="dumbbell"),
+    # issue 53: a rate that makes the slot too fine named duration_s, not the rate
+    T("db-bottleneck-slot-clock", DB, "[fixed]; bottleneck_bps = 1e15", r"fixed\.bottleneck_bps: 1000000000000000\.0 " + NOT + r"a number > 0 and at most 3\.573e\+13 b/s, so that duration_s 1 is fewer than 2\^32 slots, .*1040-byte packet on the fastest link, bottleneck_bps 1e\+15 b/s; or a duration_s of at most 0\.03573 s\)", builder="dumbbell"),
     T("db-bottleneck-negative", DB, "[fixed]; bottleneck_bps = -1", r"fixed\.bottleneck_bps: -1\.0 " + NOT + r"a number > 0\)", builder="dumbbell"),
     T("db-rtt-list-length", DB, "[fixed]; n_flows = 3; rtt_ms = [20, 40]", r"fixed\.rtt_ms: \(20, 40\) " + NOT + r"a number of ms or a list of n_flows \(3\) of them", builder="dumbbell"),
     T("db-rtt-below-bottleneck", DB, "[fixed]; rtt_ms = 15", r"fixed\.rtt_ms: 15\.0 " + NOT + r"a number of ms >= 2 x bottleneck_delay_ms = 20", builder="dumbbell"),
@@ -430,6 +433,8 @@ CATALOGUE: list[Bad] = [
     # --- Python: Scenario ---------------------------------------------------------------------------
     P("scenario-no-links", SCEN, "Scenario(links=(), flows=(TcpFlow(),), duration_s=1)", r"^links: \[\] " + NOT + r"at least one Link\)"),
     P("scenario-no-traffic", SCEN, "Scenario(links=(Link(1e6),), duration_s=1)", r"^flows: \[\] " + NOT + r"at least one TcpFlow, or an OnOffSource"),
+    P("scenario-rate-slot-clock", SCEN, "Scenario(links=(Link(1e6), Link(1e15)), flows=(TcpFlow(),), duration_s=60)", r"^links\[1\]\.rate_bps: 1000000000000000\.0 " + NOT + r"a number > 0 and at most 3\.298e\+11 b/s, so that duration_s 60 is fewer than 2\^32 slots"),
+    P("scenario-slot-s-clock", SCEN, "Scenario(links=(Link(1e6),), flows=(TcpFlow(),), duration_s=60, slot_s=1e-12)", r"^slot_s: 1e-12 " + NOT + r"a number >= 1\.397e-08 s, so that duration_s 60 is fewer than 2\^32 slots"),
     P("scenario-duration-zero", SCEN, "Scenario(links=(Link(1e6),), flows=(TcpFlow(),), duration_s=0)", r"^duration_s: 0\.0 " + NOT + r"a number > 0\)"),
     P("scenario-duration-nan", SCEN, "Scenario(links=(Link(1e6),), flows=(TcpFlow(),), duration_s=math.nan)", r"^duration_s: nan " + NOT + r"a finite number > 0\)"),
     P("scenario-duration-string", SCEN, 'Scenario(links=(Link(1e6),), flows=(TcpFlow(),), duration_s="1")', r"^duration_s: '1' " + NOT + r"a number > 0\)"),

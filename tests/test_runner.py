@@ -3,6 +3,7 @@ another sweep in the folder, target_ci, the CLI, Dask (diffsweep.sweep.runner, d
 import json
 import math
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -650,3 +651,38 @@ def test_stopped_family_call_saves_what_finished_and_resumes(tmp_path, monkeypat
     for name, g in (("a", ga), ("b", gb)):
         run(g, backend="cpu", store=tmp_path / f"ref_{name}")
         assert_same(diffsweep.load(tmp_path / f"ref_{name}"), diffsweep.load(tmp_path / name))
+
+
+def test_show_says_a_killed_run_was_finished_by_the_next(tmp_path):
+    """Issue 53: a run killed with SIGKILL writes no end time, and ``show`` kept calling it
+    "running or killed" after a second run had finished its replicas. While it is the last run
+    and its lock is held it may still run; once its owner is gone, or a later run finished, it
+    is said killed, naming the run that finished its replicas."""
+    import io
+    from contextlib import redirect_stdout
+    p = write_sweep(tmp_path)
+    args = ["run", str(p), "--out", str(tmp_path / "out"), "--backend", "cpu", "--chunk-size",
+            "2", "--quiet", "--threads", "1"]
+    proc = start_slow(tmp_path, args)
+    wait_for_chunk(proc, tmp_path / "out" / "chunks")
+    buf = io.StringIO()
+    with redirect_stdout(buf):  # still running: its lock is held by a live process
+        assert cli.main(["show", str(tmp_path / "out")]) == 0
+    assert re.search(r"^run 1 .*, running or killed$", buf.getvalue(), re.M), buf.getvalue()
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    assert (tmp_path / "out" / ".diffsweep.lock").exists()  # left behind by the killed run
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        assert cli.main(["show", str(tmp_path / "out")]) == 0
+    assert re.search(r"^run 1 .*, killed \(it wrote no end\)$", buf.getvalue(), re.M), \
+        buf.getvalue()
+    assert cli.main(args) == 0  # breaks the stale lock (a warning) and resumes
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        assert cli.main(["show", str(tmp_path / "out")]) == 0
+    out = buf.getvalue()
+    assert re.search(r"^run 1 .*, killed \(it wrote no end\); its replicas were finished by "
+                     r"run 2$", out, re.M), out
+    assert re.search(r"^run 2 .*, done$", out, re.M) and "running or killed" not in out, out

@@ -404,9 +404,24 @@ def test_engine_duration_limit_is_one_line(tmp_path, capsys):
     p = sweep(tmp_path, SMALL.replace("duration_s = 2.0", "duration_s = 1e12"))
     rc, _, err = cli_run(capsys, "run", p, "--out", tmp_path / "out")
     assert rc == 2
-    one_line_error(err, r"duration_s: 1000000000000\.0 is not allowed \(expected fewer than "
-                        r"2\^32 slots")
+    one_line_error(err, r"duration_s: 1000000000000\.0 is not allowed \(expected a number > 0 "
+                        r"and at most [0-9.e+]+ s, fewer than 2\^32 slots")
     assert "slot_s" not in err.split("expected")[0] and not (tmp_path / "out").exists()
+
+
+def test_sweep_file_with_a_byte_order_mark(tmp_path, capsys):
+    """Issue 53: a sweep file saved with a UTF-8 byte-order mark (as Windows editors write it)
+    was refused as "TOML syntax error: Invalid statement (at line 1, column 1)"; it runs, and
+    the folder it made is shown and resumed from its saved copy of the file."""
+    p = tmp_path / "bom.toml"
+    p.write_bytes(b"\xef\xbb\xbf" + SMALL.replace("seeds = 3", "seeds = 1").encode())
+    out = tmp_path / "out"
+    rc, _, err = cli_run(capsys, "run", p, "--out", out, "--quiet")
+    assert rc == 0, err
+    rc, text, err = cli_run(capsys, "show", out)
+    assert rc == 0 and "sweep 'small'" in text and "4 of 4 complete" in text, err
+    rc, text, err = cli_run(capsys, "run", p, "--out", out)
+    assert rc == 0 and "error" not in err, err
 
 
 # --------------------------------------------------------------------------------------------
@@ -479,7 +494,7 @@ BAD_TOML = [
                                                r"\(did you mean 'fig(t1|1[01])'\?\)"),
     (HEAD + '[outputs]\nfigures = ["fig2", "fig2"]\n', r"outputs\.figures: .*distinct names"),
     (HEAD + "duration_s = 1e12\n", r"duration_s: 1000000000000\.0 is not allowed \(expected "
-                                   r"fewer than 2\^32 slots"),
+                                   r"a number > 0 and at most .* s, fewer than 2\^32 slots"),
     (HEAD + "[axes]\nt_on_ms = [4, 4.0]\n", r"axes\.t_on_ms\[1\]: duplicate value 4\.0"),
 ]
 

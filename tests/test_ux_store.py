@@ -336,13 +336,17 @@ def test_show_and_export_report_a_damaged_chunk_in_one_line(folder, tmp_path, ca
                            "--allow-partial")
     assert rc == 0, err
     no_python_noise(err)
-    assert re.fullmatch("diffsweep: warning: " + line, err.strip()), err
+    assert re.fullmatch("diffsweep: warning: " + line + r"\ndiffsweep: warning: \S*out: partial "
+                        r"results: 2 of 4 points complete, 4 of 12 replicas missing; rerun .*",
+                        err.strip()), err
     assert len(pd.read_csv(tmp_path / "e" / "replicas.csv")) == 8
     rc, out, err = cli_run(capsys, "plot", folder, "--x", "t_on_ms", "--y", "goodput_bps",
                            "--hue", "ef", "--out", tmp_path / "fig.png")
     assert rc == 0, err  # plot used to hide the damage
-    assert re.fullmatch("diffsweep: warning: " + line.replace("--out out", "--out .*out"),
-                        err.strip()), err
+    # the damage, then that the figure is partial (issue 53)
+    assert re.fullmatch("diffsweep: warning: " + line.replace("--out out", "--out .*out")
+                        + r"\ndiffsweep: warning: \S*out: partial results: 2 of 4 points "
+                        r"complete, 4 of 12 replicas missing; rerun .*", err.strip()), err
     # repair moves the damaged chunk aside; a run recomputes its replicas
     rc, out, err = cli_sub(tmp_path, "repair", "out")
     assert rc == 0, err
@@ -400,3 +404,92 @@ def test_a_repeated_chunk_is_one_line_and_repair_moves_it_aside(folder, tmp_path
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert len(diffsweep.load(folder)) == 12
+
+
+def test_plot_and_export_of_an_unfinished_folder_warn(folder, small_folder, tmp_path):
+    """Issue 53: plot drew a half-written folder (a run killed before its last chunks) with an
+    x axis that stopped where the missing points began, exit 0 and not a word; plot and export
+    --allow-partial now say it on stderr (points complete / total, replicas missing, the rerun
+    command), the figure says "partial: ..." and Python's plot and export raise a UserWarning."""
+    last = done_jsons(folder)[-1]
+    cid = json.loads(last.read_text())["chunk"]
+    for f in (folder / "chunks").glob(f"{cid}.*"):
+        f.unlink()
+    res = diffsweep.load(folder)
+    per_point = res.replicas.groupby("point")["seed"].nunique()
+    full = int((per_point == 3).sum())
+    assert len(res.replicas) == 8 and full < 4
+    line = (rf"diffsweep: warning: \S*out: partial results: {full} of 4 points complete, 4 of "
+            r"12 replicas missing; rerun `diffsweep run \S*s\.toml --out \S*out` to compute them")
+    rc, out, err = cli_sub(tmp_path, "plot", "out", "--x", "t_on_ms", "--y", "goodput_bps",
+                           "--hue", "ef", "--out", "fig.svg")
+    assert rc == 0, err
+    no_python_noise(err)
+    assert re.fullmatch(line, err.strip()), err
+    assert f"partial: {full} of 4 points" in (tmp_path / "fig.svg").read_text()
+    rc, out, err = cli_sub(tmp_path, "export", "out", "--format", "csv", "--out", "e",
+                           "--allow-partial")
+    assert rc == 0 and re.fullmatch(line, err.strip()), err
+    from diffsweep.sweep.folder import export, plot
+    with pytest.warns(UserWarning, match=rf"partial results: {full} of 4 points complete"):
+        plot(res, "t_on_ms", "goodput_bps", hue="ef")
+    with pytest.warns(UserWarning, match=r"4 of 12 replicas missing"):
+        export(res, tmp_path / "e2")
+    # a complete folder: no warning, no subtitle
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig = plot(diffsweep.load(small_folder), "t_on_ms", "goodput_bps", hue="ef")
+    assert fig._suptitle is None
+
+
+@pytest.fixture
+def read_only(tmp_path):
+    """A function making a folder under tmp_path read-only: chmod -R a-w, or, as root (whom
+    chmod does not stop), a read-only bind mount of tmp_path/ro over tmp_path/rw's copy
+    (skipped where mounting is not allowed); undone at the end."""
+    mounts = []
+
+    def make(folder):
+        if os.geteuid() != 0:
+            for p in [folder, *folder.rglob("*")]:
+                p.chmod(p.stat().st_mode & ~0o222)
+            return folder
+        ro = tmp_path / "ro"
+        ro.mkdir()
+        if subprocess.run(["mount", "--bind", str(folder.parent), str(ro)]).returncode:
+            pytest.skip("root, and no read-only bind mount allowed here")
+        mounts.append(ro)
+        if subprocess.run(["mount", "-o", "remount,ro,bind", str(ro)]).returncode:
+            pytest.skip("root, and no read-only bind mount allowed here")
+        return ro / folder.name
+
+    yield make
+    for m in mounts:
+        subprocess.run(["umount", str(m)])
+
+
+def test_a_read_only_finished_folder_is_shown_and_rerun(folder, tmp_path, read_only, capsys):
+    """Issue 53: a finished folder on read-only storage could not be rerun (the lock file could
+    not be created); show, plot, export and load read it, a rerun says there is nothing to
+    compute (exit 0), and a rerun with replicas to compute is one line naming the folder and
+    that it is read-only (exit 2), the folder unchanged."""
+    ro = read_only(folder)
+    before = sorted(str(p.relative_to(ro)) for p in ro.rglob("*"))
+    assert len(diffsweep.load(ro)) == 12
+    rc, out, err = cli_run(capsys, "show", ro)
+    assert rc == 0 and "4 of 4 complete" in out, err
+    rc, out, err = cli_run(capsys, "plot", ro, "--x", "t_on_ms", "--y", "goodput_bps", "--hue",
+                           "ef", "--out", tmp_path / "f.png")
+    assert rc == 0 and (tmp_path / "f.png").is_file(), err
+    rc, out, err = cli_run(capsys, "export", ro, "--format", "csv", "--out", tmp_path / "e")
+    assert rc == 0 and (tmp_path / "e" / "replicas.csv").is_file(), err
+    rc, out, err = cli_run(capsys, "run", tmp_path / "s.toml", "--out", ro)
+    assert rc == 0, err
+    assert f"{ro}: nothing to compute (the folder is read-only" in out
+    more = tmp_path / "more.toml"
+    more.write_text((tmp_path / "s.toml").read_text().replace("seeds = 3", "seeds = 4"))
+    rc, out, err = cli_run(capsys, "run", more, "--out", ro)
+    assert rc == 2
+    one_line_error(err, rf"{re.escape(str(ro))}: the folder is read-only \(.*\): 4 of 16 "
+                        r"replicas are left to compute")
+    assert sorted(str(p.relative_to(ro)) for p in ro.rglob("*")) == before

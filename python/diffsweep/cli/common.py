@@ -72,3 +72,16 @@ def _load_reporting(path, describe):
     for line in f["problems"]:
         print(f"diffsweep: warning: {line}", file=sys.stderr)
     return m, res, f
+
+
+def said_as_warnings(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)``, each UserWarning it raises printed as one ``diffsweep: warning:``
+    line on stderr (folder.plot and export warn on a partial folder)."""
+    import warnings  # noqa: PLC0415
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UserWarning)
+        out = fn(*args, **kwargs)
+    for w in caught:
+        print(f"diffsweep: warning: {w.message}", file=sys.stderr)
+    return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from diffsweep.cli.common import _load_reporting
+from diffsweep.cli.common import _load_reporting, said_as_warnings
 from diffsweep.core.errors import IncompleteResults
 
 
@@ -27,7 +27,7 @@ def _cmd_export(args) -> int:
     if args.metric:
         from diffsweep.analysis.registry import with_metrics  # noqa: PLC0415
         per_replica = with_metrics(res, args.metric).replicas
-    for path in export(res, out, args.format, args.tables):
+    for path in said_as_warnings(export, res, out, args.format, args.tables):
         print(path)
     if per_replica is not None:
         print(_export_metrics(per_replica, out, args.format))

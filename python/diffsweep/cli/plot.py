@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 
-from diffsweep.cli.common import _load_reporting
+from diffsweep.cli.common import _load_reporting, said_as_warnings
 from diffsweep.core.errors import ConfigError
 from diffsweep.core.results import TABLES
 
@@ -45,7 +45,7 @@ def _cmd_plot(args) -> int:
     m, res, _ = _load_reporting(args.dir, describe)
     check_measure(res, "--y", args.y, args.table, dims_of(m))  # an identifier: pandas' error
     res = select(res, args.where)[0]
-    fig = plot(res, args.x, args.y, hue=args.hue, table=args.table,
+    fig = said_as_warnings(plot, res, args.x, args.y, hue=args.hue, table=args.table,
                logx=True if args.logx else None, facet=args.facet,
                remedy="keep one value of each with --where AXIS=VALUE, or draw it with --hue "
                "AXIS or --facet AXIS")

@@ -115,6 +115,9 @@ def _cmd_run(args) -> int:
               f"{args.out}) on "
               f"{m['backend']} in {m['wall_s']:.1f} s; results in {args.out} "
               f"(diffsweep.load({str(args.out)!r}))")
+        if m.get("read_only"):
+            print(f"{args.out}: nothing to compute (the folder is read-only: read without its "
+                  "lock)")
         if m.get("backend_choice"):
             print(m["backend_choice"])
     if args.target_ci is not None:

@@ -32,9 +32,7 @@ def _cmd_show(args) -> int:
     print(f"backend    : {m.get('backend')} ({m.get('device')}), {_threads_used(m)}, "
           f"diffsweep {m.get('diffsweep_version')}")
     for i, r in enumerate(f["runs"]):
-        state = ("interrupted" if r["interrupted"] else f"failed: {r['error']}" if r["error"]
-                 else "rebuilt from its chunks by diffsweep repair (end unknown)"
-                 if r["rebuilt"] else "running or killed" if r["end"] is None else "done")
+        state = _state(f["runs"], i, f["locked"])
         wall = f"{r['wall_s']:.1f} s" if isinstance(r["wall_s"], (int, float)) else "?"
         print(f"run {i + 1:<6} : {r['start']} on {r['host']} ({r['backend']}), {wall}, "
               f"{r['replicas_run'] if r['replicas_run'] is not None else '?'} replicas "
@@ -122,3 +120,29 @@ def add_subcommand(sub) -> None:
     s.add_argument("--where", action="append", default=[], metavar="AXIS=VALUE",
                    help="only the points with this value of an axis (or column); repeatable")
     s.set_defaults(fn=_cmd_show)
+
+
+def _state(runs: list[dict], i: int, locked: bool) -> str:
+    """How run ``i`` (0-based) of a folder ended. A run with no end time is "running or
+    killed" only while it may still run: it is the last run and the lock file is there; else
+    it was killed (SIGKILL, a crash, a power cut: it wrote no end), and the later run that
+    finished its replicas is named (issue 53: a resumed run's killed one stayed "running or
+    killed")."""
+    r = runs[i]
+    if r["interrupted"]:
+        state = "interrupted"
+    elif r["error"]:
+        state = f"failed: {r['error']}"
+    elif r["rebuilt"]:
+        return "rebuilt from its chunks by diffsweep repair (end unknown)"
+    elif r["end"] is not None:
+        return "done"
+    elif i == len(runs) - 1 and locked:
+        return "running or killed"
+    else:
+        state = "killed (it wrote no end)"
+    later = [j for j in range(i + 1, len(runs)) if runs[j]["end"] is not None
+             and not runs[j]["interrupted"] and not runs[j]["error"]]
+    if later:
+        return f"{state}; its replicas were finished by run {later[0] + 1}"
+    return state

@@ -43,7 +43,8 @@ def version() -> str:
         import re  # noqa: PLC0415
         from pathlib import Path  # noqa: PLC0415
         try:
-            text = (Path(__file__).resolve().parents[3] / "pyproject.toml").read_text()
+            text = (Path(__file__).resolve().parents[3] / "pyproject.toml").read_text(
+                encoding="utf-8-sig")
             m = re.search(r'^version\s*=\s*"([^"]+)"', text, re.M)
         except OSError:
             m = None

@@ -8,6 +8,7 @@ import math
 import numbers
 from collections.abc import Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import MISSING, fields
 from typing import NamedTuple
 
@@ -226,10 +227,24 @@ def _set(obj, name, value) -> None:
 _new_object = object.__new__
 
 
+# The renames of the renamed_errors blocks now open: a Link built inside one remembers the
+# builder's name of its rate (renamed_field), for errors raised later, when the Scenario
+# checks how the links fit together (the slot clock: Scenario._check_slots).
+_RENAMES: ContextVar[dict[str, str]] = ContextVar("diffsweep_renames", default={})
+
+
+def renamed_field(path: str) -> str | None:
+    """The builder's name for ``path`` (e.g. ``"Link.rate_bps"``) in the open renamed_errors
+    blocks, None outside them."""
+    return _RENAMES.get().get(path)
+
+
 @contextmanager
 def renamed_errors(renames: dict[str, str]):
     """Re-raise a ConfigError of scenario construction under another leading path (a paper's
-    builder names its own parameter: ``buffer_pkts`` rather than ``links[0].classes[0]...``)."""
+    builder names its own parameter: ``buffer_pkts`` rather than ``links[0].classes[0]...``).
+    The renames also hold for checks made later from what was built here (``renamed_field``)."""
+    token = _RENAMES.set({**_RENAMES.get(), **renames})
     try:
         yield
     except ConfigError as e:
@@ -237,6 +252,8 @@ def renamed_errors(renames: dict[str, str]):
         for old, new in renames.items():
             msg = reprefix(msg, old, new)
         raise ConfigError(msg) from None
+    finally:
+        _RENAMES.reset(token)
 
 
 def reprefix(message: str, old: str, new: str) -> str:

@@ -9,7 +9,8 @@ from diffsweep.core.errors import ConfigError, check
 from diffsweep.scenario.checks import (AQMS, INT32_MAX, MAX_QUEUE_LIMIT, MAX_WIRE_BYTES, SCHEDULERS,
                                        _OMIT, IntField, _as_tuple, _construct, _name, _one_of, _set,
                                        as_float, as_int, check_bool, check_ints, check_nonneg,
-                                       check_number, check_positive, is_int, plain)
+                                       check_number, check_positive, is_int, plain,
+                                       renamed_field)
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,11 @@ class Link:
         path = type(self).__name__
         self._normalize(path)
         self._validate(path)
+        # the builder parameter that set the rate (renamed_errors), which also sets the
+        # engine's time slot: Scenario._check_slots names it (not a field: no digest change)
+        name = renamed_field("Link.rate_bps")
+        if name is not None:
+            _set(self, "_rate_name", name)
 
     def _normalize(self, path: str) -> None:
         for f in ("rate_bps", "prop_delay_ms", "loss_prob"):

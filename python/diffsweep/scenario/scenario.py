@@ -50,6 +50,22 @@ def _slot_text(sc, slot: float) -> str:
             f"{round(slot * fastest / 8.0)}-byte packet on the fastest link, {fastest:g} b/s)")
 
 
+def _down(x: float) -> str:
+    """``x`` to 4 significant digits, rounded down (a bound a user may copy and still pass)."""
+    e = math.floor(math.log10(x)) - 3
+    return f"{math.floor(x / 10.0 ** e) * 10.0 ** e:.4g}"
+
+
+def _up(x: float) -> str:
+    """``x`` to 4 significant digits, rounded up."""
+    e = math.floor(math.log10(x)) - 3
+    return f"{math.ceil(x / 10.0 ** e) * 10.0 ** e:.4g}"
+
+
+#: a slot shorter than this (1 ns: one 1000-byte packet at 8 Tb/s) is what makes a run longer
+#: than the slot clock, rather than its duration (Scenario._too_many_slots)
+SUB_NS_SLOT_S = 1e-9
+
 _PARAM_TYPES = (str, bool, int, float, type(None))
 
 
@@ -185,8 +201,8 @@ class Scenario:
         end = int(round(self.duration_s / sl))
         check(self.duration_s >= sl, "duration_s", self.duration_s,
               f"a number >= {sl:.4g} s: the run must last at least {_slot_text(self, sl)}")
-        check(end <= MAX_SLOTS, "duration_s", self.duration_s,
-              f"fewer than 2^32 slots of {sl:.3g} s, i.e. at most {MAX_SLOTS * sl:.4g} s")
+        if end > MAX_SLOTS:
+            self._too_many_slots(sl)
         check(end - int(round(self.warmup_s / sl)) >= 1, "warmup_s", self.warmup_s,
               f"a number >= 0 and at least {_slot_text(self, sl)} below duration_s "
               f"({self.duration_s}): rates are measured after the warm-up")
@@ -194,6 +210,38 @@ class Scenario:
             check(int(round(self.interval_s / sl)) >= 1, "interval_s", self.interval_s,
                   f"None or a number >= {_slot_text(self, sl)} and <= duration_s "
                   f"({self.duration_s})")
+
+    def _too_many_slots(self, sl: float) -> None:
+        """Refuse a run of more than 2^32 slots (the engine's slot clock is 32-bit), naming the
+        two ways out: a shorter duration_s, or a longer slot from what sets it (``slot_s``, or
+        else the fastest link's rate, under the builder's name for it when a builder's
+        renamed_errors built the link). The message leads with the slot's source when the slot
+        is under 1 ns (SUB_NS_SLOT_S: a link beyond 8 Tb/s for 1000-byte packets, faster than
+        any link modelled, e.g. bottleneck_bps = 1e15 makes a slot of 8.3 ps), else with
+        duration_s (a run longer than the clock holds at a real link's rate)."""
+        longest = _down(MAX_SLOTS * sl)
+        if self.slot_s is not None:
+            name, value = "slot_s", self.slot_s
+            rng = f"a number >= {_up(self.duration_s / MAX_SLOTS)} s"
+            what = "slot_s"
+        else:
+            rates = [link.rate_bps for link in self.links]
+            k = rates.index(max(rates))
+            name = self.links[k].__dict__.get("_rate_name", f"links[{k}].rate_bps")
+            value = rates[k]
+            bits = sl * value  # the largest packet on the wire, in bits
+            rng = f"a number > 0 and at most {_down(bits * MAX_SLOTS / self.duration_s)} b/s"
+            what = (f"the transmission time of a {round(bits / 8.0)}-byte packet on the "
+                    f"fastest link, {name} {value:g} b/s")
+        if sl < SUB_NS_SLOT_S:
+            raise ConfigError(
+                f"{name}: {value!r} is not allowed (expected {rng}, so that duration_s "
+                f"{self.duration_s:g} is fewer than 2^32 slots, the 32-bit slot clock: the slot "
+                f"is {sl:.4g} s, {what}; or a duration_s of at most {longest} s)")
+        raise ConfigError(
+            f"duration_s: {self.duration_s!r} is not allowed (expected a number > 0 and at most "
+            f"{longest} s, fewer than 2^32 slots of {sl:.4g} s ({what}), the 32-bit slot clock; "
+            f"or {name} {rng})")
 
     def _check_traffic(self) -> None:
         check(len(self.traffic) <= MAX_GENS, "traffic", f"{len(self.traffic)} generators",

@@ -265,7 +265,9 @@ def loads_sweep(text: str | bytes, source: str | Path = "<string>", quick: bool 
     """Parse and validate sweep-file text (see ``load_sweep``)."""
     raw = text.encode() if isinstance(text, str) else bytes(text)
     try:
-        text = raw.decode("utf-8")
+        # utf-8-sig: a byte-order mark (Windows editors write one) is dropped; TOML 1.0 text is
+        # UTF-8 and tomllib refused the mark as "Invalid statement (at line 1, column 1)"
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise ConfigError(f"{source}: not UTF-8 text ({e})") from None
     try:

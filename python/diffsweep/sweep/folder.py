@@ -31,7 +31,7 @@ DEFAULT_METRIC = "tcp_goodput_bps"
 
 def describe(path) -> tuple[dict, Results, dict]:
     """(manifest, the folder's tables, facts): facts has points, seeds, expected, done, missing
-    (replicas), points_done (points with every seed), runs (backend, device, host, start, end,
+    (replicas), points_done (points with every seed), locked (a lock file is there), runs (backend, device, host, start, end,
     wall_s, replicas_run, interrupted/error)."""
     from diffsweep.sweep.store import Store, read_manifest  # noqa: PLC0415
 
@@ -60,6 +60,7 @@ def describe(path) -> tuple[dict, Results, dict]:
         "points_done": sum(1 for p in range(n_points) if per_point.get(p, 0) == len(seeds)),
         "problems": problem_lines(st, m, path),
         "damaged_replicas": sum(d["replicas"] or 0 for d in st.damaged.values()),
+        "locked": _locked(st),
         "runs": [{"start": r.get("start"), "end": r.get("end"), "backend": r.get("backend"),
                   "device": r.get("device"), "host": r.get("host"),
                   "wall_s": (r.get("meta") or {}).get("wall_s"),
@@ -71,11 +72,38 @@ def describe(path) -> tuple[dict, Results, dict]:
     return m, res, facts
 
 
+def _locked(st) -> bool:
+    """Whether a run may hold the folder now: its lock file is there (or cannot be read),
+    unless its owner was a process of this host that is gone (a killed run's stale lock)."""
+    import socket  # noqa: PLC0415
+
+    try:
+        owner = st.lock_owner()
+    except OSError:
+        return True
+    if owner is None:
+        return False
+    return not (owner.get("host") == socket.gethostname() and "pid" in owner
+                and not st._alive(owner["pid"]))
+
+
 def rerun_command(manifest: dict, path) -> str:
     """The command that computes a folder's missing replicas (the sweep file as recorded)."""
     sweep = manifest.get("sweep_path") or "SWEEP.toml"
     quick = ["--quick"] if manifest.get("quick") else []
     return shlex.join(["diffsweep", "run", str(sweep), *quick, "--out", str(path)])
+
+
+def partial_note(res: Results) -> str | None:
+    """One line for a Results whose folder lacks replicas of its sweep (``Results.meta``
+    "completeness", set by ``Store.load``), None when it is complete or not a folder's: a
+    figure or an export of it would otherwise look like the whole sweep (issue 53)."""
+    c = res.meta.get("completeness") or {}
+    if not c.get("missing"):
+        return None
+    return (f"{res.meta.get('store')}: partial results: {c['points_done']} of {c['points']} "
+            f"points complete, {c['missing']} of {c['expected']} replicas missing; rerun "
+            f"`{c['rerun']}` to compute them")
 
 
 #: columns that name a row (a replica, one of its flows, a link's class, ...): they measure
@@ -346,6 +374,12 @@ def plot(res: Results, x: str, y: str, hue: str | None = None, table: str | None
         for row in axs:
             for a in row:
                 a.set_xscale("log")
+    note = partial_note(res)
+    if note is not None:  # said, and marked in the figure: the x axis may stop short
+        warnings.warn(note, UserWarning, stacklevel=2)
+        c = res.meta["completeness"]
+        fig.suptitle(f"partial: {c['points_done']} of {c['points']} points "
+                     f"({c['missing']} replicas missing)", fontsize=9, color="tab:red")
     fig.tight_layout()
     return fig
 
@@ -355,6 +389,9 @@ def export(res: Results, folder, fmt: str = "csv", tables=None) -> list[Path]:
     ``parquet``); returns the paths."""
     if fmt not in ("csv", "parquet"):
         raise ConfigError(f"--format: {fmt!r} is not allowed (expected csv or parquet)")
+    note = partial_note(res)
+    if note is not None:
+        warnings.warn(note, UserWarning, stacklevel=2)
     return res.to_csv(folder, tables) if fmt == "csv" else res.to_parquet(folder, tables)
 
 

@@ -5,6 +5,9 @@ tables it keeps checked against those it was started with, claimed by its first 
 """
 from __future__ import annotations
 
+import errno
+import os
+
 from diffsweep.core.errors import ConfigError
 from diffsweep.core.identity import canon, digest
 from diffsweep.core.results import LATER_TABLES, TABLES
@@ -91,3 +94,27 @@ def check_folder_tables(st, ident: str, tables) -> None:
             f"({have}); a resumed sweep keeps the same tables: keep [outputs] tables as "
             "before, or use another output folder")
 
+
+#: what creating the lock file fails with on read-only storage (or a folder one may not write)
+READ_ONLY_ERRNOS = (errno.EROFS, errno.EACCES, errno.EPERM)
+
+
+def read_only_answer(grid, st, err, ident: str, precomputed, compute: bool, backend_name: str):
+    """The run of ``grid`` into the folder ``st`` that cannot be locked (``err``: the lock
+    file cannot be created, read-only storage). Nothing to compute: the folder's tables, read
+    without the lock (reading changes nothing); else a ConfigError naming the folder, that it
+    is read-only and how many replicas are left; nothing is written (issue 53)."""
+    from diffsweep.sweep.records import read_manifest  # noqa: PLC0415
+
+    left = left_to_compute(grid, st, ident, precomputed, compute)
+    if left:
+        raise ConfigError(
+            f"{st.path}: the folder is read-only ({os.strerror(err.errno)}): {len(left)} of "
+            f"{len(grid.replicas)} replicas are left to compute and cannot be written there; "
+            "nothing was changed: copy the folder to writable storage, or choose another --out")
+    st.manifest = read_manifest(st.path)
+    res = st.load(repair=False)
+    res.meta.update(n_replicas=len(res.replicas), replicas_run=0,
+                    replicas_reused=len(res.replicas), backend=backend_name, wall_s=0.0,
+                    read_only=True)
+    return res

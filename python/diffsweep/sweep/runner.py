@@ -82,11 +82,12 @@ from diffsweep.sweep.answer import (answer, answer_order, failed, interrupted,
                                     run_meta, saved_message)
 from diffsweep.sweep.ci_target import (REPLICA_METRICS,  # noqa: F401 (re-exported)
                                       _check_target_ci, _target_ci_rounds)
+from diffsweep.core.errors import StoreError
 from diffsweep.sweep.family_run import run_family  # noqa: F401 (re-exported)
 from diffsweep.sweep.interrupt import _Sigint
 from diffsweep.sweep.progress import POLL_S, _Progress  # noqa: F401 (re-exported)
 from diffsweep.sweep.run_folder import (grid_identity, left_to_compute,  # noqa: F401 (re-exported)
-                                        open_folder)
+                                        open_folder, read_only_answer, READ_ONLY_ERRNOS)
 from diffsweep.sweep.run_plan import (as_grid, check_client_and_backend, check_size, check_tables,
                                       plan_run)
 from diffsweep.sweep.session import Session, pairs_of, run_chunk  # noqa: F401 (re-exported)
@@ -174,8 +175,15 @@ def run(grid, backend: str = "auto", threads: int | None = None, lanes: int | No
         for line in rounding.check(grid, packs):
             warnings.warn(line, UserWarning, stacklevel=2)
     if st is not None:
-        st = open_folder(st, ident, fields, tables, manifest, backend_name, client, threads,
-                         break_lock)
+        try:
+            st = open_folder(st, ident, fields, tables, manifest, backend_name, client, threads,
+                             break_lock)
+        except StoreError as e:  # read-only storage: a finished folder needs no lock
+            if e.errno not in READ_ONLY_ERRNOS:
+                raise
+            res = read_only_answer(grid, st, e, ident, precomputed, compute, backend_name)
+            res.meta["axes"] = list(grid._dim_names)
+            return res
 
     callback = progress if callable(progress) else None
     show = ((not quiet and sys.stderr.isatty()) if progress is None or callback is not None

@@ -427,10 +427,32 @@ class Store(FolderLock):
             # the sweep's axes and zipped parameters: what show, plot, summarize and where
             # group and filter by (diffsweep.core.axes)
             "axes": dims_of(manifest),
+            "completeness": completeness(manifest, seen, self.path),
         }
         if not parts:
             return Results(**{name: pd.DataFrame() for name in TABLES}, meta=meta)
         return Results.concat(parts, meta=meta)
+
+
+def completeness(manifest: dict, pairs, path) -> dict:
+    """How much of the sweep the (point, seed) ``pairs`` are: points (with every seed) and
+    replicas, done and expected, and the command that computes the rest (Results.meta
+    "completeness": plot and export warn on a partial folder, issue 53)."""
+    from diffsweep.sweep.folder import rerun_command  # noqa: PLC0415 (folder imports store)
+
+    runs = manifest.get("runs") or []
+    seeds = (runs[-1].get("seeds") if runs and runs[-1].get("seeds")
+             else manifest.get("seeds")) or []
+    n_points = int(manifest.get("n_points") or 0)
+    expected = {(p, int(s)) for p in range(n_points) for s in seeds}
+    done = expected & {(int(p), int(s)) for p, s in pairs}
+    per_point: dict[int, int] = {}
+    for p, _ in done:
+        per_point[p] = per_point.get(p, 0) + 1
+    return {"points": n_points, "points_done": sum(1 for n in per_point.values()
+                                                   if n == len(seeds)),
+            "expected": len(expected), "done": len(done), "missing": len(expected - done),
+            "rerun": rerun_command(manifest, path)}
 
 
 def load(path: str | Path) -> Results:
