@@ -1059,6 +1059,78 @@ ISSUE53 = """
   --backend cuda` without a CUDA engine or device): it now names both, "use the CPU
   (--backend cpu; backend='cpu' from Python)"; `tests/test_ux_cli.py::
   test_the_no_cuda_error_speaks_the_command_line` (both cases; failed on both).
+- **`show --metric jain_index` and `plot --y jain_index` answered "not a column of any table
+  (did you mean 'cls_index'?)"**: the numbers a researcher reads first are named metrics now
+  (`diffsweep.analysis.registry`, `diffsweep metrics`, docs/metric-names.md), with an
+  expression form and `@diffsweep.metric`; a name that is neither a metric nor a column gets
+  "did you mean 'jain_index'?" over both, before anything is printed
+  (`tests/test_metric_registry.py::test_plot_export_and_errors`).
+- **`sensitivity dumbbell ... --metric kaur-vin:jain_index` was the only fairness metric and
+  refused** ("a number of kaur-vin's scenarios"): `--metric jain_index` works on any scenario,
+  and the refusal says so ("for any scenario: --metric jain_index").
+- **`sensitivity --dry-run` skipped the metric check** (`--metric replicas.jain --dry-run`
+  exited 0, the run refused it) and its "allowed" list offered grid columns: a column is
+  checked against the engine's columns of its table when parsed, so the dry run refuses what
+  the run would ("did you mean the metric 'jain_index'?"), and grid columns are never offered
+  (`tests/test_metric_registry.py::test_sensitivity_on_a_named_metric_and_the_dry_run_checks_it`).
+- **`stats.summarize` on `jain_index` gave ci_high 1.002**: a metric with a range (Jain, the
+  min-max ratio, loss and utilisation in [0, 1], or a user's `bounds=`) gets its interval on
+  the logit scale inside it, in `summarize`, `show`, `plot` and claims alike
+  (`tests/test_metric_registry.py::test_summaries_of_bounded_metrics_stay_in_range`, which
+  failed before).
+- **`--target-ci` could aim only at a replicas-table column**: `--target-metric jain_index`
+  (or an expression, or `module:function`) adds seeds until Jain's interval is narrow enough
+  (`test_target_ci_on_jain_index`; with a user's metric on a Dask cluster:
+  `test_user_metric_and_claim_on_a_dask_cluster`).- **A rate that made the slot too fine was refused as `duration_s`** (`bottleneck_bps = 1e15`,
+  builder dumbbell: "duration_s: 60.0 is not allowed (expected fewer than 2^32 slots of
+  8.32e-12 s ...)"). The slot is one packet's transmission time on the fastest link, so a huge
+  rate makes 60 s more than the 32-bit slot clock holds. A Link built inside a builder's
+  `renamed_errors` now remembers the builder's name for its rate, and when the slot is under
+  1 ns the refusal leads with what set it (the builder's rate parameter, `slot_s`, or
+  `links[i].rate_bps`), giving its allowed range and the other way out (a shorter
+  `duration_s`); a longer slot leads with `duration_s` and gives the rate's range.
+  `tests/bad_inputs.py` records `db-bottleneck-slot-clock`, `kv-link-rate-slot-clock`,
+  `scenario-rate-slot-clock`, `scenario-slot-s-clock` (all failed before).
+- **A sweep file that starts with a UTF-8 byte-order mark** was "TOML syntax error: Invalid
+  statement (at line 1, column 1)". The file is now decoded as `utf-8-sig`, so the mark is
+  dropped; `tests/test_ux.py::test_sweep_file_with_a_byte_order_mark` (run, show, resume from
+  the CLI; failed before).
+- **A finished folder on read-only storage could not be rerun** (the lock file could not be
+  created; exit 1). Rerunning a complete folder now prints "DIR: nothing to compute (the
+  folder is read-only ...)" and exits 0 without the lock. With replicas left to compute it is
+  one line naming the folder and saying it is read-only, exit 2, nothing changed.
+  `tests/test_ux_store.py::test_a_read_only_finished_folder_is_shown_and_rerun` (chmod -R a-w,
+  or a read-only bind mount as root; failed before).
+- **A resumed run's killed predecessor stayed "running or killed"** in `show`. A run with no
+  end is now "running or killed" only while it is the last run and its lock is held (not by a
+  dead process of this host). Otherwise it is "killed (it wrote no end)", with "; its
+  replicas were finished by run N" once a later run has finished.
+  `tests/test_runner.py::test_show_says_a_killed_run_was_finished_by_the_next` (real SIGKILL;
+  failed before).
+- **`plot` drew a half-written folder silently** (exit 0, an x axis that stopped where the
+  missing points began). `plot` and `export --allow-partial` now print `diffsweep: warning:
+  DIR: partial results: K of N points complete, M of E replicas missing; rerun `...``. The
+  figure's title says "partial: K of N points (M replicas missing)", and Python's
+  `folder.plot`/`folder.export` raise the same line as a UserWarning
+  (`Results.meta["completeness"]`).
+  `tests/test_ux_store.py::test_plot_and_export_of_an_unfinished_folder_warn` (failed before).
+- **`pip install .` compiled the CUDA engine wherever `nvcc` was, GPU or not** (the README's
+  first command on the 2-core VM without a GPU; issue 53 reported 312 s against the README's
+  ~111 s): `DIFFSWEEP_CUDA=AUTO` now builds it only where `nvcc` is found and the toolkit's
+  CUDA runtime sees a device (a configure-time `cudaGetDeviceCount` probe), `ON` wherever
+  `nvcc` is (`pip install . -C cmake.define.DIFFSWEEP_CUDA=ON`), `OFF` never, and CMake says
+  which and why; the test suite compiles it with `ON` where `nvcc` is
+  (`tests/test_cuda_compiles.py::test_the_cuda_engine_compiles`).
+  `tests/test_cuda_compiles.py::test_auto_builds_no_cuda_engine_where_no_device_is_visible`
+  failed before (the old AUTO built it).
+- **`-DDIFFSWEEP_CUDA=yes` (any value but OFF) was taken for AUTO**: it is refused, naming
+  AUTO, ON, OFF; `tests/test_cuda_compiles.py::test_a_bad_value_is_refused_naming_the_allowed_ones`
+  (failed before).
+- **The no-CUDA error and `diffsweep info` gave "no nvcc at build time" as the only reason**
+  (now also: no device at build time) and no way to ask: both name
+  `pip install . -C cmake.define.DIFFSWEEP_CUDA=ON`; `tests/test_ux_cli.py::
+  test_the_no_cuda_error_speaks_the_command_line[not-built]` and
+  `test_info_says_how_to_build_the_cuda_engine` (both failed before).
 """
 
 
