@@ -186,7 +186,8 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(red_w_q, double, RLC)             /* EWMA weight (ns-2 q_weight_) */                   \
   X(red_gentle, uint8_t, RLC)         /* ns-2 gentle_ */                                   \
   X(red_wait, uint8_t, RLC)           /* ns-2 wait_ */                                     \
-  X(red_bytes, uint8_t, RLC)          /* ns-2 bytes_: thresholds in bytes */               \
+  X(red_bytes, uint8_t, RLC)          /* ns-2 bytes_: count in bytes, p scaled by size */  \
+  X(red_queue_in_bytes, uint8_t, RLC) /* ns-2 queue_in_bytes_: average, thresholds in bytes */ \
   X(red_mean_pkt_bytes, double, RLC)  /* ns-2 mean_pktsize_ */                             \
   X(red_ptc, double, RLC)             /* link rate in mean-size packets per slot */        \
   X(red_min_th, double, RLCK)         /* per colour; packets (or bytes) */                 \

@@ -102,12 +102,13 @@ def test_red_average_stays_between_thresholds_and_drops_are_counted_once():
 @pytest.mark.parametrize("aqm, held", [("droptail", 5), ("red", 6), ("rio-c", 6), ("rio-d", 6),
                                         ("wred", 6)])
 def test_a_red_limit_counts_the_packets_waiting(aqm, held):
-    """A burst of 20 packets into an idle 5-packet queue (thresholds far above it: no early
-    drop): ns-2's DropTail holds 4 waiting and the one on the wire, RED (red.cc: qlen >= qlim
+    """A burst of 20 packets into an idle 5-packet queue (thresholds 4 / 4.9, far above the
+    average 20 arrivals make at q_w 0.002: no early drop; a min_th at or above the buffer is
+    refused, issue 53): ns-2's DropTail holds 4 waiting and the one on the wire, RED (red.cc: qlen >= qlim
     is a forced drop) and dsRED (dsredq.cc: q_->length() > qlim - 1) hold 5 waiting and the
     one on the wire."""
     kw = {} if aqm == "droptail" else dict(
-        aqm=aqm, red=(RedThresholds(50, 100, 0.1),) * (1 if aqm == "red" else 2))
+        aqm=aqm, red=(RedThresholds(4, 4.9, 0.1),) * (1 if aqm == "red" else 2))
     link = Link(rate_bps=1e6, prop_delay_ms=1.0,
                 classes=(QueueClass("be", limit_pkts=5, **kw),))
     burst = TcpFlow(route=(0,), cls="be", variant="reno", init_window_pkts=20, size_pkts=20,

@@ -98,6 +98,7 @@ DS_HD inline RedParams red_params(Replica DS_REF x, size_t ik) {
   rp.gentle = x.in()->red_gentle[ik];
   rp.wait = x.in()->red_wait[ik];
   rp.bytes = x.in()->red_bytes[ik];
+  rp.qib = x.in()->red_queue_in_bytes[ik];
   rp.w_q = x.in()->red_w_q[ik];
   rp.ptc = x.in()->red_ptc[ik];
   rp.mean_pkt_bytes = x.in()->red_mean_pkt_bytes[ik];

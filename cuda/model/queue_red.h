@@ -8,6 +8,12 @@
 //  * kAqmRed follows red.cc (REDQueue::enque, estimator, drop_early, calculate_p_new,
 //    modify_p): one average over the whole class queue, gentle_, wait_, bytes_, old_, and
 //    count_ (count_bytes_ in bytes mode) incremented on every arrival.
+//  * Two byte settings, as red.cc keeps them apart: queue_in_bytes_ (qib_; `qib` here) makes
+//    the averaged queue count bytes (enque: estimator(qib_ ? byteLength() : length(), ...);
+//    the thresholds and the limit, scaled by mean_pktsize_ in reset() and enque(), are given
+//    in that unit by the caller); bytes_ (edp_.bytes; `bytes` here) makes modify_p() count
+//    count_bytes_ / mean_pktsize_ and scale p by size / mean_pktsize_. ns-default.tcl sets
+//    both true; either may be set alone.
 //  * kAqmRioC / kAqmRioD / kAqmWred follow dsredq.cc (redQueue::enque, calcAvg,
 //    updateREDStateVar, updateIdleFlag): no gentle, no wait, a per-precedence count set to -1
 //    while the average is at or below min_th, p_a = p_b / (1 - count p_b) with no clamp.
@@ -39,12 +45,13 @@
 namespace ds {
 
 // One class queue's RED parameters (gathered from the RLC / RLCK input arrays). Thresholds
-// are in packets, or in bytes when `bytes` is set; index = colour (drop precedence).
+// are in packets, or in bytes when `qib` is set; index = colour (drop precedence).
 struct RedParams {
   uint8_t aqm;               // Aqm (kAqmRed .. kAqmWred); kAqmRed reads index 0 only
   uint8_t gentle;            // ns-2 gentle_: p rises from max_p to 1 between max_th and 2 max_th
   uint8_t wait;              // ns-2 wait_: wait between drops (count-based spacing)
-  uint8_t bytes;             // ns-2 bytes_: queue and thresholds in bytes, p scaled by size
+  uint8_t bytes;             // ns-2 bytes_: count in bytes, p scaled by size (modify_p)
+  uint8_t qib;               // ns-2 queue_in_bytes_: the averaged queue (and thresholds) in bytes
   double w_q;                // EWMA weight (ns-2 q_weight_)
   double ptc;                // link rate in mean-size packets per slot (idle-time correction)
   double mean_pkt_bytes;     // ns-2 mean_pktsize_
@@ -191,7 +198,7 @@ template <class Draw>
 DS_HD DS_INLINE uint8_t red_arrival_red(const RedParams& p, RedState& s, int bytes, double now,
                                         const Draw& u) {
   double q = 0.0;
-  for (int c = 0; c < kMaxColours; ++c) q += p.bytes ? (double)s.b[c] : (double)s.n[c];
+  for (int c = 0; c < kMaxColours; ++c) q += p.qib ? (double)s.b[c] : (double)s.n[c];
   int64_t m = 0;
   if (s.idle) {  // red.cc clears idle_ on any arrival, dropped or not
     s.idle = 0;
@@ -231,7 +238,7 @@ DS_HD DS_INLINE double red_mred_avg(const RedParams& p, const RedState& s, doubl
   const int64_t m = idle ? red_idle_pkts(p.ptc, now - since) : 0;
   double f = red_decay(ave, m + 1, p.w_q);
   for (int j = lo; j <= hi; ++j)  // "f += q_w * qlen" per virtual queue, as calcAvg adds them
-    f += p.w_q * (p.bytes ? (double)s.b[j] : (double)s.n[j]);
+    f += p.w_q * (p.qib ? (double)s.b[j] : (double)s.n[j]);
   return f;
 }
 

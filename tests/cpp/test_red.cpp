@@ -1,6 +1,6 @@
 // RED, RIO-C, RIO-D and WRED (cuda/model/queue_red.h) against hand-computed cases: the EWMA
 // with ns-2's idle correction, red.cc's drop probability with count spacing (with and without
-// wait_), gentle_, bytes_, and dsredq.cc's per-colour averages and count rule.
+// wait_), gentle_, bytes_ and queue_in_bytes_ (together and apart), and dsredq.cc's per-colour averages and count rule.
 // Build (from the repo root):
 //   g++ -std=c++17 -O2 -ffp-contract=off -Wall -Wextra -Werror -Icuda tests/cpp/test_red.cpp -o test_red
 #include <cmath>
@@ -17,7 +17,7 @@ bool near(double a, double b, double tol = 1e-12) { return std::fabs(a - b) <= t
 // RedParams reads a class's per-colour thresholds through pointers into the batch's inputs;
 // the tests' parameters own theirs, and a copy owns a copy (a modified copy leaves the original).
 struct Params {
-  uint8_t aqm, gentle, wait, bytes;
+  uint8_t aqm, gentle, wait, bytes, qib;
   double w_q, ptc, mean_pkt_bytes;
   double min_th[ds::kMaxColours], max_th[ds::kMaxColours], max_p[ds::kMaxColours];
   operator ds::RedParams() const {
@@ -26,6 +26,7 @@ struct Params {
     r.gentle = gentle;
     r.wait = wait;
     r.bytes = bytes;
+    r.qib = qib;
     r.w_q = w_q;
     r.ptc = ptc;
     r.mean_pkt_bytes = mean_pkt_bytes;
@@ -341,6 +342,7 @@ void test_colours() {
 void test_bytes() {
   Params p = params(ds::kAqmRed);
   p.bytes = 1;
+  p.qib = 1;
   p.min_th[0] = 5000.0;
   p.max_th[0] = 15000.0;
   const double small = 0.05 / 0.55 * 0.5, big = 0.1 * 1.5;
@@ -358,6 +360,50 @@ void test_bytes() {
   e.b[0] = 12000;
   ds::red_arrival(p, e, 0, 500, 1.0, 0.5);
   check(near(e.avg[0], 11000.0), "bytes: average over queued bytes");
+}
+
+// 5b. bytes_ and queue_in_bytes_ apart (red.cc: qib_ picks the averaged queue's unit in
+//     enque(); bytes_ alone drives modify_p's count_bytes_ / mean_pktsize_ and size scaling).
+//   bytes_ 1, queue_in_bytes_ 0: thresholds in packets (min 5, max 15), avg 10 packets
+//     (frozen): p_b = 0.1 x (10 - 5) / 10 = 0.05; count holds count_bytes: 9000 + 500 = 9500
+//     -> count1 = int(9500 / 1000) = 9 -> 0.05 / (1 - 0.45) = 0.0909..., x 500/1000 =
+//     0.045454...; the average over 12 queued packets (12000 B), w = 1/2: 0.5 x 10 + 0.5 x 12
+//     = 11 packets (with the queue in bytes: 11000).
+//   bytes_ 0, queue_in_bytes_ 1: thresholds in bytes (5000, 15000), avg 10000 B: p_b = 0.05;
+//     count in packets: 9 + 1 = 10 -> 0.05 / (1 - 0.5) = 0.1, not scaled by the 1500-B size
+//     (bytes_ would make it 0.15); the average over 12000 queued bytes: 11000.
+void test_bytes_split() {
+  Params p = params(ds::kAqmRed);  // thresholds 5 / 15, wait 0
+  p.bytes = 1;
+  p.qib = 0;
+  const double small = 0.05 / 0.55 * 0.5;
+  ds::RedState a = frozen(10.0, 9000, 1), b = a;
+  check(ds::red_arrival(p, a, 0, 500, 1.0, small * (1 - 1e-9)) == ds::kRedEarly &&
+            ds::red_arrival(p, b, 0, 500, 1.0, small * (1 + 1e-9)) == ds::kRedAccept,
+        "bytes_ without queue_in_bytes_: p from count_bytes, scaled by 500/1000");
+  check(b.count[0] == 9500, "bytes_ without queue_in_bytes_: count holds count_bytes");
+  p.w_q = 0.5;
+  ds::RedState e = frozen(10.0, 0, 0);
+  e.n[0] = 12;
+  e.b[0] = 12000;
+  ds::red_arrival(p, e, 0, 500, 1.0, 0.5);
+  check(near(e.avg[0], 11.0), "bytes_ without queue_in_bytes_: average over queued packets");
+
+  Params q = params(ds::kAqmRed);
+  q.bytes = 0;
+  q.qib = 1;
+  q.min_th[0] = 5000.0;
+  q.max_th[0] = 15000.0;
+  ds::RedState c = frozen(10000.0, 9, 1), d = c;
+  check(ds::red_arrival(q, c, 0, 1500, 1.0, 0.1 * (1 - 1e-9)) == ds::kRedEarly &&
+            ds::red_arrival(q, d, 0, 1500, 1.0, 0.1 * (1 + 1e-9)) == ds::kRedAccept,
+        "queue_in_bytes_ without bytes_: p from the packet count, not scaled by size");
+  check(d.count[0] == 10, "queue_in_bytes_ without bytes_: count in packets");
+  q.w_q = 0.5;
+  ds::RedState f = frozen(10000.0, 0, 0);
+  f.b[0] = 12000;
+  ds::red_arrival(q, f, 0, 500, 1.0, 0.5);
+  check(near(f.avg[0], 11000.0), "queue_in_bytes_ without bytes_: average over queued bytes");
 }
 
 }  // namespace
@@ -428,6 +474,7 @@ int main() {
   test_gentle();
   test_colours();
   test_bytes();
+  test_bytes_split();
   test_idle_on_wire();
   return report();
 }

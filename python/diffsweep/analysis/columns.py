@@ -93,8 +93,14 @@ COLUMNS: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
         "arrivals": ("packets", "packets that arrived at the class"),
         "departures": ("packets", "packets the link sent from the class"),
         "drops": ("packets", "buffer overflows only (drop-tail, or the class's ring full): not "
-                             "RED's early drops, which are early_drops_<colour>, nor random "
-                             "losses (random_drops)"),
+                             "RED's early drops, which are early_drops_<colour>, nor its drops "
+                             "of an average beyond max_th, nor random losses (random_drops); "
+                             "every discard is all_drops"),
+        "all_drops": ("packets", "every packet the class discarded: buffer overflows + RED/RIO/"
+                                 "WRED early drops + RED's forced drops of an average beyond "
+                                 "max_th (the sum over colours of early_drops_<colour> and "
+                                 "forced_drops_<colour>, which hold the overflows); not the "
+                                 "link's random losses (random_drops)"),
         "random_drops": ("packets", "losses of the link's Bernoulli loss element and injected "
                                     "drops (`drop_seqs`)"),
         "bytes_departed": ("bytes", "bytes the link sent from the class (whole packets, headers "
@@ -110,7 +116,8 @@ COLUMNS: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
                                              "max_th (2 max_th if gentle), or the buffer full "
                                              "(those are in drops too)"),
         "red_avg_<colour>": ("packets", "time average of the RED average queue that governs "
-                                        "the colour (bytes with `red_bytes`); NaN for drop-tail"),
+                                        "the colour (bytes with the queue in bytes: "
+                                        "`red_queue_in_bytes`); NaN for drop-tail"),
     }),
     "sources": ("one row per (replica, on-off/CBR source)", {
         "source": ("", "the source's index in `Scenario.sources`"),

@@ -242,3 +242,47 @@ def bottleneck_table(res, link: int = 0, cls: str | None = None) -> pd.DataFrame
         out["queue_delay_ms"] = qq["mean_queue_bytes"].to_numpy(dtype=float) * 8e3 / rate
         out["utilization"] = s["_wire"].to_numpy(dtype=float) / rate
     return out
+
+
+#: a flow whose goodput is at least this fraction of its window's rate counts as window-limited
+WINDOW_LIMITED_FRACTION = 0.95
+
+
+def window_limited(flows: pd.DataFrame) -> pd.Series:
+    """Per flow row: True when its goodput is at least ``WINDOW_LIMITED_FRACTION`` of what its
+    window cap allows, ``max_window_pkts x segment_bytes x 8 / rtt_mean_s`` (a sender that
+    never has more than window_ packets out sends at most that much a round trip; ns-2's
+    TcpAgent::window() caps cwnd by window_). An estimate, not a count: a flow held at its
+    cap for most of the measured time gets close to that rate, one that is not falls short
+    of it; the measured mean RTT includes the queueing the flow met (rtp_ms without an RTT
+    sample)."""
+    if flows.empty or not {"max_window_pkts", "segment_bytes", "goodput_bps"} <= set(flows):
+        return pd.Series(False, index=flows.index)
+    rtt = flows["rtt_mean_s"].to_numpy(dtype=float) if "rtt_mean_s" in flows else None
+    rtp = flows["rtp_ms"].to_numpy(dtype=float) / 1e3
+    rtt = rtp if rtt is None else np.where(np.isfinite(rtt) & (rtt > 0), rtt, rtp)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cap = (flows["max_window_pkts"].to_numpy(dtype=float)
+               * flows["segment_bytes"].to_numpy(dtype=float) * 8.0 / rtt)
+        limited = flows["goodput_bps"].to_numpy(dtype=float) >= WINDOW_LIMITED_FRACTION * cap
+    return pd.Series(limited & (cap > 0), index=flows.index)
+
+
+def window_limited_warning(flows: pd.DataFrame) -> str | None:
+    """One line when most flow rows of a run are window-limited (``window_limited``), else
+    None: the goodputs then measure the window cap, not the network."""
+    lim = window_limited(flows)
+    n = len(lim)
+    k = int(lim.sum())
+    if n == 0 or 2 * k <= n:
+        return None
+    if {"point", "seed"} <= set(flows):
+        reps = flows[["point", "seed"]].drop_duplicates()
+        hit = flows.loc[lim.to_numpy(), ["point", "seed"]].drop_duplicates()
+        where = f", in {len(hit)} of {len(reps)} replicas,"
+    else:
+        where = ""
+    return (f"{k} of {n} TCP flows ({k / n:.0%}){where} are window-limited: their goodput is "
+            f">= {WINDOW_LIMITED_FRACTION:.0%} of max_window_pkts x segment_bytes x 8 / "
+            "rtt_mean_s (an estimate), so it measures the window cap, not the network; raise "
+            "max_window_pkts (ns-2's window_, default 20)")

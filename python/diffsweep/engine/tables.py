@@ -124,6 +124,13 @@ def batch_tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> d
     for kind in ("early", "forced"):
         for k, col in enumerate(COLOURS):
             queues[f"{kind}_drops_{col}"] = out[f"q_{kind}_drops"][qr, ql, qc, k]
+    # Every packet the class discarded: RED's early drops, its forced drops and the buffer's
+    # overflows, which the engine counts as forced drops too (queue_side.h: buffer_drop), so
+    # the sum over colours of early + forced holds each discard once. (A full ring of an
+    # unlimited class is counted in drops alone, but it flags the replica's overflow: an
+    # EngineError, execution.py.) The link's random losses are not the class's: random_drops.
+    queues["all_drops"] = (out["q_early_drops"][qr, ql, qc].sum(axis=-1)
+                           + out["q_forced_drops"][qr, ql, qc].sum(axis=-1))
     has_aqm = (queues["aqm"] != "droptail").to_numpy()
     for k, col in enumerate(COLOURS):  # time average of the RED average governing the colour
         avg = out["q_red_avg_slots"][qr, ql, qc, k] / msl

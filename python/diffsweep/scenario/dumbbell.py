@@ -11,6 +11,7 @@ builder's own parameters, as the papers' builders do.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -20,7 +21,7 @@ from diffsweep.scenario.checks import (AQMS, MAX_FLOWS, MAX_MARKERS, VARIANTS, _
                                        as_float, as_int, check_count, check_nonneg, check_number,
                                        check_positive, is_int, is_real, plain, renamed_errors)
 from diffsweep.scenario.flows import TcpFlow
-from diffsweep.scenario.links import Link, QueueClass, RedThresholds
+from diffsweep.scenario.links import Link, QueueClass, RedThresholds, RedThresholdWarning
 from diffsweep.scenario.markers import Marker
 from diffsweep.scenario.scenario import Scenario
 from diffsweep.scenario.sources import OnOffSource
@@ -70,13 +71,18 @@ def red_auto(rate_bps: float, delay_ms: float, mean_pkt_bytes: int,
 
 
 def red_class(rate, delay, buf, wire, red_min_th_pkts, red_max_th_pkts, red_max_p, w_q,
-              red_gentle, red_wait, red_bytes, red_mean_pkt_bytes) -> tuple[dict, dict]:
+              red_gentle, red_wait, red_bytes, red_mean_pkt_bytes,
+              red_queue_in_bytes=None) -> tuple[dict, dict]:
     """A "red" bottleneck [Queue/RED] of ``rate`` b/s, ``delay`` ms and ``buf`` packets
     (``wire``: the TCP packets' bytes on the wire, or None): the ``QueueClass`` keywords and
     the ``params`` columns (``red_min_th``, ``red_max_th``, ``red_w_q_used``), the builder's
     RED parameters checked under their own names (``w_q`` already checked; None: automatic).
-    Shared by the dumbbell and the parking lot (one bottleneck each, or one per link)."""
-    in_bytes = _flag("red_bytes", red_bytes)
+    Shared by the dumbbell and the parking lot (one bottleneck each, or one per link).
+    ``red_bytes`` is ns-2's bytes_ (p scaled by size), ``red_queue_in_bytes`` its
+    queue_in_bytes_ (the average, thresholds and limit in bytes; None: as red_bytes)."""
+    p_bytes = _flag("red_bytes", red_bytes)
+    in_bytes = (p_bytes if red_queue_in_bytes is None
+                else _flag("red_queue_in_bytes", red_queue_in_bytes))
     mean = as_int(plain(red_mean_pkt_bytes))
     check(is_int(mean) and 1 <= mean <= 65535, "red_mean_pkt_bytes", mean,
           "an integer number of bytes in 1..65535 (ns-2's mean_pktsize_)")
@@ -86,9 +92,11 @@ def red_class(rate, delay, buf, wire, red_min_th_pkts, red_max_th_pkts, red_max_
         if v is not None:
             check_number(name, v, lambda x: x > 0, "None (ns-2.35's automatic threshold) "
                          "or a number of packets > 0")
+    given = lo_th is not None
     lo_th, hi_th, w = red_auto(rate, delay, mean, lo_th, hi_th, w_q)
     check(hi_th > lo_th, "red_max_th_pkts", hi_th,
           f"a number > red_min_th_pkts ({lo_th:g}): thresholds in order")
+    _red_fits_buffer(lo_th, hi_th, buf, given)
     scale = mean if in_bytes else 1
     with renamed_errors({"RedThresholds.max_p": "red_max_p"}):
         th = RedThresholds(lo_th * scale, hi_th * scale, as_float(plain(red_max_p)))
@@ -99,8 +107,11 @@ def red_class(rate, delay, buf, wire, red_min_th_pkts, red_max_th_pkts, red_max_
         limit = dict(limit_bytes=buf * mean + ((wire or 1) - 1))
     else:
         limit = dict(limit_pkts=buf)
+    # red_queue_in_bytes None when it equals red_bytes: the QueueClass of every scenario
+    # made before the two were split keeps its digest
     q = dict(aqm="red", red=(th,), red_w_q=w, red_gentle=_flag("red_gentle", red_gentle),
-             red_wait=_flag("red_wait", red_wait), red_bytes=in_bytes,
+             red_wait=_flag("red_wait", red_wait), red_bytes=p_bytes,
+             red_queue_in_bytes=None if in_bytes == p_bytes else in_bytes,
              red_mean_pkt_bytes=mean, **limit)
     red_params = {"red_min_th": lo_th, "red_max_th": hi_th, "red_w_q_used": w}
     return q, red_params
@@ -198,6 +209,22 @@ def _rio_thresholds(value, buffer_pkts) -> tuple[RedThresholds, ...]:
     return tuple(out)
 
 
+def _red_fits_buffer(lo_th: float, hi_th: float, buf: int, given: bool) -> None:
+    """RED's thresholds against the buffer, all in mean-size packets (red.cc scales the
+    thresholds and qlim by mean_pktsize_ alike): min_th at or above it can never be reached
+    (an error), max_th above it is reached only through forced drops (a warning)."""
+    how = "" if given else " (ns-2.35's automatic threshold, red_auto)"
+    check(lo_th < buf, "red_min_th_pkts", lo_th,
+          f"a number < buffer_pkts ({buf}){how}: at or above the buffer the average queue "
+          "never reaches min_th and RED never drops early; lower red_min_th_pkts or raise "
+          "buffer_pkts")
+    if hi_th > buf:
+        warnings.warn(f"red_max_th_pkts {hi_th:g} is above buffer_pkts ({buf}): RED drops "
+                      f"early from red_min_th_pkts {lo_th:g}, but the buffer overflows before "
+                      "the average reaches max_th, cutting its ramp to max_p short; raise "
+                      "buffer_pkts or lower red_max_th_pkts", RedThresholdWarning, stacklevel=3)
+
+
 def _copy(flow: TcpFlow, **changes) -> TcpFlow:
     """``flow`` with ``changes`` (plain floats the caller has checked), without its checks:
     what ``TcpFlow.with_delays`` does for the delays alone."""
@@ -207,17 +234,38 @@ def _copy(flow: TcpFlow, **changes) -> TcpFlow:
     return new
 
 
-def _seed_matters(start_spread_s=1.0, **_) -> bool:
-    """The seed draws only the start times (Grid._seed_matters)."""
+def _seed_matters(start_spread_s=1.0, start_s=None, **_) -> bool:
+    """The seed draws only the start times (Grid._seed_matters), and not those ``start_s``
+    gives."""
+    if start_s is not None:
+        return False
     v = plain(start_spread_s)
     return not (is_real(v) and v == 0)
+
+
+def _starts(start_s, spread: float, duration: float, n: int, seed: int) -> list[float]:
+    """Each flow's start time (s): ``start_s`` (one for all, or one per flow), else uniform
+    draws in [0, spread) from the seed."""
+    if start_s is None:
+        return (np.random.default_rng([seed, _START_STREAM]).uniform(0.0, spread, n).tolist()
+                if spread > 0 else [0.0] * n)
+    half = duration / 2.0
+    allowed = (f"a number of s >= 0 and < duration_s / 2 ({half:g} s): a flow starts in the "
+               "run's first half, as with start_spread_s")
+
+    def one(path, v):
+        v = as_float(plain(v))
+        check_number(path, v, lambda x: 0 <= x < half, allowed)
+        return v
+
+    return _per_flow("start_s", start_s, n, one, "None (start_spread_s's draw), " + allowed)
 
 
 def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=None,
              bottleneck_bps=10e6, bottleneck_delay_ms=10.0, buffer_pkts=50, aqm="droptail",
              red_min_th_pkts=None, red_max_th_pkts=None, red_max_p=0.1, red_w_q=None,
-             red_gentle=True, red_wait=True, red_bytes=True, red_mean_pkt_bytes=500,
-             rio_thresholds=None, marker="none", marker_per_flow=False, marker_cir_bps=None,
+             red_gentle=True, red_wait=True, red_bytes=True, red_queue_in_bytes=None,
+             red_mean_pkt_bytes=500, rio_thresholds=None, marker="none", marker_per_flow=False, marker_cir_bps=None,
              marker_cbs_bytes=None, marker_pir_bps=None, marker_pbs_bytes=None,
              marker_window_s=1.0, cross="none", cross_class="be", cross_rate_bps=None,
              cross_pkt_bytes=210, cross_t_on_ms=500.0, cross_t_off_ms=500.0, web_sessions=0,
@@ -226,7 +274,7 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
              segment_bytes=1000, header_bytes=40, max_window_pkts=20, init_window_pkts=2,
              delayed_ack=False, limited_transmit=True, reno_bugfix=True, syn=True,
              delay_growth=True, access_bps=100e6, access_buffer_pkts=50, start_spread_s=1.0,
-             send_jitter_s=0.0, duration_s=100.0, warmup_s=20.0, tcp_tick_s=0.01,
+             start_s=None, send_jitter_s=0.0, duration_s=100.0, warmup_s=20.0, tcp_tick_s=0.01,
              min_rto_s=0.2, max_rto_s=60.0, init_rto_s=3.0, tie_break="random",
              seed=0) -> Scenario:
     """A dumbbell: ``n_flows`` backlogged TCP flows from their senders over one bottleneck
@@ -247,7 +295,10 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     - ``tcp_tick_s=0.01`` [tcpTick_], ``min_rto_s=0.2`` [minrto_], ``max_rto_s=60``
       [maxrto_], ``init_rto_s=3.0`` [rtxcur_init_].
     - Start times uniform in [0, ``start_spread_s``) = [0, 1) s, drawn from the seed (a
-      choice; 0: every flow at t = 0; at most the run's first half).
+      choice; 0: every flow at t = 0; at most the run's first half). Or ``start_s`` (None:
+      that draw): one time in s for every flow, or a list of n_flows times (flow i starts at
+      start_s[i]; in a sweep axis a per-flow list is wrapped: ``start_s = [[0, 30]]``), each
+      >= 0 and < duration_s / 2; the seed then draws nothing.
 
     Round trips (propagation, ms; exactly one way to give them):
 
@@ -270,16 +321,24 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     - "red" [Queue/RED]: ``red_min_th_pkts`` / ``red_max_th_pkts`` None = ns-2.35's
       automatic thresholds [thresh_ 0, maxthresh_ 0: :func:`red_auto`], ``red_max_p=0.1``
       [linterm_ 10], ``red_w_q`` None = automatic [q_weight_ -1], ``red_gentle=True``
-      [gentle_ true], ``red_wait=True`` [wait_ true], ``red_bytes=True`` [bytes_ true,
-      queue_in_bytes_ true], ``red_mean_pkt_bytes=500`` [mean_pktsize_ 500]. In byte mode
-      ns-2 counts thresholds and the buffer in mean-size packets: the averaged queue is in
-      bytes, thresholds are x 500 B and the buffer is ``buffer_pkts`` x 500 B (red.cc: qlim =
-      limit_ x mean_pktsize_), so with 1040-B packets the RED buffer holds 25 packets, not 50.
+      [gentle_ true], ``red_wait=True`` [wait_ true], ``red_bytes=True`` [bytes_ true: the
+      drop probability scaled by packet size / mean_pktsize_, the count in bytes],
+      ``red_queue_in_bytes=None`` [queue_in_bytes_ true: the averaged queue, thresholds and
+      buffer in bytes; None: as ``red_bytes``, so that ``red_bytes=false`` alone still puts
+      the whole queue in packets; true/false to set it apart], ``red_mean_pkt_bytes=500`` [mean_pktsize_ 500]. With the queue in
+      bytes ns-2 counts thresholds and the buffer in mean-size packets: the averaged queue is
+      in bytes, thresholds are x 500 B and the buffer is ``buffer_pkts`` x 500 B (red.cc: qlim
+      = limit_ x mean_pktsize_), so with 1040-B packets the RED buffer holds 25 packets, not
+      50. The thresholds (given or automatic) are checked against ``buffer_pkts``, both in
+      mean-size packets: red_min_th_pkts >= buffer_pkts is an error (RED would never drop
+      early), red_max_th_pkts > buffer_pkts a warning (the buffer cuts RED's ramp short:
+      ns-2.35's automatic thresholds at 10 Mb/s are 6.25 / 18.75).
     - "rio-c" / "rio-d" / "wred" [Queue/dsRED, one physical queue; mredMode RIO-C is ns-2's
       default]: ``rio_thresholds`` = [[min_th, max_th, max_p] green, (yellow,) red] in packets
       (None: green [0.4, 0.8] x buffer, max_p 0.02; red [0.1, 0.3] x buffer, max_p 0.1: ns-2
       has none), q_w 0.002 (dsredq.cc) unless ``red_w_q``; packets, not bytes (dsRED counts
-      packets). Packets leave their host green; ``marker`` colours them at the bottleneck's
+      packets); each min_th below ``buffer_pkts`` (an error), each max_th at most it (a
+      warning). Packets leave their host green; ``marker`` colours them at the bottleneck's
       ingress: "none", "token_bucket", "tsw2cm" (two colours), "tsw3cm", "srtcm", "trtcm"
       (three), "rtt_aware", "rtt_rto" (docs/model.md, "Edge conditioners"), one conditioner
       for all flows (``marker_per_flow=False``, the aggregate's rate ``marker_cir_bps``) or
@@ -359,9 +418,18 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     elif aqm == "red":
         q, red_params = red_class(rate, delay, buf, wire, red_min_th_pkts, red_max_th_pkts,
                                   red_max_p, w_q, red_gentle, red_wait, red_bytes,
-                                  red_mean_pkt_bytes)
+                                  red_mean_pkt_bytes, red_queue_in_bytes)
     else:
         th = _rio_thresholds(rio_thresholds, buf)
+        for k, t in enumerate(th):
+            check(t.min_th < buf, f"rio_thresholds[{k}]", [t.min_th, t.max_th, t.max_p],
+                  f"a min_th < buffer_pkts ({buf}): at or above it the average never reaches "
+                  "min_th and the colour is never dropped early")
+            if t.max_th > buf:
+                warnings.warn(f"rio_thresholds[{k}]: max_th {t.max_th:g} is above buffer_pkts "
+                              f"({buf}): the buffer overflows before the average reaches max_th, "
+                              "cutting the colour's ramp to max_p short", RedThresholdWarning,
+                              stacklevel=2)
         w = _DSRED_W_Q if w_q is None else w_q
         q = dict(limit_pkts=buf, aqm=aqm, red=th, red_w_q=w,
                  red_mean_pkt_bytes=wire if wire is not None and wire <= 65535 else 500)
@@ -371,14 +439,15 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
                          "QueueClass.limit_pkts": "buffer_pkts",
                          "QueueClass.limit_bytes": "buffer_pkts",
                          "QueueClass.red_w_q": "red_w_q"}):
-        be = QueueClass("be", **q)
+        with warnings.catch_warnings():  # said above in the builder's own names
+            warnings.simplefilter("ignore", RedThresholdWarning)
+            be = QueueClass("be", **q)
         classes = (QueueClass("ef", limit_pkts=buf), be) if (
             cross != "none" and cross_class == "ef") else (be,)
         link = Link(rate_bps=rate, prop_delay_ms=delay, classes=classes, scheduler="priority")
 
     # --- the TCP flows ---
-    starts = (np.random.default_rng([seed, _START_STREAM]).uniform(0.0, spread, n).tolist()
-              if spread > 0 else [0.0] * n)
+    starts = _starts(start_s, spread, duration, n, seed)
     tcp_renames = {f"TcpFlow.{f}": f for f in (
         "segment_bytes", "header_bytes", "max_window_pkts", "init_window_pkts",
         "send_jitter_s", "access_buffer_pkts")}

@@ -3,6 +3,7 @@ WRED thresholds)."""
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 
 from diffsweep.core.errors import ConfigError, check
@@ -13,10 +14,15 @@ from diffsweep.scenario.checks import (AQMS, INT32_MAX, MAX_QUEUE_LIMIT, MAX_WIR
                                        renamed_field)
 
 
+class RedThresholdWarning(UserWarning):
+    """A RED threshold above the buffer: RED acts, but the buffer cuts its ramp short."""
+
+
 @dataclass(frozen=True)
 class RedThresholds:
     """RED thresholds of one drop precedence: the average queue ``min_th``/``max_th`` (packets,
-    or bytes when the class has ``red_bytes``) and the drop probability ``max_p`` at max_th."""
+    or bytes when the class counts its queue in bytes: ``QueueClass.queue_in_bytes``) and the
+    drop probability ``max_p`` at max_th."""
 
     min_th: float
     max_th: float
@@ -43,8 +49,17 @@ class QueueClass:
     ``"red"`` (one average, ``red`` = one RedThresholds), ``"rio-c"`` / ``"rio-d"`` (RIO
     coupled / decoupled) and ``"wred"`` (one average, per-colour thresholds), whose ``red``
     gives (green, red) or (green, yellow, red). ``red_w_q`` is ns-2's q_weight_, ``red_gentle``
-    its gentle_, ``red_wait`` its wait_, ``red_bytes`` its bytes_ and ``red_mean_pkt_bytes``
-    its mean_pktsize_ (docs/model.md, "RED, RIO and WRED").
+    its gentle_, ``red_wait`` its wait_, ``red_bytes`` its bytes_ (the drop probability scaled
+    by packet size, the count in bytes: red.cc modify_p), ``red_queue_in_bytes`` its
+    queue_in_bytes_ (the average queue and the thresholds in bytes; None: as ``red_bytes``, the
+    two set together) and ``red_mean_pkt_bytes`` its mean_pktsize_ (docs/model.md, "RED, RIO
+    and WRED").
+
+    The thresholds are checked against the buffer in the queue's unit (a byte limit counts
+    ``limit_bytes / red_mean_pkt_bytes`` packets, a packet limit ``limit_pkts x
+    red_mean_pkt_bytes`` bytes, as red.cc's qlim): a min_th at or above the buffer is an error
+    (the average never reaches it: RED never drops early), a max_th above it a
+    ``RedThresholdWarning`` (the buffer cuts RED's ramp to max_p short).
 
     ``share``: the class's fraction of the link rate under the ``"cbq"`` scheduler (required
     there, in (0, 1]; an error on a link with another scheduler)."""
@@ -59,12 +74,17 @@ class QueueClass:
     red_gentle: bool = field(default=False, metadata=_OMIT)
     red_wait: bool = field(default=True, metadata=_OMIT)
     red_bytes: bool = field(default=False, metadata=_OMIT)
+    red_queue_in_bytes: bool | None = field(default=None, metadata=_OMIT)
     red_mean_pkt_bytes: int = field(default=500, metadata=_OMIT)
     share: float | None = field(default=None, metadata=_OMIT)
 
     def __post_init__(self):
-        self._normalize(type(self).__name__)
-        self._validate(type(self).__name__)
+        path = type(self).__name__
+        self._normalize(path)
+        self._validate(path)
+        for line in self._red_buffer_warnings(path):
+            # once, where the class is made (not again when its Link or Scenario validates it)
+            warnings.warn(line, RedThresholdWarning, stacklevel=3)
 
     def _normalize(self, path: str = "QueueClass") -> None:
         for f in ("limit_bytes", "limit_pkts", "weight", "red_mean_pkt_bytes"):
@@ -72,7 +92,7 @@ class QueueClass:
         _set(self, "red_w_q", as_float(self.red_w_q))
         if self.share is not None:
             _set(self, "share", as_float(self.share))
-        for f in ("red_gentle", "red_wait", "red_bytes"):
+        for f in ("red_gentle", "red_wait", "red_bytes", "red_queue_in_bytes"):
             _set(self, f, plain(getattr(self, f)))
         red = _as_tuple(self.red)
         if isinstance(red, tuple):
@@ -100,9 +120,49 @@ class QueueClass:
         check_number(f"{path}.red_w_q", self.red_w_q, lambda x: 0 < x <= 1, "a number in (0, 1]")
         for f in ("red_gentle", "red_wait", "red_bytes"):
             check_bool(f"{path}.{f}", getattr(self, f))
+        if self.red_queue_in_bytes is not None:
+            check(isinstance(self.red_queue_in_bytes, bool), f"{path}.red_queue_in_bytes",
+                  self.red_queue_in_bytes, "None (as red_bytes), True or False")
+        buffer = self._red_buffer()
+        if buffer is not None:
+            size, unit = buffer
+            for k, t in enumerate(self.red):
+                check(t.min_th < size, f"{path}.red[{k}].min_th", t.min_th,
+                      f"a number < the buffer, {size:g} {unit} (limit_pkts / limit_bytes): at "
+                      "or above it the average queue never reaches min_th and RED never drops "
+                      "early; lower min_th or raise the limit")
         if self.share is not None:
             check_number(f"{path}.share", self.share, lambda x: 0 < x <= 1,
                           "None or a number in (0, 1]: a fraction of the link rate")
+
+    @property
+    def queue_in_bytes(self) -> bool:
+        """ns-2's queue_in_bytes_ as run: ``red_queue_in_bytes``, or ``red_bytes`` if None."""
+        return self.red_bytes if self.red_queue_in_bytes is None else self.red_queue_in_bytes
+
+    def _red_buffer(self) -> tuple[float, str] | None:
+        """The buffer in the unit of the RED average (bytes with queue_in_bytes, else
+        packets), converted with red_mean_pkt_bytes as red.cc's qlim is; None without RED or
+        without a limit."""
+        if self.aqm == "droptail" or (self.limit_pkts is None and self.limit_bytes is None):
+            return None
+        mean = float(self.red_mean_pkt_bytes)
+        if self.queue_in_bytes:
+            size = (self.limit_bytes if self.limit_bytes is not None
+                    else self.limit_pkts * mean)
+            return float(size), "bytes"
+        size = self.limit_pkts if self.limit_pkts is not None else self.limit_bytes / mean
+        return float(size), "packets"
+
+    def _red_buffer_warnings(self, path: str) -> list[str]:
+        buffer = self._red_buffer()
+        if buffer is None:
+            return []
+        size, unit = buffer
+        return [f"{path}.red[{k}].max_th {t.max_th:g} is above the buffer ({size:g} {unit}, "
+                "limit_pkts / limit_bytes): RED drops early from min_th, but the buffer "
+                "overflows before the average reaches max_th, cutting its ramp to max_p short"
+                for k, t in enumerate(self.red) if t.max_th > size]
 
     def thresholds(self) -> tuple[RedThresholds, ...]:
         """Per colour (green, yellow, red); a (green, red) pair gives yellow red's values."""

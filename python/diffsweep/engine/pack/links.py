@@ -94,6 +94,7 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
         "class_aqm": np.zeros((nl, C), dtype=np.int64),
         "red_w_q": np.zeros((nl, C)), "red_gentle": np.zeros((nl, C), dtype=np.int64),
         "red_wait": np.zeros((nl, C), dtype=np.int64), "red_bytes": np.zeros((nl, C), dtype=np.int64),
+        "red_queue_in_bytes": np.zeros((nl, C), dtype=np.int64),
         "red_mean_pkt_bytes": np.ones((nl, C)), "red_ptc": np.zeros((nl, C)),
         "red_min_th": np.zeros((nl, C, K)), "red_max_th": np.ones((nl, C, K)),
         "red_max_p": np.ones((nl, C, K)),
@@ -119,6 +120,7 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
                 rows["red_gentle"][l, c] = qc.red_gentle
                 rows["red_wait"][l, c] = qc.red_wait
                 rows["red_bytes"][l, c] = qc.red_bytes
+                rows["red_queue_in_bytes"][l, c] = qc.queue_in_bytes
                 rows["red_mean_pkt_bytes"][l, c] = qc.red_mean_pkt_bytes
                 # the idle-time correction counts mean-size packets the link could have sent
                 rows["red_ptc"][l, c] = per_slot / qc.red_mean_pkt_bytes
