@@ -500,7 +500,7 @@ CATALOGUE: list[Bad] = [
     P("py-run-memory-budget-zero", GRID, "run(grid, memory_budget_bytes=0)", r"^memory_budget_bytes: 0 " + NOT + r"an integer >= 1\)"),
     P("py-run-table-typo", GRID, 'run(grid, tables=["flow"])', r"^tables: 'flow' " + NOT + r"names among replicas, flows"),
     P("py-run-target-ci-negative", GRID, "run(grid, target_ci=-1)", r"^target_ci: -1 " + NOT + r"a finite number > 0"),
-    P("py-run-target-metric-typo", GRID, 'run(grid, target_ci=0.1, target_metric="tcp_goodput")', r"^target_metric: 'tcp_goodput' is not a column of the replicas table \(did you mean 'tcp_goodput_bps'\?\)"),
+    P("py-run-target-metric-typo", GRID, 'run(grid, target_ci=0.1, target_metric="tcp_goodput")', r"^target_metric: 'tcp_goodput' is not a metric nor a column of the replicas table \(did you mean 'tcp_goodput_bps'\?\)"),
     P("py-run-max-seeds-one", GRID, "run(grid, target_ci=0.1, max_seeds=1)", r"^max_seeds: 1 " + NOT + r"an integer >= 2\)"),
     P("py-run-ci-level-above-one", GRID, "run(grid, target_ci=0.1, ci_level=1.5)", r"^ci_level: 1\.5 " + NOT + r"0 < level < 1\)"),
     P("py-run-store-is-a-file", GRID, 'run(grid, store=DIR / "ok.toml")', r"^DIR/ok\.toml: exists and is not a folder; choose another output folder"),
@@ -525,7 +525,7 @@ CATALOGUE: list[Bad] = [
     C("run-target-ci-negative", RUN, "run DIR/ok.toml --out DIR/out --target-ci -1", r"--target-ci: -1\.0 is not allowed \(expected a finite number > 0: a frac"),
     C("run-target-ci-nan", RUN, "run DIR/ok.toml --out DIR/out --target-ci nan", r"--target-ci: nan is not allowed \(expected a finite number > 0: a fract"),
     C("run-target-ci-inf", RUN, "run DIR/ok.toml --out DIR/out --target-ci inf", r"--target-ci: inf is not allowed \(expected a finite number > 0: a fract"),
-    C("run-target-metric-typo", RUN, "run DIR/ok.toml --out DIR/out --target-ci 0.1 --target-metric goodput", r"target_metric: 'goodput' is not a column of the replicas table"),
+    C("run-target-metric-typo", RUN, "run DIR/ok.toml --out DIR/out --target-ci 0.1 --target-metric goodput", r"target_metric: 'goodput' is not a metric nor a column of the replicas table"),
     C("run-max-seeds-one", RUN, "run DIR/ok.toml --out DIR/out --target-ci 0.1 --max-seeds 1", r"--max-seeds: 1 is not allowed \(expected an integer >= 2\)"),
     C("run-seeds-per-round-zero", RUN, "run DIR/ok.toml --out DIR/out --target-ci 0.1 --seeds-per-round 0", r"--seeds-per-round: 0 is not allowed \(expected an integer >= 1\)"),
     C("run-out-is-a-file", RUN, "run DIR/ok.toml --out DIR/ok.toml", r"DIR/ok\.toml: exists and is not a folder; choose another output folder"),
@@ -557,14 +557,14 @@ CATALOGUE: list[Bad] = [
     C("show-no-manifest", LOOK, "show DIR/empty", r"DIR/empty: not a diffsweep results folder \(no manifest\.json\)"),
     C("show-unreadable-manifest", LOOK, "show DIR/junk", r"DIR/junk/manifest\.json: unreadable manifest"),
     C("show-manifest-without-hash", LOOK, "show DIR/nohash", r"DIR/nohash/manifest\.json: not a diffsweep manifest \(no config_hash\)"),
-    C("show-metric-typo", LOOK, "show DIR/folder --metric goodput_bp", r"goodput_bp: not a column of any table in the folder \(did you mean 'goodput_bps'\?\)"),
+    C("show-metric-typo", LOOK, "show DIR/folder --metric goodput_bp", r"goodput_bp: not a metric nor a column of any table in the folder \(did you mean 'goodput_bps'\?"),
     C("show-metric-not-in-table", LOOK, "show DIR/folder --table queues --metric goodput_bps", r"goodput_bps: not a column of the queues table \(columns: "),
     C("show-metric-not-numeric", LOOK, "show DIR/folder --metric ef", r"--metric: 'ef' is not a metric \(a grid column: a parameter of the sweep"),
     C("show-table-unknown", LOOK, "show DIR/folder --table flow", r"argument --table: invalid choice: 'flow'", argparse=True),
     C("show-rows-not-a-number", LOOK, "show DIR/folder --rows many", r"argument --rows: invalid int value: 'many'", argparse=True),
     C("plot-missing-folder", LOOK, "plot DIR/nowhere --x a --y b", r"DIR/nowhere: no such results folder"),
     C("plot-x-unknown", LOOK, "plot DIR/folder --x t_on --y goodput_bps", r"t_on: not a column of the flows table \(did you mean 't_on_ms'\?\)"),
-    C("plot-y-typo", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bp", r"goodput_bp: not a column of any table in the folder \(did you mean 'goodput_bps'\?\)"),
+    C("plot-y-typo", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bp", r"goodput_bp: not a metric nor a column of any table in the folder \(did you mean 'goodput_bps'\?"),
     C("plot-y-not-numeric", LOOK, "plot DIR/folder --x t_on_ms --y variant", r"variant: not a numeric column of the flows table"),
     C("plot-hue-unknown", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bps --hue colour", r"colour: not a column of the flows table"),
     C("plot-out-under-a-file", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bps --hue ef --out DIR/ok.toml/fig.png", r"DIR/ok\.toml/fig\.png: cannot write the figure \(Not a directory\)", code=1),
@@ -601,7 +601,7 @@ CATALOGUE: list[Bad] = [
     C("plot-out-txt", LOOK, "plot DIR/folder --x t_on_ms --y goodput_bps --out DIR/x.txt", r"--out: 'DIR/x\.txt' is not allowed \(expected a file name ending in \.png, \.pdf, \.svg\)"),
     C("plot-hue-is-x", LOOK, "plot DIR/folder --x ef --y goodput_bps --hue ef --out DIR/p.png", r"--hue: 'ef' is not allowed \(expected a column other than --x's"),
     # --- atlas (issue 25) ------------------------------------------------------------------
-    C("atlas-unknown-paper", ATLAS, "atlas nobody C4", r"argument paper: invalid choice: 'nobody'", argparse=True),
+    C("atlas-unknown-paper", ATLAS, "atlas nobody C4", r"argument PAPER\|CLAIM: invalid choice: 'nobody'", argparse=True),
     C("atlas-no-claim", ATLAS, "atlas kaur-vin --axes send_jitter_s=0", r"claim: missing \(expected a claim id"),
     C("atlas-no-axes", ATLAS, "atlas kaur-vin C4", r"--axes: missing \(expected 1 to 3 NAME=VALUES"),
     C("atlas-unknown-claim", ATLAS, "atlas kaur-vin C9 --axes send_jitter_s=0 --out DIR/a", r"claim: 'C9' is not a claim of kaur-vin \(expected one of"),
@@ -684,8 +684,8 @@ CATALOGUE: list[Bad] = [
     C("sens-unknown-builder", SENS, "sensitivity kaur_vn --factors rtp_ms=8:80 --metric flows.goodput_bps --out DIR/s", r"base: unknown builder 'kaur_vn' \(did you mean 'kaur_vin'\?"),
     C("sens-unknown-paper-metric", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 --metric kaur-vin:los", r"metric: unknown metric 'kaur-vin:los' \(did you mean 'kaur-vin:loss'\?\)"),
     C("sens-unknown-table", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 --metric flow.goodput_bps", r"metric: unknown table 'flow' in 'flow\.goodput_bps' \(did you mean 'flows'\?\)"),
-    C("sens-unknown-column", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 --metric flows.goodput", r"metric: flows has no column 'goodput' in this scenario \(did you mean 'goodput_bps'\?\)"),
-    C("sens-unknown-aggregate", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 --metric flows.goodput_bps:average", r"metric: unknown aggregate 'average' in 'flows\.goodput_bps:average'"),
+    C("sens-unknown-column", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 --metric flows.goodput", r"metric: 'flows.goodput': flows has no column 'goodput' measured by the engine \(did you mean 'goodput_bps'\?\)"),
+    C("sens-unknown-aggregate", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 --metric flows.goodput_bps:average", r"metric: 'flows\.goodput_bps:average': unknown aggregate 'average'"),
     C("sens-metric-needs-inner-axis", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 --metric kaur-vin:loss", r"metric: kaur-vin:loss needs the inner axis ef = \['cbr', 'onoff'\]"),
     C("sens-metric-of-another-paper", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 --metric habib:f1_f2_goodput_ratio", r"metric: habib:f1_f2_goodput_ratio is a number of habib's scenarios \(builders habib_2a\); the base's builder is kaur_vin"),
     C("sens-design-too-large", SENS, "sensitivity kaur_vin --set duration_s=1 warmup_s=0.1 n_flows=1 --out DIR/s --factors rtp_ms=8:80 t_on_ms=0.4:400:log --n 4096 --max-replicas 10000 --metric flows.goodput_bps", r"design: 16,384 design points x 1 inner point\(s\) x 2 seeds = 32,768 replicas is above --max-replicas 10,000"),
@@ -1130,7 +1130,48 @@ ISSUE53 = """
   (now also: no device at build time) and no way to ask: both name
   `pip install . -C cmake.define.DIFFSWEEP_CUDA=ON`; `tests/test_ux_cli.py::
   test_the_no_cuda_error_speaks_the_command_line[not-built]` and
-  `test_info_says_how_to_build_the_cuda_engine` (both failed before).
+  `test_info_says_how_to_build_the_cuda_engine` (both failed before).- **RED thresholds above the buffer were accepted silently** (`aqm = "red"` with
+  `buffer_pkts = 10`: ns-2.35's automatic thresholds are 6.25 / 18.75 mean-size packets).
+  Thresholds are now checked against the buffer in the queue's own unit, for every builder
+  (`QueueClass`: a byte limit counts `limit_bytes / red_mean_pkt_bytes` packets, a packet limit
+  `limit_pkts x red_mean_pkt_bytes` bytes, as red.cc's qlim; RED, RIO and WRED alike): a
+  min_th at or above the buffer is a ConfigError (`QueueClass.red[0].min_th: ...`; in the
+  dumbbell `red_min_th_pkts: 6.25 is not allowed (expected a number < buffer_pkts (5) ...)`,
+  `rio_thresholds[k]` for RIO/WRED), a max_th above it one `RedThresholdWarning` line naming
+  both (`red_max_th_pkts 18.75 is above buffer_pkts (10): ...`). No packaged sweep (47 sweep
+  files, full and `[quick]`, every point) is refused or warns.
+  `tests/test_dumbbell_escapes.py::test_red_auto_thresholds_above_a_small_buffer_warn_naming_both`,
+  `test_red_min_th_at_or_above_the_buffer_is_refused` (3 cases), `test_rio_thresholds_against_the_buffer`,
+  `test_queue_class_checks_thresholds_in_its_own_unit` (all failed before).
+- **Window-limited runs said nothing** (two 100-ms flows at ns-2's `window_` 20 got an identical
+  3.2 Mb/s of 10 Mb/s under drop-tail and RED, no loss). `diffsweep.run` now warns (a
+  UserWarning; `diffsweep run` prints it as `diffsweep: warning: ...`, one line) when more than
+  half the flow rows are window-limited, goodput >= 95% of `max_window_pkts x segment_bytes x 8
+  / rtt_mean_s` (an estimate from the averages, said so): "8 of 8 TCP flows (100%), in 4 of 4
+  replicas, are window-limited ...; raise max_window_pkts (ns-2's window_, default 20)".
+  `test_a_window_limited_run_warns_and_one_that_is_not_does_not`,
+  `test_diffsweep_run_says_the_window_limit_on_stderr` (failed before).
+- **No per-flow start times** (only `start_spread_s`'s uniform draw). The dumbbell has
+  `start_s`: one time for every flow or a list of n_flows times (a sweep axis wraps a per-flow
+  list, `start_s = [[0, 20]]`), each >= 0 and < duration_s / 2, errors naming `start_s[i]`; the
+  seed then draws nothing. `test_start_s_one_value_a_list_and_its_checks`,
+  `test_flows_start_when_start_s_says` (flow 1 started at 20 s of 50 delivers 30/50 of flow 0's
+  bytes; failed before).
+- **`red_bytes` switched ns-2's `bytes_` and `queue_in_bytes_` together**; red.cc keeps them
+  apart. `QueueClass.red_queue_in_bytes` (None: as `red_bytes`, so every existing scenario
+  keeps its digest and bits) and the dumbbell's `red_queue_in_bytes` (None: as `red_bytes`)
+  now set queue_in_bytes_ (average, thresholds, buffer in bytes) apart from bytes_ (count in
+  bytes, p scaled by size: modify_p); the engine reads them as `RedParams.qib` and `.bytes`.
+  `tests/cpp/test_red.cpp::test_bytes_split` (hand-computed: p_a 0.0454... with the queue in
+  packets, 0.1 unscaled with it in bytes; 2 of its checks fail on the old header),
+  `test_red_bytes_and_queue_in_bytes_are_two_settings`,
+  `test_the_engine_averages_packets_when_only_bytes_is_set` (failed before).
+- **`queues.drops` counts buffer overflows only**, which misled a user summing drops. The
+  queues table has `all_drops`: every packet the class discarded (overflows + RED/RIO/WRED
+  early drops + RED's forced drops beyond max_th), exact from the engine's counters (the sum
+  over colours of early and forced drops, which hold the overflows).
+  `test_all_drops_counts_every_discard_of_the_class` (equals the flows' drops summed per
+  replica; failed before).
 """
 
 

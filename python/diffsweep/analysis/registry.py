@@ -348,7 +348,7 @@ def _is_colon_form(name: str) -> bool:
     left, _, right = name.partition(":")
     table = left.split(".", 1)[0]
     from diffsweep.core.results import TABLES  # noqa: PLC0415
-    return table in TABLES and right in ex.AGGREGATES
+    return table in TABLES and right.isidentifier()
 
 
 def is_metric(name: str) -> bool:

@@ -96,6 +96,9 @@ def parse_metric(text: str) -> Metric:
         table, column, agg = simple.group(1), simple.group(2), simple.group(3) or "mean"
         _check_engine_column(text, table, column)
         return Metric(text, table=table, column=column, agg=agg)
+    from diffsweep.core import registry as papers  # noqa: PLC0415
+    if text.partition(":")[0] in papers.names():  # a paper metric's typo: kaur-vin:los
+        raise ConfigError(f"metric: unknown metric {text!r} ({_suggest(text, list(known))})")
     if text in registry.METRICS or "." in text or expressions.looks_like(text):
         try:
             m = registry.resolve(text)
