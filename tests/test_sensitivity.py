@@ -321,9 +321,9 @@ def test_cli_runs_a_study_and_dry_run_writes_nothing(tmp_path, capsys):
                             r"at least two levels"),
     ("--factors n_flows=1,8,64 --method factorial", r"factors\.n_flows: '1,8,64' is not allowed "
                                                     r"with --method factorial"),
-    ("--factors t_on_ms=1:2 --metric flows.goodput", r"metric: flows has no column 'goodput' in "
-                                                     r"this scenario \(did you mean "
-                                                     r"'goodput_bps'\?\)"),
+    ("--factors t_on_ms=1:2 --metric flows.goodput", r"metric: 'flows.goodput': flows has no column "
+                                                     r"'goodput' measured by the engine \(did "
+                                                     r"you mean 'goodput_bps'\?\)"),
     ("--factors t_on_ms=1:2 --metric flow.goodput_bps", r"metric: unknown table 'flow' .*did you "
                                                         r"mean 'flows'"),
     ("--factors t_on_ms=1:2 --metric kaur-vin:los", r"metric: unknown metric 'kaur-vin:los' "

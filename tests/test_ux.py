@@ -443,7 +443,7 @@ def test_show(folder, capsys):
     assert re.search(r"ef\s+t_on_ms\s+n\s+mean\s+ci_low\s+ci_high", out)
     rc, out, err = cli_run(capsys, "show", folder, "--metric", "goodput_bp")
     assert rc == 2
-    one_line_error(err, r"goodput_bp: not a column of any table .*did you mean 'goodput_bps'")
+    one_line_error(err, r"goodput_bp: not a metric nor a column of any table .*did you mean 'goodput_bps'")
 
 
 def test_plot(folder, tmp_path, capsys):
@@ -518,7 +518,7 @@ BAD_CLI = [
     (["run", "{sweep}", "--out", "{tmp}/o", "--target-ci", "-1"], r"--target-ci: -1\.0 is not "
                                                                   r"allowed"),
     (["run", "{sweep}", "--out", "{tmp}/o", "--target-ci", "0.1", "--target-metric", "goodput"],
-     r"target_metric: 'goodput' is not a column of the replicas table"),
+     r"target_metric: 'goodput' is not a metric nor a column of the replicas table"),
     (["run", "{sweep}", "--out", "{tmp}/o", "--quick"], r"quick: the sweep file has no "
                                                         r"\[quick\] section"),
     (["show", "{tmp}/nowhere"], r"nowhere: no such results folder"),

@@ -287,7 +287,6 @@ def _interval(mean: np.ndarray, half: np.ndarray, bounds) -> tuple[np.ndarray, n
         return mean - half, mean + half
     lo, hi = bounds
     if lo is not None and hi is not None:
-        from diffsweep.analysis.confidence import bounded_ci  # noqa: PLC0415
         return bounded_ci(mean, half, (lo, hi))
     low, high = mean - half, mean + half
     with np.errstate(invalid="ignore"):
@@ -351,3 +350,29 @@ def ci_halfwidth_ok(summary: pd.DataFrame, target: float | dict[str, float],
     """Boolean Series aligned with ``summary``: True where the target is met (see
     ``ci_targets_unmet``, which returns the other rows)."""
     return ~_unmet_mask(summary, target, relative)
+
+
+def bounded_ci(mean, half, bounds: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """The interval ``mean -+ half`` of a quantity bounded to [lo, hi], on the logit scale.
+
+    With p = (mean - lo) / (hi - lo), the half-width on the logit scale is (delta method)
+    ``h = half / ((hi - lo) p (1 - p))``, and the interval ``lo + (hi - lo) expit(logit(p) -+ h)``
+    lies inside (lo, hi), contains the mean, and is the Student-t interval when p is far from
+    the bounds. A mean on a bound (every value on it: no spread) gives [mean, mean]; NaN stays
+    NaN."""
+    lo, hi = (float(b) for b in bounds)
+    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+        raise ConfigError(f"bounds: {bounds!r} is not allowed (expected (lo, hi), finite, "
+                          "lo < hi)")
+    m = np.asarray(mean, dtype=float)
+    h = np.asarray(half, dtype=float)
+    p = np.clip((m - lo) / (hi - lo), 0.0, 1.0)
+    inside = (p > 0.0) & (p < 1.0)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        z = np.log(p) - np.log1p(-p)
+        hz = h / ((hi - lo) * p * (1.0 - p))
+        low = lo + (hi - lo) / (1.0 + np.exp(-(z - hz)))
+        high = lo + (hi - lo) / (1.0 + np.exp(-(z + hz)))
+    low = np.where(inside, low, np.where(np.isnan(h), np.nan, m))
+    high = np.where(inside, high, np.where(np.isnan(h), np.nan, m))
+    return low, high

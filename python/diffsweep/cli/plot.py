@@ -54,6 +54,8 @@ def _cmd_plot(args) -> int:
     from diffsweep.sweep.store import atomic_write_files  # noqa: PLC0415
     buf = io.BytesIO()
     fig.savefig(buf, format=ext, dpi=args.dpi)
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+    plt.close(fig)  # drawn and kept: pyplot's "more than 20 figures" warning otherwise
     try:  # drawn in memory, then renamed into place: a full disk leaves no truncated file
         atomic_write_files({out: buf.getvalue()})
     except OSError as e:

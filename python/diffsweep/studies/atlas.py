@@ -46,6 +46,8 @@ from typing import Any
 
 from diffsweep.core import registry as papers
 from diffsweep.core.errors import ConfigError
+from diffsweep.studies.atlas_cells import (MAX_AXES, MAX_CELLS, _expand,  # noqa: F401
+                                           _paper_values, _Plan, parse_axes)
 
 __all__ = ["MapParam", "Mappable", "AtlasResult", "atlas", "mappable", "parse_axes",
            "UNDECIDED", "ATLAS_STATUSES", "MAX_AXES", "MAX_CELLS"]
@@ -53,9 +55,6 @@ __all__ = ["MapParam", "Mappable", "AtlasResult", "atlas", "mappable", "parse_ax
 UNDECIDED = "undecided"
 #: a cell's status: a verdict of ``diffsweep.analysis.claims.STATUSES`` or undecided
 ATLAS_STATUSES = ("holds", "partly holds", "does not hold", UNDECIDED, "not measured")
-MAX_AXES = 3
-#: cells of one atlas (each cell is a claim's whole set of sweeps)
-MAX_CELLS = 400
 #: the atlas's description of itself in its folder
 SPEC_FILE = "atlas.json"
 #: max_seeds default: the first round's seeds times this
@@ -136,62 +135,6 @@ def mappable(paper: str) -> dict[str, Mappable]:
     return {m.claim: m for m in spec.map_list()}
 
 
-def parse_axes(axes) -> dict[str, list]:
-    """``["NAME=V1,V2,...", ...]`` (the command line; ``lin:LO:HI:N`` and ``log:LO:HI:N`` give N
-    evenly or log-evenly spaced numbers) or ``{name: [values]}`` (Python) as {name: [raw
-    values]}, in order; ConfigError naming the axis otherwise."""
-    if isinstance(axes, dict):
-        out = {}
-        for k, v in axes.items():
-            vals = list(v) if isinstance(v, (list, tuple)) else [v]
-            out[str(k)] = vals
-        items = out
-    else:
-        if isinstance(axes, str):
-            axes = [axes]
-        items = {}
-        for a in axes or []:
-            name, eq, vals = str(a).partition("=")
-            name = name.strip()
-            if not eq or not name or not vals.strip():
-                raise ConfigError(f"--axes: {a!r} is not allowed (expected NAME=V1,V2,... or "
-                                  "NAME=lin:LO:HI:N or NAME=log:LO:HI:N)")
-            if name in items:
-                raise ConfigError(f"--axes: {name!r} is given twice (one NAME=VALUES each)")
-            items[name] = _expand(vals.strip(), name)
-    if not items:
-        raise ConfigError(f"axes: none given (expected 1 to {MAX_AXES} NAME=VALUES)")
-    if len(items) > MAX_AXES:
-        raise ConfigError(f"axes: {len(items)} given ({', '.join(items)}); an atlas has 1 to "
-                          f"{MAX_AXES} axes")
-    for name, vals in items.items():
-        if not vals:
-            raise ConfigError(f"axes.{name}: no values (expected at least one)")
-    return items
-
-
-def _expand(text: str, name: str) -> list:
-    kind, _, rest = text.partition(":")
-    if kind in ("lin", "log") and rest:
-        parts = rest.split(":")
-        try:
-            lo, hi, n = float(parts[0]), float(parts[1]), int(parts[2])
-            if len(parts) != 3 or n < 1 or not (math.isfinite(lo) and math.isfinite(hi)):
-                raise ValueError
-            if kind == "log" and (lo <= 0 or hi <= 0):
-                raise ValueError
-        except (ValueError, IndexError):
-            raise ConfigError(f"axes.{name}: {text!r} is not allowed (expected {kind}:LO:HI:N, "
-                              f"N >= 1{', LO and HI > 0' if kind == 'log' else ''})") from None
-        if n == 1:
-            return [lo]
-        if kind == "lin":
-            return [lo + (hi - lo) * i / (n - 1) for i in range(n)]
-        return [float(f"{math.exp(math.log(lo) + (math.log(hi) - math.log(lo)) * i / (n - 1)):.6g}")
-                for i in range(n)]
-    return [v.strip() for v in text.split(",") if v.strip()]
-
-
 # --------------------------------------------------------------------------------------------
 # Plan: the claim's families and sweeps, the cells and their sweep configurations
 # --------------------------------------------------------------------------------------------
@@ -232,43 +175,6 @@ def _pinned(cfg, values: dict, where: str):
     out = dataclasses.replace(cfg, fixed=fixed, axes=axes, zips=list(cfg.zips))
     out.points_sha256 = digest(out._points_dict())
     return out
-
-
-def _paper_values(cfgs: list, name: str) -> tuple[list, str]:
-    """The paper's own values of parameter ``name`` in its sweeps, and how they are set
-    ("fixed", "axis" or "default")."""
-    vals, how = [], "default"
-    for cfg in cfgs:
-        if name in cfg.fixed:
-            vals.append(cfg.fixed[name])
-            how = "fixed" if how == "default" else how
-        elif name in cfg.axes:
-            vals.extend(cfg.axes[name])
-            how = "axis"
-        else:
-            p = inspect.signature(cfg.builder).parameters.get(name)
-            if p is not None and p.default is not inspect.Parameter.empty:
-                vals.append(p.default)
-    out = []
-    for v in vals:
-        if v not in out:
-            out.append(v)
-    return out, how
-
-
-@dataclass
-class _Plan:
-    paper: Any
-    claim: Any
-    claims: list
-    families: list
-    sweeps: list[str]
-    base: dict            # sweep name -> SweepConfig as the paper runs it
-    axes: dict            # name -> [typed values]
-    cells: list[dict]     # one {name: value} per cell, first axis slowest
-    paper_values: dict    # name -> ([values], how)
-    identity: dict
-    origin: str = "the paper"  # whose set-up paper_values are (own claims: the sweep file)
 
 
 def _plan(paper: str, claim: str, axes, quick: bool, seeds, sweeps) -> _Plan:

@@ -29,7 +29,7 @@ def own_plan(ref, axes, quick: bool, seeds):
     """The atlas's ``_Plan`` of the claim ``ref`` over ``axes``."""
     from diffsweep.analysis.own_claims import FAMILY, load_claim  # noqa: PLC0415
     from diffsweep.core import axes as ax  # noqa: PLC0415
-    from diffsweep.studies import atlas as at  # noqa: PLC0415
+    from diffsweep.studies import atlas_cells as at  # noqa: PLC0415
     from diffsweep.sweep import config  # noqa: PLC0415
     from diffsweep.sweep.store import jsonable  # noqa: PLC0415
 

@@ -24,6 +24,7 @@ from diffsweep.core import axes as ax
 from diffsweep.core.axes import dims_of  # noqa: F401 (the CLI's and callers' name for it)
 from diffsweep.core.errors import ConfigError
 from diffsweep.core.results import TABLES, Results
+from diffsweep.sweep.store import partial_note, rerun_command  # noqa: F401 (the CLI's names)
 
 #: default metric of ``show`` (a column of the replicas table)
 DEFAULT_METRIC = "tcp_goodput_bps"
@@ -85,25 +86,6 @@ def _locked(st) -> bool:
         return False
     return not (owner.get("host") == socket.gethostname() and "pid" in owner
                 and not st._alive(owner["pid"]))
-
-
-def rerun_command(manifest: dict, path) -> str:
-    """The command that computes a folder's missing replicas (the sweep file as recorded)."""
-    sweep = manifest.get("sweep_path") or "SWEEP.toml"
-    quick = ["--quick"] if manifest.get("quick") else []
-    return shlex.join(["diffsweep", "run", str(sweep), *quick, "--out", str(path)])
-
-
-def partial_note(res: Results) -> str | None:
-    """One line for a Results whose folder lacks replicas of its sweep (``Results.meta``
-    "completeness", set by ``Store.load``), None when it is complete or not a folder's: a
-    figure or an export of it would otherwise look like the whole sweep (issue 53)."""
-    c = res.meta.get("completeness") or {}
-    if not c.get("missing"):
-        return None
-    return (f"{res.meta.get('store')}: partial results: {c['points_done']} of {c['points']} "
-            f"points complete, {c['missing']} of {c['expected']} replicas missing; rerun "
-            f"`{c['rerun']}` to compute them")
 
 
 #: columns that name a row (a replica, one of its flows, a link's class, ...): they measure

@@ -59,6 +59,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import shlex
 import shutil
 import socket
 import uuid
@@ -438,7 +439,6 @@ def completeness(manifest: dict, pairs, path) -> dict:
     """How much of the sweep the (point, seed) ``pairs`` are: points (with every seed) and
     replicas, done and expected, and the command that computes the rest (Results.meta
     "completeness": plot and export warn on a partial folder, issue 53)."""
-    from diffsweep.sweep.folder import rerun_command  # noqa: PLC0415 (folder imports store)
 
     runs = manifest.get("runs") or []
     seeds = (runs[-1].get("seeds") if runs and runs[-1].get("seeds")
@@ -461,3 +461,22 @@ def load(path: str | Path) -> Results:
     store = Store(path)
     store.manifest = read_manifest(path)
     return store.load(repair=False)
+
+
+def rerun_command(manifest: dict, path) -> str:
+    """The command that computes a folder's missing replicas (the sweep file as recorded)."""
+    sweep = manifest.get("sweep_path") or "SWEEP.toml"
+    quick = ["--quick"] if manifest.get("quick") else []
+    return shlex.join(["diffsweep", "run", str(sweep), *quick, "--out", str(path)])
+
+
+def partial_note(res: Results) -> str | None:
+    """One line for a Results whose folder lacks replicas of its sweep (``Results.meta``
+    "completeness", set by ``Store.load``), None when it is complete or not a folder's: a
+    figure or an export of it would otherwise look like the whole sweep (issue 53)."""
+    c = res.meta.get("completeness") or {}
+    if not c.get("missing"):
+        return None
+    return (f"{res.meta.get('store')}: partial results: {c['points_done']} of {c['points']} "
+            f"points complete, {c['missing']} of {c['expected']} replicas missing; rerun "
+            f"`{c['rerun']}` to compute them")
