@@ -41,7 +41,7 @@ const char* dim_name(Dim d) {
     case RFH: return "RFH"; case RFD: return "RFD"; case RS: return "RS"; case RSH: return "RSH";
     case RFI: return "RFI"; case RM: return "RM"; case RLCK: return "RLCK"; case RFK: return "RFK";
     case RMK: return "RMK"; case RG: return "RG"; case RGZ: return "RGZ"; case RT: return "RT";
-    case RX: return "RX";
+    case RX: return "RX"; case RY: return "RY";
   }
   return "?";
 }
@@ -73,6 +73,10 @@ BatchShape shape_from(const py::dict& s) {
   b.max_sessions = s.contains("max_sessions") ? s["max_sessions"].cast<int32_t>() : 1;
   b.max_trace_samples =
       s.contains("max_trace_samples") ? s["max_trace_samples"].cast<int32_t>() : 1;
+  auto opt1 = [&](const char* k) { return s.contains(k) ? s[k].cast<int32_t>() : 1; };
+  b.max_traced = opt1("max_traced");
+  b.max_qtrace_samples = opt1("max_qtrace_samples");
+  b.max_qtrace_links = opt1("max_qtrace_links");
   b.ring_classes = s.contains("ring_classes") ? s["ring_classes"].cast<int32_t>() : kMaxClasses;
   b.ack_cap = s["ack_cap"].cast<int32_t>();
   b.delay_cap = s["delay_cap"].cast<int32_t>();
@@ -102,6 +106,10 @@ BatchShape shape_from(const py::dict& s) {
   if (b.max_transfers < 1) bad("max_transfers", b.max_transfers, ">= 1");
   if (b.max_sessions < 1) bad("max_sessions", b.max_sessions, ">= 1");
   if (b.max_trace_samples < 1) bad("max_trace_samples", b.max_trace_samples, ">= 1");
+  if (b.max_traced < 1 || b.max_traced > kMaxFlows) bad("max_traced", b.max_traced, "1..65000");
+  if (b.max_qtrace_samples < 1) bad("max_qtrace_samples", b.max_qtrace_samples, ">= 1");
+  if (b.max_qtrace_links < 1 || b.max_qtrace_links > kMaxLinks)
+    bad("max_qtrace_links", b.max_qtrace_links, "1..127");
   if (b.ring_classes < 1 || b.ring_classes > kMaxClasses)
     bad("ring_classes", b.ring_classes, "in 1..kMaxClasses");
   {
@@ -298,7 +306,6 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     d["max_colours"] = kMaxColours;
     d["max_gens"] = kMaxGens;
     d["max_size_set"] = kMaxSizeSet;
-    d["max_traced"] = kMaxTraced;
     d["max_lanes"] = kMaxLanes;
     d["max_slots"] = kMaxSlots;
     d["poll_slots"] = kPollSlots;
@@ -324,6 +331,8 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     d["RGZ"] = std::vector<std::string>{"n_replicas", "max_gens", "max_size_set"};
     d["RT"] = std::vector<std::string>{"n_replicas", "max_transfers"};
     d["RX"] = std::vector<std::string>{"n_replicas", "max_trace_samples", "max_traced"};
+    d["RY"] = std::vector<std::string>{"n_replicas", "max_qtrace_samples", "max_qtrace_links",
+                                       "max_classes"};
     return d;
   });
   m.def("enums", [] {

@@ -17,7 +17,9 @@
 //   RGZ  [(r*G + g)*Z + z]   per generator size-set entry (Z = kMaxSizeSet)
 //   RT   [r*T + k]           per transfer record (T = shape.max_transfers), written in place
 //   RX   [(r*X + k)*Q + j]   per cwnd-trace sample and traced flow (X = shape.max_trace_samples,
-//                            Q = kMaxTraced)
+//                            Q = shape.max_traced)
+//   RY   [((r*Y + k)*N + j)*C + c]  per queue-trace sample, traced link and class
+//                            (Y = shape.max_qtrace_samples, N = shape.max_qtrace_links)
 // Times are whole slots (int) or slot fractions (double) — converted once on the host
 // (python/diffsweep/pack.py); sizes are bytes on the wire unless the name says payload.
 #pragma once
@@ -35,7 +37,6 @@ constexpr int kMaxColours = 3;        // drop precedences: green, yellow, red (I
 constexpr int kMaxMarkers = 64;       // edge conditioners (aggregates) per replica
 constexpr int kMaxGens = 64;          // traffic generators (transfer arrivals) per replica
 constexpr int kMaxSizeSet = 32;       // entries of an empirical transfer-size set
-constexpr int kMaxTraced = 4;         // flows whose cwnd a replica traces
 constexpr int kMaxInjectedDrops = 8;  // validation hook: seqs dropped on first transmission
 constexpr int kRxBitmapBits = 1024;   // receiver out-of-order window; max_window <= 1000
 constexpr int kMaxFlows = 65000;      // flow indices are 16-bit in a packet, sources after them
@@ -112,6 +113,10 @@ struct BatchShape {
   int32_t max_transfers;  // T >= 1: transfer records per replica (more are counted, not kept)
   int32_t max_sessions;   // web sessions per replica, all generators together (>= 1)
   int32_t max_trace_samples;  // X >= 1: cwnd-trace samples per traced flow
+  int32_t max_traced;     // Q >= 1: flows whose cwnd a replica traces (the host's memory check
+                          // bounds X * Q: python/diffsweep/scenario/checks.py MAX_TRACE_BYTES)
+  int32_t max_qtrace_samples;  // Y >= 1: queue-trace samples (Scenario.queue_trace_interval_s)
+  int32_t max_qtrace_links;    // N >= 1: links whose class queues a replica samples
   int32_t ring_classes;   // 1..kMaxClasses: the most classes a link of the batch has (the
                           // class rings are kept for these only; RLC arrays keep kMaxClasses)
   int32_t class_cap[kMaxClasses];  // packets per ring of class position c (c < ring_classes),
@@ -166,6 +171,8 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(interval_slots, int64_t, R)     /* goodput interval length; 0 = no intervals */        \
   X(trace_interval_slots, double, R) /* cwnd trace: a sample every this; 0 = no trace */  \
   X(trace_samples, int32_t, R)      /* samples at k * trace_interval_slots, k < this */     \
+  X(qtrace_interval_slots, double, R) /* queue trace: a sample every this; 0 = no trace */ \
+  X(qtrace_samples, int32_t, R)     /* samples at k * qtrace_interval_slots, k < this */    \
   X(tie_break, uint8_t, R)          /* TieBreak: order of same-slot arrivals at a queue */ \
   X(tick_slots, double, R)          /* TCP clock granularity (ns-2 tcpTick_) */            \
   X(min_rto_slots, double, R)       /* ns-2 minrto_ */                                     \
@@ -178,6 +185,7 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(link_sched, uint8_t, RL)          /* Scheduler */                                      \
   X(link_n_classes, int32_t, RL)      /* classes in use, <= kMaxClasses */                 \
   X(link_cbq_lend, uint8_t, RL)       /* cbq: unused share goes to backlogged classes */   \
+  X(link_qtrace, int8_t, RL)          /* its column in the queue trace (0..N-1); -1: none */ \
   X(class_limit, int64_t, RLC)        /* drop-tail limit, packets or bytes */              \
   X(class_limit_kind, uint8_t, RLC)   /* LimitKind */                                      \
   X(class_weight, int32_t, RLC)       /* WRR weight in packets per round */                \
@@ -220,7 +228,7 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(flow_drop_seq, int32_t, RFD)      /* seqs lost on first transmission; -1 = none */     \
   X(flow_marker, int8_t, RF)          /* edge conditioner of the flow's aggregate; -1 = none */ \
   X(flow_marker2, int8_t, RF)         /* a second domain's conditioner, later on the route */ \
-  X(flow_trace, int8_t, RF)           /* its column in the cwnd trace (0..kMaxTraced-1); -1 */ \
+  X(flow_trace, int32_t, RF)          /* its column in the cwnd trace (0..max_traced-1); -1 */ \
   X(flow_base_rtt_slots, double, RF)  /* propagation round trip (TCP-aware markers' stand-in \
                                          for the smoothed RTT before its first sample) */     \
   X(flow_gen, int8_t, RF)             /* generator whose pool the slot is in; -1 = a fixed flow */ \
@@ -320,7 +328,13 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(gen_refused, int64_t, RG)          /* arrivals that found the pool empty: not started */ \
   X(gen_records_lost, int64_t, RG)     /* records beyond max_transfers: counted only */   \
   X(gen_peak_active, int64_t, RG)      /* most transfers alive at once */                 \
-  X(trace_cwnd, float, RX)             /* traced flows' cwnd (packets) at each sample time */
+  X(trace_cwnd, float, RX)             /* traced flows' cwnd (packets) at each sample time */ \
+  /* the queue trace (engine/queue_side.h: queue_trace_until): each traced link's class       \
+     queues at the start of slot ceil(k * qtrace_interval_slots), 16 bytes a (sample, link,    \
+     class) */                                                                                \
+  X(qtrace_pkts, int32_t, RY)          /* packets queued */                                   \
+  X(qtrace_bytes, int64_t, RY)         /* bytes queued */                                     \
+  X(qtrace_red_avg, float, RY)         /* RED average governing red (OUT) packets; NaN: no AQM */
 
 // X(name, C type, dim): transfer records. Written by the queue side straight into the batch's
 // arrays (row r*T + k), not through the replica's block: they are many, and only written.
@@ -359,7 +373,7 @@ struct BatchOutput {
   DS_RECORD_FIELDS(DS_DECLARE_OUT)
 };
 
-enum Dim { R, RL, RLC, RF, RFH, RFD, RS, RSH, RFI, RM, RLCK, RFK, RMK, RG, RGZ, RT, RX };
+enum Dim { R, RL, RLC, RF, RFH, RFD, RS, RSH, RFI, RM, RLCK, RFK, RMK, RG, RGZ, RT, RX, RY };
 
 // Number of elements of an array of dimension d.
 DS_HD inline size_t dim_size(const BatchShape& s, Dim d) {
@@ -381,7 +395,8 @@ DS_HD inline size_t dim_size(const BatchShape& s, Dim d) {
     case RG: return r * s.max_gens;
     case RGZ: return r * s.max_gens * kMaxSizeSet;
     case RT: return r * s.max_transfers;
-    case RX: return r * s.max_trace_samples * kMaxTraced;
+    case RX: return r * s.max_trace_samples * s.max_traced;
+    case RY: return r * s.max_qtrace_samples * s.max_qtrace_links * kMaxClasses;
   }
   return 0;
 }

@@ -309,10 +309,29 @@ def schedule_only_cases() -> list[tuple[str, Scenario, int]]:
                        pool=32),
                Traffic(name="s", flow=TcpFlow(**{**web.__dict__, "delay_growth": False}),
                        kind="sessions", think_s=0.1, pool=4, size_set_pkts=(3, 20)))
-    return [(f"setup{i}", Scenario(links=(link,), flows=flows, traffic=tr, duration_s=3.0,
-                                   warmup_s=0.0, tie_break=tie, interval_s=0.5, init_rto_s=1.0),
-             50 + i)
-            for i, (tr, tie) in enumerate((((), "random"), (traffic, "index")))]
+    setup = [(f"setup{i}", Scenario(links=(link,), flows=flows, traffic=tr, duration_s=3.0,
+                                    warmup_s=0.0, tie_break=tie, interval_s=0.5, init_rto_s=1.0),
+              50 + i)
+             for i, (tr, tie) in enumerate((((), "random"), (traffic, "index")))]
+    return setup + _traces()
+
+
+def _traces() -> list[tuple[str, Scenario, int]]:
+    """Issue 53's time series: a queue trace of a RED bottleneck and a drop-tail second hop
+    (sampled at an interval that is no whole number of slots, so samples fall at every phase
+    of the rounds) and the cwnd of 16 flows; the second with web transfers and only link 1
+    traced."""
+    red = QueueClass("be", limit_pkts=50, aqm="red", red=(RedThresholds(5, 15, 0.1),))
+    links = (Link(rate_bps=10e6, prop_delay_ms=5.0, classes=(red,)),
+             Link(rate_bps=12e6, prop_delay_ms=1.0, classes=(QueueClass("be", limit_pkts=30),)))
+    flows = tuple(TcpFlow(route=(0, 1) if k % 2 else (0,), reverse_delay_ms=4.0 + 3 * k)
+                  for k in range(16))
+    web = Traffic(name="web", flow=TcpFlow(route=(1,), reverse_delay_ms=5.0),
+                  mean_interarrival_s=0.02, size_set_pkts=(2, 8, 30), pool=16)
+    kw = dict(duration_s=2.0, warmup_s=0.3, trace_flows=tuple(range(16)), trace_interval_s=0.0137)
+    return [("trace0", Scenario(links=links, flows=flows, queue_trace_interval_s=0.00123, **kw), 61),
+            ("trace1", Scenario(links=links, flows=flows, traffic=(web,), tie_break="index",
+                                queue_trace_interval_s=0.0071, queue_trace_links=(1,), **kw), 62)]
 
 
 def without_hooks(sc: Scenario) -> Scenario:

@@ -25,6 +25,22 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a.view(np.uint8), b.view(np.uint8))
 
 
+# The queue trace's outputs came after the recording (issue 53): no recorded case asks for it,
+# so they must be all zeros. The cwnd trace was recorded with a fixed 4 columns (kMaxTraced);
+# it now has one per traced flow (shape max_traced): the recorded columns beyond those were
+# never written (zeros), and the ones before must be the same bits.
+LATER_FIELDS = {"qtrace_pkts", "qtrace_bytes", "qtrace_red_avg"}
+
+
+def _matches_recorded(out: dict, name: str, f: str) -> bool:
+    a, b = out[f], GOLDEN[f"{name}.{f}"]
+    if f == "trace_cwnd" and a.ndim == b.ndim == 3 and a.shape[:2] == b.shape[:2] \
+            and a.shape[2] <= b.shape[2]:
+        q = a.shape[2]
+        return _same(a, np.ascontiguousarray(b[..., :q])) and not b[..., q:].any()
+    return _same(a, b)
+
+
 @pytest.mark.parametrize("lanes", [1, 2, 8, 32])
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name,sc,seed", CASES, ids=[c[0] for c in CASES])
@@ -33,8 +49,9 @@ def test_case_alone_matches_recorded(backend, name, sc, seed, lanes):
     this checks the lane decomposition itself (flow blocks, subtrees, emission rings)."""
     out = run_packed(pack([sc], [seed], lanes=lanes), backend)
     fields = {k.split(".", 1)[1] for k in GOLDEN.files if k.split(".", 1)[0] == name}
-    assert fields == set(out)
-    bad = [f for f in sorted(fields) if not _same(out[f], GOLDEN[f"{name}.{f}"])]
+    assert fields | LATER_FIELDS == set(out)
+    assert not any(out[f].any() for f in LATER_FIELDS), f"{name}: a queue trace nobody asked for"
+    bad = [f for f in sorted(fields) if not _matches_recorded(out, name, f)]
     assert not bad, f"{name}: {bad} differ from the recorded serial engine"
 
 

@@ -1,5 +1,5 @@
 // The rare models a replica uses, read from its inputs: edge conditioners, AQM, traffic
-// generators, telnet-like applications, traced flows, TCP-aware tags, packets that start other
+// generators, telnet-like applications, traced flows and queues, TCP-aware tags, packets that start other
 // than green, the validation hooks (a link's Bernoulli loss, a flow's injected drops) and SACK
 // senders (model/tcp_sack.h).
 // init_replica keeps them in the replica's header (ReplicaHdr's f_* flags, read through
@@ -18,10 +18,10 @@
 namespace ds {
 
 struct ReplicaFeatures {
-  uint8_t markers, traffic, aqm, app, trace, tcp_tag, colour, hooks, sack;
+  uint8_t markers, traffic, aqm, app, trace, tcp_tag, colour, hooks, sack, qtrace;
   bool balancing;  // a Balancing Marker (its connection table: BatchShape::conn_meters)
   DS_HD bool any() const {
-    return (markers | traffic | aqm | app | trace | tcp_tag | colour | hooks | sack) != 0;
+    return (markers | traffic | aqm | app | trace | tcp_tag | colour | hooks | sack | qtrace) != 0;
   }
 };
 
@@ -43,6 +43,9 @@ DS_HD inline ReplicaFeatures replica_features(const BatchInput& in, int32_t r) {
   if (in.trace_samples[r] > 0)
     for (int f = 0; f < nf; ++f)
       if (in.flow_trace[rf + f] >= 0) ft.trace = 1;
+  if (in.qtrace_samples[r] > 0)
+    for (int l = 0; l < nl; ++l)
+      if (in.link_qtrace[rl + l] >= 0) ft.qtrace = 1;
   for (int m = 0; m < in.n_markers[r]; ++m) {
     const uint8_t kind = in.marker_kind[rm + m];
     if (kind == kMarkRttAware || kind == kMarkRttRto || in.marker_sw_k[rm + m] > 0) ft.tcp_tag = 1;

@@ -22,9 +22,9 @@ DS_HD DS_RARE void trace_until(Replica DS_REF x, int f, const TcpSender& s, doub
   if (j < 0) return;
   const double iv = x.in()->trace_interval_slots[x.iR()];
   const int32_t n = x.in()->trace_samples[x.iR()];
-  int32_t& k = x.hdr()->trace_next[j];
-  for (; k < n && (double)k * iv <= t; ++k)
-    x.out_trace_cwnd()[(size_t)k * kMaxTraced + j] = (float)s.cwnd;
+  int32_t& k = x.trace_next()[j];
+  const size_t q = (size_t)x.shape().max_traced;
+  for (; k < n && (double)k * iv <= t; ++k) x.out_trace_cwnd()[(size_t)k * q + j] = (float)s.cwnd;
 }
 
 // Everything due for flow f at slot `now`, in the fixed order: retransmission timer, ACK

@@ -617,10 +617,53 @@ DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInput
 // the loop (DS_FLATTEN): a call per slot cost its prologue, its epilogue and the reloads of
 // the view's addresses every slot (callgrind, benchmarks/cpu/slot_cost.py, with receive_segment
 // inlined too: 1 flow 802 -> 789 instructions per replica-slot, 64 flows 977 -> 967).
+// The queue trace (Scenario.queue_trace_interval_s): the samples due before slot t, each the
+// traced links' class queues at the start of slot ceil(k * interval) (the end of the slot
+// before: arrivals and service done), which no round boundary can move; the cwnd trace's
+// convention (flow_side.h: trace_until), so the two tables line up. Returns the slot before
+// which the next sample is due, clipped to t1. Called between runs of slots, never inside the
+// slot loop: a replica without the trace pays one test per queue_slots call.
+DS_HD DS_RARE uint32_t queue_trace_until(Replica DS_REF x, uint32_t t, uint32_t t1) {
+  ReplicaHdr& h = *x.hdr();
+  const int32_t n = x.in()->qtrace_samples[x.iR()];
+  const double iv = x.in()->qtrace_interval_slots[x.iR()];
+  const size_t nq = (size_t)x.shape().max_qtrace_links;
+  const int nl = x.in()->n_links[x.iR()];
+  while (h.qtrace_next < n && h.qtrace_due <= t) {
+    const size_t row = (size_t)h.qtrace_next * nq;
+    for (int l = 0; l < nl; ++l) {
+      const int j = x.in()->link_qtrace[x.iL(l)];
+      if (j < 0) continue;
+      for (int c = 0; c < x.links()[l].n_classes; ++c) {
+        const size_t o = (row + (size_t)j) * kMaxClasses + c;
+        const ClassQueue& q = x.link_queues(l)[c];
+        x.out_qtrace_pkts()[o] = (int32_t)q.ring.count;
+        x.out_qtrace_bytes()[o] = q.bytes;
+        float avg = nanf("");
+        if (DS_FEAT(h.f_aqm) && x.in()->class_aqm[x.iLC(l, c)] != kAqmDropTail) {
+          RedParams rp;  // red_avg_of reads only the mode
+          rp.aqm = x.in()->class_aqm[x.iLC(l, c)];
+          avg = (float)red_avg_of(rp, x.red()[x.oLC(l, c)], kRed);
+        }
+        x.out_qtrace_red_avg()[o] = avg;
+      }
+    }
+    h.qtrace_next += 1;
+    h.qtrace_due = h.qtrace_next < n ? (uint32_t)ceil((double)h.qtrace_next * iv) : kNeverSlot;
+  }
+  return h.qtrace_due < t1 ? h.qtrace_due : t1;
+}
+
 DS_HD DS_HOST_CALL void queue_slots(Replica DS_REF x, uint32_t t0, uint32_t t1) {
   const SlotInputs si{x.in()->warmup_slot[x.iR()], x.in()->n_sources[x.iR()],
                       x.in()->n_links[x.iR()], x.shape().lanes};
-  for (uint32_t t = t0; t < t1; ++t) queue_slot(x, t, si);
+  // Without a queue trace one pass over [t0, t1); with one, runs of slots ending where a
+  // sample is due (the slot loop itself unchanged: no per-slot test)
+  uint32_t t = t0;
+  do {
+    const uint32_t e = DS_FEAT(x.hdr()->f_qtrace) ? queue_trace_until(x, t, t1) : t1;
+    for (; t < e; ++t) queue_slot(x, t, si);
+  } while (t < t1);
 }
 
 }  // namespace ds

@@ -52,10 +52,12 @@ struct ReplicaHdr {
   uint8_t f_flow_ext; // f_trace | f_traffic | f_app: a flow event's rare steps (flow_side.h)
   uint8_t f_hooks;    // validation hooks: a link's Bernoulli loss, a flow's injected drops
   uint8_t f_sack;     // SACK senders (model/tcp_sack.h)
+  uint8_t f_qtrace;   // a queue trace (Scenario.queue_trace_interval_s): queue_side.h
   uint32_t peak_due;  // traffic: the first slot at which an assigned transfer starts and has
                       // not been counted alive yet (engine/traffic.h, count_starts); never
                       // without traffic
-  int32_t trace_next[kMaxTraced];  // each traced flow's next sample (written by its lane only)
+  int32_t qtrace_next;  // the queue trace's next sample (queue side; engine/queue_side.h)
+  uint32_t qtrace_due;  // the slot before which it is taken: ceil(qtrace_next * interval)
 };
 
 // One flow slot's transfer (slots of a generator's pool; queue side, engine/traffic.h).
@@ -100,7 +102,8 @@ struct Layout {
   size_t out_begin, out_end;
   size_t hdr, links, queues, red, markers, conns, gens, xfers, websess, sx, sack_snd, sack_rcv,
       ack_sack, qring, dline, snd, acks, nic, nic_next, nic_pool, rcv, rxbits, tree_key, tree_win,
-      rx_key, rx_win, sources, lane_t, emit_idx, emit, emit_at, stage, stage_perm, stride;
+      rx_key, rx_win, sources, lane_t, emit_idx, emit, emit_at, stage, stage_perm, trace_next,
+      stride;
   int32_t P;  // tree leaves: a power of two >= max(flows, lanes)
 };
 
@@ -181,6 +184,8 @@ inline Layout make_layout(const BatchShape& s, Part part = {}) {
   take("transfers", L.xfers, s.flow_ext ? F * sizeof(Transfer) : 0);
   take("web_sessions", L.websess, (size_t)s.max_sessions * sizeof(WebSession));
   take("sender_ext", L.sx, s.flow_ext ? F * sizeof(SenderExt) : 0);
+  // each traced flow's next cwnd sample (flow_side.h: trace_until; written by its lane only)
+  take("trace_next", L.trace_next, (size_t)s.max_traced * sizeof(int32_t));
   take("sack", L.sack_snd, s.sack_states ? F * sizeof(SackSender) : 0);
   take("sack", L.sack_rcv, s.sack_states ? F * sizeof(SackReceiver) : 0);
   take("sack", L.ack_sack, s.sack_states ? (size_t)s.ack_cap * sizeof(SackBlocks) : 0);
@@ -272,7 +277,8 @@ enum StateArrayUse { kHot, kRare };
   /* [lane*emit_cap + i]: the slot it arrives in (its t_enq is its time in that slot) */          \
   X(emit_at, uint32_t, emit_at, kHot)                                                             \
   X(stage, Packet, stage, kHot)                                                                   \
-  X(stage_perm, uint32_t, stage_perm, kRare) /* [stage_cap]: tie-break order */
+  X(stage_perm, uint32_t, stage_perm, kRare) /* [stage_cap]: tie-break order */           \
+  X(trace_next, int32_t, trace_next, kRare) /* [max_traced]: cwnd trace (flow_side.h) */
 
 // Host only: what a bound replica reads on every packet, one load away (bind_replica fills
 // it): the host passes the Replica by reference, so that the fields below cost one load each,

@@ -85,7 +85,10 @@ DS_HD inline void init_replica(Replica DS_REF x) {
     h.f_colour = ft.colour;
     h.f_hooks = ft.hooks;
     h.f_sack = ft.sack;
-    for (int j = 0; j < kMaxTraced; ++j) h.trace_next[j] = 0;
+    h.f_qtrace = ft.qtrace;
+    for (int j = 0; j < x.shape().max_traced; ++j) x.trace_next()[j] = 0;
+    h.qtrace_next = 0;
+    h.qtrace_due = DS_FEAT(h.f_qtrace) ? 0u : kNeverSlot;  // sample 0: before slot 0
     if (((h.f_traffic | h.f_app) && !x.shape().flow_ext) || (h.f_aqm && !x.shape().aqm_states) ||
         (ft.balancing && !x.shape().conn_meters) || (h.f_sack && !x.shape().sack_states)) {
       x.flag(kOvfShape);  // the host raises; touch no state the block lacks (the Balancing
@@ -163,6 +166,8 @@ DS_HD inline void flush_replica(Replica DS_REF x) {
   for (int f = 0; f < x.in()->n_flows[x.iR()]; ++f) x.out_flow_drops()[f] += x.out_flow_access_drops()[f];
   if (DS_FEAT(x.hdr()->f_trace))
     for (int f = 0; f < x.in()->n_flows[x.iR()]; ++f) trace_until(x, f, x.snd(f), 1e300);
+  // the queue trace's samples due at end_slot (k * interval == duration): the final lengths
+  if (DS_FEAT(x.hdr()->f_qtrace)) queue_trace_until(x, kNeverSlot - 1, kNeverSlot);
   const size_t r = (size_t)x.r;
   BatchOutput* out = x.rec();
 #define DS_FLUSH(name, T, dim)                                               \

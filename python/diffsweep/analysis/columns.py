@@ -171,6 +171,21 @@ COLUMNS: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
         "t_s": ("s", "the sample's time: 0, trace_interval_s, 2 trace_interval_s, ..."),
         "cwnd_pkts": ("packets", "the congestion window in force then"),
     }),
+    "queue_trace": ("one row per (replica, traced link, class, sample) when "
+                    "`queue_trace_interval_s` is set (64 bytes of engine state per traced link "
+                    "and sample; with the cwnd trace's 4 per flow and sample at most "
+                    "`MAX_TRACE_BYTES` = 1,600,000 per replica)", {
+        "link": ("", "the traced link's index (`queue_trace_links`; all links when None)"),
+        "cls_index": ("", "the class's position on the link"),
+        "cls": ("", "the class's name"),
+        "t_s": ("s", "the sample's time: 0, queue_trace_interval_s, 2 queue_trace_interval_s, "
+                "...; the queue at the start of the slot that begins at or after it"),
+        "queue_pkts": ("packets", "packets queued then"),
+        "queue_bytes": ("bytes", "bytes queued then (on the wire)"),
+        "red_avg": ("packets", "the RED average that governs red (OUT) packets then (RED/WRED's "
+                    "one average, RIO-C's whole-queue one, RIO-D's red one; bytes when the "
+                    "class's `red_bytes`); NaN for a drop-tail class"),
+    }),
 }
 
 
@@ -205,7 +220,8 @@ A run's `Results` (`diffsweep.load(DIR)`, `diffsweep run`, `diffsweep export`) h
 tables. Counters count only events at or after the warm-up (`warmup_s`); rates divide by
 `measured_s`. `<colour>` is each of green, yellow and red (the drop precedences, most
 protected first; without markers every packet is green). A table a run has no rows for (no
-sources, no `interval_s`, no traffic generators, no `trace_flows`) is empty.
+sources, no `interval_s`, no traffic generators, no `trace_flows`, no
+`queue_trace_interval_s`) is empty.
 
 Which counter holds what: `flows.drops` counts every loss of a flow's packets (RED's early
 drops included); `queues.drops` counts buffer overflows only; RED/RIO's early drops are in

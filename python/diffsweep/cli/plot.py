@@ -1,5 +1,7 @@
 """``diffsweep plot DIR --x X --y Y``: a column against an axis, the mean over seeds with its
-95% CI band, drawn into a PNG, PDF or SVG file."""
+95% CI band, drawn into a PNG, PDF or SVG file. ``--table queue_trace`` (or ``cwnd_trace``)
+with ``--x t_s``: the time series instead, a panel per traced series, replicas faint and
+means bold (``diffsweep.report.timeseries``)."""
 from __future__ import annotations
 
 import os
@@ -43,12 +45,17 @@ def _cmd_plot(args) -> int:
         raise ConfigError(f"--y: {args.y!r} is not allowed (expected a measured column, not "
                           "--x's, --hue's or --facet's)")
     m, res, _ = _load_reporting(args.dir, describe)
-    check_measure(res, "--y", args.y, args.table, dims_of(m))  # an identifier: pandas' error
-    res = select(res, args.where)[0]
-    fig = said_as_warnings(plot, res, args.x, args.y, hue=args.hue, table=args.table,
-               logx=True if args.logx else None, facet=args.facet,
-               remedy="keep one value of each with --where AXIS=VALUE, or draw it with --hue "
-               "AXIS or --facet AXIS")
+    if _time_series(args):
+        res = select(res, args.where)[0]
+        from diffsweep.report.timeseries import trace_figure  # noqa: PLC0415
+        fig = trace_figure(res, args.table, args.y)
+    else:
+        check_measure(res, "--y", args.y, args.table, dims_of(m))  # an identifier: pandas' error
+        res = select(res, args.where)[0]
+        fig = said_as_warnings(plot, res, args.x, args.y, hue=args.hue, table=args.table,
+                               logx=True if args.logx else None, facet=args.facet,
+                               remedy="keep one value of each with --where AXIS=VALUE, or draw "
+                               "it with --hue AXIS or --facet AXIS")
     import io  # noqa: PLC0415
 
     from diffsweep.sweep.store import atomic_write_files  # noqa: PLC0415
@@ -65,6 +72,11 @@ def _cmd_plot(args) -> int:
     return 0
 
 
+def _time_series(args) -> bool:
+    """A trace table against its time: every replica's series, not a mean per x value."""
+    return args.table in ("queue_trace", "cwnd_trace") and args.x == "t_s"
+
+
 def add_subcommand(sub) -> None:
     """The ``diffsweep plot`` parser, added to the CLI's subparsers ``sub``."""
     s = sub.add_parser("plot", help="plot a metric or column against an axis: mean over seeds, CI band",
@@ -73,7 +85,9 @@ def add_subcommand(sub) -> None:
                        "is the sweep's axis even where an engine column shares it. Every other "
                        "axis with several values must be fixed with --where AXIS=VALUE (the "
                        "plot is refused, naming them): averaged together, different points "
-                       "would pass for seeds.")
+                       "would pass for seeds. --table queue_trace (or cwnd_trace) --x t_s "
+                       "draws the time series: a panel per traced (link, class) or flow, each "
+                       "replica faint, the mean over a point's seeds bold.")
     s.add_argument("dir", metavar="DIR")
     s.add_argument("--x", required=True, metavar="COLUMN")
     s.add_argument("--y", required=True, metavar="METRIC",

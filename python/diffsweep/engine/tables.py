@@ -1,5 +1,5 @@
 """tables: one engine batch's output arrays as the tables of its finished replicas (replicas,
-flows, queues, sources, intervals, transfers, traffic, cwnd_trace; docs/columns.md), and the
+flows, queues, sources, intervals, transfers, traffic, cwnd_trace, queue_trace; docs/columns.md), and the
 empty tables of a call stopped before any replica finished.
 """
 from __future__ import annotations
@@ -18,7 +18,8 @@ def empty_results(backend: str) -> Results:
     cols = {"replicas": ["replica"], "flows": ["replica", "flow"], "queues": ["replica", "link"],
             "sources": ["replica", "source"], "intervals": ["replica", "flow", "interval"],
             "transfers": ["replica", "traffic"], "traffic": ["replica", "traffic"],
-            "cwnd_trace": ["replica", "flow", "t_s", "cwnd_pkts"]}
+            "cwnd_trace": ["replica", "flow", "t_s", "cwnd_pkts"],
+            "queue_trace": QUEUE_TRACE_COLUMNS}
     return Results(**{k: pd.DataFrame(columns=v) for k, v in cols.items()},
                    meta={"backend": backend, "n_replicas": 0})
 
@@ -177,7 +178,8 @@ def batch_tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> d
     transfers, traffic = _traffic_tables(out, scs, rep, slot)
     return {"replicas": replicas, "flows": flows, "queues": queues, "sources": sources,
             "intervals": intervals, "transfers": transfers, "traffic": traffic,
-            "cwnd_trace": _trace_table(a, out, scs, rep, slot)}
+            "cwnd_trace": _trace_table(a, out, scs, rep, slot),
+            "queue_trace": _queue_trace_table(a, out, scs, rep, slot)}
 
 
 def _trace_table(a: dict, out: dict, scs: list[Scenario], rep: np.ndarray,
@@ -195,6 +197,33 @@ def _trace_table(a: dict, out: dict, scs: list[Scenario], rep: np.ndarray,
                                        "cwnd_pkts": out["trace_cwnd"][r, :n, j].astype(float)}))
     if not parts:
         return pd.DataFrame(columns=["replica", "flow", "t_s", "cwnd_pkts"])
+    return pd.concat(parts, ignore_index=True)
+
+
+QUEUE_TRACE_COLUMNS = ["replica", "link", "cls_index", "cls", "t_s", "queue_pkts", "queue_bytes",
+                       "red_avg"]
+
+
+def _queue_trace_table(a: dict, out: dict, scs: list[Scenario], rep: np.ndarray,
+                       slot: np.ndarray) -> pd.DataFrame:
+    """One row per traced (link, class) and sample: ``t_s`` (k x queue_trace_interval_s) and
+    the queue at the start of slot ceil(t_s / slot_s) (engine/queue_side.h: queue_trace_until)."""
+    parts = []
+    for r, sc in enumerate(scs):
+        n = int(a["qtrace_samples"][r])
+        if n <= 0:
+            continue
+        t = np.arange(n) * a["qtrace_interval_slots"][r] * slot[r]
+        links = range(len(sc.links)) if sc.queue_trace_links is None else sc.queue_trace_links
+        for j, l in enumerate(links):
+            for c, q in enumerate(sc.links[l].classes):
+                parts.append(pd.DataFrame({
+                    "replica": rep[r], "link": l, "cls_index": c, "cls": q.name, "t_s": t,
+                    "queue_pkts": out["qtrace_pkts"][r, :n, j, c].astype(np.int64),
+                    "queue_bytes": out["qtrace_bytes"][r, :n, j, c],
+                    "red_avg": out["qtrace_red_avg"][r, :n, j, c].astype(float)}))
+    if not parts:
+        return pd.DataFrame(columns=QUEUE_TRACE_COLUMNS)
     return pd.concat(parts, ignore_index=True)
 
 

@@ -40,8 +40,14 @@ SCHEDULERS = ("priority", "wrr", "cbq")
 TIE_BREAKS = ("random", "index")
 COLOURS = ("green", "yellow", "red")  # drop precedence, most protected first (IN = green, OUT = red)
 AQMS = ("droptail", "red", "rio-c", "rio-d", "wred")
-MAX_TRACED = 4            # Scenario.trace_flows (cuda/batch.h kMaxTraced)
-MAX_TRACE_SAMPLES = 100_000
+MAX_TRACE_SAMPLES = 100_000  # per trace (cwnd, queue): samples over duration_s
+# Both traces live in a replica's state block until it ends (cuda/batch.h: trace_cwnd, qtrace_*),
+# on the GPU for every replica of a launch at once: together at most this per replica, the
+# most the cwnd trace could take when it was capped at 4 flows (4 x 100,000 samples x 4 bytes).
+MAX_TRACE_BYTES = 1_600_000
+CWND_SAMPLE_BYTES = 4    # a float per traced flow and sample (trace_cwnd)
+QUEUE_SAMPLE_BYTES = 64  # per traced link and sample: 4 class slots (kMaxClasses) x (int32
+                         # packets + int64 bytes + float RED average), whatever classes it has
 MARKER_KINDS = ("token_bucket", "tsw2cm", "tsw3cm", "srtcm", "trtcm", "balancing", "rtt_aware",
                 "rtt_rto")
 SMALL_WINDOW_KINDS = ("tsw3cm", "rtt_aware", "rtt_rto")  # Marker.small_window_pkts
@@ -51,6 +57,21 @@ MAX_GENS = 64
 MAX_SIZE_SET = 32
 TRAFFIC_KINDS = ("poisson", "sessions", "web")
 SIZE_DISTS = ("set", "exponential", "pareto", "paretoII")
+
+def trace_samples_of(duration_s: float, interval_s: float | None) -> int:
+    """Samples of a trace at 0, interval_s, ... up to duration_s (0: none)."""
+    if interval_s is None:
+        return 0
+    return int(math.floor(duration_s / interval_s + 1e-9)) + 1
+
+
+def trace_bytes(sc) -> int:
+    """A replica's trace memory (``MAX_TRACE_BYTES`` bounds it): cwnd and queue traces."""
+    cwnd = trace_samples_of(sc.duration_s, sc.trace_interval_s) * len(sc.trace_flows)
+    links = len(sc.links) if sc.queue_trace_links is None else len(sc.queue_trace_links)
+    queue = trace_samples_of(sc.duration_s, sc.queue_trace_interval_s) * links
+    return cwnd * CWND_SAMPLE_BYTES + queue * QUEUE_SAMPLE_BYTES
+
 
 # Fields added after 0.2.0 leave to_dict() (and so digest()) when they hold their default, so
 # that a scenario that does not use them keeps its identity and its results folder.

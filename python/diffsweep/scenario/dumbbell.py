@@ -276,7 +276,8 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
              delay_growth=True, access_bps=100e6, access_buffer_pkts=50, start_spread_s=1.0,
              start_s=None, send_jitter_s=0.0, duration_s=100.0, warmup_s=20.0, tcp_tick_s=0.01,
              min_rto_s=0.2, max_rto_s=60.0, init_rto_s=3.0, tie_break="random",
-             seed=0) -> Scenario:
+             trace_flows=(), trace_interval_s=None, queue_trace_interval_s=None,
+             queue_trace_links=None, seed=0) -> Scenario:
     """A dumbbell: ``n_flows`` backlogged TCP flows from their senders over one bottleneck
     link (link 0) to their receivers; ACKs return uncongested. Defaults are ns-2.35's where
     ns-2 has one (``ns-default.tcl``, named in brackets), else a stated choice.
@@ -366,6 +367,11 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     transfers at once. Their queue is the TCP flows' (green under RIO).
 
     Run: ``duration_s=100``, ``warmup_s=20`` (choices), ``tie_break="random"``.
+
+    Time series (off by default; docs/columns.md): ``trace_flows`` (flow indices) and
+    ``trace_interval_s`` for their cwnd (table ``cwnd_trace``); ``queue_trace_interval_s``
+    for the bottleneck's queue lengths (table ``queue_trace``; ``queue_trace_links`` None:
+    every link, here the one).
 
     ``params`` (grid columns): ``rtt_mean_ms`` (the flows' mean round trip), ``bdp_pkts``
     (bottleneck rate x rtt_mean_ms in wire packets), ``red_min_th`` / ``red_max_th`` /
@@ -565,7 +571,10 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
         return Scenario(links=(link,), flows=tuple(flows), sources=sources, markers=markers,
                         traffic=traffic, duration_s=duration, warmup_s=warmup_s,
                         tcp_tick_s=tcp_tick_s, min_rto_s=min_rto_s, max_rto_s=max_rto_s,
-                        init_rto_s=init_rto_s, tie_break=tie_break, params=params)
+                        init_rto_s=init_rto_s, tie_break=tie_break, trace_flows=trace_flows,
+                        trace_interval_s=trace_interval_s,
+                        queue_trace_interval_s=queue_trace_interval_s,
+                        queue_trace_links=queue_trace_links, params=params)
 
 
 dumbbell.seed_matters = _seed_matters

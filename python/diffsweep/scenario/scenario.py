@@ -12,11 +12,12 @@ from typing import NamedTuple
 import numpy as np
 
 from diffsweep.core.errors import ConfigError, check
-from diffsweep.scenario.checks import (MAX_GENS, MAX_MARKERS, MAX_SLOTS, MAX_TRACE_SAMPLES,
-                                       MAX_TRACED, TIE_BREAKS, _OMIT, _as_tuple, _construct,
+from diffsweep.scenario.checks import (CWND_SAMPLE_BYTES, MAX_GENS, MAX_MARKERS, MAX_SLOTS,
+                                       MAX_TRACE_BYTES, MAX_TRACE_SAMPLES, QUEUE_SAMPLE_BYTES,
+                                       TIE_BREAKS, _OMIT, _as_tuple, _construct,
                                        _known_fields, _new_object, _one_of, _plain_dict, _set,
                                        as_float, as_int, check_nonneg, check_number, check_positive,
-                                       is_int, is_real, plain)
+                                       is_int, is_real, plain, trace_bytes)
 from diffsweep.scenario.flows import TcpFlow
 from diffsweep.scenario.links import Link
 from diffsweep.scenario.markers import Marker
@@ -100,9 +101,11 @@ class _VariantFlows:
 @dataclass(frozen=True)
 class Scenario:
     """One simulated network. ``slot_s`` None lets the engine choose its time slot;
-    ``interval_s`` set asks for per-interval goodput; ``trace_flows`` (at most 4 indices into
-    ``flows``) asks for their congestion window every ``trace_interval_s`` (results table
-    ``cwnd_trace``); ``params`` are derived/descriptive values (plain scalars) that ``Grid``
+    ``interval_s`` set asks for per-interval goodput; ``trace_flows`` (indices into ``flows``)
+    asks for their congestion window every ``trace_interval_s`` (results table
+    ``cwnd_trace``); ``queue_trace_interval_s`` asks for the length of every class queue of
+    ``queue_trace_links`` (None: every link) at that interval (table ``queue_trace``); both
+    traces together hold at most ``MAX_TRACE_BYTES`` per replica (docs/columns.md); ``params`` are derived/descriptive values (plain scalars) that ``Grid``
     shows as columns."""
 
     links: tuple[Link, ...]
@@ -122,6 +125,8 @@ class Scenario:
     traffic: tuple[Traffic, ...] = field(default=(), metadata=_OMIT)
     trace_flows: tuple[int, ...] = field(default=(), metadata=_OMIT)
     trace_interval_s: float | None = field(default=None, metadata=_OMIT)
+    queue_trace_interval_s: float | None = field(default=None, metadata=_OMIT)
+    queue_trace_links: tuple[int, ...] | None = field(default=None, metadata=_OMIT)
     # hash=False: a dict is unhashable, and equal scenarios still hash equal without it.
     params: dict = field(default_factory=dict, hash=False)
 
@@ -134,12 +139,13 @@ class Scenario:
                 seq = tuple(_construct(cls, c, f"{name}[{i}]") for i, c in enumerate(seq))
             _set(self, name, seq)
         for f in ("duration_s", "warmup_s", "slot_s", "tcp_tick_s", "min_rto_s", "max_rto_s",
-                  "init_rto_s", "interval_s", "trace_interval_s"):
+                  "init_rto_s", "interval_s", "trace_interval_s", "queue_trace_interval_s"):
             _set(self, f, as_float(getattr(self, f)))
-        v = _as_tuple(plain(self.trace_flows))
-        if isinstance(v, tuple):
-            v = tuple(as_int(i) for i in v)
-        _set(self, "trace_flows", v)
+        for f in ("trace_flows", "queue_trace_links"):
+            v = _as_tuple(plain(getattr(self, f)))
+            if isinstance(v, tuple):
+                v = tuple(as_int(i) for i in v)
+            _set(self, f, v)
         check(isinstance(self.params, Mapping), "params", self.params, "a dict")
         _set(self, "params", {k: plain(v) for k, v in self.params.items()})
         self._validate()
@@ -309,8 +315,7 @@ class Scenario:
 
     def _check_trace(self) -> None:
         v = self.trace_flows
-        check(isinstance(v, tuple) and len(v) <= MAX_TRACED, "trace_flows", v,
-              f"at most {MAX_TRACED} flow indices")
+        check(isinstance(v, tuple), "trace_flows", v, "a sequence of flow indices")
         for j, i in enumerate(v):
             check(is_int(i) and 0 <= i < len(self.flows), f"trace_flows[{j}]", i,
                   f"a flow index in 0..{len(self.flows) - 1}" if self.flows
@@ -319,12 +324,34 @@ class Scenario:
         if not v:
             check(self.trace_interval_s is None, "trace_interval_s", self.trace_interval_s,
                   "None without trace_flows")
-            return
-        check(self.trace_interval_s is not None and is_real(self.trace_interval_s)
-              and 0 < self.trace_interval_s <= self.duration_s, "trace_interval_s",
-              self.trace_interval_s, f"a number > 0 and <= duration_s ({self.duration_s})")
-        n = math.floor(self.duration_s / self.trace_interval_s + 1e-9) + 1
-        check(n <= MAX_TRACE_SAMPLES, "trace_interval_s", self.trace_interval_s,
+        else:
+            self._check_interval("trace_interval_s")
+        v = self.queue_trace_links
+        if v is not None:
+            check(isinstance(v, tuple) and len(v) >= 1, "queue_trace_links", v,
+                  "None (every link) or a non-empty sequence of link indices")
+            for j, i in enumerate(v):
+                check(is_int(i) and 0 <= i < len(self.links), f"queue_trace_links[{j}]", i,
+                      f"a link index in 0..{len(self.links) - 1}")
+            check(len(set(v)) == len(v), "queue_trace_links", v, "indices without repeats")
+            check(self.queue_trace_interval_s is not None, "queue_trace_links", v,
+                  "None without queue_trace_interval_s")
+        if self.queue_trace_interval_s is not None:
+            self._check_interval("queue_trace_interval_s")
+        n = trace_bytes(self)
+        check(n <= MAX_TRACE_BYTES, "trace_flows" if self.trace_flows else "queue_trace_interval_s",
+              self.trace_flows if self.trace_flows else self.queue_trace_interval_s,
+              f"traces of at most {MAX_TRACE_BYTES} bytes per replica (this one: {n}; "
+              f"{CWND_SAMPLE_BYTES} bytes per traced flow and cwnd sample, "
+              f"{QUEUE_SAMPLE_BYTES} per traced link and queue sample): fewer traced flows or "
+              "links, or a longer interval")
+
+    def _check_interval(self, name: str) -> None:
+        iv = getattr(self, name)
+        check(iv is not None and is_real(iv) and 0 < iv <= self.duration_s, name, iv,
+              f"a number > 0 and <= duration_s ({self.duration_s})")
+        n = math.floor(self.duration_s / iv + 1e-9) + 1
+        check(n <= MAX_TRACE_SAMPLES, name, iv,
               f"a sampling interval giving at most {MAX_TRACE_SAMPLES} samples over duration_s "
               f"({self.duration_s}), i.e. >= {self.duration_s / (MAX_TRACE_SAMPLES - 1):.3g} s")
 

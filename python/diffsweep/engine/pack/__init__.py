@@ -17,6 +17,7 @@ import numpy as np
 
 from diffsweep.core.errors import ConfigError
 from diffsweep.scenario import Scenario, default_slot_s
+from diffsweep.scenario.checks import trace_samples_of
 from diffsweep.engine.pack.flows import DELACK_S, delack_slots, delay_columns, flow_rows
 from diffsweep.engine.pack.layout import layout
 from diffsweep.engine.pack.links import MAX_CAP, UNLIMITED_CLASS_PKTS, acks_in_flight, link_rows
@@ -41,9 +42,19 @@ class Packed:
 
 def trace_samples(sc: Scenario) -> int:
     """Samples of the cwnd trace: at 0, trace_interval_s, ... up to duration_s (0: no trace)."""
-    if not sc.trace_flows:
-        return 0
-    return int(math.floor(sc.duration_s / sc.trace_interval_s + 1e-9)) + 1
+    return trace_samples_of(sc.duration_s, sc.trace_interval_s) if sc.trace_flows else 0
+
+
+def qtrace_samples(sc: Scenario) -> int:
+    """Samples of the queue trace: at 0, queue_trace_interval_s, ... (0: no trace)."""
+    return trace_samples_of(sc.duration_s, sc.queue_trace_interval_s)
+
+
+def qtrace_links(sc: Scenario) -> tuple[int, ...]:
+    """The links whose class queues the queue trace samples, in column order."""
+    if sc.queue_trace_interval_s is None:
+        return ()
+    return tuple(range(len(sc.links))) if sc.queue_trace_links is None else sc.queue_trace_links
 
 
 def _slots(seconds: float, slot_s: float) -> int:
@@ -65,7 +76,8 @@ def shape_key(sc: Scenario) -> tuple:
 
 #: the dimensions of a batch that pack sizes by its largest replica (replica_shape)
 SHAPE_DIMS = ("max_flows", "max_links", "max_sources", "max_intervals", "max_markers",
-              "max_gens", "max_transfers", "max_sessions", "max_trace_samples")
+              "max_gens", "max_transfers", "max_sessions", "max_trace_samples", "max_traced",
+              "max_qtrace_samples", "max_qtrace_links")
 
 
 def replica_shape(sc: Scenario) -> dict:
@@ -80,7 +92,9 @@ def replica_shape(sc: Scenario) -> dict:
             "max_markers": max(1, len(sc.markers)), "max_gens": max(1, len(sc.traffic)),
             "max_transfers": max(1, sum(records_needed(sc, t) for t in sc.traffic)),
             "max_sessions": max(1, sum(t.sessions for t in sc.traffic if t.kind == "web")),
-            "max_trace_samples": max(1, trace_samples(sc))}
+            "max_trace_samples": max(1, trace_samples(sc)), "max_traced": max(1, len(sc.trace_flows)),
+            "max_qtrace_samples": max(1, qtrace_samples(sc)),
+            "max_qtrace_links": max(1, len(qtrace_links(sc)))}
 
 
 @dataclass
@@ -119,6 +133,8 @@ def _scenario_rows(sc: Scenario, memo: dict | None = None) -> _Rows:
         "delack_slots": delack_slots(sl),
         "trace_interval_slots": (sc.trace_interval_s or 0.0) / sl,
         "trace_samples": trace_samples(sc),
+        "qtrace_interval_slots": (sc.queue_trace_interval_s or 0.0) / sl,
+        "qtrace_samples": qtrace_samples(sc),
     }
     # Parts that scenarios of a batch share as objects (a builder's flows, links) are packed
     # once: each memo key names every object and value its packer reads.
@@ -134,6 +150,9 @@ def _scenario_rows(sc: Scenario, memo: dict | None = None) -> _Rows:
     trace = np.full(len(slots), -1, dtype=np.int64)
     trace[list(sc.trace_flows)] = np.arange(len(sc.trace_flows))
     flows.rows["flow_trace"] = trace
+    qcol = np.full(len(sc.links), -1, dtype=np.int64)  # each link's queue-trace column
+    qcol[list(qtrace_links(sc))] = np.arange(len(qtrace_links(sc)))
+    links = replace(links, rows={**links.rows, "link_qtrace": qcol})
     sources, src_burst = source_rows(sc, sl)
     if sc.markers:
         mk = marker_rows(sc, sl, slots, first)
@@ -324,9 +343,13 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1,
     T = max(u.records for u in uniq)
     W = max(u.sessions for u in uniq)
     X = max(1, max(u.scalars["trace_samples"] for u in uniq))
+    Q = max(1, max(int((u.flows.rows["flow_trace"] >= 0).sum()) for u in uniq))
+    Y = max(1, max(u.scalars["qtrace_samples"] for u in uniq))
+    N = max(1, max(int((u.links.rows["link_qtrace"] >= 0).sum()) for u in uniq))
     shape = {"n_replicas": R, "max_flows": F, "max_links": L, "max_sources": S, "max_intervals": I,
              "max_markers": M, "max_gens": G, "max_transfers": T, "max_sessions": W,
-             "max_trace_samples": X}
+             "max_trace_samples": X, "max_traced": Q, "max_qtrace_samples": Y,
+             "max_qtrace_links": N}
     a = {name: lay.zeros(name, shape) for name in lay.inputs}
     # Padding rows (flows, links, sources a replica does not use) hold harmless values.
     for name, v in (("class_weight", 1), ("class_limit_kind", lay.enums["limit_kind"]["none"]),
@@ -336,7 +359,7 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1,
                     ("flow_max_window", 1), ("flow_init_window", 1), ("flow_loop_slots", 1),
                     ("flow_wire_bytes", 1), ("src_pkt_bytes", 1), ("link_n_classes", 1),
                     ("flow_marker", -1), ("flow_marker2", -1), ("src_marker", -1), ("flow_trace", -1),
-                    ("marker_link", -1),
+                    ("marker_link", -1), ("link_qtrace", -1),
                     ("flow_gen", -1), ("gen_size_n", 1), ("gen_pool", 1)):
         a[name][:] = v
     a["seed"][:] = np.asarray(seeds, dtype=np.uint64)
