@@ -351,15 +351,6 @@ def _is_colon_form(name: str) -> bool:
     return table in TABLES and right.isidentifier()
 
 
-def is_metric(name: str) -> bool:
-    """Whether ``name`` resolves to a metric (without computing it)."""
-    try:
-        resolve(name)
-    except ConfigError:
-        return False
-    return True
-
-
 def values(res: Results, name: str) -> pd.DataFrame:
     """The metric ``name`` per replica: the replicas table's point, seed and grid columns and a
     column ``name`` (as given: ``"mymod:share"`` stays that)."""

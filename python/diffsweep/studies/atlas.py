@@ -35,7 +35,6 @@ the engine is for).
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import itertools
 import json
 import math
