@@ -91,6 +91,7 @@ BatchShape shape_from(const py::dict& s) {
   b.conn_meters = flag01("conn_meters");
   b.aqm_states = flag01("aqm_states");
   b.sack_states = flag01("sack_states");
+  b.rx_bits = s.contains("rx_bits") ? s["rx_bits"].cast<int32_t>() : kRxBitmapBits;
   auto pow2 = [](int32_t v) { return v > 0 && (v & (v - 1)) == 0; };
   auto bad = [](const char* field, int32_t v, const char* allowed) {
     throw py::value_error(std::string("batch shape: ") + field + " = " + std::to_string(v) +
@@ -133,6 +134,8 @@ BatchShape shape_from(const py::dict& s) {
   if (b.conn_meters != 0 && b.conn_meters != 1) bad("conn_meters", b.conn_meters, "0 or 1");
   if (b.aqm_states != 0 && b.aqm_states != 1) bad("aqm_states", b.aqm_states, "0 or 1");
   if (b.sack_states != 0 && b.sack_states != 1) bad("sack_states", b.sack_states, "0 or 1");
+  if (!pow2(b.rx_bits) || b.rx_bits < kRxBitmapBits)
+    bad("rx_bits", b.rx_bits, "a power of two >= 1024");
   return b;
 }
 

@@ -38,7 +38,11 @@ constexpr int kMaxMarkers = 64;       // edge conditioners (aggregates) per repl
 constexpr int kMaxGens = 64;          // traffic generators (transfer arrivals) per replica
 constexpr int kMaxSizeSet = 32;       // entries of an empirical transfer-size set
 constexpr int kMaxInjectedDrops = 8;  // validation hook: seqs dropped on first transmission
-constexpr int kRxBitmapBits = 1024;   // receiver out-of-order window; max_window <= 1000
+// The receiver's out-of-order bitmap: BatchShape::rx_bits wide, a power of two >= this and
+// > the batch's largest max_window + kRxBitmapSlack (engine/pack: a window of W segments puts
+// at most W - 1 beyond rcv_next). Windows up to 1000 keep the 1024 bits they always had.
+constexpr int kRxBitmapBits = 1024;
+constexpr int kRxBitmapSlack = 24;
 constexpr int kMaxFlows = 65000;      // flow indices are 16-bit in a packet, sources after them
 constexpr int kMaxSources = 512;
 constexpr int kMaxLinks = 127;        // link indices are int8 in routes
@@ -142,6 +146,8 @@ struct BatchShape {
   int32_t conn_meters;    // 1: the Balancing Marker's connection table
   int32_t aqm_states;     // 1: RED/RIO/WRED state per (link, class)
   int32_t sack_states;    // 1: SACK senders' and sinks' state per flow, SACK blocks per ACK
+  int32_t rx_bits;        // each receiver's out-of-order bitmap: a power of two >=
+                          // kRxBitmapBits (model/tcp_receiver.h)
 };
 
 // Fills class_off and ring_link from class_cap (after the host sets the capacities). The

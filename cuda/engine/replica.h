@@ -191,7 +191,7 @@ inline Layout make_layout(const BatchShape& s, Part part = {}) {
   take("sack", L.ack_sack, s.sack_states ? (size_t)s.ack_cap * sizeof(SackBlocks) : 0);
   take("senders", L.snd, F * sizeof(TcpSender));
   take("receivers", L.rcv, F * sizeof(TcpReceiver));
-  take("receiver_bitmaps", L.rxbits, F * kRxWords * sizeof(uint32_t));
+  take("receiver_bitmaps", L.rxbits, F * (size_t)(s.rx_bits / 32) * sizeof(uint32_t));
   take("ack_pool", L.acks, (size_t)s.ack_cap * sizeof(Ack));
   take("queue_rings", L.qring, NL * (size_t)s.ring_link * sizeof(Packet));
   take("delay_lines", L.dline, NL * (size_t)s.delay_cap * sizeof(TimedPacket));
@@ -269,7 +269,7 @@ enum StateArrayUse { kHot, kRare };
   X(nic_next, int32_t, nic_next, kHot)      /* [chunk]: next chunk of a FIFO or free list */      \
   X(nic_pools, NicPool, nic_pool, kHot)     /* [lane] */                                          \
   X(rcvs, TcpReceiver, rcv, kHot)                                                                 \
-  X(rxb, uint32_t, rxbits, kHot)            /* [f*kRxWords + w] */                                \
+  X(rxb, uint32_t, rxbits, kHot)            /* [f*(rx_bits/32) + w] */                                \
   X(sources, SourceState, sources, kHot)                                                          \
   X(lane_t, uint32_t, lane_t, kHot)         /* [lane]: every flow event before this slot done */  \
   X(emit_idx, RingIdx, emit_idx, kHot)      /* [lane] */                                          \
@@ -452,7 +452,9 @@ struct Replica {
   DS_HD DS_INLINE SenderExt& sx(int f) const { return sxs()[f]; }
   DS_HD DS_INLINE TcpReceiver& rcv(int f) const { return rcvs()[f]; }
   DS_HD DS_INLINE SourceState& src(int s) const { return sources()[s]; }
-  DS_HD DS_INLINE uint32_t* rxbits(int f) const { return rxb() + (size_t)f * kRxWords; }
+  DS_HD DS_INLINE uint32_t* rxbits(int f) const {
+    return rxb() + (size_t)f * (size_t)(shape().rx_bits >> 5);
+  }
   // Flow f's access-link FIFO, in its lane's pool (flow side: the owning lane only). These
   // take the flow's sender, which the caller holds: finding it again from f is a multiply
   // and a reload of the senders' address per use, several times per flow event (callgrind,

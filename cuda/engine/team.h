@@ -62,7 +62,7 @@ DS_HD inline void init_replica(Replica DS_REF x) {
     sender_init(x, f, s);
     x.rcv(f).rcv_next = 0;
     x.rcv(f).delack_due = kNeverSlot;
-    for (int w = 0; w < kRxWords; ++w) x.rxbits(f)[w] = 0;
+    for (int w = 0; w < x.shape().rx_bits / 32; ++w) x.rxbits(f)[w] = 0;
     x.tree().set(f, s.start_due);
     const uint32_t loop = (uint32_t)x.in()->flow_loop_slots[x.iF(f)];
     if (loop < lookahead) lookahead = loop;

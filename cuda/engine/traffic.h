@@ -125,7 +125,7 @@ DS_HD inline void transfer_switch(Replica DS_REF x, const Packet& p) {
     x.rcv(f).delack_due = kNeverSlot;
     x.set_delack(f, kNeverSlot);
   }
-  for (int w = 0; w < kRxWords; ++w) x.rxbits(f)[w] = 0;
+  for (int w = 0; w < x.shape().rx_bits / 32; ++w) x.rxbits(f)[w] = 0;
   if (DS_FEAT(x.hdr()->f_sack)) sack_receiver_init(x.sack_rcvs()[f]);  // a new SACK sink too
   queue_counters(x, f, t.base);
 }

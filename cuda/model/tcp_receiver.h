@@ -19,14 +19,13 @@ struct TcpReceiver {
   uint32_t delack_due;  // delayed-ACK timer; 0xFFFFFFFF = none
 };
 
-constexpr int kRxWords = kRxBitmapBits / 32;
-
-DS_HD DS_INLINE bool rx_bit(const uint32_t* bits, int32_t seq) {
-  const uint32_t b = (uint32_t)seq & (kRxBitmapBits - 1);
+// The bitmap is a ring of `nbits` (BatchShape::rx_bits, a power of two): bit seq mod nbits.
+DS_HD DS_INLINE bool rx_bit(const uint32_t* bits, int32_t seq, int32_t nbits) {
+  const uint32_t b = (uint32_t)seq & (uint32_t)(nbits - 1);
   return (bits[b >> 5] >> (b & 31)) & 1u;
 }
-DS_HD DS_INLINE void rx_set(uint32_t* bits, int32_t seq, bool on) {
-  const uint32_t b = (uint32_t)seq & (kRxBitmapBits - 1);
+DS_HD DS_INLINE void rx_set(uint32_t* bits, int32_t seq, bool on, int32_t nbits) {
+  const uint32_t b = (uint32_t)seq & (uint32_t)(nbits - 1);
   if (on)
     bits[b >> 5] |= 1u << (b & 31);
   else
@@ -35,17 +34,17 @@ DS_HD DS_INLINE void rx_set(uint32_t* bits, int32_t seq, bool on) {
 
 // Accepts one segment; returns the number of segments it made deliverable in order.
 // A segment beyond the bitmap is refused (returns -1: the caller reports the overflow).
-DS_HD inline int32_t rx_accept(TcpReceiver& r, uint32_t* bits, int32_t seq) {
+DS_HD inline int32_t rx_accept(TcpReceiver& r, uint32_t* bits, int32_t seq, int32_t nbits) {
   const int32_t before = r.rcv_next;
   if (seq == r.rcv_next) {
     r.rcv_next += 1;
-    while (rx_bit(bits, r.rcv_next)) {
-      rx_set(bits, r.rcv_next, false);
+    while (rx_bit(bits, r.rcv_next, nbits)) {
+      rx_set(bits, r.rcv_next, false, nbits);
       r.rcv_next += 1;
     }
   } else if (seq > r.rcv_next) {
-    if (seq - r.rcv_next >= kRxBitmapBits) return -1;
-    rx_set(bits, seq, true);
+    if (seq - r.rcv_next >= nbits) return -1;
+    rx_set(bits, seq, true, nbits);
   }
   return r.rcv_next - before;
 }
@@ -58,8 +57,9 @@ template <class X>
 DS_HD DS_SACK_CALL void sack_sink_ack(X DS_REF x, int f, int32_t seq, int32_t a) {
   const uint32_t* bits = x.rxbits(f);
   const int32_t next = x.rcv(f).rcv_next;
+  const int32_t nbits = x.shape().rx_bits;
   sack_sink_blocks(x.sack_rcvs()[f], seq, next,
-                   [&](int32_t i) { return i < next || rx_bit(bits, i); },
+                   [&](int32_t i) { return i < next || rx_bit(bits, i, nbits); },
                    x.ack_sacks()[a >= 0 ? a : 0]);
 }
 
@@ -71,7 +71,7 @@ DS_HD DS_FLATTEN void receive_segment(X DS_REF x, int f, int32_t seq, uint32_t n
   const FlowInputs& flow = x.snd(f).flow;  // its flow's inputs (model/tcp_sender.h)
   const size_t i = x.iF(f);
   const int32_t before = r.rcv_next;
-  int32_t advanced = rx_accept(r, x.rxbits(f), seq);
+  int32_t advanced = rx_accept(r, x.rxbits(f), seq, x.shape().rx_bits);
   if (DS_UNLIKELY(advanced < 0)) {
     x.flag(kOvfRxWindow);
     advanced = 0;

@@ -19,7 +19,10 @@ from diffsweep.core.errors import ConfigError, check
 
 # Engine limits, mirrored here so that a scenario the engine cannot run fails at construction.
 MAX_ROUTE_LINKS = 4
-MAX_WINDOW_PKTS = 1000  # the receiver's reorder bitmap is 1024 packets wide
+# 2^16 (issue 52: a 1 Gb/s, 100 ms path needs ~8,300 packets): the receiver's reorder bitmap
+# is as wide as the batch's largest window needs (cuda/batch.h BatchShape::rx_bits; 1024 bits
+# up to a window of 1000, 8 KiB a flow at 2^16)
+MAX_WINDOW_PKTS = 65536
 MAX_SEGMENT_BYTES = 65495  # largest IPv4 payload (65535) less a minimal 40-byte TCP/IP header
 MAX_HEADER_BYTES = 1000
 MAX_WIRE_BYTES = 65535

@@ -195,7 +195,7 @@ _FLOW_INT_RANGES = (
     IntField("segment_bytes", 1, MAX_SEGMENT_BYTES),
     IntField("header_bytes", 0, MAX_HEADER_BYTES),
     IntField("max_window_pkts", 1, MAX_WINDOW_PKTS, None,
-             ": the receiver's reorder bitmap is 1024 packets wide"),
+             " (2^16): the receiver's reorder bitmap grows with the window, 8 KiB a flow at 65536"),
     IntField("init_ssthresh_pkts", 2, INT32_MAX, "None"),
     IntField("access_buffer_pkts", 1, MAX_ACCESS_BUFFER_PKTS, "None (unlimited)"),
     IntField("size_pkts", 1, INT32_MAX, "None (backlogged)", " (sequence numbers are 32-bit)"))

@@ -441,6 +441,11 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1,
                               for u in uniq)),
         "sack_states": int(any(np.any(u.flows.rows["flow_variant"] ==
                                       lay.enums["tcp_variant"]["sack"]) for u in uniq)),
+        # the receivers' out-of-order bitmap (model/tcp_receiver.h): 1024 bits up to a window
+        # of 1000, wider only for a batch with a larger window (a window of W puts at most W - 1
+        # segments beyond rcv_next; RX_BITMAP_SLACK keeps the margin 1024 - 1000 had)
+        "rx_bits": max(RX_BITMAP_BITS, _pow2(most(lambda u: int(np.max(
+            u.flows.rows["flow_max_window"], initial=1))) + RX_BITMAP_SLACK)),
     })
     if nic_pool == "compact":
         # a replica whose compact pool runs out is rerun with full pools (engine.simulate):
@@ -495,6 +500,9 @@ NIC_POOLS = ("compact", "full")
 EMIT_RINGS = ("lookahead", "min")
 #: segments per chunk of a lane's access-link pool (cuda/model/access_link.h kNicChunkSegs)
 NIC_CHUNK_SEGS = 8
+#: cuda/batch.h kRxBitmapBits, kRxBitmapSlack: the receivers' bitmap's least width and margin
+RX_BITMAP_BITS = 1024
+RX_BITMAP_SLACK = 24
 
 
 def nic_pool_chunks(uniq: list, max_flows: int, lanes: int, nic_pool: str) -> int:
