@@ -216,14 +216,27 @@ void test_access_pool() {
 }
 
 void test_receiver() {
+  constexpr int kBits = ds::kRxBitmapBits;  // the width up to a window of 1000
   ds::TcpReceiver r{0, 0xFFFFFFFFu};
-  uint32_t bits[ds::kRxWords] = {0};
-  check(ds::rx_accept(r, bits, 0) == 1 && r.rcv_next == 1, "in order");
-  check(ds::rx_accept(r, bits, 2) == 0 && r.rcv_next == 1, "hole: held");
-  check(ds::rx_accept(r, bits, 3) == 0, "still a hole");
-  check(ds::rx_accept(r, bits, 1) == 3 && r.rcv_next == 4, "hole filled: 3 delivered");
-  check(ds::rx_accept(r, bits, 2) == 0 && r.rcv_next == 4, "duplicate");
-  check(ds::rx_accept(r, bits, 4 + ds::kRxBitmapBits) == -1, "beyond the bitmap: refused");
+  uint32_t bits[kBits / 32] = {0};
+  check(ds::rx_accept(r, bits, 0, kBits) == 1 && r.rcv_next == 1, "in order");
+  check(ds::rx_accept(r, bits, 2, kBits) == 0 && r.rcv_next == 1, "hole: held");
+  check(ds::rx_accept(r, bits, 3, kBits) == 0, "still a hole");
+  check(ds::rx_accept(r, bits, 1, kBits) == 3 && r.rcv_next == 4, "hole filled: 3 delivered");
+  check(ds::rx_accept(r, bits, 2, kBits) == 0 && r.rcv_next == 4, "duplicate");
+  check(ds::rx_accept(r, bits, 4 + kBits, kBits) == -1, "beyond the bitmap: refused");
+  // a wider bitmap (BatchShape.rx_bits for larger windows) holds what 1024 bits refuse, and
+  // its ring wraps: seq and seq + width share a bit, seq + width - 1 does not
+  constexpr int kWide = 8192;
+  ds::TcpReceiver w{0, 0xFFFFFFFFu};
+  static uint32_t wide[kWide / 32] = {0};
+  check(ds::rx_accept(w, wide, 5000, kWide) == 0 && ds::rx_bit(wide, 5000, kWide),
+        "wide: 5000 ahead held");
+  check(ds::rx_accept(w, wide, kWide, kWide) == -1, "wide: a width ahead refused");
+  check(!ds::rx_bit(wide, 5000 - 1, kWide) && ds::rx_bit(wide, 5000 + kWide, kWide),
+        "wide: bit seq mod width");
+  for (int32_t q = 0; q < 5000; ++q) ds::rx_accept(w, wide, q, kWide);
+  check(w.rcv_next == 5001 && !ds::rx_bit(wide, 5000, kWide), "wide: the hole filled, 5001 in order");
 }
 
 // tcplib telnet gaps (ns-2 Application/Telnet, interval_ 0): the summary's ends, its median,
