@@ -190,7 +190,7 @@ def test_start_times_from_the_seed():
                                           r"of 'be', 'ef'\)"),
     (dict(web_sessions=-1), r"^web_sessions: -1 is not allowed \(expected an integer in 0\.\."),
     (dict(web_sessions=2, web_pool=0), r"^web_pool: 0 is not allowed"),
-    (dict(max_window_pkts=2000), r"^max_window_pkts: 2000 is not allowed"),
+    (dict(max_window_pkts=70000), r"^max_window_pkts: 70000 is not allowed"),
     (dict(access_bps=0), r"^access_bps: 0\.0 is not allowed \(expected a number > 0\)"),
     (dict(start_spread_s=-1), r"^start_spread_s: -1\.0 is not allowed"),
     (dict(warmup_s=200), r"^warmup_s: 200\.0 is not allowed \(expected a number >= 0 and < "

@@ -122,7 +122,7 @@ def test_long_flows_get_less_under_droptail():
                         r"'sack'\)$"),
     (dict(aqm="red", red_max_p=0), r"^red_max_p: 0\.0 is not allowed \(expected a number in "
                                    r"\(0, 1\]\)"),
-    (dict(max_window_pkts=2000), r"^max_window_pkts: 2000 is not allowed"),
+    (dict(max_window_pkts=70000), r"^max_window_pkts: 70000 is not allowed"),
 ])
 def test_errors_name_the_parameter(kw, match):
     with pytest.raises(ConfigError, match=match) as e:
