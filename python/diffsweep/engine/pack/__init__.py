@@ -147,6 +147,7 @@ def _scenario_rows(sc: Scenario, memo: dict | None = None) -> _Rows:
     flows = memo.get(key) or memo.setdefault(key, flow_rows(sc, sl, links, slots))
     flows = replace(flows, rows=dict(flows.rows))  # (its own, for the keys added here)
     flows.rows["flow_gen"] = flow_gen
+    scalars["cubic_params"] = flows.cubic_sets
     trace = np.full(len(slots), -1, dtype=np.int64)
     trace[list(sc.trace_flows)] = np.arange(len(sc.trace_flows))
     flows.rows["flow_trace"] = trace
@@ -441,6 +442,8 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1,
                               for u in uniq)),
         "sack_states": int(any(np.any(u.flows.rows["flow_variant"] ==
                                       lay.enums["tcp_variant"]["sack"]) for u in uniq)),
+        "cubic_states": int(any(np.any(u.flows.rows["flow_cc"] ==
+                                       lay.enums["congestion_control"]["cubic"]) for u in uniq)),
     })
     if nic_pool == "compact":
         # a replica whose compact pool runs out is rerun with full pools (engine.simulate):
