@@ -106,6 +106,18 @@ DS_HD inline void cubic_init(CubicState& c, uint8_t on, uint8_t set, uint32_t st
   hystart_reset(c, -1, start);  // TcpCubic::Init, before anything is sent
 }
 
+// The window CUBIC aims at (segments) for an ACK at slot `now` of the current epoch:
+// RFC 9438 eq. 1, W_cubic(t) = C (t - K)^3 + W_max, at t = now - epoch start + delay_min (ns-3:
+// one least RTT ahead, the RFC's W_cubic(t + RTT)), the cubic term truncated to whole segments
+// and added to or taken from the origin in uint32 arithmetic, as ns-3 does.
+DS_HD inline uint32_t cubic_target(const CubicState& c, const CubicParams& p, uint32_t now) {
+  const double dmin = c.delay_min_s > 0.0 ? c.delay_min_s : 0.0;
+  const double t = (double)(now - c.epoch_start) * p.slot_s() + dmin;
+  const double offs = t < c.bic_k_s ? c.bic_k_s - t : t - c.bic_k_s;
+  const uint32_t delta = cubic_u32(p.c() * (offs * offs * offs));
+  return t < c.bic_k_s ? c.origin_point - delta : c.origin_point + delta;
+}
+
 // TcpCubic::Update: the counter cnt for a window of seg_cwnd segments at slot `now`: one
 // segment more after cnt more are acknowledged. RFC 9438's W_cubic(t + RTT) is the target
 // (ns-3: t = now + delay_min - epoch start; the target's cube C * |t - K|^3 truncated to whole
@@ -125,24 +137,19 @@ DS_HD inline uint32_t cubic_update(CubicState& c, const CubicParams& p, uint32_t
       c.origin_point = c.last_max_cwnd;
     }
   }
-  const double dmin = c.delay_min_s > 0.0 ? c.delay_min_s : 0.0;
-  const double t = (double)(now - c.epoch_start) * p.slot_s() + dmin;
-  const double offs = t < c.bic_k_s ? c.bic_k_s - t : t - c.bic_k_s;
-  uint32_t delta = cubic_u32(p.c() * (offs * offs * offs));
-  // below the origin the target is origin - delta, above it origin + delta (uint32 arithmetic
-  // as ns-3's)
-  const uint32_t target = t < c.bic_k_s ? c.origin_point - delta : c.origin_point + delta;
+  const uint32_t target = cubic_target(c, p, now);
   uint32_t cnt = target > seg_cwnd ? seg_cwnd / (target - seg_cwnd) : 100u * seg_cwnd;
   // no loss yet (W_max unknown): at least one segment per cnt_clamp ACKs (Linux's
   // bictcp "cnt = 20" while last_max_cwnd == 0)
   if (c.last_max_cwnd == 0 && cnt > p.u(kCubCntClamp)) cnt = p.u(kCubCntClamp);
   if (p.on(kCubFriendly)) {
-    // Linux 3.14's TCP-friendly region (RFC 9438 section 4.3 in ACK counts): the Reno estimate
-    // tcp_cwnd gains a segment per `delta` segments acknowledged, delta = cwnd * 3(1-beta)/(1+beta)
-    // in Linux's fixed point (scale / 8); when it is ahead, CUBIC grows at least as fast
+    // Linux 3.14's TCP-friendly region (RFC 9438 section 4.3 counted in ACKs): the Reno
+    // estimate tcp_cwnd gains a segment per `delta` segments acknowledged, delta = cwnd / alpha
+    // with alpha = 3 (1 - beta) / (1 + beta) (RFC 9438 eq. 4) in Linux's fixed point (scale / 8);
+    // when the estimate is ahead, CUBIC grows at least as fast
     const double b = p.beta() * 1024.0;
     const uint32_t scale = cubic_u32(8.0 * (1024.0 + b) / 3.0 / (1024.0 - b));
-    delta = (seg_cwnd * scale) >> 3;
+    uint32_t delta = (seg_cwnd * scale) >> 3;
     if (delta == 0) delta = 1;  // (a window of one segment and beta near 0: ns-3 would loop)
     while (c.ack_cnt > delta) {
       c.ack_cnt -= delta;

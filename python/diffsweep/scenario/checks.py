@@ -39,6 +39,7 @@ VARIANTS = ("reno", "newreno", "sack")
 # reduction, orthogonal to the loss recovery (variant)
 CONGESTION_CONTROLS = ("newreno", "cubic")
 HYSTART_DETECTS = ("packet_train", "delay", "both")  # ns-3 TcpCubic HyStartDetect
+MAX_CUBIC_SETS = 4  # cuda/batch.h kMaxCubicSets: distinct CUBIC parameter sets per scenario
 SPLITS = ("none", "random", "size", "lifetime")  # TcpFlow.split: the edge classifier
 SCHEDULERS = ("priority", "wrr", "cbq")
 TIE_BREAKS = ("random", "index")
