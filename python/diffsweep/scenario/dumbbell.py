@@ -188,6 +188,24 @@ def _congestion_control(path, v):
     return _choice(path, v, CONGESTION_CONTROLS)
 
 
+#: CUBIC's builder options: TcpFlow's cubic_* fields (ns-3.44 TcpCubic's attributes), with its
+#: defaults
+CUBIC_OPTIONS = tuple(f for f in TcpFlow.__dataclass_fields__ if f.startswith("cubic_"))
+
+
+def cubic_options(ccs, values: dict) -> dict:
+    """The CUBIC flows' cubic_* fields from a builder's options (``values``: name -> value, a
+    builder's locals()); without a CUBIC flow among ``ccs`` each must be its default (TcpFlow
+    says the same of a flow; here in the builder's words)."""
+    cubic = {k: plain(values[k]) for k in CUBIC_OPTIONS}
+    if "cubic" not in ccs:
+        for k, v in cubic.items():
+            d = TcpFlow.__dataclass_fields__[k].default
+            check(v == d, k, v, f"the default {d!r} unless a flow's congestion_control is "
+                                "'cubic'")
+    return cubic
+
+
 def _bool_of(path, v):
     return _flag(path, v)
 
@@ -433,22 +451,7 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     dacks = _per_flow("delayed_ack", delayed_ack, n, _bool_of, "true or false")
     ccs = _per_flow("congestion_control", congestion_control, n, _congestion_control,
                     "'newreno' or 'cubic'")
-    cubic = {k: plain(v) for k, v in (
-        ("cubic_c", cubic_c), ("cubic_beta", cubic_beta),
-        ("cubic_fast_convergence", cubic_fast_convergence),
-        ("cubic_tcp_friendliness", cubic_tcp_friendliness), ("cubic_hystart", cubic_hystart),
-        ("cubic_hystart_low_window_pkts", cubic_hystart_low_window_pkts),
-        ("cubic_hystart_detect", cubic_hystart_detect),
-        ("cubic_hystart_min_samples", cubic_hystart_min_samples),
-        ("cubic_hystart_ack_delta_ms", cubic_hystart_ack_delta_ms),
-        ("cubic_hystart_delay_min_ms", cubic_hystart_delay_min_ms),
-        ("cubic_hystart_delay_max_ms", cubic_hystart_delay_max_ms),
-        ("cubic_delta_ms", cubic_delta_ms), ("cubic_cnt_clamp", cubic_cnt_clamp))}
-    if "cubic" not in ccs:  # (TcpFlow says the same of a flow; here in the builder's words)
-        for k, v in cubic.items():
-            d = TcpFlow.__dataclass_fields__[k].default
-            check(v == d and type(v) is type(d), k, v,
-                  f"the default {d!r} unless a flow's congestion_control is 'cubic'")
+    cubic = cubic_options(ccs, locals())
     flags = {k: _flag(k, v) for k, v in (("limited_transmit", limited_transmit),
                                          ("reno_bugfix", reno_bugfix), ("syn", syn),
                                          ("delay_growth", delay_growth))}

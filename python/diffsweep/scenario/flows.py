@@ -196,7 +196,7 @@ class TcpFlow:
             # a CUBIC parameter on a flow that does not run CUBIC is a mistake, not a no-op
             for f, default in _CUBIC_DEFAULTS.items():
                 v = getattr(self, f)
-                check(v == default and type(v) is type(default), f"{path}.{f}", v,
+                check(v == default, f"{path}.{f}", v,
                       f"the default {default!r} unless congestion_control is 'cubic' (it is "
                       f"{self.congestion_control!r})")
             return
