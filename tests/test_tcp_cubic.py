@@ -12,6 +12,7 @@ import pytest
 
 from diffsweep.core.errors import ConfigError
 from diffsweep.engine import simulate, state_sections
+from diffsweep.engine.compiled import cuda_kernel
 from diffsweep.engine.pack import layout, pack
 from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow
 from diffsweep.scenario.checks import MAX_CUBIC_SETS
@@ -140,6 +141,8 @@ def test_only_cubic_batches_carry_its_state():
     plain = pack([dumbbell(**base)], [1])
     mixed = pack([dumbbell(**base, congestion_control=["cubic", "newreno"] * 2)], [1])
     assert plain.shape["cubic_states"] == 0 and mixed.shape["cubic_states"] == 1
+    # a rare model: CUDA runs a CUBIC batch on the full kernel, the slim one has none of it
+    assert cuda_kernel([plain]) == "slim" and cuda_kernel([mixed]) == "full"
     a, b = state_sections(plain.shape), state_sections(mixed.shape)
     assert a.get("cubic", 0) == 0
     assert b["cubic"] == 72 * mixed.shape["max_flows"]

@@ -176,7 +176,7 @@ DS_HD DS_INLINE double cubic_srtt_s(X DS_REF x, const TcpSender& s, const CubicP
 // An ACK that acknowledges nothing new (a duplicate, or a partial ACK in recovery): ns-3 still
 // calls PktsAcked (delay_min, HyStart).
 template <class X>
-DS_HD DS_RARE void cubic_ack_seen(X DS_REF x, CubicState& c, TcpSender& s, uint32_t now) {
+DS_HD DS_CUBIC_CALL void cubic_ack_seen(X DS_REF x, CubicState& c, TcpSender& s, uint32_t now) {
   const CubicParams p = cubic_params_of(x, c);
   cubic_pkts_acked(c, p, s.cwnd, s.ssthresh, cubic_srtt_s(x, s, p), now);
 }
@@ -190,7 +190,7 @@ DS_HD DS_RARE void cubic_ack_seen(X DS_REF x, CubicState& c, TcpSender& s, uint3
 // an ACK of two segments (a delayed ACK) counts two.
 constexpr int32_t kCubicAckedMax = 2;
 template <class X>
-DS_HD DS_RARE void cubic_new_ack(X DS_REF x, CubicState& c, TcpSender& s, int32_t acked,
+DS_HD DS_CUBIC_CALL void cubic_new_ack(X DS_REF x, CubicState& c, TcpSender& s, int32_t acked,
                                  uint32_t now) {
   const CubicParams p = cubic_params_of(x, c);
   cubic_pkts_acked(c, p, s.cwnd, s.ssthresh, cubic_srtt_s(x, s, p), now);
@@ -204,7 +204,7 @@ DS_HD DS_RARE void cubic_new_ack(X DS_REF x, CubicState& c, TcpSender& s, int32_
 // after a timeout. A timeout with no ACK since the last one keeps ssthresh, as ns-3 does once
 // the head has been retransmitted.
 template <class X>
-DS_HD DS_RARE void cubic_loss(X DS_REF x, CubicState& c, TcpSender& s, bool timeout,
+DS_HD DS_CUBIC_CALL void cubic_loss(X DS_REF x, CubicState& c, TcpSender& s, bool timeout,
                               uint32_t now) {
   const CubicParams p = cubic_params_of(x, c);
   const bool again = timeout && s.last_cwnd_action == kActTimeout && s.highest_ack == c.rto_ack;
@@ -225,31 +225,34 @@ DS_HD DS_INLINE CubicState* cubic_of(X DS_REF x, int f) {
   return c->on ? c : nullptr;
 }
 
+// `cubic(state)` where the flow runs CUBIC, else `ns2()`: ns-2's step.
+template <class X, class Cubic, class Ns2>
+DS_HD DS_INLINE void cc_step(X DS_REF x, int f, Cubic cubic, Ns2 ns2) {
+  CubicState* c = cubic_of(x, f);
+  if (c)
+    cubic(*c);
+  else
+    ns2();
+}
+
 // The window's growth on a new ACK of `acked` segments: ns-2's opencwnd(), or CUBIC's.
 template <class X>
 DS_HD DS_INLINE void cc_opencwnd(X DS_REF x, int f, TcpSender& s, int32_t acked, uint32_t now) {
-  CubicState* c = cubic_of(x, f);
-  if (c)
-    cubic_new_ack(x, *c, s, acked, now);
-  else
-    opencwnd(s, s.flow.max_window);
+  cc_step(x, f, [&](CubicState& c) { cubic_new_ack(x, c, s, acked, now); },
+          [&] { opencwnd(s, s.flow.max_window); });
 }
 
 // The window's reduction at a loss: ns-2's slowdown(), or CUBIC's.
 template <class X>
 DS_HD DS_INLINE void cc_slowdown(X DS_REF x, int f, TcpSender& s, bool timeout, uint32_t now) {
-  CubicState* c = cubic_of(x, f);
-  if (c)
-    cubic_loss(x, *c, s, timeout, now);
-  else
-    slowdown(s, s.flow.max_window, timeout);
+  cc_step(x, f, [&](CubicState& c) { cubic_loss(x, c, s, timeout, now); },
+          [&] { slowdown(s, s.flow.max_window, timeout); });
 }
 
 // An ACK that acknowledges nothing new: CUBIC's PktsAcked only.
 template <class X>
 DS_HD DS_INLINE void cc_ack_seen(X DS_REF x, int f, TcpSender& s, uint32_t now) {
-  CubicState* c = cubic_of(x, f);
-  if (c) cubic_ack_seen(x, *c, s, now);
+  cc_step(x, f, [&](CubicState& c) { cubic_ack_seen(x, c, s, now); }, [] {});
 }
 
 // A flow's CUBIC state at its (or its transfer's) start.
