@@ -17,10 +17,6 @@
 // pushed the full kernel past its 96 registers (ptxas: 48-104 bytes of stack, 50-82 bytes of
 // spill stores in the hot loop); Reno and NewReno replicas never make these calls.
 #define DS_SACK_CALL __noinline__
-// CUBIC's steps (model/tcp_sender.h: cubic_new_ack, cubic_loss, cubic_ack_seen) likewise:
-// inlined, the full kernel's stack frame grew from 32 to 56 bytes and its spills from 42 / 52
-// to 94 / 108 bytes of stores / loads (ptxas -v, sm_90, nvcc 13.0)
-#define DS_CUBIC_CALL __noinline__
 #define DS_DEVICE_CALL __forceinline__
 #define DS_HOST_CALL inline
 #else
@@ -30,7 +26,6 @@
 #define DS_COLD inline
 #define DS_RARE __attribute__((noinline))
 #define DS_SACK_CALL __attribute__((noinline))
-#define DS_CUBIC_CALL __attribute__((noinline))
 // Hot per-packet helpers that take a callback: inlined into their caller on the host too
 // (measured: a call per send cost ~8% of the 1-flow case's time).
 #define DS_FLATTEN inline __attribute__((always_inline))

@@ -176,7 +176,7 @@ DS_HD DS_INLINE double cubic_srtt_s(X DS_REF x, const TcpSender& s, const CubicP
 // An ACK that acknowledges nothing new (a duplicate, or a partial ACK in recovery): ns-3 still
 // calls PktsAcked (delay_min, HyStart).
 template <class X>
-DS_HD DS_CUBIC_CALL void cubic_ack_seen(X DS_REF x, CubicState& c, TcpSender& s, uint32_t now) {
+DS_HD DS_RARE void cubic_ack_seen(X DS_REF x, CubicState& c, TcpSender& s, uint32_t now) {
   const CubicParams p = cubic_params_of(x, c);
   cubic_pkts_acked(c, p, s.cwnd, s.ssthresh, cubic_srtt_s(x, s, p), now);
 }
@@ -190,7 +190,7 @@ DS_HD DS_CUBIC_CALL void cubic_ack_seen(X DS_REF x, CubicState& c, TcpSender& s,
 // an ACK of two segments (a delayed ACK) counts two.
 constexpr int32_t kCubicAckedMax = 2;
 template <class X>
-DS_HD DS_CUBIC_CALL void cubic_new_ack(X DS_REF x, CubicState& c, TcpSender& s, int32_t acked,
+DS_HD DS_RARE void cubic_new_ack(X DS_REF x, CubicState& c, TcpSender& s, int32_t acked,
                                  uint32_t now) {
   const CubicParams p = cubic_params_of(x, c);
   cubic_pkts_acked(c, p, s.cwnd, s.ssthresh, cubic_srtt_s(x, s, p), now);
@@ -204,7 +204,7 @@ DS_HD DS_CUBIC_CALL void cubic_new_ack(X DS_REF x, CubicState& c, TcpSender& s, 
 // after a timeout. A timeout with no ACK since the last one keeps ssthresh, as ns-3 does once
 // the head has been retransmitted.
 template <class X>
-DS_HD DS_CUBIC_CALL void cubic_loss(X DS_REF x, CubicState& c, TcpSender& s, bool timeout,
+DS_HD DS_RARE void cubic_loss(X DS_REF x, CubicState& c, TcpSender& s, bool timeout,
                               uint32_t now) {
   const CubicParams p = cubic_params_of(x, c);
   const bool again = timeout && s.last_cwnd_action == kActTimeout && s.highest_ack == c.rto_ack;
