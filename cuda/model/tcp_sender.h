@@ -479,14 +479,17 @@ DS_HD inline void check_finished(X DS_REF x, int f, TcpSender& s, uint32_t now) 
   }
 }
 
-// An ACK reaches the sender (RenoTcpAgent::recv / NewRenoTcpAgent::recv).
-template <class X>
+// An ACK reaches the sender (RenoTcpAgent::recv / NewRenoTcpAgent::recv). kCubic: the
+// replica has CUBIC flows (f_cubic; the caller tests it once per flow event), so that a
+// replica without them runs ns-2's code alone (benchmarks/cpu/ab.py: a test per ACK inside
+// cost the 1-flow case ~4%).
+template <bool kCubic, class X>
 DS_HD inline void recv_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint32_t now) {
   const size_t i = x.iF(f);
   const bool newreno = s.flow.variant == kNewReno;
   if (ackno > s.highest_ack) {
     if (newreno && s.last_cwnd_action == kActDupack && ackno < s.recover) {
-      cc_ack_seen(x, f, s, now);  // (ns-3: PktsAcked(1) on a partial ACK)
+      if (kCubic) cc_ack_seen(x, f, s, now);  // (ns-3: PktsAcked(1) on a partial ACK)
       newreno_partial_ack(x.rto(), s, ackno);
       // NewRenoTcpAgent::partialnewack_helper with ns-2.35's default newreno_changes1_ 1:
       // only the first partial ACK of a recovery restarts the retransmission timer, "so
@@ -509,7 +512,10 @@ DS_HD inline void recv_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint3
     s.dupwnd = 0;
     const int32_t acked = ackno - s.highest_ack;
     newack(x, f, s, ackno, now);
-    cc_opencwnd(x, f, s, acked, now);
+    if (kCubic)
+      cc_opencwnd(x, f, s, acked, now);
+    else
+      opencwnd(s, s.flow.max_window);
     check_finished(x, f, s, now);
     // ns-2 delay_growth_ (tcp.cc / tcp-reno.cc / tcp-newreno.cc recv(), after
     // recv_newack_helper): `if (last_ack_ == 0 && delay_growth_) cwnd_ = initial_window();`
@@ -517,7 +523,7 @@ DS_HD inline void recv_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint3
     if (ackno == 0 && x.in()->flow_delay_growth[i])
       s.cwnd = s.iw_one ? 1.0 : (double)x.in()->flow_init_window[i];
   } else if (ackno == s.highest_ack) {
-    cc_ack_seen(x, f, s, now);  // (ns-3: PktsAcked(1) on a duplicate ACK)
+    if (kCubic) cc_ack_seen(x, f, s, now);  // (ns-3: PktsAcked(1) on a duplicate ACK)
     s.dupacks += 1;
     // ns-2.35's exitFastRetrans_ (default true, ns-default.tcl): the window is inflated only
     // in a fast recovery that a fast retransmit opened (dupack_action sets dupwnd then);
