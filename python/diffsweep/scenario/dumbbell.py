@@ -21,7 +21,7 @@ from diffsweep.scenario.checks import (AQMS, CONGESTION_CONTROLS, MAX_FLOWS, MAX
                                        _new_object,
                                        as_float, as_int, check_count, check_nonneg, check_number,
                                        check_positive, is_int, is_real, plain, renamed_errors)
-from diffsweep.scenario.flows import TcpFlow
+from diffsweep.scenario.flows import CUBIC_OPTIONS, TcpFlow, cubic_options
 from diffsweep.scenario.links import Link, QueueClass, RedThresholds, RedThresholdWarning
 from diffsweep.scenario.markers import Marker
 from diffsweep.scenario.scenario import Scenario
@@ -188,24 +188,6 @@ def _congestion_control(path, v):
     return _choice(path, v, CONGESTION_CONTROLS)
 
 
-#: CUBIC's builder options: TcpFlow's cubic_* fields (ns-3.44 TcpCubic's attributes), with its
-#: defaults
-CUBIC_OPTIONS = tuple(f for f in TcpFlow.__dataclass_fields__ if f.startswith("cubic_"))
-
-
-def cubic_options(ccs, values: dict) -> dict:
-    """The CUBIC flows' cubic_* fields from a builder's options (``values``: name -> value, a
-    builder's locals()); without a CUBIC flow among ``ccs`` each must be its default (TcpFlow
-    says the same of a flow; here in the builder's words)."""
-    cubic = {k: plain(values[k]) for k in CUBIC_OPTIONS}
-    if "cubic" not in ccs:
-        for k, v in cubic.items():
-            d = TcpFlow.__dataclass_fields__[k].default
-            check(v == d, k, v, f"the default {d!r} unless a flow's congestion_control is "
-                                "'cubic'")
-    return cubic
-
-
 def _bool_of(path, v):
     return _flag(path, v)
 
@@ -324,26 +306,12 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
       [delay_growth_ true], ``send_jitter_s=0.0`` [overhead_ 0].
     - ``tcp_tick_s=0.01`` [tcpTick_], ``min_rto_s=0.2`` [minrto_], ``max_rto_s=60``
       [maxrto_], ``init_rto_s=3.0`` [rtxcur_init_].
-    - ``congestion_control="newreno"``: the window's growth and reduction, in ns-3's
-      vocabulary, over the loss recovery ``tcp`` picks: "newreno" (ns-2's slow start and
-      AIMD) or "cubic" (RFC 9438 as ns-3.44's TcpCubic; docs/model.md, "CUBIC"), or a list
-      of n_flows of them, so that CUBIC and NewReno flows share the bottleneck. The CUBIC
-      flows' parameters, ns-3.44's TcpCubic attributes and defaults [in brackets]:
-      ``cubic_c=0.4`` [C], ``cubic_beta=0.7`` [Beta], ``cubic_fast_convergence=True``
-      [FastConvergence], ``cubic_tcp_friendliness=True`` [TcpFriendliness],
-      ``cubic_hystart=True`` [HyStart], ``cubic_hystart_low_window_pkts=16``
-      [HyStartLowWindow], ``cubic_hystart_detect="both"`` [HyStartDetect: "packet_train",
-      "delay", "both"], ``cubic_hystart_min_samples=8`` [HyStartMinSamples],
-      ``cubic_hystart_ack_delta_ms=2`` [HyStartAckDelta], ``cubic_hystart_delay_min_ms=4``
-      [HyStartDelayMin], ``cubic_hystart_delay_max_ms=1000`` [HyStartDelayMax],
-      ``cubic_delta_ms=10`` [CubicDelta], ``cubic_cnt_clamp=20`` [CntClamp]; a value other
-      than the default without a CUBIC flow is an error. ns-3's CUBIC is window-limited here
-      as ns-2's TCP is: raise ``max_window_pkts`` (at most 1000) for a large BDP.
-    - Start times uniform in [0, ``start_spread_s``) = [0, 1) s, drawn from the seed (a
-      choice; 0: every flow at t = 0; at most the run's first half). Or ``start_s`` (None:
-      that draw): one time in s for every flow, or a list of n_flows times (flow i starts at
-      start_s[i]; in a sweep axis a per-flow list is wrapped: ``start_s = [[0, 30]]``), each
-      >= 0 and < duration_s / 2; the seed then draws nothing.
+    - ``congestion_control="newreno"``: "newreno" (ns-2's slow start and AIMD) or "cubic"
+      (RFC 9438 as ns-3.44's TcpCubic; docs/model.md, "CUBIC"), or a list of n_flows of them,
+      over the loss recovery ``tcp`` picks. The CUBIC flows' ``cubic_*`` options are ns-3.44's
+      TcpCubic attributes with its defaults (``cubic_c=0.4`` [C], ``cubic_beta=0.7`` [Beta],
+      ...: TcpFlow's fields, the table in docs/model.md); one other than its default without
+      a CUBIC flow is an error. For a large BDP raise ``max_window_pkts``.
 
     Round trips (propagation, ms; exactly one way to give them):
 

@@ -285,3 +285,21 @@ _FLOW_FLOATS = ("telnet_interval_s", "access_delay_ms", "egress_delay_ms", "reve
                 "access_rate_bps", "start_s", "send_jitter_s", "cubic_c", "cubic_beta",
                 "cubic_hystart_ack_delta_ms", "cubic_hystart_delay_min_ms",
                 "cubic_hystart_delay_max_ms", "cubic_delta_ms")
+
+
+#: CUBIC's builder options: TcpFlow's cubic_* fields (ns-3.44 TcpCubic's attributes), with its
+#: defaults
+CUBIC_OPTIONS = tuple(f for f in TcpFlow.__dataclass_fields__ if f.startswith("cubic_"))
+
+
+def cubic_options(ccs, values: dict) -> dict:
+    """The CUBIC flows' cubic_* fields from a builder's options (``values``: name -> value, a
+    builder's locals()); without a CUBIC flow among ``ccs`` each must be its default (TcpFlow
+    says the same of a flow; here in the builder's words)."""
+    cubic = {k: plain(values[k]) for k in CUBIC_OPTIONS}
+    if "cubic" not in ccs:
+        for k, v in cubic.items():
+            d = TcpFlow.__dataclass_fields__[k].default
+            check(v == d, k, v, f"the default {d!r} unless a flow's congestion_control is "
+                                "'cubic'")
+    return cubic

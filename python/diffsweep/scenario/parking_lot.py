@@ -21,9 +21,9 @@ from diffsweep.scenario.checks import (CONGESTION_CONTROLS, MAX_FLOWS, MAX_ROUTE
                                        as_int,
                                        check_count, check_nonneg, check_number, check_positive,
                                        is_int, plain, renamed_errors)
-from diffsweep.scenario.dumbbell import (CUBIC_OPTIONS, _START_STREAM, _choice, _copy, _flag,
-                                         _seed_matters, _variant, cubic_options, red_class)
-from diffsweep.scenario.flows import TcpFlow
+from diffsweep.scenario.dumbbell import (_START_STREAM, _choice, _copy, _flag, _seed_matters,
+                                         _variant, red_class)
+from diffsweep.scenario.flows import CUBIC_OPTIONS, TcpFlow, cubic_options
 from diffsweep.scenario.links import Link, QueueClass
 from diffsweep.scenario.scenario import Scenario
 
