@@ -14,12 +14,10 @@ import argparse
 import dataclasses
 import json
 import platform
-import time
 from pathlib import Path
 
-from diffsweep.engine.compiled import run_packed
 from diffsweep.engine.pack import pack
-from yardstick import kv_replica
+from yardstick import kv_replica, speed
 
 
 def cubic(sc):
@@ -28,15 +26,8 @@ def cubic(sc):
 
 
 def measure(p) -> dict:
-    best = 1e9
-    for _ in range(3):
-        t0 = time.perf_counter()
-        out = run_packed(p, "cpu", threads=1)
-        best = min(best, time.perf_counter() - t0)
-    slots = int(out["slots_run"].sum())
-    pkts = int(out["q_departures"][:, 0, :].sum())
-    return {"replica_slots_per_s": slots / best, "bottleneck_pkts_per_s": pkts / best,
-            "slots": slots, "bottleneck_pkts": pkts, "ns_per_replica_slot": best / slots * 1e9}
+    r = speed(p)
+    return {**r, "ns_per_replica_slot": 1e9 / r["replica_slots_per_s"]}
 
 
 def main() -> None:
