@@ -13,7 +13,7 @@ outputs do (cuda/batch.h, ``DS_OUTPUT_FIELDS``).
 from __future__ import annotations
 
 from diffsweep.core.results import TABLES
-from diffsweep.scenario import AQMS, COLOURS, CONGESTION_CONTROLS, TRAFFIC_KINDS, VARIANTS
+from diffsweep.scenario import AQMS, COLOURS, TRAFFIC_KINDS, VARIANTS
 
 #: the columns every table carries first
 KEYS = {
@@ -49,8 +49,6 @@ COLUMNS: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
     "flows": ("one row per (replica, TCP flow)", {
         "flow": ("", "the flow's index in `Scenario.flows`"),
         "variant": ("", "TCP variant: " + ", ".join(VARIANTS)),
-        "congestion_control": ("", "window growth and reduction (ns-3's TcpCongestionOps): "
-                                   + ", ".join(CONGESTION_CONTROLS)),
         "rtp_ms": ("ms", "round-trip propagation latency: access + links + egress + reverse "
                          "delays (no queueing), as asked"),
         "rtp_ms_run": ("ms", "the round trip as it runs: every delay rounded to whole slots "

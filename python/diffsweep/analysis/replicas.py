@@ -21,7 +21,7 @@ KEYS = ["point", "seed"]
 # Columns of the ``flows`` table that describe one flow (docs/api.md), plus ``max_window_pkts``
 # which a builder may add.  Everything else in ``flows`` is a candidate grid column.
 PER_FLOW_COLUMNS = frozenset({
-    "flow", "variant", "congestion_control", "rtp_ms", "rtp_ms_run", "segment_bytes", "header_bytes", "delivered_bytes",
+    "flow", "variant", "rtp_ms", "rtp_ms_run", "segment_bytes", "header_bytes", "delivered_bytes",
     "goodput_bps", "pkts_sent", "retransmits", "timeouts", "fast_retransmits", "drops",
     "rtt_mean_s", "rto_mean_s", "finish_s", "max_window_pkts", "aggregate",
     *(f"{k}_{c}" for k in ("pkts", "early_drops", "forced_drops")

@@ -47,7 +47,6 @@ def batch_tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> d
     flows = pd.DataFrame({
         "replica": rep[fr], "flow": ff,
         "variant": [scs[r].flows[f].variant for r, f in rows_f],
-        "congestion_control": [scs[r].flows[f].congestion_control for r, f in rows_f],
         "rtp_ms": [scs[r].flow_rtp_ms(f) for r, f in rows_f],
         # the round trip as it ran, in whole slots (docs/model.md, "Time";
         # diffsweep.engine.rounding)
