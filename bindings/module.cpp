@@ -41,7 +41,7 @@ const char* dim_name(Dim d) {
     case RFH: return "RFH"; case RFD: return "RFD"; case RS: return "RS"; case RSH: return "RSH";
     case RFI: return "RFI"; case RM: return "RM"; case RLCK: return "RLCK"; case RFK: return "RFK";
     case RMK: return "RMK"; case RG: return "RG"; case RGZ: return "RGZ"; case RT: return "RT";
-    case RX: return "RX"; case RY: return "RY";
+    case RX: return "RX"; case RY: return "RY"; case RC: return "RC";
   }
   return "?";
 }
@@ -92,6 +92,7 @@ BatchShape shape_from(const py::dict& s) {
   b.aqm_states = flag01("aqm_states");
   b.sack_states = flag01("sack_states");
   b.rx_bits = s.contains("rx_bits") ? s["rx_bits"].cast<int32_t>() : kRxBitmapBits;
+  b.cubic_states = flag01("cubic_states");
   auto pow2 = [](int32_t v) { return v > 0 && (v & (v - 1)) == 0; };
   auto bad = [](const char* field, int32_t v, const char* allowed) {
     throw py::value_error(std::string("batch shape: ") + field + " = " + std::to_string(v) +
@@ -136,6 +137,7 @@ BatchShape shape_from(const py::dict& s) {
   if (b.sack_states != 0 && b.sack_states != 1) bad("sack_states", b.sack_states, "0 or 1");
   if (!pow2(b.rx_bits) || b.rx_bits < kRxBitmapBits)
     bad("rx_bits", b.rx_bits, "a power of two >= 1024");
+  if (b.cubic_states != 0 && b.cubic_states != 1) bad("cubic_states", b.cubic_states, "0 or 1");
   return b;
 }
 
@@ -310,6 +312,8 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     d["max_gens"] = kMaxGens;
     d["max_size_set"] = kMaxSizeSet;
     d["max_lanes"] = kMaxLanes;
+    d["max_cubic_sets"] = kMaxCubicSets;
+    d["cubic_params"] = (int)kCubicParams;
     d["max_slots"] = kMaxSlots;
     d["poll_slots"] = kPollSlots;
     return d;
@@ -336,12 +340,15 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     d["RX"] = std::vector<std::string>{"n_replicas", "max_trace_samples", "max_traced"};
     d["RY"] = std::vector<std::string>{"n_replicas", "max_qtrace_samples", "max_qtrace_links",
                                        "max_classes"};
+    d["RC"] = std::vector<std::string>{"n_replicas", "max_cubic_sets", "cubic_params"};
     return d;
   });
   m.def("enums", [] {
     py::dict d;
     d["tcp_variant"] = py::dict(py::arg("reno") = (int)kReno, py::arg("newreno") = (int)kNewReno,
                                 py::arg("sack") = (int)kSack);
+    d["congestion_control"] = py::dict(py::arg("newreno") = (int)kCcNewReno,
+                                       py::arg("cubic") = (int)kCcCubic);
     d["scheduler"] = py::dict(py::arg("priority") = (int)kSchedPriority, py::arg("wrr") = (int)kSchedWrr,
                               py::arg("cbq") = (int)kSchedCbq);
     d["tie_break"] = py::dict(py::arg("random") = (int)kTieRandom, py::arg("index") = (int)kTieIndex);

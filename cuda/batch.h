@@ -20,6 +20,7 @@
 //                            Q = shape.max_traced)
 //   RY   [((r*Y + k)*N + j)*C + c]  per queue-trace sample, traced link and class
 //                            (Y = shape.max_qtrace_samples, N = shape.max_qtrace_links)
+//   RC   [(r*kMaxCubicSets + k)*kCubicParams + j]  per CUBIC parameter set and parameter
 // Times are whole slots (int) or slot fractions (double) — converted once on the host
 // (python/diffsweep/pack.py); sizes are bytes on the wire unless the name says payload.
 #pragma once
@@ -50,6 +51,32 @@ constexpr int kMaxLanes = 32;         // a team is at most a warp
 constexpr int64_t kMaxSlots = 0xFFFFFFFDll;  // slot times are 32-bit; kNever is 0xFFFFFFFF
 
 enum TcpVariant : uint8_t { kReno = 0, kNewReno = 1, kSack = 2 };  // kSack: model/tcp_sack.h
+// A flow's congestion control (ns-3's TcpCongestionOps), orthogonal to its loss recovery
+// (TcpVariant): the window's growth and its reduction at a loss.
+enum CongestionControl : uint8_t {
+  kCcNewReno = 0,  // ns-2's: slow start, 1/cwnd per ACK, half the window at a loss (tcp_sender.h)
+  kCcCubic = 1,    // RFC 9438 as ns-3.44's TcpCubic (model/tcp_cubic.h)
+};
+// CUBIC's parameter sets (ns-3 TcpCubic attributes), kMaxCubicSets per replica, each a row of
+// kCubicParams doubles of cubic_params (flow_cubic_set picks a flow's row).
+constexpr int kMaxCubicSets = 4;
+enum CubicParam : int {
+  kCubC = 0,          // C (segments / s^3), ns-3 0.4
+  kCubBeta = 1,       // Beta, 0.7
+  kCubFastConv = 2,   // FastConvergence (0/1), 1
+  kCubFriendly = 3,   // TcpFriendliness (0/1), 1
+  kCubHystart = 4,    // HyStart (0/1), 1
+  kCubLowWindow = 5,  // HyStartLowWindow (segments), 16
+  kCubDetect = 6,     // HyStartDetect: 1 packet train, 2 delay, 3 both (HystartDetect), 3
+  kCubMinSamples = 7, // HyStartMinSamples, 8
+  kCubAckDeltaS = 8,  // HyStartAckDelta (s), 0.002
+  kCubDelayMinS = 9,  // HyStartDelayMin (s), 0.004
+  kCubDelayMaxS = 10, // HyStartDelayMax (s), 1.0
+  kCubDeltaS = 11,    // CubicDelta (s), 0.010
+  kCubCntClamp = 12,  // CntClamp, 20
+  kCubSlotS = 13,     // the replica's slot (s): CUBIC's time is in seconds
+  kCubicParams = 14,
+};
 enum Scheduler : uint8_t { kSchedPriority = 0, kSchedWrr = 1, kSchedCbq = 2 };
 enum TieBreak : uint8_t { kTieRandom = 0, kTieIndex = 1 };
 enum LimitKind : uint8_t { kLimitPkts = 0, kLimitBytes = 1, kLimitNone = 2 };
@@ -148,6 +175,7 @@ struct BatchShape {
   int32_t sack_states;    // 1: SACK senders' and sinks' state per flow, SACK blocks per ACK
   int32_t rx_bits;        // each receiver's out-of-order bitmap: a power of two >=
                           // kRxBitmapBits (model/tcp_receiver.h)
+  int32_t cubic_states;   // 1: CUBIC state per flow (model/tcp_cubic.h)
 };
 
 // Fills class_off and ring_link from class_cap (after the host sets the capacities). The
@@ -240,6 +268,9 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(flow_gen, int8_t, RF)             /* generator whose pool the slot is in; -1 = a fixed flow */ \
   X(flow_app_iat_slots, double, RF)   /* telnet-like: > 0 a segment per Exp(this); < 0 tcplib gaps, -this slots/s; 0 bulk */ \
   X(flow_colour, uint8_t, RF)         /* Colour its packets leave the host with */          \
+  X(flow_cc, uint8_t, RF)             /* CongestionControl */                               \
+  X(flow_cubic_set, uint8_t, RF)      /* kCcCubic: its row of cubic_params */               \
+  X(cubic_params, double, RC)         /* CUBIC parameter sets (CubicParam) */              \
   X(src_cls, uint8_t, RS)                                                                  \
   X(src_n_hops, uint8_t, RS)                                                               \
   X(src_route, int8_t, RSH)                                                                \
@@ -379,7 +410,7 @@ struct BatchOutput {
   DS_RECORD_FIELDS(DS_DECLARE_OUT)
 };
 
-enum Dim { R, RL, RLC, RF, RFH, RFD, RS, RSH, RFI, RM, RLCK, RFK, RMK, RG, RGZ, RT, RX, RY };
+enum Dim { R, RL, RLC, RF, RFH, RFD, RS, RSH, RFI, RM, RLCK, RFK, RMK, RG, RGZ, RT, RX, RY, RC };
 
 // Number of elements of an array of dimension d.
 DS_HD inline size_t dim_size(const BatchShape& s, Dim d) {
@@ -403,6 +434,7 @@ DS_HD inline size_t dim_size(const BatchShape& s, Dim d) {
     case RT: return r * s.max_transfers;
     case RX: return r * s.max_trace_samples * s.max_traced;
     case RY: return r * s.max_qtrace_samples * s.max_qtrace_links * kMaxClasses;
+    case RC: return r * kMaxCubicSets * kCubicParams;
   }
   return 0;
 }

@@ -313,7 +313,36 @@ def schedule_only_cases() -> list[tuple[str, Scenario, int]]:
                                     warmup_s=0.0, tie_break=tie, interval_s=0.5, init_rto_s=1.0),
               50 + i)
              for i, (tr, tie) in enumerate((((), "random"), (traffic, "index")))]
-    return setup + _traces()
+    return setup + _traces() + _cubic()
+
+
+def _cubic() -> list[tuple[str, Scenario, int]]:
+    """CUBIC (model/tcp_cubic.h): CUBIC over NewReno, SACK and Reno recovery beside ns-2's
+    NewReno at a drop-tail bottleneck (slow start's overshoot, HyStart, fast convergence,
+    timeouts), with delayed ACKs, a SYN and send jitter; and CUBIC transfers from a pool (each a
+    new connection) under two parameter sets, HyStart by delay only and one without HyStart or
+    TCP friendliness."""
+    link = Link(rate_bps=20e6, prop_delay_ms=10.0, classes=(QueueClass("be", limit_pkts=40),))
+    flows = (TcpFlow(congestion_control="cubic", variant="newreno", max_window_pkts=400,
+                     reverse_delay_ms=20.0),
+             TcpFlow(congestion_control="cubic", variant="sack", max_window_pkts=400,
+                     reverse_delay_ms=35.0, delayed_ack=True, syn=True, delay_growth=True,
+                     start_s=0.3),
+             TcpFlow(congestion_control="cubic", variant="reno", max_window_pkts=200,
+                     reverse_delay_ms=12.0, send_jitter_s=0.001, cubic_beta=0.8, start_s=0.1),
+             TcpFlow(variant="newreno", max_window_pkts=400, reverse_delay_ms=20.0))
+    web = TcpFlow(congestion_control="cubic", variant="sack", reverse_delay_ms=8.0,
+                  max_window_pkts=100, cubic_hystart_detect="delay")
+    bare = TcpFlow(**{**web.__dict__, "cubic_hystart": False, "cubic_tcp_friendliness": False,
+                      "variant": "newreno"})
+    traffic = (Traffic(name="web", flow=web, mean_interarrival_s=0.05, size_set_pkts=(5, 40, 300),
+                       pool=8),
+               Traffic(name="s", flow=bare, kind="sessions", think_s=0.1, pool=3,
+                       size_set_pkts=(20, 200)))
+    return [("cubic0", Scenario(links=(link,), flows=flows, duration_s=4.0, warmup_s=0.5,
+                                trace_flows=(0, 1), trace_interval_s=0.01), 71),
+            ("cubic1", Scenario(links=(link,), flows=flows[:1], traffic=traffic, duration_s=3.0,
+                                warmup_s=0.0, tie_break="index"), 72)]
 
 
 def _traces() -> list[tuple[str, Scenario, int]]:

@@ -26,23 +26,13 @@ from pathlib import Path
 from yardstick import child_env
 
 CASE = r"""
-import json, time
-from diffsweep.engine.compiled import run_packed
+import json
 from diffsweep.engine.pack import pack
-from yardstick import kv_replica
+from yardstick import kv_replica, speed
 import diffsweep
 res = {"version": getattr(diffsweep, "__version__", "?"), "file": diffsweep.__file__}
 for n in (1, 64):
-    p = pack([kv_replica(n, 50.0, warmup_s=5.0)] * 2, [1, 2])
-    best = 1e9
-    for _ in range(3):
-        t0 = time.perf_counter()
-        out = run_packed(p, "cpu", threads=1)
-        best = min(best, time.perf_counter() - t0)
-    slots = int(out["slots_run"].sum())
-    pkts = int(out["q_departures"][:, 0, :].sum())
-    res[str(n)] = {"replica_slots_per_s": slots / best, "bottleneck_pkts_per_s": pkts / best,
-                   "slots": slots, "bottleneck_pkts": pkts}
+    res[str(n)] = speed(pack([kv_replica(n, 50.0, warmup_s=5.0)] * 2, [1, 2]))
 print(json.dumps(res))
 """
 

@@ -30,3 +30,21 @@ def child_env(*paths: str, inherit: bool = True, threads: int | None = 1) -> dic
     if threads is not None:
         env["OMP_NUM_THREADS"] = str(threads)
     return env
+
+
+def speed(p, runs: int = 3) -> dict:
+    """A packed batch `p` run on the CPU with one thread, best of `runs`: replica-slots and
+    bottleneck packets (link 0's departures) per second, and their counts (ab.py,
+    cubic_cost.py)."""
+    import time  # noqa: PLC0415
+
+    from diffsweep.engine.compiled import run_packed  # noqa: PLC0415
+    best = 1e9
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        out = run_packed(p, "cpu", threads=1)
+        best = min(best, time.perf_counter() - t0)
+    slots = int(out["slots_run"].sum())
+    pkts = int(out["q_departures"][:, 0, :].sum())
+    return {"replica_slots_per_s": slots / best, "bottleneck_pkts_per_s": pkts / best,
+            "slots": slots, "bottleneck_pkts": pkts}

@@ -1,7 +1,7 @@
 // The rare models a replica uses, read from its inputs: edge conditioners, AQM, traffic
 // generators, telnet-like applications, traced flows and queues, TCP-aware tags, packets that start other
-// than green, the validation hooks (a link's Bernoulli loss, a flow's injected drops) and SACK
-// senders (model/tcp_sack.h).
+// than green, the validation hooks (a link's Bernoulli loss, a flow's injected drops), SACK
+// senders (model/tcp_sack.h) and CUBIC senders (model/tcp_cubic.h).
 // init_replica keeps them in the replica's header (ReplicaHdr's f_* flags, read through
 // DS_FEAT); the CUDA host runs a launch on the slim kernel, built with every flag false
 // (kernel_slim.cu), when none of its replicas uses any (batch_uses_features).
@@ -18,10 +18,11 @@
 namespace ds {
 
 struct ReplicaFeatures {
-  uint8_t markers, traffic, aqm, app, trace, tcp_tag, colour, hooks, sack, qtrace;
+  uint8_t markers, traffic, aqm, app, trace, tcp_tag, colour, hooks, sack, qtrace, cubic;
   bool balancing;  // a Balancing Marker (its connection table: BatchShape::conn_meters)
   DS_HD bool any() const {
-    return (markers | traffic | aqm | app | trace | tcp_tag | colour | hooks | sack | qtrace) != 0;
+    return (markers | traffic | aqm | app | trace | tcp_tag | colour | hooks | sack | qtrace |
+            cubic) != 0;
   }
 };
 
@@ -57,6 +58,8 @@ DS_HD inline ReplicaFeatures replica_features(const BatchInput& in, int32_t r) {
     if (flow_has_injected_drops(in, rf + f)) ft.hooks = 1;
   for (int f = 0; f < nf; ++f)
     if (in.flow_variant[rf + f] == kSack) ft.sack = 1;
+  for (int f = 0; f < nf; ++f)
+    if (in.flow_cc[rf + f] == kCcCubic) ft.cubic = 1;
   ft.colour = ft.markers;
   for (int f = 0; f < nf; ++f)
     if (in.flow_colour[rf + f] != kGreen) ft.colour = 1;

@@ -49,6 +49,7 @@ DS_HD inline void flow_events(Replica DS_REF x, int f, uint32_t now) {
   if (delayed_send) s.delsnd_due = kNeverSlot;
   // SACK senders (model/tcp_sack.h) have their own timeout and ACK processing, behind f_sack
   const bool sack = s.flow.variant == kSack && DS_FEAT(fh.f_sack);
+  const bool cubic = DS_FEAT(fh.f_cubic);  // CUBIC flows (model/tcp_cubic.h), behind f_cubic
   if (s.rto_due <= now) {
     if (sack)
       sack_rto_fire(x, f, s, x.sack_snds()[f], now);
@@ -63,8 +64,10 @@ DS_HD inline void flow_events(Replica DS_REF x, int f, uint32_t now) {
     if (ack.gen != s.gen) continue;  // for an earlier transfer
     if (sack)
       sack_recv_ack(x, f, s, x.sack_snds()[f], ack.ackno, x.ack_sacks()[a], now);
+    else if (cubic)
+      recv_ack<true>(x, f, s, ack.ackno, now);
     else
-      recv_ack(x, f, s, ack.ackno, now);
+      recv_ack<false>(x, f, s, ack.ackno, now);
   }
   if (DS_FEAT(fh.f_flow_ext)) {
     if (DS_FEAT(fh.f_traffic) && s.finished && x.sx(f).rec_k >= 0) transfer_sender_done(x, f);

@@ -24,6 +24,7 @@
 #include "../model/queue_red.h"
 #include "../model/source_onoff.h"
 #include "../model/tcp_receiver.h"
+#include "../model/tcp_cubic.h"
 #include "../model/tcp_sack.h"
 #include "../model/tcp_sender.h"
 #include "../model/traffic_gen.h"
@@ -53,6 +54,7 @@ struct ReplicaHdr {
   uint8_t f_hooks;    // validation hooks: a link's Bernoulli loss, a flow's injected drops
   uint8_t f_sack;     // SACK senders (model/tcp_sack.h)
   uint8_t f_qtrace;   // a queue trace (Scenario.queue_trace_interval_s): queue_side.h
+  uint8_t f_cubic;    // CUBIC senders (model/tcp_cubic.h)
   uint32_t peak_due;  // traffic: the first slot at which an assigned transfer starts and has
                       // not been counted alive yet (engine/traffic.h, count_starts); never
                       // without traffic
@@ -100,7 +102,7 @@ struct OutOffsets {
 struct Layout {
   OutOffsets out;
   size_t out_begin, out_end;
-  size_t hdr, links, queues, red, markers, conns, gens, xfers, websess, sx, sack_snd, sack_rcv,
+  size_t hdr, links, queues, red, markers, conns, gens, xfers, websess, sx, sack_snd, sack_rcv, cubic,
       ack_sack, qring, dline, snd, acks, nic, nic_next, nic_pool, rcv, rxbits, tree_key, tree_win,
       rx_key, rx_win, sources, lane_t, emit_idx, emit, emit_at, stage, stage_perm, trace_next,
       stride;
@@ -189,6 +191,7 @@ inline Layout make_layout(const BatchShape& s, Part part = {}) {
   take("sack", L.sack_snd, s.sack_states ? F * sizeof(SackSender) : 0);
   take("sack", L.sack_rcv, s.sack_states ? F * sizeof(SackReceiver) : 0);
   take("sack", L.ack_sack, s.sack_states ? (size_t)s.ack_cap * sizeof(SackBlocks) : 0);
+  take("cubic", L.cubic, s.cubic_states ? F * sizeof(CubicState) : 0);
   take("senders", L.snd, F * sizeof(TcpSender));
   take("receivers", L.rcv, F * sizeof(TcpReceiver));
   take("receiver_bitmaps", L.rxbits, F * (size_t)(s.rx_bits / 32) * sizeof(uint32_t));
@@ -257,6 +260,7 @@ enum StateArrayUse { kHot, kRare };
   X(sack_snds, SackSender, sack_snd, kRare) /* [f]: SACK senders (sack_states) */                 \
   X(sack_rcvs, SackReceiver, sack_rcv, kRare) /* [f]: SACK sinks */                               \
   X(ack_sacks, SackBlocks, ack_sack, kRare) /* [ack_cap]: each ACK in flight's SACK blocks */     \
+  X(cubics, CubicState, cubic, kRare)       /* [f]: CUBIC senders (cubic_states) */               \
   /* [l*ring_link + class_off[c] + i] (BatchShape): class c on link l; ClassQueue::ring_off       \
      holds that start */                                                                          \
   X(qring, Packet, qring, kHot)                                                                   \

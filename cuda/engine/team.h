@@ -86,19 +86,22 @@ DS_HD inline void init_replica(Replica DS_REF x) {
     h.f_hooks = ft.hooks;
     h.f_sack = ft.sack;
     h.f_qtrace = ft.qtrace;
+    h.f_cubic = ft.cubic;
     for (int j = 0; j < x.shape().max_traced; ++j) x.trace_next()[j] = 0;
     h.qtrace_next = 0;
     h.qtrace_due = DS_FEAT(h.f_qtrace) ? 0u : kNeverSlot;  // sample 0: before slot 0
     if (((h.f_traffic | h.f_app) && !x.shape().flow_ext) || (h.f_aqm && !x.shape().aqm_states) ||
-        (ft.balancing && !x.shape().conn_meters) || (h.f_sack && !x.shape().sack_states)) {
+        (ft.balancing && !x.shape().conn_meters) || (h.f_sack && !x.shape().sack_states) ||
+        (h.f_cubic && !x.shape().cubic_states)) {
       x.flag(kOvfShape);  // the host raises; touch no state the block lacks (the Balancing
-      h.f_traffic = h.f_app = h.f_aqm = h.f_sack = 0;  // Marker checks conn_meters itself)
+      h.f_traffic = h.f_app = h.f_aqm = h.f_sack = h.f_cubic = 0;  // Marker checks conn_meters
     }
     if (DS_FEAT(h.f_sack))
       for (int f = 0; f < nf; ++f) {
         sack_sender_init(x.sack_snds()[f]);
         sack_receiver_init(x.sack_rcvs()[f]);
       }
+    for (int f = 0; f < nf; ++f) cubic_sender_init(x, f, x.snd(f));
 #if DS_SLIM_BUILD
     if (ft.any()) x.flag(kOvfShape);  // the host chose the slim kernel for a replica it cannot run
 #endif

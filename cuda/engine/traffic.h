@@ -232,6 +232,7 @@ DS_HD inline void transfer_start(Replica DS_REF x, int f, TcpSender& s) {
   if (DS_FEAT(x.hdr()->f_sack)) sack_sender_init(x.sack_snds()[f]);  // a new scoreboard too
   s.curseq = size + syn_seqs(x, x.iF(f));
   s.start_due = at;
+  cubic_sender_init(x, f, s);  // a new connection: CUBIC starts over
   pick_path(x, f, s, size, at);  // the edge classifier sees the transfer's drawn size
   s.gen = gen;
   e.pending = 0;

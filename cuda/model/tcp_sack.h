@@ -321,7 +321,7 @@ DS_HD inline void sack_dupack_action(X DS_REF x, int f, TcpSender& s, SackSender
   k.fastrecov = 1;
   sb_mark_retran(k, s.highest_ack + 1);
   s.last_cwnd_action = kActDupack;
-  slowdown(s, s.flow.max_window, false);
+  cc_slowdown(x, f, s, false, now);
   if (x.measuring) x.out_flow_fast_retransmits()[f] += 1;
   output(x, f, s, k.last_ack + 1, now);
 }
@@ -334,15 +334,17 @@ DS_HD DS_SACK_CALL void sack_recv_ack(X DS_REF x, int f, TcpSender& s, SackSende
   const size_t i = x.iF(f);
   if (!k.fastrecov) {
     if (ackno > k.last_ack) {  // recv_newack_helper(): a new ACK outside fast recovery
+      const int32_t acked = ackno - s.highest_ack;
       newack(x, f, s, ackno, now);
       k.last_ack = ackno;
-      opencwnd(s, s.flow.max_window);
+      cc_opencwnd(x, f, s, acked, now);
       check_finished(x, f, s, now);
       k.timeout = 0;
       sb_clear(k);
       if (ackno == 0 && x.in()->flow_delay_growth[i])
         s.cwnd = s.iw_one ? 1.0 : (double)x.in()->flow_init_window[i];
     } else if (ackno == k.last_ack && !k.timeout) {
+      cc_ack_seen(x, f, s, now);  // (ns-3: PktsAcked(1) on a duplicate ACK)
       sb_update(k, s.highest_ack, b);
       // a duplicate ACK counts only when its blocks tell something new
       if (k.changed) {
@@ -363,6 +365,7 @@ DS_HD DS_SACK_CALL void sack_recv_ack(X DS_REF x, int f, TcpSender& s, SackSende
     return;
   }
   k.pipe -= 1;
+  cc_ack_seen(x, f, s, now);  // (ns-3: PktsAcked on each ACK of a recovery)
   if (ackno >= s.recover) {  // the recovery is over: cwnd stays at half the window
     s.recover = 0;
     k.fastrecov = 0;

@@ -19,6 +19,7 @@
 #include "access_link.h"
 #include "app_telnet.h"
 #include "marker_tcp_aware.h"
+#include "tcp_cubic.h"
 #include "tcp_newreno.h"
 #include "tcp_rtt.h"
 
@@ -154,6 +155,113 @@ DS_HD DS_INLINE void opencwnd(TcpSender& s, int32_t max_window) {
 template <class X>
 DS_HD DS_INLINE void set_rtx_timer(X DS_REF x, TcpSender& s, uint32_t now) {
   s.rto_due = rto_due_slot(s.rtt, now);
+}
+
+// CUBIC (model/tcp_cubic.h) where the flow runs it: its growth and loss points, called where
+// ns-2's opencwnd() and slowdown() are. A replica without CUBIC flows tests one header flag
+// (f_cubic; the slim CUDA kernel none); a CUBIC replica's NewReno flows read their state's
+// `on` too.
+template <class X>
+DS_HD DS_INLINE CubicParams cubic_params_of(X DS_REF x, const CubicState& c) {
+  return CubicParams{x.in()->cubic_params + ((size_t)x.iR() * kMaxCubicSets + c.set) * kCubicParams};
+}
+
+// The smoothed RTT in seconds that ns-3.44 hands CUBIC's PktsAcked (m_tcb->m_srtt): the
+// sender's own (ns-2's integer ticks << 3, model/tcp_rtt.h); 0 before the first sample.
+template <class X>
+DS_HD DS_INLINE double cubic_srtt_s(X DS_REF x, const TcpSender& s, const CubicParams& p) {
+  return (double)s.rtt.t_srtt / (double)(1 << kSrttBits) * x.rto().tick * p.slot_s();
+}
+
+// An ACK that acknowledges nothing new (a duplicate, or a partial ACK in recovery): ns-3 still
+// calls PktsAcked (delay_min, HyStart).
+template <class X>
+DS_HD DS_RARE void cubic_ack_seen(X DS_REF x, CubicState& c, TcpSender& s, uint32_t now) {
+  const CubicParams p = cubic_params_of(x, c);
+  cubic_pkts_acked(c, p, s.cwnd, s.ssthresh, cubic_srtt_s(x, s, p), now);
+}
+
+// A new ACK of `acked` segments, after its RTT sample: PktsAcked, then IncreaseWindow with
+// at most kCubicAckedMax of them. ns-3 counts the segments the ACK newly delivers, and with its
+// default SACK those a hole's retransmission releases are not among them; the engine's
+// cumulative ACK after a recovery or a go-back-N covers every segment the receiver held, and
+// counted whole it let slow start open by hundreds of segments in one ACK (docs/model.md,
+// "CUBIC"). RFC 3465's limit L = 2 segments per ACK keeps what ns-3's byte counting is for:
+// an ACK of two segments (a delayed ACK) counts two.
+constexpr int32_t kCubicAckedMax = 2;
+template <class X>
+DS_HD DS_RARE void cubic_new_ack(X DS_REF x, CubicState& c, TcpSender& s, int32_t acked,
+                                 uint32_t now) {
+  const CubicParams p = cubic_params_of(x, c);
+  cubic_pkts_acked(c, p, s.cwnd, s.ssthresh, cubic_srtt_s(x, s, p), now);
+  const int32_t n = acked < kCubicAckedMax ? acked : kCubicAckedMax;
+  cubic_increase(c, p, s.cwnd, s.ssthresh, n > 0 ? (uint32_t)n : 0u, s.highest_ack, s.maxseq,
+                 s.flow.max_window, now);
+}
+
+// A loss: ns-3's GetSsThresh (W_max, beta * cwnd), then cwnd = ssthresh at a fast retransmit
+// (recovery inflates from there as the sender's variant does) or one segment and CubicReset
+// after a timeout. A timeout with no ACK since the last one keeps ssthresh, as ns-3 does once
+// the head has been retransmitted.
+template <class X>
+DS_HD DS_RARE void cubic_loss(X DS_REF x, CubicState& c, TcpSender& s, bool timeout,
+                              uint32_t now) {
+  const CubicParams p = cubic_params_of(x, c);
+  const bool again = timeout && s.last_cwnd_action == kActTimeout && s.highest_ack == c.rto_ack;
+  if (!again) s.ssthresh = cubic_ssthresh(c, p, (uint32_t)window(s, s.flow.max_window));
+  if (timeout) {
+    s.cwnd = 1.0;
+    c.rto_ack = s.highest_ack;
+    cubic_timeout_reset(c, s.maxseq, now);
+  } else {
+    s.cwnd = (double)s.ssthresh;
+  }
+}
+
+template <class X>
+DS_HD DS_INLINE CubicState* cubic_of(X DS_REF x, int f) {
+  if (!DS_FEAT(x.hdr()->f_cubic)) return nullptr;
+  CubicState* c = &x.cubics()[f];
+  return c->on ? c : nullptr;
+}
+
+// `cubic(state)` where the flow runs CUBIC, else `ns2()`: ns-2's step.
+template <class X, class Cubic, class Ns2>
+DS_HD DS_INLINE void cc_step(X DS_REF x, int f, Cubic cubic, Ns2 ns2) {
+  CubicState* c = cubic_of(x, f);
+  if (c)
+    cubic(*c);
+  else
+    ns2();
+}
+
+// The window's growth on a new ACK of `acked` segments: ns-2's opencwnd(), or CUBIC's.
+template <class X>
+DS_HD DS_INLINE void cc_opencwnd(X DS_REF x, int f, TcpSender& s, int32_t acked, uint32_t now) {
+  cc_step(x, f, [&](CubicState& c) { cubic_new_ack(x, c, s, acked, now); },
+          [&] { opencwnd(s, s.flow.max_window); });
+}
+
+// The window's reduction at a loss: ns-2's slowdown(), or CUBIC's.
+template <class X>
+DS_HD DS_INLINE void cc_slowdown(X DS_REF x, int f, TcpSender& s, bool timeout, uint32_t now) {
+  cc_step(x, f, [&](CubicState& c) { cubic_loss(x, c, s, timeout, now); },
+          [&] { slowdown(s, s.flow.max_window, timeout); });
+}
+
+// An ACK that acknowledges nothing new: CUBIC's PktsAcked only.
+template <class X>
+DS_HD DS_INLINE void cc_ack_seen(X DS_REF x, int f, TcpSender& s, uint32_t now) {
+  cc_step(x, f, [&](CubicState& c) { cubic_ack_seen(x, c, s, now); }, [] {});
+}
+
+// A flow's CUBIC state at its (or its transfer's) start.
+template <class X>
+DS_HD DS_INLINE void cubic_sender_init(X DS_REF x, int f, const TcpSender& s) {
+  if (!DS_FEAT(x.hdr()->f_cubic)) return;
+  const size_t i = x.iF(f);
+  cubic_init(x.cubics()[f], x.in()->flow_cc[i] == kCcCubic ? 1 : 0, x.in()->flow_cubic_set[i],
+             s.start_due);
 }
 
 // Hands one segment to the access link (TcpAgent::output()): sequence bookkeeping, RTT
@@ -323,7 +431,7 @@ DS_HD inline void dupack_action(X DS_REF x, int f, TcpSender& s, uint32_t now) {
   if (!(recovered || !x.in()->flow_bugfix[i] || allow || s.highest_ack == 0)) return;
   s.recover = s.maxseq;
   s.last_cwnd_action = kActDupack;
-  slowdown(s, s.flow.max_window, false);
+  cc_slowdown(x, f, s, false, now);
   set_rtx_timer(x, s, now);  // reset_rtx_timer(1, 0): mild, no backoff
   s.rtt_active = 0;
   if (x.measuring) x.out_flow_fast_retransmits()[f] += 1;
@@ -371,13 +479,17 @@ DS_HD inline void check_finished(X DS_REF x, int f, TcpSender& s, uint32_t now) 
   }
 }
 
-// An ACK reaches the sender (RenoTcpAgent::recv / NewRenoTcpAgent::recv).
-template <class X>
+// An ACK reaches the sender (RenoTcpAgent::recv / NewRenoTcpAgent::recv). kCubic: the
+// replica has CUBIC flows (f_cubic; the caller tests it once per flow event), so that a
+// replica without them runs ns-2's code alone (benchmarks/cpu/ab.py: a test per ACK inside
+// cost the 1-flow case ~4%).
+template <bool kCubic, class X>
 DS_HD inline void recv_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint32_t now) {
   const size_t i = x.iF(f);
   const bool newreno = s.flow.variant == kNewReno;
   if (ackno > s.highest_ack) {
     if (newreno && s.last_cwnd_action == kActDupack && ackno < s.recover) {
+      if (kCubic) cc_ack_seen(x, f, s, now);  // (ns-3: PktsAcked(1) on a partial ACK)
       newreno_partial_ack(x.rto(), s, ackno);
       // NewRenoTcpAgent::partialnewack_helper with ns-2.35's default newreno_changes1_ 1:
       // only the first partial ACK of a recovery restarts the retransmission timer, "so
@@ -398,8 +510,12 @@ DS_HD inline void recv_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint3
       if (newreno) s.cwnd = (double)s.ssthresh;
     }
     s.dupwnd = 0;
+    const int32_t acked = ackno - s.highest_ack;
     newack(x, f, s, ackno, now);
-    opencwnd(s, s.flow.max_window);
+    if (kCubic)
+      cc_opencwnd(x, f, s, acked, now);
+    else
+      opencwnd(s, s.flow.max_window);
     check_finished(x, f, s, now);
     // ns-2 delay_growth_ (tcp.cc / tcp-reno.cc / tcp-newreno.cc recv(), after
     // recv_newack_helper): `if (last_ack_ == 0 && delay_growth_) cwnd_ = initial_window();`
@@ -407,6 +523,7 @@ DS_HD inline void recv_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint3
     if (ackno == 0 && x.in()->flow_delay_growth[i])
       s.cwnd = s.iw_one ? 1.0 : (double)x.in()->flow_init_window[i];
   } else if (ackno == s.highest_ack) {
+    if (kCubic) cc_ack_seen(x, f, s, now);  // (ns-3: PktsAcked(1) on a duplicate ACK)
     s.dupacks += 1;
     // ns-2.35's exitFastRetrans_ (default true, ns-default.tcl): the window is inflated only
     // in a fast recovery that a fast retransmit opened (dupack_action sets dupwnd then);
@@ -448,7 +565,7 @@ DS_HD inline void rto_fire(X DS_REF x, int f, TcpSender& s, uint32_t now) {
     // ns-2 bugfix_ss_ (default 1): "First packet dropped, so don't use larger initial
     // windows": wnd_init_ = 1 (only delay_growth reads the initial window again)
     if (s.highest_ack == -1) s.iw_one = 1;
-    slowdown(s, s.flow.max_window, true);
+    cc_slowdown(x, f, s, true, now);
   }
   if (backoff) rtt_backoff(x.rto(), s.rtt);
   set_rtx_timer(x, s, now);

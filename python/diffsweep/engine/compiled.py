@@ -200,8 +200,8 @@ def cuda_kernel(ps: Sequence[Packed]) -> str:
     """The CUDA kernel that runs these packed batches as one job (:func:`run_family`): "slim"
     (every rare model compiled out, a kernel of ~16k instructions against ~36k) when no
     replica uses an edge conditioner, AQM, traffic generator, application, traced flow,
-    TCP-aware tag, a non-green packet, a validation hook (a lossy link, injected drops) or a
-    SACK sender; else "full". The CUDA backend's own decision
+    TCP-aware tag, a non-green packet, a validation hook (a lossy link, injected drops), a
+    SACK or a CUBIC sender; else "full". The CUDA backend's own decision
     (cuda/engine/features.h ``family_kernel_name``); ``DIFFSWEEP_CUDA_KERNEL=full`` in the
     environment forces the full one. No result depends on it."""
     m = _module("cpu") or _module("cuda")

@@ -31,7 +31,8 @@ from diffsweep.scenario.checks import (AQMS, COLOURS, INT32_MAX, MARKER_KINDS,
                                        MAX_SIZE_SET, MAX_SLOTS, MAX_SOURCES, MAX_TRACE_SAMPLES,
                                        MAX_TRACE_BYTES, MAX_WINDOW_PKTS, MAX_WIRE_BYTES, MIN_ONOFF_MS,
                                        ONOFF, SCHEDULERS, SIZE_DISTS, SMALL_WINDOW_KINDS, SPLITS,
-                                       TIE_BREAKS, TRAFFIC_KINDS, VARIANTS, IntField, _is_int,
+                                       TIE_BREAKS, TRAFFIC_KINDS, VARIANTS, CONGESTION_CONTROLS,
+                                       HYSTART_DETECTS, MAX_CUBIC_SETS, IntField, _is_int,
                                        _plain, as_float, as_int, check_bool, check_count,
                                        check_ints, check_nonneg, check_number, check_positive,
                                        is_int, is_real, plain, renamed_errors, reprefix)
@@ -52,7 +53,7 @@ __all__ = [
     "MAX_SEGMENT_BYTES", "MAX_SEND_JITTER_S", "MAX_SIZE_SET", "MAX_SLOTS", "MAX_SOURCES",
     "MAX_TRACE_SAMPLES", "MAX_TRACE_BYTES", "MAX_WINDOW_PKTS", "MAX_WIRE_BYTES", "MIN_ONOFF_MS",
     "ONOFF", "SCHEDULERS", "SIZE_DISTS", "SMALL_WINDOW_KINDS", "SPLITS", "TIE_BREAKS",
-    "TRAFFIC_KINDS", "VARIANTS",
+    "TRAFFIC_KINDS", "VARIANTS", "CONGESTION_CONTROLS", "HYSTART_DETECTS", "MAX_CUBIC_SETS",
     # the value checks the papers' builders use
     "IntField", "as_float", "as_int", "check_bool", "check_count", "check_ints", "check_nonneg",
     "check_number", "check_positive", "is_int", "is_real", "plain", "renamed_errors", "reprefix",

@@ -38,6 +38,11 @@ MAX_QUEUE_LIMIT = 2**30 - 2
 MAX_SLOTS = 0xFFFFFFFD  # cuda/batch.h kMaxSlots: the slot clock is 32-bit (kNever = 0xFFFFFFFF)
 
 VARIANTS = ("reno", "newreno", "sack")
+# TcpFlow.congestion_control, in ns-3's vocabulary (TcpCongestionOps): the window's growth and
+# reduction, orthogonal to the loss recovery (variant)
+CONGESTION_CONTROLS = ("newreno", "cubic")
+HYSTART_DETECTS = ("packet_train", "delay", "both")  # ns-3 TcpCubic HyStartDetect
+MAX_CUBIC_SETS = 4  # cuda/batch.h kMaxCubicSets: distinct CUBIC parameter sets per scenario
 SPLITS = ("none", "random", "size", "lifetime")  # TcpFlow.split: the edge classifier
 SCHEDULERS = ("priority", "wrr", "cbq")
 TIE_BREAKS = ("random", "index")

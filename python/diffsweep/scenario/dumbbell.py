@@ -17,10 +17,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from diffsweep.core.errors import ConfigError, check
-from diffsweep.scenario.checks import (AQMS, MAX_FLOWS, MAX_MARKERS, VARIANTS, _new_object,
+from diffsweep.scenario.checks import (AQMS, CONGESTION_CONTROLS, MAX_FLOWS, MAX_MARKERS, VARIANTS,
+                                       _new_object,
                                        as_float, as_int, check_count, check_nonneg, check_number,
                                        check_positive, is_int, is_real, plain, renamed_errors)
-from diffsweep.scenario.flows import TcpFlow
+from diffsweep.scenario.flows import CUBIC_OPTIONS, TcpFlow, cubic_options
 from diffsweep.scenario.links import Link, QueueClass, RedThresholds, RedThresholdWarning
 from diffsweep.scenario.markers import Marker
 from diffsweep.scenario.scenario import Scenario
@@ -183,6 +184,10 @@ def _variant(path, v):
     return _choice(path, v, VARIANTS)
 
 
+def _congestion_control(path, v):
+    return _choice(path, v, CONGESTION_CONTROLS)
+
+
 def _bool_of(path, v):
     return _flag(path, v)
 
@@ -272,6 +277,12 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
              web_inter_page_s=1.0, web_objects_per_page=1, web_inter_object_s=0.01,
              web_size_mean_pkts=10.0, web_size_alpha=1.2, web_rtt_ms=None, web_pool=256,
              segment_bytes=1000, header_bytes=40, max_window_pkts=20, init_window_pkts=2,
+             congestion_control="newreno", cubic_c=0.4, cubic_beta=0.7,
+             cubic_fast_convergence=True, cubic_tcp_friendliness=True, cubic_hystart=True,
+             cubic_hystart_low_window_pkts=16, cubic_hystart_detect="both",
+             cubic_hystart_min_samples=8, cubic_hystart_ack_delta_ms=2.0,
+             cubic_hystart_delay_min_ms=4.0, cubic_hystart_delay_max_ms=1000.0,
+             cubic_delta_ms=10.0, cubic_cnt_clamp=20,
              delayed_ack=False, limited_transmit=True, reno_bugfix=True, syn=True,
              delay_growth=True, access_bps=100e6, access_buffer_pkts=50, start_spread_s=1.0,
              start_s=None, send_jitter_s=0.0, duration_s=100.0, warmup_s=20.0, tcp_tick_s=0.01,
@@ -295,11 +306,12 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
       [delay_growth_ true], ``send_jitter_s=0.0`` [overhead_ 0].
     - ``tcp_tick_s=0.01`` [tcpTick_], ``min_rto_s=0.2`` [minrto_], ``max_rto_s=60``
       [maxrto_], ``init_rto_s=3.0`` [rtxcur_init_].
-    - Start times uniform in [0, ``start_spread_s``) = [0, 1) s, drawn from the seed (a
-      choice; 0: every flow at t = 0; at most the run's first half). Or ``start_s`` (None:
-      that draw): one time in s for every flow, or a list of n_flows times (flow i starts at
-      start_s[i]; in a sweep axis a per-flow list is wrapped: ``start_s = [[0, 30]]``), each
-      >= 0 and < duration_s / 2; the seed then draws nothing.
+    - ``congestion_control="newreno"``: "newreno" (ns-2's slow start and AIMD) or "cubic"
+      (RFC 9438 as ns-3.44's TcpCubic; docs/model.md, "CUBIC"), or a list of n_flows of them,
+      over the loss recovery ``tcp`` picks. The CUBIC flows' ``cubic_*`` options are ns-3.44's
+      TcpCubic attributes with its defaults (``cubic_c=0.4`` [C], ``cubic_beta=0.7`` [Beta],
+      ...: TcpFlow's fields, the table in docs/model.md); one other than its default without
+      a CUBIC flow is an error. For a large BDP raise ``max_window_pkts``.
 
     Round trips (propagation, ms; exactly one way to give them):
 
@@ -405,6 +417,9 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     rtts = _rtts(n, rtt_ms, rtt_min_ms, rtt_max_ms, 2.0 * delay)
     variants = _per_flow("tcp", tcp, n, _variant, "'reno', 'newreno' or 'sack'")
     dacks = _per_flow("delayed_ack", delayed_ack, n, _bool_of, "true or false")
+    ccs = _per_flow("congestion_control", congestion_control, n, _congestion_control,
+                    "'newreno' or 'cubic'")
+    cubic = cubic_options(ccs, locals())
     flags = {k: _flag(k, v) for k, v in (("limited_transmit", limited_transmit),
                                          ("reno_bugfix", reno_bugfix), ("syn", syn),
                                          ("delay_growth", delay_growth))}
@@ -456,7 +471,7 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     starts = _starts(start_s, spread, duration, n, seed)
     tcp_renames = {f"TcpFlow.{f}": f for f in (
         "segment_bytes", "header_bytes", "max_window_pkts", "init_window_pkts",
-        "send_jitter_s", "access_buffer_pkts")}
+        "send_jitter_s", "access_buffer_pkts", *cubic)}
     tcp_renames["TcpFlow.access_rate_bps"] = "access_bps"
     # One checked flow per distinct (variant, delayed ACK); the flows are its copies with their
     # own delays and start time, values checked above (rtt >= 2 x delay, starts in [0,
@@ -465,7 +480,7 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     flows = []
     with renamed_errors(tcp_renames):
         for i in range(n):
-            key = (variants[i], dacks[i])
+            key = (variants[i], dacks[i], ccs[i])
             tmpl = templates.get(key)
             if tmpl is None:
                 tmpl = templates[key] = TcpFlow(
@@ -473,7 +488,8 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
                     header_bytes=hdr, max_window_pkts=max_window_pkts,
                     init_window_pkts=init_window_pkts, access_rate_bps=access,
                     access_buffer_pkts=access_buffer_pkts, delayed_ack=dacks[i],
-                    send_jitter_s=send_jitter_s, **flags)
+                    send_jitter_s=send_jitter_s, congestion_control=ccs[i],
+                    **(cubic if ccs[i] == "cubic" else {}), **flags)
             rtt = float(rtts[i])
             side = (rtt / 2.0 - delay) / 2.0
             flows.append(_copy(tmpl, access_delay_ms=side, egress_delay_ms=side,

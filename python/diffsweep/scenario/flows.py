@@ -4,7 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from diffsweep.core.errors import check
-from diffsweep.scenario.checks import (INT32_MAX, MAX_ACCESS_BUFFER_PKTS, MAX_HEADER_BYTES,
+from diffsweep.scenario.checks import (CONGESTION_CONTROLS, HYSTART_DETECTS, INT32_MAX,
+                                       MAX_ACCESS_BUFFER_PKTS, MAX_HEADER_BYTES,
                                        MAX_SEGMENT_BYTES, MAX_SEND_JITTER_S, MAX_WINDOW_PKTS,
                                        MAX_WIRE_BYTES, SPLITS, VARIANTS, _OMIT, IntField, _as_route,
                                        _as_tuple, _colour, _int_in, _name, _new_object, _one_of,
@@ -42,7 +43,20 @@ class TcpFlow:
     sequence number 0 (its data are 1..n) and counts it as a packet, not as data.
     ``delay_growth``: ns-2's ``delay_growth_``: the ACK of sequence number 0 (the SYN's, or the
     first data packet's without ``syn``) sets cwnd back to the initial window; with ``syn`` the
-    SYN goes alone (cwnd 1). Both off by default (docs/model.md, "TCP")."""
+    SYN goes alone (cwnd 1). Both off by default (docs/model.md, "TCP").
+    ``congestion_control``: the window's growth and its reduction at a loss, in ns-3's
+    vocabulary: "newreno" (ns-2's slow start and AIMD, the default) or "cubic" (RFC 9438 as
+    ns-3.44's TcpCubic; docs/model.md, "CUBIC"), over the loss recovery ``variant`` picks.
+    CUBIC's parameters are ns-3.44's TcpCubic attributes with its defaults, in force only with
+    "cubic": ``cubic_c`` (C, 0.4 segments/s^3), ``cubic_beta`` (Beta, 0.7),
+    ``cubic_fast_convergence`` (FastConvergence, True), ``cubic_tcp_friendliness``
+    (TcpFriendliness, True), ``cubic_hystart`` (HyStart, True),
+    ``cubic_hystart_low_window_pkts`` (HyStartLowWindow, 16), ``cubic_hystart_detect``
+    (HyStartDetect: "packet_train", "delay" or "both"), ``cubic_hystart_min_samples``
+    (HyStartMinSamples, 8), ``cubic_hystart_ack_delta_ms`` (HyStartAckDelta, 2 ms),
+    ``cubic_hystart_delay_min_ms`` (HyStartDelayMin, 4 ms), ``cubic_hystart_delay_max_ms``
+    (HyStartDelayMax, 1000 ms), ``cubic_delta_ms`` (CubicDelta, 10 ms), ``cubic_cnt_clamp``
+    (CntClamp, 20)."""
 
     route: tuple[int, ...] = (0,)
     cls: str = "be"
@@ -71,6 +85,20 @@ class TcpFlow:
     split_pkts: int | None = field(default=None, metadata=_OMIT)
     syn: bool = field(default=False, metadata=_OMIT)
     delay_growth: bool = field(default=False, metadata=_OMIT)
+    congestion_control: str = field(default="newreno", metadata=_OMIT)
+    cubic_c: float = field(default=0.4, metadata=_OMIT)
+    cubic_beta: float = field(default=0.7, metadata=_OMIT)
+    cubic_fast_convergence: bool = field(default=True, metadata=_OMIT)
+    cubic_tcp_friendliness: bool = field(default=True, metadata=_OMIT)
+    cubic_hystart: bool = field(default=True, metadata=_OMIT)
+    cubic_hystart_low_window_pkts: int = field(default=16, metadata=_OMIT)
+    cubic_hystart_detect: str = field(default="both", metadata=_OMIT)
+    cubic_hystart_min_samples: int = field(default=8, metadata=_OMIT)
+    cubic_hystart_ack_delta_ms: float = field(default=2.0, metadata=_OMIT)
+    cubic_hystart_delay_min_ms: float = field(default=4.0, metadata=_OMIT)
+    cubic_hystart_delay_max_ms: float = field(default=1000.0, metadata=_OMIT)
+    cubic_delta_ms: float = field(default=10.0, metadata=_OMIT)
+    cubic_cnt_clamp: int = field(default=20, metadata=_OMIT)
 
     def __post_init__(self):
         self._normalize()
@@ -98,7 +126,8 @@ class TcpFlow:
             v = d[f]
             if v is not None and type(v) is not float:
                 d[f] = as_float(v)
-        for f in ("delayed_ack", "reno_bugfix", "limited_transmit", "syn", "delay_growth"):
+        for f in ("delayed_ack", "reno_bugfix", "limited_transmit", "syn", "delay_growth",
+                  "cubic_fast_convergence", "cubic_tcp_friendliness", "cubic_hystart"):
             v = d[f]
             if type(v) is not bool:
                 d[f] = plain(v)
@@ -159,6 +188,41 @@ class TcpFlow:
         _colour(f"{path}.colour", self.colour)
         if self.telnet_interval_s is not None:
             check_nonneg(f"{path}.telnet_interval_s", self.telnet_interval_s)
+        self._validate_cubic(path)
+
+    def _validate_cubic(self, path: str) -> None:
+        _one_of(f"{path}.congestion_control", self.congestion_control, CONGESTION_CONTROLS)
+        if self.congestion_control != "cubic":
+            # a CUBIC parameter on a flow that does not run CUBIC is a mistake, not a no-op
+            for f, default in _CUBIC_DEFAULTS.items():
+                v = getattr(self, f)
+                check(v == default, f"{path}.{f}", v,
+                      f"the default {default!r} unless congestion_control is 'cubic' (it is "
+                      f"{self.congestion_control!r})")
+            return
+        # C and beta as ns-3's checkers allow them, less the values its arithmetic cannot take:
+        # C = 0 divides by zero in K, beta >= 1 in the TCP-friendly scale
+        check(is_real(self.cubic_c) and 0 < self.cubic_c <= 1e6, f"{path}.cubic_c", self.cubic_c,
+              "a number in (0, 1e6] (segments per s^3; ns-3's default 0.4)")
+        check(is_real(self.cubic_beta) and 0 < self.cubic_beta < 1, f"{path}.cubic_beta",
+              self.cubic_beta, "a number in (0, 1) (ns-3's default 0.7)")
+        for f in ("cubic_fast_convergence", "cubic_tcp_friendliness", "cubic_hystart"):
+            check_bool(f"{path}.{f}", getattr(self, f))
+        _one_of(f"{path}.cubic_hystart_detect", self.cubic_hystart_detect, HYSTART_DETECTS)
+        check_ints(path, self, _CUBIC_INT_RANGES)
+        for f in ("cubic_hystart_ack_delta_ms", "cubic_hystart_delay_min_ms",
+                  "cubic_hystart_delay_max_ms", "cubic_delta_ms"):
+            check_nonneg(f"{path}.{f}", getattr(self, f))
+        check(self.cubic_hystart_delay_min_ms <= self.cubic_hystart_delay_max_ms,
+              f"{path}.cubic_hystart_delay_min_ms", self.cubic_hystart_delay_min_ms,
+              f"at most cubic_hystart_delay_max_ms ({self.cubic_hystart_delay_max_ms!r})")
+
+    @property
+    def cubic_params(self) -> tuple | None:
+        """CUBIC's parameters (the cubic_* fields, in their order), None without CUBIC."""
+        if self.congestion_control != "cubic":
+            return None
+        return tuple(getattr(self, f) for f in _CUBIC_DEFAULTS)
 
     @property
     def wire_bytes(self) -> int:
@@ -200,7 +264,42 @@ _FLOW_INT_RANGES = (
     IntField("access_buffer_pkts", 1, MAX_ACCESS_BUFFER_PKTS, "None (unlimited)"),
     IntField("size_pkts", 1, INT32_MAX, "None (backlogged)", " (sequence numbers are 32-bit)"))
 
+# CUBIC's parameters and their defaults (ns-3.44 TcpCubic's attributes), in the engine's order
+# (cuda/batch.h CubicParam)
+_CUBIC_DEFAULTS = {
+    "cubic_c": 0.4, "cubic_beta": 0.7, "cubic_fast_convergence": True,
+    "cubic_tcp_friendliness": True, "cubic_hystart": True, "cubic_hystart_low_window_pkts": 16,
+    "cubic_hystart_detect": "both", "cubic_hystart_min_samples": 8,
+    "cubic_hystart_ack_delta_ms": 2.0, "cubic_hystart_delay_min_ms": 4.0,
+    "cubic_hystart_delay_max_ms": 1000.0, "cubic_delta_ms": 10.0, "cubic_cnt_clamp": 20}
+# ns-3 keeps HyStartMinSamples and CntClamp in a uint8
+_CUBIC_INT_RANGES = (
+    IntField("cubic_hystart_low_window_pkts", 1, INT32_MAX),
+    IntField("cubic_hystart_min_samples", 0, 255, None, " (ns-3: a uint8)"),
+    IntField("cubic_cnt_clamp", 0, 255, None, " (ns-3: a uint8)"))
+
 _FLOW_INTS = ("access_buffer_pkts", "init_ssthresh_pkts", "split_pkts", "segment_bytes",
-               "header_bytes", "max_window_pkts", "init_window_pkts", "size_pkts")
+               "header_bytes", "max_window_pkts", "init_window_pkts", "size_pkts",
+               "cubic_hystart_low_window_pkts", "cubic_hystart_min_samples", "cubic_cnt_clamp")
 _FLOW_FLOATS = ("telnet_interval_s", "access_delay_ms", "egress_delay_ms", "reverse_delay_ms",
-                "access_rate_bps", "start_s", "send_jitter_s")
+                "access_rate_bps", "start_s", "send_jitter_s", "cubic_c", "cubic_beta",
+                "cubic_hystart_ack_delta_ms", "cubic_hystart_delay_min_ms",
+                "cubic_hystart_delay_max_ms", "cubic_delta_ms")
+
+
+#: CUBIC's builder options: TcpFlow's cubic_* fields (ns-3.44 TcpCubic's attributes), with its
+#: defaults
+CUBIC_OPTIONS = tuple(f for f in TcpFlow.__dataclass_fields__ if f.startswith("cubic_"))
+
+
+def cubic_options(ccs, values: dict) -> dict:
+    """The CUBIC flows' cubic_* fields from a builder's options (``values``: name -> value, a
+    builder's locals()); without a CUBIC flow among ``ccs`` each must be its default (TcpFlow
+    says the same of a flow; here in the builder's words)."""
+    cubic = {k: plain(values[k]) for k in CUBIC_OPTIONS}
+    if "cubic" not in ccs:
+        for k, v in cubic.items():
+            d = TcpFlow.__dataclass_fields__[k].default
+            check(v == d, k, v, f"the default {d!r} unless a flow's congestion_control is "
+                                "'cubic'")
+    return cubic

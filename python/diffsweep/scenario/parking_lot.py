@@ -17,12 +17,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from diffsweep.core.errors import check
-from diffsweep.scenario.checks import (MAX_FLOWS, MAX_ROUTE_LINKS, as_float, as_int,
+from diffsweep.scenario.checks import (CONGESTION_CONTROLS, MAX_FLOWS, MAX_ROUTE_LINKS, as_float,
+                                       as_int,
                                        check_count, check_nonneg, check_number, check_positive,
                                        is_int, plain, renamed_errors)
 from diffsweep.scenario.dumbbell import (_START_STREAM, _choice, _copy, _flag, _seed_matters,
                                          _variant, red_class)
-from diffsweep.scenario.flows import TcpFlow
+from diffsweep.scenario.flows import CUBIC_OPTIONS, TcpFlow, cubic_options
 from diffsweep.scenario.links import Link, QueueClass
 from diffsweep.scenario.scenario import Scenario
 
@@ -76,7 +77,13 @@ def parking_lot(n_links=2, n_long=1, n_cross=1, tcp="newreno", bottleneck_bps=10
                 access_delay_ms=DEFAULT_ACCESS_DELAY_MS, red_min_th_pkts=None,
                 red_max_th_pkts=None, red_max_p=0.1, red_w_q=None, red_gentle=True,
                 red_wait=True, red_bytes=True, red_mean_pkt_bytes=500, segment_bytes=1000,
-                header_bytes=40, max_window_pkts=20, init_window_pkts=2, delayed_ack=False,
+                header_bytes=40, max_window_pkts=20, init_window_pkts=2,
+                congestion_control="newreno", cubic_c=0.4, cubic_beta=0.7,
+                cubic_fast_convergence=True, cubic_tcp_friendliness=True, cubic_hystart=True,
+                cubic_hystart_low_window_pkts=16, cubic_hystart_detect="both",
+                cubic_hystart_min_samples=8, cubic_hystart_ack_delta_ms=2.0,
+                cubic_hystart_delay_min_ms=4.0, cubic_hystart_delay_max_ms=1000.0,
+                cubic_delta_ms=10.0, cubic_cnt_clamp=20, delayed_ack=False,
                 limited_transmit=True, reno_bugfix=True, syn=True, delay_growth=True,
                 access_bps=100e6, access_buffer_pkts=50, start_spread_s=1.0,
                 send_jitter_s=0.0, duration_s=100.0, warmup_s=20.0, tcp_tick_s=0.01,
@@ -105,6 +112,9 @@ def parking_lot(n_links=2, n_long=1, n_cross=1, tcp="newreno", bottleneck_bps=10
     ``tcp_tick_s=0.01`` [tcpTick_], ``min_rto_s=0.2`` [minrto_], ``max_rto_s=60`` [maxrto_],
     ``init_rto_s=3.0`` [rtxcur_init_]; start times uniform in [0, ``start_spread_s``) = [0, 1)
     s, drawn from the seed as the dumbbell's (at most the run's first half).
+    ``congestion_control="newreno"`` ("newreno" or "cubic": RFC 9438 as ns-3.44's TcpCubic,
+    docs/model.md "CUBIC") with the dumbbell's ``cubic_*`` options and ns-3's defaults
+    (``cubic_c=0.4``, ``cubic_beta=0.7``, ...: the dumbbell's table).
 
     Links (each one value for every link or a list of n_links values, link k first):
 
@@ -158,6 +168,8 @@ def parking_lot(n_links=2, n_long=1, n_cross=1, tcp="newreno", bottleneck_bps=10
     check_positive("duration_s", duration)
     spread = min(spread, duration / 2.0)  # as the dumbbell: starts in the run's first half
     variant = _variant("tcp", tcp)
+    cc = _choice("congestion_control", congestion_control, CONGESTION_CONTROLS)
+    cubic = cubic_options([cc], locals())
     dack = _flag("delayed_ack", delayed_ack)
     flags = {f: _flag(f, v) for f, v in (("limited_transmit", limited_transmit),
                                          ("reno_bugfix", reno_bugfix), ("syn", syn),
@@ -187,7 +199,7 @@ def parking_lot(n_links=2, n_long=1, n_cross=1, tcp="newreno", bottleneck_bps=10
               if spread > 0 else [0.0] * n)
     renames = {f"TcpFlow.{f}": f for f in (
         "segment_bytes", "header_bytes", "max_window_pkts", "init_window_pkts",
-        "send_jitter_s", "access_buffer_pkts")}
+        "send_jitter_s", "access_buffer_pkts", *CUBIC_OPTIONS)}
     renames["TcpFlow.access_rate_bps"] = "access_bps"
     routes = [(tuple(range(k)), sum(delays))] * n_l
     for j in range(k):
@@ -203,7 +215,8 @@ def parking_lot(n_links=2, n_long=1, n_cross=1, tcp="newreno", bottleneck_bps=10
                     header_bytes=hdr, max_window_pkts=max_window_pkts,
                     init_window_pkts=init_window_pkts, access_rate_bps=access,
                     access_buffer_pkts=access_buffer_pkts, delayed_ack=dack,
-                    send_jitter_s=send_jitter_s, **flags)
+                    send_jitter_s=send_jitter_s, congestion_control=cc,
+                    **(cubic if cc == "cubic" else {}), **flags)
             # the ACK path is half the round trip: sender, chain and receiver once more
             flows.append(_copy(tmpl, access_delay_ms=acc, egress_delay_ms=acc,
                                reverse_delay_ms=2.0 * acc + chain_ms, start_s=float(starts[i])))

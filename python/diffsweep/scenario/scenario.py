@@ -12,7 +12,8 @@ from typing import NamedTuple
 import numpy as np
 
 from diffsweep.core.errors import ConfigError, check
-from diffsweep.scenario.checks import (CWND_SAMPLE_BYTES, MAX_GENS, MAX_MARKERS, MAX_SLOTS,
+from diffsweep.scenario.checks import (CWND_SAMPLE_BYTES, MAX_CUBIC_SETS, MAX_GENS, MAX_MARKERS,
+                                       MAX_SLOTS,
                                        MAX_TRACE_BYTES, MAX_TRACE_SAMPLES, QUEUE_SAMPLE_BYTES,
                                        TIE_BREAKS, _OMIT, _as_tuple, _construct,
                                        _known_fields, _new_object, _one_of, _plain_dict, _set,
@@ -196,6 +197,22 @@ class Scenario:
         self._check_traffic()
         self._check_markers()
         self._check_slots()
+        self._check_cubic_sets(flows, first)
+
+    def _check_cubic_sets(self, flows, first) -> None:
+        """At most MAX_CUBIC_SETS distinct sets of CUBIC parameters among the flows and the
+        traffic pools' flows (the engine keeps that many per replica: cuda/batch.h)."""
+        sets: dict = {}
+        named = [(f"flows[{i}]", flows[i]) for i in sorted(first.values())]
+        named += [(f"traffic[{k}].flow", t.flow) for k, t in enumerate(self.traffic)]
+        for name, flow in named:
+            p = flow.cubic_params
+            if p is None or p in sets:
+                continue
+            sets[p] = name
+            check(len(sets) <= MAX_CUBIC_SETS, f"{name}.cubic_c", flow.cubic_c,
+                  f"at most {MAX_CUBIC_SETS} distinct sets of CUBIC parameters (cubic_*) in one "
+                  "scenario (the engine keeps that many per replica): this flow's is another")
 
     def _check_slots(self) -> None:
         """The times pack turns into whole slots (round(t / slot_s)) give a run the engine can

@@ -147,6 +147,7 @@ def _scenario_rows(sc: Scenario, memo: dict | None = None) -> _Rows:
     flows = memo.get(key) or memo.setdefault(key, flow_rows(sc, sl, links, slots))
     flows = replace(flows, rows=dict(flows.rows))  # (its own, for the keys added here)
     flows.rows["flow_gen"] = flow_gen
+    scalars["cubic_params"] = flows.cubic_sets
     trace = np.full(len(slots), -1, dtype=np.int64)
     trace[list(sc.trace_flows)] = np.arange(len(sc.trace_flows))
     flows.rows["flow_trace"] = trace
@@ -446,6 +447,8 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1,
         # segments beyond rcv_next; RX_BITMAP_SLACK keeps the margin 1024 - 1000 had)
         "rx_bits": max(RX_BITMAP_BITS, _pow2(most(lambda u: int(np.max(
             u.flows.rows["flow_max_window"], initial=1))) + RX_BITMAP_SLACK)),
+        "cubic_states": int(any(np.any(u.flows.rows["flow_cc"] ==
+                                       lay.enums["congestion_control"]["cubic"]) for u in uniq)),
     })
     if nic_pool == "compact":
         # a replica whose compact pool runs out is rerun with full pools (engine.simulate):

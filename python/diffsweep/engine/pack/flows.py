@@ -24,7 +24,8 @@ _get = attrgetter(*_ATTRS)
 _get_static = attrgetter("route", "route2", "cls", "variant", "split", "split_pkts",
                          "init_ssthresh_pkts", "size_pkts", "delayed_ack", "reno_bugfix",
                          "limited_transmit", "access_buffer_pkts", "telnet_interval_s",
-                         "access_rate_bps", "drop_seqs", "syn", "delay_growth")
+                         "access_rate_bps", "drop_seqs", "syn", "delay_growth",
+                         "congestion_control", "cubic_params")
 
 
 @dataclass
@@ -36,6 +37,7 @@ class FlowRows:
     loop_slots: np.ndarray    # [flows]
     terms: "DelayTerms"       # what the delay-dependent columns add to the flows' delays
     delays: tuple             # [flows] access, egress, reverse delays (ms)
+    cubic_sets: np.ndarray    # [kMaxCubicSets, kCubicParams] the CUBIC flows' parameter sets
 
 
 def class_index(sc: Scenario, route, name: str, path: str) -> int:
@@ -56,7 +58,9 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
     flows = sc.flows if flows is None else flows
     n = len(flows)
     variant = lay.enums["tcp_variant"]
+    cc = lay.enums["congestion_control"]
     split = lay.enums["split"]
+    cubic_sets: dict = {}  # a CUBIC parameter tuple -> its row of cubic_params
     # Each distinct flow object once (a builder's base lists one flow n times), then spread.
     obj: dict = {}  # id -> its row among the distinct objects
     of = np.fromiter((obj.setdefault(id(f), len(obj)) for f in flows), dtype=np.int64, count=n)
@@ -78,7 +82,13 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
     ints, floats, routes, routes2, drops = [], [], [], [], []
     for k, (_, i) in first.items():
         (r, r2, cls, var, spl, spl_pkts, ssthresh, size, delack, bugfix, limited, access_buf,
-         ti, access_rate, drop_seqs, syn, delay_growth) = k
+         ti, access_rate, drop_seqs, syn, delay_growth, cong, cubic) = k
+        cset = 0 if cubic is None else cubic_sets.setdefault(cubic, len(cubic_sets))
+        if cset >= lay.limits["max_cubic_sets"]:
+            raise ConfigError(
+                f"flows[{i}].cubic_c: {cubic[0]!r} is not allowed (expected at most "
+                f"{lay.limits['max_cubic_sets']} distinct sets of CUBIC parameters (cubic_*) in "
+                "one scenario: the engine keeps that many per replica)")
         routes.append(r + pad_h[len(r):])
         routes2.append(r2 + pad_h[len(r2):])
         drops.append(drop_seqs + pad_d[len(drop_seqs):])  # <= 8: TcpFlow checks
@@ -86,11 +96,11 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
                      len(r2), split[spl], spl_pkts or 0, ssthresh or 0,
                      -1 if size is None else size, int(delack),
                      1 if var == "newreno" else int(bugfix), int(limited), access_buf or 0,
-                     int(syn), int(delay_growth)))
+                     int(syn), int(delay_growth), cc[cong], cset))
         # > 0: exponential mean in slots; < 0: tcplib gaps, -value slots per second; 0: bulk.
         floats.append((0.0 if ti is None else ti / slot_s if ti > 0 else -1.0 / slot_s,
                        sc.links[r[0]].rate_bps if access_rate is None else access_rate))
-    iv = np.array(ints, dtype=np.int64).reshape(-1, 14)[row]
+    iv = np.array(ints, dtype=np.int64).reshape(-1, 16)[row]
     fv = np.array(floats, dtype=np.float64).reshape(-1, 2)[row]
     route = np.array(routes, dtype=np.int64).reshape(-1, H)[row]
     route2 = np.array(routes2, dtype=np.int64).reshape(-1, H)[row]
@@ -137,6 +147,8 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
         "flow_limited_transmit": iv[:, 10],
         "flow_syn": iv[:, 12],
         "flow_delay_growth": iv[:, 13],
+        "flow_cc": iv[:, 14],
+        "flow_cubic_set": iv[:, 15],
     }
     # Access FIFO: its buffer, or (unlimited) a window plus a go-back-N window.
     nic = np.where(access_buf > 0, access_buf, 2 * mw + 16)
@@ -147,7 +159,24 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
     # (clipped where int64 ends, so that an absurd access rate gives an absurd capacity that
     # pack refuses, not a wrapped negative one)
     per_slot = np.minimum(np.where(pace > 0, paced, 2 * mw + 16), _CLIP).astype(np.int64)
-    return FlowRows(rows, float(worst), int(nic.max(initial=1)), per_slot, loop, terms, delays)
+    return FlowRows(rows, float(worst), int(nic.max(initial=1)), per_slot, loop, terms, delays,
+                    cubic_param_rows(cubic_sets, slot_s))
+
+
+_DETECT = {"packet_train": 1, "delay": 2, "both": 3}  # cuda/model/tcp_cubic.h HystartDetect
+
+
+def cubic_param_rows(sets: dict, slot_s: float) -> np.ndarray:
+    """The rows of cubic_params (cuda/batch.h CubicParam) for the parameter tuples of
+    ``TcpFlow.cubic_params`` (key -> row): times in seconds, the slot length last."""
+    lay = layout()
+    out = np.zeros((lay.limits["max_cubic_sets"], lay.limits["cubic_params"]))
+    for (c, beta, fc, friendly, hystart, low, detect, samples, ack_ms, dmin_ms, dmax_ms,
+         delta_ms, clamp), k in sets.items():
+        out[k] = (c, beta, float(fc), float(friendly), float(hystart), low, _DETECT[detect],
+                  samples, ack_ms / 1e3, dmin_ms / 1e3, dmax_ms / 1e3, delta_ms / 1e3, clamp,
+                  slot_s)
+    return out
 
 
 @dataclass
