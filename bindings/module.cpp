@@ -41,7 +41,7 @@ const char* dim_name(Dim d) {
     case RFH: return "RFH"; case RFD: return "RFD"; case RS: return "RS"; case RSH: return "RSH";
     case RFI: return "RFI"; case RM: return "RM"; case RLCK: return "RLCK"; case RFK: return "RFK";
     case RMK: return "RMK"; case RG: return "RG"; case RGZ: return "RGZ"; case RT: return "RT";
-    case RX: return "RX"; case RY: return "RY";
+    case RX: return "RX"; case RY: return "RY"; case RLCB: return "RLCB";
   }
   return "?";
 }
@@ -91,6 +91,7 @@ BatchShape shape_from(const py::dict& s) {
   b.conn_meters = flag01("conn_meters");
   b.aqm_states = flag01("aqm_states");
   b.sack_states = flag01("sack_states");
+  b.qdelay_bins = s.contains("qdelay_bins") ? s["qdelay_bins"].cast<int32_t>() : 0;
   auto pow2 = [](int32_t v) { return v > 0 && (v & (v - 1)) == 0; };
   auto bad = [](const char* field, int32_t v, const char* allowed) {
     throw py::value_error(std::string("batch shape: ") + field + " = " + std::to_string(v) +
@@ -133,6 +134,8 @@ BatchShape shape_from(const py::dict& s) {
   if (b.conn_meters != 0 && b.conn_meters != 1) bad("conn_meters", b.conn_meters, "0 or 1");
   if (b.aqm_states != 0 && b.aqm_states != 1) bad("aqm_states", b.aqm_states, "0 or 1");
   if (b.sack_states != 0 && b.sack_states != 1) bad("sack_states", b.sack_states, "0 or 1");
+  if (b.qdelay_bins != 0 && b.qdelay_bins != kQDelayBins)
+    bad("qdelay_bins", b.qdelay_bins, "0 or the limit qdelay_bins_on");
   return b;
 }
 
@@ -309,6 +312,10 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     d["max_lanes"] = kMaxLanes;
     d["max_slots"] = kMaxSlots;
     d["poll_slots"] = kPollSlots;
+    d["qdelay_bins_on"] = kQDelayBins;  // shape qdelay_bins when a histogram is kept (batch.h)
+    d["qdelay_linear"] = kQDelayLinear;
+    d["qdelay_per_octave"] = kQDelayPerOctave;
+    d["qdelay_octaves"] = kQDelayOctaves;
     return d;
   });
   m.def("dims", [] {
@@ -333,6 +340,7 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     d["RX"] = std::vector<std::string>{"n_replicas", "max_trace_samples", "max_traced"};
     d["RY"] = std::vector<std::string>{"n_replicas", "max_qtrace_samples", "max_qtrace_links",
                                        "max_classes"};
+    d["RLCB"] = std::vector<std::string>{"n_replicas", "max_links", "max_classes", "qdelay_bins"};
     return d;
   });
   m.def("enums", [] {
@@ -362,7 +370,7 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
                           py::arg("lifetime") = (int)kSplitLifetime);
     d["aqm"] = py::dict(py::arg("droptail") = (int)kAqmDropTail, py::arg("red") = (int)kAqmRed,
                         py::arg("rio-c") = (int)kAqmRioC, py::arg("rio-d") = (int)kAqmRioD,
-                        py::arg("wred") = (int)kAqmWred);
+                        py::arg("wred") = (int)kAqmWred, py::arg("codel") = (int)kAqmCodel);
     return d;
   });
   m.def("overflow_bits", [] {

@@ -21,13 +21,14 @@ from diffsweep.scenario.checks import (AQMS, MAX_FLOWS, MAX_MARKERS, VARIANTS, _
                                        as_float, as_int, check_count, check_nonneg, check_number,
                                        check_positive, is_int, is_real, plain, renamed_errors)
 from diffsweep.scenario.flows import TcpFlow
-from diffsweep.scenario.links import Link, QueueClass, RedThresholds, RedThresholdWarning
+from diffsweep.scenario.links import (CODEL_INTERVAL_MS, CODEL_TARGET_MS, Link, QueueClass,
+                                      RedThresholds, RedThresholdWarning)
 from diffsweep.scenario.markers import Marker
 from diffsweep.scenario.scenario import Scenario
 from diffsweep.scenario.sources import OnOffSource
 from diffsweep.scenario.traffic import Traffic
 
-__all__ = ["dumbbell", "red_auto", "red_class", "MARKERS", "CROSS", "CROSS_CLASSES",
+__all__ = ["dumbbell", "red_auto", "red_class", "codel_class", "MARKERS", "CROSS", "CROSS_CLASSES",
            "DEFAULT_RTT_MS"]
 
 #: The round trip when neither ``rtt_ms`` nor ``rtt_min_ms``/``rtt_max_ms`` is given.
@@ -115,6 +116,19 @@ def red_class(rate, delay, buf, wire, red_min_th_pkts, red_max_th_pkts, red_max_
              red_mean_pkt_bytes=mean, **limit)
     red_params = {"red_min_th": lo_th, "red_max_th": hi_th, "red_w_q_used": w}
     return q, red_params
+
+
+def codel_class(buf, target_ms, interval_ms) -> dict:
+    """The ``QueueClass`` keywords of a "codel" bottleneck of ``buf`` packets, its times
+    checked under the builder's names (ns-3.44's CoDelQueueDisc defaults otherwise). Shared by
+    the dumbbell and the parking lot."""
+    target, interval = as_float(plain(target_ms)), as_float(plain(interval_ms))
+    with renamed_errors({"QueueClass.codel_target_ms": "codel_target_ms",
+                         "QueueClass.codel_interval_ms": "codel_interval_ms"}):
+        q = dict(limit_pkts=buf, aqm="codel", codel_target_ms=target,
+                 codel_interval_ms=interval)
+        QueueClass("be", **q)  # (checks both times now, whatever the aqm)
+    return q
 
 
 def _flag(name: str, value) -> bool:
@@ -277,7 +291,8 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
              start_s=None, send_jitter_s=0.0, duration_s=100.0, warmup_s=20.0, tcp_tick_s=0.01,
              min_rto_s=0.2, max_rto_s=60.0, init_rto_s=3.0, tie_break="random",
              trace_flows=(), trace_interval_s=None, queue_trace_interval_s=None,
-             queue_trace_links=None, seed=0) -> Scenario:
+             queue_trace_links=None, codel_target_ms=CODEL_TARGET_MS,
+             codel_interval_ms=CODEL_INTERVAL_MS, queue_delay_hist=False, seed=0) -> Scenario:
     """A dumbbell: ``n_flows`` backlogged TCP flows from their senders over one bottleneck
     link (link 0) to their receivers; ACKs return uncongested. Defaults are ns-2.35's where
     ns-2 has one (``ns-default.tcl``, named in brackets), else a stated choice.
@@ -317,7 +332,7 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     - Each sender's access link: ``access_bps=100e6`` (a choice), ``access_buffer_pkts=50``
       [Queue limit_ 50]; one access link per flow (docs/model.md, "Access link").
 
-    Bottleneck queue ``aqm``: "droptail", "red", "rio-c", "rio-d" or "wred".
+    Bottleneck queue ``aqm``: "droptail", "red", "rio-c", "rio-d", "wred" or "codel".
 
     - "red" [Queue/RED]: ``red_min_th_pkts`` / ``red_max_th_pkts`` None = ns-2.35's
       automatic thresholds [thresh_ 0, maxthresh_ 0: :func:`red_auto`], ``red_max_p=0.1``
@@ -349,6 +364,12 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
       PBS); ``marker_window_s=1.0`` (the TSW window). Only RIO and WRED read the colours: a
       marker with "droptail" or "red" changes nothing but the per-colour counts (so that a
       sweep over ``aqm`` may keep one marker).
+    - "codel" [ns-3.44 CoDelQueueDisc; RFC 8289]: ``codel_target_ms=5`` [Target 5ms],
+      ``codel_interval_ms=100`` [Interval 100ms], MinBytes 1500 [MinBytes 1500], drops at
+      dequeue (docs/model.md, "CoDel"); the buffer is ``buffer_pkts`` packets waiting (ns-3's
+      MaxSize counts the waiting packets; its default, 1500p, is not ns-2's 50: give
+      ``buffer_pkts=1500`` to run it). Both times are checked whatever ``aqm`` is and used
+      only by "codel" (a sweep over ``aqm`` may keep them).
 
     Cross traffic ``cross``: "none", "cbr" [Application/Traffic/CBR: rate_ 448Kb,
     packetSize_ 210] or "exponential" [Application/Traffic/Exponential: rate_ 64Kb while on,
@@ -371,7 +392,9 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     Time series (off by default; docs/columns.md): ``trace_flows`` (flow indices) and
     ``trace_interval_s`` for their cwnd (table ``cwnd_trace``); ``queue_trace_interval_s``
     for the bottleneck's queue lengths (table ``queue_trace``; ``queue_trace_links`` None:
-    every link, here the one).
+    every link, here the one). ``queue_delay_hist=False``: true counts every departure's wait
+    in a histogram (table ``queue_delay``; the queues table's ``delay_p50_ms``,
+    ``delay_p95_ms``, ``delay_p99_ms``; metrics ``queue_delay_p50_ms`` ...).
 
     ``params`` (grid columns): ``rtt_mean_ms`` (the flows' mean round trip), ``bdp_pkts``
     (bottleneck rate x rtt_mean_ms in wire packets), ``red_min_th`` / ``red_max_th`` /
@@ -419,8 +442,11 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     seg, hdr = as_int(plain(segment_bytes)), as_int(plain(header_bytes))
     if is_int(seg) and is_int(hdr):
         wire = seg + hdr
+    codel = codel_class(buf, codel_target_ms, codel_interval_ms)
     if aqm == "droptail":
         q = dict(limit_pkts=buf)
+    elif aqm == "codel":
+        q = codel
     elif aqm == "red":
         q, red_params = red_class(rate, delay, buf, wire, red_min_th_pkts, red_max_th_pkts,
                                   red_max_p, w_q, red_gentle, red_wait, red_bytes,
@@ -574,7 +600,9 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
                         init_rto_s=init_rto_s, tie_break=tie_break, trace_flows=trace_flows,
                         trace_interval_s=trace_interval_s,
                         queue_trace_interval_s=queue_trace_interval_s,
-                        queue_trace_links=queue_trace_links, params=params)
+                        queue_trace_links=queue_trace_links,
+                        queue_delay_hist=_flag("queue_delay_hist", queue_delay_hist),
+                        params=params)
 
 
 dumbbell.seed_matters = _seed_matters
