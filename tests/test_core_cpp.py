@@ -3,7 +3,7 @@ portable log/exp (test_core.cpp), and each model's narrow functions on hand-comp
 without a replica (test_models.cpp: ring, drop-tail, priority, WRR, link credit, RTO,
 access link, receiver; test_markers.cpp: the edge conditioners on hand-computed packet
 trains; test_red.cpp: RED, RIO-C, RIO-D, WRED; test_sack.cpp: the SACK sink's blocks and the
-sender's scoreboard). Compiled with the engine's floating-point
+sender's scoreboard; test_codel.cpp: CoDel's control law and drop schedule, the delay bins). Compiled with the engine's floating-point
 flags, run from pytest."""
 import shutil
 import subprocess
@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
-@pytest.mark.parametrize("name", ["test_core", "test_models", "test_markers", "test_red", "test_sack"])
+@pytest.mark.parametrize("name", ["test_core", "test_models", "test_markers", "test_red", "test_sack",
+                                  "test_codel"])
 def test_cpp(tmp_path, name):
     exe = tmp_path / name
     subprocess.run(["g++", "-std=c++17", "-O2", "-ffp-contract=off", "-Wall", "-Wextra", "-Werror",
