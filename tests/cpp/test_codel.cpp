@@ -51,6 +51,25 @@ void dequeue_at(const CodelParams& p, CodelState& s, FakeQueue& q, uint32_t t) {
   ds::codel_dequeue(p, s, t, q);
 }
 
+constexpr uint32_t kT0 = 1000000;  // the first dequeue (> 0: first_above_time 0 is "not above")
+constexpr uint32_t kMs = 977;      // ~1 ms of CoDel time
+
+// ns-3's defaults, a fresh state and a backlog whose heads all have `sojourn_ms`, dequeued
+// from kT0 on.
+struct Bench {
+  CodelParams p = ns3_defaults();
+  CodelState s;
+  FakeQueue q;
+  uint32_t t = kT0;
+  explicit Bench(uint32_t sojourn_ms) {
+    ds::codel_init(s);
+    q.sojourn = (sojourn_ms * 1000000u) >> 10;
+  }
+  void every_ms(int n) {  // n dequeues a ms apart
+    for (int i = 0; i < n; ++i, t += kMs) dequeue_at(p, s, q, t);
+  }
+};
+
 void test_time_units() {
   const CodelParams p = ns3_defaults();
   check(p.target == 4882 && p.interval == 97656, "5 ms and 100 ms in CoDel time: 4882, 97656");
@@ -99,13 +118,11 @@ void test_control_law() {
 // first_above_time = now + interval; the first dequeue strictly after it drops and enters the
 // dropping state; later drops come interval * rec_inv_sqrt(count) after the last.
 void test_drop_schedule() {
-  const CodelParams p = ns3_defaults();
-  CodelState s;
-  ds::codel_init(s);
-  FakeQueue q;
-  q.sojourn = 20000000 >> 10;
-  const uint32_t t0 = 1000000;  // (a time > 0: first_above_time 0 means "not above")
-  const uint32_t step = 977;    // ~1 ms of CoDel time
+  Bench b(20);
+  const CodelParams& p = b.p;
+  CodelState& s = b.s;
+  FakeQueue& q = b.q;
+  const uint32_t t0 = kT0, step = kMs;
   uint32_t t = t0;
   dequeue_at(p, s, q, t);
   check(s.first_above_time == t0 + p.interval && !s.dropping && q.drops.empty(),
@@ -143,13 +160,12 @@ void test_drop_schedule() {
 }
 
 void test_exit_and_reentry() {
-  const CodelParams p = ns3_defaults();
-  CodelState s;
-  ds::codel_init(s);
-  FakeQueue q;
-  q.sojourn = 20000000 >> 10;
-  uint32_t t = 1000000;
-  for (int i = 0; i < 400; ++i, t += 977) dequeue_at(p, s, q, t);  // 400 ms above target
+  Bench b(20);
+  const CodelParams& p = b.p;
+  CodelState& s = b.s;
+  FakeQueue& q = b.q;
+  b.every_ms(400);  // 400 ms above target
+  uint32_t t = b.t;
   const uint32_t count = s.count, dropped = (uint32_t)q.drops.size();
   check(s.dropping && count >= 4, "still dropping after 400 ms above target");
   q.sojourn = 4000000 >> 10;  // 4 ms: below target
@@ -159,7 +175,7 @@ void test_exit_and_reentry() {
   // back above target soon after (well within 16 intervals of drop_next): after an interval
   // above target the dropping state resumes with count = count - last_count (RFC 8289 3.3)
   q.sojourn = 20000000 >> 10;
-  t += 977;
+  t += kMs;
   dequeue_at(p, s, q, t);
   const uint32_t armed = s.first_above_time;
   dequeue_at(p, s, q, armed + 1);
@@ -177,18 +193,17 @@ void test_exit_and_reentry() {
 }
 
 void test_min_bytes_and_empty() {
-  const CodelParams p = ns3_defaults();
-  CodelState s;
-  ds::codel_init(s);
-  FakeQueue q;
-  q.sojourn = 50000000 >> 10;
+  Bench b(50);
+  const CodelParams& p = b.p;
+  CodelState& s = b.s;
+  FakeQueue& q = b.q;
   q.left = 1499;  // less than MinBytes behind the head: never ok to drop
-  uint32_t t = 1000000;
-  for (int i = 0; i < 300; ++i, t += 977) dequeue_at(p, s, q, t);
+  b.every_ms(300);
   check(q.drops.empty() && !s.dropping && s.first_above_time == 0,
         "fewer than MinBytes (1499 of 1500) behind the head: no drop");
   q.left = 1500;
-  for (int i = 0; i < 300; ++i, t += 977) dequeue_at(p, s, q, t);
+  b.every_ms(300);
+  const uint32_t t = b.t;
   check(!q.drops.empty() && s.dropping, "MinBytes (1500) behind the head: drops");
   q.n = 0;  // the queue empty at a dequeue: the dropping state ends
   dequeue_at(p, s, q, t);
