@@ -22,13 +22,13 @@ from diffsweep.scenario.checks import (AQMS, MAX_FLOWS, MAX_MARKERS, VARIANTS, _
                                        check_positive, is_int, is_real, plain, renamed_errors)
 from diffsweep.scenario.flows import TcpFlow
 from diffsweep.scenario.links import (CODEL_INTERVAL_MS, CODEL_TARGET_MS, Link, QueueClass,
-                                      RedThresholds, RedThresholdWarning)
+                                      RedThresholds, RedThresholdWarning, codel_class)
 from diffsweep.scenario.markers import Marker
 from diffsweep.scenario.scenario import Scenario
 from diffsweep.scenario.sources import OnOffSource
 from diffsweep.scenario.traffic import Traffic
 
-__all__ = ["dumbbell", "red_auto", "red_class", "codel_class", "MARKERS", "CROSS", "CROSS_CLASSES",
+__all__ = ["dumbbell", "red_auto", "red_class", "MARKERS", "CROSS", "CROSS_CLASSES",
            "DEFAULT_RTT_MS"]
 
 #: The round trip when neither ``rtt_ms`` nor ``rtt_min_ms``/``rtt_max_ms`` is given.
@@ -116,19 +116,6 @@ def red_class(rate, delay, buf, wire, red_min_th_pkts, red_max_th_pkts, red_max_
              red_mean_pkt_bytes=mean, **limit)
     red_params = {"red_min_th": lo_th, "red_max_th": hi_th, "red_w_q_used": w}
     return q, red_params
-
-
-def codel_class(buf, target_ms, interval_ms) -> dict:
-    """The ``QueueClass`` keywords of a "codel" bottleneck of ``buf`` packets, its times
-    checked under the builder's names (ns-3.44's CoDelQueueDisc defaults otherwise). Shared by
-    the dumbbell and the parking lot."""
-    target, interval = as_float(plain(target_ms)), as_float(plain(interval_ms))
-    with renamed_errors({"QueueClass.codel_target_ms": "codel_target_ms",
-                         "QueueClass.codel_interval_ms": "codel_interval_ms"}):
-        q = dict(limit_pkts=buf, aqm="codel", codel_target_ms=target,
-                 codel_interval_ms=interval)
-        QueueClass("be", **q)  # (checks both times now, whatever the aqm)
-    return q
 
 
 def _flag(name: str, value) -> bool:

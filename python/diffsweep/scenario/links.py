@@ -11,7 +11,7 @@ from diffsweep.scenario.checks import (AQMS, INT32_MAX, MAX_QUEUE_LIMIT, MAX_WIR
                                        _OMIT, IntField, _as_tuple, _construct, _name, _one_of, _set,
                                        as_float, as_int, check_bool, check_ints, check_nonneg,
                                        check_number, check_positive, is_int, plain,
-                                       renamed_field)
+                                       renamed_errors, renamed_field)
 
 
 #: ns-3.44 CoDelQueueDisc's defaults (Target, Interval, MinBytes)
@@ -206,6 +206,19 @@ class QueueClass:
         if len(self.red) == 1:
             return self.red * 3
         return self.red
+
+
+def codel_class(buf, target_ms, interval_ms) -> dict:
+    """The ``QueueClass`` keywords of a builder's "codel" queue of ``buf`` packets, its times
+    checked under the builder's names (``codel_target_ms``, ``codel_interval_ms``), whatever
+    the builder's aqm. Shared by the dumbbell and the parking lot."""
+    target, interval = as_float(plain(target_ms)), as_float(plain(interval_ms))
+    with renamed_errors({"QueueClass.codel_target_ms": "codel_target_ms",
+                         "QueueClass.codel_interval_ms": "codel_interval_ms"}):
+        q = dict(limit_pkts=buf, aqm="codel", codel_target_ms=target,
+                 codel_interval_ms=interval)
+        QueueClass("be", **q)
+    return q
 
 
 _RING = ": the engine's class queues hold at most 2^30 packets"

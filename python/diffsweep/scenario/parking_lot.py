@@ -21,8 +21,8 @@ from diffsweep.scenario.checks import (MAX_FLOWS, MAX_ROUTE_LINKS, as_float, as_
                                        check_count, check_nonneg, check_number, check_positive,
                                        is_int, plain, renamed_errors)
 from diffsweep.scenario.dumbbell import (_START_STREAM, _choice, _copy, _flag, _seed_matters,
-                                         _variant, codel_class, red_class)
-from diffsweep.scenario.links import CODEL_INTERVAL_MS, CODEL_TARGET_MS
+                                         _variant, red_class)
+from diffsweep.scenario.links import CODEL_INTERVAL_MS, CODEL_TARGET_MS, codel_class
 from diffsweep.scenario.flows import TcpFlow
 from diffsweep.scenario.links import Link, QueueClass
 from diffsweep.scenario.scenario import Scenario
