@@ -383,7 +383,7 @@ DS_HD DS_FLATTEN void link_send(Replica DS_REF x, int l, int c, Ring<Packet> rin
     const int64_t wait = (int64_t)(now - p.t_enq);
     if (wait > x.out_q_max_delay_slots()[k]) x.out_q_max_delay_slots()[k] = wait;
     // the queueing-delay histogram (Scenario.queue_delay_hist): the same wait, binned
-    if (DS_FEAT(x.hdr()->f_qhist))
+    if (DS_FEAT(x.links()[l].qhist))
       x.out_q_delay_hist()[k * (size_t)kQDelayBins + qdelay_bin((uint32_t)wait)] += 1;
   }
   depart(x, p, l, now);
@@ -503,7 +503,7 @@ DS_HD DS_DEVICE_CALL void serve_link(Replica DS_REF x, int l, uint32_t now) {
     const int c = link_pick(ls, sched, q, nc, weight);
     // CoDel acts when the link takes a class's next packet: it may drop heads, and a class it
     // empties leaves the choice to the scheduler again
-    if (DS_FEAT(x.hdr()->f_codel) && ls.busy_cls < 0 && codel_take(x, l, c, now)) continue;
+    if (DS_FEAT(ls.codel) && ls.busy_cls < 0 && codel_take(x, l, c, now)) continue;
     if (c < 0) {  // nothing on the wire, every class empty: what link_end_slot would find
       ls.idle = 1;  // (a packet's class is one of every link's on its route, scenario.py)
       return;

@@ -91,6 +91,13 @@ DS_HD inline void init_replica(Replica DS_REF x) {
     h.f_qtrace = ft.qtrace;
     h.f_codel = ft.codel;
     h.f_qhist = ft.qhist;
+    for (int l = 0; l < x.in()->n_links[x.iR()]; ++l) {
+      LinkState& ls = x.links()[l];
+      ls.codel = 0;
+      for (int c = 0; c < ls.n_classes; ++c)
+        if (x.in()->class_aqm[x.iLC(l, c)] == kAqmCodel) ls.codel = 1;
+      ls.qhist = ft.qhist;
+    }
     for (int j = 0; j < x.shape().max_traced; ++j) x.trace_next()[j] = 0;
     h.qtrace_next = 0;
     h.qtrace_due = DS_FEAT(h.f_qtrace) ? 0u : kNeverSlot;  // sample 0: before slot 0
@@ -100,6 +107,7 @@ DS_HD inline void init_replica(Replica DS_REF x) {
       x.flag(kOvfShape);  // the host raises; touch no state the block lacks (the Balancing
       h.f_traffic = h.f_app = h.f_aqm = h.f_sack = 0;  // Marker checks conn_meters itself)
       h.f_codel = h.f_qhist = 0;
+      for (int l = 0; l < x.in()->n_links[x.iR()]; ++l) x.links()[l].codel = x.links()[l].qhist = 0;
     }
     if (DS_FEAT(h.f_sack))
       for (int f = 0; f < nf; ++f) {
