@@ -42,6 +42,7 @@ const char* dim_name(Dim d) {
     case RFI: return "RFI"; case RM: return "RM"; case RLCK: return "RLCK"; case RFK: return "RFK";
     case RMK: return "RMK"; case RG: return "RG"; case RGZ: return "RGZ"; case RT: return "RT";
     case RX: return "RX"; case RY: return "RY"; case RC: return "RC";
+    case RLCB: return "RLCB";
   }
   return "?";
 }
@@ -93,6 +94,7 @@ BatchShape shape_from(const py::dict& s) {
   b.sack_states = flag01("sack_states");
   b.rx_bits = s.contains("rx_bits") ? s["rx_bits"].cast<int32_t>() : kRxBitmapBits;
   b.cubic_states = flag01("cubic_states");
+  b.qdelay_bins = s.contains("qdelay_bins") ? s["qdelay_bins"].cast<int32_t>() : 0;
   auto pow2 = [](int32_t v) { return v > 0 && (v & (v - 1)) == 0; };
   auto bad = [](const char* field, int32_t v, const char* allowed) {
     throw py::value_error(std::string("batch shape: ") + field + " = " + std::to_string(v) +
@@ -138,6 +140,8 @@ BatchShape shape_from(const py::dict& s) {
   if (!pow2(b.rx_bits) || b.rx_bits < kRxBitmapBits)
     bad("rx_bits", b.rx_bits, "a power of two >= 1024");
   if (b.cubic_states != 0 && b.cubic_states != 1) bad("cubic_states", b.cubic_states, "0 or 1");
+  if (b.qdelay_bins != 0 && b.qdelay_bins != kQDelayBins)
+    bad("qdelay_bins", b.qdelay_bins, "0 or the limit qdelay_bins_on");
   return b;
 }
 
@@ -316,6 +320,10 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     d["cubic_params"] = (int)kCubicParams;
     d["max_slots"] = kMaxSlots;
     d["poll_slots"] = kPollSlots;
+    d["qdelay_bins_on"] = kQDelayBins;  // shape qdelay_bins when a histogram is kept (batch.h)
+    d["qdelay_linear"] = kQDelayLinear;
+    d["qdelay_per_octave"] = kQDelayPerOctave;
+    d["qdelay_octaves"] = kQDelayOctaves;
     return d;
   });
   m.def("dims", [] {
@@ -341,6 +349,7 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     d["RY"] = std::vector<std::string>{"n_replicas", "max_qtrace_samples", "max_qtrace_links",
                                        "max_classes"};
     d["RC"] = std::vector<std::string>{"n_replicas", "max_cubic_sets", "cubic_params"};
+    d["RLCB"] = std::vector<std::string>{"n_replicas", "max_links", "max_classes", "qdelay_bins"};
     return d;
   });
   m.def("enums", [] {
@@ -372,7 +381,7 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
                           py::arg("lifetime") = (int)kSplitLifetime);
     d["aqm"] = py::dict(py::arg("droptail") = (int)kAqmDropTail, py::arg("red") = (int)kAqmRed,
                         py::arg("rio-c") = (int)kAqmRioC, py::arg("rio-d") = (int)kAqmRioD,
-                        py::arg("wred") = (int)kAqmWred);
+                        py::arg("wred") = (int)kAqmWred, py::arg("codel") = (int)kAqmCodel);
     return d;
   });
   m.def("overflow_bits", [] {

@@ -21,6 +21,8 @@
 //   RY   [((r*Y + k)*N + j)*C + c]  per queue-trace sample, traced link and class
 //                            (Y = shape.max_qtrace_samples, N = shape.max_qtrace_links)
 //   RC   [(r*kMaxCubicSets + k)*kCubicParams + j]  per CUBIC parameter set and parameter
+//   RLCB [((r*L + l)*C + c)*B + b]  per link class and queueing-delay bin
+//                            (B = shape.qdelay_bins: 0 or kQDelayBins; qdelay_bin())
 // Times are whole slots (int) or slot fractions (double) — converted once on the host
 // (python/diffsweep/pack.py); sizes are bytes on the wire unless the name says payload.
 #pragma once
@@ -116,7 +118,32 @@ enum Split : uint8_t {
   kSplitSize = 2,      // connection size (packets) < flow_split_pkts: path 1, else path 2
   kSplitLifetime = 3,  // a segment with seq < flow_split_pkts: path 1, later ones path 2
 };
-enum Aqm : uint8_t { kAqmDropTail = 0, kAqmRed = 1, kAqmRioC = 2, kAqmRioD = 3, kAqmWred = 4 };
+// kAqmCodel (model/queue_codel.h) acts when the link takes the class's next packet; the others
+// (model/queue_red.h) at arrival.
+enum Aqm : uint8_t { kAqmDropTail = 0, kAqmRed = 1, kAqmRioC = 2, kAqmRioD = 3, kAqmWred = 4,
+                     kAqmCodel = 5 };
+DS_HD DS_INLINE bool aqm_is_red(uint8_t aqm) { return aqm >= kAqmRed && aqm <= kAqmWred; }
+
+// The queueing-delay histogram (Scenario.queue_delay_hist; engine/queue_side.h: link_send):
+// each departure's wait (departure slot - arrival slot, whole slots) in one bin: one bin per
+// slot for waits 0..kQDelayLinear-1, then kQDelayPerOctave bins per octave (each 1/8 to 1/15
+// of its lower edge wide) up to kQDelayLinear << kQDelayOctaves slots, and one bin for longer.
+constexpr int kQDelayLinear = 64;
+constexpr int kQDelayPerOctave = 8;
+constexpr int kQDelayOctaves = 18;
+constexpr int kQDelayBins = kQDelayLinear + kQDelayPerOctave * kQDelayOctaves + 1;
+DS_HD DS_INLINE int qdelay_bin(uint32_t wait) {
+  if (wait < (uint32_t)kQDelayLinear) return (int)wait;
+#if defined(__CUDA_ARCH__)
+  const int top = 31 - __clz((int)wait);  // the leading one's position, >= 6
+#else
+  const int top = 31 - __builtin_clz(wait);
+#endif
+  const int octave = top - 6;  // kQDelayLinear = 2^6
+  if (octave >= kQDelayOctaves) return kQDelayBins - 1;
+  const int sub = (int)((wait >> (top - 3)) & 7u);  // the 3 bits after the leading one
+  return kQDelayLinear + octave * kQDelayPerOctave + sub;
+}
 
 // Bits of out_overflow: an internal capacity was exceeded, so the replica's result is not
 // trustworthy. The host raises EngineError naming the replica; it is never silent.
@@ -171,11 +198,13 @@ struct BatchShape {
   // State kept only when a replica of the batch needs it (0: none in the block):
   int32_t flow_ext;       // 1: a Transfer and a SenderExt per flow (generators, telnet apps)
   int32_t conn_meters;    // 1: the Balancing Marker's connection table
-  int32_t aqm_states;     // 1: RED/RIO/WRED state per (link, class)
+  int32_t aqm_states;     // 1: RED/RIO/WRED and CoDel state per (link, class)
   int32_t sack_states;    // 1: SACK senders' and sinks' state per flow, SACK blocks per ACK
   int32_t rx_bits;        // each receiver's out-of-order bitmap: a power of two >=
                           // kRxBitmapBits (model/tcp_receiver.h)
   int32_t cubic_states;   // 1: CUBIC state per flow (model/tcp_cubic.h)
+  int32_t qdelay_bins;    // B: kQDelayBins when a replica of the batch records the
+                          // queueing-delay histogram (qdelay_hist), else 0 (no array)
 };
 
 // Fills class_off and ring_link from class_cap (after the host sets the capacities). The
@@ -208,6 +237,8 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(qtrace_interval_slots, double, R) /* queue trace: a sample every this; 0 = no trace */ \
   X(qtrace_samples, int32_t, R)     /* samples at k * qtrace_interval_slots, k < this */    \
   X(tie_break, uint8_t, R)          /* TieBreak: order of same-slot arrivals at a queue */ \
+  X(slot_ns, double, R)             /* the slot in ns (CoDel's clock: model/queue_codel.h) */ \
+  X(qdelay_hist, uint8_t, R)        /* 1: count each departure's wait in q_delay_hist */    \
   X(tick_slots, double, R)          /* TCP clock granularity (ns-2 tcpTick_) */            \
   X(min_rto_slots, double, R)       /* ns-2 minrto_ */                                     \
   X(max_rto_slots, double, R)       /* ns-2 maxrto_ */                                     \
@@ -235,6 +266,9 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(red_min_th, double, RLCK)         /* per colour; packets (or bytes) */                 \
   X(red_max_th, double, RLCK)                                                              \
   X(red_max_p, double, RLCK)                                                               \
+  X(codel_target, uint32_t, RLC)      /* CoDel target, CoDel time (ns >> 10) */               \
+  X(codel_interval, uint32_t, RLC)    /* CoDel interval, CoDel time */                         \
+  X(codel_min_bytes, int32_t, RLC)    /* ns-3 MinBytes: no drop with fewer bytes behind */     \
   X(flow_variant, uint8_t, RF)        /* TcpVariant */                                     \
   X(flow_cls, uint8_t, RF)            /* class index on every link of the route */         \
   X(flow_n_hops, uint8_t, RF)         /* 1..kMaxHops */                                    \
@@ -348,6 +382,7 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(q_early_drops, int64_t, RLCK)      /* RED/RIO/WRED probabilistic drops */             \
   X(q_forced_drops, int64_t, RLCK)     /* average beyond max_th (2 max_th gentle), or the buffer */ \
   X(q_red_avg_slots, double, RLCK)     /* sum over slots of the average governing a colour */ \
+  X(q_delay_hist, int64_t, RLCB)       /* departures per wait bin (qdelay_bin), when recorded */ \
   X(src_pkts, int64_t, RS)                                                                \
   X(src_bytes, int64_t, RS)                                                               \
   X(src_bursts, int64_t, RS)                                                              \
@@ -410,7 +445,7 @@ struct BatchOutput {
   DS_RECORD_FIELDS(DS_DECLARE_OUT)
 };
 
-enum Dim { R, RL, RLC, RF, RFH, RFD, RS, RSH, RFI, RM, RLCK, RFK, RMK, RG, RGZ, RT, RX, RY, RC };
+enum Dim { R, RL, RLC, RF, RFH, RFD, RS, RSH, RFI, RM, RLCK, RFK, RMK, RG, RGZ, RT, RX, RY, RC, RLCB };
 
 // Number of elements of an array of dimension d.
 DS_HD inline size_t dim_size(const BatchShape& s, Dim d) {
@@ -435,6 +470,7 @@ DS_HD inline size_t dim_size(const BatchShape& s, Dim d) {
     case RX: return r * s.max_trace_samples * s.max_traced;
     case RY: return r * s.max_qtrace_samples * s.max_qtrace_links * kMaxClasses;
     case RC: return r * kMaxCubicSets * kCubicParams;
+    case RLCB: return r * s.max_links * kMaxClasses * s.qdelay_bins;
   }
   return 0;
 }

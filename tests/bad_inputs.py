@@ -314,8 +314,12 @@ CATALOGUE: list[Bad] = [
     T("rossi-tsw-window-zero", ROSSI, "[fixed]; tsw_window_s = 0", r"fixed\.tsw_window_s: 0\.0 " + NOT + r"a number > 0\)", builder="rossi"),
     T("rossi-warmup-negative", ROSSI, "[fixed]; warmup_s = -1", r"warmup_s: -1\.0 " + NOT + r"a number >= 0\)", builder="rossi"),
     # --- builder dumbbell ------------------------------------------------------------------
-    T("db-aqm-rio", DB, '[fixed]; aqm = "rio"', r"fixed\.aqm: 'rio' " + NOT + r"one of 'droptail', 'red', 'rio-c', 'rio-d', 'wred'; did you mean 'rio-c' or 'rio-d'\?\)", builder="dumbbell"),
-    T("db-aqm-unknown", DB, '[axes]; aqm = ["droptail", "codel"]', r"axes\.aqm: 'codel' " + NOT + r"one of 'droptail', .*\(grid point 1: aqm='codel'", builder="dumbbell"),
+    T("db-aqm-rio", DB, '[fixed]; aqm = "rio"', r"fixed\.aqm: 'rio' " + NOT + r"one of 'droptail', 'red', 'rio-c', 'rio-d', 'wred', 'codel'; did you mean 'rio-c' or 'rio-d'\?\)", builder="dumbbell"),
+    T("db-aqm-unknown", DB, '[axes]; aqm = ["droptail", "pie"]', r"axes\.aqm: 'pie' " + NOT + r"one of 'droptail', .*\(grid point 1: aqm='pie'", builder="dumbbell"),
+    # issue 52: CoDel's times (ns-3 Target, Interval), checked whatever the aqm
+    T("db-codel-target-zero", DB, '[fixed]; aqm = "codel"; codel_target_ms = 0', r"fixed\.codel_target_ms: 0\.0 " + NOT + r"a number > 0 and < 4\.39805e\+06 \(ms; ns-3 Target\)\)", builder="dumbbell"),
+    T("db-codel-interval-negative", DB, "[fixed]; codel_interval_ms = -100", r"fixed\.codel_interval_ms: -100\.0 " + NOT + r"a number > 0 and < 274878 \(ms; ns-3 Interval", builder="dumbbell"),
+    T("db-queue-delay-hist-string", DB, '[fixed]; queue_delay_hist = "yes"', r"fixed\.queue_delay_hist: 'yes' " + NOT + r"true or false\)", builder="dumbbell"),
     # issue 53: a rate that makes the slot too fine named duration_s, not the rate
     T("db-bottleneck-slot-clock", DB, "[fixed]; bottleneck_bps = 1e15", r"fixed\.bottleneck_bps: 1000000000000000\.0 " + NOT + r"a number > 0 and at most 3\.573e\+13 b/s, so that duration_s 1 is fewer than 2\^32 slots, .*1040-byte packet on the fastest link, bottleneck_bps 1e\+15 b/s; or a duration_s of at most 0\.03573 s\)", builder="dumbbell"),
     T("db-bottleneck-negative", DB, "[fixed]; bottleneck_bps = -1", r"fixed\.bottleneck_bps: -1\.0 " + NOT + r"a number > 0\)", builder="dumbbell"),
@@ -338,7 +342,8 @@ CATALOGUE: list[Bad] = [
     # --- builder parking_lot ---------------------------------------------------------------
     T("pl-links-zero", PL, "[fixed]; n_links = 0", r"fixed\.n_links: 0 " + NOT + r"an integer in 1\.\.4 \(bottlenecks in the chain; a long flow's route holds at most 4 links\)\)", builder="parking_lot"),
     T("pl-link-list-length", PL, "[fixed]; n_links = 3; bottleneck_bps = [10e6, 5e6]", r"fixed\.bottleneck_bps: \(10000000\.0, 5000000\.0\) " + NOT + r"a number > 0 or a list of n_links \(3\) of them, one per link", builder="parking_lot"),
-    T("pl-aqm-rio", PL, '[fixed]; aqm = "rio-c"', r"fixed\.aqm: 'rio-c' " + NOT + r"one of 'droptail', 'red'\)", builder="parking_lot"),
+    T("pl-aqm-rio", PL, '[fixed]; aqm = "rio-c"', r"fixed\.aqm: 'rio-c' " + NOT + r"one of 'droptail', 'red', 'codel'\)", builder="parking_lot"),
+    T("pl-codel-target-string", PL, '[fixed]; aqm = "codel"; codel_target_ms = "5ms"', r"fixed\.codel_target_ms: '5ms' " + NOT + r"a number > 0 and < 4\.39805e\+06", builder="parking_lot"),
     T("pl-no-flows", PL, "[fixed]; n_long = 0; n_cross = 0", r"fixed\.n_long: 0 " + NOT + r"an integer >= 1 when n_cross is 0", builder="parking_lot"),
     # --- Python: links and queues -------------------------------------------------------------
     P("link-rate-negative", LINK, "Link(rate_bps=-1.0)", r"^Link\.rate_bps: -1\.0 " + NOT + r"a number > 0\)"),
@@ -356,7 +361,11 @@ CATALOGUE: list[Bad] = [
     P("queue-limit-zero", LINK, "QueueClass(limit_bytes=0)", r"QueueClass\.limit_bytes: 0 is not allowed \(expected None or an integer "),
     P("queue-two-limits", LINK, "QueueClass(limit_bytes=9000, limit_pkts=10)", r"^QueueClass\.limit_pkts: 10 " + NOT + r"None when limit_bytes is set"),
     P("queue-weight-zero", LINK, "QueueClass(weight=0)", r"QueueClass\.weight: 0 is not allowed \(expected an integer in 1\.\.2147483"),
-    P("queue-aqm-unknown", LINK, 'QueueClass(aqm="codel")', r"^QueueClass\.aqm: 'codel' " + NOT + r"one of 'droptail', 'red'"),
+    P("queue-aqm-unknown", LINK, 'QueueClass(aqm="pie")', r"^QueueClass\.aqm: 'pie' " + NOT + r"one of 'droptail', 'red'"),
+    P("queue-codel-time-on-droptail", LINK, "QueueClass(codel_interval_ms=50)", r"^QueueClass\.codel_interval_ms: 50\.0 " + NOT + r"100\.0 \(the default\) unless aqm is 'codel'"),
+    P("queue-codel-min-bytes-negative", LINK, 'QueueClass(aqm="codel", codel_min_bytes=-1)', r"^QueueClass\.codel_min_bytes: -1 " + NOT + r"an integer in 0\.\."),
+    P("queue-codel-on-cbq", LINK, 'Link(rate_bps=1e6, scheduler="cbq", classes=(QueueClass(aqm="codel", share=1.0),))', r"^Link\.classes\[0\]\.aqm: 'codel' " + NOT + r"not 'codel' on a 'cbq' link"),
+    P("scenario-codel-too-long", LINK, 'Scenario(links=(Link(rate_bps=1e6, classes=(QueueClass(aqm="codel"),)),), flows=(TcpFlow(),), duration_s=5000.0)', r"^duration_s: 5000\.0 " + NOT + r"a number < 4398\.05 with a CoDel queue"),
     P("queue-red-without-thresholds", LINK, 'QueueClass(aqm="red")', r"^QueueClass\.red: \(\) " + NOT + r"one RedThresholds for aqm 'red'\)"),
     P("queue-wred-one-threshold", LINK, 'QueueClass(aqm="wred", red=(RedThresholds(5, 10, 0.1),))', r"^QueueClass\.red: .*" + NOT + r"2 RedThresholds \(green, red\) or 3"),
     P("queue-thresholds-on-droptail", LINK, "QueueClass(red=(RedThresholds(5, 10, 0.1),))", r"^QueueClass\.red: .*" + NOT + r"\(\) for aqm 'droptail'"),

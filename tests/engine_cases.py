@@ -313,7 +313,7 @@ def schedule_only_cases() -> list[tuple[str, Scenario, int]]:
                                     warmup_s=0.0, tie_break=tie, interval_s=0.5, init_rto_s=1.0),
               50 + i)
              for i, (tr, tie) in enumerate((((), "random"), (traffic, "index")))]
-    return setup + _traces() + _cubic()
+    return setup + _traces() + _cubic() + _codel()
 
 
 def _cubic() -> list[tuple[str, Scenario, int]]:
@@ -361,6 +361,32 @@ def _traces() -> list[tuple[str, Scenario, int]]:
     return [("trace0", Scenario(links=links, flows=flows, queue_trace_interval_s=0.00123, **kw), 61),
             ("trace1", Scenario(links=links, flows=flows, traffic=(web,), tie_break="index",
                                 queue_trace_interval_s=0.0071, queue_trace_links=(1,), **kw), 62)]
+
+
+def _codel() -> list[tuple[str, Scenario, int]]:
+    """CoDel (issue 52) with the queueing-delay histogram: a two-class priority link (an EF
+    source's drop-tail class over a CoDel class, short interval so that it drops within the
+    run) into a second CoDel hop under WRR; and one CoDel link of 16 flows under the index
+    order with the default target and interval, a large buffer and a late warm-up."""
+    ef = OnOffSource(name="ef", pkt_bytes=200, peak_bps=2e6, t_on_ms=20.0, t_off_ms=30.0,
+                     route=(0,), cls="ef")
+    codel = QueueClass("be", limit_pkts=400, aqm="codel", codel_target_ms=2.0,
+                       codel_interval_ms=20.0)
+    links = (Link(rate_bps=10e6, prop_delay_ms=3.0,
+                  classes=(QueueClass("ef", limit_pkts=40), codel)),
+             Link(rate_bps=3e6, prop_delay_ms=2.0, scheduler="wrr",
+                  classes=(QueueClass("a", limit_pkts=30, weight=2),
+                           QueueClass("be", limit_pkts=200, aqm="codel", codel_min_bytes=0,
+                                      codel_target_ms=0.5, codel_interval_ms=10.0))))
+    flows = tuple(TcpFlow(route=(0, 1) if k % 2 else (0,), cls="be", max_window_pkts=200,
+                          reverse_delay_ms=5.0 + 2 * k) for k in range(8))
+    one = (Link(rate_bps=20e6, prop_delay_ms=10.0,
+                classes=(QueueClass("be", limit_pkts=1000, aqm="codel"),)),)
+    many = tuple(TcpFlow(max_window_pkts=500, reverse_delay_ms=20.0 + k) for k in range(16))
+    return [("codel0", Scenario(links=links, flows=flows, sources=(ef,), duration_s=3.0,
+                                warmup_s=0.2, queue_delay_hist=True), 71),
+            ("codel1", Scenario(links=one, flows=many, duration_s=4.0, warmup_s=1.5,
+                                tie_break="index", queue_delay_hist=True), 72)]
 
 
 def without_hooks(sc: Scenario) -> Scenario:

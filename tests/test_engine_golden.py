@@ -25,11 +25,12 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a.view(np.uint8), b.view(np.uint8))
 
 
-# The queue trace's outputs came after the recording (issue 53): no recorded case asks for it,
-# so they must be all zeros. The cwnd trace was recorded with a fixed 4 columns (kMaxTraced);
-# it now has one per traced flow (shape max_traced): the recorded columns beyond those were
-# never written (zeros), and the ones before must be the same bits.
-LATER_FIELDS = {"qtrace_pkts", "qtrace_bytes", "qtrace_red_avg"}
+# The queue trace's outputs came after the recording (issue 53), and the queueing-delay
+# histogram's (issue 52: empty, shape qdelay_bins 0, unless asked): no recorded case asks for
+# them, so they must be all zeros. The cwnd trace was recorded with a fixed 4 columns
+# (kMaxTraced); it now has one per traced flow (shape max_traced): the recorded columns beyond
+# those were never written (zeros), and the ones before must be the same bits.
+LATER_FIELDS = {"qtrace_pkts", "qtrace_bytes", "qtrace_red_avg", "q_delay_hist"}
 
 
 def _matches_recorded(out: dict, name: str, f: str) -> bool:

@@ -1,7 +1,8 @@
-// The rare models a replica uses, read from its inputs: edge conditioners, AQM, traffic
-// generators, telnet-like applications, traced flows and queues, TCP-aware tags, packets that start other
-// than green, the validation hooks (a link's Bernoulli loss, a flow's injected drops), SACK
-// senders (model/tcp_sack.h) and CUBIC senders (model/tcp_cubic.h).
+// The rare models a replica uses, read from its inputs: edge conditioners, AQM (CoDel among
+// them), traffic generators, telnet-like applications, traced flows and queues, the
+// queueing-delay histogram, TCP-aware tags, packets that start other than green, the
+// validation hooks (a link's Bernoulli loss, a flow's injected drops), SACK senders
+// (model/tcp_sack.h) and CUBIC senders (model/tcp_cubic.h).
 // init_replica keeps them in the replica's header (ReplicaHdr's f_* flags, read through
 // DS_FEAT); the CUDA host runs a launch on the slim kernel, built with every flag false
 // (kernel_slim.cu), when none of its replicas uses any (batch_uses_features).
@@ -19,10 +20,12 @@ namespace ds {
 
 struct ReplicaFeatures {
   uint8_t markers, traffic, aqm, app, trace, tcp_tag, colour, hooks, sack, qtrace, cubic;
+  uint8_t codel;   // a CoDel class (aqm too)
+  uint8_t qhist;   // the queueing-delay histogram
   bool balancing;  // a Balancing Marker (its connection table: BatchShape::conn_meters)
   DS_HD bool any() const {
     return (markers | traffic | aqm | app | trace | tcp_tag | colour | hooks | sack | qtrace |
-            cubic) != 0;
+            cubic | codel | qhist) != 0;
   }
 };
 
@@ -38,7 +41,11 @@ DS_HD inline ReplicaFeatures replica_features(const BatchInput& in, int32_t r) {
   ft.traffic = in.n_gens[r] > 0 ? 1 : 0;
   for (int l = 0; l < nl; ++l)
     for (int c = 0; c < in.link_n_classes[rl + l]; ++c)
-      if (in.class_aqm[(rl + l) * kMaxClasses + c] != kAqmDropTail) ft.aqm = 1;
+      if (in.class_aqm[(rl + l) * kMaxClasses + c] != kAqmDropTail) {
+        ft.aqm = 1;
+        if (in.class_aqm[(rl + l) * kMaxClasses + c] == kAqmCodel) ft.codel = 1;
+      }
+  ft.qhist = in.qdelay_hist[r] != 0 ? 1 : 0;
   for (int f = 0; f < nf; ++f)
     if (in.flow_app_iat_slots[rf + f] != 0.0) ft.app = 1;
   if (in.trace_samples[r] > 0)

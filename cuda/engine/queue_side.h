@@ -305,7 +305,8 @@ DS_HD inline void arrive_full(Replica DS_REF x, Packet p, uint32_t now) {
   // The buffer: a drop-tail limit counts the packet on the wire (ns-2's DropTail holds
   // limit - 1 waiting packets and the one being sent); RED and dsRED count the packets
   // waiting (red.cc: qlen >= qlim is a forced drop; dsredq.cc: q_->length() > qlim - 1), so
-  // that they hold limit waiting packets and the one on the wire.
+  // that they hold limit waiting packets and the one on the wire. So does CoDel (ns-3's
+  // queue disc holds MaxSize packets; the one on the wire has left it).
   const Packet* wire = nullptr;
   if (aqm != kAqmDropTail) {
     const Ring<Packet> ring = x.queue_ring(l, c);
@@ -315,14 +316,15 @@ DS_HD inline void arrive_full(Replica DS_REF x, Packet p, uint32_t now) {
                                    q.bytes - (wire ? wire->bytes : 0), p.bytes);
   // ns-2's RED (red.cc) updates its average before it sees that the buffer is full; its
   // DiffServ multi-RED (dsredq.cc) refuses an overflowing packet first (model/queue_red.h).
-  if ((aqm == kAqmRed || (aqm != kAqmDropTail && fits)) &&
-      !aqm_admits(x, p, l, c, k, colour, fits, t, wire))
+  // CoDel (kAqmCodel) judges at dequeue (codel_take): here only its buffer limit.
+  const bool red = aqm_is_red(aqm);
+  if ((aqm == kAqmRed || (red && fits)) && !aqm_admits(x, p, l, c, k, colour, fits, t, wire))
     return;
   if (!fits) {
     buffer_drop(x, p, k, colour);
     return;
   }
-  if (enqueue(x, p, l, c, k, now) && aqm != kAqmDropTail) red_enqueued(x.red()[k], colour, p.bytes);
+  if (enqueue(x, p, l, c, k, now) && red) red_enqueued(x.red()[k], colour, p.bytes);
 }
 
 DS_HD DS_FLATTEN void arrive(Replica DS_REF x, const Packet& p, uint32_t now) {
@@ -369,7 +371,7 @@ DS_HD DS_FLATTEN void link_send(Replica DS_REF x, int l, int c, Ring<Packet> rin
   q[c].bytes -= p.bytes;
   // the packet has left at the slot's end, after its transmission time at the link's rate
   // (RED is idle from its end, the multi-RED modes from its start: model/queue_red.h)
-  if (DS_FEAT(x.hdr()->f_aqm) && x.in()->class_aqm[x.iLC(l, c)] != kAqmDropTail) {
+  if (DS_FEAT(x.hdr()->f_aqm) && aqm_is_red(x.in()->class_aqm[x.iLC(l, c)])) {
     const double end = (double)now + 1.0;
     red_dequeued(x.red()[x.oLC(l, c)], colour_of(p), p.bytes,
                  end - (double)p.bytes / x.links()[l].bytes_per_slot, end);
@@ -380,8 +382,69 @@ DS_HD DS_FLATTEN void link_send(Replica DS_REF x, int l, int c, Ring<Packet> rin
     x.out_q_bytes_departed()[k] += p.bytes;
     const int64_t wait = (int64_t)(now - p.t_enq);
     if (wait > x.out_q_max_delay_slots()[k]) x.out_q_max_delay_slots()[k] = wait;
+    // the queueing-delay histogram (Scenario.queue_delay_hist): the same wait, binned
+    if (DS_FEAT(x.links()[l].qhist))
+      x.out_q_delay_hist()[k * (size_t)kQDelayBins + qdelay_bin((uint32_t)wait)] += 1;
   }
   depart(x, p, l, now);
+}
+
+// Class c of link l as CoDel's dequeue sees it (model/queue_codel.h: codel_dequeue's Q): the
+// head's sojourn in CoDel time, the bytes behind it, and a drop of the head at dequeue
+// (counted as an early drop of its colour: docs/columns.md).
+struct CodelClass {
+  Replica DS_REF x;
+  int l, c;
+  size_t k;
+  uint32_t now;
+  double ns_per_slot;
+  DS_HD DS_INLINE bool head(uint32_t& sojourn, int64_t& bytes_left) {
+    const Ring<Packet> ring = x.queue_ring(l, c);
+    if (ring.empty()) return false;
+    const Packet& h = ring.front();
+    sojourn = codel_time((double)(now - h.t_enq), ns_per_slot);
+    bytes_left = x.link_queues(l)[c].bytes - h.bytes;
+    return true;
+  }
+  DS_HD DS_INLINE void drop_head() {
+    Ring<Packet> ring = x.queue_ring(l, c);
+    ClassQueue& q = x.link_queues(l)[c];
+    occupancy_catch_up(x, q, k, now);
+    const Packet p = ring.front();
+    ring.pop_front();
+    q.bytes -= p.bytes;
+    count_aqm_drop(x, p, k, colour_of(p), true);
+    count_flow_drop(x, p);
+  }
+};
+
+// Link l takes its next packet, from class c (-1: every class empty): CoDel's dequeue
+// (RFC 8289 section 3, ns-3 CoDelQueueDisc::DoDequeue) on c if it is a CoDel class, and every
+// empty CoDel class of the link leaves its dropping state, as ns-3's dequeue of an empty
+// queue does (a priority scheduler asks each class in turn). True when CoDel emptied class c:
+// the scheduler chooses again. Only for replicas with a CoDel class (f_codel).
+DS_HD DS_RARE bool codel_take(Replica DS_REF x, int l, int c, uint32_t now) {
+  const int nc = x.links()[l].n_classes;
+  bool emptied = false;
+  for (int j = 0; j < nc; ++j) {
+    const size_t ik = x.iLC(l, j);
+    if (x.in()->class_aqm[ik] != kAqmCodel) continue;
+    const size_t k = x.oLC(l, j);
+    CodelState& s = x.codel()[k];
+    if (j == c) {
+      CodelParams cp;
+      cp.target = x.in()->codel_target[ik];
+      cp.interval = x.in()->codel_interval[ik];
+      cp.min_bytes = x.in()->codel_min_bytes[ik];
+      const double ns_per_slot = x.in()->slot_ns[x.iR()];
+      CodelClass q{x, l, j, k, now, ns_per_slot};
+      codel_dequeue(cp, s, codel_time((double)now, ns_per_slot), q);
+      emptied = x.queue_ring(l, j).empty();
+    } else if (x.queue_ring(l, j).empty()) {
+      s.dropping = 0;
+    }
+  }
+  return emptied;
 }
 
 // Class c sends from its own cbq credit while that covers its head packet.
@@ -438,6 +501,9 @@ DS_HD DS_DEVICE_CALL void serve_link(Replica DS_REF x, int l, uint32_t now) {
   const int32_t* weight = sched == kSchedWrr ? x.in()->class_weight + x.iLC(l, 0) : nullptr;
   for (;;) {
     const int c = link_pick(ls, sched, q, nc, weight);
+    // CoDel acts when the link takes a class's next packet: it may drop heads, and a class it
+    // empties leaves the choice to the scheduler again
+    if (DS_FEAT(ls.codel) && ls.busy_cls < 0 && codel_take(x, l, c, now)) continue;
     if (c < 0) {  // nothing on the wire, every class empty: what link_end_slot would find
       ls.idle = 1;  // (a packet's class is one of every link's on its route, scenario.py)
       return;
@@ -602,7 +668,7 @@ DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInput
       for (int c = 0; c < nc; ++c) {
         const size_t k = x.oLC(l, c);
         const size_t ik = x.iLC(l, c);
-        if (x.in()->class_aqm[ik] != kAqmDropTail) {
+        if (aqm_is_red(x.in()->class_aqm[ik])) {
           RedParams rp;  // red_avg_of reads only the mode
           rp.aqm = x.in()->class_aqm[ik];
           for (int col = 0; col < kMaxColours; ++col)
@@ -640,7 +706,7 @@ DS_HD DS_RARE uint32_t queue_trace_until(Replica DS_REF x, uint32_t t, uint32_t 
         x.out_qtrace_pkts()[o] = (int32_t)q.ring.count;
         x.out_qtrace_bytes()[o] = q.bytes;
         float avg = nanf("");
-        if (DS_FEAT(h.f_aqm) && x.in()->class_aqm[x.iLC(l, c)] != kAqmDropTail) {
+        if (DS_FEAT(h.f_aqm) && aqm_is_red(x.in()->class_aqm[x.iLC(l, c)])) {
           RedParams rp;  // red_avg_of reads only the mode
           rp.aqm = x.in()->class_aqm[x.iLC(l, c)];
           avg = (float)red_avg_of(rp, x.red()[x.oLC(l, c)], kRed);

@@ -21,6 +21,7 @@
 #include "../model/marker.h"
 #include "../model/packet.h"
 #include "../model/queue_droptail.h"
+#include "../model/queue_codel.h"
 #include "../model/queue_red.h"
 #include "../model/source_onoff.h"
 #include "../model/tcp_receiver.h"
@@ -45,7 +46,8 @@ struct ReplicaHdr {
   // work of colours, markers, RED and transfer generations is skipped when it is not.
   uint8_t f_colour;   // a marker, or a sender whose packets start other than green
   uint8_t f_markers;  // edge conditioners
-  uint8_t f_aqm;      // a class with RED/RIO/WRED
+  uint8_t f_aqm;      // a class with an AQM (RED/RIO/WRED or CoDel)
+  uint8_t f_codel;    // a class with CoDel (model/queue_codel.h): its dequeue step
   uint8_t f_traffic;  // traffic generators (pool slots, generations)
   uint8_t f_app;      // telnet-like applications
   uint8_t f_tcp_tag;  // a conditioner that reads its senders' TCP state (marker_tcp_aware.h)
@@ -55,6 +57,7 @@ struct ReplicaHdr {
   uint8_t f_sack;     // SACK senders (model/tcp_sack.h)
   uint8_t f_qtrace;   // a queue trace (Scenario.queue_trace_interval_s): queue_side.h
   uint8_t f_cubic;    // CUBIC senders (model/tcp_cubic.h)
+  uint8_t f_qhist;    // the queueing-delay histogram (Scenario.queue_delay_hist): link_send
   uint32_t peak_due;  // traffic: the first slot at which an assigned transfer starts and has
                       // not been counted alive yet (engine/traffic.h, count_starts); never
                       // without traffic
@@ -102,7 +105,7 @@ struct OutOffsets {
 struct Layout {
   OutOffsets out;
   size_t out_begin, out_end;
-  size_t hdr, links, queues, red, markers, conns, gens, xfers, websess, sx, sack_snd, sack_rcv, cubic,
+  size_t hdr, links, queues, red, codel, markers, conns, gens, xfers, websess, sx, sack_snd, sack_rcv, cubic,
       ack_sack, qring, dline, snd, acks, nic, nic_next, nic_pool, rcv, rxbits, tree_key, tree_win,
       rx_key, rx_win, sources, lane_t, emit_idx, emit, emit_at, stage, stage_perm, trace_next,
       stride;
@@ -158,6 +161,7 @@ inline Layout make_layout(const BatchShape& s, Part part = {}) {
   take("links", L.links, NL * sizeof(LinkState));
   take("class_queues", L.queues, NL * kMaxClasses * sizeof(ClassQueue));
   take("red", L.red, s.aqm_states ? NL * kMaxClasses * sizeof(RedState) : 0);
+  take("codel", L.codel, s.aqm_states ? NL * kMaxClasses * sizeof(CodelState) : 0);
   take("markers", L.markers, (size_t)s.max_markers * sizeof(MarkerState));
   take("generators", L.gens, (size_t)s.max_gens * sizeof(GenState));
   take("sources", L.sources, S * sizeof(SourceState));
@@ -251,6 +255,7 @@ enum StateArrayUse { kHot, kRare };
   X(links, LinkState, links, kHot)                                                                \
   X(queues, ClassQueue, queues, kHot)       /* [l*kMaxClasses + c] */                             \
   X(red, RedState, red, kRare)              /* [l*kMaxClasses + c]: classes with an AQM */        \
+  X(codel, CodelState, codel, kRare)        /* [l*kMaxClasses + c]: CoDel classes' state */       \
   X(markers, MarkerState, markers, kRare)                                                         \
   X(conns, ConnMeter, conns, kRare)         /* [sender]: the Balancing Marker's table */          \
   X(gens, GenState, gens, kRare)                                                                  \

@@ -42,7 +42,10 @@ DS_HD inline void init_replica(Replica DS_REF x) {
       q.ring_mask = (uint32_t)x.in()->shape.class_cap[c] - 1u;
       const size_t ik = x.iLC(l, c);
       drop_tail_limits(x.in()->class_limit_kind[ik], x.in()->class_limit[ik], q);
-      if (x.shape().aqm_states) red_init(x.red()[(size_t)l * kMaxClasses + c]);
+      if (x.shape().aqm_states) {
+        red_init(x.red()[(size_t)l * kMaxClasses + c]);
+        codel_init(x.codel()[(size_t)l * kMaxClasses + c]);
+      }
     }
   }
   for (int m = 0; m < x.shape().max_markers; ++m) marker_init(x.markers()[m]);
@@ -87,14 +90,26 @@ DS_HD inline void init_replica(Replica DS_REF x) {
     h.f_sack = ft.sack;
     h.f_qtrace = ft.qtrace;
     h.f_cubic = ft.cubic;
+    h.f_codel = ft.codel;
+    h.f_qhist = ft.qhist;
+    for (int l = 0; l < x.in()->n_links[x.iR()]; ++l) {
+      LinkState& ls = x.links()[l];
+      ls.codel = 0;
+      for (int c = 0; c < ls.n_classes; ++c)
+        if (x.in()->class_aqm[x.iLC(l, c)] == kAqmCodel) ls.codel = 1;
+      ls.qhist = ft.qhist;
+    }
     for (int j = 0; j < x.shape().max_traced; ++j) x.trace_next()[j] = 0;
     h.qtrace_next = 0;
     h.qtrace_due = DS_FEAT(h.f_qtrace) ? 0u : kNeverSlot;  // sample 0: before slot 0
     if (((h.f_traffic | h.f_app) && !x.shape().flow_ext) || (h.f_aqm && !x.shape().aqm_states) ||
         (ft.balancing && !x.shape().conn_meters) || (h.f_sack && !x.shape().sack_states) ||
-        (h.f_cubic && !x.shape().cubic_states)) {
+        (h.f_cubic && !x.shape().cubic_states) ||
+        (h.f_qhist && x.shape().qdelay_bins != kQDelayBins)) {
       x.flag(kOvfShape);  // the host raises; touch no state the block lacks (the Balancing
       h.f_traffic = h.f_app = h.f_aqm = h.f_sack = h.f_cubic = 0;  // Marker checks conn_meters
+      h.f_codel = h.f_qhist = 0;
+      for (int l = 0; l < x.in()->n_links[x.iR()]; ++l) x.links()[l].codel = x.links()[l].qhist = 0;
     }
     if (DS_FEAT(h.f_sack))
       for (int f = 0; f < nf; ++f) {

@@ -25,7 +25,10 @@ struct LinkState {
   double bytes_per_slot;  // link_bytes_per_slot
   double loss_prob;       // link_loss_prob
   int32_t n_classes;      // link_n_classes
-  int32_t pad;
+  // Rare models, copied here (init_replica) so that the hot paths test a line already loaded:
+  uint8_t codel;          // a class of this link has CoDel (f_codel): serve_link's dequeue step
+  uint8_t qhist;          // the replica keeps the queueing-delay histogram (f_qhist): link_send
+  uint8_t pad[2];
   WrrState wrr;
   CbqState cbq;     // per-class credit ("cbq")
   RingIdx dline;    // delay line to the next hop
@@ -36,6 +39,8 @@ DS_HD DS_INLINE void link_init(LinkState& ls, const int32_t* weight) {
   ls.busy_cls = -1;
   ls.wire_bytes = 0;
   ls.idle = 1;
+  ls.codel = ls.qhist = 0;  // (init_replica sets them from the replica's features)
+  ls.pad[0] = ls.pad[1] = 0;
   wrr_init(ls.wrr, weight);
   cbq_init(ls.cbq);
   ring_clear(ls.dline);

@@ -75,7 +75,8 @@ COLUMNS: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
         "pkts_<colour>": ("packets", "packets of the flow entering the network with that colour, "
                                      "after its marker, retransmissions included"),
         "early_drops_<colour>": ("packets", "RED/RIO/WRED probabilistic (early) drops of the "
-                                            "flow's packets of that colour"),
+                                            "flow's packets of that colour, and CoDel's drops "
+                                            "at dequeue"),
         "forced_drops_<colour>": ("packets", "forced drops of that colour: the RED average "
                                              "beyond max_th (2 max_th if gentle), or the buffer "
                                              "full"),
@@ -97,7 +98,8 @@ COLUMNS: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
                              "of an average beyond max_th, nor random losses (random_drops); "
                              "every discard is all_drops"),
         "all_drops": ("packets", "every packet the class discarded: buffer overflows + RED/RIO/"
-                                 "WRED early drops + RED's forced drops of an average beyond "
+                                 "WRED early drops + CoDel's drops at dequeue + RED's forced "
+                                 "drops of an average beyond "
                                  "max_th (the sum over colours of early_drops_<colour> and "
                                  "forced_drops_<colour>, which hold the overflows); not the "
                                  "link's random losses (random_drops)"),
@@ -108,16 +110,22 @@ COLUMNS: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
         "mean_queue_pkts": ("packets", "time average of the queue length"),
         "mean_queue_bytes": ("bytes", "time average of the queue length"),
         "max_delay_s": ("s", "longest wait of a packet in the queue"),
+        "delay_p50_ms": ("ms", "median wait of the packets the link sent from the class "
+                               "(departure slot - arrival slot, as max_delay_s), from the "
+                               "queueing-delay histogram: `queue_delay_hist` (NaN without)"),
+        "delay_p95_ms": ("ms", "95th percentile of those waits (as delay_p50_ms)"),
+        "delay_p99_ms": ("ms", "99th percentile of those waits (as delay_p50_ms)"),
         "aqm": ("", "the class's queue discipline: " + ", ".join(AQMS)),
         "arrivals_<colour>": ("packets", "arrivals of that colour (after marking)"),
         "early_drops_<colour>": ("packets", "RED/RIO/WRED probabilistic (early) drops of that "
-                                            "colour"),
+                                            "colour; for a CoDel class, its drops at dequeue "
+                                            "(RFC 8289's control law)"),
         "forced_drops_<colour>": ("packets", "forced drops of that colour: the average beyond "
                                              "max_th (2 max_th if gentle), or the buffer full "
                                              "(those are in drops too)"),
         "red_avg_<colour>": ("packets", "time average of the RED average queue that governs "
                                         "the colour (bytes with the queue in bytes: "
-                                        "`red_queue_in_bytes`); NaN for drop-tail"),
+                                        "`red_queue_in_bytes`); NaN for drop-tail and CoDel"),
     }),
     "sources": ("one row per (replica, on-off/CBR source)", {
         "source": ("", "the source's index in `Scenario.sources`"),
@@ -151,7 +159,8 @@ COLUMNS: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
         "timeouts": ("count", "retransmission timeouts"),
         "drops": ("packets", "losses of its packets: buffer overflows, RED/RIO early and forced "
                              "drops, random losses"),
-        "early_drops": ("packets", "of drops, RED/RIO probabilistic (early) drops"),
+        "early_drops": ("packets", "of drops, RED/RIO probabilistic (early) drops and CoDel's "
+                                   "drops at dequeue"),
         "pkts_red": ("packets", "its packets that left their marker red"),
     }),
     "traffic": ("one row per (replica, traffic generator)", {
@@ -184,7 +193,22 @@ COLUMNS: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
         "queue_bytes": ("bytes", "bytes queued then (on the wire)"),
         "red_avg": ("packets", "the RED average that governs red (OUT) packets then (RED/WRED's "
                     "one average, RIO-C's whole-queue one, RIO-D's red one; bytes when the "
-                    "class's `red_bytes`); NaN for a drop-tail class"),
+                    "class's `red_bytes`); NaN for a drop-tail or CoDel class"),
+    }),
+    "queue_delay": ("one row per (replica, link, class, non-empty bin) when `queue_delay_hist` "
+                    "is set: the histogram of the waits of the packets each class sent in the "
+                    "measured window (209 bins of 8 bytes per link class in the replica's "
+                    "state: 6.7 KB a one-link replica; docs/model.md, \"Queueing-delay "
+                    "percentiles\")", {
+        "link": ("", "the link's index"),
+        "cls_index": ("", "the class's position on the link"),
+        "cls": ("", "the class's name"),
+        "bin": ("", "the bin: 0..63 one slot each (the wait in slots), then 8 per octave up "
+                    "to 2^24 slots, 208 for longer (core/qdelay.py)"),
+        "wait_lo_ms": ("ms", "the bin's shortest wait (departure slot - arrival slot, whole "
+                             "slots, in ms)"),
+        "wait_hi_ms": ("ms", "the bin's end (exclusive; inf for the last)"),
+        "pkts": ("packets", "departures whose wait fell in the bin"),
     }),
 }
 
@@ -221,12 +245,13 @@ tables. Counters count only events at or after the warm-up (`warmup_s`); rates d
 `measured_s`. `<colour>` is each of green, yellow and red (the drop precedences, most
 protected first; without markers every packet is green). A table a run has no rows for (no
 sources, no `interval_s`, no traffic generators, no `trace_flows`, no
-`queue_trace_interval_s`) is empty.
+`queue_trace_interval_s`, no `queue_delay_hist`) is empty.
 
 Which counter holds what: `flows.drops` counts every loss of a flow's packets (RED's early
-drops included); `queues.drops` counts buffer overflows only; RED/RIO's early drops are in
-`queues.early_drops_<colour>` (and `flows.early_drops_<colour>`), its forced drops and the
-buffer's in `forced_drops_<colour>`.
+drops included); `queues.drops` counts buffer overflows only; RED/RIO's early drops, and
+CoDel's drops at dequeue, are in `queues.early_drops_<colour>` (and
+`flows.early_drops_<colour>`), RED's forced drops and the buffer's in `forced_drops_<colour>`;
+`queues.all_drops` sums them.
 """
 
 

@@ -141,7 +141,7 @@ def _bottleneck(res: Results) -> pd.DataFrame:
     """Per replica: the busiest link's utilisation, queue in packets and bytes, longest wait,
     and rate (module docstring)."""
     q = res.queues
-    cols = ["utilization", "queue_pkts", "queue_bytes", "max_delay_s", "rate_bps"]
+    cols = ["utilization", "queue_pkts", "queue_bytes", "max_delay_s", "rate_bps", "link"]
     if not len(q):
         return pd.DataFrame(np.nan, index=_index(res), columns=cols)
     measured = res.replicas.set_index(KEYS)["measured_s"].astype("float64")
@@ -167,6 +167,33 @@ def _queue_delay_ms(res: Results) -> pd.Series:
     b = _bottleneck(res)
     with np.errstate(divide="ignore", invalid="ignore"):
         return b["queue_bytes"] * 8e3 / b["rate_bps"]
+
+
+def _queue_delay_quantile_ms(res: Results, q: float) -> pd.Series:
+    """The q-quantile of the waits of every packet the bottleneck sent (its classes together)
+    from the queueing-delay histogram (Scenario.queue_delay_hist, table queue_delay;
+    core/qdelay.py), clipped to its longest wait; NaN where it was not recorded."""
+    from diffsweep.core import qdelay  # noqa: PLC0415
+
+    out = pd.Series(np.nan, index=_index(res))
+    h = res.queue_delay
+    if not len(h) or "bin" not in h.columns:
+        return out
+    b = _bottleneck(res)
+    slot = res.replicas.set_index(KEYS)["slot_s"].astype("float64")
+    h = h.assign(point=h["point"].astype("int64"), seed=h["seed"].astype("int64"))
+    for key, g in h.groupby(KEYS, sort=False):
+        if key not in b.index or g.empty:
+            continue
+        top = b.loc[key]
+        g = g[g["link"] == top["link"]]
+        if g.empty:
+            continue
+        s = float(slot.loc[key])
+        counts = g.groupby("bin")["pkts"].sum()
+        out.loc[key] = qdelay.quantile_slots(counts.index.to_numpy(), counts.to_numpy(), q,
+                                             float(top["max_delay_s"]) / s) * s * 1e3
+    return out
 
 
 def _transfers(res: Results, how) -> pd.Series:
@@ -218,6 +245,13 @@ def _builtins() -> dict[str, Metric]:
                "queue in bytes drained at its rate (mean_queue_bytes x 8 / rate_bps), the wait "
                "an arriving byte finds on average when the link is busy", _queue_delay_ms,
                (0.0, None), tables=("queues",)),
+        *(Metric(f"queue_delay_p{int(q * 100)}_ms", "ms", f"{int(q * 100)}th percentile of "
+                 "the waits of the packets the bottleneck sent (its classes together; "
+                 "departure slot - arrival slot), from the queueing-delay histogram: needs "
+                 "`queue_delay_hist` (NaN without; one-slot resolution below 64 slots, "
+                 "interpolated in bins of 1/8-1/15 above: docs/model.md)",
+                 lambda r, q=q: _queue_delay_quantile_ms(r, q), (0.0, None),
+                 tables=("queue_delay",)) for q in (0.5, 0.95, 0.99)),
         Metric("max_queue_delay_ms", "ms", "the longest wait of a packet in a queue of the "
                "bottleneck", lambda r: _bottleneck(r)["max_delay_s"] * 1e3, (0.0, None),
                tables=("queues",)),

@@ -9,7 +9,7 @@ from diffsweep.core.results import TABLES
 #: ``show --table T`` without --metric summarises T's main column.
 TABLE_METRIC = {"flows": "goodput_bps", "queues": "mean_queue_pkts", "sources": "throughput_bps",
                 "intervals": "goodput_bps", "transfers": "completion_s", "traffic": "completed",
-                "cwnd_trace": "cwnd_pkts"}
+                "cwnd_trace": "cwnd_pkts", "queue_delay": "pkts"}
 
 
 def _cmd_show(args) -> int:

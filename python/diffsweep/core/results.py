@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 TABLES = ("replicas", "flows", "queues", "sources", "intervals", "transfers", "traffic",
-          "cwnd_trace", "queue_trace")
+          "cwnd_trace", "queue_trace", "queue_delay")
 #: tables added after results folders of 0.2 were written: such a folder lacks them (empty)
-LATER_TABLES = ("transfers", "traffic", "cwnd_trace", "queue_trace")
+LATER_TABLES = ("transfers", "traffic", "cwnd_trace", "queue_trace", "queue_delay")
 
 
 def per_results(fn):
@@ -50,6 +50,7 @@ class Results:
     traffic: pd.DataFrame = field(default_factory=pd.DataFrame)    # per traffic generator
     cwnd_trace: pd.DataFrame = field(default_factory=pd.DataFrame)  # Scenario.trace_flows
     queue_trace: pd.DataFrame = field(default_factory=pd.DataFrame)  # queue_trace_interval_s
+    queue_delay: pd.DataFrame = field(default_factory=pd.DataFrame)  # queue_delay_hist
     meta: dict = field(default_factory=dict)
 
     def tables(self) -> dict[str, pd.DataFrame]:

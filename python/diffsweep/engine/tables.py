@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from diffsweep.core import qdelay
 from diffsweep.core.results import Results
 from diffsweep.engine.pack import Packed
 from diffsweep.engine.rounding import rtp_run_ms
@@ -19,7 +20,7 @@ def empty_results(backend: str) -> Results:
             "sources": ["replica", "source"], "intervals": ["replica", "flow", "interval"],
             "transfers": ["replica", "traffic"], "traffic": ["replica", "traffic"],
             "cwnd_trace": ["replica", "flow", "t_s", "cwnd_pkts"],
-            "queue_trace": QUEUE_TRACE_COLUMNS}
+            "queue_trace": QUEUE_TRACE_COLUMNS, "queue_delay": QUEUE_DELAY_COLUMNS}
     return Results(**{k: pd.DataFrame(columns=v) for k, v in cols.items()},
                    meta={"backend": backend, "n_replicas": 0})
 
@@ -132,10 +133,19 @@ def batch_tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> d
     # EngineError, execution.py.) The link's random losses are not the class's: random_drops.
     queues["all_drops"] = (out["q_early_drops"][qr, ql, qc].sum(axis=-1)
                            + out["q_forced_drops"][qr, ql, qc].sum(axis=-1))
-    has_aqm = (queues["aqm"] != "droptail").to_numpy()
+    is_red = queues["aqm"].isin(("red", "rio-c", "rio-d", "wred")).to_numpy()
     for k, col in enumerate(COLOURS):  # time average of the RED average governing the colour
         avg = out["q_red_avg_slots"][qr, ql, qc, k] / msl
-        queues[f"red_avg_{col}"] = np.where(has_aqm, avg, np.nan)
+        queues[f"red_avg_{col}"] = np.where(is_red, avg, np.nan)
+    # percentiles of the waits (Scenario.queue_delay_hist; NaN where not recorded)
+    kept = (a["qdelay_hist"][qr] != 0) if p.shape.get("qdelay_bins", 0) else np.zeros(len(qr), bool)
+    hist = out["q_delay_hist"][qr, ql, qc] if kept.any() else None
+    for q, name in ((0.5, "delay_p50_ms"), (0.95, "delay_p95_ms"), (0.99, "delay_p99_ms")):
+        v = np.full(len(qr), np.nan)
+        if hist is not None:
+            top = out["q_max_delay_slots"][qr, ql, qc][kept]
+            v[kept] = qdelay.quantiles_slots(hist[kept], q, top) * slot[qr][kept] * 1e3
+        queues[name] = v
 
     rows_s = [(r, s) for r, sc in enumerate(scs) for s in range(len(sc.sources))]
     if rows_s:
@@ -179,7 +189,8 @@ def batch_tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> d
     return {"replicas": replicas, "flows": flows, "queues": queues, "sources": sources,
             "intervals": intervals, "transfers": transfers, "traffic": traffic,
             "cwnd_trace": _trace_table(a, out, scs, rep, slot),
-            "queue_trace": _queue_trace_table(a, out, scs, rep, slot)}
+            "queue_trace": _queue_trace_table(a, out, scs, rep, slot),
+            "queue_delay": _queue_delay_table(p, out, scs, rep)}
 
 
 def _trace_table(a: dict, out: dict, scs: list[Scenario], rep: np.ndarray,
@@ -224,6 +235,34 @@ def _queue_trace_table(a: dict, out: dict, scs: list[Scenario], rep: np.ndarray,
                     "red_avg": out["qtrace_red_avg"][r, :n, j, c].astype(float)}))
     if not parts:
         return pd.DataFrame(columns=QUEUE_TRACE_COLUMNS)
+    return pd.concat(parts, ignore_index=True)
+
+
+QUEUE_DELAY_COLUMNS = ["replica", "link", "cls_index", "cls", "bin", "wait_lo_ms", "wait_hi_ms",
+                       "pkts"]
+
+
+def _queue_delay_table(p: Packed, out: dict, scs: list[Scenario],
+                       rep: np.ndarray) -> pd.DataFrame:
+    """One row per (link, class, non-empty bin) of a replica with ``queue_delay_hist``: the
+    departures whose wait fell in [wait_lo_ms, wait_hi_ms) (core/qdelay.py)."""
+    if not p.shape.get("qdelay_bins", 0):
+        return pd.DataFrame(columns=QUEUE_DELAY_COLUMNS)
+    lo, hi = qdelay.bin_edges()
+    parts = []
+    for r, sc in enumerate(scs):
+        if not p.arrays["qdelay_hist"][r]:
+            continue
+        ms = p.slot_s[r] * 1e3
+        for l, link in enumerate(sc.links):
+            for c, q in enumerate(link.classes):
+                h = out["q_delay_hist"][r, l, c]
+                b = np.flatnonzero(h)
+                parts.append(pd.DataFrame({
+                    "replica": rep[r], "link": l, "cls_index": c, "cls": q.name, "bin": b,
+                    "wait_lo_ms": lo[b] * ms, "wait_hi_ms": hi[b] * ms, "pkts": h[b]}))
+    if not parts:
+        return pd.DataFrame(columns=QUEUE_DELAY_COLUMNS)
     return pd.concat(parts, ignore_index=True)
 
 

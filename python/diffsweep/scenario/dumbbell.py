@@ -22,8 +22,10 @@ from diffsweep.scenario.checks import (AQMS, CONGESTION_CONTROLS, MAX_FLOWS, MAX
                                        as_float, as_int, check_count, check_nonneg, check_number,
                                        check_positive, is_int, is_real, plain, renamed_errors)
 from diffsweep.scenario.flows import CUBIC_OPTIONS, TcpFlow, cubic_options
-from diffsweep.scenario.links import Link, QueueClass, RedThresholds, RedThresholdWarning
+from diffsweep.scenario.links import (CODEL_INTERVAL_MS, CODEL_TARGET_MS, Link, QueueClass,
+                                      RedThresholds, RedThresholdWarning, codel_class)
 from diffsweep.scenario.markers import Marker
+from diffsweep.scenario.red_config import _flag, red_auto, red_class
 from diffsweep.scenario.scenario import Scenario
 from diffsweep.scenario.sources import OnOffSource
 from diffsweep.scenario.traffic import Traffic
@@ -44,84 +46,9 @@ CROSS_CLASSES = ("be", "ef")
 #: Exponential 64Kb, the on-period rate).
 _CROSS_RATE_BPS = {"cbr": 448e3, "exponential": 64e3}
 _RIO_AQMS = ("rio-c", "rio-d", "wred")
-#: ns-2.35 red.cc: targetdelay_ 0.005 s (the automatic minimum threshold is half the queue
-#: that delay makes at the link rate).
-_RED_TARGET_DELAY_S = 0.005
 #: dsredq.cc (``redQueue::config``) fixes every virtual queue's q_w at 0.002.
 _DSRED_W_Q = 0.002
 _START_STREAM = 0x444D42  # "DMB": the start-time draws, independent of the engine's streams
-
-
-def red_auto(rate_bps: float, delay_ms: float, mean_pkt_bytes: int,
-             min_th_pkts=None, max_th_pkts=None, w_q=None) -> tuple[float, float, float]:
-    """ns-2.35's automatic RED configuration (queue/red.cc ``initialize_params``), for the
-    values left None: ``min_th_pkts`` = max(5, targetdelay x ptc / 2), ``max_th_pkts`` = 3 x
-    min_th_pkts, ``w_q`` = 1 - exp(-1 / (10 x rtt x ptc)) with rtt = max(0.1 s, 3 (delay +
-    1/ptc)); ptc = rate / (8 mean_pkt_bytes), the link's rate in mean-size packets per
-    second (ns-default.tcl: ``thresh_ 0``, ``maxthresh_ 0``, ``q_weight_ -1``,
-    ``targetdelay_ 0.005``). Thresholds in mean-size packets, as ns-2's ``thresh_``."""
-    ptc = rate_bps / (8.0 * mean_pkt_bytes)
-    if min_th_pkts is None:
-        min_th_pkts = max(5.0, _RED_TARGET_DELAY_S * ptc / 2.0)
-    if max_th_pkts is None:
-        max_th_pkts = 3.0 * min_th_pkts
-    if w_q is None:
-        rtt = max(0.1, 3.0 * (delay_ms / 1000.0 + 1.0 / ptc))
-        w_q = 1.0 - math.exp(-1.0 / (10.0 * rtt * ptc))
-    return float(min_th_pkts), float(max_th_pkts), float(w_q)
-
-
-def red_class(rate, delay, buf, wire, red_min_th_pkts, red_max_th_pkts, red_max_p, w_q,
-              red_gentle, red_wait, red_bytes, red_mean_pkt_bytes,
-              red_queue_in_bytes=None) -> tuple[dict, dict]:
-    """A "red" bottleneck [Queue/RED] of ``rate`` b/s, ``delay`` ms and ``buf`` packets
-    (``wire``: the TCP packets' bytes on the wire, or None): the ``QueueClass`` keywords and
-    the ``params`` columns (``red_min_th``, ``red_max_th``, ``red_w_q_used``), the builder's
-    RED parameters checked under their own names (``w_q`` already checked; None: automatic).
-    Shared by the dumbbell and the parking lot (one bottleneck each, or one per link).
-    ``red_bytes`` is ns-2's bytes_ (p scaled by size), ``red_queue_in_bytes`` its
-    queue_in_bytes_ (the average, thresholds and limit in bytes; None: as red_bytes)."""
-    p_bytes = _flag("red_bytes", red_bytes)
-    in_bytes = (p_bytes if red_queue_in_bytes is None
-                else _flag("red_queue_in_bytes", red_queue_in_bytes))
-    mean = as_int(plain(red_mean_pkt_bytes))
-    check(is_int(mean) and 1 <= mean <= 65535, "red_mean_pkt_bytes", mean,
-          "an integer number of bytes in 1..65535 (ns-2's mean_pktsize_)")
-    lo_th = None if red_min_th_pkts is None else as_float(plain(red_min_th_pkts))
-    hi_th = None if red_max_th_pkts is None else as_float(plain(red_max_th_pkts))
-    for name, v in (("red_min_th_pkts", lo_th), ("red_max_th_pkts", hi_th)):
-        if v is not None:
-            check_number(name, v, lambda x: x > 0, "None (ns-2.35's automatic threshold) "
-                         "or a number of packets > 0")
-    given = lo_th is not None
-    lo_th, hi_th, w = red_auto(rate, delay, mean, lo_th, hi_th, w_q)
-    check(hi_th > lo_th, "red_max_th_pkts", hi_th,
-          f"a number > red_min_th_pkts ({lo_th:g}): thresholds in order")
-    _red_fits_buffer(lo_th, hi_th, buf, given)
-    scale = mean if in_bytes else 1
-    with renamed_errors({"RedThresholds.max_p": "red_max_p"}):
-        th = RedThresholds(lo_th * scale, hi_th * scale, as_float(plain(red_max_p)))
-    if in_bytes:
-        # red.cc: a packet is forced out when the waiting bytes reach limit_ x
-        # mean_pktsize_ before it joins; the engine takes a packet that fits. Adding one
-        # TCP packet less a byte makes the two the same for the TCP packets.
-        limit = dict(limit_bytes=buf * mean + ((wire or 1) - 1))
-    else:
-        limit = dict(limit_pkts=buf)
-    # red_queue_in_bytes None when it equals red_bytes: the QueueClass of every scenario
-    # made before the two were split keeps its digest
-    q = dict(aqm="red", red=(th,), red_w_q=w, red_gentle=_flag("red_gentle", red_gentle),
-             red_wait=_flag("red_wait", red_wait), red_bytes=p_bytes,
-             red_queue_in_bytes=None if in_bytes == p_bytes else in_bytes,
-             red_mean_pkt_bytes=mean, **limit)
-    red_params = {"red_min_th": lo_th, "red_max_th": hi_th, "red_w_q_used": w}
-    return q, red_params
-
-
-def _flag(name: str, value) -> bool:
-    value = plain(value)
-    check(isinstance(value, (bool, np.bool_)), name, value, "true or false")
-    return bool(value)
 
 
 def _choice(name: str, value, options) -> str:
@@ -214,22 +141,6 @@ def _rio_thresholds(value, buffer_pkts) -> tuple[RedThresholds, ...]:
     return tuple(out)
 
 
-def _red_fits_buffer(lo_th: float, hi_th: float, buf: int, given: bool) -> None:
-    """RED's thresholds against the buffer, all in mean-size packets (red.cc scales the
-    thresholds and qlim by mean_pktsize_ alike): min_th at or above it can never be reached
-    (an error), max_th above it is reached only through forced drops (a warning)."""
-    how = "" if given else " (ns-2.35's automatic threshold, red_auto)"
-    check(lo_th < buf, "red_min_th_pkts", lo_th,
-          f"a number < buffer_pkts ({buf}){how}: at or above the buffer the average queue "
-          "never reaches min_th and RED never drops early; lower red_min_th_pkts or raise "
-          "buffer_pkts")
-    if hi_th > buf:
-        warnings.warn(f"red_max_th_pkts {hi_th:g} is above buffer_pkts ({buf}): RED drops "
-                      f"early from red_min_th_pkts {lo_th:g}, but the buffer overflows before "
-                      "the average reaches max_th, cutting its ramp to max_p short; raise "
-                      "buffer_pkts or lower red_max_th_pkts", RedThresholdWarning, stacklevel=3)
-
-
 def _copy(flow: TcpFlow, **changes) -> TcpFlow:
     """``flow`` with ``changes`` (plain floats the caller has checked), without its checks:
     what ``TcpFlow.with_delays`` does for the delays alone."""
@@ -288,7 +199,8 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
              start_s=None, send_jitter_s=0.0, duration_s=100.0, warmup_s=20.0, tcp_tick_s=0.01,
              min_rto_s=0.2, max_rto_s=60.0, init_rto_s=3.0, tie_break="random",
              trace_flows=(), trace_interval_s=None, queue_trace_interval_s=None,
-             queue_trace_links=None, seed=0) -> Scenario:
+             queue_trace_links=None, codel_target_ms=CODEL_TARGET_MS,
+             codel_interval_ms=CODEL_INTERVAL_MS, queue_delay_hist=False, seed=0) -> Scenario:
     """A dumbbell: ``n_flows`` backlogged TCP flows from their senders over one bottleneck
     link (link 0) to their receivers; ACKs return uncongested. Defaults are ns-2.35's where
     ns-2 has one (``ns-default.tcl``, named in brackets), else a stated choice.
@@ -329,7 +241,7 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     - Each sender's access link: ``access_bps=100e6`` (a choice), ``access_buffer_pkts=50``
       [Queue limit_ 50]; one access link per flow (docs/model.md, "Access link").
 
-    Bottleneck queue ``aqm``: "droptail", "red", "rio-c", "rio-d" or "wred".
+    Bottleneck queue ``aqm``: "droptail", "red", "rio-c", "rio-d", "wred" or "codel".
 
     - "red" [Queue/RED]: ``red_min_th_pkts`` / ``red_max_th_pkts`` None = ns-2.35's
       automatic thresholds [thresh_ 0, maxthresh_ 0: :func:`red_auto`], ``red_max_p=0.1``
@@ -361,6 +273,12 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
       PBS); ``marker_window_s=1.0`` (the TSW window). Only RIO and WRED read the colours: a
       marker with "droptail" or "red" changes nothing but the per-colour counts (so that a
       sweep over ``aqm`` may keep one marker).
+    - "codel" [ns-3.44 CoDelQueueDisc; RFC 8289]: ``codel_target_ms=5`` [Target 5ms],
+      ``codel_interval_ms=100`` [Interval 100ms], MinBytes 1500 [MinBytes 1500], drops at
+      dequeue (docs/model.md, "CoDel"); the buffer is ``buffer_pkts`` packets waiting (ns-3's
+      MaxSize counts the waiting packets; its default, 1500p, is not ns-2's 50: give
+      ``buffer_pkts=1500`` to run it). Both times are checked whatever ``aqm`` is and used
+      only by "codel" (a sweep over ``aqm`` may keep them).
 
     Cross traffic ``cross``: "none", "cbr" [Application/Traffic/CBR: rate_ 448Kb,
     packetSize_ 210] or "exponential" [Application/Traffic/Exponential: rate_ 64Kb while on,
@@ -383,7 +301,9 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     Time series (off by default; docs/columns.md): ``trace_flows`` (flow indices) and
     ``trace_interval_s`` for their cwnd (table ``cwnd_trace``); ``queue_trace_interval_s``
     for the bottleneck's queue lengths (table ``queue_trace``; ``queue_trace_links`` None:
-    every link, here the one).
+    every link, here the one). ``queue_delay_hist=False``: true counts every departure's wait
+    in a histogram (table ``queue_delay``; the queues table's ``delay_p50_ms``,
+    ``delay_p95_ms``, ``delay_p99_ms``; metrics ``queue_delay_p50_ms`` ...).
 
     ``params`` (grid columns): ``rtt_mean_ms`` (the flows' mean round trip), ``bdp_pkts``
     (bottleneck rate x rtt_mean_ms in wire packets), ``red_min_th`` / ``red_max_th`` /
@@ -434,8 +354,11 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     seg, hdr = as_int(plain(segment_bytes)), as_int(plain(header_bytes))
     if is_int(seg) and is_int(hdr):
         wire = seg + hdr
+    codel = codel_class(buf, codel_target_ms, codel_interval_ms)
     if aqm == "droptail":
         q = dict(limit_pkts=buf)
+    elif aqm == "codel":
+        q = codel
     elif aqm == "red":
         q, red_params = red_class(rate, delay, buf, wire, red_min_th_pkts, red_max_th_pkts,
                                   red_max_p, w_q, red_gentle, red_wait, red_bytes,
@@ -590,7 +513,9 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
                         init_rto_s=init_rto_s, tie_break=tie_break, trace_flows=trace_flows,
                         trace_interval_s=trace_interval_s,
                         queue_trace_interval_s=queue_trace_interval_s,
-                        queue_trace_links=queue_trace_links, params=params)
+                        queue_trace_links=queue_trace_links,
+                        queue_delay_hist=_flag("queue_delay_hist", queue_delay_hist),
+                        params=params)
 
 
 dumbbell.seed_matters = _seed_matters

@@ -11,7 +11,15 @@ from diffsweep.scenario.checks import (AQMS, INT32_MAX, MAX_QUEUE_LIMIT, MAX_WIR
                                        _OMIT, IntField, _as_tuple, _construct, _name, _one_of, _set,
                                        as_float, as_int, check_bool, check_ints, check_nonneg,
                                        check_number, check_positive, is_int, plain,
-                                       renamed_field)
+                                       renamed_errors, renamed_field)
+
+
+#: ns-3.44 CoDelQueueDisc's defaults (Target, Interval, MinBytes)
+CODEL_TARGET_MS = 5.0
+CODEL_INTERVAL_MS = 100.0
+CODEL_MIN_BYTES = 1500
+#: CoDel time is ns >> 10 in a uint32 (ns-3 CODEL_SHIFT): 2^32 x 1.024 us
+CODEL_MAX_MS = 2.0 ** 32 * 1.024e-3
 
 
 class RedThresholdWarning(UserWarning):
@@ -61,6 +69,12 @@ class QueueClass:
     (the average never reaches it: RED never drops early), a max_th above it a
     ``RedThresholdWarning`` (the buffer cuts RED's ramp to max_p short).
 
+    ``aqm="codel"``: CoDel (RFC 8289) as ns-3.44's CoDelQueueDisc, acting when the link takes
+    the class's next packet (docs/model.md, "CoDel"): ``codel_target_ms`` (ns-3 Target, 5),
+    ``codel_interval_ms`` (Interval, 100) and ``codel_min_bytes`` (MinBytes, 1500: no drop
+    while fewer bytes wait behind the head); the limit stays the buffer (ns-3's MaxSize, which
+    counts the packets waiting, not the one on the wire). Not under ``"cbq"``.
+
     ``share``: the class's fraction of the link rate under the ``"cbq"`` scheduler (required
     there, in (0, 1]; an error on a link with another scheduler)."""
 
@@ -77,6 +91,9 @@ class QueueClass:
     red_queue_in_bytes: bool | None = field(default=None, metadata=_OMIT)
     red_mean_pkt_bytes: int = field(default=500, metadata=_OMIT)
     share: float | None = field(default=None, metadata=_OMIT)
+    codel_target_ms: float = field(default=CODEL_TARGET_MS, metadata=_OMIT)
+    codel_interval_ms: float = field(default=CODEL_INTERVAL_MS, metadata=_OMIT)
+    codel_min_bytes: int = field(default=CODEL_MIN_BYTES, metadata=_OMIT)
 
     def __post_init__(self):
         path = type(self).__name__
@@ -87,9 +104,10 @@ class QueueClass:
             warnings.warn(line, RedThresholdWarning, stacklevel=3)
 
     def _normalize(self, path: str = "QueueClass") -> None:
-        for f in ("limit_bytes", "limit_pkts", "weight", "red_mean_pkt_bytes"):
+        for f in ("limit_bytes", "limit_pkts", "weight", "red_mean_pkt_bytes", "codel_min_bytes"):
             _set(self, f, as_int(getattr(self, f)))
-        _set(self, "red_w_q", as_float(self.red_w_q))
+        for f in ("red_w_q", "codel_target_ms", "codel_interval_ms"):
+            _set(self, f, as_float(getattr(self, f)))
         if self.share is not None:
             _set(self, "share", as_float(self.share))
         for f in ("red_gentle", "red_wait", "red_bytes", "red_queue_in_bytes"):
@@ -109,9 +127,10 @@ class QueueClass:
         for k, t in enumerate(self.red):
             check(isinstance(t, RedThresholds), f"{path}.red[{k}]", t, "a RedThresholds")
             t._validate(f"{path}.red[{k}]")
-        if self.aqm == "droptail":
-            check(self.red == (), f"{path}.red", self.red, "() for aqm 'droptail' (set aqm to "
-                  "'red', 'rio-c', 'rio-d' or 'wred' to use thresholds)")
+        self._validate_codel(path)
+        if self.aqm in ("droptail", "codel"):
+            check(self.red == (), f"{path}.red", self.red, f"() for aqm {self.aqm!r} (set aqm "
+                  "to 'red', 'rio-c', 'rio-d' or 'wred' to use thresholds)")
         elif self.aqm == "red":
             check(len(self.red) == 1, f"{path}.red", self.red, "one RedThresholds for aqm 'red'")
         else:
@@ -135,6 +154,21 @@ class QueueClass:
             check_number(f"{path}.share", self.share, lambda x: 0 < x <= 1,
                           "None or a number in (0, 1]: a fraction of the link rate")
 
+    def _validate_codel(self, path: str) -> None:
+        # CoDel's times in CoDel units (ns >> 10) are uint32 in the engine, as in ns-3
+        check_number(f"{path}.codel_target_ms", self.codel_target_ms,
+                     lambda x: 0 < x < CODEL_MAX_MS, f"a number > 0 and < {CODEL_MAX_MS:g} "
+                     "(ms; ns-3 Target)")
+        check_number(f"{path}.codel_interval_ms", self.codel_interval_ms,
+                     lambda x: 0 < x < CODEL_MAX_MS / 16, f"a number > 0 and < "
+                     f"{CODEL_MAX_MS / 16:g} (ms; ns-3 Interval, 16 of which fit CoDel's clock)")
+        if self.aqm != "codel":
+            for f, d in (("codel_target_ms", CODEL_TARGET_MS),
+                         ("codel_interval_ms", CODEL_INTERVAL_MS),
+                         ("codel_min_bytes", CODEL_MIN_BYTES)):
+                check(getattr(self, f) == d, f"{path}.{f}", getattr(self, f),
+                      f"{d!r} (the default) unless aqm is 'codel' (aqm is {self.aqm!r})")
+
     @property
     def queue_in_bytes(self) -> bool:
         """ns-2's queue_in_bytes_ as run: ``red_queue_in_bytes``, or ``red_bytes`` if None."""
@@ -144,7 +178,8 @@ class QueueClass:
         """The buffer in the unit of the RED average (bytes with queue_in_bytes, else
         packets), converted with red_mean_pkt_bytes as red.cc's qlim is; None without RED or
         without a limit."""
-        if self.aqm == "droptail" or (self.limit_pkts is None and self.limit_bytes is None):
+        if self.aqm in ("droptail", "codel") or (self.limit_pkts is None and
+                                                  self.limit_bytes is None):
             return None
         mean = float(self.red_mean_pkt_bytes)
         if self.queue_in_bytes:
@@ -173,11 +208,25 @@ class QueueClass:
         return self.red
 
 
+def codel_class(buf, target_ms, interval_ms) -> dict:
+    """The ``QueueClass`` keywords of a builder's "codel" queue of ``buf`` packets, its times
+    checked under the builder's names (``codel_target_ms``, ``codel_interval_ms``), whatever
+    the builder's aqm. Shared by the dumbbell and the parking lot."""
+    target, interval = as_float(plain(target_ms)), as_float(plain(interval_ms))
+    with renamed_errors({"QueueClass.codel_target_ms": "codel_target_ms",
+                         "QueueClass.codel_interval_ms": "codel_interval_ms"}):
+        q = dict(limit_pkts=buf, aqm="codel", codel_target_ms=target,
+                 codel_interval_ms=interval)
+        QueueClass("be", **q)
+    return q
+
+
 _RING = ": the engine's class queues hold at most 2^30 packets"
 _QUEUE_INTS = (IntField("limit_bytes", 1, MAX_QUEUE_LIMIT, "None", _RING),
                IntField("limit_pkts", 1, MAX_QUEUE_LIMIT, "None", _RING),
                IntField("weight", 1, INT32_MAX),
-               IntField("red_mean_pkt_bytes", 1, MAX_WIRE_BYTES))
+               IntField("red_mean_pkt_bytes", 1, MAX_WIRE_BYTES),
+               IntField("codel_min_bytes", 0, INT32_MAX))
 
 
 @dataclass(frozen=True)
@@ -242,6 +291,9 @@ class Link:
         check_bool(f"{path}.cbq_lend", self.cbq_lend)
         if self.scheduler == "cbq":
             for k, c in enumerate(self.classes):
+                check(c.aqm != "codel", f"{path}.classes[{k}].aqm", c.aqm,
+                      "not 'codel' on a 'cbq' link (CoDel runs where a link takes its next "
+                      "packet: 'priority' or 'wrr')")
                 check(c.share is not None, f"{path}.classes[{k}].share", c.share,
                       "a number in (0, 1] on a 'cbq' link: the class's fraction of the link rate")
             total = math.fsum(c.share for c in self.classes)

@@ -17,10 +17,10 @@ from diffsweep.scenario.checks import (CWND_SAMPLE_BYTES, MAX_CUBIC_SETS, MAX_GE
                                        MAX_TRACE_BYTES, MAX_TRACE_SAMPLES, QUEUE_SAMPLE_BYTES,
                                        TIE_BREAKS, _OMIT, _as_tuple, _construct,
                                        _known_fields, _new_object, _one_of, _plain_dict, _set,
-                                       as_float, as_int, check_nonneg, check_number, check_positive,
+                                       as_float, as_int, check_bool, check_nonneg, check_number, check_positive,
                                        is_int, is_real, plain, trace_bytes)
 from diffsweep.scenario.flows import TcpFlow
-from diffsweep.scenario.links import Link
+from diffsweep.scenario.links import CODEL_MAX_MS, Link
 from diffsweep.scenario.markers import Marker
 from diffsweep.scenario.sources import OnOffSource
 from diffsweep.scenario.traffic import Traffic
@@ -106,7 +106,10 @@ class Scenario:
     asks for their congestion window every ``trace_interval_s`` (results table
     ``cwnd_trace``); ``queue_trace_interval_s`` asks for the length of every class queue of
     ``queue_trace_links`` (None: every link) at that interval (table ``queue_trace``); both
-    traces together hold at most ``MAX_TRACE_BYTES`` per replica (docs/columns.md); ``params`` are derived/descriptive values (plain scalars) that ``Grid``
+    traces together hold at most ``MAX_TRACE_BYTES`` per replica (docs/columns.md);
+    ``queue_delay_hist`` asks for a histogram of every class queue's waits (table
+    ``queue_delay``, columns ``delay_p50_ms`` ... of ``queues``; docs/model.md, "Queueing-delay
+    percentiles"); ``params`` are derived/descriptive values (plain scalars) that ``Grid``
     shows as columns."""
 
     links: tuple[Link, ...]
@@ -128,6 +131,7 @@ class Scenario:
     trace_interval_s: float | None = field(default=None, metadata=_OMIT)
     queue_trace_interval_s: float | None = field(default=None, metadata=_OMIT)
     queue_trace_links: tuple[int, ...] | None = field(default=None, metadata=_OMIT)
+    queue_delay_hist: bool = field(default=False, metadata=_OMIT)
     # hash=False: a dict is unhashable, and equal scenarios still hash equal without it.
     params: dict = field(default_factory=dict, hash=False)
 
@@ -149,6 +153,7 @@ class Scenario:
             _set(self, f, v)
         check(isinstance(self.params, Mapping), "params", self.params, "a dict")
         _set(self, "params", {k: plain(v) for k, v in self.params.items()})
+        _set(self, "queue_delay_hist", plain(self.queue_delay_hist))
         self._validate()
 
     def _validate(self) -> None:
@@ -174,6 +179,11 @@ class Scenario:
               "interval_s", self.interval_s,
               f"None or a number > 0 and <= duration_s ({self.duration_s})")
         _one_of("tie_break", self.tie_break, TIE_BREAKS)
+        check_bool("queue_delay_hist", self.queue_delay_hist)
+        if any(c.aqm == "codel" for link in self.links for c in link.classes):
+            check(self.duration_s < CODEL_MAX_MS / 1e3, "duration_s", self.duration_s,
+                  f"a number < {CODEL_MAX_MS / 1e3:g} with a CoDel queue (its clock, ns >> 10 "
+                  "in 32 bits as ns-3's, wraps there)")
         self._check_trace()
         for k, v in self.params.items():
             check(isinstance(k, str), "params", k, "string keys")

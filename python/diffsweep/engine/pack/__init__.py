@@ -77,7 +77,7 @@ def shape_key(sc: Scenario) -> tuple:
 #: the dimensions of a batch that pack sizes by its largest replica (replica_shape)
 SHAPE_DIMS = ("max_flows", "max_links", "max_sources", "max_intervals", "max_markers",
               "max_gens", "max_transfers", "max_sessions", "max_trace_samples", "max_traced",
-              "max_qtrace_samples", "max_qtrace_links")
+              "max_qtrace_samples", "max_qtrace_links", "qdelay_bins")
 
 
 def replica_shape(sc: Scenario) -> dict:
@@ -94,7 +94,8 @@ def replica_shape(sc: Scenario) -> dict:
             "max_sessions": max(1, sum(t.sessions for t in sc.traffic if t.kind == "web")),
             "max_trace_samples": max(1, trace_samples(sc)), "max_traced": max(1, len(sc.trace_flows)),
             "max_qtrace_samples": max(1, qtrace_samples(sc)),
-            "max_qtrace_links": max(1, len(qtrace_links(sc)))}
+            "max_qtrace_links": max(1, len(qtrace_links(sc))),
+            "qdelay_bins": layout().limits["qdelay_bins_on"] if sc.queue_delay_hist else 0}
 
 
 @dataclass
@@ -128,6 +129,7 @@ def _scenario_rows(sc: Scenario, memo: dict | None = None) -> _Rows:
         "end_slot": end, "warmup_slot": _slots(sc.warmup_s, sl),
         "interval_slots": _slots(sc.interval_s, sl) if sc.interval_s else 0,
         "tie_break": lay.enums["tie_break"][sc.tie_break],
+        "slot_ns": sl * 1e9, "qdelay_hist": int(sc.queue_delay_hist),
         "tick_slots": sc.tcp_tick_s / sl, "min_rto_slots": sc.min_rto_s / sl,
         "max_rto_slots": sc.max_rto_s / sl, "init_rto_slots": sc.init_rto_s / sl,
         "delack_slots": delack_slots(sl),
@@ -449,6 +451,8 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1,
             u.flows.rows["flow_max_window"], initial=1))) + RX_BITMAP_SLACK)),
         "cubic_states": int(any(np.any(u.flows.rows["flow_cc"] ==
                                        lay.enums["congestion_control"]["cubic"]) for u in uniq)),
+        "qdelay_bins": lay.limits["qdelay_bins_on"] if any(u.scalars["qdelay_hist"]
+                                                           for u in uniq) else 0,
     })
     if nic_pool == "compact":
         # a replica whose compact pool runs out is rerun with full pools (engine.simulate):

@@ -64,6 +64,11 @@ def _check_prop_delays(sc: Scenario, slot_s: float, prop: list, deps: list) -> N
                 f"packets, here up to {d} a slot)")
 
 
+def codel_time(ms: float) -> int:
+    """A time in ns-3's CoDel units: whole nanoseconds >> 10 (Time2CoDel, CODEL_SHIFT)."""
+    return int(round(ms * 1e6)) >> 10
+
+
 def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
     lay = layout()
     C = lay.limits["max_classes"]
@@ -98,6 +103,9 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
         "red_mean_pkt_bytes": np.ones((nl, C)), "red_ptc": np.zeros((nl, C)),
         "red_min_th": np.zeros((nl, C, K)), "red_max_th": np.ones((nl, C, K)),
         "red_max_p": np.ones((nl, C, K)),
+        "codel_target": np.zeros((nl, C), dtype=np.int64),
+        "codel_interval": np.zeros((nl, C), dtype=np.int64),
+        "codel_min_bytes": np.zeros((nl, C), dtype=np.int64),
     }
     aqm = lay.enums["aqm"]
     class_need = [1] * C
@@ -116,6 +124,11 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
                 rows["class_share"][l, c] = qc.share
             if qc.aqm != "droptail":
                 rows["class_aqm"][l, c] = aqm[qc.aqm]
+            if qc.aqm == "codel":
+                rows["codel_target"][l, c] = codel_time(qc.codel_target_ms)
+                rows["codel_interval"][l, c] = codel_time(qc.codel_interval_ms)
+                rows["codel_min_bytes"][l, c] = qc.codel_min_bytes
+            elif qc.aqm != "droptail":
                 rows["red_w_q"][l, c] = qc.red_w_q
                 rows["red_gentle"][l, c] = qc.red_gentle
                 rows["red_wait"][l, c] = qc.red_wait
@@ -128,8 +141,8 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
                     rows["red_min_th"][l, c, k] = t.min_th
                     rows["red_max_th"][l, c, k] = t.max_th
                     rows["red_max_p"][l, c, k] = t.max_p
-            # a RED or dsRED limit counts the packets waiting, the one on the wire besides
-            # (engine/queue_side.h: arrive_full)
+            # a RED, dsRED or CoDel limit counts the packets waiting, the one on the wire
+            # besides (engine/queue_side.h: arrive_full)
             on_wire = 1 if qc.aqm != "droptail" else 0
             if qc.limit_pkts is not None:
                 rows["class_limit"][l, c], rows["class_limit_kind"][l, c] = qc.limit_pkts, kind["pkts"]
