@@ -21,6 +21,10 @@ def _cmd_trace(args) -> int:
     from diffsweep.sweep.packet_trace import trace  # noqa: PLC0415
 
     check_max_event_bytes(args.max_bytes, "--max-bytes")
+    if args.until_s is not None and not args.until_s > 0:
+        from diffsweep.core.errors import ConfigError  # noqa: PLC0415
+        raise ConfigError(f"--until-s: {args.until_s!r} is not allowed (expected a time in "
+                          "seconds > 0; without it, the whole run)")
     t = trace(args.source, args.point, args.seed, _format_of(args), args.link, args.until_s,
               args.out, args.max_bytes)
     rec = t.recording
@@ -36,10 +40,6 @@ def _cmd_trace(args) -> int:
     if t.note:
         print(f"diffsweep: note: {t.note}", file=sys.stderr)
     return 0
-
-
-def _positive_float(text: str) -> float:
-    return float(text)
 
 
 def add_subcommand(sub) -> None:
@@ -62,7 +62,7 @@ def add_subcommand(sub) -> None:
                    help="the link (its index: the queues table's link column; links have no "
                    "names). ns2: only its events and its flows' ACKs (default: every link); "
                    "pcap: the link captured (default 0)")
-    s.add_argument("--until-s", type=_positive_float, default=None, metavar="T",
+    s.add_argument("--until-s", type=float, default=None, metavar="T",
                    help="only the events before T seconds (the replica still runs to its end)")
     s.add_argument("--max-bytes", type=int, default=MAX_EVENT_BYTES, metavar="N",
                    help=f"cap on the events recorded, 32 bytes each (default {MAX_EVENT_BYTES}: "
