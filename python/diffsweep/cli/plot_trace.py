@@ -5,36 +5,18 @@ from __future__ import annotations
 
 import os
 
-from diffsweep.cli.plot import PLOT_DPI, PLOT_FORMATS
+from diffsweep.cli.plot import PLOT_DPI, check_figure_options, write_figure
 from diffsweep.core.errors import ConfigError
 
 
 def _cmd_plot_trace(args) -> int:
     from diffsweep.report.trace_plot import time_sequence_figure  # noqa: PLC0415
-    from diffsweep.sweep.store import atomic_write_files  # noqa: PLC0415
 
-    lo, hi = PLOT_DPI
-    if not lo <= args.dpi <= hi:
-        raise ConfigError(f"--dpi: {args.dpi!r} is not allowed (expected an integer from {lo} "
-                          f"to {hi})")
-    out = args.out or os.path.splitext(args.file)[0] + ".png"
-    ext = os.path.splitext(out)[1].lower().lstrip(".")
-    if ext not in PLOT_FORMATS:
-        raise ConfigError(f"--out: {out!r} is not allowed (expected a file name ending in "
-                          f"{', '.join('.' + f for f in PLOT_FORMATS)})")
+    out, ext = check_figure_options(args.dpi, args.out or os.path.splitext(args.file)[0] + ".png")
     if not os.path.isfile(args.file):
         raise ConfigError(f"{args.file}: no such trace file")
     flows = args.flows.split(",") if args.flows else None
-    fig = time_sequence_figure(args.file, args.link, flows)
-    import io  # noqa: PLC0415
-    buf = io.BytesIO()
-    fig.savefig(buf, format=ext, dpi=args.dpi)
-    try:
-        atomic_write_files({out: buf.getvalue()})
-    except OSError as e:
-        from diffsweep.core.errors import store_error  # noqa: PLC0415
-        raise store_error(e, out, "write the figure") from None
-    print(out)
+    write_figure(time_sequence_figure(args.file, args.link, flows), out, ext, args.dpi)
     return 0
 
 
