@@ -194,6 +194,8 @@ def test_the_pcap_marks_ef_with_its_code_point(tmp_path):
     (tmp_path / "ef.toml").write_text(EF)
     t = trace(tmp_path / "ef.toml", 0, 0, "pcap", out=tmp_path / "ef.pcap")
     assert t.stored == "not stored"
+    # the same replica from a Python Grid
+    assert trace(loads_sweep(EF).make_grid(), 0, 0, "pcap").data == t.data
     udp = tcp = 0
     with open(tmp_path / "ef.pcap", "rb") as fh:
         for _, buf in dpkt.pcap.Reader(fh):

@@ -60,8 +60,11 @@ def _config(source: Path):
     if not m.get("sweep_text"):
         raise ConfigError(f"{source}: its manifest keeps no sweep text (a folder of a Python "
                           "run(grid, store=DIR)): trace from the sweep file instead")
+    # the seeds of its last run (a --target-ci run adds rounds of seeds), as `diffsweep show`
+    runs = m.get("runs") or []
+    seeds = (runs[-1].get("seeds") if runs and runs[-1].get("seeds") else m.get("seeds")) or []
     cfg = loads_sweep(m["sweep_text"], source=f"{source} (its sweep)", quick=bool(m.get("quick")),
-                      seeds=[int(s) for s in m.get("seeds") or []] or None)
+                      seeds=[int(s) for s in seeds] or None)
     return cfg, m
 
 
@@ -152,17 +155,21 @@ def compare_stored(folder: Path, tables, point: int, seed: int) -> str:
 
 def trace(source, point, seed, fmt: str = "ns2", link=None, until_s: float | None = None,
           out=None, max_event_bytes: int = MAX_EVENT_BYTES) -> PacketTrace:
-    """The packet trace of replica (``point``, ``seed``) of a results folder or sweep file
-    ``source``: ``fmt`` "ns2" (every link's events, or ``link``'s) or "pcap" (``link``'s
+    """The packet trace of replica (``point``, ``seed``) of a results folder, a sweep file or
+    a ``Grid`` ``source``: ``fmt`` "ns2" (every link's events, or ``link``'s) or "pcap" (``link``'s
     departures, default link 0, and its TCP flows' ACKs); events before ``until_s`` (None: the
     whole run), at most ``max_event_bytes`` of them (32 bytes each; then truncated, with a
     note). Written to ``out`` when given (atomically). See docs/traces.md."""
     if fmt not in FORMATS:
         raise ConfigError(f"--format: {fmt!r} is not allowed (expected one of "
                           f"{', '.join(FORMATS)})")
-    src = Path(source)
-    cfg, manifest = _config(src)
-    grid = cfg.make_grid()
+    from diffsweep.sweep.grid import Grid  # noqa: PLC0415
+    if isinstance(source, Grid):  # a Python grid: nothing stored to compare with
+        grid, manifest, src = source, None, None
+    else:
+        src = Path(source)
+        cfg, manifest = _config(src)
+        grid = cfg.make_grid()
     p, s = check_replica(grid, point, seed)
     sc = grid.scenario(p, s)
     lk = check_link(sc, link, p)
