@@ -209,6 +209,28 @@ def test_own_claim_checks_and_atlas_over_two_axes(folder, tmp_path):
     assert t.loc[0, "verdict"] == c.check(cell0).status
 
 
+def test_show_rates_a_claim_of_ones_own_on_a_folder(folder, tmp_path, capsys):
+    (tmp_path / "fair.toml").write_text(textwrap.dedent("""\
+        [claim]
+        id = "fair-enough"
+        text = "Jain's index stays at or above 0.5 at every point"
+        metric = "jain_index"
+        kind = "level"
+        hold_at = 0.5
+        """))
+    assert cli.main(["show", str(folder / "out"), "--metric", "jain_index",
+                     "--claim", str(tmp_path / "fair.toml")]) == 0
+    out = capsys.readouterr().out
+    v = load_claim(str(tmp_path / "fair.toml")).check(diffsweep.load(folder / "out"))
+    assert f"claim fair-enough: {v.status}: Jain's index stays" in out
+    assert "test: jain_index at every point: holds if its 95% CI is >= 0.5" in out
+    assert v.reason.split("; ")[0] in out
+    # a bad claim is refused before anything is printed
+    assert cli.main(["show", str(folder / "out"), "--claim", str(tmp_path / "no.toml")]) == 2
+    cap = capsys.readouterr()
+    assert cap.out == "" and "no such file" in cap.err
+
+
 @pytest.mark.parametrize("kw, match", [
     (dict(kind="compre"), "did you mean 'compare'"),
     (dict(kind="compare", axis="aqm", a="red", b="red"), "two different values"),

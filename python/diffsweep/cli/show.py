@@ -19,6 +19,9 @@ def _cmd_show(args) -> int:
 
     if args.rows < 1:
         raise ConfigError(f"--rows: {args.rows!r} is not allowed (expected an integer >= 1)")
+    from diffsweep.analysis.own_claims import load_claim  # noqa: PLC0415
+
+    claims = [load_claim(ref) for ref in args.claim or []]  # a bad claim before any output
     m, res, f = describe(args.dir)
     for name in args.metric or []:  # an identifier or a grid column measures nothing
         check_measure(res, "--metric", name, args.table, dims_of(m))
@@ -67,7 +70,21 @@ def _cmd_show(args) -> int:
                                "display.max_columns", 30):
             print(t.to_string(index=False, max_rows=args.rows,
                               float_format=lambda v: f"{v:.5g}"))
+    for c in claims:
+        _print_verdict(c, res, f)
     return 0
+
+
+def _print_verdict(c, res, f: dict) -> None:
+    """A claim of one's own rated on the folder's replicas (``show --claim``), with the
+    papers' rules and intervals (analysis.own_claims); its own ``sweep`` is not run."""
+    v = c.check(res)
+    part = (f" (on the {f['done']} of {f['expected']} replicas done)"
+            if f["missing"] else "")
+    print(f"\nclaim {c.id}: {v.status}{part}: {c.text}")
+    print(f"  test: {c.thresholds}")
+    for why in (v.reason.split("; ") if v.reason else []):
+        print(f"  {why}")
 
 
 def _unit(metric: str) -> str:
@@ -114,6 +131,10 @@ def add_subcommand(sub) -> None:
                    "--table's own: completion_s of transfers, cwnd_pkts of cwnd_trace, ...; "
                    "completion_s of the transfers table for a sweep of short-lived traffic "
                    "only)")
+    s.add_argument("--claim", default=None, action="append", metavar="CLAIM",
+                   help="a claim of one's own rated on this folder's replicas with the "
+                   "papers' rules and 95%% intervals: a claim file CLAIM.toml or "
+                   "module:NAME (diffsweep.claim); repeatable (docs/metrics.md)")
     s.add_argument("--table", default=None, choices=TABLES)
     s.add_argument("--rows", type=int, default=40, metavar="N",
                    help="most summary rows shown (>= 1, default 40)")

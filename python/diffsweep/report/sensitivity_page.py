@@ -181,6 +181,13 @@ def write_sensitivity(table, design, out: Path, meta: dict) -> dict:
     doc.image(pdf, "sensitivity indices")
     head, rows = table_rows(table, method)
     doc.table(head, rows)
+    rel = meta.get("reliability") or {}
+    if rel.get("notes"):
+        doc.p("Reliability: these estimates are not yet to be read as the metric's "
+              "sensitivities:")
+        doc.ul(rel["notes"])
+    elif rel.get("checked"):
+        doc.p(f"Reliability: {rel['checked']}.")
     if meta.get("target_ci") is not None:
         doc.p(f"Adaptive seeds: target_ci {meta['target_ci']:g}"
               + (" (index units)" if method == "sobol" else

@@ -445,6 +445,90 @@ def widest(method: str, table: pd.DataFrame) -> tuple[float, float]:
         float(np.nanmax(np.abs(eff["effect"]))) if len(eff) else float("nan")
 
 
+#: Sobol': a half-width above this (index units) says little about a share of variance
+SOBOL_WIDE = 0.1
+#: Sobol': the half-width a suggested n aims at
+SOBOL_AIM = 0.05
+#: Sobol': how far an estimate may stray past what the indices can be (S1 <= ST, 0 <= S1,
+#: sum S1 <= 1) before it is called estimation noise, not a property of the metric
+SOBOL_SLACK = 0.02
+#: Morris: a mu* half-width above this share of the largest mu* leaves its rank unsure
+MORRIS_WIDE = 0.3
+#: Morris: the share of the largest mu* a suggested n aims at
+MORRIS_AIM = 0.1
+
+
+def _next_n(method: str, n: int, half: float, aim: float) -> int:
+    """The n that would shrink a half-width ``half`` to ``aim``: bootstrap intervals of both
+    estimators shrink as 1/sqrt(n) (Saltelli et al. 2010, section 4; Morris's mean of r
+    elementary effects: its standard error is sigma / sqrt(r)); sobol rounded up to a power
+    of 2."""
+    need = max(n + 1, int(math.ceil(n * (half / aim) ** 2)))
+    if method == "sobol":
+        need = 1 << (need - 1).bit_length()
+    return need
+
+
+def reliability(method: str, table: pd.DataFrame, n: int, k: int) -> dict:
+    """Whether a study's estimates can be read: ``{"notes": [one line each], "suggested_n":
+    int | None, "checked": what was checked, when nothing was found}``. Sobol': an S1 above its ST, a negative index, a sum of S1 above 1 (none can
+    hold of the true indices: each says the estimate is mostly noise at this n) and intervals
+    wider than SOBOL_WIDE; Morris: mu* intervals wider than MORRIS_WIDE x the largest mu*
+    (the ranking is not resolved). ``suggested_n`` aims every interval at SOBOL_AIM (index
+    units) or MORRIS_AIM x the largest mu*. Seeds shrink only the part of an interval that
+    is the simulation's noise; n shrinks the sampling part too. Empty for factorial (its
+    intervals are Student-t of the replications)."""
+    notes: list[str] = []
+    if method == "sobol":
+        for _, r in table.iterrows():
+            f = r["factor"]
+            if r["S1"] > r["ST"] + SOBOL_SLACK:
+                notes.append(f"{f}: S1 {r['S1']:.3g} above ST {r['ST']:.3g} (S1 <= ST holds of "
+                             "the true indices: estimation noise)")
+            for c in ("S1", "ST"):
+                if r[c] < -SOBOL_SLACK:
+                    notes.append(f"{f}: {c} {r[c]:.3g} below 0 (an index is a share of "
+                                 "variance: estimation noise)")
+        total = float(np.nansum(table["S1"]))
+        if total > 1 + SOBOL_SLACK:
+            notes.append(f"the S1 sum to {total:.3g}, above 1 (estimation noise)")
+        half = float(np.nanmax(table[["S1_conf", "ST_conf"]].to_numpy()))
+        wide = table[(table["S1_conf"] > SOBOL_WIDE) | (table["ST_conf"] > SOBOL_WIDE)]
+        if len(wide):
+            notes.append(f"intervals of {', '.join(map(str, wide['factor']))} wider than "
+                         f"+-{SOBOL_WIDE:g} (widest +-{half:.3g})")
+        if not notes:
+            return {"notes": [], "suggested_n": None,
+                    "checked": "no index outside what indices can be (S1 <= ST, S1 >= 0, "
+                               f"sum S1 <= 1) and every interval within +-{SOBOL_WIDE:g}"}
+        m = _next_n(method, n, max(half, SOBOL_AIM * 2 ** 0.5), SOBOL_AIM)
+        notes.append(f"n = {n} is too small for these estimates: n = {m} ({m * (k + 2):,} "
+                     f"design points) would bring the widest half-width from {half:.3g} to "
+                     f"about {SOBOL_AIM:g} (intervals shrink as 1/sqrt(n))")
+        return {"notes": notes, "suggested_n": m}
+    if method == "morris":
+        top = float(np.nanmax(np.abs(table["mu_star"])))
+        if not top > 0:
+            return {"notes": [], "suggested_n": None}
+        wide = table[table["mu_star_conf"] > MORRIS_WIDE * top]
+        half = float(np.nanmax(table["mu_star_conf"]))
+        if len(wide):
+            notes.append(f"mu* intervals of {', '.join(map(str, wide['factor']))} wider than "
+                         f"+-{MORRIS_WIDE:g} x the largest mu* ({top:.3g}): their ranking is "
+                         "not resolved")
+        if not notes:
+            return {"notes": [], "suggested_n": None,
+                    "checked": f"every mu* interval within +-{MORRIS_WIDE:g} x the largest "
+                               f"mu* ({top:.3g})"}
+        m = _next_n(method, n, half, MORRIS_AIM * top)
+        notes.append(f"n = {n} trajectories are too few for this ranking: n = {m} "
+                     f"({m * (k + 1):,} design points) would bring the widest mu* half-width "
+                     f"from {half:.3g} to about {MORRIS_AIM * top:.3g} ({MORRIS_AIM:g} x the "
+                     "largest mu*)")
+        return {"notes": notes, "suggested_n": m}
+    return {"notes": [], "suggested_n": None}
+
+
 def _check_values(metric_name: str, values: pd.DataFrame, design: _Design, factors,
                   kept: str = "") -> None:
     """A constant metric, or one missing at a design point, has nothing to attribute."""

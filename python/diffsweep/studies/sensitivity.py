@@ -76,7 +76,7 @@ import pandas as pd
 from diffsweep.core.errors import ConfigError
 from diffsweep.studies.designs import (GENERATORS, MAX_FACTORS, METHODS,  # noqa: F401
                                        Factor, _analyse, _check_values, factorial_design,
-                                       factorial_effects, parse_factors, widest)
+                                       factorial_effects, parse_factors, reliability, widest)
 from diffsweep.studies.sensitivity_metric import (AGGREGATES, Metric,  # noqa: F401
                                                   PaperMetric, _check_column, _column_values,
                                                   _named_values, _paper_values, paper_metrics,
@@ -343,6 +343,7 @@ def sensitivity(base, factors, metric: str | None = None, method: str = "sobol",
             "compute_s": t_engine,
             "backend": "+".join(sorted(used)), "quick": bool(quick),
             "identity": plan.identity}
+    meta["reliability"] = reliability(method, table, plan.identity["n"], len(plan.factors))
     if plan.cfg is not None:
         meta["fixed"] = {**plan.cfg.fixed, **fixed}
         meta["inner_axes"] = {k: list(v) for k, v in plan.cfg.axes.items() if k not in fixed}
@@ -362,6 +363,8 @@ def sensitivity(base, factors, metric: str | None = None, method: str = "sobol",
         log(f"[sensitivity] warning: the widest half-width {half:.3g} is still above "
             f"target_ci {target_ci:g}" + (f" x {scale:.3g}" if method != "sobol" else "")
             + f" at max_seeds={max_seeds}")
+    for note in meta["reliability"]["notes"]:
+        log(f"[sensitivity] warning: {note}")
     log(f"[sensitivity] {rounds} round(s), {len(cur)} seeds, {meta['wall_s']:.1f} s"
         + (f"; {paths['md']}" if paths else ""))
     return SensitivityResult(table, design_df, values, out, paths, meta)
