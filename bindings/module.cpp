@@ -1,9 +1,12 @@
-// pybind11 module: numpy arrays in, numpy arrays out, nothing else. Compiled twice: as
-// diffsweep._engine_cpu (DS_BACKEND_CUDA undefined) and diffsweep._engine_cuda.
+// pybind11 module: numpy arrays in, numpy arrays out, nothing else. Compiled three times: as
+// diffsweep._engine_cpu (DS_BACKEND_CUDA undefined), diffsweep._engine_cuda and
+// diffsweep._engine_cpu_events (DS_EVENT_TRACE: the CPU engine with its packet-event hooks,
+// engine/events.h, and run_events).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <mutex>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -15,6 +18,9 @@
 #include "engine/family.h"
 #include "engine/features.h"
 #include "engine/replica.h"
+#ifdef DS_EVENT_TRACE
+#include "engine/event_recorder.h"
+#endif
 
 namespace py = pybind11;
 
@@ -174,6 +180,22 @@ std::vector<BatchInput> inputs_from(const py::list& shapes, const py::list& arra
   return in;
 }
 
+// A batch's output arrays, zero-filled, as a dict and as the engine's pointers in `out`.
+py::dict output_arrays(const BatchShape& shape, BatchOutput& out) {
+  py::dict result;
+#define DS_ALLOC(name, T, dim)                                       \
+  {                                                                  \
+    py::array_t<T> x((py::ssize_t)dim_size(shape, dim));             \
+    std::fill(x.mutable_data(), x.mutable_data() + x.size(), T(0));  \
+    out.name = x.mutable_data();                                     \
+    result[#name] = x;                                               \
+  }
+  DS_OUTPUT_FIELDS(DS_ALLOC)
+  DS_RECORD_FIELDS(DS_ALLOC)
+#undef DS_ALLOC
+  return result;
+}
+
 // Runs several batches (one per shape) as one job; returns a list of dicts of output arrays.
 py::list run_family(const py::list& shapes, const py::list& arrays, int threads, py::object control,
                     int replicas_per_task) {
@@ -185,20 +207,7 @@ py::list run_family(const py::list& shapes, const py::list& arrays, int threads,
   std::vector<BatchInput> in = inputs_from(shapes, arrays, keep);
   std::vector<BatchOutput> out(shapes.size());
   py::list results;
-  for (size_t b = 0; b < shapes.size(); ++b) {
-    py::dict result;
-#define DS_ALLOC(name, T, dim)                                       \
-  {                                                                  \
-    py::array_t<T> x((py::ssize_t)dim_size(in[b].shape, dim));       \
-    std::fill(x.mutable_data(), x.mutable_data() + x.size(), T(0));  \
-    out[b].name = x.mutable_data();                                  \
-    result[#name] = x;                                               \
-  }
-    DS_OUTPUT_FIELDS(DS_ALLOC)
-    DS_RECORD_FIELDS(DS_ALLOC)
-#undef DS_ALLOC
-    results.append(result);
-  }
+  for (size_t b = 0; b < shapes.size(); ++b) results.append(output_arrays(in[b].shape, out[b]));
   {
     py::gil_scoped_release release;
 #ifdef DS_BACKEND_CUDA
@@ -229,6 +238,42 @@ py::dict run(const py::dict& shape, const py::dict& arrays, int threads, py::obj
   return run_family(shapes, batches, threads, control, 0)[0].cast<py::dict>();
 }
 
+#ifdef DS_EVENT_TRACE
+// Runs one batch with every replica's packet events recorded (engine/events.h), at most
+// max_event_bytes of them per replica (32 bytes each), those before slot time until_slots;
+// returns (the output arrays, [(events as bytes, truncated) per replica]). One thread: the
+// recorders are the batch's (g_event_recorders), one call at a time.
+py::tuple run_events(const py::dict& shape, const py::dict& arrays, long long max_event_bytes,
+                     double until_slots) {
+  if (max_event_bytes < (long long)sizeof(PacketEvent))
+    throw py::value_error("max_event_bytes = " + std::to_string(max_event_bytes) +
+                          " is not allowed (expected >= " + std::to_string(sizeof(PacketEvent)) +
+                          ": one event)");
+  static std::mutex one_at_a_time;
+  std::vector<py::object> keep;
+  std::vector<BatchInput> in{input_from(shape, arrays, keep)};
+  std::vector<BatchOutput> out(1);
+  py::dict result = output_arrays(in[0].shape, out[0]);
+  std::vector<EventRecorder> recs((size_t)in[0].shape.n_replicas);
+  for (auto& rec : recs)
+    rec.reset(in[0].shape.max_links, in[0].shape.max_flows,
+              (size_t)max_event_bytes / sizeof(PacketEvent), until_slots);
+  {
+    py::gil_scoped_release release;
+    std::lock_guard<std::mutex> lock(one_at_a_time);
+    g_event_recorders = &recs;
+    run_family_cpu(in, out, 1, nullptr, 1);
+    g_event_recorders = nullptr;
+  }
+  py::list events;
+  for (const auto& rec : recs)
+    events.append(py::make_tuple(
+        py::bytes((const char*)rec.events.data(), rec.events.size() * sizeof(PacketEvent)),
+        rec.truncated));
+  return py::make_tuple(result, events);
+}
+#endif
+
 template <class T>
 std::tuple<std::string, std::string, std::string> field(const char* name, Dim d) {
   return {name, dtype_name<T>(), dim_name(d)};
@@ -238,6 +283,8 @@ std::tuple<std::string, std::string, std::string> field(const char* name, Dim d)
 
 #ifdef DS_BACKEND_CUDA
 #define DS_MODULE_NAME _engine_cuda
+#elif defined(DS_EVENT_TRACE)
+#define DS_MODULE_NAME _engine_cpu_events  // CMakeLists.txt: the packet-event build
 #elif defined(DS_HOST_SLIM)
 #define DS_MODULE_NAME _engine_cpu_slim  // tests/test_slim.py builds it
 #else
@@ -255,6 +302,13 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
         "of dicts of output arrays. replicas_per_task: replicas one CPU thread steps together "
         "(0 or 1: one at a time; 32: as a GPU warp), or at most per CUDA warp (0: as many as "
         "leave every warp resident); no result depends on it.");
+#ifdef DS_EVENT_TRACE
+  m.def("run_events", &run_events, py::arg("shape"), py::arg("arrays"),
+        py::arg("max_event_bytes"), py::arg("until_slots"),
+        "Run one batch recording each replica's packet events (engine/events.h); returns "
+        "(output arrays, [(events bytes, truncated)]).");
+  m.attr("event_bytes") = (int)sizeof(PacketEvent);
+#endif
   m.def("cuda_kernel", [](const py::list& shapes, const py::list& arrays) {
     std::vector<py::object> keep;
     return std::string(family_kernel_name(inputs_from(shapes, arrays, keep)));

@@ -118,8 +118,9 @@ REPRO = "Command line: reproduce, demo, no command"
 ATLAS = "Command line and Python: atlas"
 SENS = "Command line and Python: sensitivity"
 LOOK = "Command line: show, plot, export"
+TRACE = "Command line and Python: trace, plot-trace"
 AREAS = (TOP, SECTIONS, AXES, KV, HABIB, LJ, MG, ROSSI, DB, PL, LINK, FLOW, MARK, SCEN, GRID, RUN, REPRO,
-         ATLAS, SENS, LOOK)
+         ATLAS, SENS, LOOK, TRACE)
 
 NOT = r"is not allowed \(expected "
 
@@ -724,6 +725,25 @@ CATALOGUE: list[Bad] = [
     P("sens-python-constant-metric", SENS, "sensitivity(None, {'a': (0.0, 1.0), 'b': (0.0, 1.0)}, method='morris', function=lambda a, b: 2.0, log=None)", r"metric: <lambda> is constant \(2 at every design point and seed\): there is no variation"),
     P("sens-python-factor-range-tuple", SENS, "sensitivity('kaur_vin', {'rtp_ms': (80, 8)}, 'flows.goodput_bps')", r"factors\.rtp_ms: '\(80, 8\)' is not allowed \(expected LO < HI"),
     P("sens-python-no-factors", SENS, "sensitivity('kaur_vin', {}, 'flows.goodput_bps')", r"factors: none given"),
+    # --- packet traces (issue 53): diffsweep trace, plot-trace, diffsweep.packet_trace -----
+    C("trace-missing-source", TRACE, "trace DIR/nowhere --point 0 --seed 0 -o DIR/t.tr", r"DIR/nowhere: no such results folder or sweep file \(expected a folder of diffsweep run --out DIR, or a sweep \.toml file\)"),
+    C("trace-not-a-results-folder", TRACE, "trace DIR/empty --point 0 --seed 0 -o DIR/t.tr", r"DIR/empty: not a diffsweep results folder \(no manifest\.json\)"),
+    C("trace-point-out-of-range", TRACE, "trace DIR/folder --point 9 --seed 0 -o DIR/t.tr", r"--point: '9' " + NOT + r"a point of the sweep: 0\.\.3\)"),
+    C("trace-point-not-a-number", TRACE, "trace DIR/folder --point first --seed 0 -o DIR/t.tr", r"--point: 'first' " + NOT + r"a point of the sweep: 0\.\.3\)"),
+    C("trace-seed-not-in-grid", TRACE, "trace DIR/folder --point 0 --seed 5 -o DIR/t.tr", r"--seed: '5' " + NOT + r"one of the sweep's seeds: 0, 1\)"),
+    C("trace-link-unknown", TRACE, "trace DIR/folder --point 0 --seed 0 --link 7 -o DIR/t.tr", r"--link: '7' " + NOT + r"a link index of point 0's scenario: 0\)"),
+    C("trace-link-a-name", TRACE, "trace DIR/folder --point 0 --seed 0 --link bottleneck -o DIR/t.tr", r"--link: 'bottleneck' " + NOT + r"a link index of point 0's scenario"),
+    C("trace-format-unknown", TRACE, "trace DIR/folder --point 0 --seed 0 --format pcapng -o DIR/t.tr", r"argument --format: invalid choice: 'pcapng'", argparse=True),
+    C("trace-max-bytes-below-one-event", TRACE, "trace DIR/folder --point 0 --seed 0 --max-bytes 10 -o DIR/t.tr", r"--max-bytes: 10 " + NOT + r"an integer number of bytes >= 32, one event"),
+    C("trace-until-not-positive", TRACE, "trace DIR/folder --point 0 --seed 0 --until-s 0 -o DIR/t.tr", r"--until-s: 0\.0 " + NOT + r"a time in seconds > 0"),
+    C("trace-no-out", TRACE, "trace DIR/folder --point 0 --seed 0", r"the following arguments are required: -o/--out", argparse=True),
+    C("trace-out-under-a-file", TRACE, "trace DIR/folder --point 0 --seed 0 -o DIR/ok.toml/t.tr", r"DIR/ok\.toml/t\.tr: cannot write the trace \(Not a directory\)", code=1),
+    P("py-trace-seed-not-in-grid", TRACE, "packet_trace(DIR / 'folder', 0, 7)", r"^--seed: 7 " + NOT + r"one of the sweep's seeds: 0, 1\)"),
+    P("py-trace-format-unknown", TRACE, "packet_trace(DIR / 'folder', 0, 0, fmt='tcpdump')", r"^--format: 'tcpdump' " + NOT + r"one of ns2, pcap\)"),
+    P("py-trace-max-bytes-float", TRACE, "packet_trace(DIR / 'folder', 0, 0, max_event_bytes=1e6)", r"^max_event_bytes: 1000000\.0 " + NOT + r"an integer number of bytes"),
+    C("plot-trace-missing-file", TRACE, "plot-trace DIR/none.tr", r"DIR/none\.tr: no such trace file"),
+    C("plot-trace-not-a-trace", TRACE, "plot-trace DIR/ok.toml -o DIR/p.png", r"DIR/ok\.toml: line 1 is not an ns-2 trace line \(expected 12 fields"),
+    C("plot-trace-out-txt", TRACE, "plot-trace DIR/ok.toml -o DIR/p.txt", r"--out: 'DIR/p\.txt' " + NOT + r"a file name ending in \.png, \.pdf, \.svg\)"),
 ]
 # the documentation lists areas in AREAS order: records appended at the end join their area
 CATALOGUE.sort(key=lambda b: AREAS.index(b.area))

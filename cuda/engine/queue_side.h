@@ -158,6 +158,7 @@ DS_HD DS_RARE bool aqm_admits(Replica DS_REF x, const Packet& p, int l, int c, s
   }
   if (v == kRedAccept && !fits) red_overflow(rp, x.red()[k], colour);
   if (v != kRedAccept) {
+    DS_EV(ev_drop(x, v == kRedEarly ? kEvDropEarly : kEvDropForced));
     count_aqm_drop(x, p, k, colour, v == kRedEarly);
     count_flow_drop(x, p);
     return false;
@@ -194,6 +195,7 @@ DS_HD DS_INLINE bool hook_lost(Replica DS_REF x, const Packet& p, int l, size_t 
   if (!lost && loss > 0.0)  // (a line of its own: benchmarks/gpu/hot_sass.py counts the draws)
     lost = draw_u01(x.seed(), kFamLoss, (uint32_t)l, x.hdr()->ctr_loss) < loss;
   if (lost) {  // counted at link class k
+    DS_EV(ev_drop(x, kEvDropLoss));
     if (x.measuring) x.out_q_random_drops()[k] += 1;
     count_flow_drop(x, p);
   }
@@ -202,6 +204,7 @@ DS_HD DS_INLINE bool hook_lost(Replica DS_REF x, const Packet& p, int l, size_t 
 
 // The buffer refuses a packet of `colour` at link class k: a forced drop.
 DS_HD DS_INLINE void buffer_drop(Replica DS_REF x, const Packet& p, size_t k, uint8_t colour) {
+  DS_EV(ev_drop(x, kEvDropBuffer));
   if (x.measuring) x.out_q_drops()[k] += 1;
   count_aqm_drop(x, p, k, colour, false);
   count_flow_drop(x, p);
@@ -230,6 +233,7 @@ DS_HD DS_INLINE bool enqueue(Replica DS_REF x, const Packet& p, int l, int c, si
   Ring<Packet> qring = x.queue_ring(l, c);
   if (DS_UNLIKELY(qring.full())) {
     x.flag(kOvfQueueRing);
+    DS_EV(ev_drop(x, kEvDropRing));
     if (x.measuring) x.out_q_drops()[k] += 1;
     count_flow_drop(x, p);
     return false;
@@ -240,6 +244,7 @@ DS_HD DS_INLINE bool enqueue(Replica DS_REF x, const Packet& p, int l, int c, si
   d = p;
   d.t_enq = now;
   q.bytes += p.bytes;
+  DS_EV(ev_enqueued(x, l, c));
   return true;
 }
 
@@ -255,6 +260,7 @@ DS_HD DS_FLATTEN void arrive_plain(Replica DS_REF x, const Packet& p, uint32_t n
     if (!(p.flags & kPktSource) && hop_index(p) == 0)
       x.out_flow_colour_pkts()[(size_t)p.sender * kMaxColours + kGreen] += 1;
   }
+  DS_EV(ev_arrive(x, p, now));
   if (DS_FEAT(x.hdr()->f_hooks) && hook_lost(x, p, l, k)) return;
   ClassQueue& q = x.link_queues(l)[c];
   if (!drop_tail_fits(q, q.ring.count, q.bytes, p.bytes)) {
@@ -292,6 +298,7 @@ DS_HD inline void arrive_full(Replica DS_REF x, Packet p, uint32_t now) {
     if (m2 >= 0 && x.in()->marker_link[x.iM(m2)] == l) condition(x, p, m2, t);
   }
   const uint8_t colour = colour_of(p);
+  DS_EV(ev_arrive(x, p, now));  // after its edge conditioner: with the colour it queues with
   if (x.measuring) {
     // without colours every arrival is green: flush_replica copies q_arrivals instead
     if (DS_FEAT(fh.f_colour)) x.out_q_colour_arrivals()[k * kMaxColours + colour] += 1;
@@ -386,6 +393,7 @@ DS_HD DS_FLATTEN void link_send(Replica DS_REF x, int l, int c, Ring<Packet> rin
     if (DS_FEAT(x.links()[l].qhist))
       x.out_q_delay_hist()[k * (size_t)kQDelayBins + qdelay_bin((uint32_t)wait)] += 1;
   }
+  DS_EV(ev_depart(x, p, l, c, now, hop_index(p) + 1 >= hops_of(x, p)));
   depart(x, p, l, now);
 }
 
@@ -640,6 +648,7 @@ DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInput
     if (x.links()[l].dline.count == 0) continue;  // (single-hop routes: always)
     Ring<TimedPacket> dl = x.dline_ring(l);
     while (!dl.empty() && dl.front().due <= now) {
+      DS_EV(ev_hop(x, dl.front().pkt, l, now));  // it reaches link l's far end now
       Packet* p = x.stage_slot();  // the next hop's arrival, written whole (put_packet)
       if (!p) {
         dl.pop_front();

@@ -29,6 +29,7 @@
 #include "../model/tcp_sack.h"
 #include "../model/tcp_sender.h"
 #include "../model/traffic_gen.h"
+#include "events.h"
 
 namespace ds {
 
@@ -568,6 +569,7 @@ struct Replica {
     Ack& a = pool[k];
     TcpSender& s = snds()[f];
     a.due = now + (uint32_t)s.flow.loop_slots;
+    DS_EV(ev_ack(r, f, ackno, now, a.due));  // an ACK's events (engine/events.h)
     a.ackno = ackno;
     a.next = -1;
     a.consumed = 0;

@@ -19,13 +19,14 @@ from diffsweep.scenario.registry import builder
 from diffsweep.studies.atlas import atlas
 from diffsweep.studies.sensitivity import sensitivity
 from diffsweep.sweep.grid import Grid
+from diffsweep.sweep.packet_trace import trace as packet_trace
 from diffsweep.sweep.runner import run
 from diffsweep.sweep.store import load
 
 __all__ = [
     "BackendError", "ConfigError", "atlas", "builder", "claim", "EngineError", "Grid", "Link",
     "OnOffSource", "QueueClass", "Results", "Scenario", "SweepInterrupted", "TcpFlow", "info",
-    "load", "metric", "run", "scenarios", "sensitivity", "simulate",
+    "load", "metric", "packet_trace", "run", "scenarios", "sensitivity", "simulate",
 ]
 
 # ``import diffsweep.runner`` and the other module paths of 0.2 keep working (diffsweep._moved)

@@ -7,8 +7,8 @@ import signal
 import sys
 import threading
 
-from diffsweep.cli import (atlas, builders, demo, export, info, metrics, plot, repair,
-                           reproduce, run, sensitivity, show)
+from diffsweep.cli import (atlas, builders, demo, export, info, metrics, plot, plot_trace,
+                           repair, reproduce, run, sensitivity, show, trace)
 from diffsweep.core.errors import (ConfigError, DiffsweepError, IncompleteResults, StoreError,
                                    SweepInterrupted, raise_terminated)
 from diffsweep import engine
@@ -16,7 +16,7 @@ from diffsweep import engine
 #: the subcommands, in the order ``diffsweep --help`` lists them; each module's
 #: ``add_subcommand(sub)`` adds its parser, whose ``fn`` runs the command
 SUBCOMMANDS = (info, demo, run, reproduce, atlas, builders, metrics, sensitivity, show, plot,
-               export, repair)
+               trace, plot_trace, export, repair)
 
 
 def _debug_requested(argv: list[str]) -> tuple[bool, list[str]]:

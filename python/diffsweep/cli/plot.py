@@ -22,18 +22,10 @@ def _cmd_plot(args) -> int:
     from diffsweep.sweep.folder import (check_measure, describe, dims_of, plot,  # noqa: PLC0415
                                         select)
 
-    # checked before the folder is read: matplotlib's own errors were tracebacks
-    lo, hi = PLOT_DPI
-    if not lo <= args.dpi <= hi:
-        raise ConfigError(f"--dpi: {args.dpi!r} is not allowed (expected an integer from {lo} "
-                          f"to {hi})")
     # an expression's characters (/, *, spaces, brackets) do not belong in a file name
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", args.y).strip("_") or "metric"
-    out = args.out or os.path.join(args.dir, f"plot_{safe}_vs_{args.x}.png")
-    ext = os.path.splitext(out)[1].lower().lstrip(".")
-    if ext not in PLOT_FORMATS:
-        raise ConfigError(f"--out: {out!r} is not allowed (expected a file name ending in "
-                          f"{', '.join('.' + f for f in PLOT_FORMATS)})")
+    out, ext = check_figure_options(args.dpi,
+                                    args.out or os.path.join(args.dir, f"plot_{safe}_vs_{args.x}.png"))
     # pandas' own errors were tracebacks ("Grouper for 'ef' not 1-dimensional")
     if args.hue is not None and args.hue == args.x:
         raise ConfigError(f"--hue: {args.hue!r} is not allowed (expected a column other than "
@@ -56,11 +48,31 @@ def _cmd_plot(args) -> int:
                                logx=True if args.logx else None, facet=args.facet,
                                remedy="keep one value of each with --where AXIS=VALUE, or draw "
                                "it with --hue AXIS or --facet AXIS")
+    write_figure(fig, out, ext, args.dpi)
+    return 0
+
+
+def check_figure_options(dpi: int, out: str) -> tuple[str, str]:
+    """(out, its format) after ``--dpi`` and ``--out`` are checked, before anything is read
+    or drawn: matplotlib's own errors were tracebacks."""
+    lo, hi = PLOT_DPI
+    if not lo <= dpi <= hi:
+        raise ConfigError(f"--dpi: {dpi!r} is not allowed (expected an integer from {lo} "
+                          f"to {hi})")
+    ext = os.path.splitext(out)[1].lower().lstrip(".")
+    if ext not in PLOT_FORMATS:
+        raise ConfigError(f"--out: {out!r} is not allowed (expected a file name ending in "
+                          f"{', '.join('.' + f for f in PLOT_FORMATS)})")
+    return out, ext
+
+
+def write_figure(fig, out: str, ext: str, dpi: int) -> None:
+    """``fig`` drawn into ``out`` and its path printed."""
     import io  # noqa: PLC0415
 
     from diffsweep.sweep.store import atomic_write_files  # noqa: PLC0415
     buf = io.BytesIO()
-    fig.savefig(buf, format=ext, dpi=args.dpi)
+    fig.savefig(buf, format=ext, dpi=dpi)
     import matplotlib.pyplot as plt  # noqa: PLC0415
     plt.close(fig)  # drawn and kept: pyplot's "more than 20 figures" warning otherwise
     try:  # drawn in memory, then renamed into place: a full disk leaves no truncated file
@@ -69,7 +81,6 @@ def _cmd_plot(args) -> int:
         from diffsweep.core.errors import store_error  # noqa: PLC0415
         raise store_error(e, out, "write the figure") from None
     print(out)
-    return 0
 
 
 def _time_series(args) -> bool:
