@@ -264,3 +264,12 @@ def test_the_command_line_writes_the_trace_and_its_plot(dumbbell, tmp_path, caps
         fig = tmp_path / f"{f}.png"
         assert cli.main(["plot-trace", str(tmp_path / f), "-o", str(fig)]) == 0
         assert fig.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_codel_replica_is_refused_rather_than_traced_wrong():
+    from diffsweep.core.errors import ConfigError
+    from diffsweep.engine import events
+    from diffsweep.scenario.dumbbell import dumbbell
+    with pytest.raises(ConfigError, match=r"links\[0\]\.classes\[0\]\.aqm: 'codel' is not "
+                                          r"allowed in a packet trace"):
+        events.record(dumbbell(aqm="codel", duration_s=2.0, warmup_s=0.0), 0)
