@@ -1,0 +1,258 @@
+"""diffsweep beside ns-3.44 on the dumbbell of issue 52, from the recorded CSVs: writes
+docs/ns3-agreement.md.
+
+    PYTHONPATH=python python benchmarks/ns3/agreement.py [--out docs/ns3-agreement.md]
+
+Reads results_ns3_dumbbell.csv (run.sh) and results_diffsweep_dumbbell.csv
+(diffsweep_dumbbell.py); nothing is simulated here. Per model (run.sh's labels) and
+metric-cell: both simulators' means with 95% confidence intervals over the seeds (Student t),
+the relative difference (diffsweep - ns-3) / |ns-3|, whether the intervals overlap, and per
+model the count within 10% or overlapping (issue 52's bar: 90% per model). A model of run.sh
+that diffsweep does not have yet is listed with ns-3's numbers only, as "ns-3 only (diffsweep
+model not built)". The statistics (mean_ci, the summary counts, the number format) are
+benchmarks/ns2/agreement.py's, so that both tables count alike.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+COMMAND = "PYTHONPATH=python python benchmarks/ns3/agreement.py"
+NS3_CSV, OURS_CSV = "results_ns3_dumbbell.csv", "results_diffsweep_dumbbell.csv"
+
+
+def _ns2_agreement():
+    """benchmarks/ns2/agreement.py as a module (its dataclasses look their module up in
+    sys.modules, so it is registered there under its own name)."""
+    name = "ns2_agreement"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, HERE.parent / "ns2" / "agreement.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+NS2 = _ns2_agreement()
+mean_ci, fmt, rel_str, summary, summary_line = (NS2.mean_ci, NS2.fmt, NS2.rel_str, NS2.summary,
+                                                NS2.summary_line)
+
+#: (label, diffsweep's column, ns-3's column, in the summary): the primary metrics, then the
+#: secondary ones (listed per model after its table, not counted). The waiting queue is ns-3's
+#: disc plus its device queue (what a packet waits behind); the secondary row sets the disc's
+#: alone beside diffsweep's, which shows how much the device queue's one packet accounts for.
+METRICS = (("total goodput Mb/s", "total_mbps", "total_mbps", True),
+           ("Jain", "jain", "jain", True), ("drop %", "drop_pct", "drop_pct", True),
+           ("mean waiting queue pkts", "mean_waiting_pkts", "mean_waiting_pkts", True),
+           ("mark %", "mark_pct", "mark_pct", True),
+           ("mean sojourn ms", "mean_sojourn_ms", "mean_sojourn_ms", True),
+           ("p95 sojourn ms", "p95_sojourn_ms", "p95_sojourn_ms", True),
+           ("timeouts/run", "timeouts", "timeouts", False),
+           ("min/max goodput", "min_max", "min_max", False),
+           ("utilisation", "bneck_util", "bneck_util", False),
+           ("mean waiting queue pkts, ns-3's disc only", "mean_waiting_pkts", "mean_disc_pkts",
+            False))
+
+
+def cell_name(nf: int, rtt: str) -> str:
+    return f"{nf} flow{'s' if nf > 1 else ''}, RTT {rtt} ms"
+
+
+def metrics_for(g: pd.DataFrame, nf: int):
+    """The metrics that mean something in this cell: Jain and min/max need two flows, marks
+    an ECN model, the waiting queue a saturated link (diffsweep_dumbbell.py), sojourn times a
+    simulator that measures them (ns-3: its queue disc's SojournTime trace)."""
+    ecn = bool(g["ecn"].max())
+    for label, col, ns3_col, primary in METRICS:
+        if col in ("jain", "min_max") and nf == 1:
+            continue
+        if col == "mark_pct" and not ecn:
+            continue
+        yield label, col, ns3_col, primary
+
+
+def stats(model: str, metric: str, cell: str, ours, ns3, primary: bool) -> dict:
+    mo, ho, no = mean_ci(ours)
+    mn, hn, nn = mean_ci(ns3)
+    rel = (mo - mn) / abs(mn) if no and mn != 0 and not math.isnan(mn) else math.nan
+    overlap = bool(no) and (mo - ho <= mn + hn) and (mn - hn <= mo + ho)
+    return {"paper": model, "metric": metric, "cell": cell, "primary": primary, "n_ours": no,
+            "n_ns2": nn, "ours": mo, "ours_ci": ho, "ns2": mn, "ns2_ci": hn, "rel_diff": rel,
+            "overlap": bool(overlap), "compared": bool(no)}
+
+
+def read(path: Path, writer: str) -> pd.DataFrame:
+    if not path.is_file():
+        raise SystemExit(f"{path} is missing: run {writer}")
+    return pd.read_csv(path, dtype={"rtt_ms": str})
+
+
+def build(root: Path = HERE) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    ns3 = read(root / NS3_CSV, "benchmarks/ns3/run.sh")
+    ours = read(root / OURS_CSV, "benchmarks/ns3/diffsweep_dumbbell.py")
+    rows = []
+    for (model, nf, rtt), g in ns3.groupby(["model", "n_flows", "rtt_ms"], sort=False):
+        o = ours[(ours["model"] == model) & (ours["n_flows"] == nf) & (ours["rtt_ms"] == rtt)]
+        for label, col, ns3_col, primary in metrics_for(g, nf):
+            ov = o[col].to_numpy(dtype=float)
+            if col == "mean_waiting_pkts":
+                # the engine's waiting queue is given for a saturated link only
+                # (diffsweep_dumbbell.py): compared where it has a value for every seed
+                ov = ov if len(ov) and not np.isnan(ov).any() else ov[:0]
+            if len(o) and np.isnan(ov).all():
+                ov = ov[:0]  # diffsweep does not measure it (sojourn times): ns-3 only
+            rows.append(stats(model, label, cell_name(nf, rtt), ov,
+                              g[ns3_col].to_numpy(dtype=float), primary))
+    return pd.DataFrame(rows), ns3, ours
+
+
+def table(df: pd.DataFrame, both: bool) -> list[str]:
+    if not both:
+        lines = ["| metric | cell | n | ns-3.44 |", "|---|---|---|---|"]
+        return lines + [f"| {r.metric} | {r.cell} | {r.n_ns2} | {fmt(r.ns2, r.ns2_ci)} |"
+                        for r in df.itertuples()]
+    lines = ["| metric | cell | n (diffsweep / ns-3) | diffsweep | ns-3.44 | rel. diff | overlap |",
+             "|---|---|---|---|---|---|---|"]
+    for r in df.itertuples():
+        if not r.compared:
+            lines.append(f"| {r.metric} | {r.cell} | - / {r.n_ns2} | not measured | "
+                         f"{fmt(r.ns2, r.ns2_ci)} | - | - |")
+            continue
+        rd = rel_str(r.rel_diff)
+        if not math.isnan(r.rel_diff) and abs(r.rel_diff) > 0.10:
+            rd = f"**{rd}**"
+        lines.append(f"| {r.metric} | {r.cell} | {r.n_ours} / {r.n_ns2} | "
+                     f"{fmt(r.ours, r.ours_ci)} | {fmt(r.ns2, r.ns2_ci)} | {rd} | "
+                     f"{'yes' if r.overlap else '**no**'} |")
+    return lines
+
+
+def wall_line(ns3: pd.DataFrame, ours: pd.DataFrame) -> str:
+    sim_s = float((ns3["dur_s"]).sum())
+    w = ns3["wall_s"]
+    return (f"ns-3.44 ran {len(ns3)} runs of {ns3['dur_s'].iloc[0]:g} simulated s in "
+            f"{w.sum():.0f} s of wall time (Simulator::Run only; {w.mean():.2f} s a run, "
+            f"{100 * w.sum() / sim_s:.1f} s per 100 simulated s, one core, sequential, under "
+            f"nice on the 2-core VM shared with other sessions: benchmarks/ns3/README.md has "
+            f"a quiet measurement); diffsweep's CPU backend ran its {len(ours)} "
+            f"replicas in {ours['wall_s'].sum():.1f} s (one batch).")
+
+
+def render(df: pd.DataFrame, ns3: pd.DataFrame, ours: pd.DataFrame, notes: str) -> str:
+    models = list(dict.fromkeys(ns3["model"]))
+    built = [m for m in models if (ours["model"] == m).any()]
+    out = ["# diffsweep beside ns-3.44: the dumbbell of issue 52", "",
+           f"Generated by `{COMMAND}` from `benchmarks/ns3/{NS3_CSV}` (run.sh) and "
+           f"`benchmarks/ns3/{OURS_CSV}` (diffsweep_dumbbell.py); nothing is simulated by it; "
+           "do not edit by hand. Per model and metric-cell: diffsweep's and ns-3.44's means "
+           "with 95% confidence intervals over seeds (Student t), the relative difference "
+           "(diffsweep - ns-3) / |ns-3| (**bold** over 10%), and whether the intervals "
+           "overlap. A cell agrees when within 10% or overlapping (issue 52 asks 90% per "
+           "model); a cell whose ns-3 mean is 0 has no relative difference. Rows diffsweep "
+           "does not measure (sojourn times) are listed with ns-3's value and not counted. "
+           "The set-up, the settings and why: benchmarks/ns3/README.md.", "",
+           wall_line(ns3, ours), "", "## Summary", ""]
+    for m in models:
+        d = df[(df["paper"] == m) & df["compared"]]
+        if m in built:
+            out.append("- " + summary_line(f"{m}", summary(d)))
+        else:
+            out.append(f"- **{m}**: ns-3 only (diffsweep model not built)")
+    out += ["", notes.strip()]
+    for m in models:
+        d = df[df["paper"] == m]
+        first = ns3[ns3["model"] == m].iloc[0]
+        out += ["", f"## {m}", "", f"ns-3.44: `{first['tcp']}` over `{first['aqm']}`, ECN "
+                f"{'on' if first['ecn'] else 'off'}."]
+        if m in built:
+            out += ["", summary_line("Summary", summary(d[d["compared"]])), ""]
+            out += table(d[d["primary"]], True)
+            out += ["", "Secondary rows (not in the summary):", ""] + table(d[~d["primary"]], True)
+        else:
+            out += [" **ns-3 only (diffsweep model not built)**: ns-3's numbers, for the model's "
+                    "comparison once it is.", ""]
+            out += table(d, False)
+    return "\n".join(out) + "\n"
+
+
+NOTES = """
+## Where ns-3 and the slotted engine must differ, and how much (measured on the baseline)
+
+- **Headers and the wire.** Both carry 1000 B of payload under 40 B of IP and TCP headers
+  (ns-3 with TCP timestamps off); ns-3's point-to-point device adds a 2-B PPP header, so a
+  data packet takes 1042 B of the bottleneck against the engine's 1040 B: on a full link
+  ns-3's payload goodput is 1000/1042 x 10 = 9.597 Mb/s, the engine's 9.615 (newreno/fifo, 1
+  flow: +0.19%, the two intervals apart because both are nearly exact).
+- **The device queue.** ns-3 holds one packet in the bottleneck's device queue (TxQueue 1p)
+  besides the one on the wire and those in the queue disc: one packet of buffer the engine
+  does not have. Measured: ns-3's waiting queue less its disc's is 1.00 packet in every
+  saturated FIFO cell (the rows "ns-3's disc only"). For RED it matters more: ns-3's RED
+  averages the disc alone, so the packet in the device queue is outside its control, and
+  its waiting queue less its disc's is 0.7-1.0 packet, on top of the gap below.
+- **Transmission times in the round trip.** ns-3 adds each packet's transmission time on
+  every link to its round trip (0.83 ms at 10 Mb/s, 2 x 0.08 ms on the access links); the
+  engine's packet reaching an idle link leaves within its slot (docs/model.md, "Links"), and
+  the propagation delays are rounded to whole slots. A window-limited flow shows it in full:
+  newreno/fifo-w20, 1 flow, 4.006 Mb/s against ns-3's 3.899 (+2.7%, the same 3.899 as
+  ns-2.35's, benchmarks/ns2/dumbbell/README.md); a full link does not.
+- **ACKs** return over the same links in ns-3 (42 B, 34 us each at 10 Mb/s, never queued
+  behind data); the engine's return uncongested after the reverse delay.
+- **ns-3's TCP defaults**, set to the builder's (benchmarks/ns3/README.md): SACK on, classic
+  recovery (not PRR), an ACK per segment, IW 10, MinRto 200 ms, a 10-ms clock granularity,
+  timestamps off, the receiver window as max_window_pkts.
+
+## The cells that disagree
+
+- **FIFO, round trips spread over 20..100 ms: Jain 0.92 / 0.97 against ns-3's 0.72 / 0.78**
+  (8 / 32 flows; also newreno/fifo-w20). One flow takes the lion's share in ns-3 (8 flows:
+  the fifth flow, rtt 65.7 ms, 2.3-3.7 Mb/s of 9.6 in every seed), a phase effect of a
+  deterministic event simulator over drop-tail (Floyd & Jacobson 1992), as ns-2.35 shows on
+  its dumbbell (0.721 against 0.845 there): moving that flow's round trip to 65.0 ms takes
+  its share to 1.8 and 1.4 Mb/s (seeds 1, 2), to 66.5 ms leaves it at 3.1 and 3.6 Mb/s
+  (README.md). The engine's random order of same-slot arrivals has no such phases.
+- **Drop % 10-16% apart in seven FIFO and RED cells** (diffsweep above ns-3 in all but
+  one): not traced here; a likely cause is how many flows' windows overshoot a full queue at
+  once, which ns-3's per-packet transmission times spread out. In the FIFO cells goodput and
+  the waiting queue agree within 5% all the same.
+- **RED's mean waiting queue 20-39% below ns-3's** (11-31% against ns-3's disc alone):
+  the device queue's packet above, and the gap diffsweep already has to ns-2.35's RED
+  (8-12% lower, docs/ns2-agreement.md, the standard dumbbell; benchmarks/ns2/dumbbell names
+  RED's idle-time correction on the engine's slot clock as a possible cause). Not traced
+  further here.
+- **newreno-nosack/fifo** (diffsweep's `tcp="newreno"` beside ns-3.44's TcpNewReno with SACK
+  off): ns-3.44 re-enters fast recovery one packet time after leaving it
+  (`dumbbell --debug=1`), loses 7-15% of its packets at the bottleneck and times out 21-1010 times a run;
+  diffsweep's NewReno (ns-2.35's) does not. A gap of ns-3's non-SACK recovery, the reason
+  the grid runs with SACK; not a target for diffsweep.
+- **Timeouts (secondary rows)**: with 32 flows ns-3 times out 617-1022 times a run against
+  diffsweep's 3-774 (windows of 3-5 packets); open, not traced here.
+"""
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=str(ROOT / "docs" / "ns3-agreement.md"))
+    ap.add_argument("--root", default=str(HERE), help="the folder with the two CSVs")
+    ap.add_argument("--csv", default=None, help="also write every cell's numbers to this CSV")
+    a = ap.parse_args(argv)
+    df, ns3, ours = build(Path(a.root))
+    Path(a.out).write_text(render(df, ns3, ours, NOTES))
+    if a.csv:
+        df.to_csv(a.csv, index=False, float_format="%.6g")
+    for m in dict.fromkeys(ns3["model"]):
+        d = df[(df["paper"] == m) & df["compared"]]
+        print(summary_line(m, summary(d)) if len(d) else f"{m}: ns-3 only")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

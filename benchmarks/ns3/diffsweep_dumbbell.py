@@ -1,0 +1,131 @@
+"""diffsweep's standard builder ``dumbbell`` on the cells of run.sh, for the models diffsweep
+has today, with the settings dumbbell.cc gives ns-3.44: writes results_diffsweep_dumbbell.csv
+(one row per run, the columns of results_ns3_dumbbell.csv).
+
+Run from the repository root:
+    PYTHONPATH=python .venv/bin/python benchmarks/ns3/diffsweep_dumbbell.py
+
+Models (run.sh's labels): ``newreno/fifo`` and ``newreno/red`` are ns-3's TcpNewReno with SACK
+over FIFO and RED, here ``tcp="sack"`` (ns-2.35's Sack1: NewReno's window with SACK recovery)
+over ``aqm="droptail"`` and ``aqm="red"`` (the builder's RED: ns-2.35's automatic thresholds
+and q_weight in bytes mode, which run.sh passes to ns-3's RedQueueDisc and which this script
+checks the builder still gives); ``newreno-nosack/fifo`` is ``tcp="newreno"``, and
+``newreno/fifo-w20`` the first with a 20-packet window (``max_window_pkts=20``). Every other
+model of run.sh (CUBIC, ECN, CoDel, PIE, FQ-CoDel, DCTCP) is not in diffsweep yet and is not
+run here (agreement.py lists it as ns-3 only).
+"""
+from __future__ import annotations
+
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from diffsweep import simulate
+from diffsweep.scenario.dumbbell import dumbbell
+
+HERE = Path(__file__).resolve().parent
+#: run.sh's label -> the builder's tcp, aqm and any other parameter the model sets
+MODELS = {"newreno/fifo": ("sack", "droptail", {}), "newreno/red": ("sack", "red", {}),
+          "newreno-nosack/fifo": ("newreno", "droptail", {}),
+          "newreno/fifo-w20": ("sack", "droptail", {"max_window_pkts": 20})}
+#: ns-3's names in the CSV's tcp and aqm columns, as dumbbell.cc writes them
+NS3_NAMES = {"newreno/fifo": ("TcpNewReno", "FifoQueueDisc"),
+             "newreno/red": ("TcpNewReno", "RedQueueDisc"),
+             "newreno-nosack/fifo": ("TcpNewReno", "FifoQueueDisc"),
+             "newreno/fifo-w20": ("TcpNewReno", "FifoQueueDisc")}
+CELLS = ((1, "40"), (8, "40"), (32, "40"), (8, "100"), (8, "20-100"), (32, "20-100"))  # run.sh
+SEEDS = range(1, 6)
+DUR, WARM = 35.0, 5.0
+RATE_BPS = 10e6
+BUFFER_PKTS = 100
+#: run.sh's COMMON, in the builder's names
+COMMON = dict(bottleneck_bps=RATE_BPS, bottleneck_delay_ms=10.0, access_bps=100e6,
+              buffer_pkts=BUFFER_PKTS, access_buffer_pkts=100, segment_bytes=1000,
+              header_bytes=40, init_window_pkts=10, delayed_ack=False, max_window_pkts=1000,
+              min_rto_s=0.2, tcp_tick_s=0.01, duration_s=DUR, warmup_s=WARM)
+#: run.sh's RED arguments (--red_min_th 3125 B, --red_max_th 9375 B, --red_qw 0.000399920),
+#: in the builder's mean-size packets of 500 B
+RUN_SH_RED = {"red_min_th": 6.25, "red_max_th": 18.75, "red_w_q_used": 0.000399920}
+
+
+def rtt_kw(rtt: str) -> dict:
+    if "-" in rtt:
+        lo, hi = (float(x) for x in rtt.split("-"))
+        return {"rtt_min_ms": lo, "rtt_max_ms": hi}
+    return {"rtt_ms": float(rtt)}
+
+
+def scenarios():
+    scs, keys = [], []
+    for model, (tcp, aqm, extra) in MODELS.items():
+        for n, rtt in CELLS:
+            for seed in SEEDS:
+                sc = dumbbell(tcp=tcp, aqm=aqm, n_flows=n, seed=seed, **rtt_kw(rtt),
+                              **{**COMMON, **extra})
+                if aqm == "red":
+                    for k, v in RUN_SH_RED.items():
+                        if not math.isclose(sc.params[k], v, rel_tol=1e-6):
+                            raise SystemExit(f"the builder's RED {k} is {sc.params[k]}, run.sh "
+                                             f"gives ns-3 {v}: update run.sh's RED")
+                scs.append(sc)
+                keys.append((model, n, rtt, seed))
+    return scs, keys
+
+
+def run() -> tuple[pd.DataFrame, float]:
+    scs, keys = scenarios()
+    t0 = time.time()
+    res = simulate(scs, [k[3] for k in keys], backend="cpu")
+    wall = time.time() - t0
+    fl = res.flows
+    q = res.queues[res.queues["link"] == 0].set_index("replica")
+    rep = res.replicas.set_index("replica")
+    rows = []
+    for r, (model, n, rtt, seed) in enumerate(keys):
+        f = fl[fl["replica"] == r]
+        measured = rep.loc[r, "measured_s"]
+        mbps = f["goodput_bps"].to_numpy() / 1e6
+        busy = q.loc[r, "bytes_departed"] * 8 / RATE_BPS / measured
+        arrivals, drops = int(q.loc[r, "arrivals"]), int(q.loc[r, "all_drops"])
+        tcp, aqm = NS3_NAMES[model]
+        rows.append({
+            "model": model, "tcp": tcp, "aqm": aqm, "ecn": 0, "n_flows": n, "rtt_ms": rtt,
+            "seed": seed, "bottleneck_mbps": RATE_BPS / 1e6, "buffer_pkts": BUFFER_PKTS,
+            "dur_s": DUR, "warm_s": WARM, "total_mbps": mbps.sum(),
+            "flow_mbps": ";".join(f"{x:.6g}" for x in mbps),
+            "jain": mbps.sum() ** 2 / (n * (mbps ** 2).sum()) if mbps.any() else np.nan,
+            "min_max": mbps.min() / mbps.max() if mbps.max() > 0 else np.nan,
+            "sent_pkts": int(f["pkts_sent"].sum()), "rexmit_pkts": int(f["retransmits"].sum()),
+            "timeouts": int(f["timeouts"].sum()), "bneck_arrivals": arrivals,
+            "bneck_drops": drops, "bneck_marks": 0,  # no ECN in these models: nothing marks
+            "drop_pct": 100 * drops / arrivals if arrivals else np.nan, "mark_pct": 0.0,
+            # the engine's count at each slot's end holds the packet to be sent next while the
+            # link is backlogged: less the busy fraction, for a saturated link only (below it
+            # a packet reaching an idle link leaves within its slot and is never counted);
+            # ns-3's count is its disc's plus its device queue's (dumbbell.cc)
+            "mean_waiting_pkts": (q.loc[r, "mean_queue_pkts"] - busy if busy > 0.9
+                                  else np.nan),
+            # the engine has no queue disc / device queue split, and no sojourn times yet
+            # (issue 52): not measured
+            "mean_disc_pkts": np.nan, "mean_sojourn_ms": np.nan, "p95_sojourn_ms": np.nan,
+            "sojourn_samples": 0,
+            "bneck_util": busy,
+            # the batch's wall time shared over its replicas (one simulate call, CPU backend)
+            "wall_s": wall / len(keys)})
+    return pd.DataFrame(rows), wall
+
+
+def main() -> int:
+    ours, wall = run()
+    out = HERE / "results_diffsweep_dumbbell.csv"
+    ours.to_csv(out, index=False, float_format="%.6g")
+    print(f"{len(ours)} replicas in {wall:.1f} s on the CPU backend -> {out.name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
