@@ -32,7 +32,7 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
 LATER_FIELDS = {"qtrace_pkts", "qtrace_bytes", "qtrace_red_avg"}
 # The waiting queue's integrals (queues.mean_waiting_pkts) came after it too: measures only,
 # read by nothing the engine decides; every recorded field must still be the same bits.
-MEASURE_FIELDS = {"q_wire_slots", "q_start_phase_slots"}
+MEASURE_FIELDS = {"q_wait_adj_slots"}
 
 
 def _matches_recorded(out: dict, name: str, f: str) -> bool:

@@ -214,8 +214,9 @@ DS_HD DS_INLINE void buffer_drop(Replica DS_REF x, const Packet& p, size_t k, ui
 // the slots since the last change.
 // `since` starts at the first measured slot (init_replica), so slots of the warm-up are never
 // counted. Under "cbq" a class's head is on its own pipe's wire whenever the class holds a
-// packet (head_on_wire), so its wire integral (q_wire_slots) is kept here too; on the other
-// links the wire changes without the length (another class's packet ends): wire_start/wire_end.
+// packet (head_on_wire), so the waiting queue's slots on the wire (q_wait_adj_slots, below)
+// are taken off here too; on the other links the wire changes without the length (another
+// class's packet ends): wire_start/wire_end.
 DS_HD DS_INLINE void occupancy_catch_up(Replica DS_REF x, ClassQueue& q, size_t k, uint32_t now,
                                         bool pipe) {
   if (now <= q.since) return;  // within the warm-up, or a second change in the same slot
@@ -223,45 +224,48 @@ DS_HD DS_INLINE void occupancy_catch_up(Replica DS_REF x, ClassQueue& q, size_t 
     const double n = (double)(now - q.since);
     x.out_q_pkt_slots()[k] += (double)q.ring.count * n;
     x.out_q_byte_slots()[k] += (double)q.bytes * n;
-    if (pipe && q.ring.count > 0) x.out_q_wire_slots()[k] += n;
+    if (pipe && q.ring.count > 0) x.out_q_wait_adj_slots()[k] -= n;
   }
   q.since = now;
 }
 
-// The waiting queue (queues.mean_waiting_pkts): what ns-2's queue monitor integrates, the
-// packets in the queue less the one on the wire, over continuous time. The slot-end lengths
-// less the head on the wire (q_wire_slots) count a waiting packet from the end of its arrival
-// slot to the end of the slot its transmission starts in; its wait in time runs from its
-// arrival (its place within the slot is not modelled: the random order draws same-slot
-// arrivals' order, not their times, so the middle, 1/2) to its start, the place in that slot
-// at which the packet before it ended (1 - the credit left / the slot's credit). Each packet
-// that started behind another adds (start place - 1/2) (q_start_phase_slots); one that
-// arrived in that same slot not below 0 (it cannot have waited less than nothing). At the
-// default slot, one packet time, every start is at a slot's end: +1/2 per packet that waited.
-DS_HD DS_INLINE void count_start_phase(Replica DS_REF x, const Packet& head, size_t k,
-                                       double credit_left, double slot_credit, uint32_t now) {
-  if (!x.measuring) return;
+// The waiting queue (queues.mean_waiting_pkts = (q_pkt_slots + q_wait_adj_slots) / slots):
+// what ns-2's queue monitor integrates, the packets in the queue less the one on the wire,
+// over continuous time. The slot-end lengths less the head on the wire count a waiting packet
+// from the end of its arrival slot to the end of the slot its transmission starts in; its
+// wait in time runs from its arrival (its place within the slot is not modelled: the random
+// order draws same-slot arrivals' order, not their times, so the middle, 1/2) to its start,
+// the place in that slot at which the packet before it ended (1 - the credit left / the
+// slot's credit). So q_wait_adj_slots takes off each slot end at which a head was on the wire
+// and adds, for each packet that started behind another, (start place - 1/2), not below 0 for
+// one that arrived in that same slot (it cannot have waited less than nothing). At the
+// default slot, one packet time, every start is at a slot's end: -1 + 1/2 per packet that
+// waited. Measures only: nothing the engine decides reads them.
+DS_HD DS_INLINE double start_phase(const Packet& head, double credit_left, double slot_credit,
+                                   uint32_t now) {
+  if (credit_left <= 0.0) return 0.5;  // at a slot's end (every start at the default slot)
   double v = slot_credit > 0.0 ? 1.0 - credit_left / slot_credit : 1.0;
-  v = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
-  double add = v - 0.5;
-  if (head.t_enq == now && add < 0.0) add = 0.0;
-  x.out_q_start_phase_slots()[k] += add;
+  v = v < 0.0 ? 0.0 : v;
+  const double add = v - 0.5;
+  return add < 0.0 && head.t_enq == now ? 0.0 : add;
 }
+
+constexpr uint32_t kNoWireSlot = 0xFFFFFFFFu;  // wire_since: on the wire since before the window
 
 // Class c's head goes on link l's wire (not "cbq") at the end of slot `now`; `behind`: a
 // packet of the link ended in this slot, so this one started where it ended.
-DS_HD DS_INLINE void wire_start(Replica DS_REF x, LinkState& ls, const Packet& head, size_t k,
-                                bool behind, uint32_t now) {
-  ls.wire_since = now;
-  if (behind) count_start_phase(x, head, k, ls.credit, ls.bytes_per_slot, now);
+DS_HD DS_INLINE void wire_start(Replica DS_REF x, LinkState& ls, const Packet& head, bool behind,
+                                uint32_t now) {
+  ls.wire_since = x.measuring ? now : kNoWireSlot;
+  ls.wire_phase = behind && x.measuring ? start_phase(head, ls.credit, ls.bytes_per_slot, now) : 0.0;
 }
 
-// The head on link l's wire ends in slot `now`: it was on the wire at the measured slot ends
-// from wire_since to now - 1.
+// The head on link l's wire (of class output k) ends in slot `now` (measured): it was on the
+// wire at the slot ends from wire_since (or the first measured one) to now - 1.
 DS_HD DS_INLINE void wire_end(Replica DS_REF x, const LinkState& ls, size_t k, uint32_t now) {
-  const int64_t w = x.in()->warmup_slot[x.iR()];
-  const int64_t from = (int64_t)ls.wire_since > w ? (int64_t)ls.wire_since : w;
-  if ((int64_t)now > from) x.out_q_wire_slots()[k] += (double)((int64_t)now - from);
+  const int64_t from = ls.wire_since != kNoWireSlot ? (int64_t)ls.wire_since
+                                                     : x.in()->warmup_slot[x.iR()];
+  x.out_q_wait_adj_slots()[k] += ls.wire_phase - (double)((int64_t)now - from);
 }
 
 // The packet joins class c's ring at link l; false (lost, flagged) when the ring of an
@@ -459,10 +463,12 @@ DS_HD inline void serve_link_cbq(Replica DS_REF x, int l, uint32_t now) {
     }
   }
   // a class that sent in this slot and still holds a packet: its new head started where the
-  // last one ended (count_start_phase), on its own pipe
-  for (int c = 0; c < nc; ++c)
-    if ((sent >> c & 1u) && q[c].ring.count > 0)
-      count_start_phase(x, x.queue_ring(l, c).front(), x.oLC(l, c), ls.cbq.credit[c],
+  // last one ended (start_phase), on its own pipe
+  if (x.measuring)
+    for (int c = 0; c < nc; ++c)
+      if ((sent >> c & 1u) && q[c].ring.count > 0)
+        x.out_q_wait_adj_slots()[x.oLC(l, c)] +=
+            start_phase(x.queue_ring(l, c).front(), ls.cbq.credit[c],
                         x.in()->class_share[x.iLC(l, c)] * ls.bytes_per_slot, now);
   cbq_end_slot(ls.cbq, q, nc);
   link_end_slot(ls, q);
@@ -497,7 +503,7 @@ DS_HD DS_DEVICE_CALL void serve_link(Replica DS_REF x, int l, uint32_t now) {
       ls.busy_cls = c;
       ls.wire_bytes = bytes;
       ls.idle = 0;
-      wire_start(x, ls, ring.front(), x.oLC(l, c), sent, now);
+      wire_start(x, ls, ring.front(), sent, now);
       return;
     }
     ls.credit -= (double)bytes;

@@ -158,7 +158,9 @@ DS_HD inline void flush_replica(Replica DS_REF x) {
     for (int c = 0; c < ls.n_classes; ++c)
       occupancy_catch_up(x, x.link_queues(l)[c], x.oLC(l, c), x.hdr()->t_queue,
                          ls.sched == kSchedCbq);
-    if (ls.sched != kSchedCbq && ls.busy_cls >= 0)  // and the head still on the wire
+    // and the head still on the wire (the run ended in its measured slots)
+    if (ls.sched != kSchedCbq && ls.busy_cls >= 0 &&
+        (int64_t)x.hdr()->t_queue > x.in()->warmup_slot[x.iR()])
       wire_end(x, ls, x.oLC(l, ls.busy_cls), x.hdr()->t_queue);
   }
   if (!DS_FEAT(x.hdr()->f_colour)) {  // every arrival was green (engine/queue_side.h: arrive)

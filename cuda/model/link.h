@@ -25,8 +25,10 @@ struct LinkState {
   double bytes_per_slot;  // link_bytes_per_slot
   double loss_prob;       // link_loss_prob
   int32_t n_classes;      // link_n_classes
-  uint32_t wire_since;    // the slot at whose end busy_cls's head was first on the wire
-                          // (engine/queue_side.h: wire_start; the waiting-queue integral)
+  uint32_t wire_since;    // the slot at whose end busy_cls's head was first on the wire,
+                          // kNoWireSlot before the measured slots (engine/queue_side.h:
+                          // wire_start, the waiting-queue integral)
+  double wire_phase;      // that head's start place in its slot less 1/2 (0: not counted)
   WrrState wrr;
   CbqState cbq;     // per-class credit ("cbq")
   RingIdx dline;    // delay line to the next hop
@@ -37,6 +39,7 @@ DS_HD DS_INLINE void link_init(LinkState& ls, const int32_t* weight) {
   ls.busy_cls = -1;
   ls.wire_bytes = 0;
   ls.wire_since = 0;
+  ls.wire_phase = 0.0;
   ls.idle = 1;
   wrr_init(ls.wrr, weight);
   cbq_init(ls.cbq);
