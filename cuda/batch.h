@@ -378,6 +378,7 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(q_max_delay_slots, int64_t, RLC)                                                      \
   X(q_pkt_slots, double, RLC)         /* sum over slots of the queue length (packets) */  \
   X(q_byte_slots, double, RLC)                                                            \
+  X(q_wait_adj_slots, double, RLC)    /* waiting less slot-end length: -head on wire, +(start place - 1/2) */ \
   X(q_colour_arrivals, int64_t, RLCK)  /* arrivals per colour (after marking) */          \
   X(q_early_drops, int64_t, RLCK)      /* RED/RIO/WRED probabilistic drops */             \
   X(q_forced_drops, int64_t, RLCK)     /* average beyond max_th (2 max_th gentle), or the buffer */ \

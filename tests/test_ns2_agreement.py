@@ -80,14 +80,17 @@ def test_structure(generated, agreement):
     ov = [c for c in db if c["cell"].endswith("[send jitter / overhead_ 1 ms]")]
     assert len(ov) == 1 + 3 * 4 and all(c["primary"] == "False" for c in ov)
     assert all(c["cell"].startswith("DropTail") for c in ov)
-    # the standard parking lot: 2 AQMs x (K 2: 4 + 2 x 3 metrics, K 3 twice: 4 + 3 x 3); its
-    # DropTail cells again with 1-ms send jitter, and the 8-cross-flow DropTail cells at three
-    # other link delays (the phase check), as variants
+    # the standard parking lot: 2 AQMs x (K 2: 4 + 2 x 3 metrics, K 3 twice: 4 + 3 x 3), each
+    # link's delay drawn per seed; every cell again at 10-ms links (fixed phase), its DropTail
+    # cells at 10 ms with 1-ms send jitter, and the 8-cross-flow DropTail cells at three other
+    # link delays (the phase check), as variants
     pl = [c for c in cells if c["paper"] == "parking-lot"]
     assert sum(c["primary"] == "True" for c in pl) == 2 * (10 + 13 + 13)
+    fx = [c for c in pl if "[fixed phase, links 10 ms]" in c["cell"]]
     ov = [c for c in pl if "[send jitter / overhead_ 1 ms]" in c["cell"]]
-    ph = [c for c in pl if "[links " in c["cell"]]
-    assert len(ov) == 36 and len(ph) == 3 * (10 + 13)
+    ph = [c for c in pl if "[links " in c["cell"] and "[fixed phase" not in c["cell"]]
+    assert len(fx) == 2 * 36 and len(ov) == 36 and len(ph) == 3 * (10 + 13)
+    assert all(c["primary"] == "False" for c in fx)
     assert all(c["primary"] == "False" and c["cell"].startswith("DropTail") for c in ov + ph)
 
 
@@ -241,7 +244,7 @@ def test_hand_computed_dumbbell_cell(generated):
 def test_hand_computed_parking_lot_cell(generated):
     """The standard parking lot, DropTail with K = 3, 8 long and 8 cross flows per link, the
     long flows' mean goodput: diffsweep's rows against ns-2.35's, 10 seeds each (primary:
-    no send delay, 10-ms links)."""
+    no send delay, each link's delay drawn per seed: a delay per link in link_ms)."""
     _, cells = generated
 
     def rows(name):
@@ -249,7 +252,7 @@ def test_hand_computed_parking_lot_cell(generated):
             return [float(r["long_mbps"]) for r in csv.DictReader(f)
                     if r["aqm"] == "DropTail" and r["n_links"] == "3" and r["n_long"] == "8"
                     and r["n_cross"] == "8" and float(r["overhead_s"]) == 0
-                    and float(r["link_ms"]) == 10.0]
+                    and "/" in r["link_ms"]]
 
     ours, ns2 = rows("results_diffsweep_parking_lot.csv"), rows("results_ns2_parking_lot.csv")
     assert len(ours) == len(ns2) == 10

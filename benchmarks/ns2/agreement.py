@@ -384,7 +384,7 @@ def load_dumbbell(d: Path) -> Paper:
               "and 8 flows spread over 20..100 ms; 10 seeds, 60 s measured from 10 s "
               "(benchmarks/ns2/dumbbell/README.md). The builder is called with its defaults. "
               "One-flow cells compare goodput only (no loss and no queue in either); the mean "
-              "waiting queue is compared where the link is saturated. Variant rows [send jitter "
+              "waiting queue is diffsweep's queues.mean_waiting_pkts. Variant rows [send jitter "
               "/ overhead_ 1 ms]: the DropTail cells with every TCP send delayed U(0, 1 ms), "
               "about a packet time, on both sides (diffsweep's `send_jitter_s`, ns-2's "
               "`overhead_`), which breaks ns-2's deterministic phase effects (README.md "
@@ -419,23 +419,34 @@ def load_parking_lot(d: Path) -> Paper:
               "ns-2.35's defaults on every link (the dumbbell's), 8 long NewReno flows over "
               "every link and 8 (K = 2, 3) or 4 (K = 3) cross flows on each, 20-ms access "
               "links; 10 seeds, 60 s measured from 10 s (benchmarks/ns2/parking_lot/README.md). "
-              "The builder is called with its defaults. Per cell: the mean goodput of a long "
-              "and of a cross flow, Jain's index over all flows, loss % over all links, and "
-              "per link its utilisation, drop % (drops / arrivals) and mean waiting queue. "
-              "Variant rows: the DropTail cells with every TCP send delayed U(0, 1 ms) on both "
-              "sides [send jitter / overhead_ 1 ms], and the phase check [links 10.2 / 10.4 / "
-              "10.6 ms]: every link's delay moved by a fraction of a packet time, which moves "
-              "ns-2.35's long-flow goodput by about 3x and diffsweep's by under 3% (README.md "
-              "there).")
+              "The builder is called with its defaults but the links' delays: in the primary "
+              "cells each link's is drawn per seed, 10 ms + U(0, one packet time), the same on "
+              "both sides, so that ns-2.35's intervals average over the links' relative phase "
+              "(Floyd & Jacobson 1992) instead of reporting one. Per cell: the mean goodput of "
+              "a long and of a cross flow, Jain's index over all flows, loss % over all links, "
+              "and per link its utilisation, drop % (drops / arrivals) and mean waiting queue "
+              "(diffsweep's queues.mean_waiting_pkts). Variant rows: every cell with every "
+              "link at 10 ms [fixed phase, links 10 ms]; the DropTail cells at 10 ms with every "
+              "TCP send delayed U(0, 1 ms) on both sides [send jitter / overhead_ 1 ms]; and "
+              "the phase check [links 10.2 / 10.4 / 10.6 ms]: every link's delay moved by a "
+              "fraction of a packet time, which moves ns-2.35's long-flow goodput by about 3x "
+              "and diffsweep's by under 3% (README.md there).")
     n = p.read(d, "parking_lot/results_ns2_parking_lot.csv", "benchmarks/ns2/parking_lot/run.sh")
     o = p.read(d, "parking_lot/results_diffsweep_parking_lot.csv",
                "benchmarks/ns2/parking_lot/diffsweep_parking_lot.py")
     keys = ["aqm", "n_links", "n_long", "n_cross"]
-    for (ovh, link_ms), nn in n.groupby(["overhead_s", "link_ms"], sort=True):
-        primary = ovh == 0 and link_ms == 10.0
+
+    def delay_kind(col: pd.Series) -> pd.Series:  # -1: a delay per link and seed, else the one
+        col = col.astype(str)
+        return col.map(lambda v: -1.0 if "/" in v else float(v))
+
+    n["delays"], o["delays"] = delay_kind(n["link_ms"]), delay_kind(o["link_ms"])
+    for (ovh, link_ms), nn in n.groupby(["overhead_s", "delays"], sort=True):
+        primary = ovh == 0 and link_ms < 0
         tag = ("" if ovh == 0 else " [send jitter / overhead_ 1 ms]") + (
-            "" if link_ms == 10.0 else f" [links {link_ms:g} ms]")
-        oo = o[np.isclose(o["overhead_s"], ovh) & np.isclose(o["link_ms"], link_ms)]
+            "" if link_ms < 0 or ovh > 0 else " [fixed phase, links 10 ms]" if link_ms == 10.0
+            else f" [links {link_ms:g} ms]")
+        oo = o[np.isclose(o["overhead_s"], ovh) & np.isclose(o["delays"], link_ms)]
         for (aqm, k, nl, nc), g in nn.groupby(keys, sort=False):
             go = oo[(oo["aqm"] == aqm) & (oo["n_links"] == k) & (oo["n_long"] == nl)
                     & (oo["n_cross"] == nc)]

@@ -216,15 +216,59 @@ DS_HD DS_INLINE void buffer_drop(Replica DS_REF x, const Packet& p, size_t k, ui
 // doubles, far below 2^53) without a pass over every queue in every slot. flush_replica adds
 // the slots since the last change.
 // `since` starts at the first measured slot (init_replica), so slots of the warm-up are never
-// counted.
-DS_HD DS_INLINE void occupancy_catch_up(Replica DS_REF x, ClassQueue& q, size_t k, uint32_t now) {
+// counted. Under "cbq" a class's head is on its own pipe's wire whenever the class holds a
+// packet (head_on_wire), so the waiting queue's slots on the wire (q_wait_adj_slots, below)
+// are taken off here too; on the other links the wire changes without the length (another
+// class's packet ends): wire_start/wire_end.
+DS_HD DS_INLINE void occupancy_catch_up(Replica DS_REF x, ClassQueue& q, size_t k, uint32_t now,
+                                        bool pipe) {
   if (now <= q.since) return;  // within the warm-up, or a second change in the same slot
   if ((q.ring.count | q.bytes) != 0) {
     const double n = (double)(now - q.since);
     x.out_q_pkt_slots()[k] += (double)q.ring.count * n;
     x.out_q_byte_slots()[k] += (double)q.bytes * n;
+    if (pipe && q.ring.count > 0) x.out_q_wait_adj_slots()[k] -= n;
   }
   q.since = now;
+}
+
+// The waiting queue (queues.mean_waiting_pkts = (q_pkt_slots + q_wait_adj_slots) / slots):
+// what ns-2's queue monitor integrates, the packets in the queue less the one on the wire,
+// over continuous time. The slot-end lengths less the head on the wire count a waiting packet
+// from the end of its arrival slot to the end of the slot its transmission starts in; its
+// wait in time runs from its arrival (its place within the slot is not modelled: the random
+// order draws same-slot arrivals' order, not their times, so the middle, 1/2) to its start,
+// the place in that slot at which the packet before it ended (1 - the credit left / the
+// slot's credit). So q_wait_adj_slots takes off each slot end at which a head was on the wire
+// and adds, for each packet that started behind another, (start place - 1/2), not below 0 for
+// one that arrived in that same slot (it cannot have waited less than nothing). At the
+// default slot, one packet time, every start is at a slot's end: -1 + 1/2 per packet that
+// waited. Measures only: nothing the engine decides reads them.
+DS_HD DS_INLINE double start_phase(const Packet& head, double credit_left, double slot_credit,
+                                   uint32_t now) {
+  if (credit_left <= 0.0) return 0.5;  // at a slot's end (every start at the default slot)
+  double v = slot_credit > 0.0 ? 1.0 - credit_left / slot_credit : 1.0;
+  v = v < 0.0 ? 0.0 : v;
+  const double add = v - 0.5;
+  return add < 0.0 && head.t_enq == now ? 0.0 : add;
+}
+
+constexpr uint32_t kNoWireSlot = 0xFFFFFFFFu;  // wire_since: on the wire since before the window
+
+// Class c's head goes on link l's wire (not "cbq") at the end of slot `now`; `behind`: a
+// packet of the link ended in this slot, so this one started where it ended.
+DS_HD DS_INLINE void wire_start(Replica DS_REF x, LinkState& ls, const Packet& head, bool behind,
+                                uint32_t now) {
+  ls.wire_since = x.measuring ? now : kNoWireSlot;
+  ls.wire_phase = behind && x.measuring ? start_phase(head, ls.credit, ls.bytes_per_slot, now) : 0.0;
+}
+
+// The head on link l's wire (of class output k) ends in slot `now` (measured): it was on the
+// wire at the slot ends from wire_since (or the first measured one) to now - 1.
+DS_HD DS_INLINE void wire_end(Replica DS_REF x, const LinkState& ls, size_t k, uint32_t now) {
+  const int64_t from = ls.wire_since != kNoWireSlot ? (int64_t)ls.wire_since
+                                                     : x.in()->warmup_slot[x.iR()];
+  x.out_q_wait_adj_slots()[k] += ls.wire_phase - (double)((int64_t)now - from);
 }
 
 // The packet joins class c's ring at link l; false (lost, flagged) when the ring of an
@@ -239,7 +283,7 @@ DS_HD DS_INLINE bool enqueue(Replica DS_REF x, const Packet& p, int l, int c, si
     return false;
   }
   ClassQueue& q = x.link_queues(l)[c];
-  occupancy_catch_up(x, q, k, now);
+  occupancy_catch_up(x, q, k, now, x.links()[l].sched == kSchedCbq);
   Packet& d = qring.push_slot();  // copied whole, then stamped in place
   d = p;
   d.t_enq = now;
@@ -369,7 +413,7 @@ DS_HD DS_FLATTEN void depart(Replica DS_REF x, const Packet& p, int l, uint32_t 
 // The head packet of class c leaves link l (its credit has been taken).
 DS_HD DS_FLATTEN void link_send(Replica DS_REF x, int l, int c, Ring<Packet> ring, uint32_t now) {
   ClassQueue* q = x.link_queues(l);
-  occupancy_catch_up(x, q[c], x.oLC(l, c), now);
+  occupancy_catch_up(x, q[c], x.oLC(l, c), now, x.links()[l].sched == kSchedCbq);
   // Read in place: a packet enqueued in this slot may still be in the store buffer in parts,
   // which a whole copy could not forward from. Its ring place is not reused before this
   // function ends (nothing below enqueues into this class).
@@ -417,7 +461,7 @@ struct CodelClass {
   DS_HD DS_INLINE void drop_head() {
     Ring<Packet> ring = x.queue_ring(l, c);
     ClassQueue& q = x.link_queues(l)[c];
-    occupancy_catch_up(x, q, k, now);
+    occupancy_catch_up(x, q, k, now, false);  // CoDel is refused under cbq
     const Packet p = ring.front();
     ring.pop_front();
     q.bytes -= p.bytes;
@@ -456,12 +500,13 @@ DS_HD DS_RARE bool codel_take(Replica DS_REF x, int l, int c, uint32_t now) {
 }
 
 // Class c sends from its own cbq credit while that covers its head packet.
-DS_HD inline void cbq_serve_class(Replica DS_REF x, int l, int c, uint32_t now) {
+DS_HD inline void cbq_serve_class(Replica DS_REF x, int l, int c, uint32_t now, uint32_t& sent) {
   CbqState& s = x.links()[l].cbq;
   Ring<Packet> ring = x.queue_ring(l, c);
   while (!ring.empty() && (double)ring.front().bytes <= s.credit[c]) {
     s.credit[c] -= (double)ring.front().bytes;
     link_send(x, l, c, ring, now);
+    sent |= 1u << c;
   }
 }
 
@@ -473,20 +518,29 @@ DS_HD inline void serve_link_cbq(Replica DS_REF x, int l, uint32_t now) {
   ClassQueue* q = x.link_queues(l);
   const int nc = ls.n_classes;
   cbq_add_credit(ls.cbq, x.in()->class_share + x.iLC(l, 0), ls.bytes_per_slot, nc);
-  for (int c = 0; c < nc; ++c) cbq_serve_class(x, l, c, now);
+  uint32_t sent = 0;  // the classes that sent in this slot (a bit each)
+  for (int c = 0; c < nc; ++c) cbq_serve_class(x, l, c, now, sent);
   if (x.in()->link_cbq_lend[il]) {
     double pool = cbq_collect(ls.cbq, q, nc);
     for (int c = 0; c < nc && pool > 0.0; ++c) {
       if (q[c].ring.count == 0) continue;
       ls.cbq.credit[c] += pool;
       pool = 0.0;
-      cbq_serve_class(x, l, c, now);
+      cbq_serve_class(x, l, c, now, sent);
       if (q[c].ring.count == 0) {  // emptied on borrowed credit: the rest passes on
         pool = ls.cbq.credit[c];
         ls.cbq.credit[c] = 0.0;
       }
     }
   }
+  // a class that sent in this slot and still holds a packet: its new head started where the
+  // last one ended (start_phase), on its own pipe
+  if (x.measuring)
+    for (int c = 0; c < nc; ++c)
+      if ((sent >> c & 1u) && q[c].ring.count > 0)
+        x.out_q_wait_adj_slots()[x.oLC(l, c)] +=
+            start_phase(x.queue_ring(l, c).front(), ls.cbq.credit[c],
+                        x.in()->class_share[x.iLC(l, c)] * ls.bytes_per_slot, now);
   cbq_end_slot(ls.cbq, q, nc);
   link_end_slot(ls, q);
 }
@@ -507,6 +561,7 @@ DS_HD DS_DEVICE_CALL void serve_link(Replica DS_REF x, int l, uint32_t now) {
   ClassQueue* q = x.link_queues(l);
   const int nc = ls.n_classes;
   const int32_t* weight = sched == kSchedWrr ? x.in()->class_weight + x.iLC(l, 0) : nullptr;
+  bool sent = false;  // a packet ended in this slot: the next one starts where it ended
   for (;;) {
     const int c = link_pick(ls, sched, q, nc, weight);
     // CoDel acts when the link takes a class's next packet: it may drop heads, and a class it
@@ -518,14 +573,17 @@ DS_HD DS_DEVICE_CALL void serve_link(Replica DS_REF x, int l, uint32_t now) {
     }
     Ring<Packet> ring = x.queue_ring(l, c);
     const int bytes = ring.front().bytes;
-    if ((double)bytes > ls.credit) {
+    if ((double)bytes > ls.credit) {  // (a head already on the wire returned above)
       ls.busy_cls = c;
       ls.wire_bytes = bytes;
       ls.idle = 0;
+      wire_start(x, ls, ring.front(), sent, now);
       return;
     }
     ls.credit -= (double)bytes;
+    if (ls.busy_cls == c && x.measuring) wire_end(x, ls, x.oLC(l, c), now);
     ls.busy_cls = -1;
+    sent = true;
     if (sched == kSchedWrr) wrr_sent(ls.wrr, c, nc, weight);
     link_send(x, l, c, ring, now);
   }

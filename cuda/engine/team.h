@@ -171,9 +171,16 @@ DS_HD inline bool queue_phase(Replica DS_REF x) {
 DS_HD inline void flush_replica(Replica DS_REF x) {
   x.out_slots_run()[0] = (int64_t)x.hdr()->t_queue;
   const int nl = x.in()->n_links[x.iR()];
-  for (int l = 0; l < nl; ++l)  // the queue lengths since their last change
-    for (int c = 0; c < x.links()[l].n_classes; ++c)
-      occupancy_catch_up(x, x.link_queues(l)[c], x.oLC(l, c), x.hdr()->t_queue);
+  for (int l = 0; l < nl; ++l) {  // the queue lengths since their last change
+    const LinkState& ls = x.links()[l];
+    for (int c = 0; c < ls.n_classes; ++c)
+      occupancy_catch_up(x, x.link_queues(l)[c], x.oLC(l, c), x.hdr()->t_queue,
+                         ls.sched == kSchedCbq);
+    // and the head still on the wire (the run ended in its measured slots)
+    if (ls.sched != kSchedCbq && ls.busy_cls >= 0 &&
+        (int64_t)x.hdr()->t_queue > x.in()->warmup_slot[x.iR()])
+      wire_end(x, ls, x.oLC(l, ls.busy_cls), x.hdr()->t_queue);
+  }
   if (!DS_FEAT(x.hdr()->f_colour)) {  // every arrival was green (engine/queue_side.h: arrive)
     const size_t n = per_replica(x.shape(), RLC);
     for (size_t i = 0; i < n; ++i) x.out_q_colour_arrivals()[i * kMaxColours + kGreen] = x.out_q_arrivals()[i];

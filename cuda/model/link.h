@@ -29,6 +29,10 @@ struct LinkState {
   uint8_t codel;          // a class of this link has CoDel (f_codel): serve_link's dequeue step
   uint8_t qhist;          // the replica keeps the queueing-delay histogram (f_qhist): link_send
   uint8_t pad[2];
+  uint32_t wire_since;    // the slot at whose end busy_cls's head was first on the wire,
+                          // kNoWireSlot before the measured slots (engine/queue_side.h:
+                          // wire_start, the waiting-queue integral)
+  double wire_phase;      // that head's start place in its slot less 1/2 (0: not counted)
   WrrState wrr;
   CbqState cbq;     // per-class credit ("cbq")
   RingIdx dline;    // delay line to the next hop
@@ -38,6 +42,8 @@ DS_HD DS_INLINE void link_init(LinkState& ls, const int32_t* weight) {
   ls.credit = 0.0;
   ls.busy_cls = -1;
   ls.wire_bytes = 0;
+  ls.wire_since = 0;
+  ls.wire_phase = 0.0;
   ls.idle = 1;
   ls.codel = ls.qhist = 0;  // (init_replica sets them from the replica's features)
   ls.pad[0] = ls.pad[1] = 0;

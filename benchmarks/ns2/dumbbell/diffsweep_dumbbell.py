@@ -83,11 +83,9 @@ def run() -> tuple[pd.DataFrame, float]:
             "timeouts": int(fl.loc[p, "timeouts"]), "bneck_arrivals": int(q.loc[p, "arrivals"]),
             "bneck_drops": int(q.loc[p, "drops"] + early + (forced if aqm == "RED" else 0)),
             "bneck_edrops": int(early), "loss_pct": 100 * r.loss_rate,
-            # ns-2's queue monitor counts the packets waiting; the engine's count at each
-            # slot's end holds the next one to be sent too while the link is backlogged: less
-            # the busy fraction, which holds for a saturated link only (below, a packet
-            # reaching an idle link leaves within its slot and is never counted)
-            "mean_waiting_pkts": r.mean_queue_pkts - busy if busy > 0.9 else np.nan,
+            # ns-2's queue monitor integrates the packets waiting, the one on the wire left
+            # out: queues.mean_waiting_pkts (docs/model.md, Links)
+            "mean_waiting_pkts": q.loc[p, "mean_waiting_pkts"],
             "bneck_util": busy})
     return pd.DataFrame(rows), wall
 
@@ -115,8 +113,8 @@ def compare(ours: pd.DataFrame, ns2: pd.DataFrame, wall: float) -> str:
            f"{len(SEEDS)} seeds; {DUR:g} s runs measured from {WARM:g} s; NewReno, every "
            "other value ns-2.35's default. Last two columns (DropTail only): every TCP send "
            "delayed U(0, 1 ms), about a packet time, on both sides (`send_jitter_s 1e-3`, "
-           "ns-2's `overhead_ 1e-3`). The mean waiting queue is given "
-           "for a saturated link only (README.md).", ""]
+           "ns-2's `overhead_ 1e-3`). The mean waiting queue is diffsweep's "
+           "`queues.mean_waiting_pkts` (README.md).", ""]
     for aqm in AQMS:
         for n, rtt in CELLS:
             sel = lambda d: d[(d["aqm"] == aqm) & (d["n_flows"] == n)

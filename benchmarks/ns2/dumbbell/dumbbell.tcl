@@ -47,6 +47,7 @@ set warm  [expr {$argc > 5 ? [lindex $argv 5] : 10.0}]
 set TCP   [expr {$argc > 6 ? [lindex $argv 6] : "Newreno"}]
 set opfx  [expr {$argc > 7 ? [lindex $argv 7] : ""}]
 if {$AQM != "DropTail" && $AQM != "RED"} { puts stderr "aqm must be DropTail or RED"; exit 1 }
+source [file join [file dirname [info script]] .. ns2_common.tcl]
 
 set BNECK_BPS 10e6
 set BNECK_MS  10.0
@@ -64,12 +65,7 @@ for {set i 0} {$i < $NF} {incr i} {
     if {$acc($i) < 0} { puts stderr "rtt_ms must be >= [expr {4 * $BNECK_MS / 2}]"; exit 1 }
 }
 
-global defaultRNG
-$defaultRNG seed 12345
-for {set i 1} {$i < $seed} {incr i} { $defaultRNG next-substream }
-set startrng [new RNG]
-$startrng seed 24680
-for {set i 1} {$i < $seed} {incr i} { $startrng next-substream }
+set startrng [seed_rngs $seed]
 
 set ns [new Simulator]
 set r1 [$ns node]
@@ -84,29 +80,14 @@ for {set i 0} {$i < $NF} {incr i} {
 set qB [[$ns link $r1 $r2] queue]
 
 for {set i 0} {$i < $NF} {incr i} {
-    set t [new Agent/TCP/$TCP]
     # DB_OVERHEAD=seconds (gap check): every send delayed U(0, s) (ns-2's overhead_), so that
     # packets reaching the bottleneck at the same instant do so in a random order
-    if {[info exists ::env(DB_OVERHEAD)]} { $t set overhead_ $::env(DB_OVERHEAD) }
-    $t set fid_ [expr {$i + 1}]
-    set k [new Agent/TCPSink]
-    $ns attach-agent $s($i) $t
-    $ns attach-agent $d($i) $k
-    $ns connect $t $k
-    set f [new Application/FTP]
-    $f attach-agent $t
-    $ns at [$startrng uniform 0 1] "$f start"
-    set tcp($i) $t
-    set sink($i) $k
+    set ts [backlogged_flow $ns $s($i) $d($i) $TCP [expr {$i + 1}] $startrng DB_OVERHEAD]
+    set tcp($i) [lindex $ts 0]
+    set sink($i) [lindex $ts 1]
 }
 
-set fmon [$ns makeflowmon Fid]
-# early drops are told apart only on a RED queue (DropTail has no early-drop target)
-$ns attach-fmon [$ns link $r1 $r2] $fmon [expr {$AQM == "RED"}]
-# the flow monitor is the bottleneck's queue monitor: a second one (monitor-queue) would not
-# see the drops, which go to the flow monitor, and its queue would only grow
-set qint [new Integrator]
-$fmon set-pkts-integrator $qint
+foreach {fmon qint} [link_monitor $ns [$ns link $r1 $r2] $AQM] break
 
 proc snap {} {
     global NF tcp sink fmon qint ns
@@ -123,9 +104,7 @@ proc snap {} {
         set dr  [expr {$dr + [$fl set pdrops_]}]
         set edr [expr {$edr + [$fl set epdrops_]}]
     }
-    # the integrator's sum_ runs to its last change (lastx_, at value lasty_): add the rest
-    set now [$ns now]
-    set qsum [expr {[$qint set sum_] + [$qint set lasty_] * ($now - [$qint set lastx_])}]
+    set qsum [integral_now $qint [$ns now]]
     return [list $by $sent $rx $to $arr $dr $edr $qsum [$fmon set bdepartures_]]
 }
 $ns at $warm "set SW \[snap\]"
@@ -155,27 +134,13 @@ proc finish {} {
         [format %.4f [expr {($qE - $qW) / $T}]] \
         [format %.5f [expr {($depE - $depW) * 8.0 / $T / $BNECK_BPS}]]] ,]
     set hdr "aqm,n_flows,rtt_ms,seed,tcp,overhead_s,dur_s,warm_s,total_mbps,jain,min_max,sent_pkts,rexmit_pkts,timeouts,bneck_arrivals,bneck_drops,bneck_edrops,loss_pct,mean_waiting_pkts,bneck_util"
-    if {$opfx != ""} {
-        set f [open $opfx.hdr w]; puts $f $hdr; close $f
-        set f [open $opfx.run w]; puts $f $line; close $f
-    } else {
-        puts $hdr; puts $line
-    }
+    write_run $opfx $hdr $line
     exit 0
 }
 $ns at $dur "finish"
 
-set dl {}
-foreach v {tcpTick_ minrto_ maxrto_ windowInit_ maxburst_ window_ packetSize_ tcpip_base_hdr_size_ bugFix_ singledup_ syn_ delay_growth_ rtxcur_init_ overhead_} {
-    if {[catch {lappend dl "$v=[$tcp(0) set $v]"}]} { lappend dl "$v=n/a" }
-}
-set ql "limit_=[$qB set limit_]"
-if {$AQM == "RED"} {
-    # read after the link is made: red.cc's initialize_params has filled in the automatic
-    # values (thresh_ and maxthresh_ in mean-size packets, q_weight_)
-    foreach v {thresh_ maxthresh_ q_weight_ linterm_ mean_pktsize_ bytes_ queue_in_bytes_ gentle_ wait_ targetdelay_} {
-        lappend ql "$v=[$qB set $v]"
-    }
-}
-puts stderr "ns-[ns-version] dumbbell aqm=$AQM nflows=$NF rtt_ms=$RTT seed=$seed tcp=[$tcp(0) info class] dur=$dur warm=$warm :: [join $dl { }] :: bottleneck [$qB info class] [join $ql { }]"
+# read after the link is made: red.cc's initialize_params has filled in the automatic values
+# (thresh_ and maxthresh_ in mean-size packets, q_weight_)
+foreach {dl ql} [defaults_text $tcp(0) $qB $AQM] break
+puts stderr "ns-[ns-version] dumbbell aqm=$AQM nflows=$NF rtt_ms=$RTT seed=$seed tcp=[$tcp(0) info class] dur=$dur warm=$warm :: $dl :: bottleneck [$qB info class] $ql"
 $ns run

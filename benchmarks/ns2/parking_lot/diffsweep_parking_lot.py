@@ -25,6 +25,9 @@ from diffsweep.analysis.stats import t_quantile
 from diffsweep.scenario.parking_lot import parking_lot
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from phase_delays import link_delays_ms  # noqa: E402  (run.sh's delays, the same per seed)
+
 AQMS = {"DropTail": "droptail", "RED": "red"}
 CELLS = ((2, 8, 8), (3, 8, 8), (3, 8, 4))  # as run.sh's CELLS: n_links, n_long, n_cross
 SEEDS = range(1, 11)
@@ -35,13 +38,34 @@ MAXK = 4  # parking_lot.tcl's per-link columns
 JITTER_S = 1e-3
 OV_AQMS = ("DropTail",)
 LINK_MS = 10.0
+#: the primary cells' delays: every link's its own per seed, 10 ms + U(0, a packet time)
+RANDOM = "random"
 #: the phase check, as run.sh's PH_CELLS and PH_DELAYS: DropTail, every bottleneck's delay
 #: moved by a fraction of a packet time (0.832 ms at 10 Mb/s)
 PH_CELLS = ((2, 8, 8), (3, 8, 8))
 PH_DELAYS = (10.2, 10.4, 10.6)
-#: (jitter, link delay, aqms, cells) of the primary rows, then of the variants
-RUNS = ((0.0, LINK_MS, tuple(AQMS), CELLS), (JITTER_S, LINK_MS, OV_AQMS, CELLS),
-        *((0.0, d, ("DropTail",), PH_CELLS) for d in PH_DELAYS))
+#: (jitter, link delay, aqms, cells) of the primary rows, then of the variants: the same cells
+#: at 10 ms (fixed phase), with send jitter, and the phase check
+RUNS = ((0.0, RANDOM, tuple(AQMS), CELLS), (0.0, LINK_MS, tuple(AQMS), CELLS),
+        (JITTER_S, LINK_MS, OV_AQMS, CELLS), *((0.0, d, ("DropTail",), PH_CELLS) for d in PH_DELAYS))
+
+
+def delays_of(link_ms, seed: int, k: int) -> tuple[list[float], str]:
+    """The links' delays (ms) of a run and its CSV label (parking_lot.tcl's link_ms: the one
+    delay, or each link's joined by /)."""
+    if link_ms == RANDOM:
+        ms = link_delays_ms(seed, k)
+        return [float(d) for d in ms], "/".join(ms)
+    return [link_ms] * k, str(link_ms)
+
+
+def selects(link_ms, col: pd.Series) -> pd.Series:
+    """Rows of run kind ``link_ms`` (RANDOM or one delay) by their link_ms label."""
+    col = col.astype(str)
+    if link_ms == RANDOM:
+        return col.str.contains("/", regex=False)
+    return ~col.str.contains("/", regex=False) & np.isclose(
+        pd.to_numeric(col.where(~col.str.contains("/", regex=False)), errors="coerce"), link_ms)
 
 
 def metrics(k: int) -> list[tuple[str, str]]:
@@ -60,10 +84,11 @@ def run() -> tuple[pd.DataFrame, float]:
         for ns_aqm in aqms:
             for k, nl, nc in cells:
                 for seed in SEEDS:
+                    delays, label = delays_of(link_ms, seed, k)
                     scs.append(parking_lot(n_links=k, n_long=nl, n_cross=nc, aqm=AQMS[ns_aqm],
                                            duration_s=DUR, warmup_s=WARM, seed=seed,
-                                           send_jitter_s=jitter, bottleneck_delay_ms=link_ms))
-                    keys.append((ns_aqm, k, nl, nc, seed, jitter, link_ms))
+                                           send_jitter_s=jitter, bottleneck_delay_ms=delays))
+                    keys.append((ns_aqm, k, nl, nc, seed, jitter, label))
     t0 = time.time()
     res = simulate(scs, [key[4] for key in keys], backend="cpu")
     wall = time.time() - t0
@@ -94,11 +119,9 @@ def run() -> tuple[pd.DataFrame, float]:
             all_drops += drops
             row.update({f"arrivals_{j}": int(r["arrivals"]), f"drops_{j}": drops,
                         f"drop_pct_{j}": 100 * drops / r["arrivals"] if r["arrivals"] else 0.0,
-                        # ns-2 counts the packets waiting; the engine's count at each slot's
-                        # end holds the next one to be sent too while the link is backlogged:
-                        # less the busy fraction, for a saturated link only (README.md)
-                        f"mean_waiting_pkts_{j}": (r["mean_queue_pkts"] - busy
-                                                   if busy > 0.9 else np.nan),
+                        # ns-2's packet integrator: the packets waiting, the one on the wire
+                        # left out (queues.mean_waiting_pkts; docs/model.md, Links)
+                        f"mean_waiting_pkts_{j}": r["mean_waiting_pkts"],
                         f"util_{j}": busy})
         row["loss_pct"] = 100 * all_drops / row["sent_pkts"]
         rows.append(row)
@@ -145,18 +168,21 @@ def compare(ours: pd.DataFrame, ns2: pd.DataFrame, wall: float) -> str:
             f"{len(SEEDS)} seeds (Student t); {DUR:g} s runs measured from {WARM:g} s; "
             "NewReno, every other value ns-2.35's default; rel. diff = (diffsweep - ns-2) / "
             "|ns-2|, **bold** where the cell disagrees (over 10% and the intervals apart). "
-            "The mean waiting queue is given for a saturated link only (README.md). The "
+            "The primary cells draw every link's delay per seed, 10 ms + U(0, a packet time) "
+            "(phase_delays.py); the fixed-phase rows have every link at 10 ms. The "
             "disagreements are explained in README.md."]
     body, tally = [], {}
     for overhead, link_ms, aqms, cells in RUNS:
-        primary = overhead == 0 and link_ms == LINK_MS
+        primary = overhead == 0 and link_ms == RANDOM
         tag = ("" if overhead == 0 else ", every send delayed U(0, 1 ms) on both sides") + (
+            ", every link's delay 10 ms + U(0, 0.832 ms) per seed" if link_ms == RANDOM else
+            ", every link's delay 10 ms (fixed phase)" if overhead == 0 and link_ms == LINK_MS else
             "" if link_ms == LINK_MS else f", every link's delay {link_ms:g} ms (phase check)")
         for aqm in aqms:
             for k, nl, nc in cells:
                 sel = lambda d: d[(d["aqm"] == aqm) & (d["n_links"] == k) & (d["n_long"] == nl)
                                   & (d["n_cross"] == nc) & np.isclose(d["overhead_s"], overhead)
-                                  & np.isclose(d["link_ms"], link_ms)]
+                                  & selects(link_ms, d["link_ms"])]
                 o, s = sel(ours), sel(ns2)
                 body += ["", f"## {aqm}, K = {k}, {nl} long flows, {nc} cross flows per link{tag}",
                          "", f"{len(o)} diffsweep runs, {len(s)} ns-2.35 runs.", "",
@@ -165,14 +191,18 @@ def compare(ours: pd.DataFrame, ns2: pd.DataFrame, wall: float) -> str:
                 for label, col in metrics(k):
                     line, ok = compare_cell(o, s, label, col)
                     body.append(line)
-                    kind = "primary" if primary else ("jitter" if overhead > 0 else "phase")
+                    kind = ("primary" if primary else "jitter" if overhead > 0 else
+                            "fixed" if link_ms == LINK_MS else "phase")
                     t = tally.setdefault(kind, [0, 0])
                     t[0] += ok
                     t[1] += 1
-    (a, n), (va, vn), ph = tally["primary"], tally["jitter"], tally["phase"]
-    summary = ["", f"**Primary cells (overhead_ 0 / no send jitter, 10-ms links): {a} of {n} "
-               f"metric-cells agree ({a / n:.0%}: within 10% or overlapping 95% intervals).** "
-               f"Variant cells: DropTail with 1 ms send jitter on both sides {va} of {vn} "
+    (a, n), (fa, fn), (va, vn), ph = (tally["primary"], tally["fixed"], tally["jitter"],
+                                      tally["phase"])
+    summary = ["", f"**Primary cells (overhead_ 0 / no send jitter, each link's delay 10 ms + "
+               f"U(0, a packet time) per seed): {a} of {n} metric-cells agree ({a / n:.0%}: "
+               f"within 10% or overlapping 95% intervals).** Variant cells: the same at 10-ms "
+               f"links (fixed phase) {fa} of {fn} ({fa / fn:.0%}); "
+               f"DropTail with 1 ms send jitter on both sides {va} of {vn} "
                f"({va / vn:.0%}); the phase check (DropTail, link delays {PH_DELAYS}) "
                f"{ph[0]} of {ph[1]} ({ph[0] / ph[1]:.0%})."]
     return "\n".join(head + summary + body)

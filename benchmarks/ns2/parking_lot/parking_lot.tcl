@@ -12,7 +12,9 @@
 #     tcp        : Newreno (default) or Reno
 #     out_prefix : write <prefix>.run (one CSV line) and <prefix>.hdr; else print both
 #   PL_OVERHEAD=s in the environment sets every agent's overhead_ (a send delayed U(0, s));
-#   PL_LINK_MS=ms every bottleneck's delay (10 ms unless set; the phase check, README.md)
+#   PL_LINK_MS=ms every bottleneck's delay (10 ms unless set; the phase check, README.md), or
+#   ms0,ms1,... one per link (run.sh's primary cells: 10 ms + U(0, a packet time) per link and
+#   seed, phase_delays.py)
 #
 # Topology (each a duplex-link; one-way delays; A = 20 ms, the builder's access_delay_ms):
 #
@@ -52,25 +54,28 @@ set opfx  [expr {$argc > 8 ? [lindex $argv 8] : ""}]
 if {$AQM != "DropTail" && $AQM != "RED"} { puts stderr "aqm must be DropTail or RED"; exit 1 }
 if {$K < 1 || $K > 4} { puts stderr "K must be in 1..4"; exit 1 }
 set MAXK 4
+source [file join [file dirname [info script]] .. ns2_common.tcl]
 
 set LINK_BPS 10e6
-# PL_LINK_MS=ms (gap check): every bottleneck's delay (ns-2 phase effects shift with it)
+# PL_LINK_MS=ms or ms0,ms1,...: the bottlenecks' delays (ns-2's phase effects shift with them)
 set LINK_MS  [expr {[info exists ::env(PL_LINK_MS)] ? $::env(PL_LINK_MS) : 10.0}]
+set lms [split $LINK_MS ,]
+for {set k 0} {$k < $K} {incr k} {
+    set link_ms($k) [lindex $lms [expr {[llength $lms] == 1 ? 0 : $k}]]
+    if {$link_ms($k) == ""} { puts stderr "PL_LINK_MS: one delay or one per link ($K)"; exit 1 }
+}
+# the CSV's link_ms: the one delay, or the links' joined by /
+if {[llength $lms] > 1} { set LINK_MS [join [lrange $lms 0 [expr {$K - 1}]] /] }
 set ACC_MS   20.0
 set PAY  [Agent/TCP set packetSize_]
 set WIRE [expr {$PAY + [Agent/TCP set tcpip_base_hdr_size_]}]
 
-global defaultRNG
-$defaultRNG seed 12345
-for {set i 1} {$i < $seed} {incr i} { $defaultRNG next-substream }
-set startrng [new RNG]
-$startrng seed 24680
-for {set i 1} {$i < $seed} {incr i} { $startrng next-substream }
+set startrng [seed_rngs $seed]
 
 set ns [new Simulator]
 for {set k 0} {$k <= $K} {incr k} { set r($k) [$ns node] }
 for {set k 0} {$k < $K} {incr k} {
-    $ns duplex-link $r($k) $r([expr {$k + 1}]) 10Mb ${LINK_MS}ms $AQM
+    $ns duplex-link $r($k) $r([expr {$k + 1}]) 10Mb $link_ms($k)ms $AQM
 }
 
 # flows in the builder's order: the long ones, then link 0's cross flows, link 1's, ...
@@ -81,21 +86,12 @@ proc add_flow {from to} {
     set d [$ns node]
     $ns duplex-link $s $from 100Mb ${ACC_MS}ms DropTail
     $ns duplex-link $to $d 100Mb ${ACC_MS}ms DropTail
-    set t [new Agent/TCP/$TCP]
     # PL_OVERHEAD=seconds (gap check, as dumbbell.tcl's DB_OVERHEAD): every send delayed
     # U(0, s) (ns-2's overhead_), so that packets reaching a queue at the same instant do so
     # in a random order
-    if {[info exists ::env(PL_OVERHEAD)]} { $t set overhead_ $::env(PL_OVERHEAD) }
-    $t set fid_ [expr {$NF + 1}]
-    set k [new Agent/TCPSink]
-    $ns attach-agent $s $t
-    $ns attach-agent $d $k
-    $ns connect $t $k
-    set f [new Application/FTP]
-    $f attach-agent $t
-    $ns at [$startrng uniform 0 1] "$f start"
-    set tcp($NF) $t
-    set sink($NF) $k
+    set ts [backlogged_flow $ns $s $d $TCP [expr {$NF + 1}] $startrng PL_OVERHEAD]
+    set tcp($NF) [lindex $ts 0]
+    set sink($NF) [lindex $ts 1]
     incr NF
 }
 for {set i 0} {$i < $NL} {incr i} { add_flow $r(0) $r($K) }
@@ -105,13 +101,16 @@ for {set k 0} {$k < $K} {incr k} {
 
 for {set k 0} {$k < $K} {incr k} {
     set lk [$ns link $r($k) $r([expr {$k + 1}])]
-    set fmon($k) [$ns makeflowmon Fid]
-    # early drops are told apart only on a RED queue (DropTail has no early-drop target)
-    $ns attach-fmon $lk $fmon($k) [expr {$AQM == "RED"}]
-    # the flow monitor is the link's queue monitor (dumbbell.tcl says why not a second one)
-    set qint($k) [new Integrator]
-    $fmon($k) set-pkts-integrator $qint($k)
+    set m [link_monitor $ns $lk $AQM]
+    set fmon($k) [lindex $m 0]
+    set qint($k) [lindex $m 1]
     set qB($k) [$lk queue]
+}
+
+# PL_TRACE=file (diagnosis, README.md "Why the drop-tail cells still disagree"): ns-2's queue
+# trace of link 1 (enqueues +, dequeues -, drops d, with their times)
+if {[info exists ::env(PL_TRACE)] && $K > 1} {
+    $ns trace-queue $r(1) $r(2) [open $::env(PL_TRACE) w]
 }
 
 proc snap {} {
@@ -130,8 +129,7 @@ proc snap {} {
             set arr [expr {$arr + [$fl set parrivals_]}]
             set dr  [expr {$dr + [$fl set pdrops_]}]
         }
-        # the integrator's sum_ runs to its last change (lastx_, at value lasty_): add the rest
-        set q [expr {[$qint($k) set sum_] + [$qint($k) set lasty_] * ($now - [$qint($k) set lastx_])}]
+        set q [integral_now $qint($k) $now]
         lappend links [list $arr $dr $q [$fmon($k) set bdepartures_]]
     }
     return [list $by $sent $to $links]
@@ -175,27 +173,13 @@ proc finish {} {
     lappend line [format %.6f [expr {$sent > 0 ? 100.0 * $alldr / $sent : 0}]]
     set hdr "aqm,n_links,n_long,n_cross,seed,tcp,overhead_s,link_ms,dur_s,warm_s,long_mbps,cross_mbps,total_mbps,jain,sent_pkts,timeouts,[join $hl ,],loss_pct"
     set line [join $line ,]
-    if {$opfx != ""} {
-        set f [open $opfx.hdr w]; puts $f $hdr; close $f
-        set f [open $opfx.run w]; puts $f $line; close $f
-    } else {
-        puts $hdr; puts $line
-    }
+    write_run $opfx $hdr $line
     exit 0
 }
 $ns at $dur "finish"
 
-set dl {}
-foreach v {tcpTick_ minrto_ maxrto_ windowInit_ maxburst_ window_ packetSize_ tcpip_base_hdr_size_ bugFix_ singledup_ syn_ delay_growth_ rtxcur_init_ overhead_} {
-    if {[catch {lappend dl "$v=[$tcp(0) set $v]"}]} { lappend dl "$v=n/a" }
-}
-set ql "limit_=[$qB(0) set limit_]"
-if {$AQM == "RED"} {
-    # read after the links are made: red.cc's initialize_params has filled in the automatic
-    # values (thresh_ and maxthresh_ in mean-size packets, q_weight_); every link alike
-    foreach v {thresh_ maxthresh_ q_weight_ linterm_ mean_pktsize_ bytes_ queue_in_bytes_ gentle_ wait_ targetdelay_} {
-        lappend ql "$v=[$qB(0) set $v]"
-    }
-}
-puts stderr "ns-[ns-version] parking_lot aqm=$AQM K=$K n_long=$NL n_cross=$NC seed=$seed tcp=[$tcp(0) info class] dur=$dur warm=$warm :: [join $dl { }] :: every bottleneck [$qB(0) info class] [join $ql { }]"
+# read after the links are made: red.cc's initialize_params has filled in the automatic values
+# (thresh_ and maxthresh_ in mean-size packets, q_weight_); every link alike
+foreach {dl ql} [defaults_text $tcp(0) $qB(0) $AQM] break
+puts stderr "ns-[ns-version] parking_lot aqm=$AQM K=$K n_long=$NL n_cross=$NC seed=$seed tcp=[$tcp(0) info class] dur=$dur warm=$warm :: $dl :: every bottleneck [$qB(0) info class] $ql"
 $ns run

@@ -2,9 +2,11 @@
 # Runs ns-2.35 on the cells that diffsweep's standard parking lot is set beside
 # (parking_lot.tcl): DropTail and RED (ns-2.35's defaults on every link) x K = 2 and 3
 # bottlenecks with 8 long and 8 cross NewReno flows per link, and K = 3 with 4 cross flows per
-# link; 10 seeds, 60 s, measured from 10 s. Then the same DropTail cells with every TCP send
-# delayed U(0, 1 ms) (overhead_ 1e-3, about one packet time at a bottleneck: the gap check of
-# the variant rows, README.md; ns-2.35's own default is overhead_ 0).
+# link; 10 seeds, 60 s, measured from 10 s. The primary cells draw every bottleneck's delay per
+# seed as 10 ms + U(0, one packet time) (phase_delays.py; README.md, "Phase"); the same cells
+# with every delay 10 ms are the fixed-phase variant. Then the DropTail cells at 10 ms with
+# every TCP send delayed U(0, 1 ms) (overhead_ 1e-3, about one packet time at a bottleneck:
+# the gap check of the variant rows; ns-2.35's own default is overhead_ 0).
 #
 #   ./run.sh  -> results_ns2_parking_lot.csv            one row per run
 #                ns2_version_defaults_parking_lot.txt   ns version, TCP and queue values in force
@@ -35,19 +37,22 @@ done > ns2_version_defaults_parking_lot.txt
 
 start=$(date +%s.%N)
 n=0
-run_cells() {  # prefix aqms [cells]
+run_cells() {  # prefix aqms [cells]; PHASE=random: each seed's own delays (phase_delays.py)
   local pfx=$1 aqms=$2 cells=${3:-$CELLS}
   for a in $aqms; do
     for c in $cells; do
       IFS=: read -r k nl nc <<< "$c"
       for s in $(seq 1 "$SEEDS"); do
-        nice "$NS" parking_lot.tcl "$a" "$k" "$nl" "$nc" "$s" "$DUR" "$WARM" Newreno \
+        ms=""
+        if [ "${PHASE:-}" = random ]; then ms=$(python3 phase_delays.py "$s" "$k"); fi
+        env ${ms:+PL_LINK_MS=$ms} nice "$NS" parking_lot.tcl "$a" "$k" "$nl" "$nc" "$s" "$DUR" "$WARM" Newreno \
           "$TMP/${pfx}${a}_${k}_${nl}_${nc}_${s}" 2>/dev/null
         n=$((n + 1))
       done
     done
   done
 }
+PHASE=random run_cells rp_ "$AQMS"
 run_cells "" "$AQMS"
 if [ -n "$OV_AQMS" ]; then PL_OVERHEAD=$OVERHEAD run_cells ov_ "$OV_AQMS"; fi
 if [ -n "$PH_CELLS" ]; then
@@ -60,7 +65,9 @@ python3 - "$TMP/all.csv" results_ns2_parking_lot.csv <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 order = {"DropTail": 0, "RED": 1}
-rows.sort(key=lambda r: (float(r["overhead_s"]), float(r["link_ms"]), order[r["aqm"]],
+# the primary rows first (a delay per link: "/" in link_ms), then by send delay and delay
+rows.sort(key=lambda r: ("/" not in r["link_ms"], float(r["overhead_s"]),
+                         float(r["link_ms"].split("/")[0]), order[r["aqm"]],
                          int(r["n_links"]),
                          -int(r["n_cross"]), int(r["seed"])))
 with open(sys.argv[2], "w", newline="") as f:

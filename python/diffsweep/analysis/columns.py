@@ -107,8 +107,14 @@ COLUMNS: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
                                     "drops (`drop_seqs`)"),
         "bytes_departed": ("bytes", "bytes the link sent from the class (whole packets, headers "
                                     "included)"),
-        "mean_queue_pkts": ("packets", "time average of the queue length"),
+        "mean_queue_pkts": ("packets", "time average of the queue length at each slot's end "
+                                       "(the packet on the wire counted: mean_waiting_pkts "
+                                       "leaves it out)"),
         "mean_queue_bytes": ("bytes", "time average of the queue length"),
+        "mean_waiting_pkts": ("packets", "time average of the packets waiting, the one on the "
+                                         "wire left out (what ns-2's queue monitor integrates): "
+                                         "each from the middle of its arrival slot to the start "
+                                         "of its transmission (docs/model.md, Links)"),
         "max_delay_s": ("s", "longest wait of a packet in the queue"),
         "delay_p50_ms": ("ms", "median wait of the packets the link sent from the class "
                                "(departure slot - arrival slot, as max_delay_s), from the "

@@ -118,6 +118,11 @@ def batch_tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> d
         "bytes_departed": out["q_bytes_departed"][qr, ql, qc],
         "mean_queue_pkts": out["q_pkt_slots"][qr, ql, qc] / msl,
         "mean_queue_bytes": out["q_byte_slots"][qr, ql, qc] / msl,
+        # ns-2's queue monitor's integral: the packets waiting, the one on the wire left out,
+        # each from the middle of its arrival slot to its start (engine/queue_side.h:
+        # start_phase)
+        "mean_waiting_pkts": (out["q_pkt_slots"][qr, ql, qc]
+                              + out["q_wait_adj_slots"][qr, ql, qc]) / msl,
         "max_delay_s": out["q_max_delay_slots"][qr, ql, qc] * slot[qr],
         "aqm": [scs[r].links[l].classes[c].aqm for r, l, c in rows_q],
     })
