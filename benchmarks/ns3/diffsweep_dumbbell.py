@@ -10,9 +10,16 @@ over FIFO and RED, here ``tcp="sack"`` (ns-2.35's Sack1: NewReno's window with S
 over ``aqm="droptail"`` and ``aqm="red"`` (the builder's RED: ns-2.35's automatic thresholds
 and q_weight in bytes mode, which run.sh passes to ns-3's RedQueueDisc and which this script
 checks the builder still gives); ``newreno-nosack/fifo`` is ``tcp="newreno"``, and
-``newreno/fifo-w20`` the first with a 20-packet window (``max_window_pkts=20``). Every other
-model of run.sh (CUBIC, ECN, CoDel, PIE, FQ-CoDel, DCTCP) is not in diffsweep yet and is not
-run here (agreement.py lists it as ns-3 only).
+``newreno/fifo-w20`` the first with a 20-packet window (``max_window_pkts=20``);
+``newreno/codel`` is ``aqm="codel"`` (ns-3's defaults: target 5 ms, interval 100 ms), and
+``cubic/fifo``, ``cubic/codel``, ``cubic+newreno/fifo`` are ``congestion_control="cubic"``
+(ns-3.44's TcpCubic defaults) over SACK recovery, the mix alternating flow by flow as
+dumbbell.cc does (``tcps[i % 2]``). Every other model of run.sh (ECN, PIE, FQ-CoDel, DCTCP)
+is not in diffsweep yet and is not run here (agreement.py lists it as ns-3 only). Every
+replica keeps its queueing-delay histogram (``queue_delay_hist=True``): ``p95_sojourn_ms`` is
+``queues.delay_p95_ms``, ``mean_sojourn_ms`` the histogram's mean with each bin at its middle;
+the engine's wait runs from a packet's arrival slot to the slot its transmission starts in,
+ns-3's sojourn from its queue disc's enqueue to its dequeue into the 1-packet device queue.
 """
 from __future__ import annotations
 
@@ -31,12 +38,20 @@ HERE = Path(__file__).resolve().parent
 #: run.sh's label -> the builder's tcp, aqm and any other parameter the model sets
 MODELS = {"newreno/fifo": ("sack", "droptail", {}), "newreno/red": ("sack", "red", {}),
           "newreno-nosack/fifo": ("newreno", "droptail", {}),
-          "newreno/fifo-w20": ("sack", "droptail", {"max_window_pkts": 20})}
+          "newreno/fifo-w20": ("sack", "droptail", {"max_window_pkts": 20}),
+          "newreno/codel": ("sack", "codel", {}),
+          "cubic/fifo": ("sack", "droptail", {"congestion_control": "cubic"}),
+          "cubic/codel": ("sack", "codel", {"congestion_control": "cubic"}),
+          "cubic+newreno/fifo": ("sack", "droptail", {"congestion_control": "mix"})}
 #: ns-3's names in the CSV's tcp and aqm columns, as dumbbell.cc writes them
 NS3_NAMES = {"newreno/fifo": ("TcpNewReno", "FifoQueueDisc"),
              "newreno/red": ("TcpNewReno", "RedQueueDisc"),
              "newreno-nosack/fifo": ("TcpNewReno", "FifoQueueDisc"),
-             "newreno/fifo-w20": ("TcpNewReno", "FifoQueueDisc")}
+             "newreno/fifo-w20": ("TcpNewReno", "FifoQueueDisc"),
+             "newreno/codel": ("TcpNewReno", "CoDelQueueDisc"),
+             "cubic/fifo": ("TcpCubic", "FifoQueueDisc"),
+             "cubic/codel": ("TcpCubic", "CoDelQueueDisc"),
+             "cubic+newreno/fifo": ("TcpCubic+TcpNewReno", "FifoQueueDisc")}
 CELLS = ((1, "40"), (8, "40"), (32, "40"), (8, "100"), (8, "20-100"), (32, "20-100"))  # run.sh
 SEEDS = range(1, 6)
 DUR, WARM = 35.0, 5.0
@@ -64,8 +79,11 @@ def scenarios():
     for model, (tcp, aqm, extra) in MODELS.items():
         for n, rtt in CELLS:
             for seed in SEEDS:
-                sc = dumbbell(tcp=tcp, aqm=aqm, n_flows=n, seed=seed, **rtt_kw(rtt),
-                              **{**COMMON, **extra})
+                kw = {**COMMON, **extra}
+                if kw.get("congestion_control") == "mix":  # dumbbell.cc: tcps[i % 2]
+                    kw["congestion_control"] = [("cubic", "newreno")[i % 2] for i in range(n)]
+                sc = dumbbell(tcp=tcp, aqm=aqm, n_flows=n, seed=seed, queue_delay_hist=True,
+                              **rtt_kw(rtt), **kw)
                 if aqm == "red":
                     for k, v in RUN_SH_RED.items():
                         if not math.isclose(sc.params[k], v, rel_tol=1e-6):
@@ -84,6 +102,11 @@ def run() -> tuple[pd.DataFrame, float]:
     fl = res.flows
     q = res.queues[res.queues["link"] == 0].set_index("replica")
     rep = res.replicas.set_index("replica")
+    h = res.queue_delay
+    h = h[h["link"] == 0]
+    mid = (h["wait_lo_ms"] + h["wait_hi_ms"]) / 2 * h["pkts"]
+    sojourn_n = h.groupby("replica")["pkts"].sum()
+    sojourn_mean = mid.groupby(h["replica"]).sum() / sojourn_n
     rows = []
     for r, (model, n, rtt, seed) in enumerate(keys):
         f = fl[fl["replica"] == r]
@@ -103,16 +126,13 @@ def run() -> tuple[pd.DataFrame, float]:
             "timeouts": int(f["timeouts"].sum()), "bneck_arrivals": arrivals,
             "bneck_drops": drops, "bneck_marks": 0,  # no ECN in these models: nothing marks
             "drop_pct": 100 * drops / arrivals if arrivals else np.nan, "mark_pct": 0.0,
-            # the engine's count at each slot's end holds the packet to be sent next while the
-            # link is backlogged: less the busy fraction, for a saturated link only (below it
-            # a packet reaching an idle link leaves within its slot and is never counted);
-            # ns-3's count is its disc's plus its device queue's (dumbbell.cc)
-            "mean_waiting_pkts": (q.loc[r, "mean_queue_pkts"] - busy if busy > 0.9
-                                  else np.nan),
-            # the engine has no queue disc / device queue split, and no sojourn times yet
-            # (issue 52): not measured
-            "mean_disc_pkts": np.nan, "mean_sojourn_ms": np.nan, "p95_sojourn_ms": np.nan,
-            "sojourn_samples": 0,
+            # the packets waiting, the one on the wire left out (queues.mean_waiting_pkts:
+            # ns-2's queue-monitor integral); ns-3's count is its disc's plus its device
+            # queue's (dumbbell.cc)
+            "mean_waiting_pkts": q.loc[r, "mean_waiting_pkts"],
+            # the engine has no queue disc / device queue split
+            "mean_disc_pkts": np.nan, "mean_sojourn_ms": sojourn_mean[r],
+            "p95_sojourn_ms": q.loc[r, "delay_p95_ms"], "sojourn_samples": sojourn_n[r],
             "bneck_util": busy,
             # the batch's wall time shared over its replicas (one simulate call, CPU backend)
             "wall_s": wall / len(keys)})
