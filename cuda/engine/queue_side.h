@@ -220,14 +220,13 @@ DS_HD DS_INLINE void buffer_drop(Replica DS_REF x, const Packet& p, size_t k, ui
 // packet (head_on_wire), so the waiting queue's slots on the wire (q_wait_adj_slots, below)
 // are taken off here too; on the other links the wire changes without the length (another
 // class's packet ends): wire_start/wire_end.
-DS_HD DS_INLINE void occupancy_catch_up(Replica DS_REF x, ClassQueue& q, size_t k, uint32_t now,
-                                        bool pipe) {
+DS_HD DS_INLINE void occupancy_catch_up(Replica DS_REF x, ClassQueue& q, size_t k, uint32_t now) {
   if (now <= q.since) return;  // within the warm-up, or a second change in the same slot
   if ((q.ring.count | q.bytes) != 0) {
     const double n = (double)(now - q.since);
     x.out_q_pkt_slots()[k] += (double)q.ring.count * n;
     x.out_q_byte_slots()[k] += (double)q.bytes * n;
-    if (pipe && q.ring.count > 0) x.out_q_wait_adj_slots()[k] -= n;
+    if (q.pipe && q.ring.count > 0) q.wait_adj -= n;
   }
   q.since = now;
 }
@@ -263,12 +262,12 @@ DS_HD DS_INLINE void wire_start(Replica DS_REF x, LinkState& ls, const Packet& h
   ls.wire_phase = behind && x.measuring ? start_phase(head, ls.credit, ls.bytes_per_slot, now) : 0.0;
 }
 
-// The head on link l's wire (of class output k) ends in slot `now` (measured): it was on the
-// wire at the slot ends from wire_since (or the first measured one) to now - 1.
-DS_HD DS_INLINE void wire_end(Replica DS_REF x, const LinkState& ls, size_t k, uint32_t now) {
-  const int64_t from = ls.wire_since != kNoWireSlot ? (int64_t)ls.wire_since
-                                                     : x.in()->warmup_slot[x.iR()];
-  x.out_q_wait_adj_slots()[k] += ls.wire_phase - (double)((int64_t)now - from);
+// The head on link l's wire (class queue q) ends in slot `now` (measured): it was on the wire
+// at the slot ends from wire_since (or the first measured one, once a link: rare) to now - 1.
+DS_HD DS_INLINE void wire_end(Replica DS_REF x, const LinkState& ls, ClassQueue& q, uint32_t now) {
+  int64_t from = (int64_t)ls.wire_since;
+  if (DS_UNLIKELY(ls.wire_since == kNoWireSlot)) from = x.in()->warmup_slot[x.iR()];
+  q.wait_adj += ls.wire_phase - (double)((int64_t)now - from);
 }
 
 // The packet joins class c's ring at link l; false (lost, flagged) when the ring of an
@@ -283,7 +282,7 @@ DS_HD DS_INLINE bool enqueue(Replica DS_REF x, const Packet& p, int l, int c, si
     return false;
   }
   ClassQueue& q = x.link_queues(l)[c];
-  occupancy_catch_up(x, q, k, now, x.links()[l].sched == kSchedCbq);
+  occupancy_catch_up(x, q, k, now);
   Packet& d = qring.push_slot();  // copied whole, then stamped in place
   d = p;
   d.t_enq = now;
@@ -413,7 +412,7 @@ DS_HD DS_FLATTEN void depart(Replica DS_REF x, const Packet& p, int l, uint32_t 
 // The head packet of class c leaves link l (its credit has been taken).
 DS_HD DS_FLATTEN void link_send(Replica DS_REF x, int l, int c, Ring<Packet> ring, uint32_t now) {
   ClassQueue* q = x.link_queues(l);
-  occupancy_catch_up(x, q[c], x.oLC(l, c), now, x.links()[l].sched == kSchedCbq);
+  occupancy_catch_up(x, q[c], x.oLC(l, c), now);
   // Read in place: a packet enqueued in this slot may still be in the store buffer in parts,
   // which a whole copy could not forward from. Its ring place is not reused before this
   // function ends (nothing below enqueues into this class).
@@ -461,7 +460,7 @@ struct CodelClass {
   DS_HD DS_INLINE void drop_head() {
     Ring<Packet> ring = x.queue_ring(l, c);
     ClassQueue& q = x.link_queues(l)[c];
-    occupancy_catch_up(x, q, k, now, false);  // CoDel is refused under cbq
+    occupancy_catch_up(x, q, k, now);
     const Packet p = ring.front();
     ring.pop_front();
     q.bytes -= p.bytes;
@@ -538,9 +537,8 @@ DS_HD inline void serve_link_cbq(Replica DS_REF x, int l, uint32_t now) {
   if (x.measuring)
     for (int c = 0; c < nc; ++c)
       if ((sent >> c & 1u) && q[c].ring.count > 0)
-        x.out_q_wait_adj_slots()[x.oLC(l, c)] +=
-            start_phase(x.queue_ring(l, c).front(), ls.cbq.credit[c],
-                        x.in()->class_share[x.iLC(l, c)] * ls.bytes_per_slot, now);
+        q[c].wait_adj += start_phase(x.queue_ring(l, c).front(), ls.cbq.credit[c],
+                                     x.in()->class_share[x.iLC(l, c)] * ls.bytes_per_slot, now);
   cbq_end_slot(ls.cbq, q, nc);
   link_end_slot(ls, q);
 }
@@ -581,7 +579,7 @@ DS_HD DS_DEVICE_CALL void serve_link(Replica DS_REF x, int l, uint32_t now) {
       return;
     }
     ls.credit -= (double)bytes;
-    if (ls.busy_cls == c && x.measuring) wire_end(x, ls, x.oLC(l, c), now);
+    if (ls.busy_cls == c && x.measuring) wire_end(x, ls, q[c], now);
     ls.busy_cls = -1;
     sent = true;
     if (sched == kSchedWrr) wrr_sent(ls.wrr, c, nc, weight);

@@ -37,6 +37,9 @@ DS_HD inline void init_replica(Replica DS_REF x) {
       ring_clear(q.ring);
       q.bytes = 0;
       q.since = first_measured;
+      q.wait_adj = 0.0;
+      q.pipe = x.in()->link_sched[x.iL(l)] == kSchedCbq ? 1 : 0;
+      for (int b = 0; b < 7; ++b) q.pad[b] = 0;
       // (read through BatchInput::shape, not this view's copy: see set_ring_offsets)
       q.ring_off = (int64_t)l * x.in()->shape.ring_link + x.in()->shape.class_off[c];
       q.ring_mask = (uint32_t)x.in()->shape.class_cap[c] - 1u;
@@ -173,13 +176,16 @@ DS_HD inline void flush_replica(Replica DS_REF x) {
   const int nl = x.in()->n_links[x.iR()];
   for (int l = 0; l < nl; ++l) {  // the queue lengths since their last change
     const LinkState& ls = x.links()[l];
-    for (int c = 0; c < ls.n_classes; ++c)
-      occupancy_catch_up(x, x.link_queues(l)[c], x.oLC(l, c), x.hdr()->t_queue,
-                         ls.sched == kSchedCbq);
+    ClassQueue* q = x.link_queues(l);
+    for (int c = 0; c < ls.n_classes; ++c) occupancy_catch_up(x, q[c], x.oLC(l, c), x.hdr()->t_queue);
     // and the head still on the wire (the run ended in its measured slots)
     if (ls.sched != kSchedCbq && ls.busy_cls >= 0 &&
         (int64_t)x.hdr()->t_queue > x.in()->warmup_slot[x.iR()])
-      wire_end(x, ls, x.oLC(l, ls.busy_cls), x.hdr()->t_queue);
+      wire_end(x, ls, q[ls.busy_cls], x.hdr()->t_queue);
+    for (int c = 0; c < ls.n_classes; ++c) {  // the waiting queue's sums, into the output
+      x.out_q_wait_adj_slots()[x.oLC(l, c)] += q[c].wait_adj;
+      q[c].wait_adj = 0.0;
+    }
   }
   if (!DS_FEAT(x.hdr()->f_colour)) {  // every arrival was green (engine/queue_side.h: arrive)
     const size_t n = per_replica(x.shape(), RLC);

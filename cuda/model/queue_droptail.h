@@ -23,6 +23,12 @@ struct ClassQueue {  // one class on one link: a ring of packets and its byte co
   // kind (drop_tail_fits), at every arrival
   int64_t limit_pkts;
   int64_t limit_bytes;
+  // The waiting queue's adjustment (q_wait_adj_slots, engine/queue_side.h), summed here in the
+  // order the engine adds its terms and folded into the output once (flush_replica): the hot
+  // path adds to the line it has just touched, no output address, no replica index.
+  double wait_adj;
+  uint8_t pipe;  // the link is "cbq": this class's head is on its own pipe's wire (init_replica)
+  uint8_t pad[7];
 };
 
 constexpr int64_t kNoLimit = INT64_MAX / 2;  // (bytes + a packet's never reach it)
