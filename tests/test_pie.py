@@ -10,12 +10,12 @@ import pytest
 import diffsweep
 from diffsweep.analysis import registry
 from diffsweep.core.errors import ConfigError
-from diffsweep.engine.compiled import run_packed
-from diffsweep.engine.pack import pack
 from diffsweep.scenario import Link, QueueClass, RedThresholds, Scenario, TcpFlow
 from diffsweep.scenario.dumbbell import dumbbell
 from diffsweep.scenario.parking_lot import parking_lot
 from diffsweep.sweep.grid import Grid
+
+from aqm_cases import assert_is_droptail_one_larger, assert_parking_lot_aqm_link
 
 TCPS = ["newreno", "newreno", "sack", "sack"]
 
@@ -61,17 +61,7 @@ def test_pie_that_never_drops_is_droptail_one_packet_larger():
     half of it, p at 0): its replica's outputs are the drop-tail replica's, but for the buffer,
     which counts the packets waiting (ns-3's MaxSize): PIE of limit L holds what drop-tail
     of L + 1 does. Its draws come from its own stream (kFamPie): no other draw moves."""
-    def sc(q):
-        return Scenario(links=(Link(rate_bps=10e6, prop_delay_ms=5.0, classes=(q,)),),
-                        flows=tuple(TcpFlow(reverse_delay_ms=10.0 + k, max_window_pkts=60)
-                                    for k in range(6)), duration_s=5.0, warmup_s=1.0)
-    pie = sc(QueueClass("be", limit_pkts=30, aqm="pie", pie_qdelay_ref_ms=10000.0))
-    tail = sc(QueueClass("be", limit_pkts=31))
-    a, b = run_packed(pack([pie], [5]), "cpu"), run_packed(pack([tail], [5]), "cpu")
-    assert a["q_drops"].sum() > 0  # the buffer overflows: the comparison means something
-    for k in ("q_arrivals", "q_departures", "q_drops", "flow_delivered_bytes", "q_pkt_slots"):
-        assert np.array_equal(a[k], b[k]), k
-    assert a["q_early_drops"].sum() == 0
+    assert_is_droptail_one_larger(QueueClass("be", limit_pkts=30, aqm="pie", pie_qdelay_ref_ms=10000.0))
 
 
 def test_pie_reference_moves_the_delay():
@@ -86,14 +76,7 @@ def test_pie_reference_moves_the_delay():
 
 
 def test_parking_lot_pie_link():
-    res = diffsweep.run(Grid(parking_lot, seeds=[1], n_links=2, n_long=2, n_cross=2,
-                             aqm=[["pie", "droptail"]], buffer_pkts=500,
-                             max_window_pkts=500, duration_s=20.0, warmup_s=5.0,
-                             queue_delay_hist=True), backend="cpu", quiet=True)
-    q = res.queues.sort_values("link")
-    assert q["aqm"].tolist() == ["pie", "droptail"]
-    assert q["early_drops_green"].iloc[0] > 0 and q["early_drops_green"].iloc[1] == 0
-    assert q["delay_p50_ms"].iloc[0] < q["delay_p50_ms"].iloc[1]
+    assert_parking_lot_aqm_link("pie")
 
 
 @pytest.mark.parametrize("kw, field", [

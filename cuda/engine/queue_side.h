@@ -225,6 +225,15 @@ DS_HD DS_RARE void pie_updates(Replica DS_REF x, uint32_t now) {
   }
 }
 
+// PIE's delay estimate as class c of link l's packet leaves (link_send): its sojourn, whole
+// slots (as CoDel's), and the bytes left (0: the delay is 0, ns-3 PieQueueDisc::DoDequeue
+// without the rate estimator).
+DS_HD DS_RARE void pie_depart(Replica DS_REF x, int l, int c, uint32_t sojourn_slots,
+                                  int64_t bytes_left) {
+  pie_departed(x.pie()[x.oLC(l, c)].st,
+               (double)sojourn_slots * x.in()->slot_ns[x.iR()] * 1e-9, bytes_left);
+}
+
 // The validation hooks of an arrival: an injected drop of the flow's first transmission of
 // this sequence number at its first link, or the link's Bernoulli loss element (a loss is
 // counted here). Only for a replica that has one (f_hooks, a rare model: no paper's
@@ -492,11 +501,8 @@ DS_HD DS_FLATTEN void link_send(Replica DS_REF x, int l, int c, Ring<Packet> rin
     red_dequeued(x.red()[x.oLC(l, c)], colour_of(p), p.bytes,
                  end - (double)p.bytes / x.links()[l].bytes_per_slot, end);
   }
-  // PIE's delay estimate: this packet's sojourn, whole slots (as CoDel's), 0 if it left the
-  // class empty (ns-3 PieQueueDisc::DoDequeue without the rate estimator)
   if (DS_FEAT(x.links()[l].pie) && x.in()->class_aqm[x.iLC(l, c)] == kAqmPie)
-    pie_departed(x.pie()[x.oLC(l, c)].st,
-                 (double)(now - p.t_enq) * x.in()->slot_ns[x.iR()] * 1e-9, q[c].bytes);
+    pie_depart(x, l, c, now - p.t_enq, q[c].bytes);  // PIE's delay estimate
   if (x.measuring) {
     const size_t k = x.oLC(l, c);
     x.out_q_departures()[k] += 1;
