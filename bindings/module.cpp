@@ -435,7 +435,8 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
                           py::arg("lifetime") = (int)kSplitLifetime);
     d["aqm"] = py::dict(py::arg("droptail") = (int)kAqmDropTail, py::arg("red") = (int)kAqmRed,
                         py::arg("rio-c") = (int)kAqmRioC, py::arg("rio-d") = (int)kAqmRioD,
-                        py::arg("wred") = (int)kAqmWred, py::arg("codel") = (int)kAqmCodel);
+                        py::arg("wred") = (int)kAqmWred, py::arg("codel") = (int)kAqmCodel,
+                        py::arg("pie") = (int)kAqmPie);
     return d;
   });
   m.def("overflow_bits", [] {

@@ -119,9 +119,10 @@ enum Split : uint8_t {
   kSplitLifetime = 3,  // a segment with seq < flow_split_pkts: path 1, later ones path 2
 };
 // kAqmCodel (model/queue_codel.h) acts when the link takes the class's next packet; the others
-// (model/queue_red.h) at arrival.
+// (model/queue_red.h) at arrival. kAqmPie (model/queue_pie.h) at arrival (its early drop), at
+// departure (its delay estimate) and every t_update (its drop probability).
 enum Aqm : uint8_t { kAqmDropTail = 0, kAqmRed = 1, kAqmRioC = 2, kAqmRioD = 3, kAqmWred = 4,
-                     kAqmCodel = 5 };
+                     kAqmCodel = 5, kAqmPie = 6 };
 DS_HD DS_INLINE bool aqm_is_red(uint8_t aqm) { return aqm >= kAqmRed && aqm <= kAqmWred; }
 
 // The queueing-delay histogram (Scenario.queue_delay_hist; engine/queue_side.h: link_send):
@@ -198,7 +199,7 @@ struct BatchShape {
   // State kept only when a replica of the batch needs it (0: none in the block):
   int32_t flow_ext;       // 1: a Transfer and a SenderExt per flow (generators, telnet apps)
   int32_t conn_meters;    // 1: the Balancing Marker's connection table
-  int32_t aqm_states;     // 1: RED/RIO/WRED and CoDel state per (link, class)
+  int32_t aqm_states;     // 1: RED/RIO/WRED, CoDel and PIE state per (link, class)
   int32_t sack_states;    // 1: SACK senders' and sinks' state per flow, SACK blocks per ACK
   int32_t rx_bits;        // each receiver's out-of-order bitmap: a power of two >=
                           // kRxBitmapBits (model/tcp_receiver.h)
@@ -269,6 +270,14 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(codel_target, uint32_t, RLC)      /* CoDel target, CoDel time (ns >> 10) */               \
   X(codel_interval, uint32_t, RLC)    /* CoDel interval, CoDel time */                         \
   X(codel_min_bytes, int32_t, RLC)    /* ns-3 MinBytes: no drop with fewer bytes behind */     \
+  X(pie_qdelay_ref_s, double, RLC)    /* PIE QDELAY_REF (ns-3 QueueDelayReference), s */        \
+  X(pie_alpha, double, RLC)           /* PIE alpha (ns-3 A), 1/s */                             \
+  X(pie_beta, double, RLC)            /* PIE beta (ns-3 B), 1/s */                              \
+  X(pie_t_update_ns, int64_t, RLC)    /* PIE T_UPDATE (ns-3 Tupdate), whole ns */               \
+  X(pie_max_burst_ns, int64_t, RLC)   /* PIE MAX_BURST (ns-3 MaxBurstAllowance), whole ns */    \
+  X(pie_mean_pkt_bytes, double, RLC)  /* ns-3 MeanPktSize: byte mode's p scale */               \
+  X(pie_cap_drop_adjustment, uint8_t, RLC) /* ns-3 UseCapDropAdjustment (RFC 8033 5.5) */       \
+  X(pie_derandomize, uint8_t, RLC)    /* ns-3 UseDerandomization (RFC 8033 5.1) */              \
   X(flow_variant, uint8_t, RF)        /* TcpVariant */                                     \
   X(flow_cls, uint8_t, RF)            /* class index on every link of the route */         \
   X(flow_n_hops, uint8_t, RF)         /* 1..kMaxHops */                                    \

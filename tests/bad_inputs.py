@@ -315,8 +315,10 @@ CATALOGUE: list[Bad] = [
     T("rossi-tsw-window-zero", ROSSI, "[fixed]; tsw_window_s = 0", r"fixed\.tsw_window_s: 0\.0 " + NOT + r"a number > 0\)", builder="rossi"),
     T("rossi-warmup-negative", ROSSI, "[fixed]; warmup_s = -1", r"warmup_s: -1\.0 " + NOT + r"a number >= 0\)", builder="rossi"),
     # --- builder dumbbell ------------------------------------------------------------------
-    T("db-aqm-rio", DB, '[fixed]; aqm = "rio"', r"fixed\.aqm: 'rio' " + NOT + r"one of 'droptail', 'red', 'rio-c', 'rio-d', 'wred', 'codel'; did you mean 'rio-c' or 'rio-d'\?\)", builder="dumbbell"),
-    T("db-aqm-unknown", DB, '[axes]; aqm = ["droptail", "pie"]', r"axes\.aqm: 'pie' " + NOT + r"one of 'droptail', .*\(grid point 1: aqm='pie'", builder="dumbbell"),
+    T("db-aqm-rio", DB, '[fixed]; aqm = "rio"', r"fixed\.aqm: 'rio' " + NOT + r"one of 'droptail', 'red', 'rio-c', 'rio-d', 'wred', 'codel', 'pie'; did you mean 'rio-c' or 'rio-d'\?\)", builder="dumbbell"),
+    T("db-aqm-unknown", DB, '[axes]; aqm = ["droptail", "blue"]', r"axes\.aqm: 'blue' " + NOT + r"one of 'droptail', .*\(grid point 1: aqm='blue'", builder="dumbbell"),
+    T("db-pie-qdelay-ref-zero", DB, '[fixed]; aqm = "pie"; pie_qdelay_ref_ms = 0', r"fixed\.pie_qdelay_ref_ms: 0\.0 " + NOT + r"a number >= 1e-06 and <= 1e\+09 \(ms, at least a nanosecond\)\)", builder="dumbbell"),
+    T("db-pie-alpha-negative", DB, "[fixed]; pie_alpha = -0.5", r"fixed\.pie_alpha: -0\.5 " + NOT + r"a number >= 0 \(1/s", builder="dumbbell"),
     # issue 52: CoDel's times (ns-3 Target, Interval), checked whatever the aqm
     T("db-codel-target-zero", DB, '[fixed]; aqm = "codel"; codel_target_ms = 0', r"fixed\.codel_target_ms: 0\.0 " + NOT + r"a number > 0 and < 4\.39805e\+06 \(ms; ns-3 Target\)\)", builder="dumbbell"),
     T("db-codel-interval-negative", DB, "[fixed]; codel_interval_ms = -100", r"fixed\.codel_interval_ms: -100\.0 " + NOT + r"a number > 0 and < 274878 \(ms; ns-3 Interval", builder="dumbbell"),
@@ -343,7 +345,8 @@ CATALOGUE: list[Bad] = [
     # --- builder parking_lot ---------------------------------------------------------------
     T("pl-links-zero", PL, "[fixed]; n_links = 0", r"fixed\.n_links: 0 " + NOT + r"an integer in 1\.\.4 \(bottlenecks in the chain; a long flow's route holds at most 4 links\)\)", builder="parking_lot"),
     T("pl-link-list-length", PL, "[fixed]; n_links = 3; bottleneck_bps = [10e6, 5e6]", r"fixed\.bottleneck_bps: \(10000000\.0, 5000000\.0\) " + NOT + r"a number > 0 or a list of n_links \(3\) of them, one per link", builder="parking_lot"),
-    T("pl-aqm-rio", PL, '[fixed]; aqm = "rio-c"', r"fixed\.aqm: 'rio-c' " + NOT + r"one of 'droptail', 'red', 'codel'\)", builder="parking_lot"),
+    T("pl-aqm-rio", PL, '[fixed]; aqm = "rio-c"', r"fixed\.aqm: 'rio-c' " + NOT + r"one of 'droptail', 'red', 'codel', 'pie'\)", builder="parking_lot"),
+    T("pl-pie-max-burst-negative", PL, '[fixed]; aqm = "pie"; pie_max_burst_ms = -1', r"fixed\.pie_max_burst_ms: -1\.0 " + NOT + r"a number >= 0 and <= 1e\+09 \(ms\)\)", builder="parking_lot"),
     T("pl-codel-target-string", PL, '[fixed]; aqm = "codel"; codel_target_ms = "5ms"', r"fixed\.codel_target_ms: '5ms' " + NOT + r"a number > 0 and < 4\.39805e\+06", builder="parking_lot"),
     T("pl-no-flows", PL, "[fixed]; n_long = 0; n_cross = 0", r"fixed\.n_long: 0 " + NOT + r"an integer >= 1 when n_cross is 0", builder="parking_lot"),
     # --- Python: links and queues -------------------------------------------------------------
@@ -362,7 +365,10 @@ CATALOGUE: list[Bad] = [
     P("queue-limit-zero", LINK, "QueueClass(limit_bytes=0)", r"QueueClass\.limit_bytes: 0 is not allowed \(expected None or an integer "),
     P("queue-two-limits", LINK, "QueueClass(limit_bytes=9000, limit_pkts=10)", r"^QueueClass\.limit_pkts: 10 " + NOT + r"None when limit_bytes is set"),
     P("queue-weight-zero", LINK, "QueueClass(weight=0)", r"QueueClass\.weight: 0 is not allowed \(expected an integer in 1\.\.2147483"),
-    P("queue-aqm-unknown", LINK, 'QueueClass(aqm="pie")', r"^QueueClass\.aqm: 'pie' " + NOT + r"one of 'droptail', 'red'"),
+    P("queue-aqm-unknown", LINK, 'QueueClass(aqm="blue")', r"^QueueClass\.aqm: 'blue' " + NOT + r"one of 'droptail', 'red'"),
+    P("queue-pie-time-on-droptail", LINK, "QueueClass(pie_t_update_ms=30)", r"^QueueClass\.pie_t_update_ms: 30\.0 " + NOT + r"15\.0 \(the default\) unless aqm is 'pie'"),
+    P("queue-pie-derandomize-int", LINK, 'QueueClass(aqm="pie", pie_derandomize=1)', r"^QueueClass\.pie_derandomize: 1 " + NOT + r"True or False\)"),
+    P("scenario-pie-too-many-updates", LINK, 'Scenario(links=(Link(rate_bps=1e6, classes=(QueueClass(aqm="pie", pie_t_update_ms=1e-6),)),), flows=(TcpFlow(),), duration_s=5000.0)', r"^duration_s: 5000\.0 " + NOT + r"a number < 4\.29497 with a PIE queue of pie_t_update_ms 1e-06"),
     P("queue-codel-time-on-droptail", LINK, "QueueClass(codel_interval_ms=50)", r"^QueueClass\.codel_interval_ms: 50\.0 " + NOT + r"100\.0 \(the default\) unless aqm is 'codel'"),
     P("queue-codel-min-bytes-negative", LINK, 'QueueClass(aqm="codel", codel_min_bytes=-1)', r"^QueueClass\.codel_min_bytes: -1 " + NOT + r"an integer in 0\.\."),
     P("queue-codel-on-cbq", LINK, 'Link(rate_bps=1e6, scheduler="cbq", classes=(QueueClass(aqm="codel", share=1.0),))', r"^Link\.classes\[0\]\.aqm: 'codel' " + NOT + r"not 'codel' on a 'cbq' link"),

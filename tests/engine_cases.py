@@ -313,7 +313,7 @@ def schedule_only_cases() -> list[tuple[str, Scenario, int]]:
                                     warmup_s=0.0, tie_break=tie, interval_s=0.5, init_rto_s=1.0),
               50 + i)
              for i, (tr, tie) in enumerate((((), "random"), (traffic, "index")))]
-    return setup + _traces() + _cubic() + _codel()
+    return setup + _traces() + _cubic() + _codel() + _pie()
 
 
 def _cubic() -> list[tuple[str, Scenario, int]]:
@@ -387,6 +387,36 @@ def _codel() -> list[tuple[str, Scenario, int]]:
                                 warmup_s=0.2, queue_delay_hist=True), 71),
             ("codel1", Scenario(links=one, flows=many, duration_s=4.0, warmup_s=1.5,
                                 tie_break="index", queue_delay_hist=True), 72)]
+
+
+def _pie() -> list[tuple[str, Scenario, int]]:
+    """PIE (issue 52): a two-class priority link (an EF source's drop-tail class over a PIE
+    class with a short burst allowance and update, so that it drops within the run) into a
+    second PIE hop under WRR in byte mode (a byte limit) with derandomisation; and one PIE link
+    of 16 NewReno, SACK and CUBIC flows under the index order with ns-3's defaults."""
+    ef = OnOffSource(name="ef", pkt_bytes=200, peak_bps=2e6, t_on_ms=20.0, t_off_ms=30.0,
+                     route=(0,), cls="ef")
+    pie = QueueClass("be", limit_pkts=400, aqm="pie", pie_qdelay_ref_ms=2.0,
+                     pie_t_update_ms=5.0, pie_max_burst_ms=20.0)
+    links = (Link(rate_bps=10e6, prop_delay_ms=3.0,
+                  classes=(QueueClass("ef", limit_pkts=40), pie)),
+             Link(rate_bps=3e6, prop_delay_ms=2.0, scheduler="wrr",
+                  classes=(QueueClass("a", limit_pkts=30, weight=2),
+                           QueueClass("be", limit_bytes=200_000, aqm="pie", pie_derandomize=True,
+                                      pie_qdelay_ref_ms=1.0, pie_t_update_ms=3.0,
+                                      pie_max_burst_ms=0.0, pie_mean_pkt_bytes=1040))))
+    flows = tuple(TcpFlow(route=(0, 1) if k % 2 else (0,), cls="be", max_window_pkts=200,
+                          reverse_delay_ms=5.0 + 2 * k) for k in range(8))
+    one = (Link(rate_bps=20e6, prop_delay_ms=10.0,
+                classes=(QueueClass("be", limit_pkts=1000, aqm="pie"),)),)
+    many = tuple(TcpFlow(max_window_pkts=500, reverse_delay_ms=20.0 + k,
+                         variant="sack" if k % 3 == 1 else "newreno",
+                         congestion_control="cubic" if k % 3 == 2 else "newreno")
+                 for k in range(16))
+    return [("pie0", Scenario(links=links, flows=flows, sources=(ef,), duration_s=3.0,
+                              warmup_s=0.2, queue_delay_hist=True), 73),
+            ("pie1", Scenario(links=one, flows=many, duration_s=4.0, warmup_s=1.5,
+                              tie_break="index"), 74)]
 
 
 def without_hooks(sc: Scenario) -> Scenario:

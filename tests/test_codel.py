@@ -17,8 +17,9 @@ from diffsweep.engine.execution import simulate
 from diffsweep.engine.pack import layout, pack
 from diffsweep.scenario import Link, QueueClass, RedThresholds, Scenario, TcpFlow
 from diffsweep.scenario.dumbbell import dumbbell
-from diffsweep.scenario.parking_lot import parking_lot
 from diffsweep.sweep.grid import Grid
+
+from aqm_cases import assert_is_droptail_one_larger, assert_parking_lot_aqm_link
 
 
 def test_bins_match_the_engine():
@@ -119,28 +120,11 @@ def test_codel_that_never_drops_is_droptail_one_packet_larger():
     """A CoDel class with a target no sojourn reaches drops nothing: its replica's outputs are
     the drop-tail replica's, but for the buffer, which counts the packets waiting (as RED's):
     a CoDel class of limit L holds what a drop-tail class of L + 1 does."""
-    def sc(q):
-        return Scenario(links=(Link(rate_bps=10e6, prop_delay_ms=5.0, classes=(q,)),),
-                        flows=tuple(TcpFlow(reverse_delay_ms=10.0 + k, max_window_pkts=60)
-                                    for k in range(6)), duration_s=5.0, warmup_s=1.0)
-    codel = sc(QueueClass("be", limit_pkts=30, aqm="codel", codel_target_ms=10000.0))
-    tail = sc(QueueClass("be", limit_pkts=31))
-    a, b = run_packed(pack([codel], [5]), "cpu"), run_packed(pack([tail], [5]), "cpu")
-    assert a["q_drops"].sum() > 0  # the buffer overflows: the comparison means something
-    for k in ("q_arrivals", "q_departures", "q_drops", "flow_delivered_bytes", "q_pkt_slots"):
-        assert np.array_equal(a[k], b[k]), k
-    assert a["q_early_drops"].sum() == 0
+    assert_is_droptail_one_larger(QueueClass("be", limit_pkts=30, aqm="codel", codel_target_ms=10000.0))
 
 
 def test_parking_lot_codel_link():
-    res = diffsweep.run(Grid(parking_lot, seeds=[1], n_links=2, n_long=2, n_cross=2,
-                             aqm=[["codel", "droptail"]], buffer_pkts=500,
-                             max_window_pkts=500, duration_s=20.0, warmup_s=5.0,
-                             queue_delay_hist=True), backend="cpu", quiet=True)
-    q = res.queues.sort_values("link")
-    assert q["aqm"].tolist() == ["codel", "droptail"]
-    assert q["early_drops_green"].iloc[0] > 0 and q["early_drops_green"].iloc[1] == 0
-    assert q["delay_p50_ms"].iloc[0] < q["delay_p50_ms"].iloc[1]
+    assert_parking_lot_aqm_link("codel")
 
 
 @pytest.mark.parametrize("kw, field", [

@@ -11,10 +11,12 @@ over ``aqm="droptail"`` and ``aqm="red"`` (the builder's RED: ns-2.35's automati
 and q_weight in bytes mode, which run.sh passes to ns-3's RedQueueDisc and which this script
 checks the builder still gives); ``newreno-nosack/fifo`` is ``tcp="newreno"``, and
 ``newreno/fifo-w20`` the first with a 20-packet window (``max_window_pkts=20``);
-``newreno/codel`` is ``aqm="codel"`` (ns-3's defaults: target 5 ms, interval 100 ms), and
-``cubic/fifo``, ``cubic/codel``, ``cubic+newreno/fifo`` are ``congestion_control="cubic"``
+``newreno/codel`` is ``aqm="codel"`` (ns-3's defaults: target 5 ms, interval 100 ms),
+``newreno/pie`` is ``aqm="pie"`` (ns-3's PieQueueDisc defaults: QueueDelayReference 15 ms,
+Tupdate 15 ms, MaxBurstAllowance 150 ms, A 0.125, B 1.25), and ``cubic/fifo``,
+``cubic/codel``, ``cubic/pie``, ``cubic+newreno/fifo`` are ``congestion_control="cubic"``
 (ns-3.44's TcpCubic defaults) over SACK recovery, the mix alternating flow by flow as
-dumbbell.cc does (``tcps[i % 2]``). Every other model of run.sh (ECN, PIE, FQ-CoDel, DCTCP)
+dumbbell.cc does (``tcps[i % 2]``). Every other model of run.sh (ECN, FQ-CoDel, DCTCP)
 is not in diffsweep yet and is not run here (agreement.py lists it as ns-3 only). Every
 replica keeps its queueing-delay histogram (``queue_delay_hist=True``): ``p95_sojourn_ms`` is
 ``queues.delay_p95_ms``, ``mean_sojourn_ms`` the histogram's mean with each bin at its middle;
@@ -40,8 +42,10 @@ MODELS = {"newreno/fifo": ("sack", "droptail", {}), "newreno/red": ("sack", "red
           "newreno-nosack/fifo": ("newreno", "droptail", {}),
           "newreno/fifo-w20": ("sack", "droptail", {"max_window_pkts": 20}),
           "newreno/codel": ("sack", "codel", {}),
+          "newreno/pie": ("sack", "pie", {}),
           "cubic/fifo": ("sack", "droptail", {"congestion_control": "cubic"}),
           "cubic/codel": ("sack", "codel", {"congestion_control": "cubic"}),
+          "cubic/pie": ("sack", "pie", {"congestion_control": "cubic"}),
           "cubic+newreno/fifo": ("sack", "droptail", {"congestion_control": "mix"})}
 #: ns-3's names in the CSV's tcp and aqm columns, as dumbbell.cc writes them
 NS3_NAMES = {"newreno/fifo": ("TcpNewReno", "FifoQueueDisc"),
@@ -49,8 +53,10 @@ NS3_NAMES = {"newreno/fifo": ("TcpNewReno", "FifoQueueDisc"),
              "newreno-nosack/fifo": ("TcpNewReno", "FifoQueueDisc"),
              "newreno/fifo-w20": ("TcpNewReno", "FifoQueueDisc"),
              "newreno/codel": ("TcpNewReno", "CoDelQueueDisc"),
+             "newreno/pie": ("TcpNewReno", "PieQueueDisc"),
              "cubic/fifo": ("TcpCubic", "FifoQueueDisc"),
              "cubic/codel": ("TcpCubic", "CoDelQueueDisc"),
+             "cubic/pie": ("TcpCubic", "PieQueueDisc"),
              "cubic+newreno/fifo": ("TcpCubic+TcpNewReno", "FifoQueueDisc")}
 CELLS = ((1, "40"), (8, "40"), (32, "40"), (8, "100"), (8, "20-100"), (32, "20-100"))  # run.sh
 SEEDS = range(1, 6)

@@ -13,7 +13,8 @@ enum Family : uint32_t {
   kFamTie = 1, kFamSource = 2, kFamLoss = 3, kFamJitter = 4, kFamMarker = 5, kFamAqm = 6,
   kFamArrival = 7, kFamApp = 8, kFamPath = 9,
   kFamSession = 10,  // a pool slot's sessions: component the flow slot, counter per transfer
-  kFamWeb = 11       // a web session's pages and objects: component the session, its own counter
+  kFamWeb = 11,      // a web session's pages and objects: component the session, its own counter
+  kFamPie = 12       // PIE's early drops: component the link class (l*kMaxClasses + c), its own counter
 };
 
 DS_HD DS_INLINE double draw_u01(uint64_t seed, uint32_t family, uint32_t component,

@@ -166,6 +166,74 @@ DS_HD DS_RARE bool aqm_admits(Replica DS_REF x, const Packet& p, int l, int c, s
   return true;
 }
 
+// PIE's parameters of input class ik (model/queue_pie.h); byte mode when the limit is in bytes
+// (ns-3's MaxSize in bytes).
+DS_HD DS_INLINE PieParams pie_params(Replica DS_REF x, size_t ik) {
+  PieParams pp;
+  pp.qdelay_ref_s = x.in()->pie_qdelay_ref_s[ik];
+  pp.a = x.in()->pie_alpha[ik];
+  pp.b = x.in()->pie_beta[ik];
+  pp.t_update_ns = x.in()->pie_t_update_ns[ik];
+  pp.max_burst_ns = x.in()->pie_max_burst_ns[ik];
+  pp.mean_pkt_bytes = x.in()->pie_mean_pkt_bytes[ik];
+  pp.bytes_mode = x.in()->class_limit_kind[ik] == kLimitBytes ? 1 : 0;
+  pp.cap_drop_adjustment = x.in()->pie_cap_drop_adjustment[ik];
+  pp.derandomize = x.in()->pie_derandomize[ik];
+  return pp;
+}
+
+// PIE's admission (ns-3 PieQueueDisc::DoEnqueue): a packet over the buffer is a forced drop
+// (the caller's buffer_drop; PIE resets its accumulator), else DropEarly with one uniform draw
+// of the class's own stream (kFamPie), an early drop counted as RED's are. `waiting`: the
+// packets (bytes in byte mode) in the queue less the one on the wire, ns-3's queue disc size.
+// True when the packet may go on to the buffer check and the queue.
+DS_HD DS_RARE bool pie_admits(Replica DS_REF x, const Packet& p, size_t ik, size_t k,
+                              uint8_t colour, bool fits, int64_t waiting) {
+  PieQueue& s = x.pie()[k];
+  if (!fits) {
+    pie_dropped(s.st);
+    return true;
+  }
+  const PieParams pp = pie_params(x, ik);
+  const double u = draw_u01(x.seed(), kFamPie, (uint32_t)k, s.ctr);
+  if (!pie_drop_early(pp, s.st, waiting, p.bytes, u)) return true;
+  pie_dropped(s.st);
+  DS_EV(ev_drop(x, kEvDropEarly));
+  count_aqm_drop(x, p, k, colour, true);
+  count_flow_drop(x, p);
+  return false;
+}
+
+// PIE's updates due at slot `now` (model/queue_pie.h, pie_update): update u of a PIE class at
+// the first slot whose start is at or after u x t_update, as ns-3 schedules CalculateP from
+// Supdate 0 (the slotted engine's resolution: one slot). Only for replicas with PIE (f_pie).
+DS_HD DS_RARE void pie_updates(Replica DS_REF x, uint32_t now) {
+  const double start_ns = (double)now * x.in()->slot_ns[x.iR()];
+  const int nl = x.in()->n_links[x.iR()];
+  for (int l = 0; l < nl; ++l) {
+    if (!x.links()[l].pie) continue;
+    for (int c = 0; c < x.links()[l].n_classes; ++c) {
+      const size_t ik = x.iLC(l, c);
+      if (x.in()->class_aqm[ik] != kAqmPie) continue;
+      PieQueue& s = x.pie()[x.oLC(l, c)];
+      const PieParams pp = pie_params(x, ik);
+      while ((double)s.updates * (double)pp.t_update_ns <= start_ns) {
+        pie_update(pp, s.st);
+        s.updates += 1;
+      }
+    }
+  }
+}
+
+// PIE's delay estimate as class c of link l's packet leaves (link_send): its sojourn, whole
+// slots (as CoDel's), and the bytes left (0: the delay is 0, ns-3 PieQueueDisc::DoDequeue
+// without the rate estimator).
+DS_HD DS_RARE void pie_depart(Replica DS_REF x, int l, int c, uint32_t sojourn_slots,
+                                  int64_t bytes_left) {
+  pie_departed(x.pie()[x.oLC(l, c)].st,
+               (double)sojourn_slots * x.in()->slot_ns[x.iR()] * 1e-9, bytes_left);
+}
+
 // The validation hooks of an arrival: an injected drop of the flow's first transmission of
 // this sequence number at its first link, or the link's Bernoulli loss element (a loss is
 // counted here). Only for a replica that has one (f_hooks, a rare model: no paper's
@@ -370,6 +438,12 @@ DS_HD inline void arrive_full(Replica DS_REF x, Packet p, uint32_t now) {
   const bool red = aqm_is_red(aqm);
   if ((aqm == kAqmRed || (red && fits)) && !aqm_admits(x, p, l, c, k, colour, fits, t, wire))
     return;
+  if (aqm == kAqmPie &&
+      !pie_admits(x, p, ik, k, colour, fits,
+                  x.in()->class_limit_kind[ik] == kLimitBytes
+                      ? q.bytes - (wire ? wire->bytes : 0)
+                      : (int64_t)q.ring.count - (wire != nullptr)))
+    return;
   if (!fits) {
     buffer_drop(x, p, k, colour);
     return;
@@ -426,6 +500,8 @@ DS_HD DS_FLATTEN void link_send(Replica DS_REF x, int l, int c, Ring<Packet> rin
     red_dequeued(x.red()[x.oLC(l, c)], colour_of(p), p.bytes,
                  end - (double)p.bytes / x.links()[l].bytes_per_slot, end);
   }
+  if (DS_FEAT(x.links()[l].pie) && x.in()->class_aqm[x.iLC(l, c)] == kAqmPie)
+    pie_depart(x, l, c, now - p.t_enq, q[c].bytes);  // PIE's delay estimate
   if (x.measuring) {
     const size_t k = x.oLC(l, c);
     x.out_q_departures()[k] += 1;
@@ -683,6 +759,7 @@ struct SlotInputs {
 DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInputs& si) {
   DS_TRACE_AT(x, kTrTimers, now);
   x.measuring = (int64_t)now >= si.warmup_slot;
+  if (DS_FEAT(x.hdr()->f_pie)) pie_updates(x, now);  // at the slot's start, before its arrivals
   if (now >= x.hdr()->peak_due) count_starts(x, now);  // transfers starting now (traffic only)
   while (x.rxtree().min_key() <= now) {  // delayed-ACK timers
     const int f = x.rxtree().min_index();

@@ -22,6 +22,7 @@
 #include "../model/packet.h"
 #include "../model/queue_droptail.h"
 #include "../model/queue_codel.h"
+#include "../model/queue_pie.h"
 #include "../model/queue_red.h"
 #include "../model/source_onoff.h"
 #include "../model/tcp_receiver.h"
@@ -47,8 +48,9 @@ struct ReplicaHdr {
   // work of colours, markers, RED and transfer generations is skipped when it is not.
   uint8_t f_colour;   // a marker, or a sender whose packets start other than green
   uint8_t f_markers;  // edge conditioners
-  uint8_t f_aqm;      // a class with an AQM (RED/RIO/WRED or CoDel)
+  uint8_t f_aqm;      // a class with an AQM (RED/RIO/WRED, CoDel or PIE)
   uint8_t f_codel;    // a class with CoDel (model/queue_codel.h): its dequeue step
+  uint8_t f_pie;      // a class with PIE (model/queue_pie.h): its update every t_update
   uint8_t f_traffic;  // traffic generators (pool slots, generations)
   uint8_t f_app;      // telnet-like applications
   uint8_t f_tcp_tag;  // a conditioner that reads its senders' TCP state (marker_tcp_aware.h)
@@ -64,6 +66,14 @@ struct ReplicaHdr {
                       // without traffic
   int32_t qtrace_next;  // the queue trace's next sample (queue side; engine/queue_side.h)
   uint32_t qtrace_due;  // the slot before which it is taken: ceil(qtrace_next * interval)
+};
+
+// A PIE class's state (model/queue_pie.h) and the engine's two counters beside it.
+struct PieQueue {
+  PieState st;
+  uint32_t ctr;      // Philox counter of its early-drop draws (kFamPie, component the class k)
+  uint32_t updates;  // pie_update calls so far: the next is due at the first slot whose start
+                     // is at or after updates x t_update (ns-3's first at Supdate 0)
 };
 
 // One flow slot's transfer (slots of a generator's pool; queue side, engine/traffic.h).
@@ -106,7 +116,7 @@ struct OutOffsets {
 struct Layout {
   OutOffsets out;
   size_t out_begin, out_end;
-  size_t hdr, links, queues, red, codel, markers, conns, gens, xfers, websess, sx, sack_snd, sack_rcv, cubic,
+  size_t hdr, links, queues, red, codel, pie, markers, conns, gens, xfers, websess, sx, sack_snd, sack_rcv, cubic,
       ack_sack, qring, dline, snd, acks, nic, nic_next, nic_pool, rcv, rxbits, tree_key, tree_win,
       rx_key, rx_win, sources, lane_t, emit_idx, emit, emit_at, stage, stage_perm, trace_next,
       stride;
@@ -163,6 +173,7 @@ inline Layout make_layout(const BatchShape& s, Part part = {}) {
   take("class_queues", L.queues, NL * kMaxClasses * sizeof(ClassQueue));
   take("red", L.red, s.aqm_states ? NL * kMaxClasses * sizeof(RedState) : 0);
   take("codel", L.codel, s.aqm_states ? NL * kMaxClasses * sizeof(CodelState) : 0);
+  take("pie", L.pie, s.aqm_states ? NL * kMaxClasses * sizeof(PieQueue) : 0);
   take("markers", L.markers, (size_t)s.max_markers * sizeof(MarkerState));
   take("generators", L.gens, (size_t)s.max_gens * sizeof(GenState));
   take("sources", L.sources, S * sizeof(SourceState));
@@ -257,6 +268,7 @@ enum StateArrayUse { kHot, kRare };
   X(queues, ClassQueue, queues, kHot)       /* [l*kMaxClasses + c] */                             \
   X(red, RedState, red, kRare)              /* [l*kMaxClasses + c]: classes with an AQM */        \
   X(codel, CodelState, codel, kRare)        /* [l*kMaxClasses + c]: CoDel classes' state */       \
+  X(pie, PieQueue, pie, kRare)              /* [l*kMaxClasses + c]: PIE classes' state */         \
   X(markers, MarkerState, markers, kRare)                                                         \
   X(conns, ConnMeter, conns, kRare)         /* [sender]: the Balancing Marker's table */          \
   X(gens, GenState, gens, kRare)                                                                  \

@@ -48,6 +48,9 @@ DS_HD inline void init_replica(Replica DS_REF x) {
       if (x.shape().aqm_states) {
         red_init(x.red()[(size_t)l * kMaxClasses + c]);
         codel_init(x.codel()[(size_t)l * kMaxClasses + c]);
+        PieQueue& pq = x.pie()[(size_t)l * kMaxClasses + c];
+        pie_init(pq.st);
+        pq.ctr = pq.updates = 0;
       }
     }
   }
@@ -94,12 +97,15 @@ DS_HD inline void init_replica(Replica DS_REF x) {
     h.f_qtrace = ft.qtrace;
     h.f_cubic = ft.cubic;
     h.f_codel = ft.codel;
+    h.f_pie = ft.pie;
     h.f_qhist = ft.qhist;
     for (int l = 0; l < x.in()->n_links[x.iR()]; ++l) {
       LinkState& ls = x.links()[l];
-      ls.codel = 0;
-      for (int c = 0; c < ls.n_classes; ++c)
+      ls.codel = ls.pie = 0;
+      for (int c = 0; c < ls.n_classes; ++c) {
         if (x.in()->class_aqm[x.iLC(l, c)] == kAqmCodel) ls.codel = 1;
+        if (x.in()->class_aqm[x.iLC(l, c)] == kAqmPie) ls.pie = 1;
+      }
       ls.qhist = ft.qhist;
     }
     for (int j = 0; j < x.shape().max_traced; ++j) x.trace_next()[j] = 0;
@@ -111,8 +117,9 @@ DS_HD inline void init_replica(Replica DS_REF x) {
         (h.f_qhist && x.shape().qdelay_bins != kQDelayBins)) {
       x.flag(kOvfShape);  // the host raises; touch no state the block lacks (the Balancing
       h.f_traffic = h.f_app = h.f_aqm = h.f_sack = h.f_cubic = 0;  // Marker checks conn_meters
-      h.f_codel = h.f_qhist = 0;
-      for (int l = 0; l < x.in()->n_links[x.iR()]; ++l) x.links()[l].codel = x.links()[l].qhist = 0;
+      h.f_codel = h.f_pie = h.f_qhist = 0;
+      for (int l = 0; l < x.in()->n_links[x.iR()]; ++l)
+        x.links()[l].codel = x.links()[l].qhist = x.links()[l].pie = 0;
     }
     if (DS_FEAT(h.f_sack))
       for (int f = 0; f < nf; ++f) {

@@ -75,8 +75,8 @@ COLUMNS: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
         "pkts_<colour>": ("packets", "packets of the flow entering the network with that colour, "
                                      "after its marker, retransmissions included"),
         "early_drops_<colour>": ("packets", "RED/RIO/WRED probabilistic (early) drops of the "
-                                            "flow's packets of that colour, and CoDel's drops "
-                                            "at dequeue"),
+                                            "flow's packets of that colour, CoDel's drops "
+                                            "at dequeue and PIE's early drops at arrival"),
         "forced_drops_<colour>": ("packets", "forced drops of that colour: the RED average "
                                              "beyond max_th (2 max_th if gentle), or the buffer "
                                              "full"),
@@ -98,7 +98,8 @@ COLUMNS: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
                              "of an average beyond max_th, nor random losses (random_drops); "
                              "every discard is all_drops"),
         "all_drops": ("packets", "every packet the class discarded: buffer overflows + RED/RIO/"
-                                 "WRED early drops + CoDel's drops at dequeue + RED's forced "
+                                 "WRED early drops + CoDel's drops at dequeue + PIE's early "
+                                 "drops + RED's forced "
                                  "drops of an average beyond "
                                  "max_th (the sum over colours of early_drops_<colour> and "
                                  "forced_drops_<colour>, which hold the overflows); not the "
@@ -125,13 +126,15 @@ COLUMNS: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
         "arrivals_<colour>": ("packets", "arrivals of that colour (after marking)"),
         "early_drops_<colour>": ("packets", "RED/RIO/WRED probabilistic (early) drops of that "
                                             "colour; for a CoDel class, its drops at dequeue "
-                                            "(RFC 8289's control law)"),
+                                            "(RFC 8289's control law); for a PIE class, its "
+                                            "early drops at arrival (RFC 8033)"),
         "forced_drops_<colour>": ("packets", "forced drops of that colour: the average beyond "
                                              "max_th (2 max_th if gentle), or the buffer full "
                                              "(those are in drops too)"),
         "red_avg_<colour>": ("packets", "time average of the RED average queue that governs "
                                         "the colour (bytes with the queue in bytes: "
-                                        "`red_queue_in_bytes`); NaN for drop-tail and CoDel"),
+                                        "`red_queue_in_bytes`); NaN for drop-tail, CoDel "
+                                        "and PIE"),
     }),
     "sources": ("one row per (replica, on-off/CBR source)", {
         "source": ("", "the source's index in `Scenario.sources`"),
@@ -165,8 +168,8 @@ COLUMNS: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
         "timeouts": ("count", "retransmission timeouts"),
         "drops": ("packets", "losses of its packets: buffer overflows, RED/RIO early and forced "
                              "drops, random losses"),
-        "early_drops": ("packets", "of drops, RED/RIO probabilistic (early) drops and CoDel's "
-                                   "drops at dequeue"),
+        "early_drops": ("packets", "of drops, RED/RIO probabilistic (early) drops, CoDel's "
+                                   "drops at dequeue and PIE's early drops"),
         "pkts_red": ("packets", "its packets that left their marker red"),
     }),
     "traffic": ("one row per (replica, traffic generator)", {
@@ -199,7 +202,8 @@ COLUMNS: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
         "queue_bytes": ("bytes", "bytes queued then (on the wire)"),
         "red_avg": ("packets", "the RED average that governs red (OUT) packets then (RED/WRED's "
                     "one average, RIO-C's whole-queue one, RIO-D's red one; bytes when the "
-                    "class's `red_bytes`); NaN for a drop-tail or CoDel class"),
+                    "class's `red_bytes`); NaN for a drop-tail, CoDel or PIE "
+                    "class"),
     }),
     "queue_delay": ("one row per (replica, link, class, non-empty bin) when `queue_delay_hist` "
                     "is set: the histogram of the waits of the packets each class sent in the "
@@ -255,7 +259,7 @@ sources, no `interval_s`, no traffic generators, no `trace_flows`, no
 
 Which counter holds what: `flows.drops` counts every loss of a flow's packets (RED's early
 drops included); `queues.drops` counts buffer overflows only; RED/RIO's early drops, and
-CoDel's drops at dequeue, are in `queues.early_drops_<colour>` (and
+CoDel's drops at dequeue and PIE's early drops, are in `queues.early_drops_<colour>` (and
 `flows.early_drops_<colour>`), RED's forced drops and the buffer's in `forced_drops_<colour>`;
 `queues.all_drops` sums them.
 """

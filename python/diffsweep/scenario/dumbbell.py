@@ -23,7 +23,8 @@ from diffsweep.scenario.checks import (AQMS, CONGESTION_CONTROLS, MAX_FLOWS, MAX
                                        check_positive, is_int, is_real, plain, renamed_errors)
 from diffsweep.scenario.flows import CUBIC_OPTIONS, TcpFlow, cubic_options
 from diffsweep.scenario.links import (CODEL_INTERVAL_MS, CODEL_TARGET_MS, Link, QueueClass,
-                                      RedThresholds, RedThresholdWarning, codel_class)
+                                      RedThresholds, RedThresholdWarning, codel_class,
+                                      pie_class)
 from diffsweep.scenario.markers import Marker
 from diffsweep.scenario.red_config import _flag, red_auto, red_class
 from diffsweep.scenario.scenario import Scenario
@@ -200,7 +201,9 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
              min_rto_s=0.2, max_rto_s=60.0, init_rto_s=3.0, tie_break="random",
              trace_flows=(), trace_interval_s=None, queue_trace_interval_s=None,
              queue_trace_links=None, codel_target_ms=CODEL_TARGET_MS,
-             codel_interval_ms=CODEL_INTERVAL_MS, queue_delay_hist=False, seed=0) -> Scenario:
+             codel_interval_ms=CODEL_INTERVAL_MS, pie_qdelay_ref_ms=15.0, pie_t_update_ms=15.0, pie_max_burst_ms=150.0, pie_alpha=0.125,
+             pie_beta=1.25, queue_delay_hist=False,
+             seed=0) -> Scenario:
     """A dumbbell: ``n_flows`` backlogged TCP flows from their senders over one bottleneck
     link (link 0) to their receivers; ACKs return uncongested. Defaults are ns-2.35's where
     ns-2 has one (``ns-default.tcl``, named in brackets), else a stated choice.
@@ -241,7 +244,7 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     - Each sender's access link: ``access_bps=100e6`` (a choice), ``access_buffer_pkts=50``
       [Queue limit_ 50]; one access link per flow (docs/model.md, "Access link").
 
-    Bottleneck queue ``aqm``: "droptail", "red", "rio-c", "rio-d", "wred" or "codel".
+    Bottleneck queue ``aqm``: "droptail", "red", "rio-c", "rio-d", "wred", "codel" or "pie".
 
     - "red" [Queue/RED]: ``red_min_th_pkts`` / ``red_max_th_pkts`` None = ns-2.35's
       automatic thresholds [thresh_ 0, maxthresh_ 0: :func:`red_auto`], ``red_max_p=0.1``
@@ -279,6 +282,12 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
       MaxSize counts the waiting packets; its default, 1500p, is not ns-2's 50: give
       ``buffer_pkts=1500`` to run it). Both times are checked whatever ``aqm`` is and used
       only by "codel" (a sweep over ``aqm`` may keep them).
+    - "pie" [ns-3.44 PieQueueDisc; RFC 8033]: ``pie_qdelay_ref_ms=15`` [QueueDelayReference
+      15ms], ``pie_t_update_ms=15`` [Tupdate 15ms], ``pie_max_burst_ms=150``
+      [MaxBurstAllowance 150ms], ``pie_alpha=0.125`` [A 0.125], ``pie_beta=1.25`` [B 1.25],
+      MeanPktSize 1000, UseCapDropAdjustment true, UseDerandomization false; early drops at
+      arrival (docs/model.md, "PIE"); the buffer is ``buffer_pkts`` packets waiting (ns-3's
+      MaxSize, default 25p). Checked whatever ``aqm`` is, used only by "pie".
 
     Cross traffic ``cross``: "none", "cbr" [Application/Traffic/CBR: rate_ 448Kb,
     packetSize_ 210] or "exponential" [Application/Traffic/Exponential: rate_ 64Kb while on,
@@ -355,10 +364,14 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     if is_int(seg) and is_int(hdr):
         wire = seg + hdr
     codel = codel_class(buf, codel_target_ms, codel_interval_ms)
+    pie = pie_class(buf, **dict(pie_qdelay_ref_ms=pie_qdelay_ref_ms, pie_t_update_ms=pie_t_update_ms,
+                    pie_max_burst_ms=pie_max_burst_ms, pie_alpha=pie_alpha, pie_beta=pie_beta))
     if aqm == "droptail":
         q = dict(limit_pkts=buf)
     elif aqm == "codel":
         q = codel
+    elif aqm == "pie":
+        q = pie
     elif aqm == "red":
         q, red_params = red_class(rate, delay, buf, wire, red_min_th_pkts, red_max_th_pkts,
                                   red_max_p, w_q, red_gentle, red_wait, red_bytes,

@@ -20,6 +20,14 @@ CODEL_INTERVAL_MS = 100.0
 CODEL_MIN_BYTES = 1500
 #: CoDel time is ns >> 10 in a uint32 (ns-3 CODEL_SHIFT): 2^32 x 1.024 us
 CODEL_MAX_MS = 2.0 ** 32 * 1.024e-3
+#: ns-3.44 PieQueueDisc's defaults (RFC 8033 section 4: QDELAY_REF, T_UPDATE, MAX_BURST, alpha,
+#: beta; ns-3 QueueDelayReference, Tupdate, MaxBurstAllowance, A, B, MeanPktSize,
+#: UseCapDropAdjustment, UseDerandomization)
+PIE_DEFAULTS = {"pie_qdelay_ref_ms": 15.0, "pie_t_update_ms": 15.0, "pie_max_burst_ms": 150.0,
+                "pie_alpha": 0.125, "pie_beta": 1.25, "pie_mean_pkt_bytes": 1000,
+                "pie_cap_drop_adjustment": True, "pie_derandomize": False}
+#: the engine counts PIE's updates in a uint32 (engine/replica.h PieQueue::updates)
+PIE_MAX_UPDATES = 2 ** 32 - 1
 
 
 class RedThresholdWarning(UserWarning):
@@ -75,6 +83,16 @@ class QueueClass:
     while fewer bytes wait behind the head); the limit stays the buffer (ns-3's MaxSize, which
     counts the packets waiting, not the one on the wire). Not under ``"cbq"``.
 
+    ``aqm="pie"``: PIE (RFC 8033) as ns-3.44's PieQueueDisc (docs/model.md, "PIE"): an early
+    drop at arrival with the drop probability that an update every ``pie_t_update_ms`` (ns-3
+    Tupdate, 15) moves by ``pie_alpha`` (A, 0.125 /s) times the delay's distance to
+    ``pie_qdelay_ref_ms`` (QueueDelayReference, 15) and ``pie_beta`` (B, 1.25 /s) times its
+    change; ``pie_max_burst_ms`` (MaxBurstAllowance, 150), ``pie_mean_pkt_bytes`` (MeanPktSize,
+    1000: byte mode, a ``limit_bytes`` class, scales p by size over it),
+    ``pie_cap_drop_adjustment`` (UseCapDropAdjustment, True), ``pie_derandomize``
+    (UseDerandomization, False). The limit stays the buffer, counting the packets waiting as
+    CoDel's does.
+
     ``share``: the class's fraction of the link rate under the ``"cbq"`` scheduler (required
     there, in (0, 1]; an error on a link with another scheduler)."""
 
@@ -94,6 +112,14 @@ class QueueClass:
     codel_target_ms: float = field(default=CODEL_TARGET_MS, metadata=_OMIT)
     codel_interval_ms: float = field(default=CODEL_INTERVAL_MS, metadata=_OMIT)
     codel_min_bytes: int = field(default=CODEL_MIN_BYTES, metadata=_OMIT)
+    pie_qdelay_ref_ms: float = field(default=PIE_DEFAULTS["pie_qdelay_ref_ms"], metadata=_OMIT)
+    pie_t_update_ms: float = field(default=PIE_DEFAULTS["pie_t_update_ms"], metadata=_OMIT)
+    pie_max_burst_ms: float = field(default=PIE_DEFAULTS["pie_max_burst_ms"], metadata=_OMIT)
+    pie_alpha: float = field(default=PIE_DEFAULTS["pie_alpha"], metadata=_OMIT)
+    pie_beta: float = field(default=PIE_DEFAULTS["pie_beta"], metadata=_OMIT)
+    pie_mean_pkt_bytes: int = field(default=PIE_DEFAULTS["pie_mean_pkt_bytes"], metadata=_OMIT)
+    pie_cap_drop_adjustment: bool = field(default=True, metadata=_OMIT)
+    pie_derandomize: bool = field(default=False, metadata=_OMIT)
 
     def __post_init__(self):
         path = type(self).__name__
@@ -104,13 +130,16 @@ class QueueClass:
             warnings.warn(line, RedThresholdWarning, stacklevel=3)
 
     def _normalize(self, path: str = "QueueClass") -> None:
-        for f in ("limit_bytes", "limit_pkts", "weight", "red_mean_pkt_bytes", "codel_min_bytes"):
+        for f in ("limit_bytes", "limit_pkts", "weight", "red_mean_pkt_bytes", "codel_min_bytes",
+                  "pie_mean_pkt_bytes"):
             _set(self, f, as_int(getattr(self, f)))
-        for f in ("red_w_q", "codel_target_ms", "codel_interval_ms"):
+        for f in ("red_w_q", "codel_target_ms", "codel_interval_ms", "pie_qdelay_ref_ms",
+                  "pie_t_update_ms", "pie_max_burst_ms", "pie_alpha", "pie_beta"):
             _set(self, f, as_float(getattr(self, f)))
         if self.share is not None:
             _set(self, "share", as_float(self.share))
-        for f in ("red_gentle", "red_wait", "red_bytes", "red_queue_in_bytes"):
+        for f in ("red_gentle", "red_wait", "red_bytes", "red_queue_in_bytes",
+                  "pie_cap_drop_adjustment", "pie_derandomize"):
             _set(self, f, plain(getattr(self, f)))
         red = _as_tuple(self.red)
         if isinstance(red, tuple):
@@ -128,7 +157,8 @@ class QueueClass:
             check(isinstance(t, RedThresholds), f"{path}.red[{k}]", t, "a RedThresholds")
             t._validate(f"{path}.red[{k}]")
         self._validate_codel(path)
-        if self.aqm in ("droptail", "codel"):
+        self._validate_pie(path)
+        if self.aqm in ("droptail", "codel", "pie"):
             check(self.red == (), f"{path}.red", self.red, f"() for aqm {self.aqm!r} (set aqm "
                   "to 'red', 'rio-c', 'rio-d' or 'wred' to use thresholds)")
         elif self.aqm == "red":
@@ -169,6 +199,24 @@ class QueueClass:
                 check(getattr(self, f) == d, f"{path}.{f}", getattr(self, f),
                       f"{d!r} (the default) unless aqm is 'codel' (aqm is {self.aqm!r})")
 
+    def _validate_pie(self, path: str) -> None:
+        # the engine keeps t_update and the burst allowance in whole nanoseconds (int64), as
+        # ns-3's Time does
+        for f in ("pie_qdelay_ref_ms", "pie_t_update_ms"):
+            check_number(f"{path}.{f}", getattr(self, f), lambda x: 1e-6 <= x <= 1e9,
+                         "a number >= 1e-06 and <= 1e+09 (ms, at least a nanosecond)")
+        check_number(f"{path}.pie_max_burst_ms", self.pie_max_burst_ms,
+                     lambda x: 0 <= x <= 1e9, "a number >= 0 and <= 1e+09 (ms)")
+        for f in ("pie_alpha", "pie_beta"):
+            check_number(f"{path}.{f}", getattr(self, f), lambda x: x >= 0,
+                         "a number >= 0 (1/s: the controller's weight)")
+        for f in ("pie_cap_drop_adjustment", "pie_derandomize"):
+            check_bool(f"{path}.{f}", getattr(self, f))
+        if self.aqm != "pie":
+            for f, d in PIE_DEFAULTS.items():
+                check(getattr(self, f) == d, f"{path}.{f}", getattr(self, f),
+                      f"{d!r} (the default) unless aqm is 'pie' (aqm is {self.aqm!r})")
+
     @property
     def queue_in_bytes(self) -> bool:
         """ns-2's queue_in_bytes_ as run: ``red_queue_in_bytes``, or ``red_bytes`` if None."""
@@ -178,7 +226,7 @@ class QueueClass:
         """The buffer in the unit of the RED average (bytes with queue_in_bytes, else
         packets), converted with red_mean_pkt_bytes as red.cc's qlim is; None without RED or
         without a limit."""
-        if self.aqm in ("droptail", "codel") or (self.limit_pkts is None and
+        if self.aqm in ("droptail", "codel", "pie") or (self.limit_pkts is None and
                                                   self.limit_bytes is None):
             return None
         mean = float(self.red_mean_pkt_bytes)
@@ -208,6 +256,17 @@ class QueueClass:
         return self.red
 
 
+def pie_class(buf, **pie) -> dict:
+    """The ``QueueClass`` keywords of a builder's "pie" queue of ``buf`` packets, its ``pie_*``
+    parameters checked under the builder's names, whatever the builder's aqm. Shared by the
+    dumbbell and the parking lot."""
+    pie = {k: plain(v) for k, v in pie.items()}
+    with renamed_errors({f"QueueClass.{k}": k for k in pie}):
+        q = dict(limit_pkts=buf, aqm="pie", **pie)
+        QueueClass("be", **q)
+    return q
+
+
 def codel_class(buf, target_ms, interval_ms) -> dict:
     """The ``QueueClass`` keywords of a builder's "codel" queue of ``buf`` packets, its times
     checked under the builder's names (``codel_target_ms``, ``codel_interval_ms``), whatever
@@ -226,7 +285,8 @@ _QUEUE_INTS = (IntField("limit_bytes", 1, MAX_QUEUE_LIMIT, "None", _RING),
                IntField("limit_pkts", 1, MAX_QUEUE_LIMIT, "None", _RING),
                IntField("weight", 1, INT32_MAX),
                IntField("red_mean_pkt_bytes", 1, MAX_WIRE_BYTES),
-               IntField("codel_min_bytes", 0, INT32_MAX))
+               IntField("codel_min_bytes", 0, INT32_MAX),
+               IntField("pie_mean_pkt_bytes", 1, MAX_WIRE_BYTES))
 
 
 @dataclass(frozen=True)

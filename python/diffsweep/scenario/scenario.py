@@ -20,7 +20,7 @@ from diffsweep.scenario.checks import (CWND_SAMPLE_BYTES, MAX_CUBIC_SETS, MAX_GE
                                        as_float, as_int, check_bool, check_nonneg, check_number, check_positive,
                                        is_int, is_real, plain, trace_bytes)
 from diffsweep.scenario.flows import TcpFlow
-from diffsweep.scenario.links import CODEL_MAX_MS, Link
+from diffsweep.scenario.links import CODEL_MAX_MS, PIE_MAX_UPDATES, Link
 from diffsweep.scenario.markers import Marker
 from diffsweep.scenario.sources import OnOffSource
 from diffsweep.scenario.traffic import Traffic
@@ -184,6 +184,13 @@ class Scenario:
             check(self.duration_s < CODEL_MAX_MS / 1e3, "duration_s", self.duration_s,
                   f"a number < {CODEL_MAX_MS / 1e3:g} with a CoDel queue (its clock, ns >> 10 "
                   "in 32 bits as ns-3's, wraps there)")
+        pie_t_update = [c.pie_t_update_ms for link in self.links for c in link.classes
+                        if c.aqm == "pie"]
+        if pie_t_update:
+            most_s = PIE_MAX_UPDATES * min(pie_t_update) / 1e3
+            check(self.duration_s < most_s, "duration_s", self.duration_s,
+                  f"a number < {most_s:g} with a PIE queue of pie_t_update_ms "
+                  f"{min(pie_t_update):g} (the engine counts its updates in 32 bits)")
         self._check_trace()
         for k, v in self.params.items():
             check(isinstance(k, str), "params", k, "string keys")

@@ -106,6 +106,13 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
         "codel_target": np.zeros((nl, C), dtype=np.int64),
         "codel_interval": np.zeros((nl, C), dtype=np.int64),
         "codel_min_bytes": np.zeros((nl, C), dtype=np.int64),
+        "pie_qdelay_ref_s": np.zeros((nl, C)), "pie_alpha": np.zeros((nl, C)),
+        "pie_beta": np.zeros((nl, C)),
+        "pie_t_update_ns": np.ones((nl, C), dtype=np.int64),
+        "pie_max_burst_ns": np.zeros((nl, C), dtype=np.int64),
+        "pie_mean_pkt_bytes": np.ones((nl, C)),
+        "pie_cap_drop_adjustment": np.zeros((nl, C), dtype=np.int64),
+        "pie_derandomize": np.zeros((nl, C), dtype=np.int64),
     }
     aqm = lay.enums["aqm"]
     class_need = [1] * C
@@ -128,6 +135,16 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
                 rows["codel_target"][l, c] = codel_time(qc.codel_target_ms)
                 rows["codel_interval"][l, c] = codel_time(qc.codel_interval_ms)
                 rows["codel_min_bytes"][l, c] = qc.codel_min_bytes
+            elif qc.aqm == "pie":
+                rows["pie_qdelay_ref_s"][l, c] = qc.pie_qdelay_ref_ms / 1e3
+                rows["pie_alpha"][l, c] = qc.pie_alpha
+                rows["pie_beta"][l, c] = qc.pie_beta
+                # whole nanoseconds, as ns-3's Time (its burst allowance counts down exactly)
+                rows["pie_t_update_ns"][l, c] = int(round(qc.pie_t_update_ms * 1e6))
+                rows["pie_max_burst_ns"][l, c] = int(round(qc.pie_max_burst_ms * 1e6))
+                rows["pie_mean_pkt_bytes"][l, c] = qc.pie_mean_pkt_bytes
+                rows["pie_cap_drop_adjustment"][l, c] = qc.pie_cap_drop_adjustment
+                rows["pie_derandomize"][l, c] = qc.pie_derandomize
             elif qc.aqm != "droptail":
                 rows["red_w_q"][l, c] = qc.red_w_q
                 rows["red_gentle"][l, c] = qc.red_gentle
@@ -141,7 +158,7 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
                     rows["red_min_th"][l, c, k] = t.min_th
                     rows["red_max_th"][l, c, k] = t.max_th
                     rows["red_max_p"][l, c, k] = t.max_p
-            # a RED, dsRED or CoDel limit counts the packets waiting, the one on the wire
+            # a RED, dsRED, CoDel or PIE limit counts the packets waiting, the one on the wire
             # besides (engine/queue_side.h: arrive_full)
             on_wire = 1 if qc.aqm != "droptail" else 0
             if qc.limit_pkts is not None:
