@@ -21,7 +21,7 @@ from diffsweep.scenario.checks import (AQMS, CONGESTION_CONTROLS, MAX_FLOWS, MAX
                                        _new_object,
                                        as_float, as_int, check_count, check_nonneg, check_number,
                                        check_positive, is_int, is_real, plain, renamed_errors)
-from diffsweep.scenario.flows import CUBIC_OPTIONS, TcpFlow, cubic_options
+from diffsweep.scenario.flows import TcpFlow, cubic_options
 from diffsweep.scenario.links import (CODEL_INTERVAL_MS, CODEL_TARGET_MS, Link, QueueClass,
                                       RedThresholds, RedThresholdWarning, codel_class,
                                       pie_class)
