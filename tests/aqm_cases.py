@@ -1,5 +1,5 @@
 """Shared checks of the AQMs that judge beside the buffer (CoDel, PIE: tests/test_codel.py,
-tests/test_pie.py)."""
+tests/test_pie.py; FQ-CoDel and the ECN variants use them too)."""
 from __future__ import annotations
 
 import numpy as np
@@ -24,6 +24,21 @@ def assert_is_droptail_one_larger(aqm_class: QueueClass, seed: int = 5) -> None:
     for k in ("q_arrivals", "q_departures", "q_drops", "flow_delivered_bytes", "q_pkt_slots"):
         assert np.array_equal(a[k], b[k]), k
     assert a["q_early_drops"].sum() == 0
+
+
+def assert_drops_early_keeps_link_busy(res, min_utilization: float = 0.85) -> None:
+    """A bufferbloat run (a large buffer the flows could fill) under an AQM: every replica's
+    AQM drops early and its buffer never overflows, the drops it counts are its early and
+    forced ones, the link stays busy, and every flow drop is a queue drop (no access-link
+    loss in these scenarios)."""
+    from diffsweep.analysis import registry  # noqa: PLC0415
+    q = res.queues
+    assert (q["early_drops_green"] > 0).all() and (q["drops"] == 0).all()
+    assert (q["all_drops"] == q["early_drops_green"] + q["forced_drops_green"]).all()
+    util = registry.values(res, "utilization")["utilization"]
+    assert (util > min_utilization).all()
+    f = res.flows.groupby("seed")["drops"].sum()
+    assert f.to_numpy().tolist() == q.groupby("seed")["all_drops"].sum().to_numpy().tolist()
 
 
 def assert_parking_lot_aqm_link(aqm: str) -> None:

@@ -15,7 +15,8 @@ from diffsweep.scenario.dumbbell import dumbbell
 from diffsweep.scenario.parking_lot import parking_lot
 from diffsweep.sweep.grid import Grid
 
-from aqm_cases import assert_is_droptail_one_larger, assert_parking_lot_aqm_link
+from aqm_cases import (assert_drops_early_keeps_link_busy, assert_is_droptail_one_larger,
+                       assert_parking_lot_aqm_link)
 
 TCPS = ["newreno", "newreno", "sack", "sack"]
 
@@ -45,15 +46,8 @@ def test_pie_holds_the_queueing_delay_near_its_reference_where_droptail_bloats()
     assert ((mean > 7.5) & (mean < 25.0)).all()
     tail50 = registry.values(tail, "queue_delay_p50_ms")["queue_delay_p50_ms"]
     assert (tail50 > 100.0).all() and (_mean_delay_ms(tail) > 100.0).all()
-    # PIE drops early at arrival (early drops of the class), the buffer never overflows
-    q = pie.queues
-    assert (q["early_drops_green"] > 0).all() and (q["drops"] == 0).all()
-    assert (q["all_drops"] == q["early_drops_green"] + q["forced_drops_green"]).all()
-    util = registry.values(pie, "utilization")["utilization"]
-    assert (util > 0.85).all()
-    # every flow drop is a queue drop (no access-link loss here)
-    f = pie.flows.groupby("seed")["drops"].sum()
-    assert f.to_numpy().tolist() == q.groupby("seed")["all_drops"].sum().to_numpy().tolist()
+    # PIE drops early at arrival and keeps the link busy
+    assert_drops_early_keeps_link_busy(pie)
 
 
 def test_pie_that_never_drops_is_droptail_one_packet_larger():

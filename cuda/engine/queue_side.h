@@ -320,22 +320,25 @@ DS_HD DS_INLINE double start_phase(const Packet& head, double credit_left, doubl
   return add < 0.0 && head.t_enq == now ? 0.0 : add;
 }
 
-constexpr uint32_t kNoWireSlot = 0xFFFFFFFFu;  // wire_since: on the wire since before the window
-
 // Class c's head goes on link l's wire (not "cbq") at the end of slot `now`; `behind`: a
-// packet of the link ended in this slot, so this one started where it ended.
+// packet of the link ended in this slot, so this one started where it ended. A head that goes
+// on the wire within the warm-up is counted from the first measured slot's end (wire_since
+// the warm-up's end, phase 0), so that wire_end needs no test of it.
 DS_HD DS_INLINE void wire_start(Replica DS_REF x, LinkState& ls, const Packet& head, bool behind,
                                 uint32_t now) {
-  ls.wire_since = x.measuring ? now : kNoWireSlot;
-  ls.wire_phase = behind && x.measuring ? start_phase(head, ls.credit, ls.bytes_per_slot, now) : 0.0;
+  if (DS_UNLIKELY(!x.measuring)) {
+    ls.wire_since = (uint32_t)x.in()->warmup_slot[x.iR()];
+    ls.wire_phase = 0.0;
+    return;
+  }
+  ls.wire_since = now;
+  ls.wire_phase = behind ? start_phase(head, ls.credit, ls.bytes_per_slot, now) : 0.0;
 }
 
 // The head on link l's wire (class queue q) ends in slot `now` (measured): it was on the wire
-// at the slot ends from wire_since (or the first measured one, once a link: rare) to now - 1.
-DS_HD DS_INLINE void wire_end(Replica DS_REF x, const LinkState& ls, ClassQueue& q, uint32_t now) {
-  int64_t from = (int64_t)ls.wire_since;
-  if (DS_UNLIKELY(ls.wire_since == kNoWireSlot)) from = x.in()->warmup_slot[x.iR()];
-  q.wait_adj += ls.wire_phase - (double)((int64_t)now - from);
+// at the slot ends from wire_since to now - 1.
+DS_HD DS_INLINE void wire_end(const LinkState& ls, ClassQueue& q, uint32_t now) {
+  q.wait_adj += ls.wire_phase - (double)((int64_t)now - (int64_t)ls.wire_since);
 }
 
 // The packet joins class c's ring at link l; false (lost, flagged) when the ring of an
@@ -483,6 +486,25 @@ DS_HD DS_FLATTEN void depart(Replica DS_REF x, const Packet& p, int l, uint32_t 
     transfer_progress(x, p.sender, now);
 }
 
+// A departure's rare steps (LinkState::deq), p the packet leaving class queue q (its bytes
+// already taken off).
+DS_HD DS_INLINE void link_send_rare(Replica DS_REF x, int l, int c, const Packet& p,
+                                    const ClassQueue& q, uint32_t now) {
+  const uint8_t deq = x.links()[l].deq;
+  const uint8_t aqm = x.in()->class_aqm[x.iLC(l, c)];
+  // the packet has left at the slot's end, after its transmission time at the link's rate
+  // (RED is idle from its end, the multi-RED modes from its start: model/queue_red.h)
+  if ((deq & kDeqRed) && aqm_is_red(aqm)) {
+    const double end = (double)now + 1.0;
+    red_dequeued(x.red()[x.oLC(l, c)], colour_of(p), p.bytes,
+                 end - (double)p.bytes / x.links()[l].bytes_per_slot, end);
+  }
+  if ((deq & kDeqPie) && aqm == kAqmPie) pie_depart(x, l, c, now - p.t_enq, q.bytes);
+  // the queueing-delay histogram (Scenario.queue_delay_hist): the wait of q_max_delay_slots, binned
+  if ((deq & kDeqHist) && x.measuring)
+    x.out_q_delay_hist()[x.oLC(l, c) * (size_t)kQDelayBins + qdelay_bin(now - p.t_enq)] += 1;
+}
+
 // The head packet of class c leaves link l (its credit has been taken).
 DS_HD DS_FLATTEN void link_send(Replica DS_REF x, int l, int c, Ring<Packet> ring, uint32_t now) {
   ClassQueue* q = x.link_queues(l);
@@ -493,24 +515,14 @@ DS_HD DS_FLATTEN void link_send(Replica DS_REF x, int l, int c, Ring<Packet> rin
   const Packet& p = ring.front();
   ring.pop_front();
   q[c].bytes -= p.bytes;
-  // the packet has left at the slot's end, after its transmission time at the link's rate
-  // (RED is idle from its end, the multi-RED modes from its start: model/queue_red.h)
-  if (DS_FEAT(x.hdr()->f_aqm) && aqm_is_red(x.in()->class_aqm[x.iLC(l, c)])) {
-    const double end = (double)now + 1.0;
-    red_dequeued(x.red()[x.oLC(l, c)], colour_of(p), p.bytes,
-                 end - (double)p.bytes / x.links()[l].bytes_per_slot, end);
-  }
-  if (DS_FEAT(x.links()[l].pie) && x.in()->class_aqm[x.iLC(l, c)] == kAqmPie)
-    pie_depart(x, l, c, now - p.t_enq, q[c].bytes);  // PIE's delay estimate
+  // RED's idle time, PIE's delay estimate, the histogram: one test of the link's byte for all
+  if (DS_FEAT(x.links()[l].deq)) link_send_rare(x, l, c, p, q[c], now);
   if (x.measuring) {
     const size_t k = x.oLC(l, c);
     x.out_q_departures()[k] += 1;
     x.out_q_bytes_departed()[k] += p.bytes;
     const int64_t wait = (int64_t)(now - p.t_enq);
     if (wait > x.out_q_max_delay_slots()[k]) x.out_q_max_delay_slots()[k] = wait;
-    // the queueing-delay histogram (Scenario.queue_delay_hist): the same wait, binned
-    if (DS_FEAT(x.links()[l].qhist))
-      x.out_q_delay_hist()[k * (size_t)kQDelayBins + qdelay_bin((uint32_t)wait)] += 1;
   }
   DS_EV(ev_depart(x, p, l, c, now, hop_index(p) + 1 >= hops_of(x, p)));
   depart(x, p, l, now);
@@ -655,7 +667,7 @@ DS_HD DS_DEVICE_CALL void serve_link(Replica DS_REF x, int l, uint32_t now) {
       return;
     }
     ls.credit -= (double)bytes;
-    if (ls.busy_cls == c && x.measuring) wire_end(x, ls, q[c], now);
+    if (ls.busy_cls == c && x.measuring) wire_end(ls, q[c], now);
     ls.busy_cls = -1;
     sent = true;
     if (sched == kSchedWrr) wrr_sent(ls.wrr, c, nc, weight);

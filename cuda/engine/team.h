@@ -107,6 +107,9 @@ DS_HD inline void init_replica(Replica DS_REF x) {
         if (x.in()->class_aqm[x.iLC(l, c)] == kAqmPie) ls.pie = 1;
       }
       ls.qhist = ft.qhist;
+      ls.deq = (ls.pie ? kDeqPie : 0) | (ls.qhist ? kDeqHist : 0);
+      for (int c = 0; c < ls.n_classes; ++c)
+        if (aqm_is_red(x.in()->class_aqm[x.iLC(l, c)])) ls.deq |= kDeqRed;
     }
     for (int j = 0; j < x.shape().max_traced; ++j) x.trace_next()[j] = 0;
     h.qtrace_next = 0;
@@ -188,7 +191,7 @@ DS_HD inline void flush_replica(Replica DS_REF x) {
     // and the head still on the wire (the run ended in its measured slots)
     if (ls.sched != kSchedCbq && ls.busy_cls >= 0 &&
         (int64_t)x.hdr()->t_queue > x.in()->warmup_slot[x.iR()])
-      wire_end(x, ls, q[ls.busy_cls], x.hdr()->t_queue);
+      wire_end(ls, q[ls.busy_cls], x.hdr()->t_queue);
     for (int c = 0; c < ls.n_classes; ++c) {  // the waiting queue's sums, into the output
       x.out_q_wait_adj_slots()[x.oLC(l, c)] += q[c].wait_adj;
       q[c].wait_adj = 0.0;

@@ -14,6 +14,11 @@
 
 namespace ds {
 
+// LinkState::deq: the rare steps a departure from the link takes (init_replica)
+constexpr uint8_t kDeqRed = 1;   // a class has RED, RIO or WRED: its idle time (red_dequeued)
+constexpr uint8_t kDeqPie = 2;   // a class has PIE: its delay estimate (pie_depart)
+constexpr uint8_t kDeqHist = 4;  // the queueing-delay histogram (f_qhist)
+
 struct LinkState {
   double credit;    // bytes the link may still send
   int32_t busy_cls;    // class whose head packet is being transmitted; -1 = none (non-preemptive)
@@ -29,10 +34,10 @@ struct LinkState {
   uint8_t codel;          // a class of this link has CoDel (f_codel): serve_link's dequeue step
   uint8_t qhist;          // the replica keeps the queueing-delay histogram (f_qhist): link_send
   uint8_t pie;            // a class of this link has PIE (f_pie): link_send's delay estimate
-  uint8_t pad;
+  uint8_t deq;            // link_send's rare steps, one test for all: kDeqRed | kDeqPie | kDeqHist
   uint32_t wire_since;    // the slot at whose end busy_cls's head was first on the wire,
-                          // kNoWireSlot before the measured slots (engine/queue_side.h:
-                          // wire_start, the waiting-queue integral)
+                          // the first measured slot for a head that started before it
+                          // (engine/queue_side.h: wire_start, the waiting-queue integral)
   double wire_phase;      // that head's start place in its slot less 1/2 (0: not counted)
   WrrState wrr;
   CbqState cbq;     // per-class credit ("cbq")
@@ -47,7 +52,7 @@ DS_HD DS_INLINE void link_init(LinkState& ls, const int32_t* weight) {
   ls.wire_phase = 0.0;
   ls.idle = 1;
   ls.codel = ls.qhist = ls.pie = 0;  // (init_replica sets them from the replica's features)
-  ls.pad = 0;
+  ls.deq = 0;
   wrr_init(ls.wrr, weight);
   cbq_init(ls.cbq);
   ring_clear(ls.dline);

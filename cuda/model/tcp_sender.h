@@ -442,7 +442,7 @@ DS_HD inline void dupack_action(X DS_REF x, int f, TcpSender& s, uint32_t now) {
 // TcpAgent::newack() + the timer reset of newtimer(): slide the window, take an RTT sample
 // (Karn: only for a segment timed before any retransmission), restart or stop the timer.
 template <class X>
-DS_HD inline void newack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint32_t now) {
+DS_HD DS_HOST_INLINE void newack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint32_t now) {
   s.dupacks = 0;
   if (DS_FEAT(x.hdr()->f_app) && x.in()->flow_app_iat_slots[x.iF(f)] != 0.0)
     recv_app_delays(x, f, s, ackno, now);
