@@ -36,7 +36,7 @@ warmup_s = 1.0
 n_flows = 8
 tcp = "newreno"
 [axes]
-aqm = ["droptail", "red"]
+aqm = ["droptail", "red", "codel"]
 """
 
 #: two links in a chain: long flows cross both (their packets' 'r' at link 0 is their '+' at
@@ -96,7 +96,7 @@ def _measured(lines, warmup_s: float):
     return [ln for ln in lines if float(ln[1]) >= warmup_s]
 
 
-@pytest.mark.parametrize("point", [0, 1], ids=["droptail", "red"])
+@pytest.mark.parametrize("point", [0, 1, 2], ids=["droptail", "red", "codel"])
 def test_the_rerun_gives_the_stored_tables_and_the_ns2_lines_count_them(dumbbell, point):
     t = trace(dumbbell, point, 1, "ns2")
     assert t.stored == "same"
@@ -123,7 +123,7 @@ def test_the_rerun_gives_the_stored_tables_and_the_ns2_lines_count_them(dumbbell
     assert reason["e"] == early
     assert reason["f"] + reason["b"] == forced
     assert len(drops) == q.all_drops.iloc[0] + q.random_drops.iloc[0]
-    assert (early > 0) == (point == 1)
+    assert (early > 0) == (point > 0)  # RED at arrival, CoDel at dequeue (its heads' 'd')
     fl = t.tables.flows
     per_flow = collections.Counter(int(ln[7]) for ln in drops)
     for f, d in zip(fl.flow, fl.drops):  # unlimited access buffers: every loss is the link's
@@ -266,10 +266,14 @@ def test_the_command_line_writes_the_trace_and_its_plot(dumbbell, tmp_path, caps
         assert fig.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_a_codel_replica_is_refused_rather_than_traced_wrong():
-    from diffsweep.core.errors import ConfigError
-    from diffsweep.engine import events
-    from diffsweep.scenario.dumbbell import dumbbell
-    with pytest.raises(ConfigError, match=r"links\[0\]\.classes\[0\]\.aqm: 'codel' is not "
-                                          r"allowed in a packet trace"):
-        events.record(dumbbell(aqm="codel", duration_s=2.0, warmup_s=0.0), 0)
+def test_codel_drops_a_head_after_it_waited_and_never_before_it_arrived(dumbbell):
+    """CoDel's 'd' of a queued head (at dequeue): each after that packet's '+' at the link,
+    with no '-' of it (a dropped head never leaves on the wire)."""
+    t = trace(dumbbell, 2, 0, "ns2")
+    lines = [ln for ln in _ns2(t.data) if ln[2:4] == ["0", "1"]]
+    plus = {ln[11]: float(ln[1]) for ln in lines if ln[0] == "+"}
+    drops = [ln for ln in lines if ln[0] == "d" and ln[6][3] == "e"]
+    assert drops
+    left = {ln[11] for ln in lines if ln[0] == "-"}
+    for ln in drops:
+        assert float(ln[1]) >= plus[ln[11]] and ln[11] not in left

@@ -107,6 +107,26 @@ void ev_depart(const Replica& x, const Packet& p, int l, int c, uint32_t now, bo
   }
 }
 
+// CoDel drops the head of class c when link l takes the class's next packet in slot `now`
+// (queue_side.h: CodelClass::drop_head): 'd' (early) at the place in the slot where the link
+// took it, the end of the packet before (what the link's credit left says: 1 - credit / the
+// slot's credit; the slot's start when the link came to it with a slot's credit or more),
+// never before it arrived.
+void ev_drop_head(const Replica& x, const Packet& p, int l, int c, uint32_t now) {
+  EventRecorder& R = rec_of(x.r);
+  if (!R.live((double)now)) return;
+  auto& q = R.queued[(size_t)l * 4 + c];
+  if (q.empty()) return;
+  const int64_t id = q.front().first;
+  const double arrived = q.front().second;
+  q.pop_front();
+  const LinkState& ls = x.links()[l];
+  const double used = ls.bytes_per_slot > 0.0 ? 1.0 - ls.credit / ls.bytes_per_slot : 0.0;
+  PacketEvent e = event_of(p, kEvDrop, std::max(arrived, (double)now + std::max(0.0, used)), id, l);
+  e.reason = kEvDropEarly;
+  R.add(e);
+}
+
 // A packet leaves link l's delay line in slot `now`: 'r' at the link's far end; it arrives
 // at its next link in this slot ('+', ev_arrive).
 void ev_hop(const Replica& x, const Packet& p, int l, uint32_t now) {

@@ -22,7 +22,7 @@ enum EventDrop : uint8_t {
   kEvNoDrop = 0,
   kEvDropBuffer = 1,  // the class's buffer full (queues.drops; a forced drop per colour too)
   kEvDropForced = 2,  // RED/RIO/WRED: average beyond max_th (2 max_th gentle) (forced_drops_*)
-  kEvDropEarly = 3,   // RED/RIO/WRED's probabilistic drop (early_drops_*)
+  kEvDropEarly = 3,   // RED/RIO/WRED's probabilistic drop, PIE's, CoDel's at dequeue (early_drops_*)
   kEvDropLoss = 4,    // the link's Bernoulli loss element or an injected drop (random_drops)
   kEvDropRing = 5,    // an unlimited class's ring full (an engine error: the host raises)
 };
@@ -59,6 +59,7 @@ void ev_arrive(const Replica& x, const Packet& p, uint32_t now);
 void ev_drop(const Replica& x, uint8_t reason);
 void ev_enqueued(const Replica& x, int l, int c);
 void ev_depart(const Replica& x, const Packet& p, int l, int c, uint32_t now, bool last_hop);
+void ev_drop_head(const Replica& x, const Packet& p, int l, int c, uint32_t now);
 void ev_hop(const Replica& x, const Packet& p, int l, uint32_t now);
 void ev_ack(int32_t r, int f, int32_t ackno, uint32_t now, uint32_t due);
 }  // namespace ds

@@ -552,6 +552,7 @@ struct CodelClass {
     const Packet p = ring.front();
     ring.pop_front();
     q.bytes -= p.bytes;
+    DS_EV(ev_drop_head(x, p, l, c, now));
     count_aqm_drop(x, p, k, colour_of(p), true);
     count_flow_drop(x, p);
   }
