@@ -53,6 +53,6 @@ PAPER = Paper(
     builders={},
     claims="diffsweep.papers.bufferbloat.claims:bufferbloat_claims",
     figures="diffsweep.papers.bufferbloat.figures:FIGURES",
-    run_note="Not a paper: the full sweeps run 60 s (15-s warm-up) with 5 seeds, the quick "
+    run_note="Not a paper: the full sweeps run 120 s (20-s warm-up) with 10 seeds, the quick "
              "ones 20 s (5-s warm-up) with 2 seeds.",
 )
