@@ -54,5 +54,5 @@ PAPER = Paper(
     claims="diffsweep.papers.bufferbloat.claims:bufferbloat_claims",
     figures="diffsweep.papers.bufferbloat.figures:FIGURES",
     run_note="Not a paper: the full sweeps run 120 s (20-s warm-up) with 10 seeds, the quick "
-             "ones 20 s (5-s warm-up) with 2 seeds.",
+             "ones 40 s (10-s warm-up) with 4 seeds.",
 )
