@@ -106,6 +106,7 @@ HABIB = "Builders habib_2a, habib_2b"
 LJ = "Builder lee_jeong"
 MG = "Builders matta_guo, matta_guo_web"
 ROSSI = "Builder rossi"
+TKV = "Builder todays_kaur_vin"
 DB = "Builder dumbbell"
 PL = "Builder parking_lot"
 LINK = "Python: Link, QueueClass, RedThresholds"
@@ -119,7 +120,7 @@ ATLAS = "Command line and Python: atlas"
 SENS = "Command line and Python: sensitivity"
 LOOK = "Command line: show, plot, export"
 TRACE = "Command line and Python: trace, plot-trace"
-AREAS = (TOP, SECTIONS, AXES, KV, HABIB, LJ, MG, ROSSI, DB, PL, LINK, FLOW, MARK, SCEN, GRID, RUN, REPRO,
+AREAS = (TOP, SECTIONS, AXES, KV, HABIB, LJ, MG, ROSSI, TKV, DB, PL, LINK, FLOW, MARK, SCEN, GRID, RUN, REPRO,
          ATLAS, SENS, LOOK, TRACE)
 
 NOT = r"is not allowed \(expected "
@@ -314,6 +315,8 @@ CATALOGUE: list[Bad] = [
     T("rossi-buffer-zero", ROSSI, "[fixed]; buffer_pkts = 0", r"fixed\.buffer_pkts: 0 is not allowed \(expected None or an integer in 1\.", builder="rossi"),
     T("rossi-tsw-window-zero", ROSSI, "[fixed]; tsw_window_s = 0", r"fixed\.tsw_window_s: 0\.0 " + NOT + r"a number > 0\)", builder="rossi"),
     T("rossi-warmup-negative", ROSSI, "[fixed]; warmup_s = -1", r"warmup_s: -1\.0 " + NOT + r"a number >= 0\)", builder="rossi"),
+    T("tkv-aqm-red", TKV, '[fixed]; aqm = "red"', r"fixed\.aqm: 'red' " + NOT + r"one of 'droptail', 'codel', 'pie'\)", builder="todays_kaur_vin"),
+    T("tkv-congestion-control-unknown", TKV, '[axes]; congestion_control = ["cubic", "bbr"]', r"axes\.congestion_control: 'bbr' " + NOT + r"one of 'newreno', 'cubic'\).*\(grid point 1", builder="todays_kaur_vin"),
     # --- builder dumbbell ------------------------------------------------------------------
     T("db-aqm-rio", DB, '[fixed]; aqm = "rio"', r"fixed\.aqm: 'rio' " + NOT + r"one of 'droptail', 'red', 'rio-c', 'rio-d', 'wred', 'codel', 'pie'; did you mean 'rio-c' or 'rio-d'\?\)", builder="dumbbell"),
     T("db-aqm-unknown", DB, '[axes]; aqm = ["droptail", "blue"]', r"axes\.aqm: 'blue' " + NOT + r"one of 'droptail', .*\(grid point 1: aqm='blue'", builder="dumbbell"),
@@ -768,6 +771,7 @@ BASES: dict[str, dict[str, dict[str, str]]] = {
     "matta_guo": {"": {"seeds": "1"}, "fixed": {"duration_s": "1.0", "n_flows": "2"}},
     "matta_guo_web": {"": {"seeds": "1"}, "fixed": {"duration_s": "1.0", "web_sessions": "2"}},
     "rossi": {"": {"seeds": "1"}, "fixed": {"t_stop_s": "0.5", "t_halt_s": "1.0"}},
+    "todays_kaur_vin": {"": dict(_SHORT), "fixed": {"n_flows": "1"}},
     "dumbbell": {"": dict(_SHORT), "fixed": {"n_flows": "1"}},
     "parking_lot": {"": dict(_SHORT), "fixed": {"n_links": "2"}},
 }
