@@ -36,6 +36,12 @@ struct FakeQueue {
     --n;
     drops.push_back(now);
   }
+  bool ecn = false;  // every packet ECT and the queue marking (ns-3 UseEcn)
+  std::vector<uint32_t> marks;
+  bool mark_head() {
+    if (ecn) marks.push_back(now);
+    return ecn;
+  }
 };
 
 CodelParams ns3_defaults() {
