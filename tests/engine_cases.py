@@ -453,11 +453,13 @@ def _ecn() -> list[tuple[str, Scenario, int]]:
     links = (Link(rate_bps=10e6, prop_delay_ms=3.0,
                   classes=(QueueClass("ef", limit_pkts=40), red)),
              Link(rate_bps=6e6, prop_delay_ms=2.0,
-                  classes=(QueueClass("be", limit_pkts=80, aqm="codel", ecn=True),)),
+                  classes=(QueueClass("ef", limit_pkts=40),
+                           QueueClass("be", limit_pkts=80, aqm="codel", ecn=True))),
              Link(rate_bps=4e6, prop_delay_ms=2.0,
-                  classes=(QueueClass("be", limit_pkts=80, aqm="pie", ecn=True,
+                  classes=(QueueClass("ef", limit_pkts=40),
+                           QueueClass("be", limit_pkts=80, aqm="pie", ecn=True,
                                       pie_t_update_ms=5.0, pie_max_burst_ms=10.0,
-                                      pie_qdelay_ref_ms=3.0),)))
+                                      pie_qdelay_ref_ms=3.0))))
     flows = tuple(TcpFlow(route=((0,), (0, 1), (0, 2))[k % 3], cls="be", max_window_pkts=200,
                           reverse_delay_ms=5.0 + 2 * k, ecn=k % 4 != 3,
                           variant="sack" if k % 3 == 1 else "newreno", delayed_ack=k % 5 == 2,

@@ -123,7 +123,8 @@ DS_HD DS_INLINE void count_aqm_drop(Replica DS_REF x, const Packet& p, size_t k,
 
 // ECN (model/tcp_ecn.h): is the packet ECT (a data packet of an ECN flow)? Sources' are not.
 DS_HD DS_INLINE bool ecn_capable(Replica DS_REF x, const Packet& p) {
-  return !(p.flags & kPktSource) && x.in()->flow_ecn[x.iF(p.sender)] != kEcnOff;
+  // (RFC 3168 6.1.5: a retransmission is not ECT; ns-3 TcpSocketBase::SendDataPacket)
+  return !(p.flags & (kPktSource | kPktRexmit)) && x.in()->flow_ecn[x.iF(p.sender)] != kEcnOff;
 }
 
 // The class marks p (CE) instead of discarding it: counted per class and colour, and per flow.

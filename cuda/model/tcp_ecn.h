@@ -4,7 +4,8 @@
 // ECN runs none of this.
 //
 //  * Packet bits (model/packet.h): a flow with flow_ecn != 0 sends ECT data packets (ECT is a
-//    property of the flow, read from its inputs where a queue decides); a queue that marks sets
+//    property of the flow, read from its inputs where a queue decides; a retransmission is not
+//    ECT, RFC 3168 6.1.5, as in ns-3); a queue that marks sets
 //    kPktCe in the packet's cls byte, and the sender sets kPktCwr on the first new data packet
 //    after a reduction (RFC 3168 6.1.2). Class indices are < kMaxClasses (4), so the top bits
 //    of cls are free; every reader of p.cls masks it (cls_index).

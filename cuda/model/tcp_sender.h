@@ -432,6 +432,8 @@ DS_HD inline void send_much(X DS_REF x, int f, TcpSender& s, uint32_t now, bool 
   const uint8_t tag = DS_FEAT(x.hdr()->f_tcp_tag) ? (uint8_t)(sender_tag(x, f, s) << kHopTagShift) : 0;
   const uint8_t link1 = s.flow.link1;
   const uint8_t link2 = s.flow.link2;
+  // ECN (model/tcp_ecn.h): the segment that carries CWR (-1: none; never without ECN)
+  const int32_t cwr_seq = DS_FEAT(x.hdr()->f_ecn) ? x.ecns()[f].cwr_seq : -1;
   s.wake_due = access_transmit(s.nic, x.nic_fifo(f, s), now,
                                [&](int32_t seq, bool rexmit, double start) {
                                  Packet* p = x.emit_slot(now);
@@ -440,12 +442,7 @@ DS_HD inline void send_much(X DS_REF x, int f, TcpSender& s, uint32_t now, bool 
                                  int32_t bytes = wire;
                                  if (seq == 0 && x.in()->flow_syn[i]) bytes = syn_sent(x, i, s, start);
                                  // ECN: the first new segment after a reduction carries CWR
-                                 const uint8_t cwr =
-                                     DS_FEAT(x.hdr()->f_ecn) && !rexmit &&
-                                             x.ecns()[f].mode != kEcnOff &&
-                                             seq == x.ecns()[f].cwr_seq
-                                         ? kPktCwr
-                                         : 0;
+                                 const uint8_t cwr = seq == cwr_seq && !rexmit ? kPktCwr : 0;
                                  put_packet(p, seq, sub_slot(start, now), (uint16_t)f,
                                             (uint16_t)bytes,
                                             (uint8_t)((two ? kHopPath2 : 0) | tag),
