@@ -20,6 +20,7 @@
 #include "app_telnet.h"
 #include "marker_tcp_aware.h"
 #include "tcp_cubic.h"
+#include "tcp_ecn.h"
 #include "tcp_newreno.h"
 #include "tcp_rtt.h"
 
