@@ -443,7 +443,11 @@ DS_HD inline void send_much(X DS_REF x, int f, TcpSender& s, uint32_t now, bool 
                                  int32_t bytes = wire;
                                  if (seq == 0 && x.in()->flow_syn[i]) bytes = syn_sent(x, i, s, start);
                                  // ECN: the first new segment after a reduction carries CWR
-                                 const uint8_t cwr = seq == cwr_seq && !rexmit ? kPktCwr : 0;
+                                 // (DS_FEAT first: the slim kernel has no code for it)
+                                 const uint8_t cwr = DS_FEAT(x.hdr()->f_ecn) && seq == cwr_seq &&
+                                                             !rexmit
+                                                         ? kPktCwr
+                                                         : 0;
                                  put_packet(p, seq, sub_slot(start, now), (uint16_t)f,
                                             (uint16_t)bytes,
                                             (uint8_t)((two ? kHopPath2 : 0) | tag),
