@@ -100,6 +100,7 @@ BatchShape shape_from(const py::dict& s) {
   b.sack_states = flag01("sack_states");
   b.rx_bits = s.contains("rx_bits") ? s["rx_bits"].cast<int32_t>() : kRxBitmapBits;
   b.cubic_states = flag01("cubic_states");
+  b.ecn_states = flag01("ecn_states");
   b.qdelay_bins = s.contains("qdelay_bins") ? s["qdelay_bins"].cast<int32_t>() : 0;
   auto pow2 = [](int32_t v) { return v > 0 && (v & (v - 1)) == 0; };
   auto bad = [](const char* field, int32_t v, const char* allowed) {
@@ -146,6 +147,7 @@ BatchShape shape_from(const py::dict& s) {
   if (!pow2(b.rx_bits) || b.rx_bits < kRxBitmapBits)
     bad("rx_bits", b.rx_bits, "a power of two >= 1024");
   if (b.cubic_states != 0 && b.cubic_states != 1) bad("cubic_states", b.cubic_states, "0 or 1");
+  if (b.ecn_states != 0 && b.ecn_states != 1) bad("ecn_states", b.ecn_states, "0 or 1");
   if (b.qdelay_bins != 0 && b.qdelay_bins != kQDelayBins)
     bad("qdelay_bins", b.qdelay_bins, "0 or the limit qdelay_bins_on");
   return b;
@@ -411,7 +413,8 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     d["tcp_variant"] = py::dict(py::arg("reno") = (int)kReno, py::arg("newreno") = (int)kNewReno,
                                 py::arg("sack") = (int)kSack);
     d["congestion_control"] = py::dict(py::arg("newreno") = (int)kCcNewReno,
-                                       py::arg("cubic") = (int)kCcCubic);
+                                       py::arg("cubic") = (int)kCcCubic,
+                                       py::arg("dctcp") = (int)kCcDctcp);
     d["scheduler"] = py::dict(py::arg("priority") = (int)kSchedPriority, py::arg("wrr") = (int)kSchedWrr,
                               py::arg("cbq") = (int)kSchedCbq);
     d["tie_break"] = py::dict(py::arg("random") = (int)kTieRandom, py::arg("index") = (int)kTieIndex);

@@ -58,6 +58,7 @@ enum TcpVariant : uint8_t { kReno = 0, kNewReno = 1, kSack = 2 };  // kSack: mod
 enum CongestionControl : uint8_t {
   kCcNewReno = 0,  // ns-2's: slow start, 1/cwnd per ACK, half the window at a loss (tcp_sender.h)
   kCcCubic = 1,    // RFC 9438 as ns-3.44's TcpCubic (model/tcp_cubic.h)
+  kCcDctcp = 2,    // RFC 8257 as ns-3.44's TcpDctcp (model/tcp_dctcp.h; ECN on: flow_ecn 2)
 };
 // CUBIC's parameter sets (ns-3 TcpCubic attributes), kMaxCubicSets per replica, each a row of
 // kCubicParams doubles of cubic_params (flow_cubic_set picks a flow's row).
@@ -204,6 +205,7 @@ struct BatchShape {
   int32_t rx_bits;        // each receiver's out-of-order bitmap: a power of two >=
                           // kRxBitmapBits (model/tcp_receiver.h)
   int32_t cubic_states;   // 1: CUBIC state per flow (model/tcp_cubic.h)
+  int32_t ecn_states;     // 1: ECN state per flow (model/tcp_ecn.h)
   int32_t qdelay_bins;    // B: kQDelayBins when a replica of the batch records the
                           // queueing-delay histogram (qdelay_hist), else 0 (no array)
 };
@@ -278,6 +280,7 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(pie_mean_pkt_bytes, double, RLC)  /* ns-3 MeanPktSize: byte mode's p scale */               \
   X(pie_cap_drop_adjustment, uint8_t, RLC) /* ns-3 UseCapDropAdjustment (RFC 8033 5.5) */       \
   X(pie_derandomize, uint8_t, RLC)    /* ns-3 UseDerandomization (RFC 8033 5.1) */              \
+  X(class_ecn, uint8_t, RLC)          /* model/tcp_ecn.h: kClassEcnMark | kClassEcnNoHardDrop */ \
   X(flow_variant, uint8_t, RF)        /* TcpVariant */                                     \
   X(flow_cls, uint8_t, RF)            /* class index on every link of the route */         \
   X(flow_n_hops, uint8_t, RF)         /* 1..kMaxHops */                                    \
@@ -313,6 +316,7 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(flow_colour, uint8_t, RF)         /* Colour its packets leave the host with */          \
   X(flow_cc, uint8_t, RF)             /* CongestionControl */                               \
   X(flow_cubic_set, uint8_t, RF)      /* kCcCubic: its row of cubic_params */               \
+  X(flow_ecn, uint8_t, RF)            /* FlowEcn (model/tcp_ecn.h): 0 off, 1 RFC 3168, 2 DCTCP */ \
   X(cubic_params, double, RC)         /* CUBIC parameter sets (CubicParam) */              \
   X(src_cls, uint8_t, RS)                                                                  \
   X(src_n_hops, uint8_t, RS)                                                               \
@@ -390,6 +394,7 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(q_wait_adj_slots, double, RLC)    /* waiting less slot-end length: -head on wire, +(start place - 1/2) */ \
   X(q_colour_arrivals, int64_t, RLCK)  /* arrivals per colour (after marking) */          \
   X(q_early_drops, int64_t, RLCK)      /* RED/RIO/WRED probabilistic drops */             \
+  X(q_marks, int64_t, RLCK)            /* ECN CE marks instead of a drop, per colour */    \
   X(q_forced_drops, int64_t, RLCK)     /* average beyond max_th (2 max_th gentle), or the buffer */ \
   X(q_red_avg_slots, double, RLCK)     /* sum over slots of the average governing a colour */ \
   X(q_delay_hist, int64_t, RLCB)       /* departures per wait bin (qdelay_bin), when recorded */ \
@@ -401,6 +406,8 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(interval_bytes, int64_t, RFI)                                                         \
   X(flow_colour_pkts, int64_t, RFK)    /* packets into the network per colour (after marking) */ \
   X(flow_early_drops, int64_t, RFK)    /* per colour */                                   \
+  X(flow_ce_marks, int64_t, RF)        /* its packets CE-marked at a queue (ECN) */         \
+  X(flow_ecn_reductions, int64_t, RF)  /* window reductions an ECE made (RFC 3168 6.1.2) */ \
   X(flow_forced_drops, int64_t, RFK)   /* per colour, buffer overflow included */         \
   X(marker_pkts, int64_t, RMK)         /* packets a conditioner left with each colour */  \
   X(marker_bytes, int64_t, RMK)                                                           \

@@ -313,7 +313,7 @@ def schedule_only_cases() -> list[tuple[str, Scenario, int]]:
                                     warmup_s=0.0, tie_break=tie, interval_s=0.5, init_rto_s=1.0),
               50 + i)
              for i, (tr, tie) in enumerate((((), "random"), (traffic, "index")))]
-    return setup + _traces() + _cubic() + _codel() + _pie()
+    return setup + _traces() + _cubic() + _codel() + _pie() + _ecn()
 
 
 def _cubic() -> list[tuple[str, Scenario, int]]:
@@ -436,3 +436,42 @@ def hook_free_cases() -> list[tuple[str, Scenario, int]]:
     return [(f"{name}-nohooks", without_hooks(sc), seed)
             for name, sc, seed in golden_cases() + schedule_only_cases()
             if any(l.loss_prob > 0 for l in sc.links) or any(f.drop_seqs for f in sc.flows)]
+
+
+def _ecn() -> list[tuple[str, Scenario, int]]:
+    """ECN (RFC 3168, model/tcp_ecn.h; issue 52): ECN and non-ECN NewReno, SACK and CUBIC
+    flows with and without delayed ACKs through a marking RED hop into a marking CoDel hop and
+    a marking PIE class beside a drop-tail EF class, with an EF source (non-ECT: dropped); and
+    DCTCP flows over a step-marking RED (w_q 1, min = max = K, forced drops marked) with
+    delayed ACKs on some (RFC 8257 3.2's immediate ACK on a CE change) and Poisson transfers of
+    ECN flows (a reused slot's sender state restarts)."""
+    from diffsweep.scenario.builders import dumbbell
+    ef = OnOffSource(name="ef", pkt_bytes=200, peak_bps=2e6, t_on_ms=20.0, t_off_ms=30.0,
+                     route=(0,), cls="ef")
+    red = QueueClass("be", limit_pkts=60, aqm="red", red=(RedThresholds(3.0, 12.0, 0.1),),
+                     red_w_q=0.02, red_gentle=True, ecn=True)
+    links = (Link(rate_bps=10e6, prop_delay_ms=3.0,
+                  classes=(QueueClass("ef", limit_pkts=40), red)),
+             Link(rate_bps=6e6, prop_delay_ms=2.0,
+                  classes=(QueueClass("ef", limit_pkts=40),
+                           QueueClass("be", limit_pkts=80, aqm="codel", ecn=True))),
+             Link(rate_bps=4e6, prop_delay_ms=2.0,
+                  classes=(QueueClass("ef", limit_pkts=40),
+                           QueueClass("be", limit_pkts=80, aqm="pie", ecn=True,
+                                      pie_t_update_ms=5.0, pie_max_burst_ms=10.0,
+                                      pie_qdelay_ref_ms=3.0))))
+    flows = tuple(TcpFlow(route=((0,), (0, 1), (0, 2))[k % 3], cls="be", max_window_pkts=200,
+                          reverse_delay_ms=5.0 + 2 * k, ecn=k % 4 != 3,
+                          variant="sack" if k % 3 == 1 else "newreno", delayed_ack=k % 5 == 2,
+                          congestion_control="cubic" if k % 3 == 2 else "newreno")
+                  for k in range(10))
+    web = TcpFlow(route=(0, 1), cls="be", reverse_delay_ms=7.0, ecn=True, max_window_pkts=30)
+    traffic = (Traffic(name="web", flow=web, mean_interarrival_s=0.05,
+                       size_set_pkts=(2, 10, 40), pool=16),)
+    step = dumbbell(n_flows=6, aqm="step", step_k_pkts=8, congestion_control="dctcp",
+                    delayed_ack=[True, False, False, True, False, False], rtt_ms=30.0,
+                    buffer_pkts=60, max_window_pkts=300, duration_s=4.0, warmup_s=0.5,
+                    start_spread_s=0.5, tie_break="index", tcp="sack")
+    return [("ecn0", Scenario(links=links, flows=flows, sources=(ef,), traffic=traffic,
+                              duration_s=3.0, warmup_s=0.2), 91),
+            ("dctcp0", step, 92)]

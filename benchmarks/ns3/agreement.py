@@ -233,6 +233,19 @@ NOTES = """
   (`dumbbell --debug=1`), loses 7-15% of its packets at the bottleneck and times out 21-1010 times a run;
   diffsweep's NewReno (ns-2.35's) does not. A gap of ns-3's non-SACK recovery, the reason
   the grid runs with SACK; not a target for diffsweep.
+- **ECN models (`*-ecn`, `dctcp/step`) at 32 flows: mark % and the waiting queue far above
+  ns-3's** (red-ecn 40 ms: 100% of arrivals marked against 61%; dctcp/step: 100% against
+  56%, a waiting queue of 46 packets against 13). 32 windows of at least 2 segments (64
+  packets) exceed the path's 50-packet BDP, so the queue never falls below RED's max_th / K
+  and every packet is marked; ns-3's senders at that point also lose packets and time out
+  (dctcp/step: 554-2022 timeouts a run against none), which empties the queue. The engine
+  keeps a window of 2 after an ECE (ns-2's slowdown floor; ns-3 TcpDctcp's 2 segments) and
+  does not follow RFC 3168 6.1.2's rule for a window of one segment (wait for the
+  retransmission timer before sending); open, not traced further here.
+- **ECN models at 8 flows: mark % 20-50% above ns-3's** (codel-ecn 40 ms: 2.4% against
+  1.6%) with goodput, Jain and drops (none on either side) agreeing: the engine's senders
+  react to ECE at the ACK (ns-3 EnterCwr) but grow the window during the CWR round as after
+  a loss recovery, where ns-3 holds it in CA_CWR; not traced further here.
 - **Timeouts (secondary rows)**: with 32 flows ns-3 times out 617-1022 times a run against
   diffsweep's 3-774 (windows of 3-5 packets); open, not traced here.
 """

@@ -46,7 +46,15 @@ MODELS = {"newreno/fifo": ("sack", "droptail", {}), "newreno/red": ("sack", "red
           "cubic/fifo": ("sack", "droptail", {"congestion_control": "cubic"}),
           "cubic/codel": ("sack", "codel", {"congestion_control": "cubic"}),
           "cubic/pie": ("sack", "pie", {"congestion_control": "cubic"}),
-          "cubic+newreno/fifo": ("sack", "droptail", {"congestion_control": "mix"})}
+          "cubic+newreno/fifo": ("sack", "droptail", {"congestion_control": "mix"}),
+          # ECN (RFC 3168, model/tcp_ecn.h): the flows ECT, the queue marking (UseEcn)
+          "newreno/red-ecn": ("sack", "red", {"ecn": True}),
+          "newreno/codel-ecn": ("sack", "codel", {"ecn": True}),
+          "newreno/pie-ecn": ("sack", "pie", {"ecn": True}),
+          "cubic/codel-ecn": ("sack", "codel", {"congestion_control": "cubic", "ecn": True}),
+          "cubic/pie-ecn": ("sack", "pie", {"congestion_control": "cubic", "ecn": True}),
+          # DCTCP over step marking at K = 10 packets (run.sh --step_k_pkts=10)
+          "dctcp/step": ("sack", "step", {"congestion_control": "dctcp", "step_k_pkts": 10})}
 #: ns-3's names in the CSV's tcp and aqm columns, as dumbbell.cc writes them
 NS3_NAMES = {"newreno/fifo": ("TcpNewReno", "FifoQueueDisc"),
              "newreno/red": ("TcpNewReno", "RedQueueDisc"),
@@ -57,7 +65,13 @@ NS3_NAMES = {"newreno/fifo": ("TcpNewReno", "FifoQueueDisc"),
              "cubic/fifo": ("TcpCubic", "FifoQueueDisc"),
              "cubic/codel": ("TcpCubic", "CoDelQueueDisc"),
              "cubic/pie": ("TcpCubic", "PieQueueDisc"),
-             "cubic+newreno/fifo": ("TcpCubic+TcpNewReno", "FifoQueueDisc")}
+             "cubic+newreno/fifo": ("TcpCubic+TcpNewReno", "FifoQueueDisc"),
+             "newreno/red-ecn": ("TcpNewReno", "RedQueueDisc"),
+             "newreno/codel-ecn": ("TcpNewReno", "CoDelQueueDisc"),
+             "newreno/pie-ecn": ("TcpNewReno", "PieQueueDisc"),
+             "cubic/codel-ecn": ("TcpCubic", "CoDelQueueDisc"),
+             "cubic/pie-ecn": ("TcpCubic", "PieQueueDisc"),
+             "dctcp/step": ("TcpDctcp", "RedQueueDisc")}
 CELLS = ((1, "40"), (8, "40"), (32, "40"), (8, "100"), (8, "20-100"), (32, "20-100"))  # run.sh
 SEEDS = range(1, 6)
 DUR, WARM = 35.0, 5.0
@@ -120,9 +134,10 @@ def run() -> tuple[pd.DataFrame, float]:
         mbps = f["goodput_bps"].to_numpy() / 1e6
         busy = q.loc[r, "bytes_departed"] * 8 / RATE_BPS / measured
         arrivals, drops = int(q.loc[r, "arrivals"]), int(q.loc[r, "all_drops"])
+        marks = int(q.loc[r, "marks"])
         tcp, aqm = NS3_NAMES[model]
         rows.append({
-            "model": model, "tcp": tcp, "aqm": aqm, "ecn": 0, "n_flows": n, "rtt_ms": rtt,
+            "model": model, "tcp": tcp, "aqm": aqm, "ecn": int("ecn" in model or model == "dctcp/step"), "n_flows": n, "rtt_ms": rtt,
             "seed": seed, "bottleneck_mbps": RATE_BPS / 1e6, "buffer_pkts": BUFFER_PKTS,
             "dur_s": DUR, "warm_s": WARM, "total_mbps": mbps.sum(),
             "flow_mbps": ";".join(f"{x:.6g}" for x in mbps),
@@ -130,8 +145,9 @@ def run() -> tuple[pd.DataFrame, float]:
             "min_max": mbps.min() / mbps.max() if mbps.max() > 0 else np.nan,
             "sent_pkts": int(f["pkts_sent"].sum()), "rexmit_pkts": int(f["retransmits"].sum()),
             "timeouts": int(f["timeouts"].sum()), "bneck_arrivals": arrivals,
-            "bneck_drops": drops, "bneck_marks": 0,  # no ECN in these models: nothing marks
-            "drop_pct": 100 * drops / arrivals if arrivals else np.nan, "mark_pct": 0.0,
+            "bneck_drops": drops, "bneck_marks": marks,  # CE marks (queues.marks)
+            "drop_pct": 100 * drops / arrivals if arrivals else np.nan,
+            "mark_pct": 100 * marks / arrivals if arrivals else np.nan,
             # the packets waiting, the one on the wire left out (queues.mean_waiting_pkts:
             # ns-2's queue-monitor integral); ns-3's count is its disc's plus its device
             # queue's (dumbbell.cc)

@@ -35,7 +35,7 @@ PacketEvent event_of(const Packet& p, uint8_t kind, double t, int64_t id, int l)
   e.sender = p.sender;
   e.bytes = p.bytes;
   e.kind = kind;
-  e.cls = p.cls;
+  e.cls = (uint8_t)cls_index(p);  // without the ECN bits (CE, CWR) above the index
   e.colour = colour_of(p);
   e.flags = ev_flags(p);
   e.hop = (uint8_t)hop_index(p);

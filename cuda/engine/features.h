@@ -23,10 +23,11 @@ struct ReplicaFeatures {
   uint8_t codel;   // a CoDel class (aqm too)
   uint8_t pie;     // a PIE class (aqm too)
   uint8_t qhist;   // the queueing-delay histogram
+  uint8_t ecn;     // ECN: an ECN flow or a marking class (model/tcp_ecn.h)
   bool balancing;  // a Balancing Marker (its connection table: BatchShape::conn_meters)
   DS_HD bool any() const {
     return (markers | traffic | aqm | app | trace | tcp_tag | colour | hooks | sack | qtrace |
-            cubic | codel | pie | qhist) != 0;
+            cubic | codel | pie | qhist | ecn) != 0;
   }
 };
 
@@ -69,6 +70,11 @@ DS_HD inline ReplicaFeatures replica_features(const BatchInput& in, int32_t r) {
     if (in.flow_variant[rf + f] == kSack) ft.sack = 1;
   for (int f = 0; f < nf; ++f)
     if (in.flow_cc[rf + f] == kCcCubic) ft.cubic = 1;
+  for (int f = 0; f < nf; ++f)
+    if (in.flow_ecn[rf + f] != 0) ft.ecn = 1;
+  for (int l = 0; l < nl; ++l)
+    for (int c = 0; c < in.link_n_classes[rl + l]; ++c)
+      if (in.class_ecn[(rl + l) * kMaxClasses + c] != 0) ft.ecn = 1;
   ft.colour = ft.markers;
   for (int f = 0; f < nf; ++f)
     if (in.flow_colour[rf + f] != kGreen) ft.colour = 1;

@@ -62,6 +62,10 @@ DS_HD inline void flow_events(Replica DS_REF x, int f, uint32_t now) {
     const int32_t a = s.ack_first;
     const Ack ack = x.take_ack(s);
     if (ack.gen != s.gen) continue;  // for an earlier transfer
+    if (DS_FEAT(fh.f_ecn))  // ECN (model/tcp_ecn.h): ECE's reaction before the ACK's own
+      ecn_sender_ack(x, f, s, ack.ackno, ack.ece != 0,
+                     sack ? sack_in_recovery(x.sack_snds()[f]) : s.last_cwnd_action == kActDupack,
+                     now);
     if (sack)
       sack_recv_ack(x, f, s, x.sack_snds()[f], ack.ackno, x.ack_sacks()[a], now);
     else if (cubic)

@@ -121,6 +121,20 @@ DS_HD DS_INLINE void count_aqm_drop(Replica DS_REF x, const Packet& p, size_t k,
   }
 }
 
+// ECN (model/tcp_ecn.h): is the packet ECT (a data packet of an ECN flow)? Sources' are not.
+DS_HD DS_INLINE bool ecn_capable(Replica DS_REF x, const Packet& p) {
+  // (RFC 3168 6.1.5: a retransmission is not ECT; ns-3 TcpSocketBase::SendDataPacket)
+  return !(p.flags & (kPktSource | kPktRexmit)) && x.in()->flow_ecn[x.iF(p.sender)] != kEcnOff;
+}
+
+// The class marks p (CE) instead of discarding it: counted per class and colour, and per flow.
+DS_HD DS_RARE void ecn_mark(Replica DS_REF x, Packet& p, size_t k, uint8_t colour) {
+  p.cls = (uint8_t)(p.cls | kPktCe);
+  if (!x.measuring) return;
+  x.out_q_marks()[k * kMaxColours + colour] += 1;
+  if (!stale(x, p)) x.out_flow_ce_marks()[p.sender] += 1;
+}
+
 // RED/RIO/WRED's verdict on an arrival at class c of link l (k its output index): false when
 // it drops the packet (counted). A call, so that arrive() stays small for drop-tail replicas.
 // ns-2's RED and dsRED queues count the packets waiting; the one on the wire has left its
@@ -135,7 +149,7 @@ DS_HD DS_INLINE bool head_on_wire(Replica DS_REF x, int l, int c, const Ring<Pac
 
 // `wire`: the class's head when it is on the link's wire (head_on_wire), else null: RED's
 // count leaves it out.
-DS_HD DS_RARE bool aqm_admits(Replica DS_REF x, const Packet& p, int l, int c, size_t k,
+DS_HD DS_RARE bool aqm_admits(Replica DS_REF x, Packet& p, int l, int c, size_t k,
                               uint8_t colour, bool fits, double t, const Packet* wire) {
   const size_t ik = x.iLC(l, c);
   const RedParams rp = red_params(x, ik);
@@ -157,6 +171,13 @@ DS_HD DS_RARE bool aqm_admits(Replica DS_REF x, const Packet& p, int l, int c, s
     rs.b[head_colour] += head_bytes;
   }
   if (v == kRedAccept && !fits) red_overflow(rp, x.red()[k], colour);
+  // ECN: an ECT packet is marked instead of an early drop (and of a forced one where the class
+  // has no hard drop: ns-3 RedQueueDisc UseHardDrop false); it then meets the buffer limit
+  if (v != kRedAccept && DS_FEAT(h->f_ecn) &&
+      ecn_verdict(x.in()->class_ecn[ik], ecn_capable(x, p), v == kRedEarly) == kEcnMarkIt) {
+    ecn_mark(x, p, k, colour);
+    return true;
+  }
   if (v != kRedAccept) {
     DS_EV(ev_drop(x, v == kRedEarly ? kEvDropEarly : kEvDropForced));
     count_aqm_drop(x, p, k, colour, v == kRedEarly);
@@ -187,7 +208,7 @@ DS_HD DS_INLINE PieParams pie_params(Replica DS_REF x, size_t ik) {
 // of the class's own stream (kFamPie), an early drop counted as RED's are. `waiting`: the
 // packets (bytes in byte mode) in the queue less the one on the wire, ns-3's queue disc size.
 // True when the packet may go on to the buffer check and the queue.
-DS_HD DS_RARE bool pie_admits(Replica DS_REF x, const Packet& p, size_t ik, size_t k,
+DS_HD DS_RARE bool pie_admits(Replica DS_REF x, Packet& p, size_t ik, size_t k,
                               uint8_t colour, bool fits, int64_t waiting) {
   PieQueue& s = x.pie()[k];
   if (!fits) {
@@ -198,6 +219,11 @@ DS_HD DS_RARE bool pie_admits(Replica DS_REF x, const Packet& p, size_t ik, size
   const double u = draw_u01(x.seed(), kFamPie, (uint32_t)k, s.ctr);
   if (!pie_drop_early(pp, s.st, waiting, p.bytes, u)) return true;
   pie_dropped(s.st);
+  if (DS_FEAT(x.hdr()->f_ecn) &&
+      pie_ecn_verdict(x.in()->class_ecn[ik], ecn_capable(x, p), s.st.drop_prob) == kEcnMarkIt) {
+    ecn_mark(x, p, k, colour);  // ns-3 PieQueueDisc UseEcn: marked, then the buffer check
+    return true;
+  }
   DS_EV(ev_drop(x, kEvDropEarly));
   count_aqm_drop(x, p, k, colour, true);
   count_flow_drop(x, p);
@@ -367,7 +393,7 @@ DS_HD DS_INLINE bool enqueue(Replica DS_REF x, const Packet& p, int l, int c, si
 // takes for such a replica, in fewer instructions (every packet is green, none is stale; the
 // per-colour arrival counts are filled from q_arrivals at the end: team.h, flush_replica).
 DS_HD DS_FLATTEN void arrive_plain(Replica DS_REF x, const Packet& p, uint32_t now) {
-  const int l = p.link, c = p.cls;
+  const int l = p.link, c = cls_index(p);
   const size_t k = x.oLC(l, c);
   if (x.measuring) {
     x.out_q_arrivals()[k] += 1;
@@ -388,7 +414,7 @@ DS_HD DS_FLATTEN void arrive_plain(Replica DS_REF x, const Packet& p, uint32_t n
 // the first link, its edge conditioner, the validation hooks (injected drops, Bernoulli loss),
 // then the class queue's admission: RED/RIO/WRED if the class has one, then the buffer.
 DS_HD inline void arrive_full(Replica DS_REF x, Packet p, uint32_t now) {
-  const int l = p.link, c = p.cls;
+  const int l = p.link, c = cls_index(p);
   const size_t k = x.oLC(l, c);
   if (x.measuring) x.out_q_arrivals()[k] += 1;
   // Time for the conditioners and RED: within the slot only under the index order, which
@@ -481,7 +507,7 @@ DS_HD DS_FLATTEN void depart(Replica DS_REF x, const Packet& p, int l, uint32_t 
     return;
   }
   if (stale(x, p)) return;  // from an earlier transfer of a reused pool slot
-  receive_segment(x, p.sender, p.seq, now);
+  receive_segment(x, p.sender, p.seq, now, (uint8_t)(p.cls & kPktEcnBits));
   if (DS_FEAT(x.hdr()->f_traffic) && x.in()->flow_gen[x.iF(p.sender)] >= 0)
     transfer_progress(x, p.sender, now);
 }
@@ -555,6 +581,16 @@ struct CodelClass {
     DS_EV(ev_drop_head(x, p, l, c, now));
     count_aqm_drop(x, p, k, colour_of(p), true);
     count_flow_drop(x, p);
+  }
+  // ns-3 CoDelQueueDisc UseEcn: mark the head instead of dropping it when it is ECT and the
+  // class marks (model/queue_codel.h); false: drop it
+  DS_HD DS_INLINE bool mark_head() {
+    if (!DS_FEAT(x.hdr()->f_ecn) || !(x.in()->class_ecn[x.iLC(l, c)] & kClassEcnMark))
+      return false;
+    Packet& h = x.queue_ring(l, c).front();
+    if (!ecn_capable(x, h)) return false;
+    ecn_mark(x, h, k, colour_of(h));
+    return true;
   }
 };
 
@@ -779,6 +815,7 @@ DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInput
     x.rcv(f).delack_due = kNeverSlot;
     x.rxtree().set(f, kNeverSlot);
     const int32_t a = x.push_ack(f, x.rcv(f).rcv_next - 1, now);
+    if (DS_FEAT(x.hdr()->f_ecn) && a >= 0) x.acks()[a].ece = x.ecns()[f].rx_ece;
     // the held segment was in order: its ACK carries what the SACK sink's stack still holds
     if (x.snd(f).flow.variant == kSack && DS_FEAT(x.hdr()->f_sack))
       sack_sink_ack(x, f, x.rcv(f).rcv_next - 1, a);

@@ -27,6 +27,7 @@
 #include "../model/source_onoff.h"
 #include "../model/tcp_receiver.h"
 #include "../model/tcp_cubic.h"
+#include "../model/tcp_ecn.h"
 #include "../model/tcp_sack.h"
 #include "../model/tcp_sender.h"
 #include "../model/traffic_gen.h"
@@ -61,6 +62,7 @@ struct ReplicaHdr {
   uint8_t f_qtrace;   // a queue trace (Scenario.queue_trace_interval_s): queue_side.h
   uint8_t f_cubic;    // CUBIC senders (model/tcp_cubic.h)
   uint8_t f_qhist;    // the queueing-delay histogram (Scenario.queue_delay_hist): link_send
+  uint8_t f_ecn;      // ECN flows or marking classes (model/tcp_ecn.h)
   uint32_t peak_due;  // traffic: the first slot at which an assigned transfer starts and has
                       // not been counted alive yet (engine/traffic.h, count_starts); never
                       // without traffic
@@ -116,7 +118,7 @@ struct OutOffsets {
 struct Layout {
   OutOffsets out;
   size_t out_begin, out_end;
-  size_t hdr, links, queues, red, codel, pie, markers, conns, gens, xfers, websess, sx, sack_snd, sack_rcv, cubic,
+  size_t hdr, links, queues, red, codel, pie, markers, conns, gens, xfers, websess, sx, sack_snd, sack_rcv, cubic, ecn,
       ack_sack, qring, dline, snd, acks, nic, nic_next, nic_pool, rcv, rxbits, tree_key, tree_win,
       rx_key, rx_win, sources, lane_t, emit_idx, emit, emit_at, stage, stage_perm, trace_next,
       stride;
@@ -208,6 +210,7 @@ inline Layout make_layout(const BatchShape& s, Part part = {}) {
   take("sack", L.sack_rcv, s.sack_states ? F * sizeof(SackReceiver) : 0);
   take("sack", L.ack_sack, s.sack_states ? (size_t)s.ack_cap * sizeof(SackBlocks) : 0);
   take("cubic", L.cubic, s.cubic_states ? F * sizeof(CubicState) : 0);
+  take("ecn", L.ecn, s.ecn_states ? F * sizeof(EcnFlow) : 0);
   take("senders", L.snd, F * sizeof(TcpSender));
   take("receivers", L.rcv, F * sizeof(TcpReceiver));
   take("receiver_bitmaps", L.rxbits, F * (size_t)(s.rx_bits / 32) * sizeof(uint32_t));
@@ -279,6 +282,7 @@ enum StateArrayUse { kHot, kRare };
   X(sack_rcvs, SackReceiver, sack_rcv, kRare) /* [f]: SACK sinks */                               \
   X(ack_sacks, SackBlocks, ack_sack, kRare) /* [ack_cap]: each ACK in flight's SACK blocks */     \
   X(cubics, CubicState, cubic, kRare)       /* [f]: CUBIC senders (cubic_states) */               \
+  X(ecns, EcnFlow, ecn, kRare)              /* [f]: ECN senders and receivers (ecn_states) */     \
   /* [l*ring_link + class_off[c] + i] (BatchShape): class c on link l; ClassQueue::ring_off       \
      holds that start */                                                                          \
   X(qring, Packet, qring, kHot)                                                                   \
@@ -585,6 +589,7 @@ struct Replica {
     a.ackno = ackno;
     a.next = -1;
     a.consumed = 0;
+    if (DS_FEAT(h->f_ecn)) a.ece = 0;  // (read only with ECN: flow_side.h)
     a.gen = shape().flow_ext ? xfers()[f].gen : 0;
     if (s.ack_first >= 0) {
       pool[s.ack_last].next = k;

@@ -99,6 +99,7 @@ DS_HD inline void init_replica(Replica DS_REF x) {
     h.f_codel = ft.codel;
     h.f_pie = ft.pie;
     h.f_qhist = ft.qhist;
+    h.f_ecn = ft.ecn;
     for (int l = 0; l < x.in()->n_links[x.iR()]; ++l) {
       LinkState& ls = x.links()[l];
       ls.codel = ls.pie = 0;
@@ -116,11 +117,11 @@ DS_HD inline void init_replica(Replica DS_REF x) {
     h.qtrace_due = DS_FEAT(h.f_qtrace) ? 0u : kNeverSlot;  // sample 0: before slot 0
     if (((h.f_traffic | h.f_app) && !x.shape().flow_ext) || (h.f_aqm && !x.shape().aqm_states) ||
         (ft.balancing && !x.shape().conn_meters) || (h.f_sack && !x.shape().sack_states) ||
-        (h.f_cubic && !x.shape().cubic_states) ||
+        (h.f_cubic && !x.shape().cubic_states) || (h.f_ecn && !x.shape().ecn_states) ||
         (h.f_qhist && x.shape().qdelay_bins != kQDelayBins)) {
       x.flag(kOvfShape);  // the host raises; touch no state the block lacks (the Balancing
       h.f_traffic = h.f_app = h.f_aqm = h.f_sack = h.f_cubic = 0;  // Marker checks conn_meters
-      h.f_codel = h.f_pie = h.f_qhist = 0;
+      h.f_codel = h.f_pie = h.f_qhist = h.f_ecn = 0;
       for (int l = 0; l < x.in()->n_links[x.iR()]; ++l)
         x.links()[l].codel = x.links()[l].qhist = x.links()[l].pie = 0;
     }
@@ -130,6 +131,8 @@ DS_HD inline void init_replica(Replica DS_REF x) {
         sack_receiver_init(x.sack_rcvs()[f]);
       }
     for (int f = 0; f < nf; ++f) cubic_sender_init(x, f, x.snd(f));
+    if (DS_FEAT(h.f_ecn))
+      for (int f = 0; f < nf; ++f) ecn_flow_init(x.ecns()[f], x.in()->flow_ecn[x.iF(f)]);
 #if DS_SLIM_BUILD
     if (ft.any()) x.flag(kOvfShape);  // the host chose the slim kernel for a replica it cannot run
 #endif

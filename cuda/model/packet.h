@@ -16,7 +16,8 @@ struct Packet {
   uint16_t bytes;    // size on the wire
   uint8_t hop;       // bits 0-2: index into the sender's route; bits 3-6: TCP-aware marker
                      // tag (model/marker_tcp_aware.h); top bit kHopPath2: its second route
-  uint8_t cls;       // class index on every link of the route
+  uint8_t cls;       // class index on every link of the route (bits 0-5, cls_index); top
+                     // bits: ECN's kPktCe and kPktCwr (model/tcp_ecn.h)
   uint8_t flags;     // kPktSource | kPktRexmit | colour << kPktColourShift | gen << kPktGenShift
   uint8_t link;      // link it is arriving at (emission ring and arrival buffer)
 };
@@ -70,6 +71,14 @@ constexpr uint8_t kPktColourMask = 3u << kPktColourShift;
 // (each transfer lasts at least a round trip).
 constexpr uint8_t kPktGenShift = 4;
 constexpr uint8_t kPktGenMask = 0xF0;
+
+// ECN bits in the cls byte (class indices are < kMaxClasses = 4): CE set by a marking queue,
+// CWR by the sender on the first new data packet after a reduction (RFC 3168 6.1.2, 6.1.3).
+constexpr uint8_t kPktCe = 0x80;
+constexpr uint8_t kPktCwr = 0x40;
+constexpr uint8_t kPktEcnBits = kPktCe | kPktCwr;
+constexpr uint8_t kClsMask = 0x3F;
+DS_HD DS_INLINE int cls_index(const Packet& p) { return p.cls & kClsMask; }
 
 DS_HD DS_INLINE int hop_index(const Packet& p) { return p.hop & kHopMask; }
 DS_HD DS_INLINE bool on_path2(const Packet& p) { return (p.hop & kHopPath2) != 0; }

@@ -23,8 +23,11 @@
 //    next, while it is still ok to drop and drop_next keeps passing (a while loop: several
 //    drops in one dequeue); a head that is not ok to drop leaves the state. A dequeue that
 //    finds the queue empty leaves the state too (ns-3's DoDequeue on an empty queue).
-//  * ECN (ns-3 UseEcn, a later slice): where ns-3 marks instead of dropping, codel_dequeue
-//    calls q.drop_head() today; the marking goes there (the two places marked "ECN").
+//  * ECN (ns-3 UseEcn, RFC 8289 section 5.3 / RFC 3168): where ns-3 marks instead of dropping,
+//    codel_dequeue asks q.mark_head() first (the two places marked "ECN"): in the dropping state
+//    a mark ends the dequeue with drop_next = control_law(now) (ns-3: ControlLaw(now, ...), not
+//    of drop_next as after a drop); entering it, a marked head stays the packet sent. The mark
+//    decision is the Q's, so that FQ-CoDel's queues reuse this function unchanged.
 #pragma once
 #include <cstdint>
 
@@ -113,6 +116,8 @@ DS_HD DS_INLINE bool codel_ok_to_drop(const CodelParams& p, CodelState& s, bool 
 //   bool head(uint32_t& sojourn, int64_t& bytes_left)  the head's sojourn and the bytes behind
 //                                                      it; false when the queue is empty
 //   void drop_head()                                   drop the head (counted by the caller)
+//   bool mark_head()                                   CE-mark the head instead (ECN: true
+//                                                      when it was ECT and the queue marks)
 // On return the head (if any) is the packet the link sends.
 template <class Q>
 DS_HD inline void codel_dequeue(const CodelParams& p, CodelState& s, uint32_t now, Q& q) {
@@ -131,6 +136,10 @@ DS_HD inline void codel_dequeue(const CodelParams& p, CodelState& s, uint32_t no
         s.count += 1;
         s.rec_inv_sqrt = codel_newton_step(s.rec_inv_sqrt, s.count);
         // ECN: ns-3 marks here instead (drop_next = control_law(now, ...), and stops)
+        if (q.mark_head()) {
+          s.drop_next = codel_control_law(now, p.interval, s.rec_inv_sqrt);
+          return;
+        }
         q.drop_head();
         const bool have = q.head(sojourn, left);
         if (!codel_ok_to_drop(p, s, have, sojourn, left, now))
@@ -141,9 +150,11 @@ DS_HD inline void codel_dequeue(const CodelParams& p, CodelState& s, uint32_t no
     }
   } else if (ok) {
     // ECN: ns-3 marks the head here instead of dropping it
-    q.drop_head();
-    const bool have = q.head(sojourn, left);
-    codel_ok_to_drop(p, s, have, sojourn, left, now);
+    if (!q.mark_head()) {
+      q.drop_head();
+      const bool have = q.head(sojourn, left);
+      codel_ok_to_drop(p, s, have, sojourn, left, now);
+    }
     s.dropping = 1;
     // a new dropping state soon after the last one starts from the drop rate that controlled
     // the queue then (RFC 8289 3.3; ns-3: int delta = m_count - m_lastCount)

@@ -9,6 +9,7 @@
 
 #include "../batch.h"
 #include "../core/hd.h"
+#include "tcp_ecn.h"
 #include "tcp_sack.h"
 #include "tcp_sender.h"  // FlowInputs: the flow's inputs, kept in its sender
 
@@ -65,8 +66,29 @@ DS_HD DS_SACK_CALL void sack_sink_ack(X DS_REF x, int f, int32_t seq, int32_t a)
 
 // Inlined on the host (DS_FLATTEN): with the queue side's slot inlined in its loop
 // (engine/queue_side.h, queue_slots), g++ made this a call per delivered segment.
+// ECN (model/tcp_ecn.h): `ecn` holds the segment's kPktCe / kPktCwr bits. A DCTCP receiver
+// whose CE state changes while it holds a delayed ACK sends that ACK at once with the old state
+// (RFC 8257 3.2); every ACK carries the echo state when it is sent.
 template <class X>
-DS_HD DS_FLATTEN void receive_segment(X DS_REF x, int f, int32_t seq, uint32_t now) {
+DS_HD DS_RARE void ecn_receive(X DS_REF x, int f, uint8_t ecn, uint32_t now) {
+  EcnFlow& e = x.ecns()[f];
+  TcpReceiver& r = x.rcv(f);
+  const bool ce = (ecn & kPktCe) != 0;
+  if (e.mode == kEcnDctcp && (e.rx_ece != 0) != ce && r.delack_due != 0xFFFFFFFFu) {
+    r.delack_due = 0xFFFFFFFFu;
+    x.set_delack(f, 0xFFFFFFFFu);
+    const int32_t a = x.push_ack(f, r.rcv_next - 1, now);
+    if (a >= 0) x.acks()[a].ece = e.rx_ece;
+    if (x.snd(f).flow.variant == kSack && DS_FEAT(x.hdr()->f_sack))
+      sack_sink_ack(x, f, r.rcv_next - 1, a);
+  }
+  ecn_rx_segment(e, ce, (ecn & kPktCwr) != 0);
+}
+
+template <class X>
+DS_HD DS_FLATTEN void receive_segment(X DS_REF x, int f, int32_t seq, uint32_t now,
+                                      uint8_t ecn = 0) {
+  if (DS_FEAT(x.hdr()->f_ecn) && x.ecns()[f].mode != kEcnOff) ecn_receive(x, f, ecn, now);
   TcpReceiver& r = x.rcv(f);
   const FlowInputs& flow = x.snd(f).flow;  // its flow's inputs (model/tcp_sender.h)
   const size_t i = x.iF(f);
@@ -99,6 +121,7 @@ DS_HD DS_FLATTEN void receive_segment(X DS_REF x, int f, int32_t seq, uint32_t n
     x.set_delack(f, 0xFFFFFFFFu);
   }
   const int32_t a = x.push_ack(f, r.rcv_next - 1, now);
+  if (DS_FEAT(x.hdr()->f_ecn) && a >= 0) x.acks()[a].ece = x.ecns()[f].rx_ece;
   if (flow.variant == kSack && DS_FEAT(x.hdr()->f_sack)) sack_sink_ack(x, f, seq, a);
 }
 

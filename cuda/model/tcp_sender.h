@@ -20,6 +20,7 @@
 #include "app_telnet.h"
 #include "marker_tcp_aware.h"
 #include "tcp_cubic.h"
+#include "tcp_ecn.h"
 #include "tcp_newreno.h"
 #include "tcp_rtt.h"
 
@@ -38,7 +39,8 @@ struct Ack {
   uint32_t due;
   int32_t ackno;     // highest in-order seq received (ns-2 TCPSink convention)
   int32_t next;      // the flow's next ACK in the pool; -1 = none
-  uint16_t consumed; // the sender has taken it (the pool reclaims it)
+  uint8_t consumed;  // the sender has taken it (the pool reclaims it)
+  uint8_t ece;       // ECN-Echo (RFC 3168 6.1.3; the receiver's EcnFlow::rx_ece when sent)
   uint16_t gen;      // the receiver's transfer generation (engine/traffic.h): a reused slot's
                      // sender ignores ACKs of its predecessor
 };
@@ -255,6 +257,33 @@ DS_HD DS_INLINE void cc_ack_seen(X DS_REF x, int f, TcpSender& s, uint32_t now) 
   cc_step(x, f, [&](CubicState& c) { cubic_ack_seen(x, c, s, now); }, [] {});
 }
 
+// ECN at the sender (model/tcp_ecn.h; RFC 3168 6.1.2, ns-3.44 TcpSocketBase EnterCwr): an ACK
+// of `ackno` carrying `ece`, before its own processing. DCTCP's estimator counts every ACK's
+// newly acknowledged segments (RFC 8257 3.3). A reduction outside loss recovery and past the
+// last one's window: the congestion control's loss reduction (ns-2 NewReno: half the window;
+// CUBIC: beta; DCTCP: (1 - alpha/2) cwnd), no retransmission; the timer is left as it is.
+template <class X>
+DS_HD DS_RARE void ecn_sender_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, bool ece,
+                                  bool in_recovery, uint32_t now) {
+  EcnFlow& e = x.ecns()[f];
+  if (e.mode == kEcnOff) return;
+  if (e.mode == kEcnDctcp && ackno > s.highest_ack)
+    dctcp_pkts_acked(dctcp_ns3_defaults(), e.dctcp, ackno - s.highest_ack, ece, ackno + 1,
+                     s.t_seqno);
+  if (!ecn_should_reduce(e, ece, ackno, in_recovery)) return;
+  if (e.mode == kEcnDctcp) {
+    double ss = dctcp_ssthresh_pkts(e.dctcp, (double)window(s, s.flow.max_window),
+                                    s.flow.payload_bytes);
+    if (ss < 2.0) ss = 2.0;  // ns-3 TcpDctcp: at least 2 segments
+    s.ssthresh = (int32_t)ss;
+    s.cwnd = ss;
+  } else {
+    cc_slowdown(x, f, s, false, now);
+  }
+  ecn_reduced(e, s.maxseq);
+  if (x.measuring) x.out_flow_ecn_reductions()[f] += 1;
+}
+
 // A flow's CUBIC state at its (or its transfer's) start.
 template <class X>
 DS_HD DS_INLINE void cubic_sender_init(X DS_REF x, int f, const TcpSender& s) {
@@ -404,6 +433,8 @@ DS_HD inline void send_much(X DS_REF x, int f, TcpSender& s, uint32_t now, bool 
   const uint8_t tag = DS_FEAT(x.hdr()->f_tcp_tag) ? (uint8_t)(sender_tag(x, f, s) << kHopTagShift) : 0;
   const uint8_t link1 = s.flow.link1;
   const uint8_t link2 = s.flow.link2;
+  // ECN (model/tcp_ecn.h): the segment that carries CWR (-1: none; never without ECN)
+  const int32_t cwr_seq = DS_FEAT(x.hdr()->f_ecn) ? x.ecns()[f].cwr_seq : -1;
   s.wake_due = access_transmit(s.nic, x.nic_fifo(f, s), now,
                                [&](int32_t seq, bool rexmit, double start) {
                                  Packet* p = x.emit_slot(now);
@@ -411,9 +442,16 @@ DS_HD inline void send_much(X DS_REF x, int f, TcpSender& s, uint32_t now, bool 
                                  const bool two = seg_on_path2(x, i, s, seq);
                                  int32_t bytes = wire;
                                  if (seq == 0 && x.in()->flow_syn[i]) bytes = syn_sent(x, i, s, start);
+                                 // ECN: the first new segment after a reduction carries CWR
+                                 // (DS_FEAT first: the slim kernel has no code for it)
+                                 const uint8_t cwr = DS_FEAT(x.hdr()->f_ecn) && seq == cwr_seq &&
+                                                             !rexmit
+                                                         ? kPktCwr
+                                                         : 0;
                                  put_packet(p, seq, sub_slot(start, now), (uint16_t)f,
                                             (uint16_t)bytes,
-                                            (uint8_t)((two ? kHopPath2 : 0) | tag), cls,
+                                            (uint8_t)((two ? kHopPath2 : 0) | tag),
+                                            (uint8_t)(cls | cwr),
                                             (uint8_t)((rexmit ? kPktRexmit : 0) |
                                                       (s.gen << kPktGenShift)),
                                             two ? link2 : link1);

@@ -36,6 +36,12 @@ struct FakeQueue {
     --n;
     drops.push_back(now);
   }
+  bool ecn = false;  // every packet ECT and the queue marking (ns-3 UseEcn)
+  std::vector<uint32_t> marks;
+  bool mark_head() {
+    if (ecn) marks.push_back(now);
+    return ecn;
+  }
 };
 
 CodelParams ns3_defaults() {
@@ -159,6 +165,31 @@ void test_drop_schedule() {
   check(s.count == 12, "count = drops since entering the dropping state");
 }
 
+// ECN (ns-3 UseEcn): the same backlog with every packet ECT marks where it would drop: the
+// first mark enters the dropping state with count 1 and drop_next = now + 97654, the head is
+// not dropped (it is the packet sent); a later mark in the dropping state takes one count and
+// schedules the next from now (ns-3: ControlLaw(now, ...)), one mark per dequeue.
+void test_ecn_marks() {
+  Bench b(20);
+  b.q.ecn = true;
+  const CodelParams& p = b.p;
+  CodelState& s = b.s;
+  FakeQueue& q = b.q;
+  uint32_t t = kT0;
+  dequeue_at(p, s, q, t);
+  t = kT0 + p.interval + 1;
+  dequeue_at(p, s, q, t);
+  check(q.marks.size() == 1 && q.drops.empty() && q.n == 1000, "the first mark drops nothing");
+  check(s.dropping && s.count == 1 && s.drop_next == t + 97654, "dropping state, count 1");
+  // a dequeue 2 intervals later: one mark only (no while loop of marks), count 2,
+  // drop_next = now + interval x rec_inv_sqrt(2)
+  t += 2 * p.interval;
+  dequeue_at(p, s, q, t);
+  check(q.marks.size() == 2 && q.drops.empty(), "one mark per dequeue");
+  check(s.count == 2 && s.drop_next == ds::codel_control_law(t, p.interval, s.rec_inv_sqrt),
+        "the next from now, not from the old drop_next");
+}
+
 void test_exit_and_reentry() {
   Bench b(20);
   const CodelParams& p = b.p;
@@ -231,6 +262,7 @@ int main() {
   test_control_law();
   test_drop_schedule();
   test_exit_and_reentry();
+  test_ecn_marks();
   test_min_bytes_and_empty();
   test_qdelay_bins();
   return report();

@@ -80,6 +80,10 @@ COLUMNS: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
         "forced_drops_<colour>": ("packets", "forced drops of that colour: the RED average "
                                              "beyond max_th (2 max_th if gentle), or the buffer "
                                              "full"),
+        "ce_marks": ("packets", "the flow's packets CE-marked at a queue instead of dropped "
+                                "(ECN, RFC 3168; the queues' marks_<colour>)"),
+        "ecn_reductions": ("", "window reductions an ECN-Echo made (RFC 3168 6.1.2: at most "
+                               "one per window of data, no retransmission)"),
         "app_segments": ("count", "telnet-like flows (tables of calls with any): segments "
                                   "delivered"),
         "app_delay_sum_s": ("s", "telnet-like flows: the sum over segments of the delay from "
@@ -124,6 +128,12 @@ COLUMNS: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
         "delay_p99_ms": ("ms", "99th percentile of those waits (as delay_p50_ms)"),
         "aqm": ("", "the class's queue discipline: " + ", ".join(AQMS)),
         "arrivals_<colour>": ("packets", "arrivals of that colour (after marking)"),
+        "marks_<colour>": ("packets", "ECN CE marks of that colour: ECT packets the class "
+                                      "marked where it would have dropped them early (RED/RIO/"
+                                      "WRED, CoDel, PIE with ecn; RED's forced drops too with "
+                                      "red_hard_drop False)"),
+        "marks": ("packets", "the sum of marks_<colour>"),
+        "mark_rate": ("", "marks / arrivals (NaN without arrivals)"),
         "early_drops_<colour>": ("packets", "RED/RIO/WRED probabilistic (early) drops of that "
                                             "colour; for a CoDel class, its drops at dequeue "
                                             "(RFC 8289's control law); for a PIE class, its "

@@ -96,6 +96,9 @@ def batch_tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> d
     for kind in ("early", "forced"):
         for k, col in enumerate(COLOURS):
             flows[f"{kind}_drops_{col}"] = out[f"flow_{kind}_drops"][fr, ff, k]
+    # ECN: its packets CE-marked at queues, and the window reductions ECE made (RFC 3168 6.1.2)
+    flows["ce_marks"] = out["flow_ce_marks"][fr, ff]
+    flows["ecn_reductions"] = out["flow_ecn_reductions"][fr, ff]
     goodput = np.zeros(R)
     np.add.at(goodput, fr, flows["goodput_bps"].to_numpy())
     replicas = pd.DataFrame({
@@ -131,6 +134,13 @@ def batch_tables(p: Packed, out: dict, scs: list[Scenario], idx: list[int]) -> d
     for kind in ("early", "forced"):
         for k, col in enumerate(COLOURS):
             queues[f"{kind}_drops_{col}"] = out[f"q_{kind}_drops"][qr, ql, qc, k]
+    # ECN (model/tcp_ecn.h): CE marks the class made instead of a drop, per colour and in all
+    for k, col in enumerate(COLOURS):
+        queues[f"marks_{col}"] = out["q_marks"][qr, ql, qc, k]
+    queues["marks"] = out["q_marks"][qr, ql, qc].sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        queues["mark_rate"] = np.where(queues["arrivals"] > 0,
+                                       queues["marks"] / queues["arrivals"], np.nan)
     # Every packet the class discarded: RED's early drops, its forced drops and the buffer's
     # overflows, which the engine counts as forced drops too (queue_side.h: buffer_drop), so
     # the sum over colours of early + forced holds each discard once. (A full ring of an

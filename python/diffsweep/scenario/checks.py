@@ -40,7 +40,7 @@ MAX_SLOTS = 0xFFFFFFFD  # cuda/batch.h kMaxSlots: the slot clock is 32-bit (kNev
 VARIANTS = ("reno", "newreno", "sack")
 # TcpFlow.congestion_control, in ns-3's vocabulary (TcpCongestionOps): the window's growth and
 # reduction, orthogonal to the loss recovery (variant)
-CONGESTION_CONTROLS = ("newreno", "cubic")
+CONGESTION_CONTROLS = ("newreno", "cubic", "dctcp")
 HYSTART_DETECTS = ("packet_train", "delay", "both")  # ns-3 TcpCubic HyStartDetect
 MAX_CUBIC_SETS = 4  # cuda/batch.h kMaxCubicSets: distinct CUBIC parameter sets per scenario
 SPLITS = ("none", "random", "size", "lifetime")  # TcpFlow.split: the edge classifier

@@ -202,7 +202,7 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
              trace_flows=(), trace_interval_s=None, queue_trace_interval_s=None,
              queue_trace_links=None, codel_target_ms=CODEL_TARGET_MS,
              codel_interval_ms=CODEL_INTERVAL_MS, pie_qdelay_ref_ms=15.0, pie_t_update_ms=15.0, pie_max_burst_ms=150.0, pie_alpha=0.125,
-             pie_beta=1.25, queue_delay_hist=False,
+             pie_beta=1.25, queue_delay_hist=False, ecn=False, step_k_pkts=10,
              seed=0) -> Scenario:
     """A dumbbell: ``n_flows`` backlogged TCP flows from their senders over one bottleneck
     link (link 0) to their receivers; ACKs return uncongested. Defaults are ns-2.35's where
@@ -332,7 +332,7 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
           "an integer in 1..1073741822 (packets)")
     access = as_float(plain(access_bps))
     check_positive("access_bps", access)
-    aqm = _choice("aqm", aqm, AQMS)
+    aqm = _choice("aqm", aqm, AQMS + ("step",))
     marker = _choice("marker", marker, MARKERS)
     cross = _choice("cross", cross, CROSS)
     cross_class = _choice("cross_class", cross_class, CROSS_CLASSES)
@@ -347,8 +347,11 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     variants = _per_flow("tcp", tcp, n, _variant, "'reno', 'newreno' or 'sack'")
     dacks = _per_flow("delayed_ack", delayed_ack, n, _bool_of, "true or false")
     ccs = _per_flow("congestion_control", congestion_control, n, _congestion_control,
-                    "'newreno' or 'cubic'")
+                    "'newreno', 'cubic' or 'dctcp'")
     cubic = cubic_options(ccs, locals())
+    # ECN (RFC 3168, model/tcp_ecn.h): per flow; DCTCP flows always (RFC 8257)
+    ecns = [e or cc == "dctcp" for e, cc in
+            zip(_per_flow("ecn", ecn, n, _bool_of, "true or false"), ccs)]
     flags = {k: _flag(k, v) for k, v in (("limited_transmit", limited_transmit),
                                          ("reno_bugfix", reno_bugfix), ("syn", syn),
                                          ("delay_growth", delay_growth))}
@@ -376,7 +379,7 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
         q, red_params = red_class(rate, delay, buf, wire, red_min_th_pkts, red_max_th_pkts,
                                   red_max_p, w_q, red_gentle, red_wait, red_bytes,
                                   red_mean_pkt_bytes, red_queue_in_bytes)
-    else:
+    elif aqm in _RIO_AQMS:
         th = _rio_thresholds(rio_thresholds, buf)
         for k, t in enumerate(th):
             check(t.min_th < buf, f"rio_thresholds[{k}]", [t.min_th, t.max_th, t.max_p],
@@ -391,6 +394,24 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
         q = dict(limit_pkts=buf, aqm=aqm, red=th, red_w_q=w,
                  red_mean_pkt_bytes=wire if wire is not None and wire <= 65535 else 500)
         red_params = {"red_min_th": th[0].min_th, "red_max_th": th[0].max_th, "red_w_q_used": w}
+    elif aqm == "step":
+        # DCTCP's step marking at K packets (RFC 8257 3.1) as ns-3 runs it (dctcp-example.cc,
+        # benchmarks/ns3/dumbbell.cc): RED on the instantaneous queue (w_q 1), not gentle,
+        # min_th = max_th = K (min_th just below K: the engine's thresholds must differ; the
+        # queue is whole packets, so the verdict is the same), forced "drops" at or above K
+        # marked (UseHardDrop false), the buffer's drops only for ECT packets
+        k_pkts = as_float(plain(step_k_pkts))
+        check_number("step_k_pkts", k_pkts, lambda x: 1 <= x < buf,
+                     f"a number >= 1 and < buffer_pkts ({buf}): the marking threshold K")
+        q = dict(limit_pkts=buf, aqm="red", red=(RedThresholds(k_pkts - 1e-6, k_pkts, 1.0),),
+                 red_w_q=1.0, red_gentle=False, red_wait=True, red_bytes=False,
+                 red_mean_pkt_bytes=wire if wire is not None and wire <= 65535 else 500,
+                 ecn=True, red_hard_drop=False)
+    if any(ecns) and aqm != "step":
+        check(aqm != "droptail", "ecn", ecn, "false with aqm 'droptail' (a drop-tail queue "
+              "cannot mark, as ns-3's FifoQueueDisc; ECN needs aqm 'red', 'rio-c', 'rio-d', "
+              "'wred', 'codel', 'pie' or 'step'), and no 'dctcp' flow over it")
+        q = dict(q, ecn=True)
     with renamed_errors({"Link.rate_bps": "bottleneck_bps",
                          "Link.prop_delay_ms": "bottleneck_delay_ms",
                          "QueueClass.limit_pkts": "buffer_pkts",
@@ -416,7 +437,7 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     flows = []
     with renamed_errors(tcp_renames):
         for i in range(n):
-            key = (variants[i], dacks[i], ccs[i])
+            key = (variants[i], dacks[i], ccs[i], ecns[i])
             tmpl = templates.get(key)
             if tmpl is None:
                 tmpl = templates[key] = TcpFlow(
@@ -424,7 +445,7 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
                     header_bytes=hdr, max_window_pkts=max_window_pkts,
                     init_window_pkts=init_window_pkts, access_rate_bps=access,
                     access_buffer_pkts=access_buffer_pkts, delayed_ack=dacks[i],
-                    send_jitter_s=send_jitter_s, congestion_control=ccs[i],
+                    send_jitter_s=send_jitter_s, congestion_control=ccs[i], ecn=ecns[i],
                     **(cubic if ccs[i] == "cubic" else {}), **flags)
             rtt = float(rtts[i])
             side = (rtt / 2.0 - delay) / 2.0

@@ -86,6 +86,7 @@ class TcpFlow:
     syn: bool = field(default=False, metadata=_OMIT)
     delay_growth: bool = field(default=False, metadata=_OMIT)
     congestion_control: str = field(default="newreno", metadata=_OMIT)
+    ecn: bool = field(default=False, metadata=_OMIT)
     cubic_c: float = field(default=0.4, metadata=_OMIT)
     cubic_beta: float = field(default=0.7, metadata=_OMIT)
     cubic_fast_convergence: bool = field(default=True, metadata=_OMIT)
@@ -192,6 +193,7 @@ class TcpFlow:
 
     def _validate_cubic(self, path: str) -> None:
         _one_of(f"{path}.congestion_control", self.congestion_control, CONGESTION_CONTROLS)
+        check_bool(f"{path}.ecn", self.ecn)
         if self.congestion_control != "cubic":
             # a CUBIC parameter on a flow that does not run CUBIC is a mistake, not a no-op
             for f, default in _CUBIC_DEFAULTS.items():

@@ -120,6 +120,8 @@ class QueueClass:
     pie_mean_pkt_bytes: int = field(default=PIE_DEFAULTS["pie_mean_pkt_bytes"], metadata=_OMIT)
     pie_cap_drop_adjustment: bool = field(default=True, metadata=_OMIT)
     pie_derandomize: bool = field(default=False, metadata=_OMIT)
+    ecn: bool = field(default=False, metadata=_OMIT)
+    red_hard_drop: bool = field(default=True, metadata=_OMIT)
 
     def __post_init__(self):
         path = type(self).__name__
@@ -139,7 +141,7 @@ class QueueClass:
         if self.share is not None:
             _set(self, "share", as_float(self.share))
         for f in ("red_gentle", "red_wait", "red_bytes", "red_queue_in_bytes",
-                  "pie_cap_drop_adjustment", "pie_derandomize"):
+                  "pie_cap_drop_adjustment", "pie_derandomize", "ecn", "red_hard_drop"):
             _set(self, f, plain(getattr(self, f)))
         red = _as_tuple(self.red)
         if isinstance(red, tuple):
@@ -158,6 +160,16 @@ class QueueClass:
             t._validate(f"{path}.red[{k}]")
         self._validate_codel(path)
         self._validate_pie(path)
+        check_bool(f"{path}.ecn", self.ecn)
+        check_bool(f"{path}.red_hard_drop", self.red_hard_drop)
+        # ns-3's FIFO never marks: ECN needs a queue that decides early (model/tcp_ecn.h)
+        check(not self.ecn or self.aqm != "droptail", f"{path}.ecn", self.ecn,
+              "False for aqm 'droptail' (a drop-tail queue cannot mark; ECN marking needs aqm "
+              "'red', 'rio-c', 'rio-d', 'wred', 'codel' or 'pie')")
+        check(self.red_hard_drop or (self.ecn and self.aqm in ("red", "rio-c", "rio-d", "wred")),
+              f"{path}.red_hard_drop", self.red_hard_drop,
+              "True unless ecn is True on a RED/RIO/WRED class (ns-3 UseHardDrop: marks RED's "
+              "forced drops instead)")
         if self.aqm in ("droptail", "codel", "pie"):
             check(self.red == (), f"{path}.red", self.red, f"() for aqm {self.aqm!r} (set aqm "
                   "to 'red', 'rio-c', 'rio-d' or 'wred' to use thresholds)")

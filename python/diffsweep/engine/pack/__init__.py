@@ -451,6 +451,8 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1,
             u.flows.rows["flow_max_window"], initial=1))) + RX_BITMAP_SLACK)),
         "cubic_states": int(any(np.any(u.flows.rows["flow_cc"] ==
                                        lay.enums["congestion_control"]["cubic"]) for u in uniq)),
+        "ecn_states": int(any(np.any(u.flows.rows["flow_ecn"] != 0) or
+                              np.any(u.links.rows["class_ecn"] != 0) for u in uniq)),
         "qdelay_bins": lay.limits["qdelay_bins_on"] if any(u.scalars["qdelay_hist"]
                                                            for u in uniq) else 0,
     })

@@ -25,7 +25,7 @@ _get_static = attrgetter("route", "route2", "cls", "variant", "split", "split_pk
                          "init_ssthresh_pkts", "size_pkts", "delayed_ack", "reno_bugfix",
                          "limited_transmit", "access_buffer_pkts", "telnet_interval_s",
                          "access_rate_bps", "drop_seqs", "syn", "delay_growth",
-                         "congestion_control", "cubic_params")
+                         "congestion_control", "cubic_params", "ecn")
 
 
 @dataclass
@@ -82,7 +82,7 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
     ints, floats, routes, routes2, drops = [], [], [], [], []
     for k, (_, i) in first.items():
         (r, r2, cls, var, spl, spl_pkts, ssthresh, size, delack, bugfix, limited, access_buf,
-         ti, access_rate, drop_seqs, syn, delay_growth, cong, cubic) = k
+         ti, access_rate, drop_seqs, syn, delay_growth, cong, cubic, ecn) = k
         cset = 0 if cubic is None else cubic_sets.setdefault(cubic, len(cubic_sets))
         if cset >= lay.limits["max_cubic_sets"]:
             raise ConfigError(
@@ -96,11 +96,13 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
                      len(r2), split[spl], spl_pkts or 0, ssthresh or 0,
                      -1 if size is None else size, int(delack),
                      1 if var == "newreno" else int(bugfix), int(limited), access_buf or 0,
-                     int(syn), int(delay_growth), cc[cong], cset))
+                     int(syn), int(delay_growth), cc[cong], cset,
+                     # flow_ecn (model/tcp_ecn.h): 2 DCTCP (ECN forced on), 1 RFC 3168, 0 off
+                     2 if cong == "dctcp" else int(ecn)))
         # > 0: exponential mean in slots; < 0: tcplib gaps, -value slots per second; 0: bulk.
         floats.append((0.0 if ti is None else ti / slot_s if ti > 0 else -1.0 / slot_s,
                        sc.links[r[0]].rate_bps if access_rate is None else access_rate))
-    iv = np.array(ints, dtype=np.int64).reshape(-1, 16)[row]
+    iv = np.array(ints, dtype=np.int64).reshape(-1, 17)[row]
     fv = np.array(floats, dtype=np.float64).reshape(-1, 2)[row]
     route = np.array(routes, dtype=np.int64).reshape(-1, H)[row]
     route2 = np.array(routes2, dtype=np.int64).reshape(-1, H)[row]
@@ -149,6 +151,7 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
         "flow_delay_growth": iv[:, 13],
         "flow_cc": iv[:, 14],
         "flow_cubic_set": iv[:, 15],
+        "flow_ecn": iv[:, 16],
     }
     # Access FIFO: its buffer, or (unlimited) a window plus a go-back-N window.
     nic = np.where(access_buf > 0, access_buf, 2 * mw + 16)

@@ -113,6 +113,7 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
         "pie_mean_pkt_bytes": np.ones((nl, C)),
         "pie_cap_drop_adjustment": np.zeros((nl, C), dtype=np.int64),
         "pie_derandomize": np.zeros((nl, C), dtype=np.int64),
+        "class_ecn": np.zeros((nl, C), dtype=np.int64),
     }
     aqm = lay.enums["aqm"]
     class_need = [1] * C
@@ -127,6 +128,9 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
         delay_need = max(delay_need, (int(rows["link_prop_slots"][l]) + 2) * deps)
         for c, qc in enumerate(link.classes):
             rows["class_weight"][l, c] = qc.weight
+            # ECN marking (model/tcp_ecn.h): 1 mark, 2 RED's forced drops marked too
+            rows["class_ecn"][l, c] = (int(qc.ecn) | (2 if qc.ecn and not qc.red_hard_drop
+                                                      else 0))
             if link.scheduler == "cbq":
                 rows["class_share"][l, c] = qc.share
             if qc.aqm != "droptail":

@@ -1,0 +1,68 @@
+"""ECN (RFC 3168) and DCTCP (RFC 8257) in the engine (cuda/model/tcp_ecn.h): with ECN on, RED,
+CoDel and PIE mark ECT packets instead of dropping them early (the AQM's drops of ECT packets go
+to zero, goodput stays), the flows reduce once per window on ECE, a non-ECN replica is
+unchanged, and DCTCP over step marking keeps the waiting queue near K."""
+import numpy as np
+import pytest
+
+import diffsweep as ds
+from diffsweep.core.errors import ConfigError
+
+
+def _run(**kw):
+    base = dict(seeds=2, duration_s=25.0, warmup_s=5.0, rtt_ms=40.0, tcp="sack", n_flows=8,
+                buffer_pkts=100, max_window_pkts=1000, init_window_pkts=10,
+                access_buffer_pkts=100)
+    base.update(kw)
+    return ds.run(ds.Grid(ds.scenarios.dumbbell, **base), backend="cpu")
+
+
+@pytest.mark.parametrize("aqm", ["red", "codel", "pie"])
+@pytest.mark.parametrize("cc", ["newreno", "cubic"])
+def test_marks_replace_early_drops(aqm, cc):
+    off, on = _run(aqm=aqm, congestion_control=cc), _run(aqm=aqm, congestion_control=cc, ecn=True)
+    q_off, q_on = (r.queues[r.queues.link == 0] for r in (off, on))
+    assert (q_off.marks == 0).all() and (off.flows.ce_marks == 0).all()
+    assert (off.flows.ecn_reductions == 0).all()
+    assert q_off.early_drops_green.sum() > 100  # the AQM works without ECN
+    # with ECN: marks instead; what the AQM still drops are retransmissions, which are not ECT
+    # (RFC 3168 6.1.5), and at 100 packets of buffer nothing overflows; every mark is a flow's,
+    # and ECE made window reductions
+    assert q_on.marks.sum() > 100
+    assert q_on.all_drops.sum() <= on.flows.retransmits.sum()
+    assert q_on.all_drops.sum() <= 0.05 * q_off.all_drops.sum()
+    assert on.flows.timeouts.sum() <= off.flows.timeouts.sum()
+    assert on.flows.ce_marks.sum() == q_on.marks.sum()
+    assert on.flows.ecn_reductions.sum() > 0
+    # at most one reduction per mark, and far fewer than marks where marks come in bursts
+    assert on.flows.ecn_reductions.sum() <= on.flows.ce_marks.sum()
+    np.testing.assert_allclose(on.replicas.tcp_goodput_bps.mean(),
+                               off.replicas.tcp_goodput_bps.mean(), rtol=0.05)
+    assert np.all(q_on.mark_rate.between(0, 1))
+
+
+def test_dctcp_queue_near_k():
+    k = 10
+    r = _run(aqm="step", step_k_pkts=k, congestion_control="dctcp", duration_s=35.0)
+    q = r.queues[r.queues.link == 0]
+    # RFC 8257 / Alizadeh et al.: the queue oscillates just above K; no drops, full link
+    assert abs(q.mean_waiting_pkts.mean() - k) < 3.0
+    assert q.all_drops.sum() == 0 and q.marks.sum() > 0
+    assert r.replicas.tcp_goodput_bps.mean() > 0.95 * 9.6154e6
+
+
+def test_step_without_ecn_drops_at_k():
+    r = _run(aqm="step", step_k_pkts=10, duration_s=15.0)
+    q = r.queues[r.queues.link == 0]
+    assert q.marks.sum() == 0 and q.forced_drops_green.sum() > 0
+
+
+def test_ecn_on_droptail_is_an_error():
+    with pytest.raises(ConfigError, match="ecn"):
+        ds.scenarios.dumbbell(aqm="droptail", ecn=True)
+    with pytest.raises(ConfigError, match="ecn"):
+        ds.scenarios.dumbbell(aqm="droptail", congestion_control="dctcp")
+    with pytest.raises(ConfigError, match="QueueClass.ecn"):
+        ds.scenario.QueueClass("be", limit_pkts=10, ecn=True)
+    with pytest.raises(ConfigError, match="red_hard_drop"):
+        ds.scenario.QueueClass("be", limit_pkts=10, aqm="codel", ecn=True, red_hard_drop=False)
