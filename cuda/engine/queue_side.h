@@ -359,6 +359,10 @@ DS_HD DS_INLINE bool enqueue(Replica DS_REF x, const Packet& p, int l, int c, si
   return true;
 }
 
+}  // namespace ds
+#include "fq_side.h"  // FQ-CoDel's arrival and choice (after enqueue(): it calls it)
+namespace ds {
+
 // arrive() for a replica without colours, conditioners, AQM or traffic generators (the
 // Kaur & Vin families, multi-hop drop-tail): the same steps and counters as arrive_full()
 // takes for such a replica, in fewer instructions (every packet is green, none is stale; the
@@ -435,6 +439,10 @@ DS_HD inline void arrive_full(Replica DS_REF x, Packet p, uint32_t now) {
   // ns-2's RED (red.cc) updates its average before it sees that the buffer is full; its
   // DiffServ multi-RED (dsredq.cc) refuses an overflowing packet first (model/queue_red.h).
   // CoDel (kAqmCodel) judges at dequeue (codel_take): here only its buffer limit.
+  if (DS_FEAT(fh.f_fqcodel) && aqm == kAqmFqCodel) {  // over the limit: FqCoDelDrop
+    fq_arrive(x, p, l, c, k, fits, wire != nullptr, now);
+    return;
+  }
   const bool red = aqm_is_red(aqm);
   if ((aqm == kAqmRed || (red && fits)) && !aqm_admits(x, p, l, c, k, colour, fits, t, wire))
     return;
@@ -641,6 +649,7 @@ DS_HD DS_DEVICE_CALL void serve_link(Replica DS_REF x, int l, uint32_t now) {
     // CoDel acts when the link takes a class's next packet: it may drop heads, and a class it
     // empties leaves the choice to the scheduler again
     if (DS_FEAT(ls.codel) && ls.busy_cls < 0 && codel_take(x, l, c, now)) continue;
+    if (DS_FEAT(ls.fq) && ls.busy_cls < 0 && fq_take(x, l, c, now)) continue;  // FQ-CoDel's
     if (c < 0) {  // nothing on the wire, every class empty: what link_end_slot would find
       ls.idle = 1;  // (a packet's class is one of every link's on its route, scenario.py)
       return;

@@ -29,7 +29,7 @@ struct LinkState {
   uint8_t codel;          // a class of this link has CoDel (f_codel): serve_link's dequeue step
   uint8_t qhist;          // the replica keeps the queueing-delay histogram (f_qhist): link_send
   uint8_t pie;            // a class of this link has PIE (f_pie): link_send's delay estimate
-  uint8_t pad;
+  uint8_t fq;             // 1 + the link's FQ-CoDel class (f_fqcodel), 0: none (fq_side.h)
   uint32_t wire_since;    // the slot at whose end busy_cls's head was first on the wire,
                           // kNoWireSlot before the measured slots (engine/queue_side.h:
                           // wire_start, the waiting-queue integral)
@@ -46,8 +46,7 @@ DS_HD DS_INLINE void link_init(LinkState& ls, const int32_t* weight) {
   ls.wire_since = 0;
   ls.wire_phase = 0.0;
   ls.idle = 1;
-  ls.codel = ls.qhist = ls.pie = 0;  // (init_replica sets them from the replica's features)
-  ls.pad = 0;
+  ls.codel = ls.qhist = ls.pie = ls.fq = 0;  // (init_replica sets them from the features)
   wrr_init(ls.wrr, weight);
   cbq_init(ls.cbq);
   ring_clear(ls.dline);

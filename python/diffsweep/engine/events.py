@@ -75,10 +75,10 @@ def record(scenario, seed: int, max_event_bytes: int = MAX_EVENT_BYTES,
     """Rerun the replica (``scenario``, ``seed``) recording its packet events, those before
     ``until_s`` (None: all), at most ``max_event_bytes`` of them (32 bytes each)."""
     cap = check_max_event_bytes(max_event_bytes)
-    codel = [f"links[{i}].classes[{j}]" for i, link in enumerate(scenario.links)
-             for j, q in enumerate(link.classes) if q.aqm == "codel"]
+    codel = [(f"links[{i}].classes[{j}]", q.aqm) for i, link in enumerate(scenario.links)
+             for j, q in enumerate(link.classes) if q.aqm in ("codel", "fq_codel")]
     if codel:  # its drops take a queued head at dequeue, which the recorder cannot follow yet
-        raise ConfigError(f"{codel[0]}.aqm: 'codel' is not allowed in a packet trace yet "
+        raise ConfigError(f"{codel[0][0]}.aqm: {codel[0][1]!r} is not allowed in a packet trace yet "
                           "(CoDel drops at dequeue and the trace follows drops at arrival "
                           "only: docs/traces.md); trace a drop-tail, RED, RIO or WRED replica")
     if until_s is not None and (isinstance(until_s, bool) or not isinstance(
