@@ -8,6 +8,11 @@
 // link's LinkState::fq) reach it, and the slim kernel has no code for it.
 #pragma once
 
+// FQ-CoDel's two entry points stay calls on the device as SACK's do (core/hd.h DS_SACK_CALL):
+// inlined into arrive_full and serve_link they took the full kernel from 86/96 to 114/296
+// bytes of spill stores/loads (ptxas, sm_90); on the host a call as every rare step is.
+#define DS_FQ_CALL DS_SACK_CALL
+
 namespace ds {
 
 // The flow queue of packet p (pack/fq.py: each sender's bucket, numbered densely).
@@ -94,7 +99,7 @@ struct FqClass {
 // counts the packets waiting, the one on the wire left out), FqCoDelDrop drops from the
 // fattest flow queue (perhaps the arrival's own). The ring holds the limit + 2 (pack: the
 // packet on the wire and this one).
-DS_HD DS_RARE void fq_arrive(Replica DS_REF x, const Packet& p, int l, int c, size_t k,
+DS_HD DS_FQ_CALL void fq_arrive(Replica DS_REF x, const Packet& p, int l, int c, size_t k,
                              bool fits, bool on_wire, uint32_t now) {
   if (!enqueue(x, p, l, c, k, now)) return;
   const size_t ik = x.iLC(l, c);
@@ -112,7 +117,7 @@ DS_HD DS_RARE void fq_arrive(Replica DS_REF x, const Packet& p, int l, int c, si
 // ring's front; an empty FQ-CoDel class's lists are walked as ns-3's dequeue of an empty disc
 // does (every flow met becomes old, then inactive; their CoDel leave the dropping state).
 // True when it emptied class c: the scheduler chooses again.
-DS_HD DS_RARE bool fq_take(Replica DS_REF x, int l, int c, uint32_t now) {
+DS_HD DS_FQ_CALL bool fq_take(Replica DS_REF x, int l, int c, uint32_t now) {
   const int j = x.links()[l].fq - 1;
   const bool chosen = c == j;
   if (!chosen && (!x.queue_ring(l, j).empty() ||
