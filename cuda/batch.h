@@ -321,7 +321,7 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(flow_colour, uint8_t, RF)         /* Colour its packets leave the host with */          \
   X(flow_cc, uint8_t, RF)             /* CongestionControl */                               \
   X(flow_cubic_set, uint8_t, RF)      /* kCcCubic: its row of cubic_params */               \
-  X(flow_fq_queue, int32_t, RF)       /* its FQ-CoDel flow queue (pack/fq.py: its bucket's) */ \
+  X(flow_fq_queue, int32_t, RF)       /* its FQ-CoDel flow queue (scenario/fq_hash.py) */     \
   X(cubic_params, double, RC)         /* CUBIC parameter sets (CubicParam) */              \
   X(src_cls, uint8_t, RS)                                                                  \
   X(src_n_hops, uint8_t, RS)                                                               \

@@ -13,7 +13,7 @@ import pytest
 from diffsweep.core.errors import ConfigError
 from diffsweep.engine.compiled import run_packed
 from diffsweep.engine.pack import pack
-from diffsweep.engine.pack.fq import fq_bucket, fq_queues
+from diffsweep.scenario.fq_hash import fq_bucket, fq_queues
 from diffsweep.scenario import Link, QueueClass, Scenario, TcpFlow
 from diffsweep.scenario.dumbbell import dumbbell
 from diffsweep.scenario.sources import OnOffSource

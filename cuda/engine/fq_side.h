@@ -15,7 +15,7 @@
 
 namespace ds {
 
-// The flow queue of packet p (pack/fq.py: each sender's bucket, numbered densely).
+// The flow queue of packet p (scenario/fq_hash.py: each sender's bucket, numbered densely).
 DS_HD DS_INLINE int fq_queue_of(Replica DS_REF x, const Packet& p) {
   return (p.flags & kPktSource) ? x.in()->src_fq_queue[x.iS(p.sender - x.shape().max_flows)]
                                 : x.in()->flow_fq_queue[x.iF(p.sender)];

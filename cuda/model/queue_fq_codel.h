@@ -6,7 +6,7 @@
 //
 // Semantics (docs/model.md, "FQ-CoDel"):
 //  * Flow queues: a packet joins flow queue fq_queue_of(sender), a per-replica table the host
-//    fills (python/diffsweep/engine/pack/fq.py): the sender's bucket hash(sender) % flows, as
+//    fills (python/diffsweep/scenario/fq_hash.py): the sender's bucket hash(sender) % flows, as
 //    ns-3's `Hash(perturbation) % m_flows`, numbered densely in order of first use by sender
 //    index; at most kMaxFqQueues distinct buckets on a replica (more senders than that may
 //    share buckets only through the hash, as ns-3's would). RFC 8290 section 4.1.1.
@@ -207,7 +207,7 @@ DS_HD inline int fq_dequeue(const FqParams& p, FqLists& L, FqFlow* f, uint32_t n
 }
 
 // The flow queue of a sender: murmur3's 32-bit finaliser (fmix32) of the sender's id mixed with
-// the perturbation, modulo `flows` (ns-3 Flows): the bucket; python/diffsweep/engine/pack/fq.py
+// the perturbation, modulo `flows` (ns-3 Flows): the bucket; python/diffsweep/scenario/fq_hash.py
 // computes the same (tests/test_fq_codel.py checks the two agree) and numbers the buckets.
 DS_HD DS_INLINE uint32_t fq_bucket(uint32_t sender_id, uint32_t perturbation, uint32_t flows) {
   uint32_t h = sender_id * 0x9E3779B1u ^ perturbation;

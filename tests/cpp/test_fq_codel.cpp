@@ -3,7 +3,7 @@
 // moving to the old list once its quantum is used, an empty new flow going to the old list's
 // tail and an empty old flow becoming inactive, deficit round robin's byte shares, the drop
 // from the fattest queue over the limit (half its bytes or DropBatchSize packets), a CoDel per
-// flow queue, and the sender hash's values (the host's, python/diffsweep/engine/pack/fq.py).
+// flow queue, and the sender hash's values (the host's, python/diffsweep/scenario/fq_hash.py).
 // Build (from the repo root):
 //   g++ -std=c++17 -O2 -ffp-contract=off -Wall -Wextra -Werror -Icuda tests/cpp/test_fq_codel.cpp -o test_fq_codel
 #include <cstdio>
@@ -181,7 +181,7 @@ void test_codel_per_queue() {
 }
 
 void test_bucket_hash() {
-  // values of python/diffsweep/engine/pack/fq.py's fq_bucket
+  // values of python/diffsweep/scenario/fq_hash.py's fq_bucket
   const uint32_t want[8] = {0, 747, 990, 748, 735, 187, 188, 844};
   bool ok = true;
   for (uint32_t s = 0; s < 8; ++s) ok &= ds::fq_bucket(s, 0, 1024) == want[s];

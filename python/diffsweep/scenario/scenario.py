@@ -20,6 +20,7 @@ from diffsweep.scenario.checks import (CWND_SAMPLE_BYTES, MAX_CUBIC_SETS, MAX_GE
                                        as_float, as_int, check_bool, check_nonneg, check_number, check_positive,
                                        is_int, is_real, plain, trace_bytes)
 from diffsweep.scenario.flows import TcpFlow
+from diffsweep.scenario.fq_hash import fq_classes, fq_queues
 from diffsweep.scenario.links import CODEL_MAX_MS, PIE_MAX_UPDATES, Link
 
 #: FQ-CoDel flow queues a link keeps at most (cuda/model/queue_fq_codel.h kMaxFqQueues)
@@ -451,8 +452,7 @@ class Scenario:
         return self.route_rtp_ms(self.flows[i])
 
     def _check_fq_codel(self) -> None:
-        # one hash per replica (engine/pack/fq.py), at most MAX_FQ_QUEUES buckets in use
-        from diffsweep.engine.pack.fq import fq_classes, fq_queues
+        # one hash per replica (scenario/fq_hash.py), at most MAX_FQ_QUEUES buckets in use
         fq = fq_classes(self)
         if not fq:
             return

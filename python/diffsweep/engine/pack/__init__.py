@@ -19,7 +19,7 @@ from diffsweep.core.errors import ConfigError
 from diffsweep.scenario import Scenario, default_slot_s
 from diffsweep.scenario.checks import trace_samples_of
 from diffsweep.engine.pack.flows import DELACK_S, delack_slots, delay_columns, flow_rows
-from diffsweep.engine.pack.fq import fq_queues
+from diffsweep.scenario.fq_hash import fq_queues
 from diffsweep.engine.pack.layout import layout
 from diffsweep.engine.pack.links import MAX_CAP, UNLIMITED_CLASS_PKTS, acks_in_flight, link_rows
 from diffsweep.engine.pack.markers import TCP_AWARE, marker_rows
