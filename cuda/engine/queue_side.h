@@ -557,10 +557,12 @@ struct CodelClass {
 // (RFC 8289 section 3, ns-3 CoDelQueueDisc::DoDequeue) on c if it is a CoDel class, and every
 // empty CoDel class of the link leaves its dropping state, as ns-3's dequeue of an empty
 // queue does (a priority scheduler asks each class in turn). True when CoDel emptied class c:
-// the scheduler chooses again. Only for replicas with a CoDel class (f_codel).
+// the scheduler chooses again. Only for replicas with a CoDel class (f_codel). FQ-CoDel's
+// dequeue (engine/fq_side.h: fq_take) goes first when the link has an FQ-CoDel class: the
+// same step, behind the same flag (LinkState::codel's kLinkTakeFq bit).
 DS_HD DS_RARE bool codel_take(Replica DS_REF x, int l, int c, uint32_t now) {
   const int nc = x.links()[l].n_classes;
-  bool emptied = false;
+  bool emptied = x.links()[l].fq && fq_take(x, l, c, now);
   for (int j = 0; j < nc; ++j) {
     const size_t ik = x.iLC(l, j);
     if (x.in()->class_aqm[ik] != kAqmCodel) continue;
@@ -574,7 +576,7 @@ DS_HD DS_RARE bool codel_take(Replica DS_REF x, int l, int c, uint32_t now) {
       const double ns_per_slot = x.in()->slot_ns[x.iR()];
       CodelClass q{x, l, j, k, now, ns_per_slot};
       codel_dequeue(cp, s, codel_time((double)now, ns_per_slot), q);
-      emptied = x.queue_ring(l, j).empty();
+      emptied = emptied || x.queue_ring(l, j).empty();
     } else if (x.queue_ring(l, j).empty()) {
       s.dropping = 0;
     }
@@ -649,7 +651,6 @@ DS_HD DS_DEVICE_CALL void serve_link(Replica DS_REF x, int l, uint32_t now) {
     // CoDel acts when the link takes a class's next packet: it may drop heads, and a class it
     // empties leaves the choice to the scheduler again
     if (DS_FEAT(ls.codel) && ls.busy_cls < 0 && codel_take(x, l, c, now)) continue;
-    if (DS_FEAT(ls.fq) && ls.busy_cls < 0 && fq_take(x, l, c, now)) continue;  // FQ-CoDel's
     if (c < 0) {  // nothing on the wire, every class empty: what link_end_slot would find
       ls.idle = 1;  // (a packet's class is one of every link's on its route, scenario.py)
       return;

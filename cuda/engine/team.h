@@ -106,9 +106,12 @@ DS_HD inline void init_replica(Replica DS_REF x) {
       LinkState& ls = x.links()[l];
       ls.codel = ls.pie = ls.fq = 0;
       for (int c = 0; c < ls.n_classes; ++c) {
-        if (x.in()->class_aqm[x.iLC(l, c)] == kAqmCodel) ls.codel = 1;
+        if (x.in()->class_aqm[x.iLC(l, c)] == kAqmCodel) ls.codel |= kLinkTakeCodel;
         if (x.in()->class_aqm[x.iLC(l, c)] == kAqmPie) ls.pie = 1;
-        if (x.in()->class_aqm[x.iLC(l, c)] == kAqmFqCodel) ls.fq = (uint8_t)(c + 1);
+        if (x.in()->class_aqm[x.iLC(l, c)] == kAqmFqCodel) {
+          ls.fq = (uint8_t)(c + 1);
+          ls.codel |= kLinkTakeFq;  // its dequeue step runs where CoDel's does
+        }
       }
       ls.qhist = ft.qhist;
     }

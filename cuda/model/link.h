@@ -14,6 +14,8 @@
 
 namespace ds {
 
+enum LinkTake : uint8_t { kLinkTakeCodel = 1, kLinkTakeFq = 2 };  // LinkState::codel's bits
+
 struct LinkState {
   double credit;    // bytes the link may still send
   int32_t busy_cls;    // class whose head packet is being transmitted; -1 = none (non-preemptive)
@@ -26,7 +28,8 @@ struct LinkState {
   double loss_prob;       // link_loss_prob
   int32_t n_classes;      // link_n_classes
   // Rare models, copied here (init_replica) so that the hot paths test a line already loaded:
-  uint8_t codel;          // a class of this link has CoDel (f_codel): serve_link's dequeue step
+  uint8_t codel;          // serve_link's dequeue step (codel_take): kLinkTakeCodel, a class of
+                          // this link has CoDel (f_codel); kLinkTakeFq, FQ-CoDel (f_fqcodel)
   uint8_t qhist;          // the replica keeps the queueing-delay histogram (f_qhist): link_send
   uint8_t pie;            // a class of this link has PIE (f_pie): link_send's delay estimate
   uint8_t fq;             // 1 + the link's FQ-CoDel class (f_fqcodel), 0: none (fq_side.h)
