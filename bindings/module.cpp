@@ -102,6 +102,7 @@ BatchShape shape_from(const py::dict& s) {
   b.cubic_states = flag01("cubic_states");
   b.ecn_states = flag01("ecn_states");
   b.qdelay_bins = s.contains("qdelay_bins") ? s["qdelay_bins"].cast<int32_t>() : 0;
+  b.fq_queues = s.contains("fq_queues") ? s["fq_queues"].cast<int32_t>() : 0;
   auto pow2 = [](int32_t v) { return v > 0 && (v & (v - 1)) == 0; };
   auto bad = [](const char* field, int32_t v, const char* allowed) {
     throw py::value_error(std::string("batch shape: ") + field + " = " + std::to_string(v) +
@@ -150,6 +151,7 @@ BatchShape shape_from(const py::dict& s) {
   if (b.ecn_states != 0 && b.ecn_states != 1) bad("ecn_states", b.ecn_states, "0 or 1");
   if (b.qdelay_bins != 0 && b.qdelay_bins != kQDelayBins)
     bad("qdelay_bins", b.qdelay_bins, "0 or the limit qdelay_bins_on");
+  if (b.fq_queues < 0 || b.fq_queues > kMaxFqQueues) bad("fq_queues", b.fq_queues, "0..256");
   return b;
 }
 
@@ -380,6 +382,7 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     d["qdelay_linear"] = kQDelayLinear;
     d["qdelay_per_octave"] = kQDelayPerOctave;
     d["qdelay_octaves"] = kQDelayOctaves;
+    d["max_fq_queues"] = kMaxFqQueues;  // FQ-CoDel flow queues per link (model/queue_fq_codel.h)
     return d;
   });
   m.def("dims", [] {
@@ -439,7 +442,7 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     d["aqm"] = py::dict(py::arg("droptail") = (int)kAqmDropTail, py::arg("red") = (int)kAqmRed,
                         py::arg("rio-c") = (int)kAqmRioC, py::arg("rio-d") = (int)kAqmRioD,
                         py::arg("wred") = (int)kAqmWred, py::arg("codel") = (int)kAqmCodel,
-                        py::arg("pie") = (int)kAqmPie);
+                        py::arg("pie") = (int)kAqmPie, py::arg("fq_codel") = (int)kAqmFqCodel);
     return d;
   });
   m.def("overflow_bits", [] {

@@ -121,9 +121,12 @@ enum Split : uint8_t {
 };
 // kAqmCodel (model/queue_codel.h) acts when the link takes the class's next packet; the others
 // (model/queue_red.h) at arrival. kAqmPie (model/queue_pie.h) at arrival (its early drop), at
-// departure (its delay estimate) and every t_update (its drop probability).
+// departure (its delay estimate) and every t_update (its drop probability). kAqmFqCodel
+// (model/queue_fq_codel.h, engine/fq_side.h) at arrival (its flow queue, the drop from the
+// fattest queue over the limit) and when the link takes the class's next packet (DRR and a
+// CoDel per flow queue); at most one such class per link.
 enum Aqm : uint8_t { kAqmDropTail = 0, kAqmRed = 1, kAqmRioC = 2, kAqmRioD = 3, kAqmWred = 4,
-                     kAqmCodel = 5, kAqmPie = 6 };
+                     kAqmCodel = 5, kAqmPie = 6, kAqmFqCodel = 7 };
 DS_HD DS_INLINE bool aqm_is_red(uint8_t aqm) { return aqm >= kAqmRed && aqm <= kAqmWred; }
 
 // The queueing-delay histogram (Scenario.queue_delay_hist; engine/queue_side.h: link_send):
@@ -208,6 +211,8 @@ struct BatchShape {
   int32_t ecn_states;     // 1: ECN state per flow (model/tcp_ecn.h)
   int32_t qdelay_bins;    // B: kQDelayBins when a replica of the batch records the
                           // queueing-delay histogram (qdelay_hist), else 0 (no array)
+  int32_t fq_queues;      // FQ-CoDel flow queues per link (model/queue_fq_codel.h): the most a
+                          // replica of the batch uses (fq_n_queues), <= kMaxFqQueues; 0: none
 };
 
 // Fills class_off and ring_link from class_cap (after the host sets the capacities). The
@@ -242,6 +247,7 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(tie_break, uint8_t, R)          /* TieBreak: order of same-slot arrivals at a queue */ \
   X(slot_ns, double, R)             /* the slot in ns (CoDel's clock: model/queue_codel.h) */ \
   X(qdelay_hist, uint8_t, R)        /* 1: count each departure's wait in q_delay_hist */    \
+  X(fq_n_queues, int32_t, R)        /* FQ-CoDel: flow queues in use (<= shape.fq_queues) */ \
   X(tick_slots, double, R)          /* TCP clock granularity (ns-2 tcpTick_) */            \
   X(min_rto_slots, double, R)       /* ns-2 minrto_ */                                     \
   X(max_rto_slots, double, R)       /* ns-2 maxrto_ */                                     \
@@ -281,6 +287,8 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(pie_cap_drop_adjustment, uint8_t, RLC) /* ns-3 UseCapDropAdjustment (RFC 8033 5.5) */       \
   X(pie_derandomize, uint8_t, RLC)    /* ns-3 UseDerandomization (RFC 8033 5.1) */              \
   X(class_ecn, uint8_t, RLC)          /* model/tcp_ecn.h: kClassEcnMark | kClassEcnNoHardDrop */ \
+  X(fq_quantum, int32_t, RLC)         /* FQ-CoDel DRR quantum, bytes (ns-3 Quantum: MTU) */     \
+  X(fq_drop_batch, int32_t, RLC)      /* FQ-CoDel: ns-3 DropBatchSize (64) */                   \
   X(flow_variant, uint8_t, RF)        /* TcpVariant */                                     \
   X(flow_cls, uint8_t, RF)            /* class index on every link of the route */         \
   X(flow_n_hops, uint8_t, RF)         /* 1..kMaxHops */                                    \
@@ -317,6 +325,7 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(flow_cc, uint8_t, RF)             /* CongestionControl */                               \
   X(flow_cubic_set, uint8_t, RF)      /* kCcCubic: its row of cubic_params */               \
   X(flow_ecn, uint8_t, RF)            /* FlowEcn (model/tcp_ecn.h): 0 off, 1 RFC 3168, 2 DCTCP */ \
+  X(flow_fq_queue, int32_t, RF)       /* its FQ-CoDel flow queue (scenario/fq_hash.py) */     \
   X(cubic_params, double, RC)         /* CUBIC parameter sets (CubicParam) */              \
   X(src_cls, uint8_t, RS)                                                                  \
   X(src_n_hops, uint8_t, RS)                                                               \
@@ -328,6 +337,7 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(src_fixed, uint8_t, RS)           /* 1: on/off durations fixed (periodic), 0: Exp */    \
   X(src_marker, int8_t, RS)           /* edge conditioner; -1 = none */                     \
   X(src_colour, uint8_t, RS)          /* Colour its packets leave the host with */          \
+  X(src_fq_queue, int32_t, RS)        /* its FQ-CoDel flow queue */                         \
   X(marker_kind, uint8_t, RM)         /* MarkerKind */                                      \
   X(marker_link, int8_t, RM)          /* link at whose ingress it colours packets */        \
   X(marker_colour_aware, uint8_t, RM) /* srTCM/trTCM colour-aware mode */                   \

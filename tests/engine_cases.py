@@ -313,7 +313,7 @@ def schedule_only_cases() -> list[tuple[str, Scenario, int]]:
                                     warmup_s=0.0, tie_break=tie, interval_s=0.5, init_rto_s=1.0),
               50 + i)
              for i, (tr, tie) in enumerate((((), "random"), (traffic, "index")))]
-    return setup + _traces() + _cubic() + _codel() + _pie() + _ecn()
+    return setup + _traces() + _cubic() + _codel() + _pie() + _ecn() + _fq_codel()
 
 
 def _cubic() -> list[tuple[str, Scenario, int]]:
@@ -417,6 +417,39 @@ def _pie() -> list[tuple[str, Scenario, int]]:
                               warmup_s=0.2, queue_delay_hist=True), 73),
             ("pie1", Scenario(links=one, flows=many, duration_s=4.0, warmup_s=1.5,
                               tie_break="index"), 74)]
+
+
+def _fq_codel() -> list[tuple[str, Scenario, int]]:
+    """FQ-CoDel (issue 52): a two-class priority link (an EF source's drop-tail class over an
+    FQ-CoDel class with 4 buckets, so that senders collide, short CoDel times and a buffer
+    small enough for FqCoDelDrop) carrying an on-off source in the FQ-CoDel class too, into a
+    second FQ-CoDel hop under WRR with a small quantum; and one FQ-CoDel link of 16 NewReno,
+    SACK and CUBIC flows under the index order with ns-3's defaults and a 60-packet buffer."""
+    ef = OnOffSource(name="ef", pkt_bytes=200, peak_bps=2e6, t_on_ms=20.0, t_off_ms=30.0,
+                     route=(0,), cls="ef")
+    udp = OnOffSource(name="udp", pkt_bytes=700, peak_bps=4e6, t_on_ms=50.0, t_off_ms=50.0,
+                      route=(0, 1), cls="be")
+    fq = QueueClass("be", limit_pkts=25, aqm="fq_codel", codel_target_ms=2.0,
+                    codel_interval_ms=20.0, fq_flows=4)
+    links = (Link(rate_bps=10e6, prop_delay_ms=3.0,
+                  classes=(QueueClass("ef", limit_pkts=40), fq)),
+             Link(rate_bps=3e6, prop_delay_ms=2.0, scheduler="wrr",
+                  classes=(QueueClass("a", limit_pkts=30, weight=2),
+                           QueueClass("be", limit_pkts=100, aqm="fq_codel", fq_flows=4,
+                                      fq_quantum_bytes=300, codel_target_ms=1.0,
+                                      codel_interval_ms=10.0))))
+    flows = tuple(TcpFlow(route=(0, 1) if k % 2 else (0,), cls="be", max_window_pkts=200,
+                          reverse_delay_ms=5.0 + 2 * k) for k in range(8))
+    one = (Link(rate_bps=20e6, prop_delay_ms=10.0,
+                classes=(QueueClass("be", limit_pkts=60, aqm="fq_codel"),)),)
+    many = tuple(TcpFlow(max_window_pkts=500, reverse_delay_ms=20.0 + k,
+                         variant="sack" if k % 3 == 1 else "newreno",
+                         congestion_control="cubic" if k % 3 == 2 else "newreno")
+                 for k in range(16))
+    return [("fqcodel0", Scenario(links=links, flows=flows, sources=(ef, udp), duration_s=3.0,
+                                  warmup_s=0.2, queue_delay_hist=True), 75),
+            ("fqcodel1", Scenario(links=one, flows=many, duration_s=4.0, warmup_s=1.5,
+                                  tie_break="index"), 76)]
 
 
 def without_hooks(sc: Scenario) -> Scenario:

@@ -7,7 +7,8 @@ sender's scoreboard; test_pie.cpp: PIE's update, early drop, derandomisation and
 DCTCP's alpha over observation windows and its ssthresh; test_cubic.cpp: CUBIC's K, window curve,
 decrease, TCP-friendly estimate, counter and HyStart; test_ecn.cpp: ECN's mark-or-drop decisions, the receiver's ECE/CWR states and
 the sender's once-per-window reaction; test_codel.cpp: CoDel's control law and drop
-schedule, the delay bins). Compiled with the engine's floating-point
+schedule, the delay bins; test_fq_codel.cpp: FQ-CoDel's DRR, new and old lists, drop from
+the fattest queue and per-queue CoDel). Compiled with the engine's floating-point
 flags, run from pytest."""
 import shutil
 import subprocess
@@ -20,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 @pytest.mark.parametrize("name", ["test_core", "test_models", "test_markers", "test_red", "test_sack",
-                                  "test_pie", "test_dctcp", "test_cubic", "test_codel", "test_ecn"])
+                                  "test_pie", "test_dctcp", "test_cubic", "test_codel", "test_ecn",
+                                  "test_fq_codel"])
 def test_cpp(tmp_path, name):
     exe = tmp_path / name
     subprocess.run(["g++", "-std=c++17", "-O2", "-ffp-contract=off", "-Wall", "-Wextra", "-Werror",

@@ -144,7 +144,7 @@ def test_start_times_from_the_seed():
 # --- errors ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("kw, match", [
     (dict(aqm="rio"), r"^aqm: 'rio' is not allowed \(expected one of 'droptail', 'red', "
-                      r"'rio-c', 'rio-d', 'wred', 'codel', 'pie', 'step'; did you mean 'rio-c' or 'rio-d'\?\)$"),
+                      r"'rio-c', 'rio-d', 'wred', 'codel', 'pie', 'fq_codel', 'step'; did you mean 'rio-c' or 'rio-d'\?\)$"),
     (dict(aqm="dropail"), r"^aqm: 'dropail' is not allowed \(.*; did you mean 'droptail'\?\)$"),
     (dict(aqm="blue"), r"^aqm: 'blue' is not allowed \(expected one of 'droptail', 'red'"),
     (dict(bottleneck_bps=-1), r"^bottleneck_bps: -1\.0 is not allowed \(expected a number > 0\)"),
@@ -210,7 +210,7 @@ def test_error_in_a_sweep_file_names_the_key_and_point(tmp_path, capsys):
     assert rc == 2, err
     assert err.count("\n") == 1 and err.startswith(
         "diffsweep: error: axes.aqm: 'rio' is not allowed (expected one of 'droptail', 'red', "
-        "'rio-c', 'rio-d', 'wred', 'codel', 'pie', 'step'; did you mean 'rio-c' or 'rio-d'?) (grid point 1: "
+        "'rio-c', 'rio-d', 'wred', 'codel', 'pie', 'fq_codel', 'step'; did you mean 'rio-c' or 'rio-d'?) (grid point 1: "
         "aqm='rio'; seed 0)"), err
     assert not (tmp_path / "out").exists()  # nothing written where nothing ran
 

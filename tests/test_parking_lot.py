@@ -111,7 +111,7 @@ def test_long_flows_get_less_under_droptail():
     (dict(n_links=2, buffer_pkts=[50, 0]), r"^buffer_pkts\[1\]: 0 is not allowed \(expected an "
                                            r"integer in 1\.\.1073741822"),
     (dict(n_links=2, aqm=["droptail", "rio-c"]),
-     r"^aqm\[1\]: 'rio-c' is not allowed \(expected one of 'droptail', 'red', 'codel', 'pie'\)$"),
+     r"^aqm\[1\]: 'rio-c' is not allowed \(expected one of 'droptail', 'red', 'codel', 'pie', 'fq_codel'\)$"),
     (dict(aqm="dropail"), r"^aqm: 'dropail' is not allowed \(.*did you mean 'droptail'\?\)$"),
     (dict(n_long=-1), r"^n_long: -1 is not allowed \(expected an integer >= 0\)$"),
     (dict(n_long=0, n_cross=0), r"^n_long: 0 is not allowed \(expected an integer >= 1 when "

@@ -16,8 +16,11 @@ checks the builder still gives); ``newreno-nosack/fifo`` is ``tcp="newreno"``, a
 Tupdate 15 ms, MaxBurstAllowance 150 ms, A 0.125, B 1.25), and ``cubic/fifo``,
 ``cubic/codel``, ``cubic/pie``, ``cubic+newreno/fifo`` are ``congestion_control="cubic"``
 (ns-3.44's TcpCubic defaults) over SACK recovery, the mix alternating flow by flow as
-dumbbell.cc does (``tcps[i % 2]``). Every other model of run.sh (ECN, FQ-CoDel, DCTCP)
-is not in diffsweep yet and is not run here (agreement.py lists it as ns-3 only). Every
+dumbbell.cc does (``tcps[i % 2]``); ``newreno/fq_codel`` and ``cubic/fq_codel`` are
+``aqm="fq_codel"`` (ns-3's FqCoDelQueueDisc defaults: Flows 1024, Quantum the device MTU
+1500, DropBatchSize 64, the CoDel times above; MaxSize the buffer over all flow queues).
+Every other model of run.sh (ECN, DCTCP) is not in diffsweep yet and is not run here
+(agreement.py lists it as ns-3 only). Every
 replica keeps its queueing-delay histogram (``queue_delay_hist=True``): ``p95_sojourn_ms`` is
 ``queues.delay_p95_ms``, ``mean_sojourn_ms`` the histogram's mean with each bin at its middle;
 the engine's wait runs from a packet's arrival slot to the slot its transmission starts in,
@@ -46,6 +49,10 @@ MODELS = {"newreno/fifo": ("sack", "droptail", {}), "newreno/red": ("sack", "red
           "cubic/fifo": ("sack", "droptail", {"congestion_control": "cubic"}),
           "cubic/codel": ("sack", "codel", {"congestion_control": "cubic"}),
           "cubic/pie": ("sack", "pie", {"congestion_control": "cubic"}),
+          "newreno/fq_codel": ("sack", "fq_codel", {}),
+          "cubic/fq_codel": ("sack", "fq_codel", {"congestion_control": "cubic"}),
+          "newreno/fq_codel-ecn": ("sack", "fq_codel", {"ecn": True}),
+          "cubic/fq_codel-ecn": ("sack", "fq_codel", {"congestion_control": "cubic", "ecn": True}),
           "cubic+newreno/fifo": ("sack", "droptail", {"congestion_control": "mix"}),
           # ECN (RFC 3168, model/tcp_ecn.h): the flows ECT, the queue marking (UseEcn)
           "newreno/red-ecn": ("sack", "red", {"ecn": True}),
@@ -65,6 +72,10 @@ NS3_NAMES = {"newreno/fifo": ("TcpNewReno", "FifoQueueDisc"),
              "cubic/fifo": ("TcpCubic", "FifoQueueDisc"),
              "cubic/codel": ("TcpCubic", "CoDelQueueDisc"),
              "cubic/pie": ("TcpCubic", "PieQueueDisc"),
+             "newreno/fq_codel": ("TcpNewReno", "FqCoDelQueueDisc"),
+             "cubic/fq_codel": ("TcpCubic", "FqCoDelQueueDisc"),
+             "newreno/fq_codel-ecn": ("TcpNewReno", "FqCoDelQueueDisc"),
+             "cubic/fq_codel-ecn": ("TcpCubic", "FqCoDelQueueDisc"),
              "cubic+newreno/fifo": ("TcpCubic+TcpNewReno", "FifoQueueDisc"),
              "newreno/red-ecn": ("TcpNewReno", "RedQueueDisc"),
              "newreno/codel-ecn": ("TcpNewReno", "CoDelQueueDisc"),

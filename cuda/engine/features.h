@@ -1,5 +1,5 @@
-// The rare models a replica uses, read from its inputs: edge conditioners, AQM (CoDel and PIE
-// among them), traffic generators, telnet-like applications, traced flows and queues, the
+// The rare models a replica uses, read from its inputs: edge conditioners, AQM (CoDel, PIE
+// and FQ-CoDel among them), traffic generators, telnet-like applications, traced flows and queues, the
 // queueing-delay histogram, TCP-aware tags, packets that start other than green, the
 // validation hooks (a link's Bernoulli loss, a flow's injected drops), SACK senders
 // (model/tcp_sack.h) and CUBIC senders (model/tcp_cubic.h).
@@ -22,12 +22,13 @@ struct ReplicaFeatures {
   uint8_t markers, traffic, aqm, app, trace, tcp_tag, colour, hooks, sack, qtrace, cubic;
   uint8_t codel;   // a CoDel class (aqm too)
   uint8_t pie;     // a PIE class (aqm too)
+  uint8_t fqcodel; // an FQ-CoDel class (aqm too; model/queue_fq_codel.h)
   uint8_t qhist;   // the queueing-delay histogram
   uint8_t ecn;     // ECN: an ECN flow or a marking class (model/tcp_ecn.h)
   bool balancing;  // a Balancing Marker (its connection table: BatchShape::conn_meters)
   DS_HD bool any() const {
     return (markers | traffic | aqm | app | trace | tcp_tag | colour | hooks | sack | qtrace |
-            cubic | codel | pie | qhist | ecn) != 0;
+            cubic | codel | pie | fqcodel | qhist | ecn) != 0;
   }
 };
 
@@ -47,6 +48,7 @@ DS_HD inline ReplicaFeatures replica_features(const BatchInput& in, int32_t r) {
         ft.aqm = 1;
         if (in.class_aqm[(rl + l) * kMaxClasses + c] == kAqmCodel) ft.codel = 1;
         if (in.class_aqm[(rl + l) * kMaxClasses + c] == kAqmPie) ft.pie = 1;
+        if (in.class_aqm[(rl + l) * kMaxClasses + c] == kAqmFqCodel) ft.fqcodel = 1;
       }
   ft.qhist = in.qdelay_hist[r] != 0 ? 1 : 0;
   for (int f = 0; f < nf; ++f)

@@ -388,6 +388,10 @@ DS_HD DS_INLINE bool enqueue(Replica DS_REF x, const Packet& p, int l, int c, si
   return true;
 }
 
+}  // namespace ds
+#include "fq_side.h"  // FQ-CoDel's arrival and choice (after enqueue(): it calls it)
+namespace ds {
+
 // arrive() for a replica without colours, conditioners, AQM or traffic generators (the
 // Kaur & Vin families, multi-hop drop-tail): the same steps and counters as arrive_full()
 // takes for such a replica, in fewer instructions (every packet is green, none is stale; the
@@ -464,6 +468,10 @@ DS_HD inline void arrive_full(Replica DS_REF x, Packet p, uint32_t now) {
   // ns-2's RED (red.cc) updates its average before it sees that the buffer is full; its
   // DiffServ multi-RED (dsredq.cc) refuses an overflowing packet first (model/queue_red.h).
   // CoDel (kAqmCodel) judges at dequeue (codel_take): here only its buffer limit.
+  if (DS_FEAT(fh.f_fqcodel) && aqm == kAqmFqCodel) {  // over the limit: FqCoDelDrop
+    fq_arrive(x, p, l, c, k, fits, wire != nullptr, now);
+    return;
+  }
   const bool red = aqm_is_red(aqm);
   if ((aqm == kAqmRed || (red && fits)) && !aqm_admits(x, p, l, c, k, colour, fits, t, wire))
     return;
@@ -598,10 +606,12 @@ struct CodelClass {
 // (RFC 8289 section 3, ns-3 CoDelQueueDisc::DoDequeue) on c if it is a CoDel class, and every
 // empty CoDel class of the link leaves its dropping state, as ns-3's dequeue of an empty
 // queue does (a priority scheduler asks each class in turn). True when CoDel emptied class c:
-// the scheduler chooses again. Only for replicas with a CoDel class (f_codel).
+// the scheduler chooses again. Only for replicas with a CoDel class (f_codel). FQ-CoDel's
+// dequeue (engine/fq_side.h: fq_take) goes first when the link has an FQ-CoDel class: the
+// same step, behind the same flag (LinkState::codel's kLinkTakeFq bit).
 DS_HD DS_RARE bool codel_take(Replica DS_REF x, int l, int c, uint32_t now) {
   const int nc = x.links()[l].n_classes;
-  bool emptied = false;
+  bool emptied = x.links()[l].fq && fq_take(x, l, c, now);
   for (int j = 0; j < nc; ++j) {
     const size_t ik = x.iLC(l, j);
     if (x.in()->class_aqm[ik] != kAqmCodel) continue;
@@ -615,7 +625,7 @@ DS_HD DS_RARE bool codel_take(Replica DS_REF x, int l, int c, uint32_t now) {
       const double ns_per_slot = x.in()->slot_ns[x.iR()];
       CodelClass q{x, l, j, k, now, ns_per_slot};
       codel_dequeue(cp, s, codel_time((double)now, ns_per_slot), q);
-      emptied = x.queue_ring(l, j).empty();
+      emptied = emptied || x.queue_ring(l, j).empty();
     } else if (x.queue_ring(l, j).empty()) {
       s.dropping = 0;
     }

@@ -22,6 +22,7 @@
 #include "../model/packet.h"
 #include "../model/queue_droptail.h"
 #include "../model/queue_codel.h"
+#include "../model/queue_fq_codel.h"
 #include "../model/queue_pie.h"
 #include "../model/queue_red.h"
 #include "../model/source_onoff.h"
@@ -52,6 +53,7 @@ struct ReplicaHdr {
   uint8_t f_aqm;      // a class with an AQM (RED/RIO/WRED, CoDel or PIE)
   uint8_t f_codel;    // a class with CoDel (model/queue_codel.h): its dequeue step
   uint8_t f_pie;      // a class with PIE (model/queue_pie.h): its update every t_update
+  uint8_t f_fqcodel;  // a class with FQ-CoDel (model/queue_fq_codel.h): engine/fq_side.h
   uint8_t f_traffic;  // traffic generators (pool slots, generations)
   uint8_t f_app;      // telnet-like applications
   uint8_t f_tcp_tag;  // a conditioner that reads its senders' TCP state (marker_tcp_aware.h)
@@ -118,7 +120,7 @@ struct OutOffsets {
 struct Layout {
   OutOffsets out;
   size_t out_begin, out_end;
-  size_t hdr, links, queues, red, codel, pie, markers, conns, gens, xfers, websess, sx, sack_snd, sack_rcv, cubic, ecn,
+  size_t hdr, links, queues, red, codel, pie, fq_lists, fq_flows, markers, conns, gens, xfers, websess, sx, sack_snd, sack_rcv, cubic, ecn,
       ack_sack, qring, dline, snd, acks, nic, nic_next, nic_pool, rcv, rxbits, tree_key, tree_win,
       rx_key, rx_win, sources, lane_t, emit_idx, emit, emit_at, stage, stage_perm, trace_next,
       stride;
@@ -176,6 +178,9 @@ inline Layout make_layout(const BatchShape& s, Part part = {}) {
   take("red", L.red, s.aqm_states ? NL * kMaxClasses * sizeof(RedState) : 0);
   take("codel", L.codel, s.aqm_states ? NL * kMaxClasses * sizeof(CodelState) : 0);
   take("pie", L.pie, s.aqm_states ? NL * kMaxClasses * sizeof(PieQueue) : 0);
+  // FQ-CoDel: one class a link at most, its lists and fq_queues flow queues per link
+  take("fq_codel", L.fq_lists, s.fq_queues ? NL * sizeof(FqLists) : 0);
+  take("fq_codel", L.fq_flows, NL * (size_t)s.fq_queues * sizeof(FqFlow));
   take("markers", L.markers, (size_t)s.max_markers * sizeof(MarkerState));
   take("generators", L.gens, (size_t)s.max_gens * sizeof(GenState));
   take("sources", L.sources, S * sizeof(SourceState));
@@ -272,6 +277,8 @@ enum StateArrayUse { kHot, kRare };
   X(red, RedState, red, kRare)              /* [l*kMaxClasses + c]: classes with an AQM */        \
   X(codel, CodelState, codel, kRare)        /* [l*kMaxClasses + c]: CoDel classes' state */       \
   X(pie, PieQueue, pie, kRare)              /* [l*kMaxClasses + c]: PIE classes' state */         \
+  X(fq_lists, FqLists, fq_lists, kRare)     /* [l]: FQ-CoDel's new and old lists (fq_queues) */   \
+  X(fq_flows, FqFlow, fq_flows, kRare)      /* [l*fq_queues + i]: FQ-CoDel's flow queues */       \
   X(markers, MarkerState, markers, kRare)                                                         \
   X(conns, ConnMeter, conns, kRare)         /* [sender]: the Balancing Marker's table */          \
   X(gens, GenState, gens, kRare)                                                                  \

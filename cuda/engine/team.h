@@ -53,6 +53,8 @@ DS_HD inline void init_replica(Replica DS_REF x) {
         pq.ctr = pq.updates = 0;
       }
     }
+    if (x.shape().fq_queues)
+      fq_init(x.fq_lists()[l], x.fq_flows() + (size_t)l * x.shape().fq_queues, x.shape().fq_queues);
   }
   for (int m = 0; m < x.shape().max_markers; ++m) marker_init(x.markers()[m]);
   if (x.shape().conn_meters)
@@ -98,17 +100,21 @@ DS_HD inline void init_replica(Replica DS_REF x) {
     h.f_cubic = ft.cubic;
     h.f_codel = ft.codel;
     h.f_pie = ft.pie;
+    h.f_fqcodel = ft.fqcodel;
     h.f_qhist = ft.qhist;
     h.f_ecn = ft.ecn;
     for (int l = 0; l < x.in()->n_links[x.iR()]; ++l) {
       LinkState& ls = x.links()[l];
-      ls.codel = ls.pie = 0;
+      ls.codel = ls.pie = ls.fq = 0;
       for (int c = 0; c < ls.n_classes; ++c) {
-        if (x.in()->class_aqm[x.iLC(l, c)] == kAqmCodel) ls.codel = 1;
+        if (x.in()->class_aqm[x.iLC(l, c)] == kAqmCodel) ls.codel |= kLinkTakeCodel;
         if (x.in()->class_aqm[x.iLC(l, c)] == kAqmPie) ls.pie = 1;
+        if (x.in()->class_aqm[x.iLC(l, c)] == kAqmFqCodel) {
+          ls.fq = (uint8_t)(c + 1);
+          ls.codel |= kLinkTakeFq;  // its dequeue step runs where CoDel's does
+        }
       }
-      ls.qhist = ft.qhist;
-      ls.deq = (ls.pie ? kDeqPie : 0) | (ls.qhist ? kDeqHist : 0);
+      ls.deq = (ls.pie ? kDeqPie : 0) | (ft.qhist ? kDeqHist : 0);
       for (int c = 0; c < ls.n_classes; ++c)
         if (aqm_is_red(x.in()->class_aqm[x.iLC(l, c)])) ls.deq |= kDeqRed;
     }
@@ -118,12 +124,14 @@ DS_HD inline void init_replica(Replica DS_REF x) {
     if (((h.f_traffic | h.f_app) && !x.shape().flow_ext) || (h.f_aqm && !x.shape().aqm_states) ||
         (ft.balancing && !x.shape().conn_meters) || (h.f_sack && !x.shape().sack_states) ||
         (h.f_cubic && !x.shape().cubic_states) || (h.f_ecn && !x.shape().ecn_states) ||
-        (h.f_qhist && x.shape().qdelay_bins != kQDelayBins)) {
+        (h.f_qhist && x.shape().qdelay_bins != kQDelayBins) ||
+        (h.f_fqcodel && (x.in()->fq_n_queues[x.iR()] < 1 ||
+                         x.in()->fq_n_queues[x.iR()] > x.shape().fq_queues))) {
       x.flag(kOvfShape);  // the host raises; touch no state the block lacks (the Balancing
       h.f_traffic = h.f_app = h.f_aqm = h.f_sack = h.f_cubic = 0;  // Marker checks conn_meters
-      h.f_codel = h.f_pie = h.f_qhist = h.f_ecn = 0;
+      h.f_codel = h.f_pie = h.f_qhist = h.f_ecn = h.f_fqcodel = 0;
       for (int l = 0; l < x.in()->n_links[x.iR()]; ++l)
-        x.links()[l].codel = x.links()[l].qhist = x.links()[l].pie = 0;
+        x.links()[l].codel = x.links()[l].deq = x.links()[l].pie = x.links()[l].fq = 0;
     }
     if (DS_FEAT(h.f_sack))
       for (int f = 0; f < nf; ++f) {

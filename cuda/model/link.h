@@ -18,6 +18,7 @@ namespace ds {
 constexpr uint8_t kDeqRed = 1;   // a class has RED, RIO or WRED: its idle time (red_dequeued)
 constexpr uint8_t kDeqPie = 2;   // a class has PIE: its delay estimate (pie_depart)
 constexpr uint8_t kDeqHist = 4;  // the queueing-delay histogram (f_qhist)
+enum LinkTake : uint8_t { kLinkTakeCodel = 1, kLinkTakeFq = 2 };  // LinkState::codel's bits
 
 struct LinkState {
   double credit;    // bytes the link may still send
@@ -31,10 +32,11 @@ struct LinkState {
   double loss_prob;       // link_loss_prob
   int32_t n_classes;      // link_n_classes
   // Rare models, copied here (init_replica) so that the hot paths test a line already loaded:
-  uint8_t codel;          // a class of this link has CoDel (f_codel): serve_link's dequeue step
-  uint8_t qhist;          // the replica keeps the queueing-delay histogram (f_qhist): link_send
-  uint8_t pie;            // a class of this link has PIE (f_pie): link_send's delay estimate
+  uint8_t codel;          // serve_link's dequeue step (codel_take): kLinkTakeCodel, a class of
+                          // this link has CoDel (f_codel); kLinkTakeFq, FQ-CoDel (f_fqcodel)
   uint8_t deq;            // link_send's rare steps, one test for all: kDeqRed | kDeqPie | kDeqHist
+  uint8_t pie;            // a class of this link has PIE (f_pie): pie_updates
+  uint8_t fq;             // 1 + the link's FQ-CoDel class (f_fqcodel), 0: none (fq_side.h)
   uint32_t wire_since;    // the slot at whose end busy_cls's head was first on the wire,
                           // the first measured slot for a head that started before it
                           // (engine/queue_side.h: wire_start, the waiting-queue integral)
@@ -51,8 +53,7 @@ DS_HD DS_INLINE void link_init(LinkState& ls, const int32_t* weight) {
   ls.wire_since = 0;
   ls.wire_phase = 0.0;
   ls.idle = 1;
-  ls.codel = ls.qhist = ls.pie = 0;  // (init_replica sets them from the replica's features)
-  ls.deq = 0;
+  ls.codel = ls.deq = ls.pie = ls.fq = 0;  // (init_replica sets them from the features)
   wrr_init(ls.wrr, weight);
   cbq_init(ls.cbq);
   ring_clear(ls.dline);

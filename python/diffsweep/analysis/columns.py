@@ -137,14 +137,18 @@ COLUMNS: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
         "early_drops_<colour>": ("packets", "RED/RIO/WRED probabilistic (early) drops of that "
                                             "colour; for a CoDel class, its drops at dequeue "
                                             "(RFC 8289's control law); for a PIE class, its "
-                                            "early drops at arrival (RFC 8033)"),
+                                            "early drops at arrival (RFC 8033); for an "
+                                            "FQ-CoDel class, its flow queues' CoDel drops at "
+                                            "dequeue (RFC 8290)"),
         "forced_drops_<colour>": ("packets", "forced drops of that colour: the average beyond "
                                              "max_th (2 max_th if gentle), or the buffer full "
-                                             "(those are in drops too)"),
+                                             "(those are in drops too; for an FQ-CoDel class "
+                                             "the packets FqCoDelDrop takes from the fattest "
+                                             "flow queue's head, not the arrival)"),
         "red_avg_<colour>": ("packets", "time average of the RED average queue that governs "
                                         "the colour (bytes with the queue in bytes: "
-                                        "`red_queue_in_bytes`); NaN for drop-tail, CoDel "
-                                        "and PIE"),
+                                        "`red_queue_in_bytes`); NaN for drop-tail, CoDel, "
+                                        "PIE and FQ-CoDel"),
     }),
     "sources": ("one row per (replica, on-off/CBR source)", {
         "source": ("", "the source's index in `Scenario.sources`"),

@@ -75,6 +75,13 @@ def record(scenario, seed: int, max_event_bytes: int = MAX_EVENT_BYTES,
     """Rerun the replica (``scenario``, ``seed``) recording its packet events, those before
     ``until_s`` (None: all), at most ``max_event_bytes`` of them (32 bytes each)."""
     cap = check_max_event_bytes(max_event_bytes)
+    fq = [f"links[{i}].classes[{j}]" for i, link in enumerate(scenario.links)
+          for j, q in enumerate(link.classes) if q.aqm == "fq_codel"]
+    if fq:  # its dequeue serves a flow queue's head from the middle of the class's ring
+        raise ConfigError(f"{fq[0]}.aqm: 'fq_codel' is not allowed in a packet trace yet "
+                          "(FQ-CoDel sends and drops packets out of their arrival order, which "
+                          "the recorder does not follow: docs/traces.md); trace a drop-tail, "
+                          "RED, RIO, WRED, CoDel or PIE replica")
     if until_s is not None and (isinstance(until_s, bool) or not isinstance(
             until_s, (int, float)) or not until_s > 0):
         raise ConfigError(f"until_s: {until_s!r} is not allowed (expected a time in seconds "

@@ -47,7 +47,7 @@ SPLITS = ("none", "random", "size", "lifetime")  # TcpFlow.split: the edge class
 SCHEDULERS = ("priority", "wrr", "cbq")
 TIE_BREAKS = ("random", "index")
 COLOURS = ("green", "yellow", "red")  # drop precedence, most protected first (IN = green, OUT = red)
-AQMS = ("droptail", "red", "rio-c", "rio-d", "wred", "codel", "pie")
+AQMS = ("droptail", "red", "rio-c", "rio-d", "wred", "codel", "pie", "fq_codel")
 MAX_TRACE_SAMPLES = 100_000  # per trace (cwnd, queue): samples over duration_s
 # Both traces live in a replica's state block until it ends (cuda/batch.h: trace_cwnd, qtrace_*),
 # on the GPU for every replica of a launch at once: together at most this per replica, the

@@ -24,7 +24,7 @@ from diffsweep.scenario.checks import (AQMS, CONGESTION_CONTROLS, MAX_FLOWS, MAX
 from diffsweep.scenario.flows import TcpFlow, cubic_options
 from diffsweep.scenario.links import (CODEL_INTERVAL_MS, CODEL_TARGET_MS, Link, QueueClass,
                                       RedThresholds, RedThresholdWarning, codel_class,
-                                      pie_class)
+                                      fq_codel_class, pie_class)
 from diffsweep.scenario.markers import Marker
 from diffsweep.scenario.red_config import _flag, red_auto, red_class
 from diffsweep.scenario.scenario import Scenario
@@ -202,7 +202,8 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
              trace_flows=(), trace_interval_s=None, queue_trace_interval_s=None,
              queue_trace_links=None, codel_target_ms=CODEL_TARGET_MS,
              codel_interval_ms=CODEL_INTERVAL_MS, pie_qdelay_ref_ms=15.0, pie_t_update_ms=15.0, pie_max_burst_ms=150.0, pie_alpha=0.125,
-             pie_beta=1.25, queue_delay_hist=False, ecn=False, step_k_pkts=10,
+             pie_beta=1.25, fq_quantum_bytes=1500, fq_flows=1024, queue_delay_hist=False,
+             ecn=False, step_k_pkts=10,
              seed=0) -> Scenario:
     """A dumbbell: ``n_flows`` backlogged TCP flows from their senders over one bottleneck
     link (link 0) to their receivers; ACKs return uncongested. Defaults are ns-2.35's where
@@ -244,7 +245,8 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     - Each sender's access link: ``access_bps=100e6`` (a choice), ``access_buffer_pkts=50``
       [Queue limit_ 50]; one access link per flow (docs/model.md, "Access link").
 
-    Bottleneck queue ``aqm``: "droptail", "red", "rio-c", "rio-d", "wred", "codel" or "pie".
+    Bottleneck queue ``aqm``: "droptail", "red", "rio-c", "rio-d", "wred", "codel", "pie" or
+    "fq_codel".
 
     - "red" [Queue/RED]: ``red_min_th_pkts`` / ``red_max_th_pkts`` None = ns-2.35's
       automatic thresholds [thresh_ 0, maxthresh_ 0: :func:`red_auto`], ``red_max_p=0.1``
@@ -288,6 +290,13 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
       MeanPktSize 1000, UseCapDropAdjustment true, UseDerandomization false; early drops at
       arrival (docs/model.md, "PIE"); the buffer is ``buffer_pkts`` packets waiting (ns-3's
       MaxSize, default 25p). Checked whatever ``aqm`` is, used only by "pie".
+    - "fq_codel" [ns-3.44 FqCoDelQueueDisc; RFC 8290]: the flows hashed into ``fq_flows=1024``
+      buckets [Flows 1024] (a documented hash of the flow's index, not ns-3's of the 5-tuple:
+      docs/model.md, "FQ-CoDel"), deficit round robin with ``fq_quantum_bytes=1500`` [Quantum:
+      the device MTU, 1500], a CoDel per flow queue with ``codel_target_ms`` and
+      ``codel_interval_ms`` [Target, Interval], DropBatchSize 64; the buffer is ``buffer_pkts``
+      packets waiting over all flow queues [MaxSize, default 10240p]. Checked whatever
+      ``aqm`` is, used only by "fq_codel".
 
     Cross traffic ``cross``: "none", "cbr" [Application/Traffic/CBR: rate_ 448Kb,
     packetSize_ 210] or "exponential" [Application/Traffic/Exponential: rate_ 64Kb while on,
@@ -369,10 +378,13 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     codel = codel_class(buf, codel_target_ms, codel_interval_ms)
     pie = pie_class(buf, **dict(pie_qdelay_ref_ms=pie_qdelay_ref_ms, pie_t_update_ms=pie_t_update_ms,
                     pie_max_burst_ms=pie_max_burst_ms, pie_alpha=pie_alpha, pie_beta=pie_beta))
+    fq = fq_codel_class(buf, codel_target_ms, codel_interval_ms, fq_quantum_bytes, fq_flows)
     if aqm == "droptail":
         q = dict(limit_pkts=buf)
     elif aqm == "codel":
         q = codel
+    elif aqm == "fq_codel":
+        q = fq
     elif aqm == "pie":
         q = pie
     elif aqm == "red":
@@ -410,7 +422,7 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     if any(ecns) and aqm != "step":
         check(aqm != "droptail", "ecn", ecn, "false with aqm 'droptail' (a drop-tail queue "
               "cannot mark, as ns-3's FifoQueueDisc; ECN needs aqm 'red', 'rio-c', 'rio-d', "
-              "'wred', 'codel', 'pie' or 'step'), and no 'dctcp' flow over it")
+              "'wred', 'codel', 'pie', 'fq_codel' or 'step'), and no 'dctcp' flow over it")
         q = dict(q, ecn=True)
     with renamed_errors({"Link.rate_bps": "bottleneck_bps",
                          "Link.prop_delay_ms": "bottleneck_delay_ms",

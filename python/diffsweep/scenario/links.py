@@ -18,6 +18,10 @@ from diffsweep.scenario.checks import (AQMS, INT32_MAX, MAX_QUEUE_LIMIT, MAX_WIR
 CODEL_TARGET_MS = 5.0
 CODEL_INTERVAL_MS = 100.0
 CODEL_MIN_BYTES = 1500
+#: ns-3.44 FqCoDelQueueDisc's defaults (RFC 8290): Quantum (0 there: the device MTU, a
+#: PointToPointNetDevice's 1500), Flows, DropBatchSize, Perturbation
+FQ_DEFAULTS = {"fq_quantum_bytes": 1500, "fq_flows": 1024, "fq_drop_batch": 64,
+               "fq_perturbation": 0}
 #: CoDel time is ns >> 10 in a uint32 (ns-3 CODEL_SHIFT): 2^32 x 1.024 us
 CODEL_MAX_MS = 2.0 ** 32 * 1.024e-3
 #: ns-3.44 PieQueueDisc's defaults (RFC 8033 section 4: QDELAY_REF, T_UPDATE, MAX_BURST, alpha,
@@ -93,6 +97,16 @@ class QueueClass:
     (UseDerandomization, False). The limit stays the buffer, counting the packets waiting as
     CoDel's does.
 
+    ``aqm="fq_codel"``: FQ-CoDel (RFC 8290) as ns-3.44's FqCoDelQueueDisc (docs/model.md,
+    "FQ-CoDel"): each sender's packets in the flow queue of its bucket, a documented hash of
+    the sender's index and ``fq_perturbation`` (ns-3 Perturbation, 0) modulo ``fq_flows``
+    (Flows, 1024); deficit round robin over new and old flows with ``fq_quantum_bytes``
+    (Quantum: the device MTU, 1500); a CoDel per flow queue with ``codel_target_ms``,
+    ``codel_interval_ms``, ``codel_min_bytes``; over the limit (``limit_pkts``, ns-3's
+    MaxSize over all flow queues, packets only) up to ``fq_drop_batch`` (DropBatchSize, 64)
+    packets from the fattest queue's head. At most one such class a link, not under "cbq",
+    and at most 256 buckets in use on a replica.
+
     ``share``: the class's fraction of the link rate under the ``"cbq"`` scheduler (required
     there, in (0, 1]; an error on a link with another scheduler)."""
 
@@ -122,6 +136,10 @@ class QueueClass:
     pie_derandomize: bool = field(default=False, metadata=_OMIT)
     ecn: bool = field(default=False, metadata=_OMIT)
     red_hard_drop: bool = field(default=True, metadata=_OMIT)
+    fq_quantum_bytes: int = field(default=FQ_DEFAULTS["fq_quantum_bytes"], metadata=_OMIT)
+    fq_flows: int = field(default=FQ_DEFAULTS["fq_flows"], metadata=_OMIT)
+    fq_drop_batch: int = field(default=FQ_DEFAULTS["fq_drop_batch"], metadata=_OMIT)
+    fq_perturbation: int = field(default=FQ_DEFAULTS["fq_perturbation"], metadata=_OMIT)
 
     def __post_init__(self):
         path = type(self).__name__
@@ -133,7 +151,8 @@ class QueueClass:
 
     def _normalize(self, path: str = "QueueClass") -> None:
         for f in ("limit_bytes", "limit_pkts", "weight", "red_mean_pkt_bytes", "codel_min_bytes",
-                  "pie_mean_pkt_bytes"):
+                  "pie_mean_pkt_bytes", "fq_quantum_bytes", "fq_flows", "fq_drop_batch",
+                  "fq_perturbation"):
             _set(self, f, as_int(getattr(self, f)))
         for f in ("red_w_q", "codel_target_ms", "codel_interval_ms", "pie_qdelay_ref_ms",
                   "pie_t_update_ms", "pie_max_burst_ms", "pie_alpha", "pie_beta"):
@@ -170,7 +189,8 @@ class QueueClass:
               f"{path}.red_hard_drop", self.red_hard_drop,
               "True unless ecn is True on a RED/RIO/WRED class (ns-3 UseHardDrop: marks RED's "
               "forced drops instead)")
-        if self.aqm in ("droptail", "codel", "pie"):
+        self._validate_fq(path)
+        if self.aqm in ("droptail", "codel", "pie", "fq_codel"):
             check(self.red == (), f"{path}.red", self.red, f"() for aqm {self.aqm!r} (set aqm "
                   "to 'red', 'rio-c', 'rio-d' or 'wred' to use thresholds)")
         elif self.aqm == "red":
@@ -204,12 +224,23 @@ class QueueClass:
         check_number(f"{path}.codel_interval_ms", self.codel_interval_ms,
                      lambda x: 0 < x < CODEL_MAX_MS / 16, f"a number > 0 and < "
                      f"{CODEL_MAX_MS / 16:g} (ms; ns-3 Interval, 16 of which fit CoDel's clock)")
-        if self.aqm != "codel":
+        if self.aqm not in ("codel", "fq_codel"):
             for f, d in (("codel_target_ms", CODEL_TARGET_MS),
                          ("codel_interval_ms", CODEL_INTERVAL_MS),
                          ("codel_min_bytes", CODEL_MIN_BYTES)):
                 check(getattr(self, f) == d, f"{path}.{f}", getattr(self, f),
-                      f"{d!r} (the default) unless aqm is 'codel' (aqm is {self.aqm!r})")
+                      f"{d!r} (the default) unless aqm is 'codel' or 'fq_codel' (aqm is "
+                      f"{self.aqm!r})")
+
+    def _validate_fq(self, path: str) -> None:
+        if self.aqm != "fq_codel":
+            for f, d in FQ_DEFAULTS.items():
+                check(getattr(self, f) == d, f"{path}.{f}", getattr(self, f),
+                      f"{d!r} (the default) unless aqm is 'fq_codel' (aqm is {self.aqm!r})")
+            return
+        check(self.limit_pkts is not None and self.limit_bytes is None, f"{path}.limit_pkts",
+              self.limit_pkts, "an integer (packets) for aqm 'fq_codel' (ns-3's MaxSize over "
+              "all its flow queues; no byte limit, no unlimited FQ-CoDel)")
 
     def _validate_pie(self, path: str) -> None:
         # the engine keeps t_update and the burst allowance in whole nanoseconds (int64), as
@@ -279,6 +310,20 @@ def pie_class(buf, **pie) -> dict:
     return q
 
 
+def fq_codel_class(buf, target_ms, interval_ms, quantum_bytes=1500, flows=1024) -> dict:
+    """The ``QueueClass`` keywords of a builder's "fq_codel" queue of ``buf`` packets (ns-3.44
+    FqCoDelQueueDisc's defaults, MaxSize the buffer over all flow queues), CoDel's times and
+    ``fq_quantum_bytes``, ``fq_flows`` checked under the builder's names, whatever the
+    builder's aqm."""
+    q = codel_class(buf, target_ms, interval_ms)
+    q.update(aqm="fq_codel", fq_quantum_bytes=as_int(plain(quantum_bytes)),
+             fq_flows=as_int(plain(flows)))
+    with renamed_errors({"QueueClass.fq_quantum_bytes": "fq_quantum_bytes",
+                         "QueueClass.fq_flows": "fq_flows"}):
+        QueueClass("be", **q)
+    return q
+
+
 def codel_class(buf, target_ms, interval_ms) -> dict:
     """The ``QueueClass`` keywords of a builder's "codel" queue of ``buf`` packets, its times
     checked under the builder's names (``codel_target_ms``, ``codel_interval_ms``), whatever
@@ -298,7 +343,11 @@ _QUEUE_INTS = (IntField("limit_bytes", 1, MAX_QUEUE_LIMIT, "None", _RING),
                IntField("weight", 1, INT32_MAX),
                IntField("red_mean_pkt_bytes", 1, MAX_WIRE_BYTES),
                IntField("codel_min_bytes", 0, INT32_MAX),
-               IntField("pie_mean_pkt_bytes", 1, MAX_WIRE_BYTES))
+               IntField("pie_mean_pkt_bytes", 1, MAX_WIRE_BYTES),
+               IntField("fq_quantum_bytes", 1, INT32_MAX // 2, why=" (bytes; ns-3 Quantum)"),
+               IntField("fq_flows", 1, 2 ** 31, why=" (ns-3 Flows: buckets of the hash)"),
+               IntField("fq_drop_batch", 1, INT32_MAX, why=" (ns-3 DropBatchSize)"),
+               IntField("fq_perturbation", 0, 2 ** 32 - 1, why=" (ns-3 Perturbation)"))
 
 
 @dataclass(frozen=True)
@@ -356,6 +405,11 @@ class Link:
                   "a name not used by another class of this link")
             seen.add(c.name)
         _one_of(f"{path}.scheduler", self.scheduler, SCHEDULERS)
+        fq = [k for k, c in enumerate(self.classes) if c.aqm == "fq_codel"]
+        if len(fq) > 1:
+            check(False, f"{path}.classes[{fq[1]}].aqm", "fq_codel",
+                  f"not 'fq_codel' again: one FQ-CoDel class a link (classes[{fq[0]}] is one; "
+                  "the engine keeps one set of flow queues a link)")
         if self.domain is not None:
             check(is_int(self.domain) and self.domain >= 0, f"{path}.domain", self.domain,
                   "an integer >= 0 (a DiffServ domain) or None")
@@ -363,9 +417,9 @@ class Link:
         check_bool(f"{path}.cbq_lend", self.cbq_lend)
         if self.scheduler == "cbq":
             for k, c in enumerate(self.classes):
-                check(c.aqm != "codel", f"{path}.classes[{k}].aqm", c.aqm,
-                      "not 'codel' on a 'cbq' link (CoDel runs where a link takes its next "
-                      "packet: 'priority' or 'wrr')")
+                check(c.aqm not in ("codel", "fq_codel"), f"{path}.classes[{k}].aqm", c.aqm,
+                      f"not {c.aqm!r} on a 'cbq' link ({'FQ-' if c.aqm == 'fq_codel' else ''}"
+                      "CoDel runs where a link takes its next packet: 'priority' or 'wrr')")
                 check(c.share is not None, f"{path}.classes[{k}].share", c.share,
                       "a number in (0, 1] on a 'cbq' link: the class's fraction of the link rate")
             total = math.fsum(c.share for c in self.classes)

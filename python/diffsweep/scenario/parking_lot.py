@@ -23,7 +23,8 @@ from diffsweep.scenario.checks import (CONGESTION_CONTROLS, MAX_FLOWS, MAX_ROUTE
                                        is_int, plain, renamed_errors)
 from diffsweep.scenario.dumbbell import (_START_STREAM, _choice, _copy, _flag, _seed_matters,
                                          _variant, red_class)
-from diffsweep.scenario.links import CODEL_INTERVAL_MS, CODEL_TARGET_MS, codel_class, pie_class
+from diffsweep.scenario.links import (CODEL_INTERVAL_MS, CODEL_TARGET_MS, codel_class,
+                                      fq_codel_class, pie_class)
 from diffsweep.scenario.flows import CUBIC_OPTIONS, TcpFlow, cubic_options
 from diffsweep.scenario.links import Link, QueueClass
 from diffsweep.scenario.scenario import Scenario
@@ -32,7 +33,7 @@ __all__ = ["parking_lot", "AQMS", "DEFAULT_ACCESS_DELAY_MS"]
 
 #: Queues a parking-lot link may have (the dumbbell's RIO and WRED need an edge conditioner
 #: per link, which this builder does not make).
-AQMS = ("droptail", "red", "codel", "pie")
+AQMS = ("droptail", "red", "codel", "pie", "fq_codel")
 #: The one-way delay of each host's access link: with one link of the default 10 ms the round
 #: trip is the dumbbell's DEFAULT_RTT_MS, 2 (20 + 10 + 20) = 100 ms.
 DEFAULT_ACCESS_DELAY_MS = 20.0
@@ -133,7 +134,10 @@ def parking_lot(n_links=2, n_long=1, n_cross=1, tcp="newreno", bottleneck_bps=10
       CoDel link; the buffer ``buffer_pkts`` waiting packets, as the dumbbell's], or "pie"
       [ns-3.44 PieQueueDisc: ``pie_qdelay_ref_ms=15``, ``pie_t_update_ms=15``,
       ``pie_max_burst_ms=150``, ``pie_alpha=0.125``, ``pie_beta=1.25``, the same for every
-      PIE link; the buffer ``buffer_pkts`` waiting packets, as the dumbbell's].
+      PIE link; the buffer ``buffer_pkts`` waiting packets, as the dumbbell's], or
+      "fq_codel" [ns-3.44 FqCoDelQueueDisc with its defaults (Flows 1024, Quantum 1500,
+      DropBatchSize 64) and the CoDel times above; the buffer ``buffer_pkts`` waiting packets
+      over all flow queues].
     - Each host's access link (sender to its first router) and egress link (last router to
       receiver): ``access_delay_ms=20`` one way each (a choice: with one 10-ms link the round
       trip is the dumbbell's 100 ms), ``access_bps=100e6``, ``access_buffer_pkts=50`` [Queue
@@ -166,7 +170,7 @@ def parking_lot(n_links=2, n_long=1, n_cross=1, tcp="newreno", bottleneck_bps=10
     rates = _per_link("bottleneck_bps", bottleneck_bps, k, _rate, "a number > 0")
     delays = _per_link("bottleneck_delay_ms", bottleneck_delay_ms, k, _delay, "a number >= 0")
     bufs = _per_link("buffer_pkts", buffer_pkts, k, _buffer, "an integer in 1..1073741822")
-    aqms = _per_link("aqm", aqm, k, _aqm, "'droptail', 'red', 'codel' or 'pie'")
+    aqms = _per_link("aqm", aqm, k, _aqm, "'droptail', 'red', 'codel', 'pie' or 'fq_codel'")
     acc = as_float(plain(access_delay_ms))
     check_nonneg("access_delay_ms", acc)
     access = as_float(plain(access_bps))
@@ -197,6 +201,8 @@ def parking_lot(n_links=2, n_long=1, n_cross=1, tcp="newreno", bottleneck_bps=10
             q = dict(limit_pkts=bufs[j])
         elif aqms[j] == "codel":
             q = codel_class(bufs[j], codel_target_ms, codel_interval_ms)
+        elif aqms[j] == "fq_codel":  # ns-3.44 FqCoDelQueueDisc's defaults (docs/model.md)
+            q = fq_codel_class(bufs[j], codel_target_ms, codel_interval_ms)
         elif aqms[j] == "pie":
             q = pie_class(bufs[j], **dict(pie_qdelay_ref_ms=pie_qdelay_ref_ms, pie_t_update_ms=pie_t_update_ms,
                                                pie_max_burst_ms=pie_max_burst_ms, pie_alpha=pie_alpha, pie_beta=pie_beta))

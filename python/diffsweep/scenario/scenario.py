@@ -20,7 +20,11 @@ from diffsweep.scenario.checks import (CWND_SAMPLE_BYTES, MAX_CUBIC_SETS, MAX_GE
                                        as_float, as_int, check_bool, check_nonneg, check_number, check_positive,
                                        is_int, is_real, plain, trace_bytes)
 from diffsweep.scenario.flows import TcpFlow
+from diffsweep.scenario.fq_hash import fq_classes, fq_queues
 from diffsweep.scenario.links import CODEL_MAX_MS, PIE_MAX_UPDATES, Link
+
+#: FQ-CoDel flow queues a link keeps at most (cuda/model/queue_fq_codel.h kMaxFqQueues)
+MAX_FQ_QUEUES = 256
 from diffsweep.scenario.markers import Marker
 from diffsweep.scenario.sources import OnOffSource
 from diffsweep.scenario.traffic import Traffic
@@ -180,7 +184,7 @@ class Scenario:
               f"None or a number > 0 and <= duration_s ({self.duration_s})")
         _one_of("tie_break", self.tie_break, TIE_BREAKS)
         check_bool("queue_delay_hist", self.queue_delay_hist)
-        if any(c.aqm == "codel" for link in self.links for c in link.classes):
+        if any(c.aqm in ("codel", "fq_codel") for link in self.links for c in link.classes):
             check(self.duration_s < CODEL_MAX_MS / 1e3, "duration_s", self.duration_s,
                   f"a number < {CODEL_MAX_MS / 1e3:g} with a CoDel queue (its clock, ns >> 10 "
                   "in 32 bits as ns-3's, wraps there)")
@@ -191,6 +195,7 @@ class Scenario:
             check(self.duration_s < most_s, "duration_s", self.duration_s,
                   f"a number < {most_s:g} with a PIE queue of pie_t_update_ms "
                   f"{min(pie_t_update):g} (the engine counts its updates in 32 bits)")
+        self._check_fq_codel()
         self._check_trace()
         for k, v in self.params.items():
             check(isinstance(k, str), "params", k, "string keys")
@@ -445,6 +450,21 @@ class Scenario:
     def flow_rtp_ms(self, i: int) -> float:
         """Round-trip propagation latency of flow ``i``: access + links + egress + reverse."""
         return self.route_rtp_ms(self.flows[i])
+
+    def _check_fq_codel(self) -> None:
+        # one hash per replica (scenario/fq_hash.py), at most MAX_FQ_QUEUES buckets in use
+        fq = fq_classes(self)
+        if not fq:
+            return
+        for f in ("fq_flows", "fq_perturbation"):
+            vals = sorted({getattr(c, f) for c in fq})
+            check(len(vals) == 1, f"links[].classes[].{f}", vals,
+                  "the same on every 'fq_codel' class of a scenario (one hash of its senders)")
+        n = fq_queues(self)[2]
+        check(n <= MAX_FQ_QUEUES, "fq_flows", fq[0].fq_flows,
+              f"fewer buckets: the {self.engine_flows + len(self.sources)} senders fill {n} "
+              f"flow queues, and the engine keeps at most {MAX_FQ_QUEUES} a link "
+              "(docs/model.md, 'FQ-CoDel'); fq_flows <= 256 bounds them")
 
     @property
     def engine_flows(self) -> int:

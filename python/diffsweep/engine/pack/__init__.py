@@ -19,6 +19,7 @@ from diffsweep.core.errors import ConfigError
 from diffsweep.scenario import Scenario, default_slot_s
 from diffsweep.scenario.checks import trace_samples_of
 from diffsweep.engine.pack.flows import DELACK_S, delack_slots, delay_columns, flow_rows
+from diffsweep.scenario.fq_hash import fq_queues
 from diffsweep.engine.pack.layout import layout
 from diffsweep.engine.pack.links import MAX_CAP, UNLIMITED_CLASS_PKTS, acks_in_flight, link_rows
 from diffsweep.engine.pack.markers import TCP_AWARE, marker_rows
@@ -182,7 +183,9 @@ def _scenario_rows(sc: Scenario, memo: dict | None = None) -> _Rows:
         raise ConfigError(f"slot_s: {sc.slot_s!r} is not allowed (expected a number >= "
                           f"{DELACK_S / INT32_MAX:.3g} s: the delayed-ACK timer, {DELACK_S} s, "
                           "is an int32 count of slots)")
-    return _Rows(scalars, links, flows, sources, mk["markers"], mk["sender"], gens, records,
+    fq_flow, fq_src, scalars["fq_n_queues"] = fq_queues(sc)  # FQ-CoDel's flow queues (fq.py)
+    sender = {**mk["sender"], "flow_fq_queue": fq_flow, "src_fq_queue": fq_src}
+    return _Rows(scalars, links, flows, sources, mk["markers"], sender, gens, records,
                  sessions, sl, stage, acks, flows.per_slot, lookahead, links.sustained)
 
 
@@ -455,6 +458,7 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1,
                               np.any(u.links.rows["class_ecn"] != 0) for u in uniq)),
         "qdelay_bins": lay.limits["qdelay_bins_on"] if any(u.scalars["qdelay_hist"]
                                                            for u in uniq) else 0,
+        "fq_queues": max(int(u.scalars["fq_n_queues"]) for u in uniq),
     })
     if nic_pool == "compact":
         # a replica whose compact pool runs out is rerun with full pools (engine.simulate):

@@ -114,6 +114,8 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
         "pie_cap_drop_adjustment": np.zeros((nl, C), dtype=np.int64),
         "pie_derandomize": np.zeros((nl, C), dtype=np.int64),
         "class_ecn": np.zeros((nl, C), dtype=np.int64),
+        "fq_quantum": np.zeros((nl, C), dtype=np.int64),
+        "fq_drop_batch": np.zeros((nl, C), dtype=np.int64),
     }
     aqm = lay.enums["aqm"]
     class_need = [1] * C
@@ -135,10 +137,12 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
                 rows["class_share"][l, c] = qc.share
             if qc.aqm != "droptail":
                 rows["class_aqm"][l, c] = aqm[qc.aqm]
-            if qc.aqm == "codel":
+            if qc.aqm in ("codel", "fq_codel"):  # FQ-CoDel: every flow queue's CoDel
                 rows["codel_target"][l, c] = codel_time(qc.codel_target_ms)
                 rows["codel_interval"][l, c] = codel_time(qc.codel_interval_ms)
                 rows["codel_min_bytes"][l, c] = qc.codel_min_bytes
+                rows["fq_quantum"][l, c] = qc.fq_quantum_bytes
+                rows["fq_drop_batch"][l, c] = qc.fq_drop_batch
             elif qc.aqm == "pie":
                 rows["pie_qdelay_ref_s"][l, c] = qc.pie_qdelay_ref_ms / 1e3
                 rows["pie_alpha"][l, c] = qc.pie_alpha
@@ -164,7 +168,8 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
                     rows["red_max_p"][l, c, k] = t.max_p
             # a RED, dsRED, CoDel or PIE limit counts the packets waiting, the one on the wire
             # besides (engine/queue_side.h: arrive_full)
-            on_wire = 1 if qc.aqm != "droptail" else 0
+            # (FQ-CoDel: and the arrival that puts it over the limit, before FqCoDelDrop)
+            on_wire = 0 if qc.aqm == "droptail" else 2 if qc.aqm == "fq_codel" else 1
             if qc.limit_pkts is not None:
                 rows["class_limit"][l, c], rows["class_limit_kind"][l, c] = qc.limit_pkts, kind["pkts"]
                 class_need[c] = max(class_need[c], qc.limit_pkts + on_wire)
