@@ -4,8 +4,8 @@ flows x RTT: the queueing delay against utilisation and fairness, with 95% inter
 paper: a family of claims stated from the RFCs before the runs (``claims``).
 
 Sweeps ``sweeps/bufferbloat/bb_delay.toml`` (family BD) and ``bb_rtt.toml`` (BR), on the
-generic ``dumbbell`` builder. FQ-CoDel (RFC 8290): "fq_codel" on both sweeps' aqm axis once
-that queue is merged; claim BR.3 is "not measured" until then.
+generic ``dumbbell`` builder; FQ-CoDel (RFC 8290) joined both sweeps' aqm axis when it was
+merged, after the first runs (claim BR.3 was stated with the others, before any run).
 """
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ __all__ = ["PAPER"]
 
 FAMILIES = (
     Family("BD", "d", ("bb_delay",),
-           "Queueing delay vs utilisation: CUBIC over FIFO, CoDel, PIE x buffer x N x RTT"),
+           "Queueing delay vs utilisation: CUBIC over FIFO, CoDel, PIE, FQ-CoDel x buffer x N x RTT"),
     Family("BR", "r", ("bb_rtt",),
-           "RTT fairness: NewReno vs CUBIC, 8 flows at 20..200 ms, over FIFO, CoDel, PIE"),
+           "RTT fairness: NewReno vs CUBIC, 8 flows at 20..200 ms, over FIFO, CoDel, PIE, FQ-CoDel"),
 )
 
 ASSUMPTIONS = (
@@ -38,7 +38,8 @@ ASSUMPTIONS = (
 
 SETUP = (
     "Bufferbloat (Gettys & Nichols 2011) asked of today's stack: CUBIC senders (RFC 9438) over "
-    "a FIFO, CoDel (RFC 8289) and PIE (RFC 8033) at a 10 Mb/s dumbbell bottleneck, buffer 100 "
+    "a FIFO, CoDel (RFC 8289), PIE (RFC 8033) and FQ-CoDel (RFC 8290) at a 10 Mb/s dumbbell "
+    "bottleneck, buffer 100 "
     "or 1000 packets, 4 or 16 flows, RTT 20 or 100 ms; and NewReno against CUBIC with flows of "
     "round trips 20..200 ms."
 )
@@ -46,7 +47,7 @@ SETUP = (
 PAPER = Paper(
     name="bufferbloat",
     package="bufferbloat",
-    title="Bufferbloat today: CUBIC over FIFO, CoDel and PIE",
+    title="Bufferbloat today: CUBIC over FIFO, CoDel, PIE and FQ-CoDel",
     setup=SETUP,
     families=FAMILIES,
     assumptions=ASSUMPTIONS,

@@ -109,7 +109,7 @@ def bufferbloat_claims() -> list[Claim]:
                       direction="higher"), aqm="codel"), "BR"),
         c("BR.3", "RFC 8290 sec. 1, 4 (FQ-CoDel)",
           "FQ-CoDel gives near-equal shares across RTTs: Jain's index of CUBIC flows at RTTs "
-          "20..200 ms at least 0.95 (not measured until aqm 'fq_codel' is on the axis).",
+          "20..200 ms at least 0.95.",
           _rated(_own("BR.3", "fq_codel equal shares", "jain_index", "level", hold_at=0.95,
                       partly_at=0.8), aqm="fq_codel", congestion_control="cubic"), "BR"),
     ]

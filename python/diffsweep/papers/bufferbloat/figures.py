@@ -33,7 +33,7 @@ def _cells(d, axes):
 def fig_delay(res: Results) -> Figure:
     d = per_seed(res)
     cells = _cells(d, ("buffer_pkts", "n_flows", "rtt_ms"))
-    fig, (a0, a1, a2) = new_figure(3, "Bufferbloat: CUBIC over FIFO, CoDel, PIE", width=5.0)
+    fig, (a0, a1, a2) = new_figure(3, "Bufferbloat: CUBIC over FIFO, CoDel, PIE, FQ-CoDel", width=5.0)
     keys = sorted(d.groupby(cells).groups) if cells else [()]
     labels = ["/".join(f"{v:g}" for v in (k if isinstance(k, tuple) else (k,))) for k in keys]
     x = np.arange(len(keys))
