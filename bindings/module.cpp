@@ -317,7 +317,7 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
     std::vector<py::object> keep;
     return std::string(family_kernel_name(inputs_from(shapes, arrays, keep)));
   }, py::arg("shapes"), py::arg("arrays"),
-        "The CUDA kernel ('slim' or 'full') that runs these batches as one job: the CUDA "
+        "The CUDA kernel ('slim', 'classic' or 'full') that runs these batches as one job: the CUDA "
         "backend's own choice (engine/features.h), DIFFSWEEP_CUDA_KERNEL=full included.");
   m.def("family_plan", [](const py::list& shapes, long long resident_warps, int replicas_per_task) {
     std::vector<BatchInput> in;

@@ -66,9 +66,10 @@ long long resident_warps(const FamilyKernel& kern, int block_threads, unsigned s
 void run_launches(const std::vector<BatchInput>& hin, std::vector<BatchOutput>& hout,
                   int64_t* control, int replicas_per_task, double mem_share) {
   const int nb = (int)hin.size();
-  const FamilyKernel kern = std::strcmp(family_kernel_name(hin), "full") == 0
-                                ? family_kernel_full()
-                                : family_kernel_slim();
+  const char* name = family_kernel_name(hin);
+  const FamilyKernel kern = std::strcmp(name, "full") == 0      ? family_kernel_full()
+                            : std::strcmp(name, "classic") == 0 ? family_kernel_classic()
+                                                                : family_kernel_slim();
   // The shared-memory experiment: one warp per block, each with smem_per_warp bytes.
   const char* env = std::getenv("DIFFSWEEP_CUDA_SMEM_PER_WARP");
   const unsigned smem_per_warp = env ? (unsigned)(std::strtoul(env, nullptr, 10) & ~15ul) : 0u;

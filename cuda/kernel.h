@@ -39,7 +39,8 @@ struct FamilyKernel {
                         const volatile int64_t* stop, unsigned smem_per_warp);
 };
 
-FamilyKernel family_kernel_full();  // every model
+FamilyKernel family_kernel_full();     // every model
+FamilyKernel family_kernel_classic();  // ns-2's rare models only (DS_CUDA_CLASSIC: no DS_FEAT_NEW)
 FamilyKernel family_kernel_slim();  // replicas that use no rare model (batch_uses_features)
 
 }  // namespace ds

@@ -381,7 +381,8 @@ def test_the_cuda_kernel_is_the_slim_one_only_without_rare_models(monkeypatch):
     """engine.cuda_kernel (the host's choice, cuda/engine/features.h): a job whose replicas use
     no edge conditioner, AQM, traffic generator, application, traced flow, TCP-aware tag,
     non-green packet or validation hook (a lossy link, injected drops) runs on the slim kernel;
-    one replica that does puts the job on the full one. The golden cases: drop-tail TCP,
+    one replica that does puts the job on the classic one (ns-2's rare models), or on the full
+    one when it uses a model after ns-2's. The golden cases: drop-tail TCP,
     sources, WRR and access links are slim; the multi-hop family (its lossy link), injected
     drops, DiffServ conditioners and RIO, traffic, two domains, CBQ with RED and TCP-aware
     tags full."""
@@ -392,12 +393,20 @@ def test_the_cuda_kernel_is_the_slim_one_only_without_rare_models(monkeypatch):
     slim = {"kaur0", "kaur1", "kaur2", "kaur3", "kaur4", "kaur5", "kaur6", "kaur7", "wrr0",
             "drops3"}  # drops3: access-link buffers and finite transfers, no injected drop
     packed = {name: pack([sc], [seed]) for name, sc, seed in golden_cases()}
+    # the golden cases use ns-2's models alone: their rare ones run on the classic kernel
     for name, p in packed.items():
-        assert engine.cuda_kernel([p]) == ("slim" if name in slim else "full"), name
+        assert engine.cuda_kernel([p]) == ("slim" if name in slim else "classic"), name
     assert engine.cuda_kernel([packed["kaur0"], packed["drops3"]]) == "slim"
-    assert engine.cuda_kernel([packed["kaur0"], packed["drops1"]]) == "full"
-    assert engine.cuda_kernel([packed["kaur0"], packed["multihop0"]]) == "full"
-    assert engine.cuda_kernel([packed["kaur0"], packed["diffserv0"]]) == "full"
+    assert engine.cuda_kernel([packed["kaur0"], packed["drops1"]]) == "classic"
+    assert engine.cuda_kernel([packed["kaur0"], packed["multihop0"]]) == "classic"
+    assert engine.cuda_kernel([packed["kaur0"], packed["diffserv0"]]) == "classic"
+    # a model after ns-2's (CUBIC, CoDel, PIE, FQ-CoDel, ECN) anywhere in the job: the full one
+    from engine_cases import schedule_only_cases  # noqa: PLC0415
+    new = [(name, sc, seed) for name, sc, seed in schedule_only_cases()
+           if name.startswith(("cubic", "codel", "pie", "ecn", "dctcp", "fqcodel"))]
+    assert len(new) >= 6
+    for name, sc, seed in new:
+        assert engine.cuda_kernel([packed["kaur0"], pack([sc], [seed])]) == "full", name
     cases = {name: (sc, seed) for name, sc, seed in golden_cases()}
     both = pack([cases["kaur0"][0], cases["diffserv0"][0]], [1, 2])
     assert engine._module("cpu").uses_rare_models(both.shape, engine._flat(both)) == [False, True]

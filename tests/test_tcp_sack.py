@@ -85,15 +85,16 @@ def test_a_lost_retransmission_ends_in_a_timeout():
     assert _counts(res) == [(1, 1, 2), (0, 1, 1)]
 
 
-def test_sack_replicas_run_on_the_full_cuda_kernel():
+def test_sack_replicas_run_on_the_classic_cuda_kernel():
     """SACK's state and code are a rare model (engine/features.h): a batch with a SACK flow goes
-    to the full kernel, one without stays on the slim one (and carries no SACK state)."""
+    to the classic kernel (ns-2's rare models), one without stays on the slim one (and carries
+    no SACK state)."""
     plain = Scenario(links=(Link(rate_bps=10e6, prop_delay_ms=5.0),),
                      flows=(TcpFlow(variant="newreno"),), duration_s=1.0)
     sack = Scenario(links=plain.links, flows=(TcpFlow(variant="sack"),), duration_s=1.0)
     p_plain, p_sack = pack([plain], [1]), pack([sack], [1])
     assert cuda_kernel([p_plain]) == "slim" and p_plain.shape["sack_states"] == 0
-    assert cuda_kernel([p_sack]) == "full" and p_sack.shape["sack_states"] == 1
+    assert cuda_kernel([p_sack]) == "classic" and p_sack.shape["sack_states"] == 1
 
 
 def test_sack_differs_from_reno_only_where_losses_happen():

@@ -55,6 +55,21 @@
 #define DS_FEAT(flag) (flag)
 #endif
 
+// DS_FEAT_NEW(flag): a replica's use of a model that came after ns-2's (CUBIC, CoDel, PIE,
+// FQ-CoDel, ECN and DCTCP: f_cubic, f_codel, f_pie, f_fqcodel, f_ecn and the links' copies).
+// False in the slim kernel and in the classic one (kernel_classic.cu, DS_CUDA_CLASSIC), which
+// runs the launches whose replicas use rare models of ns-2's alone (the five papers': markers,
+// RED/RIO/WRED, traffic, SACK, ...): with these models inlined the full kernel's 96 registers
+// spilled 118 / 712 bytes (ptxas sm_90, ECN merged), every ns-2-era replica paying for them.
+// DS_HOST_CLASSIC builds the same on the host, for tests only.
+#if DS_SLIM_BUILD || (defined(__CUDA_ARCH__) && defined(DS_CUDA_CLASSIC)) || defined(DS_HOST_CLASSIC)
+#define DS_CLASSIC_BUILD 1
+#define DS_FEAT_NEW(flag) false
+#else
+#define DS_CLASSIC_BUILD 0
+#define DS_FEAT_NEW(flag) (flag)
+#endif
+
 // How engine functions take a replica's view (Replica, a few words): by value on the device,
 // where it then lives in registers (a reference would put it in local memory, where each
 // field access waits for a load); by reference on the host, where a by-value view of more

@@ -30,6 +30,8 @@ struct ReplicaFeatures {
     return (markers | traffic | aqm | app | trace | tcp_tag | colour | hooks | sack | qtrace |
             cubic | codel | pie | fqcodel | qhist | ecn) != 0;
   }
+  // a model after ns-2's (DS_FEAT_NEW): the full kernel runs it, the classic one does not
+  DS_HD bool any_new() const { return (cubic | codel | pie | fqcodel | ecn) != 0; }
 };
 
 // Replica r's rows of a batch's inputs (the layout every per-flow, per-link, per-source and
@@ -85,27 +87,35 @@ DS_HD inline ReplicaFeatures replica_features(const BatchInput& in, int32_t r) {
   return ft;
 }
 
-// Whether any replica of the batch uses a rare model (host: which CUDA kernel runs it).
-inline bool batch_uses_features(const BatchInput& in) {
-  for (int32_t r = 0; r < in.shape.n_replicas; ++r)
-    if (replica_features(in, r).any()) return true;
+// Whether any replica of the batch uses a rare model (host: which CUDA kernel runs it); with
+// `new_only`, a model after ns-2's (ReplicaFeatures::any_new).
+inline bool batch_uses_features(const BatchInput& in, bool new_only = false) {
+  for (int32_t r = 0; r < in.shape.n_replicas; ++r) {
+    const ReplicaFeatures ft = replica_features(in, r);
+    if (new_only ? ft.any_new() : ft.any()) return true;
+  }
   return false;
 }
 
-// DIFFSWEEP_CUDA_KERNEL=full: every job on the full kernel, to compare the two.
+// DIFFSWEEP_CUDA_KERNEL=full: every job on the full kernel, to compare them.
 inline bool full_kernel_forced() {
   const char* forced = std::getenv("DIFFSWEEP_CUDA_KERNEL");
   return forced && std::strcmp(forced, "full") == 0;
 }
 
 // The CUDA kernel that runs these batches as one job: "slim" unless a replica uses a rare
-// model, or full_kernel_forced(). The CUDA backend launches it and the host reports it
-// (engine.cuda_kernel): one decision, made here.
+// model; "classic" (kernel_classic.cu) when those are ns-2's alone; "full" when a replica uses
+// a model after ns-2's (CUBIC, CoDel, PIE, FQ-CoDel, ECN, DCTCP), or full_kernel_forced().
+// The CUDA backend launches it and the host reports it (engine.cuda_kernel): one decision,
+// made here.
 inline const char* family_kernel_name(const std::vector<BatchInput>& in) {
   if (full_kernel_forced()) return "full";
-  for (const BatchInput& b : in)
-    if (batch_uses_features(b)) return "full";
-  return "slim";
+  bool rare = false;
+  for (const BatchInput& b : in) {
+    if (batch_uses_features(b, true)) return "full";
+    rare = rare || batch_uses_features(b);
+  }
+  return rare ? "classic" : "slim";
 }
 
 }  // namespace ds

@@ -49,7 +49,7 @@ DS_HD inline void flow_events(Replica DS_REF x, int f, uint32_t now) {
   if (delayed_send) s.delsnd_due = kNeverSlot;
   // SACK senders (model/tcp_sack.h) have their own timeout and ACK processing, behind f_sack
   const bool sack = s.flow.variant == kSack && DS_FEAT(fh.f_sack);
-  const bool cubic = DS_FEAT(fh.f_cubic);  // CUBIC flows (model/tcp_cubic.h), behind f_cubic
+  const bool cubic = DS_FEAT_NEW(fh.f_cubic);  // CUBIC flows (model/tcp_cubic.h), behind f_cubic
   if (s.rto_due <= now) {
     if (sack)
       sack_rto_fire(x, f, s, x.sack_snds()[f], now);
@@ -62,7 +62,7 @@ DS_HD inline void flow_events(Replica DS_REF x, int f, uint32_t now) {
     const int32_t a = s.ack_first;
     const Ack ack = x.take_ack(s);
     if (ack.gen != s.gen) continue;  // for an earlier transfer
-    if (DS_FEAT(fh.f_ecn))  // ECN (model/tcp_ecn.h): ECE's reaction before the ACK's own
+    if (DS_FEAT_NEW(fh.f_ecn))  // ECN (model/tcp_ecn.h): ECE's reaction before the ACK's own
       ecn_sender_ack(x, f, s, ack.ackno, ack.ece != 0,
                      sack ? sack_in_recovery(x.sack_snds()[f]) : s.last_cwnd_action == kActDupack,
                      now);

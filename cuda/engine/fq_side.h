@@ -87,7 +87,7 @@ struct FqClass {
   // ns-3 FqCoDelQueueDisc UseEcn (its flow queues' CoDel): flow queue i's head marked CE
   // instead of dropped when it is ECT and the class marks (CodelClass::mark_head's test)
   DS_HD inline bool mark_head(int i) {
-    if (!DS_FEAT(x.hdr()->f_ecn) || !(x.in()->class_ecn[x.iLC(l, c)] & kClassEcnMark))
+    if (!DS_FEAT_NEW(x.hdr()->f_ecn) || !(x.in()->class_ecn[x.iLC(l, c)] & kClassEcnMark))
       return false;
     const Ring<Packet> r = x.queue_ring(l, c);
     const int j = find(r, i);

@@ -173,7 +173,7 @@ DS_HD DS_RARE bool aqm_admits(Replica DS_REF x, Packet& p, int l, int c, size_t 
   if (v == kRedAccept && !fits) red_overflow(rp, x.red()[k], colour);
   // ECN: an ECT packet is marked instead of an early drop (and of a forced one where the class
   // has no hard drop: ns-3 RedQueueDisc UseHardDrop false); it then meets the buffer limit
-  if (v != kRedAccept && DS_FEAT(h->f_ecn) &&
+  if (v != kRedAccept && DS_FEAT_NEW(h->f_ecn) &&
       ecn_verdict(x.in()->class_ecn[ik], ecn_capable(x, p), v == kRedEarly) == kEcnMarkIt) {
     ecn_mark(x, p, k, colour);
     return true;
@@ -219,7 +219,7 @@ DS_HD DS_RARE bool pie_admits(Replica DS_REF x, Packet& p, size_t ik, size_t k,
   const double u = draw_u01(x.seed(), kFamPie, (uint32_t)k, s.ctr);
   if (!pie_drop_early(pp, s.st, waiting, p.bytes, u)) return true;
   pie_dropped(s.st);
-  if (DS_FEAT(x.hdr()->f_ecn) &&
+  if (DS_FEAT_NEW(x.hdr()->f_ecn) &&
       pie_ecn_verdict(x.in()->class_ecn[ik], ecn_capable(x, p), s.st.drop_prob) == kEcnMarkIt) {
     ecn_mark(x, p, k, colour);  // ns-3 PieQueueDisc UseEcn: marked, then the buffer check
     return true;
@@ -468,14 +468,14 @@ DS_HD inline void arrive_full(Replica DS_REF x, Packet p, uint32_t now) {
   // ns-2's RED (red.cc) updates its average before it sees that the buffer is full; its
   // DiffServ multi-RED (dsredq.cc) refuses an overflowing packet first (model/queue_red.h).
   // CoDel (kAqmCodel) judges at dequeue (codel_take): here only its buffer limit.
-  if (DS_FEAT(fh.f_fqcodel) && aqm == kAqmFqCodel) {  // over the limit: FqCoDelDrop
+  if (DS_FEAT_NEW(fh.f_fqcodel) && aqm == kAqmFqCodel) {  // over the limit: FqCoDelDrop
     fq_arrive(x, p, l, c, k, fits, wire != nullptr, now);
     return;
   }
   const bool red = aqm_is_red(aqm);
   if ((aqm == kAqmRed || (red && fits)) && !aqm_admits(x, p, l, c, k, colour, fits, t, wire))
     return;
-  if (aqm == kAqmPie &&
+  if (DS_FEAT_NEW(fh.f_pie) && aqm == kAqmPie &&
       !pie_admits(x, p, ik, k, colour, fits,
                   x.in()->class_limit_kind[ik] == kLimitBytes
                       ? q.bytes - (wire ? wire->bytes : 0)
@@ -533,7 +533,7 @@ DS_HD DS_INLINE void link_send_rare(Replica DS_REF x, int l, int c, const Packet
     red_dequeued(x.red()[x.oLC(l, c)], colour_of(p), p.bytes,
                  end - (double)p.bytes / x.links()[l].bytes_per_slot, end);
   }
-  if ((deq & kDeqPie) && aqm == kAqmPie) pie_depart(x, l, c, now - p.t_enq, q.bytes);
+  if (DS_FEAT_NEW(deq & kDeqPie) && aqm == kAqmPie) pie_depart(x, l, c, now - p.t_enq, q.bytes);
   // the queueing-delay histogram (Scenario.queue_delay_hist): the wait of q_max_delay_slots, binned
   if ((deq & kDeqHist) && x.measuring)
     x.out_q_delay_hist()[x.oLC(l, c) * (size_t)kQDelayBins + qdelay_bin(now - p.t_enq)] += 1;
@@ -593,7 +593,7 @@ struct CodelClass {
   // ns-3 CoDelQueueDisc UseEcn: mark the head instead of dropping it when it is ECT and the
   // class marks (model/queue_codel.h); false: drop it
   DS_HD DS_INLINE bool mark_head() {
-    if (!DS_FEAT(x.hdr()->f_ecn) || !(x.in()->class_ecn[x.iLC(l, c)] & kClassEcnMark))
+    if (!DS_FEAT_NEW(x.hdr()->f_ecn) || !(x.in()->class_ecn[x.iLC(l, c)] & kClassEcnMark))
       return false;
     Packet& h = x.queue_ring(l, c).front();
     if (!ecn_capable(x, h)) return false;
@@ -699,7 +699,7 @@ DS_HD DS_DEVICE_CALL void serve_link(Replica DS_REF x, int l, uint32_t now) {
     const int c = link_pick(ls, sched, q, nc, weight);
     // CoDel acts when the link takes a class's next packet: it may drop heads, and a class it
     // empties leaves the choice to the scheduler again
-    if (DS_FEAT(ls.codel) && ls.busy_cls < 0 && codel_take(x, l, c, now)) continue;
+    if (DS_FEAT_NEW(ls.codel) && ls.busy_cls < 0 && codel_take(x, l, c, now)) continue;
     if (c < 0) {  // nothing on the wire, every class empty: what link_end_slot would find
       ls.idle = 1;  // (a packet's class is one of every link's on its route, scenario.py)
       return;
@@ -818,14 +818,14 @@ struct SlotInputs {
 DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInputs& si) {
   DS_TRACE_AT(x, kTrTimers, now);
   x.measuring = (int64_t)now >= si.warmup_slot;
-  if (DS_FEAT(x.hdr()->f_pie)) pie_updates(x, now);  // at the slot's start, before its arrivals
+  if (DS_FEAT_NEW(x.hdr()->f_pie)) pie_updates(x, now);  // at the slot's start, before its arrivals
   if (now >= x.hdr()->peak_due) count_starts(x, now);  // transfers starting now (traffic only)
   while (x.rxtree().min_key() <= now) {  // delayed-ACK timers
     const int f = x.rxtree().min_index();
     x.rcv(f).delack_due = kNeverSlot;
     x.rxtree().set(f, kNeverSlot);
     const int32_t a = x.push_ack(f, x.rcv(f).rcv_next - 1, now);
-    if (DS_FEAT(x.hdr()->f_ecn) && a >= 0) x.acks()[a].ece = x.ecns()[f].rx_ece;
+    if (DS_FEAT_NEW(x.hdr()->f_ecn) && a >= 0) x.acks()[a].ece = x.ecns()[f].rx_ece;
     // the held segment was in order: its ACK carries what the SACK sink's stack still holds
     if (x.snd(f).flow.variant == kSack && DS_FEAT(x.hdr()->f_sack))
       sack_sink_ack(x, f, x.rcv(f).rcv_next - 1, a);

@@ -596,7 +596,7 @@ struct Replica {
     a.ackno = ackno;
     a.next = -1;
     a.consumed = 0;
-    if (DS_FEAT(h->f_ecn)) a.ece = 0;  // (read only with ECN: flow_side.h)
+    if (DS_FEAT_NEW(h->f_ecn)) a.ece = 0;  // (read only with ECN: flow_side.h)
     a.gen = shape().flow_ext ? xfers()[f].gen : 0;
     if (s.ack_first >= 0) {
       pool[s.ack_last].next = k;

@@ -139,7 +139,7 @@ DS_HD inline void init_replica(Replica DS_REF x) {
         sack_receiver_init(x.sack_rcvs()[f]);
       }
     for (int f = 0; f < nf; ++f) cubic_sender_init(x, f, x.snd(f));
-    if (DS_FEAT(h.f_ecn))
+    if (DS_FEAT_NEW(h.f_ecn))
       for (int f = 0; f < nf; ++f) ecn_flow_init(x.ecns()[f], x.in()->flow_ecn[x.iF(f)]);
 #if DS_SLIM_BUILD
     if (ft.any()) x.flag(kOvfShape);  // the host chose the slim kernel for a replica it cannot run

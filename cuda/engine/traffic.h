@@ -233,7 +233,7 @@ DS_HD inline void transfer_start(Replica DS_REF x, int f, TcpSender& s) {
   s.curseq = size + syn_seqs(x, x.iF(f));
   s.start_due = at;
   cubic_sender_init(x, f, s);  // a new connection: CUBIC starts over
-  if (DS_FEAT(x.hdr()->f_ecn)) ecn_sender_reset(x.ecns()[f]);  // (its receiver half: queue side)
+  if (DS_FEAT_NEW(x.hdr()->f_ecn)) ecn_sender_reset(x.ecns()[f]);  // (its receiver half: queue side)
   pick_path(x, f, s, size, at);  // the edge classifier sees the transfer's drawn size
   s.gen = gen;
   e.pending = 0;

@@ -88,7 +88,7 @@ DS_HD DS_RARE void ecn_receive(X DS_REF x, int f, uint8_t ecn, uint32_t now) {
 template <class X>
 DS_HD DS_FLATTEN void receive_segment(X DS_REF x, int f, int32_t seq, uint32_t now,
                                       uint8_t ecn = 0) {
-  if (DS_FEAT(x.hdr()->f_ecn) && x.ecns()[f].mode != kEcnOff) ecn_receive(x, f, ecn, now);
+  if (DS_FEAT_NEW(x.hdr()->f_ecn) && x.ecns()[f].mode != kEcnOff) ecn_receive(x, f, ecn, now);
   TcpReceiver& r = x.rcv(f);
   const FlowInputs& flow = x.snd(f).flow;  // its flow's inputs (model/tcp_sender.h)
   const size_t i = x.iF(f);
@@ -121,7 +121,7 @@ DS_HD DS_FLATTEN void receive_segment(X DS_REF x, int f, int32_t seq, uint32_t n
     x.set_delack(f, 0xFFFFFFFFu);
   }
   const int32_t a = x.push_ack(f, r.rcv_next - 1, now);
-  if (DS_FEAT(x.hdr()->f_ecn) && a >= 0) x.acks()[a].ece = x.ecns()[f].rx_ece;
+  if (DS_FEAT_NEW(x.hdr()->f_ecn) && a >= 0) x.acks()[a].ece = x.ecns()[f].rx_ece;
   if (flow.variant == kSack && DS_FEAT(x.hdr()->f_sack)) sack_sink_ack(x, f, seq, a);
 }
 

@@ -222,7 +222,7 @@ DS_HD DS_RARE void cubic_loss(X DS_REF x, CubicState& c, TcpSender& s, bool time
 
 template <class X>
 DS_HD DS_INLINE CubicState* cubic_of(X DS_REF x, int f) {
-  if (!DS_FEAT(x.hdr()->f_cubic)) return nullptr;
+  if (!DS_FEAT_NEW(x.hdr()->f_cubic)) return nullptr;
   CubicState* c = &x.cubics()[f];
   return c->on ? c : nullptr;
 }
@@ -287,7 +287,7 @@ DS_HD DS_RARE void ecn_sender_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno
 // A flow's CUBIC state at its (or its transfer's) start.
 template <class X>
 DS_HD DS_INLINE void cubic_sender_init(X DS_REF x, int f, const TcpSender& s) {
-  if (!DS_FEAT(x.hdr()->f_cubic)) return;
+  if (!DS_FEAT_NEW(x.hdr()->f_cubic)) return;
   const size_t i = x.iF(f);
   cubic_init(x.cubics()[f], x.in()->flow_cc[i] == kCcCubic ? 1 : 0, x.in()->flow_cubic_set[i],
              s.start_due);
@@ -434,7 +434,7 @@ DS_HD inline void send_much(X DS_REF x, int f, TcpSender& s, uint32_t now, bool 
   const uint8_t link1 = s.flow.link1;
   const uint8_t link2 = s.flow.link2;
   // ECN (model/tcp_ecn.h): the segment that carries CWR (-1: none; never without ECN)
-  const int32_t cwr_seq = DS_FEAT(x.hdr()->f_ecn) ? x.ecns()[f].cwr_seq : -1;
+  const int32_t cwr_seq = DS_FEAT_NEW(x.hdr()->f_ecn) ? x.ecns()[f].cwr_seq : -1;
   s.wake_due = access_transmit(s.nic, x.nic_fifo(f, s), now,
                                [&](int32_t seq, bool rexmit, double start) {
                                  Packet* p = x.emit_slot(now);
@@ -444,7 +444,7 @@ DS_HD inline void send_much(X DS_REF x, int f, TcpSender& s, uint32_t now, bool 
                                  if (seq == 0 && x.in()->flow_syn[i]) bytes = syn_sent(x, i, s, start);
                                  // ECN: the first new segment after a reduction carries CWR
                                  // (DS_FEAT first: the slim kernel has no code for it)
-                                 const uint8_t cwr = DS_FEAT(x.hdr()->f_ecn) && seq == cwr_seq &&
+                                 const uint8_t cwr = DS_FEAT_NEW(x.hdr()->f_ecn) && seq == cwr_seq &&
                                                              !rexmit
                                                          ? kPktCwr
                                                          : 0;

@@ -35,7 +35,7 @@ def uses_rare_models(shape: dict[str, int], arrays: dict[str, npt.NDArray[np.gen
 
 def cuda_kernel(shapes: list[dict[str, int]],
                 arrays: list[dict[str, npt.NDArray[np.generic]]]) -> str:
-    """The CUDA kernel ("slim" or "full") that runs these batches as one job: the CUDA
+    """The CUDA kernel ("slim", "classic" or "full") that runs these batches as one job: the CUDA
     backend's own choice (engine/features.h), DIFFSWEEP_CUDA_KERNEL=full included."""
 
 def input_fields() -> list[tuple[str, str, str]]:

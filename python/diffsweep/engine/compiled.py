@@ -201,9 +201,11 @@ def cuda_kernel(ps: Sequence[Packed]) -> str:
     (every rare model compiled out, a kernel of ~16k instructions against ~36k) when no
     replica uses an edge conditioner, AQM, traffic generator, application, traced flow,
     TCP-aware tag, a non-green packet, a validation hook (a lossy link, injected drops), a
-    SACK or a CUBIC sender; else "full". The CUDA backend's own decision
-    (cuda/engine/features.h ``family_kernel_name``); ``DIFFSWEEP_CUDA_KERNEL=full`` in the
-    environment forces the full one. No result depends on it."""
+    SACK or a CUBIC sender; "full" (every model) when a replica uses a model after ns-2's
+    (CUBIC, CoDel, PIE, FQ-CoDel, ECN, DCTCP); else "classic" (ns-2's rare models, the others
+    compiled out). The CUDA backend's own decision (cuda/engine/features.h
+    ``family_kernel_name``); ``DIFFSWEEP_CUDA_KERNEL=full`` in the environment forces the full
+    one. No result depends on it."""
     m = _module("cpu") or _module("cuda")
     return str(m.cuda_kernel([p.shape for p in ps], [_flat(p) for p in ps]))
 
@@ -218,7 +220,7 @@ def cuda_plan(ps: Sequence[Packed], replicas_per_task: int | None = None,
     result depends on it; a run's ``meta["cuda_plan"]``."""
     kernel = cuda_kernel(ps)
     if resident_warps is None:
-        resident_warps = _resident_warps(kernel == "full")
+        resident_warps = _resident_warps(kernel != "slim")  # (classic: as full, 96 registers)
     plan = dict((_module("cpu") or _module("cuda")).family_plan(
         [p.shape for p in ps], int(resident_warps), int(replicas_per_task or 0)))
     return {"kernel": kernel, "resident_warps": int(resident_warps), **plan,
