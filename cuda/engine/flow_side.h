@@ -33,7 +33,7 @@ DS_HD DS_RARE void trace_until(Replica DS_REF x, int f, const TcpSender& s, doub
 // test of f_flow_ext each: three tests per event instead of six for a replica without them,
 // as the Kaur & Vin families (callgrind, benchmarks/cpu/slot_cost.py: 1 flow 809 -> 802
 // instructions per replica-slot).
-DS_HD inline void flow_events(Replica DS_REF x, int f, uint32_t now) {
+DS_HD DS_HOST_INLINE void flow_events(Replica DS_REF x, int f, uint32_t now) {
   TcpSender& s = x.snd(f);
   const ReplicaHdr& fh = *x.hdr();
   if (DS_FEAT(fh.f_flow_ext)) {

@@ -573,7 +573,7 @@ struct Replica {
   // Entries are taken in due order per flow but not across flows: the pool reclaims from its
   // oldest entry on, so it must hold every ACK generated within the longest loop delay.
   // Returns the entry's index (-1: the pool overflowed), where a SACK sink puts its blocks.
-  DS_HD inline int32_t push_ack(int f, int32_t ackno, uint32_t now) const {
+  DS_HD DS_HOST_INLINE int32_t push_ack(int f, int32_t ackno, uint32_t now) const {
     const uint32_t mask = (uint32_t)shape().ack_cap - 1u;
     ReplicaHdr* h = hdr();
     Ack* pool = acks();
@@ -596,7 +596,8 @@ struct Replica {
     a.ackno = ackno;
     a.next = -1;
     a.consumed = 0;
-    if (DS_FEAT_NEW(h->f_ecn)) a.ece = 0;  // (read only with ECN: flow_side.h)
+    // a.ece: set by every caller of an ECN replica after the push (model/tcp_receiver.h,
+    // queue_side.h's delayed-ACK timers) and read only with ECN (flow_side.h)
     a.gen = shape().flow_ext ? xfers()[f].gen : 0;
     if (s.ack_first >= 0) {
       pool[s.ack_last].next = k;

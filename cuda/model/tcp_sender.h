@@ -297,7 +297,7 @@ DS_HD DS_INLINE void cubic_sender_init(X DS_REF x, int f, const TcpSender& s) {
 // timing and the retransmission timer happen here, as in ns-2, when the segment enters the
 // access link's queue; a full access buffer drops it on the spot (drop-tail).
 template <class X>
-DS_HD inline void output(X DS_REF x, int f, TcpSender& s, int32_t seq, uint32_t now) {
+DS_HD DS_HOST_INLINE void output(X DS_REF x, int f, TcpSender& s, int32_t seq, uint32_t now) {
   const bool rexmit = seq <= s.maxseq;
   if (!rexmit) {
     if (!s.rtt_active) {
@@ -443,11 +443,10 @@ DS_HD inline void send_much(X DS_REF x, int f, TcpSender& s, uint32_t now, bool 
                                  int32_t bytes = wire;
                                  if (seq == 0 && x.in()->flow_syn[i]) bytes = syn_sent(x, i, s, start);
                                  // ECN: the first new segment after a reduction carries CWR
-                                 // (DS_FEAT first: the slim kernel has no code for it)
-                                 const uint8_t cwr = DS_FEAT_NEW(x.hdr()->f_ecn) && seq == cwr_seq &&
-                                                             !rexmit
-                                                         ? kPktCwr
-                                                         : 0;
+                                 // (cwr_seq -1 without ECN: no sequence number matches; the
+                                 // slim and classic kernels have no code for it)
+                                 const uint8_t cwr =
+                                     !DS_CLASSIC_BUILD && seq == cwr_seq && !rexmit ? kPktCwr : 0;
                                  put_packet(p, seq, sub_slot(start, now), (uint16_t)f,
                                             (uint16_t)bytes,
                                             (uint8_t)((two ? kHopPath2 : 0) | tag),
