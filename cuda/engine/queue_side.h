@@ -612,6 +612,7 @@ struct CodelClass {
 DS_HD DS_RARE bool codel_take(Replica DS_REF x, int l, int c, uint32_t now) {
   const int nc = x.links()[l].n_classes;
   bool emptied = x.links()[l].fq && fq_take(x, l, c, now);
+  if (!(x.links()[l].codel & kLinkTakeCodel)) return emptied;  // no CoDel class
   for (int j = 0; j < nc; ++j) {
     const size_t ik = x.iLC(l, j);
     if (x.in()->class_aqm[ik] != kAqmCodel) continue;
