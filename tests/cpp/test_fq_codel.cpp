@@ -165,10 +165,8 @@ void test_overlimit_fattest() {
   check(g.dropped == std::vector<int>{5}, "equal backlogs: the first queue, one packet");
 }
 
-void test_codel_per_queue() {
-  // flow 0 keeps a standing queue of 40 ms sojourn; flow 1's packets are fresh. Only flow 0's
-  // CoDel drops, after an interval above target (RFC 8289 3.3), none of flow 1's.
-  Disc d;
+// flow 0 with a standing queue of 40 ms sojourn, flow 1's packets fresh, two dequeues a ms
+void run_standing_queue(Disc& d) {
   d.now = 1000000;
   for (int k = 0; k < 300; ++k) d.enqueue(0, 1040);
   const uint32_t ms = 977;
@@ -179,6 +177,13 @@ void test_codel_per_queue() {
     d.dequeue();
     d.now += ms;
   }
+}
+
+void test_codel_per_queue() {
+  // flow 0 keeps a standing queue of 40 ms sojourn; flow 1's packets are fresh. Only flow 0's
+  // CoDel drops, after an interval above target (RFC 8289 3.3), none of flow 1's.
+  Disc d;
+  run_standing_queue(d);
   int d0 = 0, d1 = 0;
   for (int i : d.dropped) (i == 0 ? d0 : d1) += 1;
   check(d0 > 0 && d1 == 0, "CoDel drops only in the queue whose sojourn stays above target");
@@ -191,16 +196,7 @@ void test_codel_per_queue_marks_with_ecn() {
   // UseEcn inside FqCoDelQueueDisc), nothing is dropped, and flow 1 is never marked
   Disc d;
   d.ecn = true;
-  d.now = 1000000;
-  for (int k = 0; k < 300; ++k) d.enqueue(0, 1040);
-  const uint32_t ms = 977;
-  d.now += 40 * ms;
-  for (int step = 0; step < 250; ++step) {
-    d.enqueue(1, 1040);
-    d.dequeue();
-    d.dequeue();
-    d.now += ms;
-  }
+  run_standing_queue(d);
   int m0 = 0, m1 = 0;
   for (int i : d.marked) (i == 0 ? m0 : m1) += 1;
   check(d.dropped.empty(), "with ECN nothing is dropped");
