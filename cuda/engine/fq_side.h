@@ -11,7 +11,7 @@
 // FQ-CoDel's two entry points stay calls on the device as SACK's do (core/hd.h DS_SACK_CALL):
 // inlined into arrive_full and serve_link they took the full kernel from 86/96 to 114/296
 // bytes of spill stores/loads (ptxas, sm_90); on the host a call as every rare step is.
-#define DS_FQ_CALL DS_SACK_CALL
+#define DS_FQ_CALL inline DS_SACK_CALL  // inline: one definition across the kernels' translation units
 
 namespace ds {
 
