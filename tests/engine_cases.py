@@ -378,8 +378,7 @@ def _codel() -> list[tuple[str, Scenario, int]]:
                   classes=(QueueClass("a", limit_pkts=30, weight=2),
                            QueueClass("be", limit_pkts=200, aqm="codel", codel_min_bytes=0,
                                       codel_target_ms=0.5, codel_interval_ms=10.0))))
-    flows = tuple(TcpFlow(route=(0, 1) if k % 2 else (0,), cls="be", max_window_pkts=200,
-                          reverse_delay_ms=5.0 + 2 * k) for k in range(8))
+    flows = _aqm_hop_flows()
     one = (Link(rate_bps=20e6, prop_delay_ms=10.0,
                 classes=(QueueClass("be", limit_pkts=1000, aqm="codel"),)),)
     many = tuple(TcpFlow(max_window_pkts=500, reverse_delay_ms=20.0 + k) for k in range(16))
@@ -387,6 +386,29 @@ def _codel() -> list[tuple[str, Scenario, int]]:
                                 warmup_s=0.2, queue_delay_hist=True), 71),
             ("codel1", Scenario(links=one, flows=many, duration_s=4.0, warmup_s=1.5,
                                 tie_break="index", queue_delay_hist=True), 72)]
+
+
+def _aqm_two_hops(first: QueueClass, second: QueueClass) -> tuple[Link, Link]:
+    """The AQM cases' two hops: a priority link, an EF drop-tail class over `first`, into a
+    3 Mb/s WRR link, a weighted drop-tail class beside `second`."""
+    return (Link(rate_bps=10e6, prop_delay_ms=3.0,
+                 classes=(QueueClass("ef", limit_pkts=40), first)),
+            Link(rate_bps=3e6, prop_delay_ms=2.0, scheduler="wrr",
+                 classes=(QueueClass("a", limit_pkts=30, weight=2), second)))
+
+
+def _aqm_hop_flows() -> tuple[TcpFlow, ...]:
+    """8 flows in the AQM class, every other one over both hops."""
+    return tuple(TcpFlow(route=(0, 1) if k % 2 else (0,), cls="be", max_window_pkts=200,
+                         reverse_delay_ms=5.0 + 2 * k) for k in range(8))
+
+
+def _mixed_16_flows() -> tuple[TcpFlow, ...]:
+    """16 flows mixing NewReno, SACK and CUBIC senders, round trips 20..35 ms."""
+    return tuple(TcpFlow(max_window_pkts=500, reverse_delay_ms=20.0 + k,
+                         variant="sack" if k % 3 == 1 else "newreno",
+                         congestion_control="cubic" if k % 3 == 2 else "newreno")
+                 for k in range(16))
 
 
 def _pie() -> list[tuple[str, Scenario, int]]:
@@ -398,21 +420,14 @@ def _pie() -> list[tuple[str, Scenario, int]]:
                      route=(0,), cls="ef")
     pie = QueueClass("be", limit_pkts=400, aqm="pie", pie_qdelay_ref_ms=2.0,
                      pie_t_update_ms=5.0, pie_max_burst_ms=20.0)
-    links = (Link(rate_bps=10e6, prop_delay_ms=3.0,
-                  classes=(QueueClass("ef", limit_pkts=40), pie)),
-             Link(rate_bps=3e6, prop_delay_ms=2.0, scheduler="wrr",
-                  classes=(QueueClass("a", limit_pkts=30, weight=2),
-                           QueueClass("be", limit_bytes=200_000, aqm="pie", pie_derandomize=True,
-                                      pie_qdelay_ref_ms=1.0, pie_t_update_ms=3.0,
-                                      pie_max_burst_ms=0.0, pie_mean_pkt_bytes=1040))))
-    flows = tuple(TcpFlow(route=(0, 1) if k % 2 else (0,), cls="be", max_window_pkts=200,
-                          reverse_delay_ms=5.0 + 2 * k) for k in range(8))
+    links = _aqm_two_hops(pie, QueueClass("be", limit_bytes=200_000, aqm="pie",
+                                          pie_derandomize=True, pie_qdelay_ref_ms=1.0,
+                                          pie_t_update_ms=3.0, pie_max_burst_ms=0.0,
+                                          pie_mean_pkt_bytes=1040))
+    flows = _aqm_hop_flows()
     one = (Link(rate_bps=20e6, prop_delay_ms=10.0,
                 classes=(QueueClass("be", limit_pkts=1000, aqm="pie"),)),)
-    many = tuple(TcpFlow(max_window_pkts=500, reverse_delay_ms=20.0 + k,
-                         variant="sack" if k % 3 == 1 else "newreno",
-                         congestion_control="cubic" if k % 3 == 2 else "newreno")
-                 for k in range(16))
+    many = _mixed_16_flows()
     return [("pie0", Scenario(links=links, flows=flows, sources=(ef,), duration_s=3.0,
                               warmup_s=0.2, queue_delay_hist=True), 73),
             ("pie1", Scenario(links=one, flows=many, duration_s=4.0, warmup_s=1.5,
@@ -431,21 +446,13 @@ def _fq_codel() -> list[tuple[str, Scenario, int]]:
                       route=(0, 1), cls="be")
     fq = QueueClass("be", limit_pkts=25, aqm="fq_codel", codel_target_ms=2.0,
                     codel_interval_ms=20.0, fq_flows=4)
-    links = (Link(rate_bps=10e6, prop_delay_ms=3.0,
-                  classes=(QueueClass("ef", limit_pkts=40), fq)),
-             Link(rate_bps=3e6, prop_delay_ms=2.0, scheduler="wrr",
-                  classes=(QueueClass("a", limit_pkts=30, weight=2),
-                           QueueClass("be", limit_pkts=100, aqm="fq_codel", fq_flows=4,
-                                      fq_quantum_bytes=300, codel_target_ms=1.0,
-                                      codel_interval_ms=10.0))))
-    flows = tuple(TcpFlow(route=(0, 1) if k % 2 else (0,), cls="be", max_window_pkts=200,
-                          reverse_delay_ms=5.0 + 2 * k) for k in range(8))
+    links = _aqm_two_hops(fq, QueueClass("be", limit_pkts=100, aqm="fq_codel", fq_flows=4,
+                                         fq_quantum_bytes=300, codel_target_ms=1.0,
+                                         codel_interval_ms=10.0))
+    flows = _aqm_hop_flows()
     one = (Link(rate_bps=20e6, prop_delay_ms=10.0,
                 classes=(QueueClass("be", limit_pkts=60, aqm="fq_codel"),)),)
-    many = tuple(TcpFlow(max_window_pkts=500, reverse_delay_ms=20.0 + k,
-                         variant="sack" if k % 3 == 1 else "newreno",
-                         congestion_control="cubic" if k % 3 == 2 else "newreno")
-                 for k in range(16))
+    many = _mixed_16_flows()
     return [("fqcodel0", Scenario(links=links, flows=flows, sources=(ef, udp), duration_s=3.0,
                                   warmup_s=0.2, queue_delay_hist=True), 75),
             ("fqcodel1", Scenario(links=one, flows=many, duration_s=4.0, warmup_s=1.5,
