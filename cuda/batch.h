@@ -259,6 +259,7 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(link_sched, uint8_t, RL)          /* Scheduler */                                      \
   X(link_n_classes, int32_t, RL)      /* classes in use, <= kMaxClasses */                 \
   X(link_cbq_lend, uint8_t, RL)       /* cbq: unused share goes to backlogged classes */   \
+  X(link_devq_pkts, uint8_t, RL)      /* device queue (Link.device_queue_pkts); 0: none */ \
   X(link_qtrace, int8_t, RL)          /* its column in the queue trace (0..N-1); -1: none */ \
   X(class_limit, int64_t, RLC)        /* drop-tail limit, packets or bytes */              \
   X(class_limit_kind, uint8_t, RLC)   /* LimitKind */                                      \

@@ -360,6 +360,8 @@ CATALOGUE: list[Bad] = [
     P("link-rate-string", LINK, 'Link(rate_bps="1e6")', r"^Link\.rate_bps: '1e6' " + NOT + r"a number > 0\)"),
     P("link-delay-nan", LINK, "Link(rate_bps=1e6, prop_delay_ms=math.nan)", r"^Link\.prop_delay_ms: nan " + NOT + r"a finite number >= 0\)"),
     P("link-loss-one", LINK, "Link(rate_bps=1e6, loss_prob=1.0)", r"^Link\.loss_prob: 1\.0 " + NOT + r"a number in \[0, 1\)\)"),
+    P("link-device-queue-negative", LINK, "Link(rate_bps=1e6, device_queue_pkts=-1)", r"^Link\.device_queue_pkts: -1 " + NOT + r"an integer in \[0, 64\] \(0: no device queue\)\)"),
+    P("link-device-queue-two-classes", LINK, 'Link(rate_bps=1e6, device_queue_pkts=1, classes=(QueueClass("ef"), QueueClass("be")))', r"^Link\.device_queue_pkts: 1 " + NOT + r"0 on a link with 2 classes or scheduler 'priority'"),
     P("link-scheduler-unknown", LINK, 'Link(rate_bps=1e6, scheduler="fifo")', r"^Link\.scheduler: 'fifo' " + NOT + r"one of 'priority', 'wrr', 'cbq'\)"),
     P("link-no-classes", LINK, "Link(rate_bps=1e6, classes=())", r"^Link\.classes: \(\) " + NOT + r"a non-empty sequence of QueueClass\)"),
     P("link-classes-none", LINK, "Link(rate_bps=1e6, classes=None)", r"^Link\.classes: None " + NOT + r"a non-empty sequence of QueueClass\)"),

@@ -313,7 +313,8 @@ def schedule_only_cases() -> list[tuple[str, Scenario, int]]:
                                     warmup_s=0.0, tie_break=tie, interval_s=0.5, init_rto_s=1.0),
               50 + i)
              for i, (tr, tie) in enumerate((((), "random"), (traffic, "index")))]
-    return setup + _traces() + _cubic() + _codel() + _pie() + _ecn() + _fq_codel()
+    return (setup + _traces() + _cubic() + _codel() + _pie() + _ecn() + _fq_codel()
+            + _device_queue())
 
 
 def _cubic() -> list[tuple[str, Scenario, int]]:
@@ -515,3 +516,35 @@ def _ecn() -> list[tuple[str, Scenario, int]]:
     return [("ecn0", Scenario(links=links, flows=flows, sources=(ef,), traffic=traffic,
                               duration_s=3.0, warmup_s=0.2), 91),
             ("dctcp0", step, 92)]
+
+
+def _device_queue() -> list[tuple[str, Scenario, int]]:
+    """Device queues (Link.device_queue_pkts; docs/model.md, "Device queue"): a marking RED
+    link with a one-packet device queue into a CoDel link with three (a multi-hop route: the
+    first hop's flows join the second's), and one FQ-CoDel link with two, 16 NewReno, SACK and
+    CUBIC flows, a small buffer (FqCoDelDrop never takes a device queue's packet), the
+    queueing-delay histogram on; and a drop-tail and a PIE link with one, PIE in byte mode."""
+    red = QueueClass("be", limit_pkts=30, aqm="red", red=(RedThresholds(3.0, 12.0, 0.1),),
+                     red_w_q=0.02, ecn=True)
+    codel = QueueClass("be", limit_pkts=60, aqm="codel", codel_target_ms=1.0,
+                       codel_interval_ms=20.0)
+    two = (Link(rate_bps=10e6, prop_delay_ms=3.0, classes=(red,), device_queue_pkts=1),
+           Link(rate_bps=4e6, prop_delay_ms=2.0, classes=(codel,), device_queue_pkts=3))
+    flows = tuple(TcpFlow(route=(0, 1) if k % 2 else (0,), cls="be", max_window_pkts=200,
+                          reverse_delay_ms=5.0 + 2 * k, ecn=k % 3 != 0,
+                          variant="sack" if k % 4 == 1 else "newreno")
+                  for k in range(8))
+    fq = (Link(rate_bps=20e6, prop_delay_ms=10.0, device_queue_pkts=2,
+               classes=(QueueClass("be", limit_pkts=40, aqm="fq_codel", fq_flows=6),)),)
+    tail_pie = (Link(rate_bps=10e6, prop_delay_ms=3.0, device_queue_pkts=1,
+                     classes=(QueueClass("be", limit_pkts=15),)),
+                Link(rate_bps=5e6, prop_delay_ms=2.0, device_queue_pkts=1,
+                     classes=(QueueClass("be", limit_bytes=40_000, aqm="pie",
+                                         pie_t_update_ms=5.0, pie_max_burst_ms=10.0,
+                                         pie_qdelay_ref_ms=3.0),)))
+    return [("devq0", Scenario(links=two, flows=flows, duration_s=3.0, warmup_s=0.2,
+                               queue_delay_hist=True), 93),
+            ("devq1", Scenario(links=fq, flows=_mixed_16_flows(), duration_s=3.0, warmup_s=0.5,
+                               queue_delay_hist=True), 94),
+            ("devq2", Scenario(links=tail_pie, flows=flows[:6], duration_s=3.0, warmup_s=0.2),
+             95)]

@@ -192,12 +192,18 @@ NOTES = """
   data packet takes 1042 B of the bottleneck against the engine's 1040 B: on a full link
   ns-3's payload goodput is 1000/1042 x 10 = 9.597 Mb/s, the engine's 9.615 (newreno/fifo, 1
   flow: +0.19%, the two intervals apart because both are nearly exact).
-- **The device queue.** ns-3 holds one packet in the bottleneck's device queue (TxQueue 1p)
-  besides the one on the wire and those in the queue disc: one packet of buffer the engine
-  does not have. Measured: ns-3's waiting queue less its disc's is 1.00 packet in every
-  saturated FIFO cell (the rows "ns-3's disc only"). For RED it matters more: ns-3's RED
-  averages the disc alone, so the packet in the device queue is outside its control, and
-  its waiting queue less its disc's is 0.7-1.0 packet, on top of the gap below.
+- **The device queue, now modelled.** ns-3 holds one packet in the bottleneck's device
+  queue (TxQueue 1p) besides the one on the wire and those in the queue disc; its disc's
+  limit, RED's average and CoDel's and PIE's sojourns leave it out, and the disc's dequeue
+  (CoDel's drops, FQ-CoDel's choice) happens as a packet moves into it. diffsweep's runs here
+  give the bottleneck the same one-packet device queue (`device_queue_pkts=1`: docs/model.md,
+  "Device queue"). Measured, before it against after, within 10% or overlapping: newreno/fifo
+  31 -> 32/35, newreno/red 22 -> 25, newreno/codel 27 -> 29, newreno/pie 31 -> 34,
+  newreno/fq_codel 24 -> 27, cubic/codel 30 -> 31, cubic/pie-ecn 35 -> 38/41,
+  cubic/fq_codel 26 -> 27 (two models lost a cell or two: newreno/fq_codel-ecn 24 -> 23/41,
+  cubic/codel-ecn 27 -> 25/41). ns-3's waiting queue less its disc's is 1.00 packet in every
+  saturated FIFO cell; the secondary rows "ns-3's disc only" set ns-3's disc beside
+  diffsweep's whole waiting queue (its device queue's packet included).
 - **Transmission times in the round trip.** ns-3 adds each packet's transmission time on
   every link to its round trip (0.83 ms at 10 Mb/s, 2 x 0.08 ms on the access links); the
   engine's packet reaching an idle link leaves within its slot (docs/model.md, "Links"), and
@@ -223,11 +229,11 @@ NOTES = """
   one): not traced here; a likely cause is how many flows' windows overshoot a full queue at
   once, which ns-3's per-packet transmission times spread out. In the FIFO cells goodput and
   the waiting queue agree within 5% all the same.
-- **RED's mean waiting queue 20-39% below ns-3's** (11-31% against ns-3's disc alone):
-  the device queue's packet above, and the gap diffsweep already has to ns-2.35's RED
-  (8-12% lower, docs/ns2-agreement.md, the standard dumbbell; benchmarks/ns2/dumbbell names
-  RED's idle-time correction on the engine's slot clock as a possible cause). Not traced
-  further here.
+- **RED's mean waiting queue 3-19% below ns-3's** (20-39% before the device queue was
+  modelled): the gap diffsweep already has to ns-2.35's RED (8-12% lower,
+  docs/ns2-agreement.md, the standard dumbbell; benchmarks/ns2/dumbbell names RED's
+  idle-time correction on the engine's slot clock as a possible cause). Not traced further
+  here.
 - **newreno-nosack/fifo** (diffsweep's `tcp="newreno"` beside ns-3.44's TcpNewReno with SACK
   off): ns-3.44 re-enters fast recovery one packet time after leaving it
   (`dumbbell --debug=1`), loses 7-15% of its packets at the bottleneck and times out 21-1010 times a run;
@@ -248,23 +254,21 @@ NOTES = """
   a loss recovery, where ns-3 holds it in CA_CWR; not traced further here.
 - **Timeouts (secondary rows)**: with 32 flows ns-3 times out 617-1022 times a run against
   diffsweep's 3-774 (windows of 3-5 packets); open, not traced here.
-- **FQ-CoDel (newreno/fq_codel 24/35 = 69%, cubic/fq_codel 26/35 = 74%: below issue 52's
+- **FQ-CoDel (newreno/fq_codel 27/35 = 77%, cubic/fq_codel 27/35 = 77%: below issue 52's
   90%).** Goodput, Jain's index, min/max and utilisation agree in every cell (within 2%, most
   overlapping: the round robin's equal shares are reproduced, e.g. 8 flows over 20..100 ms,
   Jain 0.994 against 0.993, where CoDel alone gives 0.88). What disagrees is the queue:
-  (a) the 1-flow cell's sojourn (mean +87% / +65%, p95 +16% / +18%) is CoDel's (the same
-  numbers as newreno/codel and cubic/codel: one flow is one flow queue) - the engine's
-  dequeue is when the link starts a packet, ns-3's one packet earlier into its one-packet
-  device queue, and sojourns are whole slots (docs/model.md, "CoDel"); (b) drop % 10-25%
-  apart in 4 (NewReno: diffsweep above) and 4 (CUBIC: diffsweep below) cells, and with 32
-  flows over the 100-packet buffer, where the disc runs at its limit and FqCoDelDrop (head
-  drops from the fattest queue) takes most drops, the waiting queue and sojourn 14% above
-  (NewReno) and the p95 sojourn 9-27% below (CUBIC); ns-3's device queue holds one packet
-  outside the disc's limit and its count (the engine's buffer counts it), which matters most
-  when the limit binds. Not traced further here. The flow-queue hash also differs: ns-3
-  hashes each flow's 5-tuple, the engine its index (docs/model.md, "FQ-CoDel"); with 1024
-  buckets two of 32 flows share a queue with probability 0.39 (the engine's hash does put
-  two of the 32 flows in one queue; ns-3's collisions are unknown here).
+  (a) the 1-flow cell's waiting queue (+17% / +16%) and sojourn (+41% / +29%) are CoDel's
+  (the same numbers as newreno/codel and cubic/codel: one flow is one flow queue): with the
+  device queue modelled the sojourn is measured as ns-3's (disc enqueue to the move into the
+  device queue) but the engine's lone flow keeps about 0.3 packet more in the queue, and
+  sojourns are whole slots (docs/model.md, "CoDel"); (b) drop % 15-27% apart in 1 (NewReno:
+  diffsweep above) and 4 (CUBIC: diffsweep below) cells, and with 32 flows at 40 ms the
+  NewReno waiting queue and sojourn 14-17% above. Not traced further here. The flow-queue
+  hash also differs: ns-3 hashes each flow's 5-tuple, the engine its index (docs/model.md,
+  "FQ-CoDel"); with 1024 buckets two of 32 flows share a queue with probability 0.39 (the
+  engine's hash does put two of the 32 flows in one queue; ns-3's collisions are unknown
+  here).
 """
 
 

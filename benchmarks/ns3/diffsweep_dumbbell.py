@@ -19,12 +19,13 @@ Tupdate 15 ms, MaxBurstAllowance 150 ms, A 0.125, B 1.25), and ``cubic/fifo``,
 dumbbell.cc does (``tcps[i % 2]``); ``newreno/fq_codel`` and ``cubic/fq_codel`` are
 ``aqm="fq_codel"`` (ns-3's FqCoDelQueueDisc defaults: Flows 1024, Quantum the device MTU
 1500, DropBatchSize 64, the CoDel times above; MaxSize the buffer over all flow queues).
-Every other model of run.sh (ECN, DCTCP) is not in diffsweep yet and is not run here
-(agreement.py lists it as ns-3 only). Every
-replica keeps its queueing-delay histogram (``queue_delay_hist=True``): ``p95_sojourn_ms`` is
-``queues.delay_p95_ms``, ``mean_sojourn_ms`` the histogram's mean with each bin at its middle;
-the engine's wait runs from a packet's arrival slot to the slot its transmission starts in,
-ns-3's sojourn from its queue disc's enqueue to its dequeue into the 1-packet device queue.
+The bottleneck has ns-3's one-packet device queue (``device_queue_pkts=1``:
+docs/model.md, "Device queue"), so that its limit, RED's average and CoDel's and PIE's
+sojourns count the queue disc alone, as ns-3's. Every replica keeps its queueing-delay
+histogram (``queue_delay_hist=True``): ``p95_sojourn_ms`` is ``queues.delay_p95_ms``,
+``mean_sojourn_ms`` the histogram's mean with each bin at its middle; with the device queue
+both sides' sojourn runs from the queue's enqueue to its dequeue into the device queue (the
+engine's to a slot).
 """
 from __future__ import annotations
 
@@ -92,7 +93,9 @@ BUFFER_PKTS = 100
 COMMON = dict(bottleneck_bps=RATE_BPS, bottleneck_delay_ms=10.0, access_bps=100e6,
               buffer_pkts=BUFFER_PKTS, access_buffer_pkts=100, segment_bytes=1000,
               header_bytes=40, init_window_pkts=10, delayed_ack=False, max_window_pkts=1000,
-              min_rto_s=0.2, tcp_tick_s=0.01, duration_s=DUR, warmup_s=WARM)
+              min_rto_s=0.2, tcp_tick_s=0.01, duration_s=DUR, warmup_s=WARM,
+              # ns-3's bottleneck device: TxQueue MaxSize 1p (dumbbell.cc) under the queue disc
+              device_queue_pkts=1)
 #: run.sh's RED arguments (--red_min_th 3125 B, --red_max_th 9375 B, --red_qw 0.000399920),
 #: in the builder's mean-size packets of 500 B
 RUN_SH_RED = {"red_min_th": 6.25, "red_max_th": 18.75, "red_w_q_used": 0.000399920}

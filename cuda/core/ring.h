@@ -46,6 +46,16 @@ struct Ring {
     idx->head = (int32_t)(((uint32_t)idx->head + 1) & mask);
     idx->count -= 1;
   }
+  // The element j places behind the front (j < size()).
+  DS_HD DS_INLINE T& at(int32_t j) const { return buf[((uint32_t)idx->head + (uint32_t)j) & mask]; }
+  // Element j out of the ring, the ones ahead of it one place back (a queue's middle: the
+  // places ahead of it are few, the packets on a wire or in a device queue, FQ-CoDel's pick).
+  DS_HD inline T remove_at(int32_t j) {
+    const T v = at(j);
+    for (int32_t m = j; m > 0; --m) at(m) = at(m - 1);
+    pop_front();
+    return v;
+  }
 };
 
 template <class T>

@@ -25,13 +25,14 @@ struct ReplicaFeatures {
   uint8_t fqcodel; // an FQ-CoDel class (aqm too; model/queue_fq_codel.h)
   uint8_t qhist;   // the queueing-delay histogram
   uint8_t ecn;     // ECN: an ECN flow or a marking class (model/tcp_ecn.h)
+  uint8_t devq;    // a link with a device queue (aqm too: its arrivals take arrive_full)
   bool balancing;  // a Balancing Marker (its connection table: BatchShape::conn_meters)
   DS_HD bool any() const {
     return (markers | traffic | aqm | app | trace | tcp_tag | colour | hooks | sack | qtrace |
-            cubic | codel | pie | fqcodel | qhist | ecn) != 0;
+            cubic | codel | pie | fqcodel | qhist | ecn | devq) != 0;
   }
   // a model after ns-2's (DS_FEAT_NEW): the full kernel runs it, the classic one does not
-  DS_HD bool any_new() const { return (cubic | codel | pie | fqcodel | ecn) != 0; }
+  DS_HD bool any_new() const { return (cubic | codel | pie | fqcodel | ecn | devq) != 0; }
 };
 
 // Replica r's rows of a batch's inputs (the layout every per-flow, per-link, per-source and
@@ -68,6 +69,8 @@ DS_HD inline ReplicaFeatures replica_features(const BatchInput& in, int32_t r) {
   }
   for (int l = 0; l < nl; ++l)
     if (in.link_loss_prob[rl + l] > 0.0) ft.hooks = 1;
+  for (int l = 0; l < nl; ++l)
+    if (in.link_devq_pkts[rl + l] > 0) ft.devq = ft.aqm = 1;
   for (int f = 0; f < nf; ++f)
     if (flow_has_injected_drops(in, rf + f)) ft.hooks = 1;
   for (int f = 0; f < nf; ++f)

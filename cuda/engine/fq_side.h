@@ -40,11 +40,10 @@ struct FqClass {
   size_t k;
   uint32_t now;
   double ns_per_slot;
-  int skip;  // 1: the ring's front is on the wire (it has left the disc)
+  int skip;  // the ring's places before the disc's: the wire's (1 when the front is on it) and
+             // the device queue's (LinkState::devq_n)
   bool overlimit;
-  DS_HD DS_INLINE Packet& at(const Ring<Packet>& r, int j) const {
-    return r.buf[((uint32_t)r.idx->head + (uint32_t)j) & r.mask];
-  }
+  DS_HD DS_INLINE Packet& at(const Ring<Packet>& r, int j) const { return r.at(j); }
   // flow queue i's head: its place in the ring, -1 when it has none
   DS_HD inline int find(const Ring<Packet>& r, int i) const {
     const int n = r.size();
@@ -61,19 +60,12 @@ struct FqClass {
     bytes = h.bytes;
     return true;
   }
-  // the packet at ring place j out of the ring: the ones ahead of it one place back
-  DS_HD inline Packet remove_at(Ring<Packet> r, int j) {
-    const Packet p = at(r, j);
-    for (int m = j; m > 0; --m) at(r, m) = at(r, m - 1);
-    r.pop_front();
-    return p;
-  }
   DS_HD inline int32_t drop_head(int i) {
     Ring<Packet> r = x.queue_ring(l, c);
     const int j = find(r, i);
     ClassQueue& q = x.link_queues(l)[c];
     occupancy_catch_up(x, q, k, now);
-    const Packet p = remove_at(r, j);
+    const Packet p = r.remove_at(j);
     q.bytes -= p.bytes;
     if (overlimit) {
       buffer_drop(x, p, k, colour_of(p));
@@ -97,13 +89,14 @@ struct FqClass {
     ecn_mark(x, h, k, colour_of(h));
     return true;
   }
-  // flow queue i's head to the ring's front: the packet the link sends next
+  // flow queue i's head to the disc's front (ring place skip): the packet the link sends next
+  // (with a device queue, the one it takes in next)
   DS_HD inline int32_t take(int i) {
     Ring<Packet> r = x.queue_ring(l, c);
     const int j = find(r, i);
     const Packet p = at(r, j);
-    for (int m = j; m > 0; --m) at(r, m) = at(r, m - 1);
-    at(r, 0) = p;
+    for (int m = j; m > skip; --m) at(r, m) = at(r, m - 1);
+    at(r, skip) = p;
     return p.bytes;
   }
 };
@@ -112,9 +105,10 @@ struct FqClass {
 // ring and its flow queue, then, if the disc is over its limit (`fits` false: the buffer
 // counts the packets waiting, the one on the wire left out), FqCoDelDrop drops from the
 // fattest flow queue (perhaps the arrival's own). The ring holds the limit + 2 (pack: the
-// packet on the wire and this one).
+// packet on the wire and this one; and a device queue's). `held`: the ring's places before
+// the disc's (FqClass::skip), which FqCoDelDrop never takes.
 DS_HD DS_FQ_CALL void fq_arrive(Replica DS_REF x, const Packet& p, int l, int c, size_t k,
-                             bool fits, bool on_wire, uint32_t now) {
+                             bool fits, int held, uint32_t now) {
   if (!enqueue(x, p, l, c, k, now)) return;
   const size_t ik = x.iLC(l, c);
   const FqParams fp = fq_params(x, ik);
@@ -122,7 +116,7 @@ DS_HD DS_FQ_CALL void fq_arrive(Replica DS_REF x, const Packet& p, int l, int c,
   FqFlow* flows = x.fq_flows() + (size_t)l * x.shape().fq_queues;
   fq_enqueued(fp, x.fq_lists()[l], flows, fq_queue_of(x, p), p.bytes);
   if (fits) return;
-  FqClass q{x, l, c, k, now, x.in()->slot_ns[x.iR()], on_wire ? 1 : 0, true};
+  FqClass q{x, l, c, k, now, x.in()->slot_ns[x.iR()], held, true};
   fq_overlimit(fp, flows, nq, q);
 }
 
@@ -130,15 +124,16 @@ DS_HD DS_FQ_CALL void fq_arrive(Replica DS_REF x, const Packet& p, int l, int c,
 // (ns-3 DoDequeue) on the link's FQ-CoDel class if that is c, its chosen head then at the
 // ring's front; an empty FQ-CoDel class's lists are walked as ns-3's dequeue of an empty disc
 // does (every flow met becomes old, then inactive; their CoDel leave the dropping state).
-// True when it emptied class c: the scheduler chooses again.
-DS_HD DS_FQ_CALL bool fq_take(Replica DS_REF x, int l, int c, uint32_t now) {
+// True when it emptied class c: the scheduler chooses again. `skip`: the ring's places before
+// the disc's (a device queue's: engine/queue_side.h, devq_fill), the chosen head put after them.
+DS_HD DS_FQ_CALL bool fq_take(Replica DS_REF x, int l, int c, uint32_t now, int skip = 0) {
   const int j = x.links()[l].fq - 1;
   const bool chosen = c == j;
-  if (!chosen && (!x.queue_ring(l, j).empty() ||
+  if (!chosen && (x.queue_ring(l, j).size() > skip ||
                   (x.fq_lists()[l].new_head < 0 && x.fq_lists()[l].old_head < 0)))
     return false;
   const double ns_per_slot = x.in()->slot_ns[x.iR()];
-  FqClass q{x, l, j, x.oLC(l, j), now, ns_per_slot, 0, false};
+  FqClass q{x, l, j, x.oLC(l, j), now, ns_per_slot, skip, false};
   FqFlow* flows = x.fq_flows() + (size_t)l * x.shape().fq_queues;
   const int i = fq_dequeue(fq_params(x, x.iLC(l, j)), x.fq_lists()[l], flows,
                            codel_time((double)now, ns_per_slot), q);

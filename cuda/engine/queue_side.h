@@ -390,7 +390,18 @@ DS_HD DS_INLINE bool enqueue(Replica DS_REF x, const Packet& p, int l, int c, si
 
 }  // namespace ds
 #include "fq_side.h"  // FQ-CoDel's arrival and choice (after enqueue(): it calls it)
+
 namespace ds {
+
+DS_HD DS_RARE void devq_fill(Replica DS_REF x, int l, int c, int wire, uint32_t now);
+
+// The ring's first n packets' bytes (the wire's and a device queue's: devq_fill).
+DS_HD DS_INLINE int64_t ring_bytes_before(const Ring<Packet>& ring, int n) {
+  int64_t b = 0;
+  for (int j = 0; j < n; ++j) b += ring.at(j).bytes;
+  return b;
+}
+
 
 // arrive() for a replica without colours, conditioners, AQM or traffic generators (the
 // Kaur & Vin families, multi-hop drop-tail): the same steps and counters as arrive_full()
@@ -459,17 +470,30 @@ DS_HD inline void arrive_full(Replica DS_REF x, Packet p, uint32_t now) {
   // that they hold limit waiting packets and the one on the wire. So does CoDel (ns-3's
   // queue disc holds MaxSize packets; the one on the wire has left it).
   const Packet* wire = nullptr;
-  if (aqm != kAqmDropTail) {
+  int held = 0;  // the ring's places before the queue (disc): the wire's, a device queue's
+  int64_t held_bytes = 0;
+  const LinkState& ls = x.links()[l];
+  if (DS_FEAT_NEW(ls.devq_cap)) {
+    // a device queue (devq_fill): every limit counts the disc alone, as ns-3's queue disc;
+    // the wire's and the device queue's packets have left RED's and PIE's counts (wire null)
     const Ring<Packet> ring = x.queue_ring(l, c);
-    if (head_on_wire(x, l, c, ring)) wire = &ring.front();
+    held = (ls.busy_cls == c ? 1 : 0) + ls.devq_n;
+    held_bytes = ring_bytes_before(ring, held);
+  } else if (aqm != kAqmDropTail) {
+    const Ring<Packet> ring = x.queue_ring(l, c);
+    if (head_on_wire(x, l, c, ring)) {
+      wire = &ring.front();
+      held = 1;
+      held_bytes = wire->bytes;
+    }
   }
-  const bool fits = drop_tail_fits(q, q.ring.count - (wire != nullptr),
-                                   q.bytes - (wire ? wire->bytes : 0), p.bytes);
+  const bool fits = drop_tail_fits(q, q.ring.count - held, q.bytes - held_bytes, p.bytes);
   // ns-2's RED (red.cc) updates its average before it sees that the buffer is full; its
   // DiffServ multi-RED (dsredq.cc) refuses an overflowing packet first (model/queue_red.h).
   // CoDel (kAqmCodel) judges at dequeue (codel_take): here only its buffer limit.
   if (DS_FEAT_NEW(fh.f_fqcodel) && aqm == kAqmFqCodel) {  // over the limit: FqCoDelDrop
-    fq_arrive(x, p, l, c, k, fits, wire != nullptr, now);
+    fq_arrive(x, p, l, c, k, fits, held, now);
+    if (DS_FEAT_NEW(ls.devq_cap)) devq_fill(x, l, c, ls.busy_cls == c ? 1 : 0, now);
     return;
   }
   const bool red = aqm_is_red(aqm);
@@ -478,14 +502,16 @@ DS_HD inline void arrive_full(Replica DS_REF x, Packet p, uint32_t now) {
   if (DS_FEAT_NEW(fh.f_pie) && aqm == kAqmPie &&
       !pie_admits(x, p, ik, k, colour, fits,
                   x.in()->class_limit_kind[ik] == kLimitBytes
-                      ? q.bytes - (wire ? wire->bytes : 0)
-                      : (int64_t)q.ring.count - (wire != nullptr)))
+                      ? q.bytes - held_bytes
+                      : (int64_t)q.ring.count - held))
     return;
   if (!fits) {
     buffer_drop(x, p, k, colour);
     return;
   }
   if (enqueue(x, p, l, c, k, now) && red) red_enqueued(x.red()[k], colour, p.bytes);
+  // into the device queue at once if it has room (ns-3: QueueDisc::Run after the enqueue)
+  if (DS_FEAT_NEW(ls.devq_cap)) devq_fill(x, l, c, ls.busy_cls == c ? 1 : 0, now);
 }
 
 DS_HD DS_FLATTEN void arrive(Replica DS_REF x, const Packet& p, uint32_t now) {
@@ -571,20 +597,21 @@ struct CodelClass {
   size_t k;
   uint32_t now;
   double ns_per_slot;
+  int pos = 0;          // the disc's head's place in the ring (after a device queue's: devq_fill)
+  int64_t held_bytes = 0;  // the bytes before it (the wire's and the device queue's)
   DS_HD DS_INLINE bool head(uint32_t& sojourn, int64_t& bytes_left) {
     const Ring<Packet> ring = x.queue_ring(l, c);
-    if (ring.empty()) return false;
-    const Packet& h = ring.front();
+    if (ring.size() <= pos) return false;
+    const Packet& h = ring.at(pos);
     sojourn = codel_time((double)(now - h.t_enq), ns_per_slot);
-    bytes_left = x.link_queues(l)[c].bytes - h.bytes;
+    bytes_left = x.link_queues(l)[c].bytes - held_bytes - h.bytes;
     return true;
   }
   DS_HD DS_INLINE void drop_head() {
     Ring<Packet> ring = x.queue_ring(l, c);
     ClassQueue& q = x.link_queues(l)[c];
     occupancy_catch_up(x, q, k, now);
-    const Packet p = ring.front();
-    ring.pop_front();
+    const Packet p = ring.remove_at(pos);
     q.bytes -= p.bytes;
     DS_EV(ev_drop_head(x, p, l, c, now));
     count_aqm_drop(x, p, k, colour_of(p), true);
@@ -595,7 +622,7 @@ struct CodelClass {
   DS_HD DS_INLINE bool mark_head() {
     if (!DS_FEAT_NEW(x.hdr()->f_ecn) || !(x.in()->class_ecn[x.iLC(l, c)] & kClassEcnMark))
       return false;
-    Packet& h = x.queue_ring(l, c).front();
+    Packet& h = x.queue_ring(l, c).at(pos);
     if (!ecn_capable(x, h)) return false;
     ecn_mark(x, h, k, colour_of(h));
     return true;
@@ -609,6 +636,14 @@ struct CodelClass {
 // the scheduler chooses again. Only for replicas with a CoDel class (f_codel). FQ-CoDel's
 // dequeue (engine/fq_side.h: fq_take) goes first when the link has an FQ-CoDel class: the
 // same step, behind the same flag (LinkState::codel's kLinkTakeFq bit).
+DS_HD DS_INLINE CodelParams codel_params(Replica DS_REF x, size_t ik) {
+  CodelParams cp;
+  cp.target = x.in()->codel_target[ik];
+  cp.interval = x.in()->codel_interval[ik];
+  cp.min_bytes = x.in()->codel_min_bytes[ik];
+  return cp;
+}
+
 DS_HD DS_RARE bool codel_take(Replica DS_REF x, int l, int c, uint32_t now) {
   const int nc = x.links()[l].n_classes;
   bool emptied = x.links()[l].fq && fq_take(x, l, c, now);
@@ -619,19 +654,68 @@ DS_HD DS_RARE bool codel_take(Replica DS_REF x, int l, int c, uint32_t now) {
     const size_t k = x.oLC(l, j);
     CodelState& s = x.codel()[k];
     if (j == c) {
-      CodelParams cp;
-      cp.target = x.in()->codel_target[ik];
-      cp.interval = x.in()->codel_interval[ik];
-      cp.min_bytes = x.in()->codel_min_bytes[ik];
       const double ns_per_slot = x.in()->slot_ns[x.iR()];
       CodelClass q{x, l, j, k, now, ns_per_slot};
-      codel_dequeue(cp, s, codel_time((double)now, ns_per_slot), q);
+      codel_dequeue(codel_params(x, ik), s, codel_time((double)now, ns_per_slot), q);
       emptied = emptied || x.queue_ring(l, j).empty();
     } else if (x.queue_ring(l, j).empty()) {
       s.dropping = 0;
     }
   }
   return emptied;
+}
+
+// A device queue on link l (Link.device_queue_pkts; LinkState::devq_cap > 0, a link of one
+// class c), as ns-3's flow-controlled device transmit queue (PointToPointNetDevice TxQueue):
+// whenever it has room the queue disc is asked for its next packet (QueueDisc::Run, after
+// every enqueue and when TransmitStart takes the device queue's head onto the wire and wakes
+// the queue), so the AQM's dequeue (CoDel's drops and marks, FQ-CoDel's choice, PIE's delay
+// estimate, RED's departure and idle time, the sojourn of the queueing-delay histogram)
+// happens as a packet moves into it, and a dequeue that finds the disc empty leaves CoDel's
+// dropping state as ns-3's does. The packets stay in the class ring, in order: the wire's
+// (`wire`: 1 when the front is on it), then the device queue's (devq_n), then the disc's.
+DS_HD DS_RARE void devq_fill(Replica DS_REF x, int l, int c, int wire, uint32_t now) {
+  LinkState& ls = x.links()[l];
+  const size_t ik = x.iLC(l, c), k = x.oLC(l, c);
+  const uint8_t aqm = x.in()->class_aqm[ik];
+  const Ring<Packet> ring = x.queue_ring(l, c);
+  const double ns_per_slot = x.in()->slot_ns[x.iR()];
+  while (ls.devq_n < ls.devq_cap) {
+    const int pos = wire + ls.devq_n;
+    if (DS_FEAT_NEW(x.hdr()->f_codel) && aqm == kAqmCodel) {
+      CodelClass q{x, l, c, k, now, ns_per_slot, pos, ring_bytes_before(ring, pos)};
+      codel_dequeue(codel_params(x, ik), x.codel()[k], codel_time((double)now, ns_per_slot), q);
+    } else if (DS_FEAT_NEW(x.hdr()->f_fqcodel) && aqm == kAqmFqCodel) {
+      fq_take(x, l, ring.size() > pos ? c : -1, now, pos);
+    }
+    if (ring.size() <= pos) return;  // the disc is empty
+    const Packet& p = ring.at(pos);
+    ls.devq_n += 1;
+    // the packet has left the disc: RED's count (idle from when the link asks the empty
+    // disc again, as ns-3's RedQueueDisc::DoDequeue: when the packets before it have left
+    // the wire), PIE's delay estimate (its sojourn, the bytes left), the histogram
+    if (aqm_is_red(aqm)) {
+      // the next ask: now if the device queue still has room or nothing is on the wire, else
+      // when the wire's packet ends (its bytes the credit does not cover yet); at a slot's end
+      const double rest = wire && ls.devq_n == ls.devq_cap
+                              ? (double)ring.front().bytes - ls.credit : 0.0;
+      const double ask = (double)now + 1.0 + (rest > 0.0 ? rest / ls.bytes_per_slot : 0.0);
+      red_dequeued(x.red()[k], colour_of(p), p.bytes, ask);
+    }
+    if (DS_FEAT_NEW(x.hdr()->f_pie) && aqm == kAqmPie)
+      pie_depart(x, l, c, now - p.t_enq,
+                 x.link_queues(l)[c].bytes - ring_bytes_before(ring, pos + 1));
+    if (DS_FEAT(x.hdr()->f_qhist) && x.measuring)
+      x.out_q_delay_hist()[k * (size_t)kQDelayBins + qdelay_bin(now - p.t_enq)] += 1;
+  }
+}
+
+// Link l's one class c starts its front packet: it leaves the device queue for the wire, and
+// the device queue takes the disc's next (devq_fill).
+DS_HD DS_INLINE void devq_start(Replica DS_REF x, LinkState& ls, int l, int c, uint32_t now) {
+  if (ls.devq_n == 0) devq_fill(x, l, c, 0, now);  // (an arrival has always filled it)
+  ls.devq_n -= 1;
+  devq_fill(x, l, c, 1, now);
 }
 
 // Class c sends from its own cbq credit while that covers its head packet.
@@ -705,6 +789,7 @@ DS_HD DS_DEVICE_CALL void serve_link(Replica DS_REF x, int l, uint32_t now) {
       ls.idle = 1;  // (a packet's class is one of every link's on its route, scenario.py)
       return;
     }
+    if (DS_FEAT_NEW(ls.devq_cap) && ls.busy_cls < 0) devq_start(x, ls, l, c, now);
     Ring<Packet> ring = x.queue_ring(l, c);
     const int bytes = ring.front().bytes;
     if ((double)bytes > ls.credit) {  // (a head already on the wire returned above)

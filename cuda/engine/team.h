@@ -117,6 +117,10 @@ DS_HD inline void init_replica(Replica DS_REF x) {
       ls.deq = (ls.pie ? kDeqPie : 0) | (ft.qhist ? kDeqHist : 0);
       for (int c = 0; c < ls.n_classes; ++c)
         if (aqm_is_red(x.in()->class_aqm[x.iLC(l, c)])) ls.deq |= kDeqRed;
+      // a device queue (one class): the class's AQM dequeues into it (devq_fill), not at
+      // the wire, so the link's own dequeue and departure steps are devq_fill's
+      ls.devq_cap = x.in()->link_devq_pkts[x.iL(l)];
+      if (ls.devq_cap) ls.codel = ls.deq = 0;
     }
     for (int j = 0; j < x.shape().max_traced; ++j) x.trace_next()[j] = 0;
     h.qtrace_next = 0;
@@ -131,7 +135,8 @@ DS_HD inline void init_replica(Replica DS_REF x) {
       h.f_traffic = h.f_app = h.f_aqm = h.f_sack = h.f_cubic = 0;  // Marker checks conn_meters
       h.f_codel = h.f_pie = h.f_qhist = h.f_ecn = h.f_fqcodel = 0;
       for (int l = 0; l < x.in()->n_links[x.iR()]; ++l)
-        x.links()[l].codel = x.links()[l].deq = x.links()[l].pie = x.links()[l].fq = 0;
+        x.links()[l].codel = x.links()[l].deq = x.links()[l].pie = x.links()[l].fq =
+            x.links()[l].devq_cap = 0;
     }
     if (DS_FEAT(h.f_sack))
       for (int f = 0; f < nf; ++f) {

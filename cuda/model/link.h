@@ -37,6 +37,9 @@ struct LinkState {
   uint8_t deq;            // link_send's rare steps, one test for all: kDeqRed | kDeqPie | kDeqHist
   uint8_t pie;            // a class of this link has PIE (f_pie): pie_updates
   uint8_t fq;             // 1 + the link's FQ-CoDel class (f_fqcodel), 0: none (fq_side.h)
+  uint8_t devq_cap;       // its device queue's capacity (link_devq_pkts; one class), 0: none
+  uint8_t devq_n;         // the packets in it: the class ring's places after the wire's
+                          // (engine/queue_side.h: devq_fill)
   uint32_t wire_since;    // the slot at whose end busy_cls's head was first on the wire,
                           // the first measured slot for a head that started before it
                           // (engine/queue_side.h: wire_start, the waiting-queue integral)
@@ -54,6 +57,7 @@ DS_HD DS_INLINE void link_init(LinkState& ls, const int32_t* weight) {
   ls.wire_phase = 0.0;
   ls.idle = 1;
   ls.codel = ls.deq = ls.pie = ls.fq = 0;  // (init_replica sets them from the features)
+  ls.devq_cap = ls.devq_n = 0;
   wrr_init(ls.wrr, weight);
   cbq_init(ls.cbq);
   ring_clear(ls.dline);

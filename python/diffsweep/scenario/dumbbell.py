@@ -203,7 +203,7 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
              queue_trace_links=None, codel_target_ms=CODEL_TARGET_MS,
              codel_interval_ms=CODEL_INTERVAL_MS, pie_qdelay_ref_ms=15.0, pie_t_update_ms=15.0, pie_max_burst_ms=150.0, pie_alpha=0.125,
              pie_beta=1.25, fq_quantum_bytes=1500, fq_flows=1024, queue_delay_hist=False,
-             ecn=False, step_k_pkts=10,
+             ecn=False, step_k_pkts=10, device_queue_pkts=0,
              seed=0) -> Scenario:
     """A dumbbell: ``n_flows`` backlogged TCP flows from their senders over one bottleneck
     link (link 0) to their receivers; ACKs return uncongested. Defaults are ns-2.35's where
@@ -244,6 +244,11 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
       no default), ``buffer_pkts=50`` [Queue limit_ 50].
     - Each sender's access link: ``access_bps=100e6`` (a choice), ``access_buffer_pkts=50``
       [Queue limit_ 50]; one access link per flow (docs/model.md, "Access link").
+    - ``device_queue_pkts=0``: the bottleneck's device queue (``Link.device_queue_pkts``;
+      ns-2 has none; ns-3's PointToPointNetDevice has one, 1 packet under a queue disc in
+      benchmarks/ns3): that many packets between the queue and the wire, the queue's AQM
+      dequeuing into it and ``buffer_pkts`` counting the queue alone (docs/model.md, "Device
+      queue"). Not with ``cross_class="ef"`` (two classes).
 
     Bottleneck queue ``aqm``: "droptail", "red", "rio-c", "rio-d", "wred", "codel", "pie" or
     "fq_codel".
@@ -428,13 +433,15 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
                          "Link.prop_delay_ms": "bottleneck_delay_ms",
                          "QueueClass.limit_pkts": "buffer_pkts",
                          "QueueClass.limit_bytes": "buffer_pkts",
-                         "QueueClass.red_w_q": "red_w_q"}):
+                         "QueueClass.red_w_q": "red_w_q",
+                         "Link.device_queue_pkts": "device_queue_pkts"}):
         with warnings.catch_warnings():  # said above in the builder's own names
             warnings.simplefilter("ignore", RedThresholdWarning)
             be = QueueClass("be", **q)
         classes = (QueueClass("ef", limit_pkts=buf), be) if (
             cross != "none" and cross_class == "ef") else (be,)
-        link = Link(rate_bps=rate, prop_delay_ms=delay, classes=classes, scheduler="priority")
+        link = Link(rate_bps=rate, prop_delay_ms=delay, classes=classes, scheduler="priority",
+                    device_queue_pkts=device_queue_pkts)
 
     # --- the TCP flows ---
     starts = _starts(start_s, spread, duration, n, seed)

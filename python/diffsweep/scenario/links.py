@@ -350,6 +350,9 @@ _QUEUE_INTS = (IntField("limit_bytes", 1, MAX_QUEUE_LIMIT, "None", _RING),
                IntField("fq_perturbation", 0, 2 ** 32 - 1, why=" (ns-3 Perturbation)"))
 
 
+MAX_DEVICE_QUEUE_PKTS = 64  # Link.device_queue_pkts (LinkState::devq_cap is a byte)
+
+
 @dataclass(frozen=True)
 class Link:
     """A one-way link. Class order is priority order (index 0 highest); ``weight`` is used by
@@ -361,7 +364,14 @@ class Link:
 
     ``domain``: the DiffServ domain the link belongs to (None: not said). A conditioned flow
     whose route enters another domain must be conditioned again at the link where it enters
-    (a second Marker holding it there; Habib et al.'s multi-domain topology)."""
+    (a second Marker holding it there; Habib et al.'s multi-domain topology).
+
+    ``device_queue_pkts`` (0: none, the default): a FIFO of that many packets between the
+    class queue and the wire, as ns-3's device transmit queue (PointToPointNetDevice TxQueue,
+    flow-controlled: the queue disc is asked for a packet whenever it has room) or a NIC's
+    ring: the queue's AQM dequeues into it, the class's limit, RED's average and CoDel's and
+    PIE's sojourns count the packets before it only (docs/model.md, "Device queue"). A link
+    with one class only, not "cbq"; at most 64."""
 
     rate_bps: float
     prop_delay_ms: float = 0.0
@@ -370,6 +380,7 @@ class Link:
     loss_prob: float = 0.0
     cbq_lend: bool = field(default=False, metadata=_OMIT)
     domain: int | None = field(default=None, metadata=_OMIT)
+    device_queue_pkts: int = field(default=0, metadata=_OMIT)
 
     def __post_init__(self):
         path = type(self).__name__
@@ -386,6 +397,7 @@ class Link:
             _set(self, f, as_float(getattr(self, f)))
         _set(self, "cbq_lend", plain(self.cbq_lend))
         _set(self, "domain", as_int(plain(self.domain)))
+        _set(self, "device_queue_pkts", as_int(plain(self.device_queue_pkts)))
         classes = _as_tuple(self.classes)
         if isinstance(classes, tuple):
             classes = tuple(_construct(QueueClass, c, f"{path}.classes[{k}]")
@@ -415,6 +427,15 @@ class Link:
                   "an integer >= 0 (a DiffServ domain) or None")
         check_number(f"{path}.loss_prob", self.loss_prob, lambda x: 0 <= x < 1, "a number in [0, 1)")
         check_bool(f"{path}.cbq_lend", self.cbq_lend)
+        d = self.device_queue_pkts
+        check(is_int(d) and 0 <= d <= MAX_DEVICE_QUEUE_PKTS, f"{path}.device_queue_pkts", d,
+              f"an integer in [0, {MAX_DEVICE_QUEUE_PKTS}] (0: no device queue)")
+        if d:
+            check(len(self.classes) == 1 and self.scheduler != "cbq",
+                  f"{path}.device_queue_pkts", d,
+                  f"0 on a link with {len(self.classes)} classes or scheduler "
+                  f"{self.scheduler!r} (a device queue is modelled behind one class's queue "
+                  "only: docs/model.md, \"Device queue\")")
         if self.scheduler == "cbq":
             for k, c in enumerate(self.classes):
                 check(c.aqm not in ("codel", "fq_codel"), f"{path}.classes[{k}].aqm", c.aqm,

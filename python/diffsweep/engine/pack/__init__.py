@@ -443,8 +443,9 @@ def pack(scenarios: list[Scenario], seeds: list[int], lanes: int = 1,
         "conn_meters": int(any(np.any(u.markers.get("marker_kind", np.zeros(0)) ==
                                       lay.enums["marker_kind"]["balancing"]) for u in uniq
                                if u.scalars["n_markers"])),
+        # (a device queue takes the AQM's arrival path: engine/features.h)
         "aqm_states": int(any(np.any(u.links.rows["class_aqm"] != lay.enums["aqm"]["droptail"])
-                              for u in uniq)),
+                              or np.any(u.links.rows["link_devq_pkts"] > 0) for u in uniq)),
         "sack_states": int(any(np.any(u.flows.rows["flow_variant"] ==
                                       lay.enums["tcp_variant"]["sack"]) for u in uniq)),
         # the receivers' out-of-order bitmap (model/tcp_receiver.h): 1024 bits up to a window

@@ -92,6 +92,7 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
         "link_sched": np.array([sched[l.scheduler] for l in sc.links]),
         "link_n_classes": np.array([len(l.classes) for l in sc.links]),
         "link_cbq_lend": np.array([int(l.cbq_lend) for l in sc.links]),
+        "link_devq_pkts": np.array([l.device_queue_pkts for l in sc.links]),
         "class_limit": np.zeros((nl, C), dtype=np.int64),
         "class_limit_kind": np.full((nl, C), kind["none"]),
         "class_weight": np.ones((nl, C), dtype=np.int64),
@@ -170,6 +171,10 @@ def link_rows(sc: Scenario, slot_s: float) -> LinkRows:
             # besides (engine/queue_side.h: arrive_full)
             # (FQ-CoDel: and the arrival that puts it over the limit, before FqCoDelDrop)
             on_wire = 0 if qc.aqm == "droptail" else 2 if qc.aqm == "fq_codel" else 1
+            # a device queue (Link.device_queue_pkts): every limit counts the packets before
+            # it, the device queue's and the wire's besides (ns-3's queue disc)
+            if link.device_queue_pkts:
+                on_wire = max(on_wire, 1) + link.device_queue_pkts
             if qc.limit_pkts is not None:
                 rows["class_limit"][l, c], rows["class_limit_kind"][l, c] = qc.limit_pkts, kind["pkts"]
                 class_need[c] = max(class_need[c], qc.limit_pkts + on_wire)
