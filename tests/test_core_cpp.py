@@ -3,7 +3,7 @@ portable log/exp (test_core.cpp), and each model's narrow functions on hand-comp
 without a replica (test_models.cpp: ring, drop-tail, priority, WRR, link credit, RTO,
 access link, receiver; test_markers.cpp: the edge conditioners on hand-computed packet
 trains; test_red.cpp: RED, RIO-C, RIO-D, WRED; test_sack.cpp: the SACK sink's blocks and the
-sender's scoreboard; test_pie.cpp: PIE's update, early drop, derandomisation and bursts; test_dctcp.cpp:
+sender's scoreboard, and its partial ACK after a go-back-N through a stand-in replica view; test_pie.cpp: PIE's update, early drop, derandomisation and bursts; test_dctcp.cpp:
 DCTCP's alpha over observation windows and its ssthresh; test_cubic.cpp: CUBIC's K, window curve,
 decrease, TCP-friendly estimate, counter and HyStart; test_ecn.cpp: ECN's mark-or-drop decisions, the receiver's ECE/CWR states and
 the sender's once-per-window reaction; test_codel.cpp: CoDel's control law and drop

@@ -378,12 +378,18 @@ DS_HD DS_SACK_CALL void sack_recv_ack(X DS_REF x, int f, TcpSender& s, SackSende
     // a partial ACK (partial_ack_ false): one more segment has left the pipe, the timer
     // restarts (newtimer()) and its backoff ends
     s.highest_ack = ackno;
+    // t_seqno_ never below the cumulative ACK, as TcpAgent::newack() and NewReno's
+    // partialnewack() keep it (RFC 6675 NextSeg() never picks data at or below HighACK).
+    // ns-2.35's Sack1 leaves it, and after a go-back-N (a timeout, then a fast recovery before
+    // the resent segments reach recover_) a partial ACK can pass it: newtimer()'s test
+    // t_seqno_ > ackno then cancelled the timer with data outstanding (ackno < recover_ <=
+    // maxseq_), and a pipe_ that counts SACKed segments kept send_much() from sending, so no
+    // output() armed it again: the sender stalled for good (tests/test_sack_stall.py). With
+    // t_seqno_ past the ACK the timer always restarts here, as RFC 6298 5.3 asks.
+    if (s.t_seqno < ackno + 1) s.t_seqno = ackno + 1;
     sb_update(k, s.highest_ack, b);
     k.pipe -= 1;
-    if (s.t_seqno > ackno)
-      set_rtx_timer(x, s, now);
-    else
-      s.rto_due = kNeverSlot;
+    set_rtx_timer(x, s, now);
     rtt_reset_backoff(x.rto(), s.rtt);
   } else if (!k.timeout) {
     sb_update(k, s.highest_ack, b);

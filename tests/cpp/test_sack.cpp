@@ -2,9 +2,11 @@
 // (Sacker::append_ack: the block of the segment just received first, then the most recent
 // earlier ones from its stack of maxSackBlocks_ = 3, covered ones popped) and the sender's
 // scoreboard (ScoreBoardRQ: updates, "changed", the next hole to retransmit, clearing below
-// the cumulative ACK, merging).
+// the cumulative ACK, merging); and the sender's partial ACK in a fast recovery that follows a
+// go-back-N (test_partial_ack_after_go_back_n), through a stand-in for the replica view.
 // Build (from the repo root):
 //   g++ -std=c++17 -O2 -ffp-contract=off -Wall -Wextra -Werror -Icuda tests/cpp/test_sack.cpp -o test_sack
+#include <cstdint>
 #include <cstdio>
 #include <initializer_list>
 #include <set>
@@ -12,7 +14,12 @@
 #include <vector>
 
 #include "check.h"
+// (set_rtx_timer() takes the replica view it does not read: only a test instantiates it with
+// -Wextra)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "model/tcp_sack.h"
+#pragma GCC diagnostic pop
 
 namespace {
 
@@ -113,10 +120,149 @@ void test_scoreboard() {
         "scoreboard: a lower block makes room by dropping the highest");
 }
 
+// The replica view the sender's functions take (engine/replica.h), for one flow of one replica
+// that has no CUBIC, ECN, application or trace: its inputs, its counters, its RTO parameters
+// and its access-link FIFO (segments handed to output() wait there; nothing drains it).
+struct OneFlow {
+  struct In {
+    const uint8_t* flow_bugfix;
+    const uint8_t* flow_delay_growth;
+    const uint8_t* flow_limited_transmit;
+    const int32_t* flow_init_window;
+    const double* flow_app_iat_slots;
+    const int64_t* flow_size_pkts;
+    const double* cubic_params;
+    const int32_t* flow_loop_slots;
+  };
+  struct Hdr {
+    uint8_t f_cubic = 0, f_app = 0, f_ecn = 0;
+  };
+  uint8_t zero8 = 0;
+  int32_t iw = 2;
+  double zerod = 0.0;
+  int64_t size = -1;
+  In in_{&zero8, &zero8, &zero8, &iw, &zerod, &size, nullptr, nullptr};  // bugFix_ false (TcpFlow's default)
+  Hdr hdr_;
+  ds::RtoParams rto_{1.0, 240.0, 72000.0};  // a tick of one slot, minrto_ 240 slots
+  bool measuring = false;
+  int64_t counters[8] = {};
+  uint32_t seg[64 * ds::kNicChunkSegs] = {};
+  int32_t next[64];
+  ds::NicPool pool{0, 0};
+  ds::CubicState cubic{};
+  OneFlow() {
+    for (int c = 0; c < 64; ++c) next[c] = c + 1 < 64 ? c + 1 : -1;
+  }
+  const In* in() const { return &in_; }
+  const Hdr* hdr() const { return &hdr_; }
+  size_t iF(int f) const { return (size_t)f; }
+  size_t iR() const { return 0; }
+  uint64_t seed() const { return 1; }
+  const ds::RtoParams& rto() const { return rto_; }
+  ds::CubicState* cubics() { return &cubic; }
+  ds::NicFifo nic_fifo(int, ds::TcpSender& s) { return ds::NicFifo{&s.nic, seg, next, &pool}; }
+  void flag(int32_t) {}
+  int64_t* out_flow_pkts_sent() { return counters; }
+  int64_t* out_flow_retransmits() { return counters + 1; }
+  int64_t* out_flow_fast_retransmits() { return counters + 2; }
+  int64_t* out_flow_timeouts() { return counters + 3; }
+  int64_t* out_flow_rtt_samples() { return counters + 4; }
+  double* out_flow_rtt_sum_slots() { return nullptr; }
+  double* out_flow_rto_sum_slots() { return nullptr; }
+  int64_t* out_flow_finish_slot() { return counters + 5; }
+  int64_t* out_flow_access_drops() { return counters + 6; }
+  int64_t* out_flow_app_delivered() { return counters + 7; }
+  double* out_flow_app_delay_sum_slots() { return nullptr; }
+  ds::SenderExt& sx(int) { return ext; }
+  ds::SenderExt ext{};
+};
+
+ds::SackBlocks sack_blocks(std::initializer_list<std::pair<int, int>> bs) {
+  ds::SackBlocks b{};
+  for (const auto& lr : bs) {
+    b.left[b.n] = lr.first;
+    b.right[b.n] = lr.second;
+    b.n += 1;
+  }
+  return b;
+}
+
+// The segments output() has handed to the access link, in order (emptied).
+std::vector<int> sent(OneFlow& x, ds::TcpSender& s) {
+  std::vector<int> v;
+  const ds::NicFifo fifo = x.nic_fifo(0, s);
+  while (!fifo.empty()) v.push_back((int)(fifo.pop() & ~ds::kNicRexmit));
+  return v;
+}
+
+// A fast recovery entered after a timeout's go-back-N, as tests/test_sack_stall.py's stalled
+// senders were (seed 3's 200-ms flow at 1.72 s: t_seqno_ 165, highest_ack_ 159, maxseq_ 214,
+// pipe_ 52, cwnd_ 2, the scoreboard [161,171) [172,185) [186,194)), here scaled down:
+// segments 0..30 sent, the go-back-N resent up to 11 (t_seqno_ 12), the cumulative ACK 9;
+// the third duplicate ACK has just started the recovery (recover_ = maxseq_ = 30,
+// pipe_ = 30 - 9 - 3 = 18, cwnd_ = ssthresh_ = 2) and retransmitted 10; 11..13, 15..19 and
+// 21..23 are SACKed, 14 and 20 lost, 24..30 in flight.
+void test_partial_ack_after_go_back_n() {
+  OneFlow x;
+  ds::TcpSender s{};
+  ds::SackSender k{};
+  s.flow.max_window = 400;
+  ds::rtt_init(x.rto(), s.rtt, 720.0);
+  ds::access_init(s.nic, 0.0, 1040);
+  ds::sack_sender_init(k);
+  s.cwnd = 2.0;
+  s.ssthresh = 2;
+  s.dupacks = 3;
+  s.t_seqno = 12;
+  s.highest_ack = 9;
+  s.maxseq = 30;
+  s.recover = 30;
+  s.curseq = INT32_MAX;
+  s.rtt_seq = 24;
+  s.delsnd_due = ds::kNeverSlot;
+  s.wake_due = ds::kNeverSlot;
+  s.start_due = ds::kNeverSlot;
+  s.last_cwnd_action = ds::kActDupack;
+  const uint32_t t0 = 1000;
+  s.rto_due = ds::rto_due_slot(s.rtt, t0);  // reset_rtx_timer(1, 0) at the fast retransmit
+  k.last_ack = 9;
+  k.fastrecov = 1;
+  k.pipe = 30 - 9 - 3;
+  k.sack_min = 10;
+  ds::sb_add(k, 11, 14);
+  ds::sb_add(k, 15, 20);
+  ds::sb_add(k, 21, 24);
+  ds::sb_mark_retran(k, 10);
+  // 24..30 arrive: seven duplicate ACKs, each one less in the pipe, nothing sent (pipe_ >= cwnd_)
+  uint32_t now = t0;
+  for (int r = 25; r <= 31; ++r)
+    ds::sack_recv_ack(x, 0, s, k, 9, sack_blocks({{21, r}, {15, 20}, {11, 14}}), ++now);
+  check(k.pipe == 11 && sent(x, s).empty() && s.rto_due == ds::rto_due_slot(s.rtt, t0),
+        "sack sender: duplicate ACKs in the recovery take one each from pipe_, the timer runs");
+  // the retransmitted 10 arrives: a partial ACK of 13, past t_seqno_ (12)
+  ds::sack_recv_ack(x, 0, s, k, 13, sack_blocks({{15, 20}, {21, 31}}), ++now);
+  check(k.fastrecov == 1 && s.highest_ack == 13 && k.pipe == 9 && sent(x, s).empty(),
+        "sack sender: the partial ACK takes two from pipe_ (9 >= cwnd_ 2: nothing sent)");
+  check(s.t_seqno == 14, "sack sender: t_seqno_ kept past the cumulative ACK at a partial ACK");
+  check(s.rto_due == ds::rto_due_slot(s.rtt, now),
+        "sack sender: a partial ACK with data outstanding restarts the timer (RFC 6298 5.3); "
+        "it was cancelled, and nothing else could arm it again: the sender stalled");
+  // no ACK follows (14 and 20 lost): the timer fires, go-back-N from 14
+  if (s.rto_due != ds::kNeverSlot) {
+    now = s.rto_due;
+    ds::sack_rto_fire(x, 0, s, k, now);
+    ds::sack_send_much(x, 0, s, k, now, false);
+    check(k.fastrecov == 0 && s.cwnd == 1.0 && sent(x, s) == std::vector<int>{14} &&
+              s.rto_due != ds::kNeverSlot,
+          "sack sender: the timeout resends the first hole (14), the timer runs again");
+  }
+}
+
 }  // namespace
 
 int main() {
   test_sink_blocks();
   test_scoreboard();
+  test_partial_ack_after_go_back_n();
   return report();
 }
