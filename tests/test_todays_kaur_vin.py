@@ -50,20 +50,20 @@ def test_sweeps_build(sweep):
     for p in range(grid.n_points):
         sc = grid.scenario(p, grid.seeds[0])
         aqms.add(sc.links[0].classes[1].aqm)
-    assert aqms == {"droptail", "codel", "pie"}
+    assert aqms == {"droptail", "codel", "pie", "fq_codel"}
 
 
 def test_registered_and_quick_reproduction_end_to_end(tmp_path, monkeypatch):
     assert "todays-kaur-vin" in papers.names()
     p = papers.get("todays-kaur-vin")
     assert [c.id for c in p.claim_list()] == ["TK2.1", "TK2.2", "TK2.3", "TK2.4", "TK5.1",
-                                              "TK5.2", "TK5.3", "TK5.4"]
+                                              "TK5.2", "TK5.3", "TK5.4", "TK2.5", "TK5.5"]
     out, status = reproduce_shrunk(tmp_path, monkeypatch, "todays-kaur-vin", "todays_kaur_vin",
                                    ["tk2"], "2",
                                    [(r"duration_s = [\d.]+", "duration_s = 6.0"),
                                     (r"warmup_s = [\d.]+", "warmup_s = 2.0")])
     assert (out / "figures" / "todays_kaur_vin_fig2.png").stat().st_size > 1000
-    for cid in ("TK2.1", "TK2.2", "TK2.3", "TK2.4"):
+    for cid in ("TK2.1", "TK2.2", "TK2.3", "TK2.4", "TK2.5"):
         assert status[cid] in STATUSES and status[cid] != "not measured", cid
     assert status["TK5.1"] == "not measured"  # its family was not run
     # U (Kaur & Vin sec. 2.3, over EF's *mean* rate): at most link / available = 40 / 28 (a
@@ -72,5 +72,5 @@ def test_registered_and_quick_reproduction_end_to_end(tmp_path, monkeypatch):
     from diffsweep.sweep.store import load
     from diffsweep.papers.todays_kaur_vin.claims import U
     u = registry.values(load(out / "tk2"), U)[U].to_numpy()
-    assert len(u) == 2 * 24 and (u > 0.3).all() and (u <= 40 / 28 + 1e-9).all()
+    assert len(u) == 2 * 32 and (u > 0.3).all() and (u <= 40 / 28 + 1e-9).all()
 

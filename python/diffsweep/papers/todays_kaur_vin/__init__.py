@@ -1,13 +1,12 @@
 """Kaur & Vin's question asked for today's Internet (issue 52): does a high-priority EF class
 hurt TCP throughput and fairness when the senders run CUBIC (RFC 9438) and the best-effort
-class is CoDel (RFC 8289) or PIE (RFC 8033) rather than drop-tail? Not a paper: claims restated
+class is CoDel (RFC 8289), PIE (RFC 8033) or FQ-CoDel (RFC 8290) rather than drop-tail? Not a paper: claims restated
 from Kaur & Vin (UT Austin TR2001-1, 2000) and the RFCs before the runs (``claims``).
 
 Builder ``todays_kaur_vin`` (``scenario``): the registered ``kaur_vin`` builder, called by
 name, with ``congestion_control`` and the best-effort class's ``aqm`` (per DiffServ class,
 under the priority scheduler). Sweeps ``tk2`` (one flow vs T_on) and ``tk5`` (32 flows, with
-and without EF). FQ-CoDel: add "fq_codel" to ``scenario.AQMS`` and the sweeps' aqm axes once
-it is merged.
+and without EF).
 """
 from __future__ import annotations
 
@@ -17,7 +16,8 @@ __all__ = ["PAPER"]
 
 FAMILIES = (
     Family("TK2", "2", ("tk2",),
-           "Fig. 2 today: one TCP flow beside EF, NewReno / CUBIC x drop-tail / CoDel / PIE"),
+           "Fig. 2 today: one TCP flow beside EF, NewReno / CUBIC x drop-tail / CoDel / PIE / "
+           "FQ-CoDel"),
     Family("TK5", "5", ("tk5",),
            "Figs. 5-7 today: 32 flows with and without EF, fairness and aggregate throughput"),
 )
@@ -29,9 +29,10 @@ ASSUMPTIONS = (
     "Reno loss recovery, RTP 8 ms, ns-2.35 timers; same-slot arrivals in random order.",
     "Today's changes: every TCP flow's window grows as NewReno's AIMD or as CUBIC (ns-3.44 "
     "TcpCubic defaults, HyStart on) over Reno's loss recovery; the best-effort class is "
-    "drop-tail, CoDel (target 5 ms, interval 100 ms, MinBytes 1500) or PIE (reference 15 ms, "
-    "byte mode with its 1000-B mean packet size: the class's limit is in bytes), the 200 KB "
-    "buffer their hard limit. CoDel and PIE measure a packet's sojourn including the time the "
+    "drop-tail, CoDel (target 5 ms, interval 100 ms, MinBytes 1500), PIE (reference 15 ms, "
+    "byte mode with its 1000-B mean packet size: the class's limit is in bytes) or FQ-CoDel "
+    "(1024 buckets of the flow index, quantum 1500 B, CoDel per flow queue as above), the "
+    "200 KB buffer their hard limit (FQ-CoDel's in packets: 200 KB / 576 B = 347). CoDel and PIE measure a packet's sojourn including the time the "
     "EF class holds the link (the priority scheduler serves EF first). No ECN.",
     "U: the TCP flows' throughput on the wire over the bandwidth left by EF (Kaur & Vin sec. "
     "2.3); fairness: Jain's index of the flows' goodput.",
@@ -41,14 +42,14 @@ ASSUMPTIONS = (
 
 SETUP = (
     "Kaur & Vin's dumbbell (40 Mb/s, strict-priority EF at 30% of the link, exponential on-off) "
-    "with CUBIC or NewReno windows and drop-tail, CoDel or PIE in the best-effort class: one "
+    "with CUBIC or NewReno windows and drop-tail, CoDel, PIE or FQ-CoDel in the best-effort class: one "
     "TCP flow over EF's T_on 0.4..400 ms, and 32 flows of equal RTP with and without EF."
 )
 
 PAPER = Paper(
     name="todays-kaur-vin",
     package="todays_kaur_vin",
-    title="Kaur & Vin today: EF priority beside CUBIC, CoDel and PIE",
+    title="Kaur & Vin today: EF priority beside CUBIC, CoDel, PIE and FQ-CoDel",
     setup=SETUP,
     families=FAMILIES,
     assumptions=ASSUMPTIONS,

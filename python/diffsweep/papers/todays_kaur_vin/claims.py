@@ -105,4 +105,15 @@ def todays_kaur_vin_claims() -> list[Claim]:
           "The same with PIE: Jain's index at least 0.95 (partly 0.9) at every T_on.",
           _rated(_own("TK5.4", "jain_index", "level", hold_at=0.95, partly_at=0.9),
                  congestion_control="cubic", aqm="pie", ef="onoff"), "TK5"),
+        # FQ-CoDel (RFC 8290), added in the sixteenth session, written before its first run
+        c("TK2.5", "K&V Concl. 1 with RFC 8290 sec. 1.3",
+          "FQ-CoDel does not remove the loss either: one flow is one flow queue under CoDel "
+          "(RFC 8290 sec. 4), so a lone CUBIC flow's U still falls with T_on (slope below 0).",
+          _rated(_own("TK2.5", U, "trend", axis="t_on_ms", direction="lower", log=True),
+                 congestion_control="cubic", aqm="fq_codel"), "TK2"),
+        c("TK5.5", "RFC 8290 sec. 1, 4.2 (flow isolation, deficit round robin)",
+          "FQ-CoDel's round robin keeps the 32 CUBIC flows fair despite EF, fairer than CoDel "
+          "alone: Jain's index at least 0.98 (partly 0.95) at every T_on.",
+          _rated(_own("TK5.5", "jain_index", "level", hold_at=0.98, partly_at=0.95),
+                 congestion_control="cubic", aqm="fq_codel", ef="onoff"), "TK5"),
     ]
