@@ -57,7 +57,8 @@ def test_registered_and_quick_reproduction_end_to_end(tmp_path, monkeypatch):
     assert "todays-kaur-vin" in papers.names()
     p = papers.get("todays-kaur-vin")
     assert [c.id for c in p.claim_list()] == ["TK2.1", "TK2.2", "TK2.3", "TK2.4", "TK5.1",
-                                              "TK5.2", "TK5.3", "TK5.4", "TK2.5", "TK5.5"]
+                                              "TK5.2", "TK5.3", "TK5.4", "TK2.5", "TK5.5",
+                                              "TK5.6"]
     out, status = reproduce_shrunk(tmp_path, monkeypatch, "todays-kaur-vin", "todays_kaur_vin",
                                    ["tk2"], "2",
                                    [(r"duration_s = [\d.]+", "duration_s = 6.0"),
