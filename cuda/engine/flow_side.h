@@ -51,6 +51,7 @@ DS_HD DS_HOST_INLINE void flow_events(Replica DS_REF x, int f, uint32_t now) {
   const bool sack = s.flow.variant == kSack && DS_FEAT(fh.f_sack);
   const bool cubic = DS_FEAT_NEW(fh.f_cubic);  // CUBIC flows (model/tcp_cubic.h), behind f_cubic
   if (s.rto_due <= now) {
+    if (DS_FEAT_NEW(fh.f_ecn)) ecn_timeout(x.ecns()[f]);  // ECN: a timeout ends CWR (CA_LOSS)
     if (sack)
       sack_rto_fire(x, f, s, x.sack_snds()[f], now);
     else
