@@ -274,9 +274,10 @@ DS_HD DS_RARE void ecn_sender_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno
                      s.t_seqno);
   if (!ecn_should_reduce(e, ece, ackno, s.highest_ack, in_recovery)) return;
   if (e.mode == kEcnDctcp) {
-    // TcpDctcp::GetSsThresh: (1 - alpha/2) m_cWnd, whole bytes (the window unrounded)
-    double ss = dctcp_ssthresh_pkts(e.dctcp, s.cwnd, s.flow.payload_bytes);
-    if (ss < 2.0) ss = 2.0;  // the engine's floor (ns-3.44's TcpDctcp has none: docs/model.md)
+    // TcpDctcp::GetSsThresh: (1 - alpha/2) m_cWnd, whole bytes (the window unrounded), with
+    // no floor: below one segment the window sends nothing (ns-3's silly-window check in
+    // SendPendingData) until the retransmission timer fires (ecn_keep_timer)
+    const double ss = dctcp_ssthresh_pkts(e.dctcp, s.cwnd, s.flow.payload_bytes);
     s.ssthresh = (int32_t)ss;
     s.cwnd = ss;
   } else if (CubicState* c = cubic_of(x, f)) {
@@ -290,6 +291,17 @@ DS_HD DS_RARE void ecn_sender_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno
   }
   ecn_reduced(e, s.maxseq);
   if (x.measuring) x.out_flow_ecn_reductions()[f] += 1;
+}
+
+// A window below one segment (DCTCP's reduction has no floor) sends nothing, and ns-3's NewAck
+// restarts the retransmission timer on every new ACK while the send buffer holds data (it
+// stops it only when that is empty), so a flow with nothing in flight and such a window waits
+// for the timer: after an ACK that stopped the timer (model/tcp_sender.h newack: nothing
+// outstanding), it is started again. Only an ECN flow's window can be below one segment.
+template <class X>
+DS_HD DS_RARE void ecn_keep_timer(X DS_REF x, TcpSender& s, uint32_t now) {
+  if (s.rto_due == kNeverSlot && s.cwnd < 1.0 && !s.finished && s.t_seqno < s.curseq)
+    set_rtx_timer(x, s, now);
 }
 
 // The sender is in ns-3's CA_CWR (model/tcp_ecn.h): its new ACKs grow no window
@@ -611,11 +623,15 @@ DS_HD inline void rto_fire(X DS_REF x, int f, TcpSender& s, uint32_t now) {
   s.rto_due = kNeverSlot;
   s.dupwnd = 0;
   s.dupacks = 0;
+  // ECN: a window below one segment waited for this timer (ecn_keep_timer), which ns-3
+  // counts as a timeout (ReTxTimeout, CA_LOSS) though nothing is outstanding
+  const bool ecn_wait = DS_FEAT_NEW(x.hdr()->f_ecn) && s.cwnd < 1.0;
   if (s.cwnd < 1.0) s.cwnd = 1.0;
   bool backoff = true;
   s.recover = s.maxseq;
   if (s.highest_ack == s.maxseq) {
     // Nothing outstanding (restart_bugfix_): restart from one segment, keep ssthresh.
+    if (x.measuring && ecn_wait) x.out_flow_timeouts()[f] += 1;
     s.cwnd = 1.0;
     backoff = false;
   } else {
