@@ -244,8 +244,12 @@ NOTES = """
   dctcp/step 39.1% against 39.4%). What is left: the queue rows of RED and CoDel, which
   differ as in the non-ECN rows (RED's waiting queue 17-31% below, CoDel's one-flow sojourn
   +65-81%: the dequeue instant, above); newreno/codel-ecn and red-ecn at 32 flows lose a few
-  packets a run where ns-3 loses next to none (drop % 0.02-0.04 against 0.002) and each
-  loss in a CWR round is a timeout (6-7 a run against 0-0.4); an ECE during a loss recovery
+  packets a run where ns-3 loses next to none (drop % 0.02-0.04 against 0.002), with 6-7
+  timeouts a run against 0-0.4: a start-up transient (codel-ecn 40 ms, 5 seeds: 0.23
+  timeouts/s measured from 5 s, 0.12 from 20 s, 0.07 from 35 s of 65), the non-ECT
+  retransmissions after a timeout (the engine's go-back-N resends the window) dropped by
+  CoDel, each such loss a timeout again (likely: ns-3's SACK sender resends after a timeout
+  only what is not SACKed; not traced); an ECE during a loss recovery
   reduces nothing in the engine, where ns-3 enters CWR from CA_RECOVERY too; dctcp/step's
   Jain at 32 flows / 40 ms (0.69 against 0.52: the flows whose windows sit below a segment
   differ). Not traced further here.
