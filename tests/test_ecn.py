@@ -1,7 +1,8 @@
 """ECN (RFC 3168) and DCTCP (RFC 8257) in the engine (cuda/model/tcp_ecn.h): with ECN on, RED,
 CoDel and PIE mark ECT packets instead of dropping them early (the AQM's drops of ECT packets go
 to zero, goodput stays), the flows reduce once per window on ECE, a non-ECN replica is
-unchanged, and DCTCP over step marking keeps the waiting queue near K."""
+unchanged, and DCTCP over step marking keeps the waiting queue near K (and with 32 flows on a
+50-packet BDP, windows below one segment wait for the retransmission timer, as ns-3.44's)."""
 import numpy as np
 import pytest
 
@@ -66,3 +67,22 @@ def test_ecn_on_droptail_is_an_error():
         ds.scenario.QueueClass("be", limit_pkts=10, ecn=True)
     with pytest.raises(ConfigError, match="red_hard_drop"):
         ds.scenario.QueueClass("be", limit_pkts=10, aqm="codel", ecn=True, red_hard_drop=False)
+
+
+def test_dctcp_windows_below_a_segment_wait_for_the_timer():
+    """32 DCTCP flows over step marking at K = 10 on a 50-packet BDP (benchmarks/ns3's
+    dctcp/step cell): ns-3.44's TcpDctcp::GetSsThresh has no floor, so windows fall below one
+    segment, send nothing (silly-window check) and wait for the retransmission timer with
+    nothing lost (ns-3: 1500-2500 timeouts a run, mark % 56). With a floor of 2 segments the
+    32 windows kept the queue above K: every packet marked, no timeout."""
+    r = ds.run(ds.Grid(ds.scenarios.dumbbell, seeds=1, duration_s=15.0, warmup_s=5.0,
+                       rtt_ms=40.0, tcp="sack", n_flows=32, aqm="step", step_k_pkts=10,
+                       congestion_control="dctcp", bottleneck_bps=10e6, buffer_pkts=100,
+                       segment_bytes=1000, max_window_pkts=1000, init_window_pkts=10,
+                       min_rto_s=0.2, tcp_tick_s=0.01, access_buffer_pkts=100),
+               backend="cpu")
+    q = r.queues[r.queues.link == 0]
+    assert q.all_drops.sum() == 0 and r.flows.retransmits.sum() == 0
+    assert r.flows.timeouts.sum() > 100  # each a window below a segment, nothing outstanding
+    assert 0.3 < q.mark_rate.mean() < 0.8
+    assert r.replicas.tcp_goodput_bps.mean() > 0.9 * 9.6154e6

@@ -51,6 +51,7 @@ DS_HD DS_HOST_INLINE void flow_events(Replica DS_REF x, int f, uint32_t now) {
   const bool sack = s.flow.variant == kSack && DS_FEAT(fh.f_sack);
   const bool cubic = DS_FEAT_NEW(fh.f_cubic);  // CUBIC flows (model/tcp_cubic.h), behind f_cubic
   if (s.rto_due <= now) {
+    if (DS_FEAT_NEW(fh.f_ecn)) ecn_timeout(x.ecns()[f]);  // ECN: a timeout ends CWR (CA_LOSS)
     if (sack)
       sack_rto_fire(x, f, s, x.sack_snds()[f], now);
     else
@@ -72,6 +73,7 @@ DS_HD DS_HOST_INLINE void flow_events(Replica DS_REF x, int f, uint32_t now) {
       recv_ack<true>(x, f, s, ack.ackno, now);
     else
       recv_ack<false>(x, f, s, ack.ackno, now);
+    if (DS_FEAT_NEW(fh.f_ecn)) ecn_keep_timer(x, s, now);  // a window below one segment
   }
   if (DS_FEAT(fh.f_flow_ext)) {
     if (DS_FEAT(fh.f_traffic) && s.finished && x.sx(f).rec_k >= 0) transfer_sender_done(x, f);

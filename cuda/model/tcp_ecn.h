@@ -18,11 +18,17 @@
 //  * Receiver (ecn_rx_segment, RFC 3168 6.1.3): a CE data packet sets the echo state; ACKs carry
 //    ECE while it is set; a data packet with CWR clears it (a CWR packet that is also CE sets it
 //    again). DCTCP's receiver (RFC 8257 3.2) echoes the CE bit of the last data packet instead.
-//  * Sender (ecn_sender_ack, RFC 3168 6.1.2; ns-3 TcpSocketBase::ProcessAck / EnterCwr): an ACK
-//    with ECE, outside loss recovery and once the cumulative ACK has passed the highest
-//    sequence sent at the last reduction, reduces the window as the congestion control's own
-//    loss reduction does (ns-2 NewReno: half the window; CUBIC: beta; DCTCP: (1 - alpha/2)),
-//    with no retransmission, and the next new data segment (maxseq + 1) carries CWR.
+//  * Sender (ecn_sender_ack, RFC 3168 6.1.2 as ns-3.44's TcpSocketBase has it; the rules and
+//    their places in ns-3's source are in docs/model.md, "ECN"): a new ACK with ECE, outside
+//    loss recovery and outside CWR, enters CWR (TcpSocketBase::EnterCwr): ssthresh by the
+//    congestion control's GetSsThresh (TcpNewReno: half the flight after the ACK, at least 2
+//    segments; CUBIC: beta; DCTCP: (1 - alpha/2) cwnd), cwnd = ssthresh (TcpClassicRecovery::
+//    EnterRecovery), no retransmission, and the next new data segment (maxseq + 1) carries
+//    CWR. In CWR the window is held (ProcessAck's CA_CWR branch: PktsAcked, no
+//    IncreaseWindow) and duplicate ACKs start no fast retransmit (DupAck leaves CA_CWR alone)
+//    until the cumulative ACK passes the highest sequence sent at the entry (ReceivedAck:
+//    ackNumber > m_recover, CA_CWR -> CA_OPEN), where the same ACK may enter CWR again; a
+//    retransmission timeout leaves CWR (ReTxTimeout: CA_LOSS).
 #pragma once
 #include <cstdint>
 
@@ -63,7 +69,8 @@ struct EcnFlow {
   int32_t cwr_seq;    // the new data segment that carries CWR (-1: none pending)
   uint8_t rx_ece;     // receiver: the ECE bit its ACKs carry now
   uint8_t mode;       // FlowEcn
-  uint8_t pad[2];
+  uint8_t cwr;        // sender: in ns-3's CA_CWR (a reduction's window not yet acknowledged)
+  uint8_t pad;
 };
 
 DS_HD DS_INLINE void ecn_flow_init(EcnFlow& e, uint8_t mode) {
@@ -72,7 +79,8 @@ DS_HD DS_INLINE void ecn_flow_init(EcnFlow& e, uint8_t mode) {
   e.cwr_seq = -1;
   e.rx_ece = 0;
   e.mode = mode;
-  e.pad[0] = e.pad[1] = 0;
+  e.cwr = 0;
+  e.pad = 0;
 }
 
 // A new connection of a reused flow slot (engine/traffic.h): the sender's half only (the
@@ -81,6 +89,7 @@ DS_HD DS_INLINE void ecn_sender_reset(EcnFlow& e) {
   dctcp_init(dctcp_ns3_defaults(), e.dctcp);
   e.recover = -1;
   e.cwr_seq = -1;
+  e.cwr = 0;
 }
 
 // The receiver takes a data segment with these bits: RFC 3168 6.1.3 (classic) or RFC 8257 3.2
@@ -96,19 +105,42 @@ DS_HD DS_INLINE bool ecn_rx_segment(EcnFlow& e, bool ce, bool cwr) {
   return e.rx_ece != before;
 }
 
-// The sender's reaction to an ACK (before the ACK's own processing): `in_recovery` is loss
-// recovery (a reduction already made for this window); returns true when the window must be
-// reduced now (the caller applies the congestion control's reduction and sets cwr_seq).
-DS_HD DS_INLINE bool ecn_should_reduce(const EcnFlow& e, bool ece, int32_t ackno,
+// The sender's reaction to an ACK of `ackno` with `ece`, before the ACK's own processing
+// (ns-3.44 TcpSocketBase::ReceivedAck): first the end of CWR, once the cumulative ACK passes
+// the highest sequence sent at its entry (ackNumber > m_recover: CA_CWR -> CA_OPEN; the window
+// is ssthresh already, held since the entry); then ECE, valid only on an ACK that acknowledges
+// something new (ackNumber > SND.UNA, m_ecnEchoSeq < ackNumber: a duplicate ACK's ECE is
+// ignored), enters CWR unless the sender is in it (once per window) or in loss recovery
+// (`in_recovery`: a reduction already made for this window; ns-3 would enter CWR there too,
+// docs/model.md "ECN"). Returns true when the window must be reduced now (the caller applies
+// the congestion control's reduction, then ecn_reduced).
+DS_HD DS_INLINE bool ecn_should_reduce(EcnFlow& e, bool ece, int32_t ackno, int32_t highest_ack,
                                        bool in_recovery) {
-  return ece && !in_recovery && ackno > e.recover;
+  if (e.cwr && ackno > e.recover) e.cwr = 0;
+  return ece && ackno > highest_ack && !e.cwr && !in_recovery;
 }
 
-// After the reduction: the window sent so far must be acknowledged before the next, and the
-// next new data segment carries CWR.
+// After the reduction (EnterCwr): CWR until the window sent so far is acknowledged
+// (m_recover = m_highTxMark), and the next new data segment carries CWR.
 DS_HD DS_INLINE void ecn_reduced(EcnFlow& e, int32_t maxseq) {
   e.recover = maxseq;
   e.cwr_seq = maxseq + 1;
+  e.cwr = 1;
+}
+
+// A retransmission timeout (ReTxTimeout: CA_LOSS) ends CWR: the next new ACK with ECE enters
+// it again from the timeout's window.
+DS_HD DS_INLINE void ecn_timeout(EcnFlow& e) { e.cwr = 0; }
+
+// TcpNewReno::GetSsThresh at EnterCwr: max(2 segments, BytesInFlight / 2), the flight counted
+// after the ACK's own data left it (TcpTxBuffer::DiscardUpTo runs before EnterCwr): the
+// segments above `ackno` up to `top`, the highest one in flight (maxseq; after a timeout's
+// go-back-N the last one resent, ns-3's ReTxTimeout marking the rest lost, out of the flight).
+// ns-3 halves the byte count, so an odd flight gives a half segment, which the window keeps
+// (cwnd = ssthresh).
+DS_HD DS_INLINE double ecn_newreno_ssthresh(int32_t top, int32_t ackno) {
+  const double half = 0.5 * (double)(top - ackno);
+  return half < 2.0 ? 2.0 : half;
 }
 
 }  // namespace ds

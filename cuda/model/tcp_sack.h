@@ -337,17 +337,21 @@ DS_HD DS_SACK_CALL void sack_recv_ack(X DS_REF x, int f, TcpSender& s, SackSende
       const int32_t acked = ackno - s.highest_ack;
       newack(x, f, s, ackno, now);
       k.last_ack = ackno;
-      cc_opencwnd(x, f, s, acked, now);
+      if (!ecn_cwr_holds(x, f))  // (ECN's CWR holds the window: model/tcp_sender.h)
+        cc_opencwnd(x, f, s, acked, now);
+      else
+        cc_ack_seen(x, f, s, now);
       check_finished(x, f, s, now);
       k.timeout = 0;
       sb_clear(k);
       if (ackno == 0 && x.in()->flow_delay_growth[i])
         s.cwnd = s.iw_one ? 1.0 : (double)x.in()->flow_init_window[i];
     } else if (ackno == k.last_ack && !k.timeout) {
-      cc_ack_seen(x, f, s, now);  // (ns-3: PktsAcked(1) on a duplicate ACK)
+      if (!ecn_cwr_holds(x, f)) cc_ack_seen(x, f, s, now);  // (ns-3: PktsAcked(1) on a duplicate ACK)
       sb_update(k, s.highest_ack, b);
-      // a duplicate ACK counts only when its blocks tell something new
-      if (k.changed) {
+      // a duplicate ACK counts only when its blocks tell something new (and not in ECN's
+      // CWR, where ns-3.44's DupAck starts no recovery: model/tcp_sender.h ecn_cwr_holds)
+      if (k.changed && !ecn_cwr_holds(x, f)) {
         s.dupacks += 1;
         if (s.dupacks == kNumDupacks) {
           sack_dupack_action(x, f, s, k, now);

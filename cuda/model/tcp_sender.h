@@ -257,11 +257,13 @@ DS_HD DS_INLINE void cc_ack_seen(X DS_REF x, int f, TcpSender& s, uint32_t now) 
   cc_step(x, f, [&](CubicState& c) { cubic_ack_seen(x, c, s, now); }, [] {});
 }
 
-// ECN at the sender (model/tcp_ecn.h; RFC 3168 6.1.2, ns-3.44 TcpSocketBase EnterCwr): an ACK
-// of `ackno` carrying `ece`, before its own processing. DCTCP's estimator counts every ACK's
-// newly acknowledged segments (RFC 8257 3.3). A reduction outside loss recovery and past the
-// last one's window: the congestion control's loss reduction (ns-2 NewReno: half the window;
-// CUBIC: beta; DCTCP: (1 - alpha/2) cwnd), no retransmission; the timer is left as it is.
+// ECN at the sender (model/tcp_ecn.h; RFC 3168 6.1.2 as ns-3.44's TcpSocketBase::ReceivedAck
+// and EnterCwr have it): an ACK of `ackno` carrying `ece`, before its own processing. DCTCP's
+// estimator counts every ACK's newly acknowledged segments (RFC 8257 3.3, TcpDctcp::PktsAcked,
+// called in CA_CWR too). Entering CWR: the congestion control's GetSsThresh (TcpNewReno: half
+// the flight; CUBIC: beta, cubic_loss; DCTCP: (1 - alpha/2) cwnd) and cwnd = ssthresh
+// (TcpClassicRecovery::EnterRecovery); no retransmission; the timer is left as it is. The
+// window is then held until CWR ends (ecn_cwr_holds).
 template <class X>
 DS_HD DS_RARE void ecn_sender_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, bool ece,
                                   bool in_recovery, uint32_t now) {
@@ -270,18 +272,45 @@ DS_HD DS_RARE void ecn_sender_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno
   if (e.mode == kEcnDctcp && ackno > s.highest_ack)
     dctcp_pkts_acked(dctcp_ns3_defaults(), e.dctcp, ackno - s.highest_ack, ece, ackno + 1,
                      s.t_seqno);
-  if (!ecn_should_reduce(e, ece, ackno, in_recovery)) return;
+  if (!ecn_should_reduce(e, ece, ackno, s.highest_ack, in_recovery)) return;
   if (e.mode == kEcnDctcp) {
-    double ss = dctcp_ssthresh_pkts(e.dctcp, (double)window(s, s.flow.max_window),
-                                    s.flow.payload_bytes);
-    if (ss < 2.0) ss = 2.0;  // ns-3 TcpDctcp: at least 2 segments
+    // TcpDctcp::GetSsThresh: (1 - alpha/2) m_cWnd, whole bytes (the window unrounded), with
+    // no floor: below one segment the window sends nothing (ns-3's silly-window check in
+    // SendPendingData) until the retransmission timer fires (ecn_keep_timer)
+    const double ss = dctcp_ssthresh_pkts(e.dctcp, s.cwnd, s.flow.payload_bytes);
     s.ssthresh = (int32_t)ss;
     s.cwnd = ss;
+  } else if (CubicState* c = cubic_of(x, f)) {
+    cubic_loss(x, *c, s, false, now);
   } else {
-    cc_slowdown(x, f, s, false, now);
+    // the flight's top: maxseq, or after a timeout's go-back-N the last segment resent
+    const double ss = ecn_newreno_ssthresh(s.t_seqno - 1 < s.maxseq ? s.t_seqno - 1 : s.maxseq,
+                                           ackno);
+    s.ssthresh = (int32_t)ss;
+    s.cwnd = ss;
   }
   ecn_reduced(e, s.maxseq);
   if (x.measuring) x.out_flow_ecn_reductions()[f] += 1;
+}
+
+// A window below one segment (DCTCP's reduction has no floor) sends nothing, and ns-3's NewAck
+// restarts the retransmission timer on every new ACK while the send buffer holds data (it
+// stops it only when that is empty), so a flow with nothing in flight and such a window waits
+// for the timer: after an ACK that stopped the timer (model/tcp_sender.h newack: nothing
+// outstanding), it is started again. Only an ECN flow's window can be below one segment.
+template <class X>
+DS_HD DS_RARE void ecn_keep_timer(X DS_REF x, TcpSender& s, uint32_t now) {
+  if (s.rto_due == kNeverSlot && s.cwnd < 1.0 && !s.finished && s.t_seqno < s.curseq)
+    set_rtx_timer(x, s, now);
+}
+
+// The sender is in ns-3's CA_CWR (model/tcp_ecn.h): its new ACKs grow no window
+// (TcpSocketBase::ProcessAck calls PktsAcked alone there) and its duplicate ACKs start no
+// fast retransmit nor limited transmit (TcpSocketBase::DupAck acts in CA_DISORDER and
+// CA_RECOVERY only). False without ECN.
+template <class X>
+DS_HD DS_INLINE bool ecn_cwr_holds(X DS_REF x, int f) {
+  return DS_FEAT_NEW(x.hdr()->f_ecn) && x.ecns()[f].cwr;
 }
 
 // A flow's CUBIC state at its (or its transfer's) start.
@@ -549,10 +578,13 @@ DS_HD inline void recv_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint3
     s.dupwnd = 0;
     const int32_t acked = ackno - s.highest_ack;
     newack(x, f, s, ackno, now);
-    if (kCubic)
+    if (ecn_cwr_holds(x, f)) {
+      if (kCubic) cc_ack_seen(x, f, s, now);  // ECN's CWR: PktsAcked, the window held
+    } else if (kCubic) {
       cc_opencwnd(x, f, s, acked, now);
-    else
+    } else {
       opencwnd(s, s.flow.max_window);
+    }
     check_finished(x, f, s, now);
     // ns-2 delay_growth_ (tcp.cc / tcp-reno.cc / tcp-newreno.cc recv(), after
     // recv_newack_helper): `if (last_ack_ == 0 && delay_growth_) cwnd_ = initial_window();`
@@ -560,6 +592,7 @@ DS_HD inline void recv_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint3
     if (ackno == 0 && x.in()->flow_delay_growth[i])
       s.cwnd = s.iw_one ? 1.0 : (double)x.in()->flow_init_window[i];
   } else if (ackno == s.highest_ack) {
+    if (ecn_cwr_holds(x, f)) return;  // ECN's CWR: a duplicate ACK does nothing (ns-3 DupAck)
     if (kCubic) cc_ack_seen(x, f, s, now);  // (ns-3: PktsAcked(1) on a duplicate ACK)
     s.dupacks += 1;
     // ns-2.35's exitFastRetrans_ (default true, ns-default.tcl): the window is inflated only
@@ -590,11 +623,15 @@ DS_HD inline void rto_fire(X DS_REF x, int f, TcpSender& s, uint32_t now) {
   s.rto_due = kNeverSlot;
   s.dupwnd = 0;
   s.dupacks = 0;
+  // ECN: a window below one segment waited for this timer (ecn_keep_timer), which ns-3
+  // counts as a timeout (ReTxTimeout, CA_LOSS) though nothing is outstanding
+  const bool ecn_wait = DS_FEAT_NEW(x.hdr()->f_ecn) && s.cwnd < 1.0;
   if (s.cwnd < 1.0) s.cwnd = 1.0;
   bool backoff = true;
   s.recover = s.maxseq;
   if (s.highest_ack == s.maxseq) {
     // Nothing outstanding (restart_bugfix_): restart from one segment, keep ssthresh.
+    if (x.measuring && ecn_wait) x.out_flow_timeouts()[f] += 1;
     s.cwnd = 1.0;
     backoff = false;
   } else {
