@@ -150,6 +150,7 @@ struct OneFlow {
   int32_t next[64];
   ds::NicPool pool{0, 0};
   ds::CubicState cubic{};
+  ds::EcnFlow ecn{};  // (f_ecn is 0: ecn_cwr_holds reads nothing)
   OneFlow() {
     for (int c = 0; c < 64; ++c) next[c] = c + 1 < 64 ? c + 1 : -1;
   }
@@ -160,6 +161,7 @@ struct OneFlow {
   uint64_t seed() const { return 1; }
   const ds::RtoParams& rto() const { return rto_; }
   ds::CubicState* cubics() { return &cubic; }
+  ds::EcnFlow* ecns() { return &ecn; }
   ds::NicFifo nic_fifo(int, ds::TcpSender& s) { return ds::NicFifo{&s.nic, seg, next, &pool}; }
   void flag(int32_t) {}
   int64_t* out_flow_pkts_sent() { return counters; }
