@@ -393,7 +393,16 @@ DS_HD DS_INLINE bool enqueue(Replica DS_REF x, const Packet& p, int l, int c, si
 
 namespace ds {
 
-DS_HD DS_RARE void devq_fill(Replica DS_REF x, int l, int c, int wire, uint32_t now);
+// devq_fill stays a call on the device too, as FQ-CoDel's steps (engine/fq_side.h): inlined
+// at its four call sites it took the full kernel from a 168-B frame and 134/1404 B of spill
+// stores/loads to 272 B and 150/4140 (ptxas, sm_90); `inline`: one definition across the
+// kernels' translation units (on the host, a rare step's call as every other: DS_RARE).
+#if defined(__CUDACC__)
+#define DS_DEVQ_CALL inline DS_SACK_CALL
+#else
+#define DS_DEVQ_CALL DS_RARE
+#endif
+DS_HD DS_DEVQ_CALL void devq_fill(Replica DS_REF x, int l, int c, int wire, uint32_t now);
 
 // The ring's first n packets' bytes (the wire's and a device queue's: devq_fill).
 DS_HD DS_INLINE int64_t ring_bytes_before(const Ring<Packet>& ring, int n) {
@@ -674,7 +683,7 @@ DS_HD DS_RARE bool codel_take(Replica DS_REF x, int l, int c, uint32_t now) {
 // happens as a packet moves into it, and a dequeue that finds the disc empty leaves CoDel's
 // dropping state as ns-3's does. The packets stay in the class ring, in order: the wire's
 // (`wire`: 1 when the front is on it), then the device queue's (devq_n), then the disc's.
-DS_HD DS_RARE void devq_fill(Replica DS_REF x, int l, int c, int wire, uint32_t now) {
+DS_HD DS_DEVQ_CALL void devq_fill(Replica DS_REF x, int l, int c, int wire, uint32_t now) {
   LinkState& ls = x.links()[l];
   const size_t ik = x.iLC(l, c), k = x.oLC(l, c);
   const uint8_t aqm = x.in()->class_aqm[ik];
