@@ -315,7 +315,7 @@ CATALOGUE: list[Bad] = [
     T("rossi-buffer-zero", ROSSI, "[fixed]; buffer_pkts = 0", r"fixed\.buffer_pkts: 0 is not allowed \(expected None or an integer in 1\.", builder="rossi"),
     T("rossi-tsw-window-zero", ROSSI, "[fixed]; tsw_window_s = 0", r"fixed\.tsw_window_s: 0\.0 " + NOT + r"a number > 0\)", builder="rossi"),
     T("rossi-warmup-negative", ROSSI, "[fixed]; warmup_s = -1", r"warmup_s: -1\.0 " + NOT + r"a number >= 0\)", builder="rossi"),
-    T("tkv-aqm-red", TKV, '[fixed]; aqm = "red"', r"fixed\.aqm: 'red' " + NOT + r"one of 'droptail', 'codel', 'pie'\)", builder="todays_kaur_vin"),
+    T("tkv-aqm-red", TKV, '[fixed]; aqm = "red"', r"fixed\.aqm: 'red' " + NOT + r"one of 'droptail', 'codel', 'pie', 'fq_codel'\)", builder="todays_kaur_vin"),
     T("tkv-congestion-control-unknown", TKV, '[axes]; congestion_control = ["cubic", "bbr"]', r"axes\.congestion_control: 'bbr' " + NOT + r"one of 'newreno', 'cubic'\).*\(grid point 1", builder="todays_kaur_vin"),
     # --- builder dumbbell ------------------------------------------------------------------
     T("db-aqm-rio", DB, '[fixed]; aqm = "rio"', r"fixed\.aqm: 'rio' " + NOT + r"one of 'droptail', 'red', 'rio-c', 'rio-d', 'wred', 'codel', 'pie', 'fq_codel', 'step'; did you mean 'rio-c' or 'rio-d'\?\)", builder="dumbbell"),
@@ -360,6 +360,8 @@ CATALOGUE: list[Bad] = [
     P("link-rate-string", LINK, 'Link(rate_bps="1e6")', r"^Link\.rate_bps: '1e6' " + NOT + r"a number > 0\)"),
     P("link-delay-nan", LINK, "Link(rate_bps=1e6, prop_delay_ms=math.nan)", r"^Link\.prop_delay_ms: nan " + NOT + r"a finite number >= 0\)"),
     P("link-loss-one", LINK, "Link(rate_bps=1e6, loss_prob=1.0)", r"^Link\.loss_prob: 1\.0 " + NOT + r"a number in \[0, 1\)\)"),
+    P("flow-ssthresh-from-unknown", FLOW, 'TcpFlow(variant="sack", ssthresh_from="half")', r"^TcpFlow\.ssthresh_from: 'half' " + NOT + r"one of 'window', 'flight'\)"),
+    P("flow-ssthresh-from-flight-reno", FLOW, 'TcpFlow(ssthresh_from="flight")', r"^TcpFlow\.ssthresh_from: 'flight' " + NOT + r"'window' with variant 'reno'"),
     P("link-device-queue-negative", LINK, "Link(rate_bps=1e6, device_queue_pkts=-1)", r"^Link\.device_queue_pkts: -1 " + NOT + r"an integer in \[0, 64\] \(0: no device queue\)\)"),
     P("link-device-queue-two-classes", LINK, 'Link(rate_bps=1e6, device_queue_pkts=1, classes=(QueueClass("ef"), QueueClass("be")))', r"^Link\.device_queue_pkts: 1 " + NOT + r"0 on a link with 2 classes or scheduler 'priority'"),
     P("link-scheduler-unknown", LINK, 'Link(rate_bps=1e6, scheduler="fifo")', r"^Link\.scheduler: 'fifo' " + NOT + r"one of 'priority', 'wrr', 'cbq'\)"),

@@ -214,6 +214,14 @@ NOTES = """
 - **ns-3's TCP defaults**, set to the builder's (benchmarks/ns3/README.md): SACK on, classic
   recovery (not PRR), an ACK per segment, IW 10, MinRto 200 ms, a 10-ms clock granularity,
   timestamps off, the receiver window as max_window_pkts.
+- **NewReno's reduction at a fast retransmit, now modelled.** ns-3.44 halves its
+  BytesInFlight (RFC 6675's pipe, SACKed segments and the lost head out), ns-2.35 (the
+  engine's default) the window: about two segments apart at the 8-flow cells' windows.
+  diffsweep's SACK flows here run with ns-3's rule (`ssthresh_from="flight"`: docs/model.md,
+  "SACK"). Measured, before it against after (the device queue in both): newreno/fifo 32 ->
+  33/35, newreno/red 25 -> 28, newreno/codel 29 -> 32, newreno/pie 34 -> 35, newreno/pie-ecn
+  39 -> 40/41, newreno/fq_codel 27 -> 32, newreno/codel-ecn 39 -> 38/41 (CUBIC and DCTCP
+  reduce from the window in both simulators: unchanged).
 
 ## The cells that disagree
 
@@ -261,8 +269,8 @@ NOTES = """
   (8 flows: diffsweep above; 32 flows: below). Not traced further here.
 - **Timeouts (secondary rows)**: with 32 flows ns-3 times out 617-1022 times a run against
   diffsweep's 3-774 (windows of 3-5 packets); open, not traced here.
-- **FQ-CoDel (newreno/fq_codel 27/35 = 77%, cubic/fq_codel 27/35 = 77%: below issue 52's
-  90%).** Goodput, Jain's index, min/max and utilisation agree in every cell (within 2%, most
+- **FQ-CoDel (newreno/fq_codel 32/35 = 91%, cubic/fq_codel 27/35 = 77%: CUBIC's below issue
+  52's 90%).** Goodput, Jain's index, min/max and utilisation agree in every cell (within 2%, most
   overlapping: the round robin's equal shares are reproduced, e.g. 8 flows over 20..100 ms,
   Jain 0.994 against 0.993, where CoDel alone gives 0.88). What disagrees is the queue:
   (a) the 1-flow cell's waiting queue (+17% / +16%) and sojourn (+41% / +29%) are CoDel's

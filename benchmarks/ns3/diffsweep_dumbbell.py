@@ -25,7 +25,9 @@ sojourns count the queue disc alone, as ns-3's. Every replica keeps its queueing
 histogram (``queue_delay_hist=True``): ``p95_sojourn_ms`` is ``queues.delay_p95_ms``,
 ``mean_sojourn_ms`` the histogram's mean with each bin at its middle; with the device queue
 both sides' sojourn runs from the queue's enqueue to its dequeue into the device queue (the
-engine's to a slot).
+engine's to a slot). The SACK senders' NewReno halves the flight at a fast retransmit, as
+ns-3.44's TcpNewReno over TcpSocketBase does (``ssthresh_from="flight"``, docs/model.md "SACK";
+ns-2's half window otherwise).
 """
 from __future__ import annotations
 
@@ -114,6 +116,8 @@ def scenarios():
         for n, rtt in CELLS:
             for seed in SEEDS:
                 kw = {**COMMON, **extra}
+                if tcp == "sack":  # ns-3's SACK senders halve the flight at a fast retransmit
+                    kw["ssthresh_from"] = "flight"
                 if kw.get("congestion_control") == "mix":  # dumbbell.cc: tcps[i % 2]
                     kw["congestion_control"] = [("cubic", "newreno")[i % 2] for i in range(n)]
                 sc = dumbbell(tcp=tcp, aqm=aqm, n_flows=n, seed=seed, queue_delay_hist=True,

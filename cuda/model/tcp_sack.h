@@ -307,6 +307,19 @@ DS_HD DS_SACK_CALL void sack_send_much(X DS_REF x, int f, TcpSender& s, SackSend
   }
 }
 
+// TcpFlow.ssthresh_from "flight": ns-3.44's reduction at a fast retransmit instead of ns-2's
+// half window (TcpSocketBase::EnterRecovery: ssthresh = TcpNewReno::GetSsThresh(BytesInFlight)
+// = max(2 segments, BytesInFlight / 2), then TcpClassicRecovery's cwnd = ssthresh).
+// BytesInFlight is RFC 6675's pipe with the head marked lost (EnterRecovery's MarkHeadAsLost):
+// here pipe_ at entry (maxseq_ - highest_ack_ - the 3 duplicate ACKs' SACKed segments) less
+// that head. ns-3 halves bytes, so a half segment stays in cwnd (ssthresh is whole segments).
+DS_HD DS_INLINE void sack_flight_ssthresh(TcpSender& s, const SackSender& k) {
+  double half = 0.5 * (double)(k.pipe - 1);
+  if (half < 2.0) half = 2.0;
+  s.ssthresh = (int32_t)half;
+  s.cwnd = half;
+}
+
 // Sack1TcpAgent::dupack_action(): fast retransmit and enter fast recovery with
 // pipe_ = maxseq_ - highest_ack_ - numdupacks_, unless bugFix_ forbids a second one before
 // the ACKs pass recover_ (or, with bugfix_ss_, the first segment was lost).
@@ -322,6 +335,8 @@ DS_HD inline void sack_dupack_action(X DS_REF x, int f, TcpSender& s, SackSender
   sb_mark_retran(k, s.highest_ack + 1);
   s.last_cwnd_action = kActDupack;
   cc_slowdown(x, f, s, false, now);
+  if (x.in()->flow_ssthresh_flight[x.iF(f)] && x.in()->flow_cc[x.iF(f)] == kCcNewReno)
+    sack_flight_ssthresh(s, k);
   if (x.measuring) x.out_flow_fast_retransmits()[f] += 1;
   output(x, f, s, k.last_ack + 1, now);
 }

@@ -133,15 +133,19 @@ struct OneFlow {
     const int64_t* flow_size_pkts;
     const double* cubic_params;
     const int32_t* flow_loop_slots;
+    const uint8_t* flow_ssthresh_flight;  // TcpFlow.ssthresh_from "flight"
+    const uint8_t* flow_cc;               // kCcNewReno
   };
   struct Hdr {
     uint8_t f_cubic = 0, f_app = 0, f_ecn = 0;
   };
   uint8_t zero8 = 0;
+  uint8_t flight8 = 0;  // ssthresh_from: 0 "window" (ns-2), 1 "flight" (ns-3)
   int32_t iw = 2;
   double zerod = 0.0;
   int64_t size = -1;
-  In in_{&zero8, &zero8, &zero8, &iw, &zerod, &size, nullptr, nullptr};  // bugFix_ false (TcpFlow's default)
+  In in_{&zero8, &zero8, &zero8, &iw, &zerod, &size, nullptr, nullptr, &flight8,
+         &zero8};  // bugFix_ false (TcpFlow's default)
   Hdr hdr_;
   ds::RtoParams rto_{1.0, 240.0, 72000.0};  // a tick of one slot, minrto_ 240 slots
   bool measuring = false;
@@ -262,9 +266,47 @@ void test_partial_ack_after_go_back_n() {
 
 }  // namespace
 
+// The reduction at a fast retransmit (sack_dupack_action), by TcpFlow.ssthresh_from. A window
+// of 12 (segments 10..21 out, 9 acknowledged), three duplicate ACKs: ns-2's Sack1 halves the
+// window (ssthresh_ = cwnd_ = 6) and sets pipe_ = 21 - 9 - 3 = 9; ns-3.44 halves its
+// BytesInFlight, the pipe less the head it marks lost: (9 - 1) / 2 = 4. One more segment out
+// (22): pipe_ 10, (10 - 1) / 2 = 4.5 (ns-3 halves bytes): ssthresh 4, cwnd 4.5.
+void test_fast_retransmit_ssthresh_from_flight() {
+  for (int flight = 0; flight <= 1; ++flight)
+    for (int top = 21; top <= 22; ++top) {
+      OneFlow x;
+      x.flight8 = (uint8_t)flight;
+      ds::TcpSender s{};
+      ds::SackSender k{};
+      s.flow.max_window = 400;
+      ds::rtt_init(x.rto(), s.rtt, 720.0);
+      ds::access_init(s.nic, 0.0, 1040);
+      ds::sack_sender_init(k);
+      s.cwnd = 12.0;
+      s.ssthresh = 1000;
+      s.dupacks = 3;
+      s.highest_ack = 9;
+      s.maxseq = top;
+      s.t_seqno = top + 1;
+      s.recover = 0;
+      s.curseq = INT32_MAX;
+      s.delsnd_due = s.wake_due = s.start_due = ds::kNeverSlot;
+      k.last_ack = 9;
+      ds::sack_dupack_action(x, 0, s, k, 100);
+      const double want_cwnd = flight ? 0.5 * (top - 9 - 3 - 1) : 6.0;
+      const int want_ss = flight ? (top - 9 - 3 - 1) / 2 : 6;
+      check(k.fastrecov == 1 && k.pipe == top - 9 - 3 && s.ssthresh == want_ss &&
+                s.cwnd == want_cwnd && sent(x, s) == std::vector<int>{10},
+            flight ? "sack sender: ssthresh_from flight halves ns-3's BytesInFlight (the pipe "
+                     "less the lost head), cwnd = ssthresh with its half segment"
+                   : "sack sender: ssthresh_from window halves the window (ns-2's slowdown)");
+    }
+}
+
 int main() {
   test_sink_blocks();
   test_scoreboard();
   test_partial_ack_after_go_back_n();
+  test_fast_retransmit_ssthresh_from_flight();
   return report();
 }

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from diffsweep.core.errors import check
 from diffsweep.scenario.checks import (CONGESTION_CONTROLS, HYSTART_DETECTS, INT32_MAX,
+                                       SSTHRESH_FROM,
                                        MAX_ACCESS_BUFFER_PKTS, MAX_HEADER_BYTES,
                                        MAX_SEGMENT_BYTES, MAX_SEND_JITTER_S, MAX_WINDOW_PKTS,
                                        MAX_WIRE_BYTES, SPLITS, VARIANTS, _OMIT, IntField, _as_route,
@@ -56,7 +57,13 @@ class TcpFlow:
     (HyStartMinSamples, 8), ``cubic_hystart_ack_delta_ms`` (HyStartAckDelta, 2 ms),
     ``cubic_hystart_delay_min_ms`` (HyStartDelayMin, 4 ms), ``cubic_hystart_delay_max_ms``
     (HyStartDelayMax, 1000 ms), ``cubic_delta_ms`` (CubicDelta, 10 ms), ``cubic_cnt_clamp``
-    (CntClamp, 20)."""
+    (CntClamp, 20).
+    ``ssthresh_from``: what NewReno's window halves at a fast retransmit: "window" (ns-2.35's
+    slowdown(): half the window, the default) or "flight" (ns-3.44's EnterRecovery with
+    TcpNewReno::GetSsThresh: half of RFC 6675's pipe then, the SACKed segments and the lost
+    head left out; cwnd = ssthresh); "flight" needs ``variant="sack"`` and changes NewReno's
+    reduction only (CUBIC's and DCTCP's are their own; a timeout keeps ns-2's rule: docs/model.md,
+    "SACK")."""
 
     route: tuple[int, ...] = (0,)
     cls: str = "be"
@@ -87,6 +94,7 @@ class TcpFlow:
     delay_growth: bool = field(default=False, metadata=_OMIT)
     congestion_control: str = field(default="newreno", metadata=_OMIT)
     ecn: bool = field(default=False, metadata=_OMIT)
+    ssthresh_from: str = field(default="window", metadata=_OMIT)
     cubic_c: float = field(default=0.4, metadata=_OMIT)
     cubic_beta: float = field(default=0.7, metadata=_OMIT)
     cubic_fast_convergence: bool = field(default=True, metadata=_OMIT)
@@ -193,6 +201,11 @@ class TcpFlow:
 
     def _validate_cubic(self, path: str) -> None:
         _one_of(f"{path}.congestion_control", self.congestion_control, CONGESTION_CONTROLS)
+        _one_of(f"{path}.ssthresh_from", self.ssthresh_from, SSTHRESH_FROM)
+        if self.ssthresh_from == "flight":
+            check(self.variant == "sack", f"{path}.ssthresh_from", self.ssthresh_from,
+                  f"'window' with variant {self.variant!r} ('flight' is ns-3's half of the SACK "
+                  "pipe: variant 'sack')")
         check_bool(f"{path}.ecn", self.ecn)
         if self.congestion_control != "cubic":
             # a CUBIC parameter on a flow that does not run CUBIC is a mistake, not a no-op
