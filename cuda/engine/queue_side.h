@@ -393,10 +393,10 @@ DS_HD DS_INLINE bool enqueue(Replica DS_REF x, const Packet& p, int l, int c, si
 
 namespace ds {
 
-// devq_fill stays a call on the device too, as FQ-CoDel's steps (engine/fq_side.h): inlined
-// at its four call sites it took the full kernel from a 168-B frame and 134/1404 B of spill
-// stores/loads to 272 B and 150/4140 (ptxas, sm_90); `inline`: one definition across the
-// kernels' translation units (on the host, a rare step's call as every other: DS_RARE).
+// The device queue's steps stay calls on the device too, as FQ-CoDel's (engine/fq_side.h):
+// one copy of devq_fill's body (CoDel's, FQ-CoDel's, PIE's and RED's dequeue steps) instead
+// of one per call site; `inline`: one definition across the kernels' translation units (on
+// the host, a rare step's call as every other: DS_RARE).
 #if defined(__CUDACC__)
 #define DS_DEVQ_CALL inline DS_SACK_CALL
 #else
@@ -409,6 +409,32 @@ DS_HD DS_INLINE int64_t ring_bytes_before(const Ring<Packet>& ring, int n) {
   int64_t b = 0;
   for (int j = 0; j < n; ++j) b += ring.at(j).bytes;
   return b;
+}
+
+// The ring places of class c of link l before its disc's (the wire's and the device queue's
+// packets) and, in `bytes`, their bytes: what its limits leave out (arrive_full).
+DS_HD DS_DEVQ_CALL int devq_held(Replica DS_REF x, int l, int c, int64_t& bytes) {
+  const LinkState& ls = x.links()[l];
+  const int held = (ls.busy_cls == c ? 1 : 0) + ls.devq_n;
+  bytes = ring_bytes_before(x.queue_ring(l, c), held);
+  return held;
+}
+
+// Whether a packet of `bytes` fits class queue q of link l's disc (drop_tail_fits on the
+// disc alone: a device queue's limits, arrive_full).
+DS_HD DS_DEVQ_CALL bool devq_fits(Replica DS_REF x, const ClassQueue& q, int l, int c,
+                                  int bytes) {
+  int64_t b = 0;
+  const int n = devq_held(x, l, c, b);
+  return drop_tail_fits(q, q.ring.count - n, q.bytes - b, bytes);
+}
+
+// The packets (bytes in byte mode) in class c of link l's disc: PIE's queue (pie_admits).
+DS_HD DS_DEVQ_CALL int64_t devq_waiting(Replica DS_REF x, int l, int c, bool bytes_mode) {
+  int64_t b = 0;
+  const int n = devq_held(x, l, c, b);
+  const ClassQueue& q = x.link_queues(l)[c];
+  return bytes_mode ? q.bytes - b : (int64_t)q.ring.count - n;
 }
 
 
@@ -479,30 +505,24 @@ DS_HD inline void arrive_full(Replica DS_REF x, Packet p, uint32_t now) {
   // that they hold limit waiting packets and the one on the wire. So does CoDel (ns-3's
   // queue disc holds MaxSize packets; the one on the wire has left it).
   const Packet* wire = nullptr;
-  int held = 0;  // the ring's places before the queue (disc): the wire's, a device queue's
-  int64_t held_bytes = 0;
-  const LinkState& ls = x.links()[l];
-  if (DS_FEAT_NEW(ls.devq_cap)) {
-    // a device queue (devq_fill): every limit counts the disc alone, as ns-3's queue disc;
-    // the wire's and the device queue's packets have left RED's and PIE's counts (wire null)
+  // a device queue (devq_fill): every limit counts the disc alone, as ns-3's queue disc, and
+  // the wire's and the device queue's packets have left RED's and PIE's counts (wire null);
+  // its counts through calls (devq_held), so that the path without one keeps its registers
+  const bool devq = DS_FEAT_NEW(x.links()[l].devq_cap) != 0;
+  if (aqm != kAqmDropTail && !devq) {
     const Ring<Packet> ring = x.queue_ring(l, c);
-    held = (ls.busy_cls == c ? 1 : 0) + ls.devq_n;
-    held_bytes = ring_bytes_before(ring, held);
-  } else if (aqm != kAqmDropTail) {
-    const Ring<Packet> ring = x.queue_ring(l, c);
-    if (head_on_wire(x, l, c, ring)) {
-      wire = &ring.front();
-      held = 1;
-      held_bytes = wire->bytes;
-    }
+    if (head_on_wire(x, l, c, ring)) wire = &ring.front();
   }
-  const bool fits = drop_tail_fits(q, q.ring.count - held, q.bytes - held_bytes, p.bytes);
+  const bool fits = devq ? devq_fits(x, q, l, c, p.bytes)
+                         : drop_tail_fits(q, q.ring.count - (wire != nullptr),
+                                          q.bytes - (wire ? wire->bytes : 0), p.bytes);
   // ns-2's RED (red.cc) updates its average before it sees that the buffer is full; its
   // DiffServ multi-RED (dsredq.cc) refuses an overflowing packet first (model/queue_red.h).
   // CoDel (kAqmCodel) judges at dequeue (codel_take): here only its buffer limit.
   if (DS_FEAT_NEW(fh.f_fqcodel) && aqm == kAqmFqCodel) {  // over the limit: FqCoDelDrop
-    fq_arrive(x, p, l, c, k, fits, held, now);
-    if (DS_FEAT_NEW(ls.devq_cap)) devq_fill(x, l, c, ls.busy_cls == c ? 1 : 0, now);
+    int64_t b = 0;
+    fq_arrive(x, p, l, c, k, fits, devq ? devq_held(x, l, c, b) : (wire != nullptr), now);
+    if (devq) devq_fill(x, l, c, x.links()[l].busy_cls == c ? 1 : 0, now);
     return;
   }
   const bool red = aqm_is_red(aqm);
@@ -510,9 +530,10 @@ DS_HD inline void arrive_full(Replica DS_REF x, Packet p, uint32_t now) {
     return;
   if (DS_FEAT_NEW(fh.f_pie) && aqm == kAqmPie &&
       !pie_admits(x, p, ik, k, colour, fits,
-                  x.in()->class_limit_kind[ik] == kLimitBytes
-                      ? q.bytes - held_bytes
-                      : (int64_t)q.ring.count - held))
+                  devq ? devq_waiting(x, l, c, x.in()->class_limit_kind[ik] == kLimitBytes)
+                  : x.in()->class_limit_kind[ik] == kLimitBytes
+                      ? q.bytes - (wire ? wire->bytes : 0)
+                      : (int64_t)q.ring.count - (wire != nullptr)))
     return;
   if (!fits) {
     buffer_drop(x, p, k, colour);
@@ -520,7 +541,7 @@ DS_HD inline void arrive_full(Replica DS_REF x, Packet p, uint32_t now) {
   }
   if (enqueue(x, p, l, c, k, now) && red) red_enqueued(x.red()[k], colour, p.bytes);
   // into the device queue at once if it has room (ns-3: QueueDisc::Run after the enqueue)
-  if (DS_FEAT_NEW(ls.devq_cap)) devq_fill(x, l, c, ls.busy_cls == c ? 1 : 0, now);
+  if (devq) devq_fill(x, l, c, x.links()[l].busy_cls == c ? 1 : 0, now);
 }
 
 DS_HD DS_FLATTEN void arrive(Replica DS_REF x, const Packet& p, uint32_t now) {
@@ -599,28 +620,38 @@ DS_HD DS_FLATTEN void link_send(Replica DS_REF x, int l, int c, Ring<Packet> rin
 
 // Class c of link l as CoDel's dequeue sees it (model/queue_codel.h: codel_dequeue's Q): the
 // head's sojourn in CoDel time, the bytes behind it, and a drop of the head at dequeue
-// (counted as an early drop of its colour: docs/columns.md).
-struct CodelClass {
+// (counted as an early drop of its colour: docs/columns.md). kAfter: the disc's head is ring
+// place `pos`, after the wire's and a device queue's packets (devq_fill), else the front (the
+// link's own dequeue: codel_take, whose inlined code stays as it was without device queues).
+template <bool kAfter>
+struct CodelClassAt {
   Replica DS_REF x;
   int l, c;
   size_t k;
   uint32_t now;
   double ns_per_slot;
-  int pos = 0;          // the disc's head's place in the ring (after a device queue's: devq_fill)
-  int64_t held_bytes = 0;  // the bytes before it (the wire's and the device queue's)
+  int pos = 0;             // kAfter: the disc's head's place in the ring
+  int64_t held_bytes = 0;  // kAfter: the bytes before it (the wire's and the device queue's)
+  DS_HD DS_INLINE int at() const { return kAfter ? pos : 0; }
   DS_HD DS_INLINE bool head(uint32_t& sojourn, int64_t& bytes_left) {
     const Ring<Packet> ring = x.queue_ring(l, c);
-    if (ring.size() <= pos) return false;
-    const Packet& h = ring.at(pos);
+    if (ring.size() <= at()) return false;
+    const Packet& h = ring.at(at());
     sojourn = codel_time((double)(now - h.t_enq), ns_per_slot);
-    bytes_left = x.link_queues(l)[c].bytes - held_bytes - h.bytes;
+    bytes_left = x.link_queues(l)[c].bytes - (kAfter ? held_bytes : 0) - h.bytes;
     return true;
   }
   DS_HD DS_INLINE void drop_head() {
     Ring<Packet> ring = x.queue_ring(l, c);
     ClassQueue& q = x.link_queues(l)[c];
     occupancy_catch_up(x, q, k, now);
-    const Packet p = ring.remove_at(pos);
+    Packet p;
+    if (kAfter) {
+      p = ring.remove_at(pos);
+    } else {
+      p = ring.front();
+      ring.pop_front();
+    }
     q.bytes -= p.bytes;
     DS_EV(ev_drop_head(x, p, l, c, now));
     count_aqm_drop(x, p, k, colour_of(p), true);
@@ -631,12 +662,13 @@ struct CodelClass {
   DS_HD DS_INLINE bool mark_head() {
     if (!DS_FEAT_NEW(x.hdr()->f_ecn) || !(x.in()->class_ecn[x.iLC(l, c)] & kClassEcnMark))
       return false;
-    Packet& h = x.queue_ring(l, c).at(pos);
+    Packet& h = x.queue_ring(l, c).at(at());
     if (!ecn_capable(x, h)) return false;
     ecn_mark(x, h, k, colour_of(h));
     return true;
   }
 };
+using CodelClass = CodelClassAt<false>;
 
 // Link l takes its next packet, from class c (-1: every class empty): CoDel's dequeue
 // (RFC 8289 section 3, ns-3 CoDelQueueDisc::DoDequeue) on c if it is a CoDel class, and every
@@ -692,7 +724,7 @@ DS_HD DS_DEVQ_CALL void devq_fill(Replica DS_REF x, int l, int c, int wire, uint
   while (ls.devq_n < ls.devq_cap) {
     const int pos = wire + ls.devq_n;
     if (DS_FEAT_NEW(x.hdr()->f_codel) && aqm == kAqmCodel) {
-      CodelClass q{x, l, c, k, now, ns_per_slot, pos, ring_bytes_before(ring, pos)};
+      CodelClassAt<true> q{x, l, c, k, now, ns_per_slot, pos, ring_bytes_before(ring, pos)};
       codel_dequeue(codel_params(x, ik), x.codel()[k], codel_time((double)now, ns_per_slot), q);
     } else if (DS_FEAT_NEW(x.hdr()->f_fqcodel) && aqm == kAqmFqCodel) {
       fq_take(x, l, ring.size() > pos ? c : -1, now, pos);
