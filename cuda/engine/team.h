@@ -203,7 +203,8 @@ DS_HD inline void flush_replica(Replica DS_REF x) {
   for (int l = 0; l < nl; ++l) {  // the queue lengths since their last change
     const LinkState& ls = x.links()[l];
     ClassQueue* q = x.link_queues(l);
-    for (int c = 0; c < ls.n_classes; ++c) occupancy_catch_up(x, q[c], x.oLC(l, c), x.hdr()->t_queue);
+    for (int c = 0; c < ls.n_classes; ++c)
+      occupancy_catch_up(x, q[c], x.oLC(l, c), x.hdr()->t_queue, q[c].pipe);
     // and the head still on the wire (the run ended in its measured slots)
     if (ls.sched != kSchedCbq && ls.busy_cls >= 0 &&
         (int64_t)x.hdr()->t_queue > x.in()->warmup_slot[x.iR()])
