@@ -172,7 +172,7 @@ namespace ds {
 // those models, else "full"; DIFFSWEEP_CPU_ENGINE=full runs every family on the full build,
 // to compare them (tests/test_cpu_engines.py). The same bits either way: the classic build
 // is the full one with those tests false, which they are for such a replica.
-static const char* cpu_engine_name(const std::vector<BatchInput>& in) {
+const char* cpu_engine_name(const std::vector<BatchInput>& in) {
 #ifdef DS_CPU_CLASSIC_ENGINE
   const char* forced = std::getenv("DIFFSWEEP_CPU_ENGINE");
   if (forced && std::strcmp(forced, "full") == 0) return "full";

@@ -520,8 +520,7 @@ DS_HD inline void arrive_full(Replica DS_REF x, Packet p, uint32_t now) {
 }
 
 DS_HD DS_FLATTEN void arrive(Replica DS_REF x, const Packet& p, uint32_t now) {
-  const ReplicaHdr& fh = *x.hdr();
-  if (DS_FEAT(fh.f_colour) | DS_FEAT(fh.f_markers) | DS_FEAT(fh.f_aqm) | DS_FEAT(fh.f_traffic))
+  if (DS_FEAT(x.hdr()->f_arrive))  // colours, conditioners, AQM or traffic generators
     arrive_full(x, p, now);
   else
     arrive_plain(x, p, now);
@@ -800,15 +799,17 @@ DS_HD DS_DEVICE_CALL void serve_link(Replica DS_REF x, int l, uint32_t now) {
     ls.busy_cls = -1;
   }
   const int nc = ls.n_classes;
-  const int32_t* weight = sched == kSchedWrr ? x.in()->class_weight + x.iLC(l, 0) : nullptr;
+  // (WRR's weights read where WRR uses them: kept for the loop, their pointer was a stack
+  // slot that every priority link's slot wrote)
   bool sent = false;  // a packet ended in this slot: the next one starts where it ended
   for (;;) {
     if (c >= 0) {  // the packet chosen (its credit taken) leaves
       sent = true;
-      if (sched == kSchedWrr) wrr_sent(ls.wrr, c, nc, weight);
+      if (sched == kSchedWrr) wrr_sent(ls.wrr, c, nc, x.in()->class_weight + x.iLC(l, 0));
       link_send(x, l, c, ring, now, false);
     }
-    c = sched == kSchedPriority ? priority_pick(q, nc) : wrr_pick(ls.wrr, q, nc, weight);
+    c = sched == kSchedPriority ? priority_pick(q, nc)
+                                : wrr_pick(ls.wrr, q, nc, x.in()->class_weight + x.iLC(l, 0));
     // CoDel acts when the link takes a class's next packet: it may drop heads, and a class it
     // empties leaves the choice to the scheduler again
     if (DS_FEAT_NEW(ls.codel) && codel_take(x, l, c, now)) {
@@ -948,8 +949,8 @@ DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInput
   for (int s = 0; s < si.n_sources; ++s) source_step(x, s, now);
   DS_TRACE_AT(x, kTrDelayLines, now);
   const int nl = si.n_links;
-  for (int l = 0; l < nl; ++l) {
-    if (x.links()[l].dline.count == 0) continue;  // (single-hop routes: always)
+  for (int l = 0; l < (x.hdr()->f_hops ? nl : 0); ++l) {  // (none with single-hop routes)
+    if (x.links()[l].dline.count == 0) continue;
     Ring<TimedPacket> dl = x.dline_ring(l);
     while (!dl.empty() && dl.front().due <= now) {
       DS_EV(ev_hop(x, dl.front().pkt, l, now));  // it reaches link l's far end now
@@ -975,7 +976,7 @@ DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInput
   DS_TRACE_AT(x, kTrServe, now);
   for (int l = 0; l < nl; ++l) serve_link(x, l, now);
   DS_TRACE_AT(x, kTrRedAvg, now);
-  if (x.measuring && DS_FEAT(x.hdr()->f_aqm)) {  // RED's average moves every slot; the lengths do not
+  if (DS_FEAT(x.hdr()->f_aqm) && x.measuring) {  // RED's average moves every slot; the lengths do not
     for (int l = 0; l < nl; ++l) {
       const int nc = x.links()[l].n_classes;
       for (int c = 0; c < nc; ++c) {
