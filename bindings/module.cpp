@@ -319,6 +319,14 @@ PYBIND11_MODULE(DS_MODULE_NAME, m) {
   }, py::arg("shapes"), py::arg("arrays"),
         "The CUDA kernel ('slim', 'classic' or 'full') that runs these batches as one job: the CUDA "
         "backend's own choice (engine/features.h), DIFFSWEEP_CUDA_KERNEL=full included.");
+#ifndef DS_BACKEND_CUDA
+  m.def("cpu_engine", [](const py::list& shapes, const py::list& arrays) {
+    std::vector<py::object> keep;
+    return std::string(cpu_engine_name(inputs_from(shapes, arrays, keep)));
+  }, py::arg("shapes"), py::arg("arrays"),
+        "The build of the CPU engine ('classic' or 'full') that runs these batches as one job "
+        "(cuda/backend_cpu.cpp: cpu_engine_name), DIFFSWEEP_CPU_ENGINE=full included.");
+#endif
   m.def("family_plan", [](const py::list& shapes, long long resident_warps, int replicas_per_task) {
     std::vector<BatchInput> in;
     for (const auto& s : shapes) {

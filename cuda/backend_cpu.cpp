@@ -13,6 +13,7 @@
 
 #include "engine/control.h"
 #include "engine/family.h"
+#include "engine/features.h"
 #include "engine/team.h"
 
 namespace ds {
@@ -100,8 +101,9 @@ void run_replicas(Replica* xs, int32_t n, const BatchView& view, int64_t* contro
 
 }  // namespace
 
-void run_family_cpu(const std::vector<BatchInput>& in, std::vector<BatchOutput>& out, int threads,
-                    int64_t* control, int replicas_per_task) {
+// This build's run of a family (run_family_cpu below chooses the build).
+void run_family_engine(const std::vector<BatchInput>& in, std::vector<BatchOutput>& out,
+                       int threads, int64_t* control, int replicas_per_task) {
 #ifdef _OPENMP
   const int nt = threads > 0 ? threads : omp_get_max_threads();
 #else
@@ -154,3 +156,45 @@ void run_family_cpu(const std::vector<BatchInput>& in, std::vector<BatchOutput>&
 }
 
 }  // namespace ds
+
+#ifndef DS_CPU_CLASSIC_TU
+#ifdef DS_CPU_CLASSIC_ENGINE
+namespace ds_classic {  // backend_cpu_classic.cpp: this file built with DS_FEAT_NEW false
+void run_family_engine(const std::vector<ds::BatchInput>& in, std::vector<ds::BatchOutput>& out,
+                       int threads, int64_t* control, int replicas_per_task);
+}  // namespace ds_classic
+#endif
+
+namespace ds {
+
+// The engine a family runs on: "classic" (backend_cpu_classic.cpp, the CUDA classic kernel's
+// build: every test of a model after ns-2's compiled out) when no replica of it uses one of
+// those models, else "full"; DIFFSWEEP_CPU_ENGINE=full runs every family on the full build,
+// to compare them (tests/test_cpu_engines.py). The same bits either way: the classic build
+// is the full one with those tests false, which they are for such a replica.
+const char* cpu_engine_name(const std::vector<BatchInput>& in) {
+#ifdef DS_CPU_CLASSIC_ENGINE
+  const char* forced = std::getenv("DIFFSWEEP_CPU_ENGINE");
+  if (forced && std::strcmp(forced, "full") == 0) return "full";
+  for (const BatchInput& b : in)
+    if (batch_uses_features(b, true)) return "full";
+  return "classic";
+#else
+  (void)in;
+  return "full";
+#endif
+}
+
+void run_family_cpu(const std::vector<BatchInput>& in, std::vector<BatchOutput>& out, int threads,
+                    int64_t* control, int replicas_per_task) {
+#ifdef DS_CPU_CLASSIC_ENGINE
+  if (std::strcmp(cpu_engine_name(in), "classic") == 0) {
+    ds_classic::run_family_engine(in, out, threads, control, replicas_per_task);
+    return;
+  }
+#endif
+  run_family_engine(in, out, threads, control, replicas_per_task);
+}
+
+}  // namespace ds
+#endif

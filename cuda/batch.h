@@ -520,6 +520,12 @@ constexpr int64_t kPollSlots = 4096;
 void run_family_cpu(const std::vector<BatchInput>& in, std::vector<BatchOutput>& out, int threads,
                     int64_t* control, int replicas_per_task);
 
+// The CPU module's build of the engine that run_family_cpu runs these batches on: "classic"
+// (no model after ns-2's compiled in: backend_cpu_classic.cpp) when no replica uses one,
+// else "full"; DIFFSWEEP_CPU_ENGINE=full forces "full". Defined only in the CPU modules (the
+// event-trace module has the full build alone).
+const char* cpu_engine_name(const std::vector<BatchInput>& in);
+
 // Same, on the first CUDA device, in one launch while the state blocks fit: each warp takes a
 // task (min(32 / lanes, per warp) replicas of one batch, a team of lanes threads each) from the
 // work list; per warp: replicas_per_task when > 0, else spread_per_warp's choice

@@ -64,7 +64,7 @@ struct FqClass {
     Ring<Packet> r = x.queue_ring(l, c);
     const int j = find(r, i);
     ClassQueue& q = x.link_queues(l)[c];
-    occupancy_catch_up(x, q, k, now);
+    occupancy_catch_up(x, q, k, now, q.pipe);
     const Packet p = r.remove_at(j);
     q.bytes -= p.bytes;
     if (overlimit) {

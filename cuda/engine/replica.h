@@ -65,6 +65,9 @@ struct ReplicaHdr {
   uint8_t f_cubic;    // CUBIC senders (model/tcp_cubic.h)
   uint8_t f_qhist;    // the queueing-delay histogram (Scenario.queue_delay_hist): link_send
   uint8_t f_ecn;      // ECN flows or marking classes (model/tcp_ecn.h)
+  uint8_t f_arrive;   // f_colour | f_markers | f_aqm | f_traffic: arrivals take arrive_full
+                      // (engine/queue_side.h: arrive), one test instead of four
+  uint8_t f_hops;     // a route of more than one link: the delay lines (queue_slot) are read
   uint32_t peak_due;  // traffic: the first slot at which an assigned transfer starts and has
                       // not been counted alive yet (engine/traffic.h, count_starts); never
                       // without traffic

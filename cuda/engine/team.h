@@ -122,6 +122,12 @@ DS_HD inline void init_replica(Replica DS_REF x) {
       ls.devq_cap = x.in()->link_devq_pkts[x.iL(l)];
       if (ls.devq_cap) ls.codel = ls.deq = 0;
     }
+    h.f_arrive = h.f_colour | h.f_markers | h.f_aqm | h.f_traffic;
+    h.f_hops = 0;  // a packet enters a link's delay line only to reach a next hop (depart)
+    for (int f = 0; f < x.in()->n_flows[x.iR()]; ++f)
+      if (x.in()->flow_n_hops[x.iF(f)] > 1 || x.in()->flow_n_hops2[x.iF(f)] > 1) h.f_hops = 1;
+    for (int s = 0; s < x.in()->n_sources[x.iR()]; ++s)
+      if (x.in()->src_n_hops[x.iS(s)] > 1) h.f_hops = 1;
     for (int j = 0; j < x.shape().max_traced; ++j) x.trace_next()[j] = 0;
     h.qtrace_next = 0;
     h.qtrace_due = DS_FEAT(h.f_qtrace) ? 0u : kNeverSlot;  // sample 0: before slot 0
@@ -203,7 +209,8 @@ DS_HD inline void flush_replica(Replica DS_REF x) {
   for (int l = 0; l < nl; ++l) {  // the queue lengths since their last change
     const LinkState& ls = x.links()[l];
     ClassQueue* q = x.link_queues(l);
-    for (int c = 0; c < ls.n_classes; ++c) occupancy_catch_up(x, q[c], x.oLC(l, c), x.hdr()->t_queue);
+    for (int c = 0; c < ls.n_classes; ++c)
+      occupancy_catch_up(x, q[c], x.oLC(l, c), x.hdr()->t_queue, q[c].pipe);
     // and the head still on the wire (the run ended in its measured slots)
     if (ls.sched != kSchedCbq && ls.busy_cls >= 0 &&
         (int64_t)x.hdr()->t_queue > x.in()->warmup_slot[x.iR()])

@@ -69,13 +69,6 @@ DS_HD DS_INLINE void link_add_credit(LinkState& ls, double per_slot) {
   if (ls.idle && ls.credit > per_slot) ls.credit = per_slot;
 }
 
-// Which class sends next: the one already on the wire, else the scheduler's choice.
-DS_HD DS_INLINE int link_pick(LinkState& ls, uint8_t sched, const ClassQueue* q, int n_classes,
-                              const int32_t* weight) {
-  if (ls.busy_cls >= 0) return ls.busy_cls;
-  return sched == kSchedPriority ? priority_pick(q, n_classes) : wrr_pick(ls.wrr, q, n_classes, weight);
-}
-
 // End of a slot's service: idle when nothing is on the wire and every class is empty.
 DS_HD DS_INLINE void link_end_slot(LinkState& ls, const ClassQueue* q) {
   bool idle = ls.busy_cls < 0;

@@ -7,8 +7,9 @@ CMakeLists.txt's DIFFSWEEP_CUDA). Both take the same arrays
 (``cuda/batch.h``) and give bit-identical results per replica. Here: loading them
 (``_module``), the version, ``info()``, the CUDA devices and their free memory, the state sizes,
 the backend that runs (``choose_backend``), the team size per replica (``default_lanes``), the
-CUDA kernel and plan of a job (``cuda_kernel``, ``cuda_plan``) and one engine job of packed
-batches (``run_family``, ``run_packed``). A call of scenarios is ``diffsweep.engine.execution``'s.
+CPU engine's build, the CUDA kernel and the plan of a job (``cpu_engine``, ``cuda_kernel``,
+``cuda_plan``) and one engine job of packed batches (``run_family``, ``run_packed``). A call of
+scenarios is ``diffsweep.engine.execution``'s.
 """
 from __future__ import annotations
 
@@ -194,6 +195,19 @@ def run_packed(p: Packed, backend: str, threads: int | None = None,
     (tests/test_schedule.py)."""
     return run_family([p], backend, threads, control, clip_slots, replicas_per_task,
                       warp_rounds)[0]
+
+
+def cpu_engine(ps: Sequence[Packed]) -> str:
+    """The build of the CPU engine that runs these packed batches as one job
+    (:func:`run_family` on "cpu"): "classic" (every model after ns-2's compiled out, as the
+    CUDA classic kernel) when no replica uses CUBIC, CoDel, PIE, FQ-CoDel, ECN, DCTCP or a
+    device queue, else "full". The CPU backend's own decision (cuda/backend_cpu.cpp
+    ``cpu_engine_name``); ``DIFFSWEEP_CPU_ENGINE=full`` in the environment forces the full one.
+    No result depends on it."""
+    m = _module("cpu")
+    if m is None:
+        raise RuntimeError("the CPU engine module is not built")
+    return str(m.cpu_engine([p.shape for p in ps], [_flat(p) for p in ps]))
 
 
 def cuda_kernel(ps: Sequence[Packed]) -> str:
