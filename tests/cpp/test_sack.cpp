@@ -208,22 +208,29 @@ std::vector<int> sent(OneFlow& x, ds::TcpSender& s) {
 // the third duplicate ACK has just started the recovery (recover_ = maxseq_ = 30,
 // pipe_ = 30 - 9 - 3 = 18, cwnd_ = ssthresh_ = 2) and retransmitted 10; 11..13, 15..19 and
 // 21..23 are SACKed, 14 and 20 lost, 24..30 in flight.
-void test_partial_ack_after_go_back_n() {
-  OneFlow x;
-  ds::TcpSender s{};
-  ds::SackSender k{};
+// A sender of window 400 with its timer state, an empty access link and a fresh scoreboard,
+// 3 duplicate ACKs counted, 9 acknowledged: the two tests below set the rest.
+void sender_at_third_dupack(OneFlow& x, ds::TcpSender& s, ds::SackSender& k) {
   s.flow.max_window = 400;
   ds::rtt_init(x.rto(), s.rtt, 720.0);
   ds::access_init(s.nic, 0.0, 1040);
   ds::sack_sender_init(k);
+  s.dupacks = 3;
+  s.highest_ack = 9;
+  s.curseq = INT32_MAX;
+  k.last_ack = 9;
+}
+
+void test_partial_ack_after_go_back_n() {
+  OneFlow x;
+  ds::TcpSender s{};
+  ds::SackSender k{};
+  sender_at_third_dupack(x, s, k);
   s.cwnd = 2.0;
   s.ssthresh = 2;
-  s.dupacks = 3;
   s.t_seqno = 12;
-  s.highest_ack = 9;
   s.maxseq = 30;
   s.recover = 30;
-  s.curseq = INT32_MAX;
   s.rtt_seq = 24;
   s.delsnd_due = ds::kNeverSlot;
   s.wake_due = ds::kNeverSlot;
@@ -231,7 +238,6 @@ void test_partial_ack_after_go_back_n() {
   s.last_cwnd_action = ds::kActDupack;
   const uint32_t t0 = 1000;
   s.rto_due = ds::rto_due_slot(s.rtt, t0);  // reset_rtx_timer(1, 0) at the fast retransmit
-  k.last_ack = 9;
   k.fastrecov = 1;
   k.pipe = 30 - 9 - 3;
   k.sack_min = 10;
@@ -278,20 +284,13 @@ void test_fast_retransmit_ssthresh_from_flight() {
       x.flight8 = (uint8_t)flight;
       ds::TcpSender s{};
       ds::SackSender k{};
-      s.flow.max_window = 400;
-      ds::rtt_init(x.rto(), s.rtt, 720.0);
-      ds::access_init(s.nic, 0.0, 1040);
-      ds::sack_sender_init(k);
+      sender_at_third_dupack(x, s, k);
       s.cwnd = 12.0;
       s.ssthresh = 1000;
-      s.dupacks = 3;
-      s.highest_ack = 9;
       s.maxseq = top;
       s.t_seqno = top + 1;
       s.recover = 0;
-      s.curseq = INT32_MAX;
       s.delsnd_due = s.wake_due = s.start_due = ds::kNeverSlot;
-      k.last_ack = 9;
       ds::sack_dupack_action(x, 0, s, k, 100);
       const double want_cwnd = flight ? 0.5 * (top - 9 - 3 - 1) : 6.0;
       const int want_ss = flight ? (top - 9 - 3 - 1) / 2 : 6;
