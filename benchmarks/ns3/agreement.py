@@ -197,18 +197,36 @@ NOTES = """
   limit, RED's average and CoDel's and PIE's sojourns leave it out, and the disc's dequeue
   (CoDel's drops, FQ-CoDel's choice) happens as a packet moves into it. diffsweep's runs here
   give the bottleneck the same one-packet device queue (`device_queue_pkts=1`: docs/model.md,
-  "Device queue"). Measured with the ECN sender as it was then, before it against after,
+  "Device queue"). Measured at the default slot with the ECN sender as it was then, before it against after,
   within 10% or overlapping: newreno/fifo 31 -> 32/35, newreno/red 22 -> 25, newreno/codel
   27 -> 29, newreno/pie 31 -> 34, newreno/fq_codel 24 -> 27, cubic/codel 30 -> 31,
   cubic/fq_codel 26 -> 27, cubic/pie-ecn 35 -> 38/41. ns-3's waiting queue less its disc's is
   1.00 packet in every saturated FIFO cell; the secondary rows "ns-3's disc only" set ns-3's
   disc beside diffsweep's whole waiting queue (its device queue's packet included).
-- **Transmission times in the round trip.** ns-3 adds each packet's transmission time on
-  every link to its round trip (0.83 ms at 10 Mb/s, 2 x 0.08 ms on the access links); the
-  engine's packet reaching an idle link leaves within its slot (docs/model.md, "Links"), and
-  the propagation delays are rounded to whole slots. A window-limited flow shows it in full:
-  newreno/fifo-w20, 1 flow, 4.006 Mb/s against ns-3's 3.899 (+2.7%, the same 3.899 as
-  ns-2.35's, benchmarks/ns2/dumbbell/README.md); a full link does not.
+- **ECN senders (`*-ecn`, `dctcp/step`) follow ns-3.44's CA_CWR** (docs/model.md, "ECN"): an
+  ECE on a new ACK sets cwnd = ssthresh (TcpNewReno: half the flight), the window is held
+  until the ACKs pass the reduction's highest sequence, duplicate ACKs start no fast
+  retransmit in it (ns-3's DupAck), and DCTCP's (1 - alpha/2) reduction has no floor, so that
+  at 32 flows windows fall below a segment and wait for the retransmission timer as in ns-3
+  (dctcp/step 32 flows, 40 ms, at the default slot: mark % 54 against 56, 1762 timeouts a run
+  against 2022; before, a floor of 2 segments kept 32 windows above the 50-packet BDP and
+  every packet was marked).
+- **Transmission times in the round trip, and the slot, now as ns-3's.** ns-3 adds each
+  packet's transmission time on every link to its round trip; the engine models the
+  bottleneck's and the access link's (the sender's NIC), not the egress link's nor the
+  ACK's, and its default slot is one packet time at the fastest *link*, here the bottleneck's
+  0.832 ms, to which the access links' pacing, the same-slot arrivals' order and every delay
+  are rounded (docs/model.md, "Time"). diffsweep's runs here set the slot to one packet time
+  at the access links' 100 Mb/s (0.0832 ms: `Scenario.slot_s`) and add the unmodelled
+  transmission times, 0.124 ms, to each flow's reverse delay (diffsweep_dumbbell.py,
+  `SLOT_S`, `UNMODELLED_TX_MS`). The window-limited flow shows it: newreno/fifo-w20, 1 flow,
+  3.916 Mb/s against ns-3's 3.899 (+0.4%; +2.7% at the default slot). Measured, the default
+  slot against these (the device queue and the ssthresh rule in both): newreno/fifo 33 ->
+  35/35, newreno/red 28 -> 35/35, newreno/codel 32 -> 35/35, newreno/codel-ecn 38 -> 41/41,
+  red-ecn 31 -> 36/41, fq_codel 32 -> 34/35, fq_codel-ecn 39 -> 41/41, cubic/fifo 29 ->
+  34/35, cubic+newreno/fifo 31 -> 34/35, cubic/pie 32 -> 33/35, cubic/codel-ecn and
+  cubic/fq_codel-ecn 39 -> 41/41, cubic/fq_codel 27 -> 29/35, cubic/codel 31 -> 31/35,
+  dctcp/step 36 -> 35/41, fifo-w20 33 -> 32/35. The 600 replicas take 3.3 s instead of 2.7.
 - **ACKs** return over the same links in ns-3 (42 B, 34 us each at 10 Mb/s, never queued
   behind data); the engine's return uncongested after the reverse delay.
 - **ns-3's TCP defaults**, set to the builder's (benchmarks/ns3/README.md): SACK on, classic
@@ -218,72 +236,48 @@ NOTES = """
   BytesInFlight (RFC 6675's pipe, SACKed segments and the lost head out), ns-2.35 (the
   engine's default) the window: about two segments apart at the 8-flow cells' windows.
   diffsweep's SACK flows here run with ns-3's rule (`ssthresh_from="flight"`: docs/model.md,
-  "SACK"). Measured, before it against after (the device queue in both): newreno/fifo 32 ->
+  "SACK"). Measured at the default slot, before it against after (the device queue in both): newreno/fifo 32 ->
   33/35, newreno/red 25 -> 28, newreno/codel 29 -> 32, newreno/pie 34 -> 35, newreno/pie-ecn
   39 -> 40/41, newreno/fq_codel 27 -> 32, newreno/codel-ecn 39 -> 38/41 (CUBIC and DCTCP
   reduce from the window in both simulators: unchanged).
 
 ## The cells that disagree
 
-- **FIFO, round trips spread over 20..100 ms: Jain 0.92 / 0.97 against ns-3's 0.72 / 0.78**
-  (8 / 32 flows; also newreno/fifo-w20). One flow takes the lion's share in ns-3 (8 flows:
-  the fifth flow, rtt 65.7 ms, 2.3-3.7 Mb/s of 9.6 in every seed), a phase effect of a
-  deterministic event simulator over drop-tail (Floyd & Jacobson 1992), as ns-2.35 shows on
-  its dumbbell (0.721 against 0.845 there): moving that flow's round trip to 65.0 ms takes
-  its share to 1.8 and 1.4 Mb/s (seeds 1, 2), to 66.5 ms leaves it at 3.1 and 3.6 Mb/s
-  (README.md). The engine's random order of same-slot arrivals has no such phases.
-- **Drop % 10-16% apart in seven FIFO and RED cells** (diffsweep above ns-3 in all but
-  one): not traced here; a likely cause is how many flows' windows overshoot a full queue at
-  once, which ns-3's per-packet transmission times spread out. In the FIFO cells goodput and
-  the waiting queue agree within 5% all the same.
-- **RED's mean waiting queue 3-19% below ns-3's** (20-39% before the device queue was
-  modelled): the gap diffsweep already has to ns-2.35's RED (8-12% lower,
-  docs/ns2-agreement.md, the standard dumbbell; benchmarks/ns2/dumbbell names RED's
-  idle-time correction on the engine's slot clock as a possible cause). Not traced further
-  here.
+- **CUBIC's drop % 12-30% below ns-3's over CoDel, PIE and FQ-CoDel** (cubic/codel 8 flows
+  40 ms: 1.67% against 2.12%; cubic/fq_codel 32 flows: 3.9-4.0% against 5.2-5.3%), goodput,
+  Jain and utilisation agreeing; with FQ-CoDel at 32 flows the p95 sojourn 11-29% below. The
+  engine's CUBIC follows ns-3.44's TcpCubic as its code reads (GetSsThresh from the window,
+  the epoch, Update's cnt, PktsAcked with the smoothed RTT, HyStart: docs/model.md, "CUBIC");
+  the NewReno rows over the same queues agree. Not traced: what makes ns-3's CUBIC flows
+  lose more. It is most of what keeps cubic/codel (31/35) and cubic/fq_codel (29/35) below
+  90%.
+- **FIFO over 20..100 ms, 32 flows, CUBIC: Jain 0.80 / 0.86 (cubic, cubic+newreno) against
+  ns-3's 0.39 / 0.35.** With the slot as fine as the access links', the engine shows the
+  phase effects of drop-tail (Floyd & Jacobson 1992): newreno/fifo over 20..100 ms, 8 flows,
+  0.57 +- 0.17 against ns-3's 0.72 +- 0.12 (0.92 at the default slot); ns-3's 32 CUBIC flows
+  go further, one flow taking most of the link in every seed.
+- **newreno/red-ecn at 32 flows** loses a few packets a run where ns-3 loses next to none
+  (40 ms: drop % 0.038 against 0.002), a start-up transient (codel-ecn 40 ms, 5 seeds, at the
+  default slot: 0.23 timeouts/s measured from 5 s, 0.12 from 20 s, 0.07 from 35 s of 65):
+  likely the non-ECT retransmissions after a timeout (the engine's go-back-N resends the
+  window; ns-3's SACK sender only what is not SACKed), not traced; and its waiting queue and
+  sojourn 15-16% below, its mark % over 20..100 ms 15% below.
+- **dctcp/step over 20..100 ms**: waiting queue, mark % and sojourn 10-15% apart (8 flows:
+  diffsweep above; 32 flows: below). Not traced. An ECE during a loss recovery reduces
+  nothing in the engine, where ns-3 enters CWR from CA_RECOVERY too.
 - **newreno-nosack/fifo** (diffsweep's `tcp="newreno"` beside ns-3.44's TcpNewReno with SACK
   off): ns-3.44 re-enters fast recovery one packet time after leaving it
-  (`dumbbell --debug=1`), loses 7-15% of its packets at the bottleneck and times out 21-1010 times a run;
-  diffsweep's NewReno (ns-2.35's) does not. A gap of ns-3's non-SACK recovery, the reason
-  the grid runs with SACK; not a target for diffsweep.
-- **ECN senders (`*-ecn`, `dctcp/step`)** follow ns-3.44's CA_CWR (docs/model.md, "ECN"):
-  an ECE on a new ACK sets cwnd = ssthresh (TcpNewReno: half the flight), the window is held
-  until the ACKs pass the reduction's highest sequence, duplicate ACKs start no fast
-  retransmit in it (ns-3's DupAck), and DCTCP's (1 - alpha/2) reduction has no floor, so
-  that at 32 flows windows fall below a segment and wait for the retransmission timer as in
-  ns-3 (dctcp/step 32 flows, 40 ms: mark % 54 against 56, 1762 timeouts a run against 2022;
-  before, a floor of 2 segments kept 32 windows above the 50-packet BDP and every packet was
-  marked). The mark % of the 8-flow cells now agrees (codel-ecn 40 ms: 1.62% against 1.62%;
-  dctcp/step 39.1% against 39.4%). With the device queue as well, codel-ecn, pie-ecn and
-  fq_codel-ecn (NewReno and CUBIC) agree in 39 of 41 cells. What is left: the queue rows of
-  RED, which differ as in the non-ECN rows (RED's waiting queue 17-20% below, above); the
-  one-flow CoDel sojourn (+30-36%), as in the non-ECN rows (the FQ-CoDel note below);
-  newreno/codel-ecn and red-ecn at 32 flows lose a few packets a run where ns-3 loses next
-  to none (drop % 0.02-0.03 against 0.002), with 6-7 timeouts a run against 0-0.4: a
-  start-up transient (codel-ecn 40 ms, 5 seeds: 0.23 timeouts/s measured from 5 s, 0.12
-  from 20 s, 0.07 from 35 s of 65), the non-ECT retransmissions after a timeout (the
-  engine's go-back-N resends the window) dropped by CoDel, each such loss a timeout again
-  (likely: ns-3's SACK sender resends after a timeout only what is not SACKed; not traced);
-  an ECE during a loss recovery reduces nothing in the engine, where ns-3 enters CWR from
-  CA_RECOVERY too; dctcp/step over 20..100 ms: mark %, waiting queue and sojourn 11-15% apart
-  (8 flows: diffsweep above; 32 flows: below). Not traced further here.
-- **Timeouts (secondary rows)**: with 32 flows ns-3 times out 617-1022 times a run against
-  diffsweep's 3-774 (windows of 3-5 packets); open, not traced here.
-- **FQ-CoDel (newreno/fq_codel 32/35 = 91%, cubic/fq_codel 27/35 = 77%: CUBIC's below issue
-  52's 90%).** Goodput, Jain's index, min/max and utilisation agree in every cell (within 2%, most
-  overlapping: the round robin's equal shares are reproduced, e.g. 8 flows over 20..100 ms,
-  Jain 0.994 against 0.993, where CoDel alone gives 0.88). What disagrees is the queue:
-  (a) the 1-flow cell's waiting queue (+17% / +16%) and sojourn (+41% / +29%) are CoDel's
-  (the same numbers as newreno/codel and cubic/codel: one flow is one flow queue): with the
-  device queue modelled the sojourn is measured as ns-3's (disc enqueue to the move into the
-  device queue) but the engine's lone flow keeps about 0.3 packet more in the queue, and
-  sojourns are whole slots (docs/model.md, "CoDel"); (b) drop % 15-27% apart in 1 (NewReno:
-  diffsweep above) and 4 (CUBIC: diffsweep below) cells, and with 32 flows at 40 ms the
-  NewReno waiting queue and sojourn 14-17% above. Not traced further here. The flow-queue
-  hash also differs: ns-3 hashes each flow's 5-tuple, the engine its index (docs/model.md,
-  "FQ-CoDel"); with 1024 buckets two of 32 flows share a queue with probability 0.39 (the
-  engine's hash does put two of the 32 flows in one queue; ns-3's collisions are unknown
-  here).
+  (`dumbbell --debug=1`), loses 7-15% of its packets at the bottleneck and times out 21-1010
+  times a run; diffsweep's NewReno (ns-2.35's) does not. A gap of ns-3's non-SACK recovery,
+  the reason the grid runs with SACK; not a target for diffsweep.
+- **newreno/fifo-w20**: drop % at 8 flows, 40 ms, 0.068 against 0.107 (-37%, ns-3's
+  interval +-0.026) and Jain at 32 flows over 20..100 ms (0.91 against 0.71).
+- **Timeouts (secondary rows)**: with 32 flows ns-3 times out hundreds of times a run more
+  than diffsweep (newreno/fifo 40 ms: 840 against 7); open, not traced here.
+- The flow-queue hash differs: ns-3 hashes each flow's 5-tuple, the engine its index
+  (docs/model.md, "FQ-CoDel"); with 1024 buckets two of 32 flows share a queue with
+  probability 0.39 (the engine's hash does put two of the 32 flows in one queue; ns-3's
+  collisions are unknown here).
 """
 
 

@@ -25,12 +25,16 @@ sojourns count the queue disc alone, as ns-3's. Every replica keeps its queueing
 histogram (``queue_delay_hist=True``): ``p95_sojourn_ms`` is ``queues.delay_p95_ms``,
 ``mean_sojourn_ms`` the histogram's mean with each bin at its middle; with the device queue
 both sides' sojourn runs from the queue's enqueue to its dequeue into the device queue (the
-engine's to a slot). The SACK senders' NewReno halves the flight at a fast retransmit, as
+engine's to a slot). The slot is one packet time at the access links' 100 Mb/s (``SLOT_S``:
+the default slot would be the bottleneck's packet time, 0.832 ms), and each flow's reverse
+delay carries the transmission times ns-3 adds on links the engine does not model as links
+(``UNMODELLED_TX_MS``, 0.124 ms). The SACK senders' NewReno halves the flight at a fast retransmit, as
 ns-3.44's TcpNewReno over TcpSocketBase does (``ssthresh_from="flight"``, docs/model.md "SACK";
 ns-2's half window otherwise).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import sys
 import time
@@ -90,6 +94,15 @@ CELLS = ((1, "40"), (8, "40"), (32, "40"), (8, "100"), (8, "20-100"), (32, "20-1
 SEEDS = range(1, 6)
 DUR, WARM = 35.0, 5.0
 RATE_BPS = 10e6
+#: the engine's time slot here: one 1040-B packet's time at the access links' 100 Mb/s, ten to
+#: the bottleneck's packet (the default slot, one packet at the fastest *link*, is the
+#: bottleneck's: 0.832 ms, to which the access links' pacing and every delay are then rounded)
+SLOT_S = 1040 * 8 / 100e6
+#: the transmission times ns-3 adds to a round trip on links the engine does not model as
+#: links: the egress link's (a 1042-B data packet at 100 Mb/s) and the ACK's on the three links
+#: back (42 B at 100, 10 and 100 Mb/s), added to each flow's reverse delay (uncongested: a
+#: constant delay)
+UNMODELLED_TX_MS = (1042 * 8 / 100e6 + 2 * 42 * 8 / 100e6 + 42 * 8 / RATE_BPS) * 1e3
 BUFFER_PKTS = 100
 #: run.sh's COMMON, in the builder's names
 COMMON = dict(bottleneck_bps=RATE_BPS, bottleneck_delay_ms=10.0, access_bps=100e6,
@@ -127,6 +140,9 @@ def scenarios():
                         if not math.isclose(sc.params[k], v, rel_tol=1e-6):
                             raise SystemExit(f"the builder's RED {k} is {sc.params[k]}, run.sh "
                                              f"gives ns-3 {v}: update run.sh's RED")
+                sc = dataclasses.replace(sc, slot_s=SLOT_S, flows=tuple(
+                    dataclasses.replace(f, reverse_delay_ms=f.reverse_delay_ms + UNMODELLED_TX_MS)
+                    for f in sc.flows))
                 scs.append(sc)
                 keys.append((model, n, rtt, seed))
     return scs, keys
