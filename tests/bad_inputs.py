@@ -320,6 +320,7 @@ CATALOGUE: list[Bad] = [
     # --- builder dumbbell ------------------------------------------------------------------
     T("db-aqm-rio", DB, '[fixed]; aqm = "rio"', r"fixed\.aqm: 'rio' " + NOT + r"one of 'droptail', 'red', 'rio-c', 'rio-d', 'wred', 'codel', 'pie', 'fq_codel', 'step'; did you mean 'rio-c' or 'rio-d'\?\)", builder="dumbbell"),
     T("db-ecn-droptail", DB, '[fixed]; aqm = "droptail"; ecn = true', r"ecn: True " + NOT + r"false with aqm 'droptail' \(a drop-tail queue cannot mark", builder="dumbbell"),
+    T("db-slot-negative", DB, '[fixed]; slot_s = -1', r"slot_s: -1\.0 " + NOT + r"a number of seconds > 0, or None \(the engine's default slot\)\)", builder="dumbbell"),
     T("db-step-k-above-buffer", DB, '[fixed]; aqm = "step"; step_k_pkts = 200', r"step_k_pkts: 200\.0 " + NOT + r"a number >= 1 and < buffer_pkts", builder="dumbbell"),
     T("db-aqm-unknown", DB, '[axes]; aqm = ["droptail", "blue"]', r"axes\.aqm: 'blue' " + NOT + r"one of 'droptail', .*\(grid point 1: aqm='blue'", builder="dumbbell"),
     T("db-pie-qdelay-ref-zero", DB, '[fixed]; aqm = "pie"; pie_qdelay_ref_ms = 0', r"fixed\.pie_qdelay_ref_ms: 0\.0 " + NOT + r"a number >= 1e-06 and <= 1e\+09 \(ms, at least a nanosecond\)\)", builder="dumbbell"),

@@ -134,13 +134,13 @@ def scenarios():
                 if kw.get("congestion_control") == "mix":  # dumbbell.cc: tcps[i % 2]
                     kw["congestion_control"] = [("cubic", "newreno")[i % 2] for i in range(n)]
                 sc = dumbbell(tcp=tcp, aqm=aqm, n_flows=n, seed=seed, queue_delay_hist=True,
-                              **rtt_kw(rtt), **kw)
+                              slot_s=SLOT_S, **rtt_kw(rtt), **kw)
                 if aqm == "red":
                     for k, v in RUN_SH_RED.items():
                         if not math.isclose(sc.params[k], v, rel_tol=1e-6):
                             raise SystemExit(f"the builder's RED {k} is {sc.params[k]}, run.sh "
                                              f"gives ns-3 {v}: update run.sh's RED")
-                sc = dataclasses.replace(sc, slot_s=SLOT_S, flows=tuple(
+                sc = dataclasses.replace(sc, flows=tuple(
                     dataclasses.replace(f, reverse_delay_ms=f.reverse_delay_ms + UNMODELLED_TX_MS)
                     for f in sc.flows))
                 scs.append(sc)

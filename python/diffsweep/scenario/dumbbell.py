@@ -204,7 +204,7 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
              codel_interval_ms=CODEL_INTERVAL_MS, pie_qdelay_ref_ms=15.0, pie_t_update_ms=15.0, pie_max_burst_ms=150.0, pie_alpha=0.125,
              pie_beta=1.25, fq_quantum_bytes=1500, fq_flows=1024, queue_delay_hist=False,
              ecn=False, step_k_pkts=10, device_queue_pkts=0, ssthresh_from="window",
-             seed=0) -> Scenario:
+             slot_s=None, seed=0) -> Scenario:
     """A dumbbell: ``n_flows`` backlogged TCP flows from their senders over one bottleneck
     link (link 0) to their receivers; ACKs return uncongested. Defaults are ns-2.35's where
     ns-2 has one (``ns-default.tcl``, named in brackets), else a stated choice.
@@ -322,7 +322,10 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     of the run; RTT ``web_rtt_ms`` (None: the long flows' mean); at most ``web_pool``
     transfers at once. Their queue is the TCP flows' (green under RIO).
 
-    Run: ``duration_s=100``, ``warmup_s=20`` (choices), ``tie_break="random"``.
+    Run: ``duration_s=100``, ``warmup_s=20`` (choices), ``tie_break="random"``; ``slot_s=None``:
+    the engine's time slot (None: one data packet's time on the bottleneck, the fastest link;
+    the access links are paced within it; docs/model.md, "Time", on what a finer one, e.g.
+    one packet's time at ``access_bps``, changes).
 
     Time series (off by default; docs/columns.md): ``trace_flows`` (flow indices) and
     ``trace_interval_s`` for their cwnd (table ``cwnd_trace``); ``queue_trace_interval_s``
@@ -572,7 +575,16 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
                         queue_trace_interval_s=queue_trace_interval_s,
                         queue_trace_links=queue_trace_links,
                         queue_delay_hist=_flag("queue_delay_hist", queue_delay_hist),
-                        params=params)
+                        slot_s=_slot(slot_s), params=params)
 
 
 dumbbell.seed_matters = _seed_matters
+
+
+def _slot(slot_s):
+    """A builder's ``slot_s``: None (the engine's default slot) or seconds > 0."""
+    slot = as_float(plain(slot_s))
+    if slot is not None:
+        check_number("slot_s", slot, lambda x: x > 0,
+                     "a number of seconds > 0, or None (the engine's default slot)")
+    return slot

@@ -22,7 +22,7 @@ from diffsweep.scenario.checks import (CONGESTION_CONTROLS, MAX_FLOWS, MAX_ROUTE
                                        check_count, check_nonneg, check_number, check_positive,
                                        is_int, plain, renamed_errors)
 from diffsweep.scenario.dumbbell import (_START_STREAM, _choice, _copy, _flag, _seed_matters,
-                                         _variant, red_class)
+                                         _slot, _variant, red_class)
 from diffsweep.scenario.links import (CODEL_INTERVAL_MS, CODEL_TARGET_MS, codel_class,
                                       fq_codel_class, pie_class)
 from diffsweep.scenario.flows import CUBIC_OPTIONS, TcpFlow, cubic_options
@@ -92,7 +92,8 @@ def parking_lot(n_links=2, n_long=1, n_cross=1, tcp="newreno", bottleneck_bps=10
                 min_rto_s=0.2, max_rto_s=60.0, init_rto_s=3.0, tie_break="random",
                 codel_target_ms=CODEL_TARGET_MS, codel_interval_ms=CODEL_INTERVAL_MS,
                 pie_qdelay_ref_ms=15.0, pie_t_update_ms=15.0, pie_max_burst_ms=150.0,
-                pie_alpha=0.125, pie_beta=1.25, queue_delay_hist=False, seed=0) -> Scenario:
+                pie_alpha=0.125, pie_beta=1.25, queue_delay_hist=False, slot_s=None,
+                seed=0) -> Scenario:
     """A parking lot: ``n_links`` bottlenecks in a chain (link k from router k to router
     k+1), ``n_long`` backlogged TCP flows from router 0 to router n_links over every link,
     and ``n_cross`` backlogged TCP flows on each link k (entering at router k, leaving at
@@ -149,7 +150,9 @@ def parking_lot(n_links=2, n_long=1, n_cross=1, tcp="newreno", bottleneck_bps=10
     path takes half of it (as the dumbbell's).
 
     Run: ``duration_s=100``, ``warmup_s=20`` (choices), ``tie_break="random"``;
-    ``queue_delay_hist=False`` (true: every link's histogram of waits, as the dumbbell's).
+    ``queue_delay_hist=False`` (true: every link's histogram of waits, as the dumbbell's);
+    ``slot_s=None`` (the engine's slot, as the dumbbell's: benchmarks/ns2/parking_lot/README.md
+    measures a finer one against ns-2.35).
 
     ``params`` (grid columns): ``n_flows`` (all flows), ``rtt_long_ms`` (a long flow's round
     trip), ``rtt_cross_mean_ms`` (the cross flows' mean; None without cross flows) and
@@ -252,7 +255,7 @@ def parking_lot(n_links=2, n_long=1, n_cross=1, tcp="newreno", bottleneck_bps=10
                         warmup_s=warmup_s, tcp_tick_s=tcp_tick_s, min_rto_s=min_rto_s,
                         max_rto_s=max_rto_s, init_rto_s=init_rto_s, tie_break=tie_break,
                         queue_delay_hist=_flag("queue_delay_hist", queue_delay_hist),
-                        params=params)
+                        slot_s=_slot(slot_s), params=params)
 
 
 parking_lot.seed_matters = _seed_matters
