@@ -227,6 +227,10 @@ NOTES = """
   34/35, cubic+newreno/fifo 31 -> 34/35, cubic/pie 32 -> 33/35, cubic/codel-ecn and
   cubic/fq_codel-ecn 39 -> 41/41, cubic/fq_codel 27 -> 29/35, cubic/codel 31 -> 31/35,
   dctcp/step 36 -> 35/41, fifo-w20 33 -> 32/35. The 600 replicas take 3.3 s instead of 2.7.
+  At the default slot 12 of the 19 target models meet issue 52's 90%, at this one 15. The
+  same finer slot against ns-2.35's standard dumbbell lowers its agreement (25 -> 22 of 26
+  cells; benchmarks/ns2/parking_lot/README.md), so the ns-2.35 comparisons keep the default:
+  one slot rule for both references is open, and 12 of 19 is the conservative figure.
 - **ACKs** return over the same links in ns-3 (42 B, 34 us each at 10 Mb/s, never queued
   behind data); the engine's return uncongested after the reverse delay.
 - **ns-3's TCP defaults**, set to the builder's (benchmarks/ns3/README.md): SACK on, classic
