@@ -183,6 +183,27 @@ class OwnClaim:
         st = cl.combine_statuses(s for s, _ in worst)
         return st, worst[0][1], f"{name} = {cl.ci_words(worst[0][1])}"
 
+    def check_on(self, **where):
+        """The claim's check on the replicas of one setting (axis = value for each of
+        ``where``): a function of the Results, not measured where the results have no such
+        replicas or axis, documented with the claim's thresholds and the setting (how the
+        RFC-based families rate a claim on one queue or congestion control at a time)."""
+        words = ", ".join(f"{k}={v}" for k, v in where.items())
+
+        def check(res) -> cl.Verdict:
+            keep = res.replicas
+            for axis, value in where.items():
+                if axis not in keep.columns:
+                    return cl.Verdict(cl.NM, {}, f"no replicas at {words}")
+                keep = keep[_same(keep[axis], value)]
+            if keep.empty:
+                return cl.Verdict(cl.NM, {}, f"no replicas at {words}")
+            return self.check(cl.subset(res, keep))
+        check.__doc__ = (self.thresholds + (f" (on the replicas with {words})" if where else "")
+                         + "; every cell of the other axes rated, combined as the papers' "
+                           "sub-results")
+        return check
+
     def as_claim(self) -> cl.Claim:
         """A :class:`claims.Claim` of the family ``FAMILY`` (how the atlas rates it)."""
         return cl.Claim(self.id, "own claim", self.text, self.check, family=FAMILY,

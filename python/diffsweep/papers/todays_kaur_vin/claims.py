@@ -13,9 +13,8 @@ import pandas as pd
 
 from diffsweep.analysis import claims as cl
 from diffsweep.analysis.registry import metric
-from diffsweep.analysis.claims import Claim, Verdict
+from diffsweep.analysis.claims import Claim
 from diffsweep.analysis.own_claims import OwnClaim
-from diffsweep.core import axes as ax
 
 __all__ = ["todays_kaur_vin_claims", "tcp_utilization", "U"]
 
@@ -35,29 +34,6 @@ def tcp_utilization(res) -> pd.DataFrame:
     return d[["point", "seed", "tcp_utilization"]]
 
 
-def _only(res, where):
-    keep = res.replicas
-    for axis, value in where.items():
-        if axis not in keep.columns:
-            return None
-        keep = keep[ax.same(keep[axis], value).astype(bool)]
-    return None if keep.empty else cl.subset(res, keep)
-
-
-def _rated(own: OwnClaim, **where):
-    words = ", ".join(f"{k}={v}" for k, v in where.items())
-
-    def check(res) -> Verdict:
-        sub = _only(res, where)
-        if sub is None:
-            return Verdict(cl.NM, {}, f"no replicas at {words}")
-        return own.check(sub)
-    check.__doc__ = (own.thresholds + (f" (on the replicas with {words})" if where else "")
-                     + "; every cell of the other axes rated, combined as the papers' "
-                       "sub-results")
-    return check
-
-
 def _own(cid, metric, kind, **kw) -> OwnClaim:
     return OwnClaim(id=cid, text=cid, metric=metric, kind=kind, **kw)
 
@@ -68,59 +44,61 @@ def todays_kaur_vin_claims() -> list[Claim]:
         c("TK2.1", "K&V Fig. 2a, Concl. 1",
           "Burstier EF costs a lone CUBIC flow throughput: over drop-tail its U falls as T_on "
           "grows 0.4 -> 400 ms (per-seed slope against log2 T_on below 0).",
-          _rated(_own("TK2.1", U, "trend", axis="t_on_ms", direction="lower", log=True),
-                 congestion_control="cubic", aqm="droptail"), "TK2"),
+          _own("TK2.1", U, "trend", axis="t_on_ms", direction="lower", log=True)
+          .check_on(congestion_control="cubic", aqm="droptail"), "TK2"),
         c("TK2.2", "K&V Concl. 1 with RFC 8289",
           "CoDel in the best-effort class does not remove that loss: a lone CUBIC flow's U "
           "still falls with T_on (slope below 0).",
-          _rated(_own("TK2.2", U, "trend", axis="t_on_ms", direction="lower", log=True),
-                 congestion_control="cubic", aqm="codel"), "TK2"),
+          _own("TK2.2", U, "trend", axis="t_on_ms", direction="lower", log=True)
+          .check_on(congestion_control="cubic", aqm="codel"), "TK2"),
         c("TK2.3", "K&V Concl. 1 with RFC 8289 sec. 5",
           "CoDel counts the time EF holds the link as sojourn (RFC 8289 sec. 5.4), so at "
           "long bursts (T_on 400 ms) it drops more than drop-tail: a lone CUBIC flow's U with "
           "CoDel below its U with drop-tail (paired per seed).",
-          _rated(_own("TK2.3", U, "compare", axis="aqm", a="codel", b="droptail",
-                      direction="lower"), congestion_control="cubic", t_on_ms=400.0), "TK2"),
+          _own("TK2.3", U, "compare", axis="aqm", a="codel", b="droptail",
+               direction="lower")
+          .check_on(congestion_control="cubic", t_on_ms=400.0), "TK2"),
         c("TK2.4", "RFC 9438 sec. 1, 4 (window growth after loss)",
           "CUBIC recovers from EF-induced losses faster than NewReno's AIMD: its U above "
           "NewReno's at every T_on and queue (paired per seed).",
-          _rated(_own("TK2.4", U, "compare", axis="congestion_control", a="cubic",
-                      b="newreno", direction="higher")), "TK2"),
+          _own("TK2.4", U, "compare", axis="congestion_control", a="cubic",
+               b="newreno", direction="higher").check_on(), "TK2"),
         c("TK5.1", "K&V Fig. 4a / 6, Concl. 3",
           "With many flows EF costs the aggregate little: the 32 CUBIC flows' U with EF at "
           "least 0.95 (partly at 0.9) over every queue and T_on.",
-          _rated(_own("TK5.1", U, "level", hold_at=0.95, partly_at=0.9),
-                 congestion_control="cubic", ef="onoff"), "TK5"),
+          _own("TK5.1", U, "level", hold_at=0.95, partly_at=0.9)
+          .check_on(congestion_control="cubic", ef="onoff"), "TK5"),
         c("TK5.2", "K&V Fig. 5, Concl. 4",
           "EF bursts make the sharing among equal-RTP CUBIC flows over drop-tail less fair: "
           "Jain's index with EF below that without (paired per seed).",
-          _rated(_own("TK5.2", "jain_index", "compare", axis="ef", a="onoff", b="none",
-                      direction="lower"), congestion_control="cubic", aqm="droptail"), "TK5"),
+          _own("TK5.2", "jain_index", "compare", axis="ef", a="onoff", b="none",
+               direction="lower")
+          .check_on(congestion_control="cubic", aqm="droptail"), "TK5"),
         c("TK5.3", "Floyd & Jacobson 1992 (K&V sec. 5's remedy) with RFC 8289",
           "An AQM in the best-effort class keeps the CUBIC flows fair despite EF: Jain's index "
           "at least 0.95 (partly 0.9) with CoDel at every T_on.",
-          _rated(_own("TK5.3", "jain_index", "level", hold_at=0.95, partly_at=0.9),
-                 congestion_control="cubic", aqm="codel", ef="onoff"), "TK5"),
+          _own("TK5.3", "jain_index", "level", hold_at=0.95, partly_at=0.9)
+          .check_on(congestion_control="cubic", aqm="codel", ef="onoff"), "TK5"),
         c("TK5.4", "Floyd & Jacobson 1992 with RFC 8033",
           "The same with PIE: Jain's index at least 0.95 (partly 0.9) at every T_on.",
-          _rated(_own("TK5.4", "jain_index", "level", hold_at=0.95, partly_at=0.9),
-                 congestion_control="cubic", aqm="pie", ef="onoff"), "TK5"),
+          _own("TK5.4", "jain_index", "level", hold_at=0.95, partly_at=0.9)
+          .check_on(congestion_control="cubic", aqm="pie", ef="onoff"), "TK5"),
         # FQ-CoDel (RFC 8290), added in the sixteenth session, written before its first run
         c("TK2.5", "K&V Concl. 1 with RFC 8290 sec. 1.3",
           "FQ-CoDel does not remove the loss either: one flow is one flow queue under CoDel "
           "(RFC 8290 sec. 4), so a lone CUBIC flow's U still falls with T_on (slope below 0).",
-          _rated(_own("TK2.5", U, "trend", axis="t_on_ms", direction="lower", log=True),
-                 congestion_control="cubic", aqm="fq_codel"), "TK2"),
+          _own("TK2.5", U, "trend", axis="t_on_ms", direction="lower", log=True)
+          .check_on(congestion_control="cubic", aqm="fq_codel"), "TK2"),
         c("TK5.5", "RFC 8290 sec. 1, 4.2 (flow isolation, deficit round robin)",
           "FQ-CoDel's round robin keeps the 32 CUBIC flows fair despite EF: Jain's index at "
           "least 0.98 (partly 0.95) at every T_on.",
-          _rated(_own("TK5.5", "jain_index", "level", hold_at=0.98, partly_at=0.95),
-                 congestion_control="cubic", aqm="fq_codel", ef="onoff"), "TK5"),
+          _own("TK5.5", "jain_index", "level", hold_at=0.98, partly_at=0.95)
+          .check_on(congestion_control="cubic", aqm="fq_codel", ef="onoff"), "TK5"),
         # TK5.5 as first written (before its run) also said "fairer than CoDel alone", which
         # its level test did not rate; that part is rated here, added after the first run
         c("TK5.6", "RFC 8290 sec. 1 (TK5.5's first text)",
           "FQ-CoDel is fairer than CoDel alone: the 32 CUBIC flows' Jain's index with "
           "FQ-CoDel above that with CoDel (paired per seed), with EF.",
-          _rated(_own("TK5.6", "jain_index", "compare", axis="aqm", a="fq_codel", b="codel",
-                      direction="higher"), congestion_control="cubic", ef="onoff"), "TK5"),
+          _own("TK5.6", "jain_index", "compare", axis="aqm", a="fq_codel", b="codel",
+               direction="higher").check_on(congestion_control="cubic", ef="onoff"), "TK5"),
     ]
