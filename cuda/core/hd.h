@@ -61,7 +61,8 @@
 // runs the launches whose replicas use rare models of ns-2's alone (the five papers': markers,
 // RED/RIO/WRED, traffic, SACK, ...): with these models inlined the full kernel's 96 registers
 // spilled 118 / 712 bytes (ptxas sm_90, ECN merged), every ns-2-era replica paying for them.
-// DS_HOST_CLASSIC builds the same on the host, for tests only.
+// DS_HOST_CLASSIC builds the same on the host: the CPU module's classic build
+// (backend_cpu_classic.cpp), which runs the families that use none of these models.
 #if DS_SLIM_BUILD || (defined(__CUDA_ARCH__) && defined(DS_CUDA_CLASSIC)) || defined(DS_HOST_CLASSIC)
 #define DS_CLASSIC_BUILD 1
 #define DS_FEAT_NEW(flag) false

@@ -729,8 +729,10 @@ DS_HD DS_DEVQ_CALL void devq_fill(Replica DS_REF x, int l, int c, int wire, uint
   const double ns_per_slot = x.in()->slot_ns[x.iR()];
   while (ls.devq_n < ls.devq_cap) {
     const int pos = wire + ls.devq_n;
+    // the wire's and the device queue's bytes (the AQM's steps below act at pos and after)
+    const int64_t before = ring_bytes_before(ring, pos);
     if (DS_FEAT_NEW(x.hdr()->f_codel) && aqm == kAqmCodel) {
-      CodelClassAt<true> q{x, l, c, k, now, ns_per_slot, pos, ring_bytes_before(ring, pos)};
+      CodelClassAt<true> q{x, l, c, k, now, ns_per_slot, pos, before};
       codel_dequeue(codel_params(x, ik), x.codel()[k], codel_time((double)now, ns_per_slot), q);
     } else if (DS_FEAT_NEW(x.hdr()->f_fqcodel) && aqm == kAqmFqCodel) {
       fq_take(x, l, ring.size() > pos ? c : -1, now, pos);
@@ -750,8 +752,7 @@ DS_HD DS_DEVQ_CALL void devq_fill(Replica DS_REF x, int l, int c, int wire, uint
       red_dequeued(x.red()[k], colour_of(p), p.bytes, ask);
     }
     if (DS_FEAT_NEW(x.hdr()->f_pie) && aqm == kAqmPie)
-      pie_depart(x, l, c, now - p.t_enq,
-                 x.link_queues(l)[c].bytes - ring_bytes_before(ring, pos + 1));
+      pie_depart(x, l, c, now - p.t_enq, x.link_queues(l)[c].bytes - before - p.bytes);
     if (DS_FEAT(x.hdr()->f_qhist) && x.measuring)
       x.out_q_delay_hist()[k * (size_t)kQDelayBins + qdelay_bin(now - p.t_enq)] += 1;
   }
