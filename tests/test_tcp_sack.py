@@ -63,12 +63,15 @@ def test_sack_retransmits_every_hole_in_the_first_round_trip(holes):
 
 
 def test_sack_finishes_a_transfer_in_the_same_round_trips_whatever_its_holes():
-    """120 segments, holes in the second window: SACK repairs 2, 3 or 4 holes (contiguous or
+    """100 segments, holes in the second window: SACK repairs 2, 3 or 4 holes (contiguous or
     scattered) in the same round trip, so the transfer ends within a few segments' transmission
-    times (0.46 ms each at 10 Mb/s) of the 2-hole case; NewReno's partial ACKs repair one hole
-    per round trip and end a round trip later for 4."""
+    times (0.83 ms each at 10 Mb/s) of the 2-hole case; NewReno's partial ACKs repair one hole
+    per round trip and end a round trip later for 4. (The transfer's length keeps its last
+    segments clear of a window edge: at 115 or 120 segments a fraction of a packet of cwnd
+    after the recovery, cwnd 20.49 against 20.59 with ns-2's precisionReduce_ halving, moves
+    the last one into the next round trip for some hole patterns and not others.)"""
     holes = [(40, 41), (40, 41, 42), (40, 41, 42, 43), (40, 42, 44, 46)]
-    scs = [_forty(v, h, size_pkts=120) for v in ("sack", "newreno") for h in holes]
+    scs = [_forty(v, h, size_pkts=100) for v in ("sack", "newreno") for h in holes]
     fin = list(simulate(scs, [1] * len(scs), backend="cpu").flows.finish_s)
     sack, newreno = fin[:4], fin[4:]
     assert max(sack) - min(sack) < 0.005

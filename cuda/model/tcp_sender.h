@@ -135,12 +135,17 @@ DS_HD DS_INLINE int32_t window(const TcpSender& s, int32_t max_window) {
   return w > max_window ? max_window : w;
 }
 
-// TcpAgent::slowdown(): halve to ssthresh (never below 2) and set cwnd to half the window
-// (fast retransmit) or to 1 (timeout, wnd_restart_).
+// TcpAgent::slowdown() with ns-2.35's default precisionReduce_ true (ns-default.tcl: "default
+// changed on 2006/1/24"): halfwin = windowd() / 2, the window as a double (RenoTcpAgent::
+// windowd(): cwnd_ + dupwnd_, capped by wnd_), not the whole packets of window(). ssthresh is
+// (int) halfwin, never below 2 (the same as window() / 2); cwnd is halfwin itself at a fast
+// retransmit (CLOSE_CWND_HALF) or 1 at a timeout (CLOSE_CWND_RESTART, wnd_restart_ 1).
 DS_HD inline void slowdown(TcpSender& s, int32_t max_window, bool to_one) {
-  const int32_t halfwin = window(s, max_window) / 2;
-  s.ssthresh = halfwin < 2 ? 2 : halfwin;
-  s.cwnd = to_one ? 1.0 : (double)halfwin;
+  double windowd = s.cwnd + (double)s.dupwnd;
+  if (windowd > (double)max_window) windowd = (double)max_window;
+  const double halfwin = windowd / 2.0;
+  s.ssthresh = halfwin < 2.0 ? 2 : (int32_t)halfwin;
+  s.cwnd = to_one ? 1.0 : halfwin;
   if (s.cwnd < 1.0) s.cwnd = 1.0;
 }
 
@@ -569,11 +574,15 @@ DS_HD inline void recv_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint3
       return;
     }
     s.first_partial = 0;
+    // The full ACK that ends fast recovery deflates the window by dropping dupwnd and keeps
+    // cwnd: half the window from slowdown(), less any partial ACK's deflation past dupwnd.
+    // NewRenoTcpAgent::recv() sets cwnd_ again only with exit_recovery_fix_, 0 in ns-2.35
+    // (tcp-newreno.cc), so RFC 6582's "cwnd = ssthresh" (3.2 step 6) is not done; Reno's
+    // recv() keeps cwnd_ too. ns-3's congestion controls (CUBIC, DCTCP) end it as ns-3.44's
+    // TcpClassicRecovery::ExitRecovery does, cwnd = ssthresh (a test at each recovery's end).
     if (s.last_cwnd_action == kActDupack) {
       s.last_cwnd_action = kActExited;
-      // NewReno full ACK: RFC 6582 3.2 step 6 option 2, cwnd = ssthresh. Reno deflates by
-      // dropping dupwnd (cwnd was already set to half the window).
-      if (newreno) s.cwnd = (double)s.ssthresh;
+      if (newreno && x.in()->flow_cc[i] != kCcNewReno) s.cwnd = (double)s.ssthresh;
     }
     s.dupwnd = 0;
     const int32_t acked = ackno - s.highest_ack;
