@@ -113,11 +113,24 @@ SocketRexmit(uint32_t i,
 }
 
 bool g_debug = false;
+int g_traceCwnd = -1; // --trace_cwnd=i: flow i's cwnd, ssthresh and states on stderr
+
+void
+TraceCwnd(uint32_t i, uint32_t, uint32_t now)
+{
+    std::cerr << Simulator::Now().GetSeconds() << " flow " << i << " cwnd " << now << "\n";
+}
+
+void
+TraceSsThresh(uint32_t i, uint32_t, uint32_t now)
+{
+    std::cerr << Simulator::Now().GetSeconds() << " flow " << i << " ssthresh " << now << "\n";
+}
 
 void
 CongState(uint32_t i, TcpSocketState::TcpCongState_t old, TcpSocketState::TcpCongState_t now)
 {
-    if (g_debug)
+    if (g_debug || g_traceCwnd == static_cast<int>(i))
     {
         std::cerr << Simulator::Now().GetSeconds() << " flow " << i << " "
                   << TcpSocketState::TcpCongStateName[old] << " -> "
@@ -207,6 +220,11 @@ HookSocket(Ptr<BulkSendApplication> app, uint32_t i)
     s->TraceConnectWithoutContext("Tx", MakeBoundCallback(&SocketTx, i));
     s->TraceConnectWithoutContext("Retransmission", MakeBoundCallback(&SocketRexmit, i));
     s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&CongState, i));
+    if (g_traceCwnd == static_cast<int>(i))
+    {
+        s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&TraceCwnd, i));
+        s->TraceConnectWithoutContext("SlowStartThreshold", MakeBoundCallback(&TraceSsThresh, i));
+    }
 }
 
 std::vector<std::string>
@@ -317,6 +335,9 @@ main(int argc, char* argv[])
     cmd.AddValue("label", "the model's name in the CSV's first column", label);
     cmd.AddValue("defaults", "write every attribute in force to this file", defaults);
     cmd.AddValue("debug", "congestion-state changes on stderr", g_debug);
+    cmd.AddValue("trace_cwnd",
+                 "flow i's cwnd and ssthresh (bytes) at each change, and its states, on stderr",
+                 g_traceCwnd);
     cmd.AddValue("header", "print the CSV header and exit", header);
     cmd.Parse(argc, argv);
 

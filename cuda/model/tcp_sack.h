@@ -386,10 +386,14 @@ DS_HD DS_SACK_CALL void sack_recv_ack(X DS_REF x, int f, TcpSender& s, SackSende
   k.pipe -= 1;
   cc_ack_seen(x, f, s, now);  // (ns-3: PktsAcked on each ACK of a recovery)
   if (ackno >= s.recover) {  // the recovery is over: cwnd stays at half the window
+    const int32_t acked = ackno - s.highest_ack;
     s.recover = 0;
     k.fastrecov = 0;
     newack(x, f, s, ackno, now);
     k.last_ack = ackno;
+    // CUBIC: ns-3's IncreaseWindow with the whole advance (model/tcp_sender.h
+    // cubic_recovery_exit); ns-2's NewReno grows nothing on this ACK. ECN's CWR holds the window.
+    if (!ecn_cwr_holds(x, f)) cc_recovery_exit(x, f, s, acked, now);
     check_finished(x, f, s, now);
     k.timeout = 0;
     sb_clear(k);

@@ -206,6 +206,28 @@ DS_HD DS_RARE void cubic_new_ack(X DS_REF x, CubicState& c, TcpSender& s, int32_
                  s.flow.max_window, now);
 }
 
+// The new ACK that ends a fast recovery, of `acked` segments (the whole cumulative advance,
+// segments the receiver held included). ns-3.44's TcpSocketBase::ProcessAck on leaving
+// CA_RECOVERY (src/internet/model/tcp-socket-base.cc, ns-3.44 lines 2199-2215 and 2244-2254)
+// recomputes segsAcked as that advance,
+//     segsAcked = static_cast<uint32_t>(ackNumber - oldHeadSequence) / m_tcb->m_segmentSize;
+// (the SACKed segments the hole's retransmission releases count, unlike on any other ACK,
+// where currentDelivered counts the newly delivered alone), sets cwnd = ssthresh and calls
+// IncreaseWindow(m_tcb, segsAcked): with cwnd = ssthresh no slow start, so all of them go to
+// TcpCubic::IncreaseWindow's m_cWndCnt and Update's m_ackCnt (tcp-cubic.cc, ns-3.44 lines
+// 216-229 and 253-258; the epoch starts at this ACK). The counter keeps what exceeds cnt, and
+// the ACKs that follow grow cwnd by a segment each until it is spent: after a loss at a
+// window of W, about W more segments counted towards the first increments of the epoch. Not
+// capped at kCubicAckedMax (that cap is for slow start, which cwnd = ssthresh rules out);
+// PktsAcked for this ACK is the caller's (cc_ack_seen, or cubic_new_ack's own).
+template <class X>
+DS_HD DS_RARE void cubic_recovery_exit(X DS_REF x, CubicState& c, TcpSender& s, int32_t acked,
+                                       uint32_t now) {
+  const CubicParams p = cubic_params_of(x, c);
+  cubic_increase(c, p, s.cwnd, s.ssthresh, acked > 0 ? (uint32_t)acked : 0u, s.highest_ack,
+                 s.maxseq, s.flow.max_window, now);
+}
+
 // A loss: ns-3's GetSsThresh (W_max, beta * cwnd), then cwnd = ssthresh at a fast retransmit
 // (recovery inflates from there as the sender's variant does) or one segment and CubicReset
 // after a timeout. A timeout with no ACK since the last one keeps ssthresh, as ns-3 does once
@@ -254,6 +276,14 @@ template <class X>
 DS_HD DS_INLINE void cc_slowdown(X DS_REF x, int f, TcpSender& s, bool timeout, uint32_t now) {
   cc_step(x, f, [&](CubicState& c) { cubic_loss(x, c, s, timeout, now); },
           [&] { slowdown(s, s.flow.max_window, timeout); });
+}
+
+// The new ACK that ends a fast recovery (`acked`: its whole cumulative advance): CUBIC's
+// IncreaseWindow with all of them (cubic_recovery_exit); ns-2's flows grow nothing here.
+template <class X>
+DS_HD DS_INLINE void cc_recovery_exit(X DS_REF x, int f, TcpSender& s, int32_t acked,
+                                      uint32_t now) {
+  cc_step(x, f, [&](CubicState& c) { cubic_recovery_exit(x, c, s, acked, now); }, [] {});
 }
 
 // An ACK that acknowledges nothing new: CUBIC's PktsAcked only.
@@ -580,7 +610,8 @@ DS_HD inline void recv_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint3
     // (tcp-newreno.cc), so RFC 6582's "cwnd = ssthresh" (3.2 step 6) is not done; Reno's
     // recv() keeps cwnd_ too. ns-3's congestion controls (CUBIC, DCTCP) end it as ns-3.44's
     // TcpClassicRecovery::ExitRecovery does, cwnd = ssthresh (a test at each recovery's end).
-    if (s.last_cwnd_action == kActDupack) {
+    const bool exited = s.last_cwnd_action == kActDupack;  // this ACK ends a fast recovery
+    if (exited) {
       s.last_cwnd_action = kActExited;
       if (newreno && x.in()->flow_cc[i] != kCcNewReno) s.cwnd = (double)s.ssthresh;
     }
@@ -590,7 +621,13 @@ DS_HD inline void recv_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint3
     if (ecn_cwr_holds(x, f)) {
       if (kCubic) cc_ack_seen(x, f, s, now);  // ECN's CWR: PktsAcked, the window held
     } else if (kCubic) {
-      cc_opencwnd(x, f, s, acked, now);
+      CubicState* c = exited ? cubic_of(x, f) : nullptr;
+      if (c) {  // ns-3: PktsAcked, then IncreaseWindow with the whole advance
+        cubic_ack_seen(x, *c, s, now);
+        cubic_recovery_exit(x, *c, s, acked, now);
+      } else {
+        cc_opencwnd(x, f, s, acked, now);
+      }
     } else {
       opencwnd(s, s.flow.max_window);
     }

@@ -3,7 +3,9 @@
 // earlier ones from its stack of maxSackBlocks_ = 3, covered ones popped) and the sender's
 // scoreboard (ScoreBoardRQ: updates, "changed", the next hole to retransmit, clearing below
 // the cumulative ACK, merging); and the sender's partial ACK in a fast recovery that follows a
-// go-back-N (test_partial_ack_after_go_back_n), through a stand-in for the replica view.
+// go-back-N (test_partial_ack_after_go_back_n), the reduction at a fast retransmit, and a CUBIC
+// flow's window at the ACK that ends a recovery (test_cubic_recovery_exit), through a stand-in
+// for the replica view.
 // Build (from the repo root):
 //   g++ -std=c++17 -O2 -ffp-contract=off -Wall -Wextra -Werror -Icuda tests/cpp/test_sack.cpp -o test_sack
 #include <cstdint>
@@ -229,10 +231,74 @@ void test_fast_retransmit_ssthresh_from_flight() {
     }
 }
 
+// The ACK that ends a SACK fast recovery of a CUBIC flow (model/tcp_sender.h
+// cubic_recovery_exit): ns-3.44's TcpSocketBase::ProcessAck passes IncreaseWindow the whole
+// cumulative advance (ackNumber - oldHeadSequence) / segmentSize, at cwnd = ssthresh. A loss at
+// a window of 100 (segments 10..109 out, 9 acknowledged, 10 lost and resent): W_max 100,
+// ssthresh = cwnd = 70; delay_min 100 ms, a slot of 1 ms, the counter at 0. The ACK of 109
+// (recover_) arrives at slot 5000 and advances 100 segments. By hand (ns-3.44's TcpCubic::Update
+// and IncreaseWindow): the epoch starts, K = cbrt((100 - 70) / 0.4) = 4.2172 s, t = delay_min
+// = 0.1 s, 0.4 (K - t)^3 = 27.92 -> 27, target 100 - 27 = 73, cnt = 70 / 3 = 23; the
+// TCP-friendly count m_ackCnt = 100 is below (70 x 15) >> 3 = 131 (no Reno gain, W_est 70).
+// m_cWndCnt = 100 >= 23: cwnd 71, 77 left. The next ACK (one segment, slot 5001): 78,
+// target 73 (0.4 x 4.1162^3 = 27.90 -> 27), cnt = 71 / 2 = 35: cwnd 72, 43 left. The next
+// (slot 5002): 44, cnt = 72 / 1 = 72: no increment. Counted one per ACK (the engine before,
+// kCubicAckedMax), the epoch would have started one ACK later and cwnd stayed 70 for 23 ACKs.
+// A NewReno flow of the same replica (CUBIC off for it) keeps cwnd = ssthresh at that ACK.
+void test_cubic_recovery_exit() {
+  for (int on = 1; on >= 0; --on) {
+    OneFlow x;
+    double cub[ds::kMaxCubicSets * ds::kCubicParams] = {};
+    const double defaults[ds::kCubicParams] = {0.4, 0.7, 1,     1,     1,   16, 3,
+                                               8,   0.002, 0.004, 1.0, 0.010, 20, 0.001};
+    for (int j = 0; j < ds::kCubicParams; ++j) cub[j] = defaults[j];
+    uint8_t cc = on ? (uint8_t)ds::kCcCubic : (uint8_t)ds::kCcNewReno;
+    x.in_.cubic_params = cub;
+    x.in_.flow_cc = &cc;
+    x.hdr_.f_cubic = 1;
+    ds::cubic_init(x.cubic, (uint8_t)on, 0, 0);
+    ds::TcpSender s{};
+    ds::SackSender k{};
+    sender_at_third_dupack(x, s, k);
+    s.cwnd = 70.0;
+    s.ssthresh = 70;
+    s.maxseq = 109;
+    s.t_seqno = 110;
+    s.recover = 109;
+    s.curseq = 112;  // two more segments to send after the recovery, no more
+    s.delsnd_due = s.wake_due = s.start_due = ds::kNeverSlot;
+    s.last_cwnd_action = ds::kActDupack;
+    k.fastrecov = 1;
+    k.pipe = 1;
+    x.cubic.last_max_cwnd = 100;  // GetSsThresh at the loss (epoch ended: kCubicNever)
+    x.cubic.delay_min_s = 0.100;
+    x.cubic.cwnd_cnt = 0;
+    // (s.rtt.t_srtt 0: no RTT sample yet, PktsAcked learns nothing)
+    ds::sack_recv_ack(x, 0, s, k, 109, sack_blocks({}), 5000);
+    if (on) {
+      check(k.fastrecov == 0 && s.highest_ack == 109 && s.cwnd == 71.0 &&
+                x.cubic.cwnd_cnt == 77 && x.cubic.epoch_start == 5000 && x.cubic.ack_cnt == 100 &&
+                x.cubic.tcp_cwnd == 70 && x.cubic.origin_point == 100,
+            "cubic: the recovery's last ACK counts its whole advance (100): the epoch starts, "
+            "cnt 23, cwnd 70 -> 71, 77 carried in the counter");
+    } else {
+      check(k.fastrecov == 0 && s.cwnd == 70.0 && x.cubic.epoch_start == ds::kCubicNever,
+            "newreno beside cubic: the recovery's last ACK grows nothing (ns-2's Sack1)");
+      continue;
+    }
+    ds::sack_recv_ack(x, 0, s, k, 110, sack_blocks({}), 5001);
+    check(s.cwnd == 72.0 && x.cubic.cwnd_cnt == 43,
+          "cubic: the next ACK spends the carried count: cnt 35, cwnd 72, 43 left");
+    ds::sack_recv_ack(x, 0, s, k, 111, sack_blocks({}), 5002);
+    check(s.cwnd == 72.0 && x.cubic.cwnd_cnt == 44, "cubic: then cnt 72 > 44: no increment");
+  }
+}
+
 int main() {
   test_sink_blocks();
   test_scoreboard();
   test_partial_ack_after_go_back_n();
   test_fast_retransmit_ssthresh_from_flight();
+  test_cubic_recovery_exit();
   return report();
 }
