@@ -2,6 +2,7 @@
 // replica, shared by the sender tests (test_sack.cpp, test_newreno.cpp).
 #pragma once
 #include <cstddef>
+#include <climits>
 #include <cstdint>
 #include <vector>
 
@@ -85,5 +86,14 @@ std::vector<int> sent(OneFlow& x, ds::TcpSender& s) {
   return v;
 }
 
+
+// A sender of that flow with its RTT estimate (720-slot round trip), its access link and
+// endless data: what every sender test starts from.
+inline void sender_base(OneFlow& x, ds::TcpSender& s, int32_t max_window) {
+  s.flow.max_window = max_window;
+  ds::rtt_init(x.rto(), s.rtt, 720.0);
+  ds::access_init(s.nic, 0.0, 1040);
+  s.curseq = INT32_MAX;
+}
 
 }  // namespace one_flow

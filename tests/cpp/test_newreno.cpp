@@ -53,11 +53,8 @@ void test_slowdown_precision_reduce() {
 // A NewReno sender at its third duplicate ACK: segments 10..16 outstanding (11 lost), cwnd
 // 6.886, bugFix_ false (TcpFlow's default), nothing held back by timers.
 void newreno_at_dupacks(OneFlow& x, ds::TcpSender& s) {
+  one_flow::sender_base(x, s, 20);
   s.flow.variant = ds::kNewReno;
-  s.flow.max_window = 20;
-  ds::rtt_init(x.rto(), s.rtt, 720.0);
-  ds::access_init(s.nic, 0.0, 1040);
-  s.curseq = INT32_MAX;
   s.highest_ack = 10;
   s.maxseq = 16;
   s.t_seqno = 17;

@@ -140,13 +140,10 @@ ds::SackBlocks sack_blocks(std::initializer_list<std::pair<int, int>> bs) {
 // A sender of window 400 with its timer state, an empty access link and a fresh scoreboard,
 // 3 duplicate ACKs counted, 9 acknowledged: the two tests below set the rest.
 void sender_at_third_dupack(OneFlow& x, ds::TcpSender& s, ds::SackSender& k) {
-  s.flow.max_window = 400;
-  ds::rtt_init(x.rto(), s.rtt, 720.0);
-  ds::access_init(s.nic, 0.0, 1040);
+  one_flow::sender_base(x, s, 400);
   ds::sack_sender_init(k);
   s.dupacks = 3;
   s.highest_ack = 9;
-  s.curseq = INT32_MAX;
   k.last_ack = 9;
 }
 
