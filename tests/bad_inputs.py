@@ -331,7 +331,7 @@ CATALOGUE: list[Bad] = [
     T("db-codel-interval-negative", DB, "[fixed]; codel_interval_ms = -100", r"fixed\.codel_interval_ms: -100\.0 " + NOT + r"a number > 0 and < 274878 \(ms; ns-3 Interval", builder="dumbbell"),
     T("db-queue-delay-hist-string", DB, '[fixed]; queue_delay_hist = "yes"', r"fixed\.queue_delay_hist: 'yes' " + NOT + r"true or false\)", builder="dumbbell"),
     # issue 53: a rate that makes the slot too fine named duration_s, not the rate
-    T("db-bottleneck-slot-clock", DB, "[fixed]; bottleneck_bps = 1e15", r"fixed\.bottleneck_bps: 1000000000000000\.0 " + NOT + r"a number > 0 and at most 3\.573e\+13 b/s, so that duration_s 1 is fewer than 2\^32 slots, .*1040-byte packet on the fastest link, bottleneck_bps 1e\+15 b/s; or a duration_s of at most 0\.03573 s\)", builder="dumbbell"),
+    T("db-bottleneck-slot-clock", DB, "[fixed]; bottleneck_bps = 1e15", r"fixed\.bottleneck_bps: 1000000000000000\.0 " + NOT + r"a number > 0 and at most 3\.573e\+13 b/s, so that duration_s 1 is fewer than 2\^32 slots, .*1040-byte packet at the fastest rate, bottleneck_bps 1e\+15 b/s; or a duration_s of at most 0\.03573 s\)", builder="dumbbell"),
     T("db-bottleneck-negative", DB, "[fixed]; bottleneck_bps = -1", r"fixed\.bottleneck_bps: -1\.0 " + NOT + r"a number > 0\)", builder="dumbbell"),
     T("db-rtt-list-length", DB, "[fixed]; n_flows = 3; rtt_ms = [20, 40]", r"fixed\.rtt_ms: \(20, 40\) " + NOT + r"a number of ms or a list of n_flows \(3\) of them", builder="dumbbell"),
     T("db-rtt-below-bottleneck", DB, "[fixed]; rtt_ms = 15", r"fixed\.rtt_ms: 15\.0 " + NOT + r"a number of ms >= 2 x bottleneck_delay_ms = 20", builder="dumbbell"),
@@ -1152,9 +1152,11 @@ ISSUE53 = """
 - **`--target-ci` could aim only at a replicas-table column**: `--target-metric jain_index`
   (or an expression, or `module:function`) adds seeds until Jain's interval is narrow enough
   (`test_target_ci_on_jain_index`; with a user's metric on a Dask cluster:
-  `test_user_metric_and_claim_on_a_dask_cluster`).- **A rate that made the slot too fine was refused as `duration_s`** (`bottleneck_bps = 1e15`,
+  `test_user_metric_and_claim_on_a_dask_cluster`).
+- **A rate that made the slot too fine was refused as `duration_s`** (`bottleneck_bps = 1e15`,
   builder dumbbell: "duration_s: 60.0 is not allowed (expected fewer than 2^32 slots of
-  8.32e-12 s ...)"). The slot is one packet's transmission time on the fastest link, so a huge
+  8.32e-12 s ...)"). The slot is one packet's transmission time at the fastest rate (a link's or a sender's
+  access link's), so a huge
   rate makes 60 s more than the 32-bit slot clock holds. A Link built inside a builder's
   `renamed_errors` now remembers the builder's name for its rate, and when the slot is under
   1 ns the refusal leads with what set it (the builder's rate parameter, `slot_s`, or

@@ -46,7 +46,7 @@ def one_link(**kw):
 # --------------------------------------------------------------------------------------------
 # 1. a run shorter than one time slot
 # --------------------------------------------------------------------------------------------
-SLOT = r"0\.0001152 s: the transmission time of a 576-byte packet on the fastest link, 4e\+07 b/s"
+SLOT = r"0\.0001152 s: the transmission time of a 576-byte packet at the fastest rate, link_rate_bps 4e\+07 b/s"
 
 
 def test_a_run_shorter_than_one_slot_is_refused():
@@ -57,8 +57,8 @@ def test_a_run_shorter_than_one_slot_is_refused():
     # a slow link makes the slot longer than the run: the message says why the slot is long
     with pytest.raises(ConfigError, match=r"^duration_s: 100\.0 is not allowed \(expected a "
                                           r"number >= 4608 s: .* one time slot \(4608 s: the "
-                                          r"transmission time of a 576-byte packet on the "
-                                          r"fastest link, 1 b/s\)\)$"):
+                                          r"transmission time of a 576-byte packet at the "
+                                          r"fastest rate, link_rate_bps 1 b/s\)\)$"):
         kaur_vin(link_rate_bps=1)
     with pytest.raises(ConfigError, match=r"^duration_s: 0\.001 is not allowed \(expected a "
                                           r"number >= 0\.01 s: .*\(0\.01 s: slot_s\)\)$"):
@@ -93,6 +93,57 @@ def test_a_sweep_file_shorter_than_one_slot_fails_before_the_engine(tmp_path, ca
     one_line_error(err, r"duration_s: 1e-06 is not allowed \(expected a number >= 0\.0001152 s: "
                         r"the run must last at least one time slot .*\(grid point 0; seed 0\) "
                         r"\(in .*s\.toml\)$")
+
+
+def test_the_default_slot_is_one_packet_at_the_fastest_rate_links_or_access_links():
+    """docs/model.md, "Time": a sender's access link faster than every link sets the slot
+    (a dumbbell's 100 Mb/s access: 1040 B in 83.2 us, not the bottleneck's 0.832 ms), and the
+    messages name the builder's parameter that set it."""
+    from diffsweep.engine.pack import default_slot_s
+    from diffsweep.scenario.scenario import fastest_rate
+    db = scenarios.dumbbell(n_flows=2)
+    assert fastest_rate(db) == (100e6, "access_bps")
+    assert default_slot_s(db) == pytest.approx(1040 * 8 / 100e6, rel=1e-12)
+    # an access link slower than the bottleneck leaves the bottleneck's packet time
+    slow = scenarios.dumbbell(n_flows=2, access_bps=5e6)
+    assert fastest_rate(slow) == (10e6, "bottleneck_bps")
+    assert default_slot_s(slow) == pytest.approx(1040 * 8 / 10e6, rel=1e-12)
+    # unpaced senders (0) and a route's first link (None) set no rate of their own
+    sc = Scenario(links=[Link(rate_bps=1e6)], flows=[TcpFlow(access_rate_bps=0.0),
+                                                       TcpFlow(access_rate_bps=None)],
+                  duration_s=10.0)
+    assert fastest_rate(sc) == (1e6, "links[0].rate_bps")
+    sc = Scenario(links=[Link(rate_bps=1e6)], flows=[TcpFlow(), TcpFlow(access_rate_bps=8e6)],
+                  duration_s=10.0)
+    assert fastest_rate(sc) == (8e6, "flows[1].access_rate_bps")
+    with pytest.raises(ConfigError, match=r"^duration_s: 1e-06 is not allowed \(expected a "
+                                          r"number >= 8\.32e-05 s: .*1040-byte packet at the "
+                                          r"fastest rate, access_bps 1e\+08 b/s\)\)$"):
+        scenarios.dumbbell(duration_s=1e-6, warmup_s=0.0)
+
+
+def test_too_many_slots_offers_slot_s_when_the_fastest_rate_alone_cannot_help():
+    """Slowing the fastest access link to the rate that would fit the slot clock does not
+    help when a link nearly as fast would set the slot then: the way out offered is slot_s.
+    Rates set by one builder parameter (Kaur & Vin's link_rate_bps sets its access links too)
+    are slowed together, so that parameter is offered."""
+    with pytest.raises(ConfigError, match=r"^duration_s: 10000000\.0 is not allowed \(expected a "
+                                          r"number > 0 and at most 9895 s, fewer than 2\^32 "
+                                          r"slots of 2\.304e-06 s \(.*at the fastest rate, "
+                                          r"flows\[0\]\.access_rate_bps 2e\+09 b/s\), the "
+                                          r"32-bit slot clock; or slot_s a number >= "
+                                          r"0\.002329 s\)$"):
+        Scenario(links=[Link(rate_bps=1e9)], flows=[TcpFlow(access_rate_bps=2e9)],
+                 duration_s=1e7)
+    # with no other rate near it, the access link's rate is the way out
+    with pytest.raises(ConfigError, match=r"; or flows\[0\]\.access_rate_bps a number > 0 and "
+                                          r"at most 1\.979e\+06 b/s\)$"):
+        Scenario(links=[Link(rate_bps=1e3)], flows=[TcpFlow(access_rate_bps=2e9)],
+                 duration_s=1e7)
+    with pytest.raises(ConfigError, match=r"^duration_s: 1000000000000\.0 .*link_rate_bps "
+                                          r"4e\+07 b/s\), the 32-bit slot clock; or "
+                                          r"link_rate_bps a number > 0 and at most 19\.79 b/s\)"):
+        kaur_vin(duration_s=1e12)
 
 
 # --------------------------------------------------------------------------------------------
@@ -291,8 +342,9 @@ SLOTS = [
                       slot_s=1e6),
      r"^slot_s: 1000000\.0 is not allowed \(expected a slot in which every link sends at most "
      r"2\^29 packets: links\[0\] would send up to 217,013,888,888,891\)$"),
+    # (a slot given: the default, one packet at the access rate, would be refused first)
     (lambda: Scenario(links=[Link(rate_bps=1e6)], flows=[TcpFlow(access_rate_bps=1e30)],
-                      duration_s=1.0),
+                      duration_s=1.0, slot_s=4.608e-3),
      r"^links: too large for the engine: the arrivals at the links in one slot \(rate_bps, "
      r"access_rate_bps, peak_bps over packet sizes\) need 4\.61e\+18, above its limit of "
      r"2,147,483,647 \(batch shape stage_cap\)$"),

@@ -170,7 +170,8 @@ def _slot_note(scs) -> str:
     slots = sorted({default_slot_s(sc) for sc in scs})
     shown = ", ".join(f"{s * 1e3:.6g} ms" for s in slots[:3]) + (", ..." if len(slots) > 3 else "")
     why = ("Scenario.slot_s" if all(sc.slot_s is not None for sc in scs) else
-           "a slot is one TCP packet's time on the fastest link")
+           "a slot is one TCP packet's time at the fastest rate, a link's or an "
+           "access link's")
     return f"; slots of {shown} ({why})"
 
 

@@ -323,9 +323,9 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     transfers at once. Their queue is the TCP flows' (green under RIO).
 
     Run: ``duration_s=100``, ``warmup_s=20`` (choices), ``tie_break="random"``; ``slot_s=None``:
-    the engine's time slot (None: one data packet's time on the bottleneck, the fastest link;
-    the access links are paced within it; docs/model.md, "Time", on what a finer one, e.g.
-    one packet's time at ``access_bps``, changes).
+    the engine's time slot (None: one data packet's time at the fastest rate a packet is sent
+    at, ``access_bps`` when it is faster than the bottleneck, else ``bottleneck_bps``;
+    docs/model.md, "Time", on why and what it costs).
 
     Time series (off by default; docs/columns.md): ``trace_flows`` (flow indices) and
     ``trace_interval_s`` for their cwnd (table ``cwnd_trace``); ``queue_trace_interval_s``

@@ -11,7 +11,8 @@ from diffsweep.scenario.checks import (CONGESTION_CONTROLS, HYSTART_DETECTS, INT
                                        MAX_WIRE_BYTES, SPLITS, VARIANTS, _OMIT, IntField, _as_route,
                                        _as_tuple, _colour, _int_in, _name, _new_object, _one_of,
                                        _route, as_float, as_int, check_bool, check_ints,
-                                       check_nonneg, is_int, is_real, plain)
+                                       check_nonneg, is_int, is_real, plain,
+                                       renamed_field)
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,12 @@ class TcpFlow:
     def __post_init__(self):
         self._normalize()
         self._validate(type(self).__name__)
+        # the builder parameter that set the access rate (renamed_errors), which may set the
+        # engine's time slot (scenario.fastest_rate): named in the slot messages (not a field:
+        # no digest change)
+        name = renamed_field("TcpFlow.access_rate_bps")
+        if name is not None:
+            self.__dict__["_access_rate_name"] = name
 
     def _normalize(self) -> None:
         # Written through __dict__ (the dataclass is frozen, not slotted), and only where a

@@ -151,8 +151,9 @@ def parking_lot(n_links=2, n_long=1, n_cross=1, tcp="newreno", bottleneck_bps=10
 
     Run: ``duration_s=100``, ``warmup_s=20`` (choices), ``tie_break="random"``;
     ``queue_delay_hist=False`` (true: every link's histogram of waits, as the dumbbell's);
-    ``slot_s=None`` (the engine's slot, as the dumbbell's: benchmarks/ns2/parking_lot/README.md
-    measures a finer one against ns-2.35).
+    ``slot_s=None`` (the engine's slot, as the dumbbell's: one data packet's time at the
+    fastest rate, ``access_bps`` when it is faster than the links; benchmarks/ns2/parking_lot/
+    README.md measures it and the links' packet time against ns-2.35).
 
     ``params`` (grid columns): ``n_flows`` (all flows), ``rtt_long_ms`` (a long flow's round
     trip), ``rtt_cross_mean_ms`` (the cross flows' mean; None without cross flows) and

@@ -30,30 +30,56 @@ from diffsweep.scenario.sources import OnOffSource
 from diffsweep.scenario.traffic import Traffic
 
 
+def _rates(sc) -> list[tuple[float, str]]:
+    """Every rate a packet of scenario ``sc`` is serialised at, with the field that sets it
+    (``fastest_rate``): the links' first, then the senders' non-zero access rates."""
+    out = [(link.rate_bps, link.__dict__.get("_rate_name", f"links[{k}].rate_bps"))
+           for k, link in enumerate(sc.links)]
+    v = sc.__dict__.get("_delay_variant")
+    flows = (sc if v is None else v.base).flows
+    senders = ([(f, f"flows[{i}]") for i, f in enumerate(flows)]
+               + [(t.flow, f"traffic[{g}].flow") for g, t in enumerate(sc.traffic)])
+    out += [(f.access_rate_bps, f.__dict__.get("_access_rate_name", f"{path}.access_rate_bps"))
+            for f, path in senders if f.access_rate_bps]
+    return out
+
+
+def fastest_rate(sc) -> tuple[float, str]:
+    """The fastest rate a packet of scenario ``sc`` is serialised at, and the field that sets
+    it: a link's ``rate_bps`` or a sender's non-zero ``access_rate_bps`` (its access link;
+    0 is unpaced, None its route's first link), under a builder's name for the field where a
+    builder's renamed_errors made it (``bottleneck_bps``, ``access_bps``). Ties go to the
+    links, then to the earliest flow."""
+    rates = _rates(sc)
+    top = max(r for r, _ in rates)
+    return next((r, n) for r, n in rates if r == top)
+
+
 def default_slot_s(sc) -> float:
     """The engine's time slot of scenario ``sc``: ``sc.slot_s``, else one TCP data packet's
-    transmission time on the fastest link (docs/model.md, "Time"). (``pack`` re-exports it:
-    the Scenario needs it too, to refuse durations the slot clock cannot run.)"""
+    transmission time at the fastest rate a packet is serialised at, a link's or a sender's
+    access link's (``fastest_rate``; docs/model.md, "Time"). (``pack`` re-exports it: the
+    Scenario needs it too, to refuse durations the slot clock cannot run.)"""
     if sc.slot_s is not None:
         return float(sc.slot_s)
     # a delay variant's flows differ only in their delays: its base's give the same sizes,
     # without making the variant's flows
     v = sc.__dict__.get("_delay_variant")
     flows = (sc if v is None else v.base).flows
-    fastest = max(link.rate_bps for link in sc.links)
     wire = ([f.segment_bytes + f.header_bytes for f in flows]
             + [t.flow.segment_bytes + t.flow.header_bytes for t in sc.traffic]
             or [s.pkt_bytes for s in sc.sources])
-    return max(wire) * 8.0 / fastest
+    return max(wire) * 8.0 / fastest_rate(sc)[0]
 
 
 def _slot_text(sc, slot: float) -> str:
     """One time slot and where its length comes from, for messages."""
     if sc.slot_s is not None:
         return f"one time slot ({slot:.4g} s: slot_s)"
-    fastest = max(link.rate_bps for link in sc.links)
+    fastest, name = fastest_rate(sc)
     return (f"one time slot ({slot:.4g} s: the transmission time of a "
-            f"{round(slot * fastest / 8.0)}-byte packet on the fastest link, {fastest:g} b/s)")
+            f"{round(slot * fastest / 8.0)}-byte packet at the fastest rate, {name} "
+            f"{fastest:g} b/s)")
 
 
 def _down(x: float) -> str:
@@ -259,25 +285,30 @@ class Scenario:
     def _too_many_slots(self, sl: float) -> None:
         """Refuse a run of more than 2^32 slots (the engine's slot clock is 32-bit), naming the
         two ways out: a shorter duration_s, or a longer slot from what sets it (``slot_s``, or
-        else the fastest link's rate, under the builder's name for it when a builder's
-        renamed_errors built the link). The message leads with the slot's source when the slot
-        is under 1 ns (SUB_NS_SLOT_S: a link beyond 8 Tb/s for 1000-byte packets, faster than
-        any link modelled, e.g. bottleneck_bps = 1e15 makes a slot of 8.3 ps), else with
-        duration_s (a run longer than the clock holds at a real link's rate)."""
+        else the fastest rate, a link's or a sender's access link's, under the builder's name
+        for it when a builder's renamed_errors built it: ``fastest_rate``). The message leads
+        with the slot's source when the slot is under 1 ns (SUB_NS_SLOT_S: a link beyond
+        8 Tb/s for 1000-byte packets, faster than any link modelled, e.g. bottleneck_bps =
+        1e15 makes a slot of 8.3 ps), else with duration_s (a run longer than the clock holds
+        at a real link's rate). Where slowing
+        the fastest rate alone could not make the slot long enough (another rate would then
+        set it), the second way out offered is ``slot_s``."""
         longest = _down(MAX_SLOTS * sl)
+        slot_rng = f"a number >= {_up(self.duration_s / MAX_SLOTS)} s"
         if self.slot_s is not None:
-            name, value = "slot_s", self.slot_s
-            rng = f"a number >= {_up(self.duration_s / MAX_SLOTS)} s"
-            what = "slot_s"
+            name, value, rng, what = "slot_s", self.slot_s, slot_rng, "slot_s"
         else:
-            rates = [link.rate_bps for link in self.links]
-            k = rates.index(max(rates))
-            name = self.links[k].__dict__.get("_rate_name", f"links[{k}].rate_bps")
-            value = rates[k]
+            value, name = fastest_rate(self)
             bits = sl * value  # the largest packet on the wire, in bits
-            rng = f"a number > 0 and at most {_down(bits * MAX_SLOTS / self.duration_s)} b/s"
-            what = (f"the transmission time of a {round(bits / 8.0)}-byte packet on the "
-                    f"fastest link, {name} {value:g} b/s")
+            at_most = bits * MAX_SLOTS / self.duration_s
+            rng = f"a number > 0 and at most {_down(at_most)} b/s"
+            what = (f"the transmission time of a {round(bits / 8.0)}-byte packet at the "
+                    f"fastest rate, {name} {value:g} b/s")
+            # the rates another field sets (one builder parameter may set several links' and
+            # access links' rates, e.g. Kaur & Vin's link_rate_bps, and slows them together)
+            others = [r for r, n in _rates(self) if n != name]
+            if sl >= SUB_NS_SLOT_S and others and max(others) > at_most:
+                name, rng = "slot_s", slot_rng
         if sl < SUB_NS_SLOT_S:
             raise ConfigError(
                 f"{name}: {value!r} is not allowed (expected {rng}, so that duration_s "

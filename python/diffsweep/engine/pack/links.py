@@ -52,7 +52,7 @@ def _check_prop_delays(sc: Scenario, slot_s: float, prop: list, deps: list) -> N
     would overflow on it or the engine refuse the shape in other words."""
     for l, (p, d) in enumerate(zip(prop, deps)):
         most = MAX_CAP // d - 2  # (prop + 2) * deps <= MAX_CAP
-        if most < 0:  # (only a long slot_s: a default slot is one packet of the fastest link)
+        if most < 0:  # (only a long slot_s: a default slot is one packet at the fastest rate)
             raise ConfigError(f"slot_s: {sc.slot_s!r} is not allowed (expected a slot in which "
                               f"every link sends at most 2^29 packets: links[{l}] would send "
                               f"up to {d:,})")

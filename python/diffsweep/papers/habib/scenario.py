@@ -292,12 +292,14 @@ def habib_2b(conditioner="rtt_rto", n_micro=200, core_bps=10e6, edge_bps=100e6,
         elif app == "telnet":
             members[name] = ("flows", list(range(len(flows), len(flows) + m)))
             sizes = rng.integers(lo, hi + 1, m)
-            flows += [_tcp(variant="reno", telnet_interval_s=0.0, size_pkts=int(z),
-                           start_s=float(t), **dict(kw, access_rate_bps=edge))
-                      for t, z in zip(rng.uniform(0.0, t_start, m), sizes)]
+            with renamed_errors({"TcpFlow.access_rate_bps": "edge_bps"}):
+                flows += [_tcp(variant="reno", telnet_interval_s=0.0, size_pkts=int(z),
+                               start_s=float(t), **dict(kw, access_rate_bps=edge))
+                          for t, z in zip(rng.uniform(0.0, t_start, m), sizes)]
         elif name in ("F1", "F2", "F3"):
             share = w // 3 + (1 if a < w % 3 else 0)
-            tmpl = _tcp(variant="reno", **dict(kw, access_rate_bps=edge))
+            with renamed_errors({"TcpFlow.access_rate_bps": "edge_bps"}):
+                tmpl = _tcp(variant="reno", **dict(kw, access_rate_bps=edge))
             members[name] = ("traffic", [len(traffic)])
             with renamed_errors({"Traffic.pool": "www_pool"}):
                 traffic.append(Traffic(name=name, flow=tmpl, kind="web", sessions=share,

@@ -304,7 +304,9 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
                    "TcpFlow.header_bytes": "header_bytes",
                    "TcpFlow.max_window_pkts": "max_window_pkts",
                    "TcpFlow.reno_bugfix": "reno_bugfix",
-                   "TcpFlow.send_jitter_s": "send_jitter_s"}):
+                   "TcpFlow.send_jitter_s": "send_jitter_s",
+                   # the access links run at the bottleneck's rate (Sec. 2.1.1)
+                   "TcpFlow.access_rate_bps": "link_rate_bps"}):
         # A window of 1 cannot start at 2.
         init_window = min(2, max_window_pkts) if is_int(max_window_pkts) else 2
         # Sec. 2.1.1 provisions *link* buffers by the delay-bandwidth product: the 40 Mb/s
@@ -375,7 +377,8 @@ def kaur_vin(n_flows=1, rtp_ms=None, rtp_intervals=None, ef="onoff", ef_fraction
         telnet_rate_bps = telnet_fraction * link_rate_bps
         interval_s = tel_wire * 8 * n_telnet / telnet_rate_bps
         tside = (rtp_telnet / 2 - bottleneck_delay_ms) / 2
-        with renamed_errors({"TcpFlow.segment_bytes": "telnet_segment_bytes"}):
+        with renamed_errors({"TcpFlow.segment_bytes": "telnet_segment_bytes",
+                             "TcpFlow.access_rate_bps": "link_rate_bps"}):
             # First in flow order: with tie_break="index" the last same-slot arrivals at a
             # full drop-tail queue are the ones dropped, so telnet flows placed after the 64
             # TCP flows were locked out (3 % of the link carried instead of 15 % in the quick
