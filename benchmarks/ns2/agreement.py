@@ -430,7 +430,9 @@ def load_parking_lot(d: Path) -> Paper:
               "TCP send delayed U(0, 1 ms) on both sides [send jitter / overhead_ 1 ms]; and "
               "the phase check [links 10.2 / 10.4 / 10.6 ms]: every link's delay moved by a "
               "fraction of a packet time, which moves ns-2.35's long-flow goodput by about 3x "
-              "and diffsweep's by under 3% (README.md there).")
+              "and diffsweep's by about 5x at its default slot, one packet time at the "
+              "access links' 100 Mb/s (under 3% at the links' packet time, the slot before "
+              "2026-12-02; README.md there).")
     n = p.read(d, "parking_lot/results_ns2_parking_lot.csv", "benchmarks/ns2/parking_lot/run.sh")
     o = p.read(d, "parking_lot/results_diffsweep_parking_lot.csv",
                "benchmarks/ns2/parking_lot/diffsweep_parking_lot.py")
