@@ -214,28 +214,25 @@ NOTES = """
 - **Transmission times in the round trip, and the slot, now as ns-3's.** ns-3 adds each
   packet's transmission time on every link to its round trip; the engine models the
   bottleneck's and the access link's (the sender's NIC), not the egress link's nor the
-  ACK's, and its default slot is one packet time at the fastest *link*, here the bottleneck's
-  0.832 ms, to which the access links' pacing, the same-slot arrivals' order and every delay
-  are rounded (docs/model.md, "Time"). diffsweep's runs here set the slot to one packet time
-  at the access links' 100 Mb/s (0.0832 ms: `Scenario.slot_s`) and add the unmodelled
+  ACK's. Its default slot is, since 2026-12-02, one packet time at the fastest rate a packet
+  is serialised at, here the access links' 100 Mb/s (0.0832 ms; docs/model.md, "Time"); it
+  was the fastest *link's*, the bottleneck's 0.832 ms, to which the access links' pacing, the
+  same-slot arrivals' order and every delay were rounded, and these runs set the finer slot
+  by hand (`Scenario.slot_s`) until it became the default. They add the unmodelled
   transmission times, 0.124 ms, to each flow's reverse delay (diffsweep_dumbbell.py,
-  `SLOT_S`, `UNMODELLED_TX_MS`). The window-limited flow shows it: newreno/fifo-w20, 1 flow,
-  3.916 Mb/s against ns-3's 3.899 (+0.4%; +2.7% at the default slot). Measured, the default
-  slot against these (the device queue and the ssthresh rule in both): newreno/fifo 33 ->
-  35/35, newreno/red 28 -> 35/35, newreno/codel 32 -> 35/35, newreno/codel-ecn 38 -> 41/41,
-  red-ecn 31 -> 36/41, fq_codel 32 -> 34/35, fq_codel-ecn 39 -> 41/41, cubic/fifo 29 ->
-  34/35, cubic+newreno/fifo 31 -> 34/35, cubic/pie 32 -> 33/35, cubic/codel-ecn and
-  cubic/fq_codel-ecn 39 -> 41/41, cubic/fq_codel 27 -> 29/35, cubic/codel 31 -> 31/35,
-  dctcp/step 36 -> 35/41, fifo-w20 33 -> 32/35. The 600 replicas take 3.3 s instead of 2.7.
-  At the default slot 12 of the 19 target models met issue 52's 90%, at this one 15 (16 with
-  CUBIC's recovery exit, below). Against ns-2.35 the same finer slot first lowered the
-  standard dumbbell's agreement (25 -> 22 of 26 cells); that came from the senders' halving,
-  not the slot: with ns-2.35's precisionReduce_ halving (docs/model.md, "TCP"; 2026-12-02)
-  the dumbbell gives 25 of 26 at this slot (24 at the default) and the parking lot 72 of 72
-  (59), measured, not yet recorded (benchmarks/ns2/parking_lot/README.md). One slot rule for
-  both references, one packet time at the fastest rate a packet is serialised at, access
-  links included, is the next step; until it is the default, 12 of 19 is the conservative
-  figure here.
+  `UNMODELLED_TX_MS`). The window-limited flow shows it: newreno/fifo-w20, 1 flow, 3.916
+  Mb/s against ns-3's 3.899 (+0.4%; +2.7% at the bottleneck's packet time). Measured, the
+  bottleneck's packet time against the default now (the device queue and the ssthresh rule
+  in both): newreno/fifo 33 -> 35/35, newreno/red 28 -> 35/35, newreno/codel 32 -> 35/35,
+  newreno/codel-ecn 38 -> 41/41, red-ecn 31 -> 36/41, fq_codel 32 -> 34/35, fq_codel-ecn 39
+  -> 41/41, cubic/fifo 29 -> 34/35, cubic+newreno/fifo 31 -> 34/35, cubic/pie 32 -> 33/35,
+  cubic/codel-ecn and cubic/fq_codel-ecn 39 -> 41/41, cubic/fq_codel 27 -> 29/35,
+  cubic/codel 31 -> 31/35, dctcp/step 36 -> 35/41, fifo-w20 33 -> 32/35. The 600 replicas
+  take 3.3 s instead of 2.7. At the bottleneck's packet time 12 of the 19 target models met
+  issue 52's 90%, at the default now 15 (16 with CUBIC's recovery exit, below). Against
+  ns-2.35 the same rule, recorded there, moved the standard dumbbell from 24 to 25 of 26
+  cells and the parking lot from 59 to 72 of 72 (docs/ns2-agreement.md): one slot rule for
+  both references.
 - **ACKs** return over the same links in ns-3 (42 B, 34 us each at 10 Mb/s, never queued
   behind data); the engine's return uncongested after the reverse delay.
 - **ns-3's TCP defaults**, set to the builder's (benchmarks/ns3/README.md): SACK on, classic

@@ -25,8 +25,9 @@ sojourns count the queue disc alone, as ns-3's. Every replica keeps its queueing
 histogram (``queue_delay_hist=True``): ``p95_sojourn_ms`` is ``queues.delay_p95_ms``,
 ``mean_sojourn_ms`` the histogram's mean with each bin at its middle; with the device queue
 both sides' sojourn runs from the queue's enqueue to its dequeue into the device queue (the
-engine's to a slot). The slot is one packet time at the access links' 100 Mb/s (``SLOT_S``:
-the default slot would be the bottleneck's packet time, 0.832 ms), and each flow's reverse
+engine's to a slot). The slot is the engine's default, one packet time at the fastest rate,
+the access links' 100 Mb/s (0.0832 ms; until 2026-12-02 this script set it as ``slot_s``,
+when the default was the bottleneck's packet time, 0.832 ms), and each flow's reverse
 delay carries the transmission times ns-3 adds on links the engine does not model as links
 (``UNMODELLED_TX_MS``, 0.124 ms). The SACK senders' NewReno halves the flight at a fast retransmit, as
 ns-3.44's TcpNewReno over TcpSocketBase does (``ssthresh_from="flight"``, docs/model.md "SACK";
@@ -94,10 +95,6 @@ CELLS = ((1, "40"), (8, "40"), (32, "40"), (8, "100"), (8, "20-100"), (32, "20-1
 SEEDS = range(1, 6)
 DUR, WARM = 35.0, 5.0
 RATE_BPS = 10e6
-#: the engine's time slot here: one 1040-B packet's time at the access links' 100 Mb/s, ten to
-#: the bottleneck's packet (the default slot, one packet at the fastest *link*, is the
-#: bottleneck's: 0.832 ms, to which the access links' pacing and every delay are then rounded)
-SLOT_S = 1040 * 8 / 100e6
 #: the transmission times ns-3 adds to a round trip on links the engine does not model as
 #: links: the egress link's (a 1042-B data packet at 100 Mb/s) and the ACK's on the three links
 #: back (42 B at 100, 10 and 100 Mb/s), added to each flow's reverse delay (uncongested: a
@@ -134,7 +131,7 @@ def scenarios():
                 if kw.get("congestion_control") == "mix":  # dumbbell.cc: tcps[i % 2]
                     kw["congestion_control"] = [("cubic", "newreno")[i % 2] for i in range(n)]
                 sc = dumbbell(tcp=tcp, aqm=aqm, n_flows=n, seed=seed, queue_delay_hist=True,
-                              slot_s=SLOT_S, **rtt_kw(rtt), **kw)
+                              **rtt_kw(rtt), **kw)
                 if aqm == "red":
                     for k, v in RUN_SH_RED.items():
                         if not math.isclose(sc.params[k], v, rel_tol=1e-6):
