@@ -28,6 +28,9 @@ dupacks of a refused fast retransmit; NewReno's partial ACKs keep the dupack cou
 the timer only at a recovery's first): kaur2, kaur4, multihop0-2, drops1, cbq0 and
 tcpaware0-1 changed (169 arrays), the families where such dupacks or partial ACKs occur.
 Issue 44 added the SACK family (sack0-3) alone: every earlier array is unchanged bit for bit.
+When the default slot became one packet at the fastest rate, access links included (issue 53,
+2026-12-02), the cases whose senders are faster than their links (wrr0, drops3, traffic0-1,
+paths0-3, cbq0-1) kept their recorded slot (``_links_packet_time``): no array changed.
 """
 from __future__ import annotations
 
@@ -35,6 +38,7 @@ import dataclasses
 
 from diffsweep.scenario import (Link, Marker, OnOffSource, QueueClass, RedThresholds, Scenario,
                                 TcpFlow, Traffic)
+from diffsweep.scenario import default_slot_s
 from diffsweep.scenario.builders import kaur_vin
 
 
@@ -283,11 +287,26 @@ def _sack() -> list[tuple[Scenario, int]]:
     return out
 
 
+def _links_packet_time(sc: Scenario) -> Scenario:
+    """``sc`` at the slot it was recorded at: one data packet's time on the fastest *link*, the
+    engine's default until 2026-12-02. The default since then is one packet at the fastest
+    rate, access links included (docs/model.md, "Time"), a Python-side rule: the engine's
+    bits at a given slot did not change, which these cases, given their recorded slot, show."""
+    if sc.slot_s is not None:
+        return sc
+    wire = ([f.segment_bytes + f.header_bytes for f in sc.flows]
+            + [t.flow.segment_bytes + t.flow.header_bytes for t in sc.traffic]
+            or [src.pkt_bytes for src in sc.sources])
+    slot = max(wire) * 8.0 / max(link.rate_bps for link in sc.links)
+    return sc if slot == default_slot_s(sc) else dataclasses.replace(sc, slot_s=slot)
+
+
 def golden_cases() -> list[tuple[str, Scenario, int]]:
     fams = {"kaur": _kaur(), "multihop": _multihop(), "wrr": _wrr(), "drops": _drops_and_access(),
             "diffserv": _diffserv(), "traffic": _traffic(), "paths": _paths(), "cbq": _cbq(),
             "tcpaware": _tcp_aware(), "sack": _sack()}
-    return [(f"{fam}{i}", sc, seed) for fam, items in fams.items() for i, (sc, seed) in enumerate(items)]
+    return [(f"{fam}{i}", _links_packet_time(sc), seed) for fam, items in fams.items()
+            for i, (sc, seed) in enumerate(items)]
 
 
 def schedule_only_cases() -> list[tuple[str, Scenario, int]]:

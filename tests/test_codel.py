@@ -75,8 +75,10 @@ def test_percentiles_and_littles_law():
     is one wait: the histogram's mean wait times the departure rate is the time-average queue
     (Little's law: both count each packet's slots in the queue) up to the window's edges, and
     its percentiles are numpy's of the waits."""
+    # (a slot of one packet at the bottleneck, 0.832 ms, so that every wait is under 64 slots:
+    # the default, one packet at the 100 Mb/s access links, makes waits 10 times as many slots)
     sc = dumbbell(n_flows=4, max_window_pkts=38, buffer_pkts=100, duration_s=30.0,
-                  warmup_s=5.0, queue_delay_hist=True)
+                  warmup_s=5.0, queue_delay_hist=True, slot_s=1040 * 8 / 10e6)
     res = simulate([sc], seeds=[4])
     q, h = res.queues.iloc[0], res.queue_delay
     assert q["all_drops"] == 0 and (h["bin"] < qdelay.LINEAR).all()

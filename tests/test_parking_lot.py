@@ -86,15 +86,20 @@ def test_long_flows_get_less_under_droptail():
     # with 3 links than with 2
     scs = [parking_lot(n_links=k, n_long=8, n_cross=8, duration_s=30.0, warmup_s=5.0, seed=s)
            for k in (2, 3) for s in (1, 2)]
+    # (with the long flows starved upstream, the last links of K = 3 may see few drops in a
+    # seed: ns-2.35's drop % there is 0.29-0.30 +- 0.23-0.28 over 10 seeds, docs/ns2-agreement.md)
     res = simulate(scs, [1, 2, 1, 2], backend="cpu")
     long_g = {}
+    drops = {}
     for p, sc in enumerate(scs):
         g = res.flows.loc[res.flows["replica"] == p].sort_values("flow")["goodput_bps"].to_numpy()
         q = res.queues.loc[res.queues["replica"] == p]
-        assert (q["drops"] > 0).all()  # every link congested
+        assert q["drops"].iloc[0] > 0  # the first link congested in every seed
+        drops[len(sc.links)] = drops.get(len(sc.links), 0) + q["drops"].to_numpy()
         assert g[:8].mean() < 0.7 * g[8:].mean()
         long_g.setdefault(len(sc.links), []).append(g[:8].mean())
     assert np.mean(long_g[3]) < np.mean(long_g[2])
+    assert all((d > 0).all() for d in drops.values())  # every link drops over the seeds
 
 
 @pytest.mark.parametrize("kw, match", [

@@ -25,9 +25,11 @@ def _bulk(k: float) -> Scenario:
     f = TcpFlow(variant="newreno", segment_bytes=1024, header_bytes=40, max_window_pkts=64,
                 access_rate_bps=100e6, egress_delay_ms=2.5, reverse_delay_ms=7.5)
     sc = Scenario(links=(_hop(5.0),), flows=(f,), duration_s=30.0, warmup_s=5.0)
-    assert default_slot_s(sc) == pytest.approx(T)
+    # the default is one packet at the host's 100 Mb/s access link, T / 100: given here, the
+    # slot is one packet's time on the link, T, and fractions of it
+    assert default_slot_s(sc) == pytest.approx(WIRE * 8 / 100e6)
     return Scenario(links=sc.links, flows=sc.flows, duration_s=30.0, warmup_s=5.0,
-                    slot_s=None if k == 1 else T / k)
+                    slot_s=T / k)
 
 
 def _transfer(n: int, k: float) -> Scenario:
@@ -42,7 +44,7 @@ def _transfer(n: int, k: float) -> Scenario:
 
 @pytest.mark.parametrize("k", [1, 4, 3.7])
 def test_a_slot_shorter_than_a_packet_keeps_the_link_rate(k):
-    """At the default slot, at a quarter of it and at T / 3.7 (a packet is not a whole number
+    """At one packet time on the link (T), at a quarter of it and at T / 3.7 (not a whole number
     of slots: the credit left after one packet starts the next) the link sends 1 Mb/s and the
     flow's goodput is the payload's share of it, 1024 / 1064, with no loss."""
     res = simulate([_bulk(k)], [0], backend="cpu")

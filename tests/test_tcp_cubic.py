@@ -57,15 +57,16 @@ def test_lone_flow_concave_plateau_convex():
     # growth over half-second steps: falling while below W_max, least near it, rising after
     step = int(round(0.5 / dt))
     grow = np.diff(epoch[::step])
-    low = int(np.argmin(grow[:-1]))
+    flat = np.flatnonzero(grow[:-1] == grow[:-1].min())  # the flattest steps (often several)
+    low = int(flat[0])
     assert 0 < low < len(grow) - 2, grow
     assert np.all(np.diff(grow[:low + 1]) <= 0), grow   # concave
     assert grow[-1] > 4 * max(1.0, grow[low]), grow       # convex: accelerating away
     plateau = epoch[low * step:(low + 1) * step + 1]
     assert np.all(np.abs(plateau - w_max) <= 0.03 * w_max), (plateau, w_max)
-    # the plateau's middle lies about K after the reduction (ns-3 aims one least RTT ahead and
+    # the plateau's middle (of its flattest steps) lies about K after the reduction (ns-3 aims one least RTT ahead and
     # truncates the cubic term to whole segments, so within a second of it)
-    mid = (low + 0.5) * step * dt
+    mid = (flat.mean() + 0.5) * step * dt
     assert abs(mid - k) < 1.0, (mid, k)
     assert epoch.max() > 1.3 * w_max  # the convex probe went well past W_max
 

@@ -12,7 +12,9 @@ from diffsweep import simulate
 from diffsweep.scenario.dumbbell import dumbbell
 from diffsweep.scenario.parking_lot import parking_lot
 
-PKT_S = 1040 * 8 / 10e6  # one 1040-byte packet at the 10 Mb/s bottleneck: the default slot
+# one 1040-byte packet at the 10 Mb/s bottleneck: the slot these cases are computed at (given
+# as slot_s: the default is one packet at the 100 Mb/s access links, a tenth of it)
+PKT_S = 1040 * 8 / 10e6
 
 
 def _busy(res) -> np.ndarray:
@@ -35,7 +37,7 @@ def test_standing_queue_waits_half_a_slot_less_than_its_length_less_the_wire():
     them on the wire, and each of the others started at a slot's end: 8 - 1 + 1/2. The same
     numbers through the cbq path (a class's head on its own pipe's wire)."""
     sc = dumbbell(n_flows=1, rtt_ms=10.0, bottleneck_delay_ms=2.0, duration_s=20, warmup_s=5,
-                  seed=1)
+                  seed=1, slot_s=PKT_S)
     res = simulate([sc, _as_cbq(sc)], [1, 1], backend="cpu")
     q = res.queues[res.queues["link"] == 0]
     assert (q["drops"] == 0).all()
@@ -48,7 +50,7 @@ def test_a_lone_packet_never_waits():
     """One flow whose window is below the path's packets: every packet reaches an idle link
     and leaves within its slot, so nothing waits; the slot-end length less the busy fraction
     (the comparisons' estimate before this column) says -busy."""
-    sc = dumbbell(n_flows=1, rtt_ms=40.0, duration_s=20, warmup_s=5, seed=1)
+    sc = dumbbell(n_flows=1, rtt_ms=40.0, duration_s=20, warmup_s=5, seed=1, slot_s=PKT_S)
     res = simulate([sc], [1], backend="cpu")
     q = res.queues[res.queues["link"] == 0]
     busy = _busy(res)[q.index]
@@ -58,12 +60,12 @@ def test_a_lone_packet_never_waits():
 
 def test_waiting_queue_is_between_zero_and_the_length():
     """Per packet the wait counted is at most its slot-end count less its slot on the wire plus
-    half a slot, and never below 0: so over every queue, drop-tail and RED, at the default slot
+    half a slot, and never below 0: so over every queue, drop-tail and RED, at one packet time
     and at a quarter of it (up to one slot of the window's edges)."""
     scs = []
     for aqm in ("droptail", "red"):
         sc = parking_lot(n_links=2, n_long=4, n_cross=4, aqm=aqm, duration_s=15, warmup_s=5,
-                         seed=2)
+                         seed=2, slot_s=PKT_S)
         scs += [sc, dataclasses.replace(sc, slot_s=PKT_S / 4)]
     res = simulate(scs, [2] * len(scs), backend="cpu")
     q = res.queues
@@ -77,10 +79,10 @@ def test_waiting_queue_barely_moves_with_the_slot():
     """RED's parking lot (3 links, 8 long + 4 cross flows a link): refining the slot from one
     packet time to a quarter moves the waiting queue by under 7% (10 seeds x 60 s: +5.5% on
     link 0) while the slot-end length less the busy fraction moves by over 12% (+17%): the
-    latter's error is a whole slot per packet at the default slot, the former's is not."""
+    latter's error is a whole slot per packet at one packet time, the former's is not."""
     seeds = list(range(1, 11))
     scs = [parking_lot(n_links=3, n_long=8, n_cross=4, aqm="red", duration_s=60, warmup_s=10,
-                       seed=s) for s in seeds]
+                       seed=s, slot_s=PKT_S) for s in seeds]
     fine = [dataclasses.replace(sc, slot_s=PKT_S / 4) for sc in scs]
     res = simulate(scs + fine, seeds * 2, backend="cpu")
     q = res.queues.assign(old=res.queues["mean_queue_pkts"] - _busy(res),

@@ -90,13 +90,21 @@ def record(scenario, seed: int, max_event_bytes: int = MAX_EVENT_BYTES,
     lanes = compiled.default_lanes("cpu", scenario.n_flows, 1)
     p = pack([scenario], [int(seed)], lanes=lanes)
     until = np.inf if until_s is None else float(until_s) / float(p.slot_s[0])
-    out, events = m.run_events(p.shape, compiled._flat(p), cap, until)
+    # recorded a little past until: a '-' is written at its transmission's start, up to one
+    # packet time (many slots when the slot is shorter than a packet) before the slot that
+    # sends it; the events after until are cut below
+    wire = max([f.segment_bytes + f.header_bytes for f in scenario.flows]
+               + [t.flow.segment_bytes + t.flow.header_bytes for t in scenario.traffic]
+               + [src.pkt_bytes for src in scenario.sources])
+    past = wire * 8.0 / min(link.rate_bps for link in scenario.links) / float(p.slot_s[0]) + 2
+    stop = until + past
+    out, events = m.run_events(p.shape, compiled._flat(p), cap, stop)
     lay = layout()
     pool_bit = next(b for b, t in lay.overflow_bits.items() if t == "access-link pool")
     if int(out["overflow"][0]) == pool_bit:
         # as engine.simulate does: the rerun with pools that cannot run out is the result
         p = pack([scenario], [int(seed)], lanes=lanes, nic_pool="full")
-        out, events = m.run_events(p.shape, compiled._flat(p), cap, until)
+        out, events = m.run_events(p.shape, compiled._flat(p), cap, stop)
     out = {k: np.asarray(v).reshape(lay.axes(lay.outputs[k][1], p.shape)) for k, v in out.items()}
     if int(out["overflow"][0]):
         what = [t for b, t in lay.overflow_bits.items() if out["overflow"][0] & b]

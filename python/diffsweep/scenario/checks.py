@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 import math
 import numbers
+import weakref
 from collections.abc import Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -267,6 +268,43 @@ def renamed_field(path: str) -> str | None:
     """The builder's name for ``path`` (e.g. ``"Link.rate_bps"``) in the open renamed_errors
     blocks, None outside them."""
     return _RENAMES.get().get(path)
+
+
+# What remember_renamed kept: id(obj) -> (a weak reference to obj, {field path: the builder's
+# name}). Beside the object, not in it, so that ``TcpFlow(**{**flow.__dict__, ...})`` and
+# equality see the fields alone.
+_BUILT_NAMES: dict[int, tuple[weakref.ref, dict[str, str]]] = {}
+
+
+def _names_of(obj) -> dict[str, str] | None:
+    entry = _BUILT_NAMES.get(id(obj))
+    return entry[1] if entry is not None and entry[0]() is obj else None
+
+
+def _keep(obj, names: dict[str, str]) -> None:
+    key = id(obj)
+    _BUILT_NAMES[key] = (weakref.ref(obj, lambda _, k=key: _BUILT_NAMES.pop(k, None)), names)
+
+
+def remember_renamed(obj, path: str) -> None:
+    """Keep the builder's name for field ``path`` of ``obj`` (e.g. a Link's ``"Link.rate_bps"``)
+    when ``obj`` is built inside a renamed_errors block that renames it: errors raised later
+    from what was built (the Scenario's slot clock, ``scenario.fastest_rate``) name it too."""
+    name = renamed_field(path)
+    if name is not None:
+        _keep(obj, {**(_names_of(obj) or {}), path: name})
+
+
+def carry_renamed(src, dst) -> None:
+    """``dst``, a copy of ``src`` made without its constructor, keeps ``src``'s names."""
+    names = _names_of(src)
+    if names is not None:
+        _keep(dst, names)
+
+
+def built_name(obj, path: str, default: str) -> str:
+    """The name remember_renamed kept for field ``path`` of ``obj``, else ``default``."""
+    return (_names_of(obj) or {}).get(path, default)
 
 
 @contextmanager

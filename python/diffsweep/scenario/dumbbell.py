@@ -18,7 +18,7 @@ import numpy as np
 
 from diffsweep.core.errors import ConfigError, check
 from diffsweep.scenario.checks import (AQMS, CONGESTION_CONTROLS, MAX_FLOWS, MAX_MARKERS, VARIANTS,
-                                       _new_object,
+                                       _new_object, carry_renamed,
                                        as_float, as_int, check_count, check_nonneg, check_number,
                                        check_positive, is_int, is_real, plain, renamed_errors)
 from diffsweep.scenario.flows import TcpFlow, cubic_options
@@ -148,6 +148,7 @@ def _copy(flow: TcpFlow, **changes) -> TcpFlow:
     new = _new_object(TcpFlow)
     new.__dict__.update(flow.__dict__)
     new.__dict__.update(changes)
+    carry_renamed(flow, new)
     return new
 
 

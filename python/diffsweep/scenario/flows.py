@@ -11,8 +11,8 @@ from diffsweep.scenario.checks import (CONGESTION_CONTROLS, HYSTART_DETECTS, INT
                                        MAX_WIRE_BYTES, SPLITS, VARIANTS, _OMIT, IntField, _as_route,
                                        _as_tuple, _colour, _int_in, _name, _new_object, _one_of,
                                        _route, as_float, as_int, check_bool, check_ints,
-                                       check_nonneg, is_int, is_real, plain,
-                                       renamed_field)
+                                       carry_renamed, check_nonneg, is_int, is_real, plain,
+                                       remember_renamed)
 
 
 @dataclass(frozen=True)
@@ -116,9 +116,7 @@ class TcpFlow:
         # the builder parameter that set the access rate (renamed_errors), which may set the
         # engine's time slot (scenario.fastest_rate): named in the slot messages (not a field:
         # no digest change)
-        name = renamed_field("TcpFlow.access_rate_bps")
-        if name is not None:
-            self.__dict__["_access_rate_name"] = name
+        remember_renamed(self, "TcpFlow.access_rate_bps")
 
     def _normalize(self) -> None:
         # Written through __dict__ (the dataclass is frozen, not slotted), and only where a
@@ -273,6 +271,7 @@ class TcpFlow:
         d["access_delay_ms"] = access_delay_ms
         d["egress_delay_ms"] = egress_delay_ms
         d["reverse_delay_ms"] = reverse_delay_ms
+        carry_renamed(self, new)
         return new
 
 

@@ -11,7 +11,7 @@ from diffsweep.scenario.checks import (AQMS, INT32_MAX, MAX_QUEUE_LIMIT, MAX_WIR
                                        _OMIT, IntField, _as_tuple, _construct, _name, _one_of, _set,
                                        as_float, as_int, check_bool, check_ints, check_nonneg,
                                        check_number, check_positive, is_int, plain,
-                                       renamed_errors, renamed_field)
+                                       renamed_errors, remember_renamed)
 
 
 #: ns-3.44 CoDelQueueDisc's defaults (Target, Interval, MinBytes)
@@ -388,9 +388,7 @@ class Link:
         self._validate(path)
         # the builder parameter that set the rate (renamed_errors), which also sets the
         # engine's time slot: Scenario._check_slots names it (not a field: no digest change)
-        name = renamed_field("Link.rate_bps")
-        if name is not None:
-            _set(self, "_rate_name", name)
+        remember_renamed(self, "Link.rate_bps")
 
     def _normalize(self, path: str) -> None:
         for f in ("rate_bps", "prop_delay_ms", "loss_prob"):

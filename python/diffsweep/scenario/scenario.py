@@ -18,7 +18,7 @@ from diffsweep.scenario.checks import (CWND_SAMPLE_BYTES, MAX_CUBIC_SETS, MAX_GE
                                        TIE_BREAKS, _OMIT, _as_tuple, _construct,
                                        _known_fields, _new_object, _one_of, _plain_dict, _set,
                                        as_float, as_int, check_bool, check_nonneg, check_number, check_positive,
-                                       is_int, is_real, plain, trace_bytes)
+                                       built_name, is_int, is_real, plain, trace_bytes)
 from diffsweep.scenario.flows import TcpFlow
 from diffsweep.scenario.fq_hash import fq_classes, fq_queues
 from diffsweep.scenario.links import CODEL_MAX_MS, PIE_MAX_UPDATES, Link
@@ -33,13 +33,14 @@ from diffsweep.scenario.traffic import Traffic
 def _rates(sc) -> list[tuple[float, str]]:
     """Every rate a packet of scenario ``sc`` is serialised at, with the field that sets it
     (``fastest_rate``): the links' first, then the senders' non-zero access rates."""
-    out = [(link.rate_bps, link.__dict__.get("_rate_name", f"links[{k}].rate_bps"))
+    out = [(link.rate_bps, built_name(link, "Link.rate_bps", f"links[{k}].rate_bps"))
            for k, link in enumerate(sc.links)]
     v = sc.__dict__.get("_delay_variant")
     flows = (sc if v is None else v.base).flows
     senders = ([(f, f"flows[{i}]") for i, f in enumerate(flows)]
                + [(t.flow, f"traffic[{g}].flow") for g, t in enumerate(sc.traffic)])
-    out += [(f.access_rate_bps, f.__dict__.get("_access_rate_name", f"{path}.access_rate_bps"))
+    out += [(f.access_rate_bps,
+             built_name(f, "TcpFlow.access_rate_bps", f"{path}.access_rate_bps"))
             for f, path in senders if f.access_rate_bps]
     return out
 
