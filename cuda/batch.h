@@ -326,6 +326,7 @@ DS_HD inline void set_ring_offsets(BatchShape& s) {
   X(flow_cc, uint8_t, RF)             /* CongestionControl */                               \
   X(flow_cubic_set, uint8_t, RF)      /* kCcCubic: its row of cubic_params */               \
   X(flow_ssthresh_flight, uint8_t, RF) /* TcpFlow.ssthresh_from "flight" (tcp_sack.h) */      \
+  X(flow_rto_new_ack, uint8_t, RF)    /* TcpFlow.rto_restart "new_ack" (tcp_sender.h) */       \
   X(flow_ecn, uint8_t, RF)            /* FlowEcn (model/tcp_ecn.h): 0 off, 1 RFC 3168, 2 DCTCP */ \
   X(flow_fq_queue, int32_t, RF)       /* its FQ-CoDel flow queue (scenario/fq_hash.py) */     \
   X(cubic_params, double, RC)         /* CUBIC parameter sets (CubicParam) */              \

@@ -329,6 +329,7 @@ CATALOGUE: list[Bad] = [
     T("db-fq-codel-too-many-queues", DB, '[fixed]; aqm = "fq_codel"; n_flows = 400', r"fq_flows: 1024 " + NOT + r"fewer buckets: the 400 senders fill 313 flow queues, and the engine keeps at most 256 a link", builder="dumbbell"),
     T("db-codel-target-zero", DB, '[fixed]; aqm = "codel"; codel_target_ms = 0', r"fixed\.codel_target_ms: 0\.0 " + NOT + r"a number > 0 and < 4\.39805e\+06 \(ms; ns-3 Target\)\)", builder="dumbbell"),
     T("db-codel-interval-negative", DB, "[fixed]; codel_interval_ms = -100", r"fixed\.codel_interval_ms: -100\.0 " + NOT + r"a number > 0 and < 274878 \(ms; ns-3 Interval", builder="dumbbell"),
+    T("db-rto-restart-unknown", DB, '[fixed]; rto_restart = "ns3"', r"fixed\.rto_restart: 'ns3' " + NOT + r"one of 'fast_retransmit', 'new_ack'\)", builder="dumbbell"),
     T("db-queue-delay-hist-string", DB, '[fixed]; queue_delay_hist = "yes"', r"fixed\.queue_delay_hist: 'yes' " + NOT + r"true or false\)", builder="dumbbell"),
     # issue 53: a rate that makes the slot too fine named duration_s, not the rate
     T("db-bottleneck-slot-clock", DB, "[fixed]; bottleneck_bps = 1e15", r"fixed\.bottleneck_bps: 1000000000000000\.0 " + NOT + r"a number > 0 and at most 3\.573e\+13 b/s, so that duration_s 1 is fewer than 2\^32 slots, .*1040-byte packet at the fastest rate, bottleneck_bps 1e\+15 b/s; or a duration_s of at most 0\.03573 s\)", builder="dumbbell"),
@@ -363,6 +364,8 @@ CATALOGUE: list[Bad] = [
     P("link-loss-one", LINK, "Link(rate_bps=1e6, loss_prob=1.0)", r"^Link\.loss_prob: 1\.0 " + NOT + r"a number in \[0, 1\)\)"),
     P("flow-ssthresh-from-unknown", FLOW, 'TcpFlow(variant="sack", ssthresh_from="half")', r"^TcpFlow\.ssthresh_from: 'half' " + NOT + r"one of 'window', 'flight'\)"),
     P("flow-ssthresh-from-flight-reno", FLOW, 'TcpFlow(ssthresh_from="flight")', r"^TcpFlow\.ssthresh_from: 'flight' " + NOT + r"'window' with variant 'reno'"),
+    P("flow-rto-restart-unknown", FLOW, 'TcpFlow(rto_restart="timeout")', r"^TcpFlow\.rto_restart: 'timeout' " + NOT + r"one of 'fast_retransmit', 'new_ack'\)"),
+    P("flow-rto-restart-bool", FLOW, "TcpFlow(rto_restart=True)", r"^TcpFlow\.rto_restart: True " + NOT + r"one of 'fast_retransmit', 'new_ack'\)"),
     P("link-device-queue-negative", LINK, "Link(rate_bps=1e6, device_queue_pkts=-1)", r"^Link\.device_queue_pkts: -1 " + NOT + r"an integer in \[0, 64\] \(0: no device queue\)\)"),
     P("link-device-queue-two-classes", LINK, 'Link(rate_bps=1e6, device_queue_pkts=1, classes=(QueueClass("ef"), QueueClass("be")))', r"^Link\.device_queue_pkts: 1 " + NOT + r"0 on a link with 2 classes or scheduler 'priority'"),
     P("link-scheduler-unknown", LINK, 'Link(rate_bps=1e6, scheduler="fifo")', r"^Link\.scheduler: 'fifo' " + NOT + r"one of 'priority', 'wrr', 'cbq'\)"),

@@ -31,7 +31,10 @@ when the default was the bottleneck's packet time, 0.832 ms), and each flow's re
 delay carries the transmission times ns-3 adds on links the engine does not model as links
 (``UNMODELLED_TX_MS``, 0.124 ms). The SACK senders' NewReno halves the flight at a fast retransmit, as
 ns-3.44's TcpNewReno over TcpSocketBase does (``ssthresh_from="flight"``, docs/model.md "SACK";
-ns-2's half window otherwise).
+ns-2's half window otherwise). Every sender restarts its retransmission timer as ns-3.44's
+TcpSocketBase does, on new ACKs only and not at the fast retransmit (``rto_restart="new_ack"``,
+docs/model.md "SACK"; ns-2's restart at the fast retransmit otherwise): all of ns-3's TCPs here
+(TcpNewReno, TcpCubic, TcpDctcp, SACK on or off) run over TcpSocketBase.
 """
 from __future__ import annotations
 
@@ -125,7 +128,8 @@ def scenarios():
     for model, (tcp, aqm, extra) in MODELS.items():
         for n, rtt in CELLS:
             for seed in SEEDS:
-                kw = {**COMMON, **extra}
+                # ns-3's TcpSocketBase restarts the timer on new ACKs only (every model here)
+                kw = {**COMMON, **extra, "rto_restart": "new_ack"}
                 if tcp == "sack":  # ns-3's SACK senders halve the flight at a fast retransmit
                     kw["ssthresh_from"] = "flight"
                 if kw.get("congestion_control") == "mix":  # dumbbell.cc: tcps[i % 2]

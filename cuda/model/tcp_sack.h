@@ -323,13 +323,19 @@ DS_HD DS_INLINE void sack_flight_ssthresh(TcpSender& s, const SackSender& k) {
 // Sack1TcpAgent::dupack_action(): fast retransmit and enter fast recovery with
 // pipe_ = maxseq_ - highest_ack_ - numdupacks_, unless bugFix_ forbids a second one before
 // the ACKs pass recover_ (or, with bugfix_ss_, the first segment was lost).
+// TcpFlow.rto_restart "new_ack": ns-3.44's timer runs on (TcpSocketBase::EnterRecovery's
+// SendDataPacket schedules one only when none is pending), and of the recovery's partial ACKs
+// only the first restarts it (first_partial, unused by SACK otherwise: sack_recv_ack).
 template <class X>
 DS_HD inline void sack_dupack_action(X DS_REF x, int f, TcpSender& s, SackSender& k, uint32_t now) {
   const bool recovered = s.highest_ack > s.recover;
   if (!(recovered || !x.in()->flow_bugfix[x.iF(f)] || s.highest_ack == 0)) return;
   s.recover = s.maxseq;
   k.pipe = s.maxseq - s.highest_ack - kNumDupacks;
-  set_rtx_timer(x, s, now);  // reset_rtx_timer(1, 0)
+  if (x.in()->flow_rto_new_ack[x.iF(f)])
+    s.first_partial = 0;
+  else
+    set_rtx_timer(x, s, now);  // reset_rtx_timer(1, 0)
   s.rtt_active = 0;
   k.fastrecov = 1;
   sb_mark_retran(k, s.highest_ack + 1);
@@ -399,7 +405,10 @@ DS_HD DS_SACK_CALL void sack_recv_ack(X DS_REF x, int f, TcpSender& s, SackSende
     sb_clear(k);
   } else if (ackno > s.highest_ack) {
     // a partial ACK (partial_ack_ false): one more segment has left the pipe, the timer
-    // restarts (newtimer()) and its backoff ends
+    // restarts (newtimer()) and its backoff ends; with rto_restart "new_ack" the timer
+    // restarts at the recovery's first partial ACK only, as ns-3.44's ProcessAck does
+    // (NewAck(ackNumber, m_isFirstPartialAck)), and otherwise runs on (it runs whenever data
+    // is outstanding: output() arms it, newack() stops it only when none is)
     s.highest_ack = ackno;
     // t_seqno_ never below the cumulative ACK, as TcpAgent::newack() and NewReno's
     // partialnewack() keep it (RFC 6675 NextSeg() never picks data at or below HighACK).
@@ -412,7 +421,12 @@ DS_HD DS_SACK_CALL void sack_recv_ack(X DS_REF x, int f, TcpSender& s, SackSende
     if (s.t_seqno < ackno + 1) s.t_seqno = ackno + 1;
     sb_update(k, s.highest_ack, b);
     k.pipe -= 1;
-    set_rtx_timer(x, s, now);
+    if (!x.in()->flow_rto_new_ack[i]) {
+      set_rtx_timer(x, s, now);
+    } else if (!s.first_partial) {
+      s.first_partial = 1;
+      set_rtx_timer(x, s, now);
+    }
     rtt_reset_backoff(x.rto(), s.rtt);
   } else if (!k.timeout) {
     sb_update(k, s.highest_ack, b);

@@ -523,6 +523,9 @@ DS_HD inline void send_much(X DS_REF x, int f, TcpSender& s, uint32_t now, bool 
 
 // RenoTcpAgent::dupack_action() / NewRenoTcpAgent::dupack_action(): fast retransmit and
 // enter fast recovery, unless bugFix_ forbids a second one within the same window.
+// TcpFlow.rto_restart "new_ack" (flow_rto_new_ack): ns-3.44's timer, which the fast
+// retransmit leaves running (TcpSocketBase::EnterRecovery sends through SendDataPacket, which
+// schedules ReTxTimeout only when none is pending); only new ACKs restart it (NewAck).
 template <class X>
 DS_HD inline void dupack_action(X DS_REF x, int f, TcpSender& s, uint32_t now) {
   const size_t i = x.iF(f);
@@ -533,7 +536,8 @@ DS_HD inline void dupack_action(X DS_REF x, int f, TcpSender& s, uint32_t now) {
   s.recover = s.maxseq;
   s.last_cwnd_action = kActDupack;
   cc_slowdown(x, f, s, false, now);
-  set_rtx_timer(x, s, now);  // reset_rtx_timer(1, 0): mild, no backoff
+  // reset_rtx_timer(1, 0): mild, no backoff (not with rto_restart "new_ack")
+  if (!x.in()->flow_rto_new_ack[i]) set_rtx_timer(x, s, now);
   s.rtt_active = 0;
   if (x.measuring) x.out_flow_fast_retransmits()[f] += 1;
   output(x, f, s, s.highest_ack + 1, now);  // from the top of the window
@@ -595,7 +599,8 @@ DS_HD inline void recv_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint3
       // NewRenoTcpAgent::partialnewack_helper with ns-2.35's default newreno_changes1_ 1:
       // only the first partial ACK of a recovery restarts the retransmission timer, "so
       // that, in the worst case, we don't have to wait for one packet retransmitted per
-      // RTT" (a long recovery ends in a timeout instead)
+      // RTT" (a long recovery ends in a timeout instead); ns-3.44 the same (ProcessAck:
+      // NewAck(ackNumber, m_isFirstPartialAck)), so rto_restart changes nothing here
       if (!s.first_partial) {
         s.first_partial = 1;
         set_rtx_timer(x, s, now);

@@ -30,17 +30,19 @@ struct OneFlow {
     const int32_t* flow_loop_slots;
     const uint8_t* flow_ssthresh_flight;  // TcpFlow.ssthresh_from "flight"
     const uint8_t* flow_cc;               // kCcNewReno
+    const uint8_t* flow_rto_new_ack;      // TcpFlow.rto_restart "new_ack"
   };
   struct Hdr {
     uint8_t f_cubic = 0, f_app = 0, f_ecn = 0;
   };
   uint8_t zero8 = 0;
   uint8_t flight8 = 0;  // ssthresh_from: 0 "window" (ns-2), 1 "flight" (ns-3)
+  uint8_t new_ack8 = 0;  // rto_restart: 0 "fast_retransmit" (ns-2), 1 "new_ack" (ns-3)
   int32_t iw = 2;
   double zerod = 0.0;
   int64_t size = -1;
   In in_{&zero8, &zero8, &zero8, &iw, &zerod, &size, nullptr, nullptr, &flight8,
-         &zero8};  // bugFix_ false (TcpFlow's default)
+         &zero8, &new_ack8};  // bugFix_ false (TcpFlow's default)
   Hdr hdr_;
   ds::RtoParams rto_{1.0, 240.0, 72000.0};  // a tick of one slot, minrto_ 240 slots
   bool measuring = false;

@@ -100,11 +100,38 @@ void test_partial_ack_deflation_kept_at_exit() {
         "ssthresh adds 1");
 }
 
+// The retransmission timer at NewReno's fast retransmit and partial ACKs, by
+// TcpFlow.rto_restart (RTO 720 slots: rtt_init, no RTT sample). The last new ACK armed it at
+// slot 50 (due 770); 11, 14 and 16 lost. The third duplicate ACK (slot 100): ns-2's
+// dupack_action restarts it (reset_rtx_timer: due 820), ns-3.44's EnterRecovery does not
+// (770). The first partial ACK (13, slot 120) restarts it in both (ns-2's newreno_changes1_,
+// ns-3's m_isFirstPartialAck: due 840), the second (15, slot 140) in neither.
+void test_rto_restart_new_ack() {
+  for (int new_ack = 0; new_ack <= 1; ++new_ack) {
+    OneFlow x;
+    x.new_ack8 = (uint8_t)new_ack;
+    ds::TcpSender s{};
+    newreno_at_dupacks(x, s);
+    s.rto_due = ds::rto_due_slot(s.rtt, 50);
+    ds::recv_ack<false>(x, 0, s, 10, 100);  // the third duplicate ACK
+    check(sent(x, s) == std::vector<int>{11} && s.rto_due == (new_ack ? 770u : 820u),
+          new_ack ? "newreno, rto_restart new_ack: the fast retransmit leaves the timer (770)"
+                  : "newreno, rto_restart fast_retransmit: the fast retransmit restarts it (820)");
+    ds::recv_ack<false>(x, 0, s, 13, 120);
+    check(sent(x, s) == std::vector<int>{14} && s.rto_due == 840u,
+          "newreno: the first partial ACK restarts the timer in both (840)");
+    ds::recv_ack<false>(x, 0, s, 15, 140);
+    check(sent(x, s) == std::vector<int>{16} && s.rto_due == 840u,
+          "newreno: the second partial ACK restarts it in neither (840)");
+  }
+}
+
 }  // namespace
 
 int main() {
   test_slowdown_precision_reduce();
   test_fast_recovery_keeps_cwnd();
   test_partial_ack_deflation_kept_at_exit();
+  test_rto_restart_new_ack();
   return report();
 }

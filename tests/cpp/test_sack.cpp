@@ -3,9 +3,10 @@
 // earlier ones from its stack of maxSackBlocks_ = 3, covered ones popped) and the sender's
 // scoreboard (ScoreBoardRQ: updates, "changed", the next hole to retransmit, clearing below
 // the cumulative ACK, merging); and the sender's partial ACK in a fast recovery that follows a
-// go-back-N (test_partial_ack_after_go_back_n), the reduction at a fast retransmit, and a CUBIC
-// flow's window at the ACK that ends a recovery (test_cubic_recovery_exit), through a stand-in
-// for the replica view.
+// go-back-N (test_partial_ack_after_go_back_n), the reduction at a fast retransmit, the
+// retransmission timer's restarts in a recovery (test_rto_restart_new_ack), and a CUBIC flow's
+// window at the ACK that ends a recovery (test_cubic_recovery_exit), through a stand-in for the
+// replica view.
 // Build (from the repo root):
 //   g++ -std=c++17 -O2 -ffp-contract=off -Wall -Wextra -Werror -Icuda tests/cpp/test_sack.cpp -o test_sack
 #include <cstdint>
@@ -228,6 +229,54 @@ void test_fast_retransmit_ssthresh_from_flight() {
     }
 }
 
+// When the retransmission timer restarts in a SACK recovery, by TcpFlow.rto_restart. The RTO
+// is 720 slots (rtt_init; minrto_ 240, backoff 1: no RTT sample in a recovery changes it).
+// Segments 10..21 out, 9 acknowledged; 10, 13 and 16 lost, 11..12, 14..15 and 17..21 SACKed;
+// the last new ACK armed the timer at slot 50 (due 770). The third duplicate ACK (slot 100):
+// ns-2's Sack1 restarts it at the fast retransmit (reset_rtx_timer: due 820), ns-3.44 does
+// not (EnterRecovery's SendDataPacket schedules only when no timer is pending: due 770). The
+// first partial ACK (12, slot 200) restarts it in both (due 920); the second (15, slot 300)
+// restarts ns-2's (newtimer(): due 1020) and not ns-3's (NewAck(ackNumber,
+// m_isFirstPartialAck), false after the first: still 920). With no ACK after that, ns-3's
+// timer fires at 920, ns-2's at 1020.
+void test_rto_restart_new_ack() {
+  for (int new_ack = 0; new_ack <= 1; ++new_ack) {
+    OneFlow x;
+    x.new_ack8 = (uint8_t)new_ack;
+    ds::TcpSender s{};
+    ds::SackSender k{};
+    sender_at_third_dupack(x, s, k);
+    s.cwnd = 12.0;
+    s.ssthresh = 1000;
+    s.maxseq = 21;
+    s.t_seqno = 22;
+    s.recover = 0;
+    s.delsnd_due = s.wake_due = s.start_due = ds::kNeverSlot;
+    s.rto_due = ds::rto_due_slot(s.rtt, 50);
+    k.sack_min = 10;
+    ds::sb_add(k, 11, 13);
+    ds::sb_add(k, 14, 16);
+    ds::sb_add(k, 17, 22);
+    check(s.rtt.rto_ceil == 720 && s.rto_due == 770, "sack sender: an RTO of 720 slots, due 770");
+    ds::sack_dupack_action(x, 0, s, k, 100);
+    check(k.fastrecov == 1 && sent(x, s) == std::vector<int>{10} &&
+              s.rto_due == (new_ack ? 770u : 820u),
+          new_ack ? "sack sender, rto_restart new_ack: the fast retransmit leaves the timer "
+                    "running (due 770)"
+                  : "sack sender, rto_restart fast_retransmit: the fast retransmit restarts "
+                    "the timer (due 820)");
+    ds::sack_recv_ack(x, 0, s, k, 12, sack_blocks({{17, 22}, {14, 16}}), 200);
+    check(k.fastrecov == 1 && s.highest_ack == 12 && s.rto_due == 920u,
+          "sack sender: the first partial ACK restarts the timer in both (due 920)");
+    ds::sack_recv_ack(x, 0, s, k, 15, sack_blocks({{17, 22}}), 300);
+    check(k.fastrecov == 1 && s.highest_ack == 15 && s.rto_due == (new_ack ? 920u : 1020u),
+          new_ack ? "sack sender, rto_restart new_ack: a second partial ACK leaves the timer "
+                    "(due 920)"
+                  : "sack sender, rto_restart fast_retransmit: every partial ACK restarts the "
+                    "timer (due 1020)");
+  }
+}
+
 // The ACK that ends a SACK fast recovery of a CUBIC flow (model/tcp_sender.h
 // cubic_recovery_exit): ns-3.44's TcpSocketBase::ProcessAck passes IncreaseWindow the whole
 // cumulative advance (ackNumber - oldHeadSequence) / segmentSize, at cwnd = ssthresh. A loss at
@@ -296,6 +345,7 @@ int main() {
   test_scoreboard();
   test_partial_ack_after_go_back_n();
   test_fast_retransmit_ssthresh_from_flight();
+  test_rto_restart_new_ack();
   test_cubic_recovery_exit();
   return report();
 }

@@ -43,6 +43,7 @@ VARIANTS = ("reno", "newreno", "sack")
 # reduction, orthogonal to the loss recovery (variant)
 CONGESTION_CONTROLS = ("newreno", "cubic", "dctcp")
 SSTHRESH_FROM = ("window", "flight")  # TcpFlow.ssthresh_from
+RTO_RESTARTS = ("fast_retransmit", "new_ack")  # TcpFlow.rto_restart
 HYSTART_DETECTS = ("packet_train", "delay", "both")  # ns-3 TcpCubic HyStartDetect
 MAX_CUBIC_SETS = 4  # cuda/batch.h kMaxCubicSets: distinct CUBIC parameter sets per scenario
 SPLITS = ("none", "random", "size", "lifetime")  # TcpFlow.split: the edge classifier

@@ -205,7 +205,7 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
              codel_interval_ms=CODEL_INTERVAL_MS, pie_qdelay_ref_ms=15.0, pie_t_update_ms=15.0, pie_max_burst_ms=150.0, pie_alpha=0.125,
              pie_beta=1.25, fq_quantum_bytes=1500, fq_flows=1024, queue_delay_hist=False,
              ecn=False, step_k_pkts=10, device_queue_pkts=0, ssthresh_from="window",
-             slot_s=None, seed=0) -> Scenario:
+             rto_restart="fast_retransmit", slot_s=None, seed=0) -> Scenario:
     """A dumbbell: ``n_flows`` backlogged TCP flows from their senders over one bottleneck
     link (link 0) to their receivers; ACKs return uncongested. Defaults are ns-2.35's where
     ns-2 has one (``ns-default.tcl``, named in brackets), else a stated choice.
@@ -232,6 +232,10 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     - ``ssthresh_from="window"``: NewReno's reduction at a fast retransmit, ns-2's half
       window, or "flight" (ns-3.44's: half of the SACK pipe; ``tcp="sack"`` only): TcpFlow's
       field (docs/model.md, "SACK").
+    - ``rto_restart="fast_retransmit"``: when the retransmission timer restarts: ns-2's
+      (also at a fast retransmit, and at every partial ACK of a SACK recovery) or "new_ack"
+      (ns-3.44's TcpSocketBase: at new ACKs only, of a recovery's partial ACKs the first):
+      TcpFlow's field (docs/model.md, "SACK").
 
     Round trips (propagation, ms; exactly one way to give them):
 
@@ -454,7 +458,7 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
     starts = _starts(start_s, spread, duration, n, seed)
     tcp_renames = {f"TcpFlow.{f}": f for f in (
         "segment_bytes", "header_bytes", "max_window_pkts", "init_window_pkts",
-        "send_jitter_s", "access_buffer_pkts", "ssthresh_from", *cubic)}
+        "send_jitter_s", "access_buffer_pkts", "ssthresh_from", "rto_restart", *cubic)}
     tcp_renames["TcpFlow.access_rate_bps"] = "access_bps"
     # One checked flow per distinct (variant, delayed ACK); the flows are its copies with their
     # own delays and start time, values checked above (rtt >= 2 x delay, starts in [0,
@@ -472,7 +476,8 @@ def dumbbell(n_flows=1, tcp="newreno", rtt_ms=None, rtt_min_ms=None, rtt_max_ms=
                     init_window_pkts=init_window_pkts, access_rate_bps=access,
                     access_buffer_pkts=access_buffer_pkts, delayed_ack=dacks[i],
                     send_jitter_s=send_jitter_s, congestion_control=ccs[i], ecn=ecns[i],
-                    ssthresh_from=ssthresh_from, **(cubic if ccs[i] == "cubic" else {}),
+                    ssthresh_from=ssthresh_from, rto_restart=rto_restart,
+                    **(cubic if ccs[i] == "cubic" else {}),
                     **flags)
             rtt = float(rtts[i])
             side = (rtt / 2.0 - delay) / 2.0

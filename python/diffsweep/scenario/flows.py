@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 from diffsweep.core.errors import check
 from diffsweep.scenario.checks import (CONGESTION_CONTROLS, HYSTART_DETECTS, INT32_MAX,
-                                       SSTHRESH_FROM,
+                                       RTO_RESTARTS, SSTHRESH_FROM,
                                        MAX_ACCESS_BUFFER_PKTS, MAX_HEADER_BYTES,
                                        MAX_SEGMENT_BYTES, MAX_SEND_JITTER_S, MAX_WINDOW_PKTS,
                                        MAX_WIRE_BYTES, SPLITS, VARIANTS, _OMIT, IntField, _as_route,
@@ -64,7 +64,12 @@ class TcpFlow:
     TcpNewReno::GetSsThresh: half of RFC 6675's pipe then, the SACKed segments and the lost
     head left out; cwnd = ssthresh); "flight" needs ``variant="sack"`` and changes NewReno's
     reduction only (CUBIC's and DCTCP's are their own; a timeout keeps ns-2's rule: docs/model.md,
-    "SACK")."""
+    "SACK").
+    ``rto_restart``: when the retransmission timer restarts: "fast_retransmit" (ns-2.35's,
+    the default: also at a fast retransmit, reset_rtx_timer(), and at every partial ACK of a
+    SACK recovery) or "new_ack" (ns-3.44's TcpSocketBase: only at a new ACK, NewAck(), and of
+    a recovery's partial ACKs only the first; the fast retransmit leaves the running timer
+    alone), any ``variant`` (docs/model.md, "SACK")."""
 
     route: tuple[int, ...] = (0,)
     cls: str = "be"
@@ -96,6 +101,7 @@ class TcpFlow:
     congestion_control: str = field(default="newreno", metadata=_OMIT)
     ecn: bool = field(default=False, metadata=_OMIT)
     ssthresh_from: str = field(default="window", metadata=_OMIT)
+    rto_restart: str = field(default="fast_retransmit", metadata=_OMIT)
     cubic_c: float = field(default=0.4, metadata=_OMIT)
     cubic_beta: float = field(default=0.7, metadata=_OMIT)
     cubic_fast_convergence: bool = field(default=True, metadata=_OMIT)
@@ -211,6 +217,7 @@ class TcpFlow:
             check(self.variant == "sack", f"{path}.ssthresh_from", self.ssthresh_from,
                   f"'window' with variant {self.variant!r} ('flight' is ns-3's half of the SACK "
                   "pipe: variant 'sack')")
+        _one_of(f"{path}.rto_restart", self.rto_restart, RTO_RESTARTS)
         check_bool(f"{path}.ecn", self.ecn)
         if self.congestion_control != "cubic":
             # a CUBIC parameter on a flow that does not run CUBIC is a mistake, not a no-op

@@ -25,7 +25,8 @@ _get_static = attrgetter("route", "route2", "cls", "variant", "split", "split_pk
                          "init_ssthresh_pkts", "size_pkts", "delayed_ack", "reno_bugfix",
                          "limited_transmit", "access_buffer_pkts", "telnet_interval_s",
                          "access_rate_bps", "drop_seqs", "syn", "delay_growth",
-                         "congestion_control", "cubic_params", "ecn", "ssthresh_from")
+                         "congestion_control", "cubic_params", "ecn", "ssthresh_from",
+                         "rto_restart")
 
 
 @dataclass
@@ -82,7 +83,7 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
     ints, floats, routes, routes2, drops = [], [], [], [], []
     for k, (_, i) in first.items():
         (r, r2, cls, var, spl, spl_pkts, ssthresh, size, delack, bugfix, limited, access_buf,
-         ti, access_rate, drop_seqs, syn, delay_growth, cong, cubic, ecn, ss_from) = k
+         ti, access_rate, drop_seqs, syn, delay_growth, cong, cubic, ecn, ss_from, rto) = k
         cset = 0 if cubic is None else cubic_sets.setdefault(cubic, len(cubic_sets))
         if cset >= lay.limits["max_cubic_sets"]:
             raise ConfigError(
@@ -100,11 +101,13 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
                      # flow_ecn (model/tcp_ecn.h): 2 DCTCP (ECN forced on), 1 RFC 3168, 0 off
                      2 if cong == "dctcp" else int(ecn),
                      # flow_ssthresh_flight (model/tcp_sack.h: sack_dupack_action)
-                     int(ss_from == "flight")))
+                     int(ss_from == "flight"),
+                     # flow_rto_new_ack (model/tcp_sender.h dupack_action, tcp_sack.h)
+                     int(rto == "new_ack")))
         # > 0: exponential mean in slots; < 0: tcplib gaps, -value slots per second; 0: bulk.
         floats.append((0.0 if ti is None else ti / slot_s if ti > 0 else -1.0 / slot_s,
                        sc.links[r[0]].rate_bps if access_rate is None else access_rate))
-    iv = np.array(ints, dtype=np.int64).reshape(-1, 18)[row]
+    iv = np.array(ints, dtype=np.int64).reshape(-1, 19)[row]
     fv = np.array(floats, dtype=np.float64).reshape(-1, 2)[row]
     route = np.array(routes, dtype=np.int64).reshape(-1, H)[row]
     route2 = np.array(routes2, dtype=np.int64).reshape(-1, H)[row]
@@ -155,6 +158,7 @@ def flow_rows(sc: Scenario, slot_s: float, links: LinkRows, flows=None) -> FlowR
         "flow_cubic_set": iv[:, 15],
         "flow_ecn": iv[:, 16],
         "flow_ssthresh_flight": iv[:, 17],
+        "flow_rto_new_ack": iv[:, 18],
     }
     # Access FIFO: its buffer, or (unlimited) a window plus a go-back-N window.
     nic = np.where(access_buf > 0, access_buf, 2 * mw + 16)
