@@ -148,6 +148,18 @@ void sender_at_third_dupack(OneFlow& x, ds::TcpSender& s, ds::SackSender& k) {
   k.last_ack = 9;
 }
 
+// The same sender before its fast retransmit with a window of 12: segments 10..top out, 9
+// acknowledged, no recovery yet, no timer but the retransmission timer.
+void window_of_12_at_third_dupack(OneFlow& x, ds::TcpSender& s, ds::SackSender& k, int top) {
+  sender_at_third_dupack(x, s, k);
+  s.cwnd = 12.0;
+  s.ssthresh = 1000;
+  s.maxseq = top;
+  s.t_seqno = top + 1;
+  s.recover = 0;
+  s.delsnd_due = s.wake_due = s.start_due = ds::kNeverSlot;
+}
+
 void test_partial_ack_after_go_back_n() {
   OneFlow x;
   ds::TcpSender s{};
@@ -211,13 +223,7 @@ void test_fast_retransmit_ssthresh_from_flight() {
       x.flight8 = (uint8_t)flight;
       ds::TcpSender s{};
       ds::SackSender k{};
-      sender_at_third_dupack(x, s, k);
-      s.cwnd = 12.0;
-      s.ssthresh = 1000;
-      s.maxseq = top;
-      s.t_seqno = top + 1;
-      s.recover = 0;
-      s.delsnd_due = s.wake_due = s.start_due = ds::kNeverSlot;
+      window_of_12_at_third_dupack(x, s, k, top);
       ds::sack_dupack_action(x, 0, s, k, 100);
       const double want_cwnd = flight ? 0.5 * (top - 9 - 3 - 1) : 6.0;
       const int want_ss = flight ? (top - 9 - 3 - 1) / 2 : 6;
@@ -245,13 +251,7 @@ void test_rto_restart_new_ack() {
     x.new_ack8 = (uint8_t)new_ack;
     ds::TcpSender s{};
     ds::SackSender k{};
-    sender_at_third_dupack(x, s, k);
-    s.cwnd = 12.0;
-    s.ssthresh = 1000;
-    s.maxseq = 21;
-    s.t_seqno = 22;
-    s.recover = 0;
-    s.delsnd_due = s.wake_due = s.start_due = ds::kNeverSlot;
+    window_of_12_at_third_dupack(x, s, k, 21);
     s.rto_due = ds::rto_due_slot(s.rtt, 50);
     k.sack_min = 10;
     ds::sb_add(k, 11, 13);
