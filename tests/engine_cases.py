@@ -39,6 +39,7 @@ import dataclasses
 from diffsweep.scenario import (Link, Marker, OnOffSource, QueueClass, RedThresholds, Scenario,
                                 TcpFlow, Traffic)
 from diffsweep.scenario import default_slot_s
+from diffsweep.scenario.slot import max_wire_bytes
 from diffsweep.scenario.builders import kaur_vin
 
 
@@ -294,10 +295,7 @@ def _links_packet_time(sc: Scenario) -> Scenario:
     bits at a given slot did not change, which these cases, given their recorded slot, show."""
     if sc.slot_s is not None:
         return sc
-    wire = ([f.segment_bytes + f.header_bytes for f in sc.flows]
-            + [t.flow.segment_bytes + t.flow.header_bytes for t in sc.traffic]
-            or [src.pkt_bytes for src in sc.sources])
-    slot = max(wire) * 8.0 / max(link.rate_bps for link in sc.links)
+    slot = max_wire_bytes(sc) * 8.0 / max(link.rate_bps for link in sc.links)
     return sc if slot == default_slot_s(sc) else dataclasses.replace(sc, slot_s=slot)
 
 

@@ -100,7 +100,7 @@ def test_the_default_slot_is_one_packet_at_the_fastest_rate_links_or_access_link
     (a dumbbell's 100 Mb/s access: 1040 B in 83.2 us, not the bottleneck's 0.832 ms), and the
     messages name the builder's parameter that set it."""
     from diffsweep.engine.pack import default_slot_s
-    from diffsweep.scenario.scenario import fastest_rate
+    from diffsweep.scenario.slot import fastest_rate
     db = scenarios.dumbbell(n_flows=2)
     assert fastest_rate(db) == (100e6, "access_bps")
     assert default_slot_s(db) == pytest.approx(1040 * 8 / 100e6, rel=1e-12)

@@ -19,6 +19,7 @@ from diffsweep.core.results import Results
 from diffsweep.engine import compiled
 from diffsweep.engine.pack import layout, pack
 from diffsweep.engine.tables import batch_tables
+from diffsweep.scenario.slot import max_wire_bytes
 
 #: the default cap on the events recorded, in bytes (EVENT_DTYPE.itemsize = 32 each: 2,097,152
 #: events): about 40 s of a 10 Mb/s bottleneck's packets with their ACKs. Reached, the trace
@@ -93,10 +94,10 @@ def record(scenario, seed: int, max_event_bytes: int = MAX_EVENT_BYTES,
     # recorded a little past until: a '-' is written at its transmission's start, up to one
     # packet time (many slots when the slot is shorter than a packet) before the slot that
     # sends it; the events after until are cut below
-    wire = max([f.segment_bytes + f.header_bytes for f in scenario.flows]
-               + [t.flow.segment_bytes + t.flow.header_bytes for t in scenario.traffic]
-               + [src.pkt_bytes for src in scenario.sources])
-    past = wire * 8.0 / min(link.rate_bps for link in scenario.links) / float(p.slot_s[0]) + 2
+    wire = max([max_wire_bytes(scenario)] + [src.pkt_bytes for src in scenario.sources])
+    slowest = min(link.rate_bps * min((q.share or 1.0) if link.scheduler == "cbq" else 1.0
+                                      for q in link.classes) for link in scenario.links)
+    past = wire * 8.0 / slowest / float(p.slot_s[0]) + 2
     stop = until + past
     out, events = m.run_events(p.shape, compiled._flat(p), cap, stop)
     lay = layout()

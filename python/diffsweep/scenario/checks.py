@@ -290,7 +290,7 @@ def _keep(obj, names: dict[str, str]) -> None:
 def remember_renamed(obj, path: str) -> None:
     """Keep the builder's name for field ``path`` of ``obj`` (e.g. a Link's ``"Link.rate_bps"``)
     when ``obj`` is built inside a renamed_errors block that renames it: errors raised later
-    from what was built (the Scenario's slot clock, ``scenario.fastest_rate``) name it too."""
+    from what was built (the Scenario's slot clock, ``slot.fastest_rate``) name it too."""
     name = renamed_field(path)
     if name is not None:
         _keep(obj, {**(_names_of(obj) or {}), path: name})

@@ -120,7 +120,7 @@ class TcpFlow:
         self._normalize()
         self._validate(type(self).__name__)
         # the builder parameter that set the access rate (renamed_errors), which may set the
-        # engine's time slot (scenario.fastest_rate): named in the slot messages (not a field:
+        # engine's time slot (slot.fastest_rate): named in the slot messages (not a field:
         # no digest change)
         remember_renamed(self, "TcpFlow.access_rate_bps")
 

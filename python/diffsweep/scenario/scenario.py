@@ -18,7 +18,7 @@ from diffsweep.scenario.checks import (CWND_SAMPLE_BYTES, MAX_CUBIC_SETS, MAX_GE
                                        TIE_BREAKS, _OMIT, _as_tuple, _construct,
                                        _known_fields, _new_object, _one_of, _plain_dict, _set,
                                        as_float, as_int, check_bool, check_nonneg, check_number, check_positive,
-                                       built_name, is_int, is_real, plain, trace_bytes)
+                                       is_int, is_real, plain, trace_bytes)
 from diffsweep.scenario.flows import TcpFlow
 from diffsweep.scenario.fq_hash import fq_classes, fq_queues
 from diffsweep.scenario.links import CODEL_MAX_MS, PIE_MAX_UPDATES, Link
@@ -27,50 +27,8 @@ from diffsweep.scenario.links import CODEL_MAX_MS, PIE_MAX_UPDATES, Link
 MAX_FQ_QUEUES = 256
 from diffsweep.scenario.markers import Marker
 from diffsweep.scenario.sources import OnOffSource
+from diffsweep.scenario.slot import default_slot_s, fastest_rate, serialising_rates
 from diffsweep.scenario.traffic import Traffic
-
-
-def _rates(sc) -> list[tuple[float, str]]:
-    """Every rate a packet of scenario ``sc`` is serialised at, with the field that sets it
-    (``fastest_rate``): the links' first, then the senders' non-zero access rates."""
-    out = [(link.rate_bps, built_name(link, "Link.rate_bps", f"links[{k}].rate_bps"))
-           for k, link in enumerate(sc.links)]
-    v = sc.__dict__.get("_delay_variant")
-    flows = (sc if v is None else v.base).flows
-    senders = ([(f, f"flows[{i}]") for i, f in enumerate(flows)]
-               + [(t.flow, f"traffic[{g}].flow") for g, t in enumerate(sc.traffic)])
-    out += [(f.access_rate_bps,
-             built_name(f, "TcpFlow.access_rate_bps", f"{path}.access_rate_bps"))
-            for f, path in senders if f.access_rate_bps]
-    return out
-
-
-def fastest_rate(sc) -> tuple[float, str]:
-    """The fastest rate a packet of scenario ``sc`` is serialised at, and the field that sets
-    it: a link's ``rate_bps`` or a sender's non-zero ``access_rate_bps`` (its access link;
-    0 is unpaced, None its route's first link), under a builder's name for the field where a
-    builder's renamed_errors made it (``bottleneck_bps``, ``access_bps``). Ties go to the
-    links, then to the earliest flow."""
-    rates = _rates(sc)
-    top = max(r for r, _ in rates)
-    return next((r, n) for r, n in rates if r == top)
-
-
-def default_slot_s(sc) -> float:
-    """The engine's time slot of scenario ``sc``: ``sc.slot_s``, else one TCP data packet's
-    transmission time at the fastest rate a packet is serialised at, a link's or a sender's
-    access link's (``fastest_rate``; docs/model.md, "Time"). (``pack`` re-exports it: the
-    Scenario needs it too, to refuse durations the slot clock cannot run.)"""
-    if sc.slot_s is not None:
-        return float(sc.slot_s)
-    # a delay variant's flows differ only in their delays: its base's give the same sizes,
-    # without making the variant's flows
-    v = sc.__dict__.get("_delay_variant")
-    flows = (sc if v is None else v.base).flows
-    wire = ([f.segment_bytes + f.header_bytes for f in flows]
-            + [t.flow.segment_bytes + t.flow.header_bytes for t in sc.traffic]
-            or [s.pkt_bytes for s in sc.sources])
-    return max(wire) * 8.0 / fastest_rate(sc)[0]
 
 
 def _slot_text(sc, slot: float) -> str:
@@ -291,9 +249,9 @@ class Scenario:
         with the slot's source when the slot is under 1 ns (SUB_NS_SLOT_S: a link beyond
         8 Tb/s for 1000-byte packets, faster than any link modelled, e.g. bottleneck_bps =
         1e15 makes a slot of 8.3 ps), else with duration_s (a run longer than the clock holds
-        at a real link's rate). Where slowing
-        the fastest rate alone could not make the slot long enough (another rate would then
-        set it), the second way out offered is ``slot_s``."""
+        at a real link's rate). Where slowing the fastest rate alone could not make the slot
+        long enough (another field's rate would then set it), the second way out offered is
+        ``slot_s``."""
         longest = _down(MAX_SLOTS * sl)
         slot_rng = f"a number >= {_up(self.duration_s / MAX_SLOTS)} s"
         if self.slot_s is not None:
@@ -307,7 +265,7 @@ class Scenario:
                     f"fastest rate, {name} {value:g} b/s")
             # the rates another field sets (one builder parameter may set several links' and
             # access links' rates, e.g. Kaur & Vin's link_rate_bps, and slows them together)
-            others = [r for r, n in _rates(self) if n != name]
+            others = [r for r, n in serialising_rates(self) if n != name]
             if sl >= SUB_NS_SLOT_S and others and max(others) > at_most:
                 name, rng = "slot_s", slot_rng
         if sl < SUB_NS_SLOT_S:
