@@ -6,7 +6,7 @@ trains; test_red.cpp: RED, RIO-C, RIO-D, WRED; test_sack.cpp: the SACK sink's bl
 sender's scoreboard, and its partial ACK after a go-back-N through a stand-in replica view
 (one_flow.h); test_newreno.cpp: ns-2.35's slowdown() with precisionReduce_ and the end of
 NewReno's fast recovery, through the same stand-in; test_pie.cpp: PIE's update, early drop, derandomisation and bursts; test_dctcp.cpp:
-DCTCP's alpha over observation windows and its ssthresh; test_cubic.cpp: CUBIC's K, window curve,
+DCTCP's alpha over observation windows, its ssthresh and its TcpLinuxReno growth; test_cubic.cpp: CUBIC's K, window curve,
 decrease, TCP-friendly estimate, counter and HyStart; test_ecn.cpp: ECN's mark-or-drop decisions, the receiver's ECE/CWR states and
 the sender's once-per-window reaction; test_codel.cpp: CoDel's control law and drop
 schedule, the delay bins; test_fq_codel.cpp: FQ-CoDel's DRR, new and old lists, drop from

@@ -86,3 +86,32 @@ def test_dctcp_windows_below_a_segment_wait_for_the_timer():
     assert r.flows.timeouts.sum() > 100  # each a window below a segment, nothing outstanding
     assert 0.3 < q.mark_rate.mean() < 0.8
     assert r.replicas.tcp_goodput_bps.mean() > 0.9 * 9.6154e6
+
+
+def test_dctcp_grows_in_whole_segments_as_tcp_linux_reno():
+    """ns-3.44's TcpDctcp grows as TcpLinuxReno (model/tcp_linux_reno.h): a counter of ACKed
+    segments adds one whole segment each time it reaches floor(cwnd), where ns-2's and
+    TcpNewReno's growth adds 1/cwnd per ACK. DCTCP's cut (1 - alpha/2) x cwnd leaves a
+    fraction of a segment, so between two cuts the window's fractional part stays what the cut
+    left, and it rises by about a segment a round trip."""
+    rtt_s = 0.04
+    sc = ds.scenarios.dumbbell(duration_s=6.0, warmup_s=0.0, rtt_ms=1e3 * rtt_s, tcp="sack",
+                               n_flows=1, aqm="step", step_k_pkts=10, congestion_control="dctcp",
+                               buffer_pkts=100, max_window_pkts=1000, trace_flows=(0,),
+                               trace_interval_s=0.001)
+    tr = ds.simulate([sc], [1], backend="cpu").cwnd_trace
+    t, w = tr["t_s"].to_numpy(), tr["cwnd_pkts"].to_numpy()
+    cuts = np.flatnonzero(w[1:] < w[:-1]) + 1
+    assert len(cuts) > 10
+    fractional, rates = 0, []
+    for a, b in zip(cuts[:-1], cuts[1:]):
+        epoch = w[a:b]
+        frac = epoch - np.floor(epoch)
+        np.testing.assert_allclose(frac, frac[0], atol=1e-9)
+        assert set(np.round(np.diff(epoch), 9)) <= {0.0, 1.0}  # a whole segment at a time
+        fractional += frac[0] > 1e-6
+        if t[b - 1] - t[a] > 4 * rtt_s:
+            rates.append((epoch[-1] - epoch[0]) / (t[b - 1] - t[a]) * rtt_s)
+    assert fractional > 5  # the cuts do leave fractions (the check above is not vacuous)
+    # about a segment a round trip (the queue's delay makes the round trip a little longer)
+    assert rates and 0.6 < np.median(rates) < 1.1

@@ -269,6 +269,24 @@ NOTES = """
   13.1 packets and the sojourn 11.2 -> 10.1 ms against 16.1 and 12.6 fall out of 10%); the
   other models unchanged in count. 18 of the 19 target models meet issue 52's 90% (16
   before); not met: dctcp/step 35/41.
+- **DCTCP at both ends, and its growth, now as ns-3's (2026-12-03).** Traced in ns-3.44
+  (3 seeds): `dumbbell.cc` had set `TcpDctcp` on the senders' nodes only, so ns-3's
+  receivers were TcpNewReno sockets with RFC 3168's echo, ECE on every ACK until the
+  sender's CWR, where a DCTCP receiver (RFC 8257 sec. 3.2, the engine's) echoes each
+  packet's own CE. With sparse marks (8 flows over 20..100 ms: 22%) that inflated ns-3's
+  alpha (0.31-0.42 from its cuts, the engine's 0.21-0.22): deeper cuts, the link idle 3% of
+  the time, a queue and marks 13-15% lower. Both ends now run the flow's congestion control,
+  as ns-3's `examples/tcp/dctcp-example.cc` sets it (`TcpL4Protocol::SocketType` globally);
+  every other model's rows are unchanged by it (a receiver sends no data; two runs checked
+  identical). And ns-3's TcpDctcp grows as TcpLinuxReno, a whole segment each floor(cwnd)
+  ACKed segments, faster than NewReno's 1/cwnd per ACK at the few-segment windows of 32
+  flows; the engine's DCTCP flows now grow so too (cuda/model/tcp_linux_reno.h; docs/model.md,
+  "DCTCP"). Within 10% or overlapping: 35/41 before; ns-3's receivers alone 38/41 (within
+  5%: 26); the growth alone 38/41 (31); both 41/41 (34). Waiting queue, ns-3 before -> after
+  against diffsweep before -> after: 8 flows over 20..100 ms 6.96 -> 8.03 against 8.01 ->
+  8.07 packets (mark % 21.9 -> 26.0 against 25.1 -> 26.2); 32 flows over 20..100 ms 13.46 ->
+  13.97 against 12.10 -> 13.55 (mark % 57.3 -> 58.0 against 52.8 -> 57.3). **19 of the 19 target models now meet issue
+  52's 90%.**
 
 ## The cells that disagree
 
@@ -315,24 +333,10 @@ NOTES = """
   likely the non-ECT retransmissions after a timeout (the engine's go-back-N resends the
   window; ns-3's SACK sender only what is not SACKed), not traced; and its waiting queue and
   sojourn 15-16% below, its mark % over 20..100 ms 15% below.
-- **dctcp/step over 20..100 ms**: waiting queue, mark % and sojourn 10-15% apart (8 flows:
-  diffsweep above; 32 flows: below). Traced in ns-3.44 (2026-12-03, 3 seeds; variants of
-  dumbbell.cc not recorded here): the reference scenario, not the model. dumbbell.cc sets
-  `TcpDctcp` on the senders' nodes only, so ns-3's receivers are TcpCubic sockets with RFC
-  3168's echo, ECE on every ACK until the sender's CWR (about a round trip after each mark),
-  where a DCTCP receiver (RFC 8257 sec. 3.2, the engine's) echoes each packet's own CE. With
-  sparse marks (8 flows: 22%) that inflates ns-3's alpha (0.31-0.42 derived from its cuts,
-  against the engine's 0.21-0.22, its flows' mark rate): deeper cuts, a link idle 3% of the
-  time (utilisation 0.966 against 0.991), a queue and marks 13-15% lower. With DCTCP
-  receivers ns-3 gives 8.01 packets waiting (diffsweep 8.00), 26.2% marked (24.9), 5.95 ms
-  sojourn (5.92). At 32 flows marks are dense and the echo matters little: there TcpDctcp's
-  TcpLinuxReno growth (a segment per floor(cwnd) ACKs, faster at small windows than the
-  engine's NewReno growth: docs/model.md, "DCTCP") raises ns-3's queue; with DCTCP receivers
-  and NewReno growth both, ns-3 agrees with diffsweep within about 1% in every dctcp/step cell
-  (12.17 against 12.16 packets, 53.3% against 52.9% marked). The per-flow shares agree in
-  the recorded runs (8 flows, 20 ms to 100 ms: 3.98 ... 0.42 Mb/s in ns-3, 4.19 ... 0.47
-  here). Not yet changed: dumbbell.cc's receivers (the fix for ns-3's side; the growth rule
-  stays a documented difference).
+- **dctcp/step**: every primary cell within 10% or overlapping (41/41; "DCTCP at both
+  ends", above). Outside 5% only Jain at 32 flows, 40 ms (-7.0%, intervals overlapping: ns-3's
+  seeds give 0.46 to 0.96, some runs' flows sharing evenly and most not); the six drop %
+  cells are 0 on both sides.
 - **newreno-nosack/fifo** (diffsweep's `tcp="newreno"` beside ns-3.44's TcpNewReno with SACK
   off): ns-3.44 re-enters fast recovery one packet time after leaving it
   (`dumbbell --debug=1`), loses 7-15% of its packets at the bottleneck and times out 21-1010

@@ -539,8 +539,16 @@ main(int argc, char* argv[])
     for (uint32_t i = 0; i < nFlows; i++)
     {
         std::string t = tcps[i % tcps.size()];
-        senders.Get(i)->GetObject<TcpL4Protocol>()->SetAttribute(
-            "SocketType", TypeIdValue(TypeId::LookupByName("ns3::" + t)));
+        // both ends run the flow's congestion control, as ns-3's examples/tcp/dctcp-example.cc
+        // has it (TcpL4Protocol::SocketType set globally): TcpDctcp::Init puts the socket in
+        // DctcpEcn mode, so a DCTCP receiver echoes each packet's CE (RFC 8257 section 3.2)
+        // rather than ECE until CWR (RFC 3168). A receiver sends no data, so for the other
+        // congestion controls the setting changes nothing (checked: identical rows)
+        for (Ptr<Node> node : {senders.Get(i), receivers.Get(i)})
+        {
+            node->GetObject<TcpL4Protocol>()->SetAttribute(
+                "SocketType", TypeIdValue(TypeId::LookupByName("ns3::" + t)));
+        }
         BulkSendHelper src("ns3::TcpSocketFactory", InetSocketAddress(dst[i], port));
         src.SetAttribute("MaxBytes", UintegerValue(0));
         src.SetAttribute("SendSize", UintegerValue(segment));

@@ -49,7 +49,9 @@ DS_HD DS_HOST_INLINE void flow_events(Replica DS_REF x, int f, uint32_t now) {
   if (delayed_send) s.delsnd_due = kNeverSlot;
   // SACK senders (model/tcp_sack.h) have their own timeout and ACK processing, behind f_sack
   const bool sack = s.flow.variant == kSack && DS_FEAT(fh.f_sack);
-  const bool cubic = DS_FEAT_NEW(fh.f_cubic);  // CUBIC flows (model/tcp_cubic.h), behind f_cubic
+  // ns-3's congestion controls: CUBIC flows (model/tcp_cubic.h, f_cubic) or ECN ones (DCTCP's
+  // growth: model/tcp_linux_reno.h, f_ecn)
+  const bool ns3_cc = DS_FEAT_NEW(fh.f_cubic | fh.f_ecn);
   if (s.rto_due <= now) {
     if (DS_FEAT_NEW(fh.f_ecn)) ecn_timeout(x.ecns()[f]);  // ECN: a timeout ends CWR (CA_LOSS)
     if (sack)
@@ -69,7 +71,7 @@ DS_HD DS_HOST_INLINE void flow_events(Replica DS_REF x, int f, uint32_t now) {
                      now);
     if (sack)
       sack_recv_ack(x, f, s, x.sack_snds()[f], ack.ackno, x.ack_sacks()[a], now);
-    else if (cubic)
+    else if (ns3_cc)
       recv_ack<true>(x, f, s, ack.ackno, now);
     else
       recv_ack<false>(x, f, s, ack.ackno, now);

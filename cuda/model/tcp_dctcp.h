@@ -31,6 +31,7 @@ struct DctcpState {
   int64_t acked_total;   // m_ackedBytesTotal, in segments
   int64_t acked_ece;     // m_ackedBytesEcn, in segments
   int32_t next_seq;      // m_nextSeq: the window ends when the cumulative ACK reaches it
+  uint32_t cwnd_cnt;     // TcpLinuxReno's m_cWndCnt: the growth's counter (model/tcp_linux_reno.h)
   uint8_t next_seq_set;  // m_nextSeqFlag
 };
 
@@ -39,6 +40,7 @@ DS_HD DS_INLINE void dctcp_init(const DctcpParams& p, DctcpState& s) {
   s.acked_total = 0;
   s.acked_ece = 0;
   s.next_seq = 0;
+  s.cwnd_cnt = 0;
   s.next_seq_set = 0;
 }
 

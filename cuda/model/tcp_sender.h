@@ -21,6 +21,7 @@
 #include "marker_tcp_aware.h"
 #include "tcp_cubic.h"
 #include "tcp_ecn.h"
+#include "tcp_linux_reno.h"
 #include "tcp_newreno.h"
 #include "tcp_rtt.h"
 
@@ -264,11 +265,34 @@ DS_HD DS_INLINE void cc_step(X DS_REF x, int f, Cubic cubic, Ns2 ns2) {
     ns2();
 }
 
-// The window's growth on a new ACK of `acked` segments: ns-2's opencwnd(), or CUBIC's.
+// A DCTCP flow's estimator state (its growth's counter with it), null for any other flow; a
+// replica without ECN tests one header flag (the slim and classic kernels none).
+template <class X>
+DS_HD DS_INLINE DctcpState* dctcp_of(X DS_REF x, int f) {
+  if (!DS_FEAT_NEW(x.hdr()->f_ecn)) return nullptr;
+  EcnFlow& e = x.ecns()[f];
+  return e.mode == kEcnDctcp ? &e.dctcp : nullptr;
+}
+
+// DCTCP's growth, ns-3's TcpLinuxReno::IncreaseWindow (model/tcp_linux_reno.h) with `acked`
+// segments.
+DS_HD DS_INLINE void dctcp_increase(TcpSender& s, DctcpState& d, int32_t acked) {
+  linux_reno_increase(s.cwnd, s.ssthresh, d.cwnd_cnt, acked > 0 ? (uint32_t)acked : 0u,
+                      s.flow.max_window);
+}
+
+// The window's growth on a new ACK of `acked` segments: ns-2's opencwnd(), CUBIC's, or
+// DCTCP's (TcpLinuxReno's) with at most kCubicAckedMax of them (RFC 3465's L: the engine's
+// cumulative ACK after a go-back-N covers every segment the receiver held; cubic_new_ack).
 template <class X>
 DS_HD DS_INLINE void cc_opencwnd(X DS_REF x, int f, TcpSender& s, int32_t acked, uint32_t now) {
   cc_step(x, f, [&](CubicState& c) { cubic_new_ack(x, c, s, acked, now); },
-          [&] { opencwnd(s, s.flow.max_window); });
+          [&] {
+            if (DctcpState* d = dctcp_of(x, f))
+              dctcp_increase(s, *d, acked < kCubicAckedMax ? acked : kCubicAckedMax);
+            else
+              opencwnd(s, s.flow.max_window);
+          });
 }
 
 // The window's reduction at a loss: ns-2's slowdown(), or CUBIC's.
@@ -278,12 +302,17 @@ DS_HD DS_INLINE void cc_slowdown(X DS_REF x, int f, TcpSender& s, bool timeout, 
           [&] { slowdown(s, s.flow.max_window, timeout); });
 }
 
-// The new ACK that ends a fast recovery (`acked`: its whole cumulative advance): CUBIC's
-// IncreaseWindow with all of them (cubic_recovery_exit); ns-2's flows grow nothing here.
+// The new ACK that ends a fast recovery (`acked`: its whole cumulative advance): ns-3's
+// IncreaseWindow with all of them, CUBIC's (cubic_recovery_exit) or DCTCP's (ns-3.44's
+// ProcessAck recomputes segsAcked as the whole advance for any congestion control); ns-2's
+// flows grow nothing here.
 template <class X>
 DS_HD DS_INLINE void cc_recovery_exit(X DS_REF x, int f, TcpSender& s, int32_t acked,
                                       uint32_t now) {
-  cc_step(x, f, [&](CubicState& c) { cubic_recovery_exit(x, c, s, acked, now); }, [] {});
+  cc_step(x, f, [&](CubicState& c) { cubic_recovery_exit(x, c, s, acked, now); },
+          [&] {
+            if (DctcpState* d = dctcp_of(x, f)) dctcp_increase(s, *d, acked);
+          });
 }
 
 // An ACK that acknowledges nothing new: CUBIC's PktsAcked only.
@@ -585,8 +614,9 @@ DS_HD inline void check_finished(X DS_REF x, int f, TcpSender& s, uint32_t now) 
 }
 
 // An ACK reaches the sender (RenoTcpAgent::recv / NewRenoTcpAgent::recv). kCubic: the
-// replica has CUBIC flows (f_cubic; the caller tests it once per flow event), so that a
-// replica without them runs ns-2's code alone (benchmarks/cpu/ab.py: a test per ACK inside
+// replica has CUBIC or ECN flows (f_cubic, f_ecn: ns-3's congestion controls, DCTCP's among
+// them; the caller tests it once per flow event), so that a replica without them runs ns-2's
+// code alone (benchmarks/cpu/ab.py: a test per ACK inside
 // cost the 1-flow case ~4%).
 template <bool kCubic, class X>
 DS_HD inline void recv_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint32_t now) {
@@ -630,6 +660,8 @@ DS_HD inline void recv_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint3
       if (c) {  // ns-3: PktsAcked, then IncreaseWindow with the whole advance
         cubic_ack_seen(x, *c, s, now);
         cubic_recovery_exit(x, *c, s, acked, now);
+      } else if (exited && dctcp_of(x, f)) {  // DCTCP: the same IncreaseWindow
+        cc_recovery_exit(x, f, s, acked, now);
       } else {
         cc_opencwnd(x, f, s, acked, now);
       }
