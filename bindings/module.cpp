@@ -93,6 +93,10 @@ BatchShape shape_from(const py::dict& s) {
   b.emit_cap = s["emit_cap"].cast<int32_t>();
   b.clip_slots = s.contains("clip_slots") ? s["clip_slots"].cast<int32_t>() : (int32_t)kPollSlots;
   b.warp_rounds = s.contains("warp_rounds") ? s["warp_rounds"].cast<int32_t>() : kWarpRoundsDefault;
+  auto opt0 = [&](const char* k) { return s.contains(k) ? s[k].cast<int32_t>() : 0; };
+  b.wavefront = opt0("wavefront");
+  b.wave_cap = opt0("wave_cap");
+  b.wave_order = opt0("wave_order");
   auto flag01 = [&](const char* k) { return s.contains(k) ? s[k].cast<int32_t>() : 1; };
   b.flow_ext = flag01("flow_ext");
   b.conn_meters = flag01("conn_meters");
@@ -141,6 +145,13 @@ BatchShape shape_from(const py::dict& s) {
   if (!pow2(b.emit_cap)) bad("emit_cap", b.emit_cap, "a power of two");
   if (b.clip_slots < 0) bad("clip_slots", b.clip_slots, ">= 0 (0: rounds not clipped)");
   if (b.warp_rounds != 0 && b.warp_rounds != 1) bad("warp_rounds", b.warp_rounds, "0 or 1");
+#ifdef DS_BACKEND_CUDA
+  if (b.wavefront != 0) bad("wavefront", b.wavefront, "0 on the CUDA backend (the CPU's only, so far)");
+#else
+  if (b.wavefront != 0 && b.wavefront != 1) bad("wavefront", b.wavefront, "0 or 1");
+#endif
+  if (b.wave_cap < 0) bad("wave_cap", b.wave_cap, ">= 0 (0: the whole round's items at once)");
+  if (b.wave_order != 0 && b.wave_order != 1) bad("wave_order", b.wave_order, "0 or 1");
   if (b.flow_ext != 0 && b.flow_ext != 1) bad("flow_ext", b.flow_ext, "0 or 1");
   if (b.conn_meters != 0 && b.conn_meters != 1) bad("conn_meters", b.conn_meters, "0 or 1");
   if (b.aqm_states != 0 && b.aqm_states != 1) bad("aqm_states", b.aqm_states, "0 or 1");

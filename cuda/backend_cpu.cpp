@@ -78,6 +78,88 @@ void run_own_rounds(Replica* xs, int32_t n, const BatchView& view, int64_t* cont
   }
 }
 
+// The wavefront schedule (issue 51; docs/design.md, "The wavefront schedule"): the replicas
+// of a task advance stage by stage rather than replica by replica, as stage kernels over
+// compacted work would run them on a GPU (Laine, Karras & Aila 2013). Each round, three
+// stages over all live replicas:
+//   horizons:   each live replica's own (round_horizon within its piece of `clip` slots, as
+//               run_own_rounds), so replicas need not be at the same slot;
+//   flow side:  a work queue of the (replica, lane) items whose lane has a flow event before
+//               its replica's horizon (lane_has_work), compacted; a lane without one is only
+//               marked done to the horizon, which is all flow_phase would do. The queue holds
+//               `wave_cap` items (0: all); it is filled, run and filled again until the
+//               round's items are spent;
+//   queue side: every live replica's queue_phase.
+// A replica's own operations come in the replica-major loop's order (run_rounds: its lanes'
+// flow phases, then its queue side; lanes are independent within a round, as on a GPU team),
+// so no result depends on the batch, the queue's capacity or the order in which independent
+// replicas pass a stage (`wave_order` 1 reverses it): tests/test_schedule.py. Counts what a
+// stage kernel would be handed (kCtlWave*: functional counts, exact; no timing).
+void run_wavefront(Replica* xs, int32_t n, const BatchView& view, int64_t* control,
+                   const int32_t* need, uint64_t clip) {
+  const int lanes = view.in.shape.lanes;
+  const size_t cap = view.in.shape.wave_cap > 0 ? (size_t)view.in.shape.wave_cap : ~(size_t)0;
+  const bool reverse = view.in.shape.wave_order != 0;
+  std::vector<uint32_t> stop_at((size_t)n, 0), horizon((size_t)n, 0);
+  std::vector<int32_t> live;
+  std::vector<int32_t> items;  // replica index * lanes + lane
+  live.reserve((size_t)n);
+  uint64_t unreported = 0;
+  int64_t lane_rounds = 0, flow_items = 0, flow_events = 0, queue_items = 0;
+  for (;;) {
+    live.clear();
+    for (int32_t j = 0; j < n; ++j) {
+      const int32_t i = reverse ? n - 1 - j : j;
+      const uint32_t end = (uint32_t)view.in.end_slot[xs[i].r], tq = xs[i].hdr()->t_queue;
+      if (tq >= end) continue;
+      if (tq >= stop_at[(size_t)i]) stop_at[(size_t)i] = tq + clip < end ? (uint32_t)(tq + clip) : end;
+      horizon[(size_t)i] = round_horizon(xs[i], stop_at[(size_t)i]);
+      live.push_back(i);
+    }
+    if (live.empty()) break;
+    lane_rounds += (int64_t)live.size() * lanes;
+    // the flow stage: compaction into the bounded work queue, then the queue's items
+    size_t next = 0;  // the next (live replica, lane) to consider
+    const size_t n_lane_items = live.size() * (size_t)lanes;
+    while (next < n_lane_items) {
+      items.clear();
+      for (; next < n_lane_items && items.size() < cap; ++next) {
+        const int32_t i = live[next / (size_t)lanes];
+        const int k = (int)(next % (size_t)lanes);
+        if (lane_has_work(xs[i], k, horizon[(size_t)i]))
+          items.push_back(i * lanes + k);
+        else
+          xs[i].lane_t()[k] = horizon[(size_t)i];
+      }
+      flow_items += (int64_t)items.size();
+      for (const int32_t it : items) {
+        const int32_t i = it / lanes;
+        flow_events += flow_phase(xs[i], it % lanes, horizon[(size_t)i], need[i]);
+      }
+    }
+    // the queue stage
+    queue_items += (int64_t)live.size();
+    for (const int32_t i : live) {
+      Replica& x = xs[i];
+      const uint32_t tq = x.hdr()->t_queue;
+      if (!queue_phase(x)) x.hdr()->t_queue = (uint32_t)view.in.end_slot[x.r];  // overflow: host raises
+      unreported += x.hdr()->t_queue - tq;
+    }
+    if (control && unreported >= (uint64_t)kPollSlots) {
+      ctl_add(control + kCtlSlotsDone, (int64_t)unreported);
+      unreported = 0;
+      if (ctl_load(control + kCtlStop)) break;
+    }
+  }
+  if (control) {
+    ctl_add(control + kCtlSlotsDone, (int64_t)unreported);
+    ctl_add(control + kCtlWaveLaneRounds, lane_rounds);
+    ctl_add(control + kCtlWaveFlowItems, flow_items);
+    ctl_add(control + kCtlWaveFlowEvents, flow_events);
+    ctl_add(control + kCtlWaveQueueItems, queue_items);
+  }
+}
+
 // Runs n replicas of one batch, bound to their blocks, to their ends; where rounds and pieces
 // end changes no result (tests/test_schedule.py).
 void run_replicas(Replica* xs, int32_t n, const BatchView& view, int64_t* control) {
@@ -88,7 +170,9 @@ void run_replicas(Replica* xs, int32_t n, const BatchView& view, int64_t* contro
   }
   const uint64_t clip =
       view.in.shape.clip_slots > 0 ? (uint64_t)view.in.shape.clip_slots : ~(uint64_t)0 >> 1;
-  if (n > 1 && view.in.shape.warp_rounds)
+  if (view.in.shape.wavefront)
+    run_wavefront(xs, n, view, control, need.data(), clip);
+  else if (n > 1 && view.in.shape.warp_rounds)
     run_shared_rounds(xs, n, view, control, need.data(), clip);
   else
     run_own_rounds(xs, n, view, control, need.data(), clip);

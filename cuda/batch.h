@@ -200,6 +200,13 @@ struct BatchShape {
                           // phase of the same slots together instead of drifting apart (their
                           // lookaheads differ); 0 (default): each replica its own rounds.
                           // A schedule like clip_slots: no result depends on it
+  int32_t wavefront;      // CPU: 1 runs a task's replicas stage by stage (backend_cpu.cpp
+                          // run_wavefront: every live replica's flow-side items, compacted,
+                          // then every live replica's queue side) instead of replica by
+                          // replica; 0 (default): replica-major. A schedule: no result depends
+                          // on it, nor on wave_cap or wave_order (tests/test_schedule.py)
+  int32_t wave_cap;       // the wavefront's work queue: items taken per pass (0: all at once)
+  int32_t wave_order;     // 0: items in replica order; 1: reversed (independent replicas)
   // State kept only when a replica of the batch needs it (0: none in the block):
   int32_t flow_ext;       // 1: a Transfer and a SenderExt per flow (generators, telnet apps)
   int32_t conn_meters;    // 1: the Balancing Marker's connection table
@@ -508,7 +515,19 @@ DS_HD inline size_t dim_size(const BatchShape& s, Dim d) {
 // Host-visible words shared with a running batch (int64 each): the host asks it to stop and
 // reads its progress while it runs. The engine polls the stop word every kPollSlots slots of a
 // replica; a stopped replica's out.slots_run is below its end_slot (its results are dropped).
-enum ControlWord { kCtlStop = 0, kCtlSlotsDone = 1, kCtlReplicasDone = 2, kCtlWords = 4 };
+enum ControlWord {
+  kCtlStop = 0,
+  kCtlSlotsDone = 1,
+  kCtlReplicasDone = 2,
+  // the wavefront schedule's functional counts (wavefront = 1 on the CPU; 0 otherwise): its
+  // rounds' (replica, lane) items, those with flow events before the horizon (the compacted
+  // flow stage), the flow events they ran, and the queue stage's items (live replicas)
+  kCtlWaveLaneRounds = 3,
+  kCtlWaveFlowItems = 4,
+  kCtlWaveFlowEvents = 5,
+  kCtlWaveQueueItems = 6,
+  kCtlWords = 8
+};
 constexpr int64_t kPollSlots = 4096;
 
 // Run every replica of every batch (a figure family: one batch per shape) from slot 0 to its

@@ -17,6 +17,7 @@ import pytest
 
 from diffsweep.engine.compiled import run_family, run_packed
 from diffsweep.engine.pack import pack
+from diffsweep.engine.run_control import RunControl
 from backends import BACKENDS
 from engine_cases import golden_cases, schedule_only_cases
 
@@ -85,6 +86,12 @@ def test_mixed_batch_under_other_schedules(alone, backend, clip, lanes, emit_rin
     p = pack([c[1] for c in CASES], [c[2] for c in CASES], lanes=lanes, emit_ring=emit_ring)
     out = run_packed(p, backend, clip_slots=clip, replicas_per_task=per_task,
                      warp_rounds=warp_rounds)
+    bad = _mixed_differences(out, alone)
+    assert not bad, "; ".join(bad)
+
+
+def _mixed_differences(out: dict, alone: dict) -> list[str]:
+    """The cases of a mixed batch (every case, padded) whose outputs differ from their plain run."""
     assert not out["overflow"].any()
     bad = []
     for i, (name, _, _) in enumerate(CASES):
@@ -99,7 +106,59 @@ def test_mixed_batch_under_other_schedules(alone, backend, clip, lanes, emit_rin
                 fields.append(k)
         if fields:
             bad.append(f"{name}: {', '.join(fields)}")
+    return bad
+
+
+# The wavefront schedule (cuda/backend_cpu.cpp run_wavefront; issue 51): a task's replicas
+# stage by stage. (clip, lanes, rings, replicas per task, work-queue capacity, order): one task
+# of every case, tasks of 32, 7 and 3, a queue of 1, 3 or 5 items (refilled many times a round)
+# or all of them, replicas through each stage in order or reversed.
+WAVE = [(0, 1, "min", 1024, 0, "forward"), (1, 8, "lookahead", 32, 1, "reverse"),
+        (61, 32, "min", 7, 5, "forward"), (4096, 2, "min", 1024, 3, "reverse"),
+        (13, 1, "lookahead", 3, 0, "reverse"), (4096, 8, "min", 1024, 0, "reverse")]
+
+
+@pytest.mark.parametrize("clip,lanes,emit_ring,per_task,cap,order", WAVE)
+def test_the_wavefront_schedule_gives_the_same_bits(alone, clip, lanes, emit_ring, per_task,
+                                                     cap, order):
+    """Every case in one batch run stage-major: each replica's outputs bit for bit its plain
+    run's, whatever the task, the work queue's capacity or the replicas' order; and the stages
+    were handed real work (the compacted flow stage fewer items than the lanes' rounds)."""
+    p = pack([c[1] for c in CASES], [c[2] for c in CASES], lanes=lanes, emit_ring=emit_ring)
+    ctl = RunControl()
+    out = run_packed(p, "cpu", control=ctl, clip_slots=clip, replicas_per_task=per_task,
+                     wavefront=True, wave_cap=cap, wave_order=order)
+    bad = _mixed_differences(out, alone)
+    assert not bad, f"wavefront {clip} {lanes} {emit_ring} {per_task} {cap} {order}: " + "; ".join(bad)
+    w = ctl.wave_counts()
+    assert 0 < w["flow_items"] < w["lane_rounds"] and w["flow_events"] >= w["flow_items"] // 2
+    assert w["queue_items"] * lanes == w["lane_rounds"]
+    assert ctl.progress()[0] == int(out["slots_run"].sum())
+
+
+@pytest.mark.parametrize("per_task,clip,lanes,order", [(32, 0, 1, "forward"), (3, 4096, 8, "reverse")])
+def test_a_family_job_gives_the_same_bits_stage_major(pairs, per_task, clip, lanes, order):
+    """A family job (one work list over every case's batch) under the wavefront schedule."""
+    ps = [pack([sc, sc], [seed, seed + 1], lanes=lanes) for _, sc, seed, _ in pairs]
+    outs = run_family(ps, "cpu", clip_slots=clip, replicas_per_task=per_task, wavefront=True,
+                      wave_cap=4, wave_order=order)
+    bad = []
+    for (name, _, _, ref), out in zip(pairs, outs):
+        assert not out["overflow"].any(), name
+        bad += _differences(out, ref, [(f"{name} seed {i}", i) for i in (0, 1)])
     assert not bad, "; ".join(bad)
+
+
+def test_the_wavefront_schedule_is_checked():
+    p = pack([CASES[0][1]], [CASES[0][2]])
+    for kw, name in (({"wavefront": 1}, "wavefront"), ({"wavefront": "yes"}, "wavefront"),
+                     ({"wave_cap": -1}, "wave_cap"), ({"wave_cap": 1.5}, "wave_cap"),
+                     ({"wave_order": "backwards"}, "wave_order")):
+        with pytest.raises(ValueError, match=name):
+            run_packed(p, "cpu", **kw)
+    if "cuda" in BACKENDS:
+        with pytest.raises(ValueError, match="wavefront"):
+            run_packed(p, "cuda", wavefront=True)
 
 
 def test_min_rings_are_smaller():

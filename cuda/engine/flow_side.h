@@ -95,23 +95,30 @@ DS_HD DS_HOST_INLINE void flow_events(Replica DS_REF x, int f, uint32_t now) {
   x.tree().replay(f, k, x.lane_root(f));  // f was its lane's minimum (flow_phase)
 }
 
+// Whether lane k has a flow event before `horizon` (the wavefront's compaction test: a lane
+// without one only marks itself done, flow_phase's first step).
+DS_HD DS_INLINE bool lane_has_work(Replica DS_REF x, int k, uint32_t horizon) {
+  return x.tree().min_key_at(x.shape().lanes + k) < horizon;
+}
+
 // Lane k's part of a round: flow events in slots before `horizon`. Leaves in x.lane_t()[k]
-// the slot before which it has done everything.
-DS_HD inline void flow_phase(Replica DS_REF x, int k, uint32_t horizon, int32_t emit_need) {
+// the slot before which it has done everything. Returns the flow events it ran (a functional
+// count for the wavefront schedule; the other callers drop it).
+DS_HD inline int32_t flow_phase(Replica DS_REF x, int k, uint32_t horizon, int32_t emit_need) {
   DS_TRACE_AT(x, kTrFlow, horizon);
   x.lane = k;
   const int32_t root = x.shape().lanes + k;
   const Ring<Packet> e = x.emit_ring(k);
   const int64_t warmup = x.in()->warmup_slot[x.iR()];
-  for (;;) {
+  for (int32_t events = 0;; ++events) {
     const uint32_t t = x.tree().min_key_at(root);
     if (t >= horizon) {
       x.lane_t()[k] = horizon;
-      return;
+      return events;
     }
     if (e.free() < emit_need) {  // the queue side must catch up first
       x.lane_t()[k] = t;
-      return;
+      return events;
     }
     x.measuring = (int64_t)t >= warmup;
     flow_events(x, x.tree().min_index_at(root), t);

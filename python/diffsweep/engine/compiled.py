@@ -179,7 +179,9 @@ def default_lanes(backend: str, max_flows: int, n_replicas: int = 0,
 
 def run_packed(p: Packed, backend: str, threads: int | None = None,
                control: RunControl | None = None, clip_slots: int | None = None,
-               replicas_per_task: int | None = None, warp_rounds: bool | None = None) -> dict:
+               replicas_per_task: int | None = None, warp_rounds: bool | None = None,
+               wavefront: bool | None = None, wave_cap: int | None = None,
+               wave_order: str | None = None) -> dict:
     """Run one packed batch; returns the engine's output arrays, reshaped per dimension.
 
     ``clip_slots``: rounds end at least every so many slots (0: never; default: the engine's
@@ -190,11 +192,16 @@ def run_packed(p: Packed, backend: str, threads: int | None = None,
     ``warp_rounds``: the replicas a warp (on the CPU: a task of ``replicas_per_task``) steps
     together share each round, its horizon the nearest of theirs, so that they run the same
     slots in the same phase (default: on for cuda, where it measured 1.45x on the full Kaur &
-    Vin family; off on the CPU, where each replica's own rounds are 5-7% cheaper). No
-    result depends on any of the three: tests run one batch under many schedules
-    (tests/test_schedule.py)."""
+    Vin family; off on the CPU, where each replica's own rounds are 5-7% cheaper).
+    ``wavefront`` (CPU only, default off): a task's replicas advance stage by stage, each
+    round the compacted (replica, lane) items with flow events, then every live replica's
+    queue side (cuda/backend_cpu.cpp ``run_wavefront``; docs/design.md, "The wavefront
+    schedule"); ``wave_cap`` the items its work queue takes at a time (0: all), ``wave_order``
+    "forward" or "reverse" the order of the replicas through each stage; a ``control``'s
+    :meth:`RunControl.wave_counts` then holds what each stage was handed. No result depends
+    on any of these: tests run one batch under many schedules (tests/test_schedule.py)."""
     return run_family([p], backend, threads, control, clip_slots, replicas_per_task,
-                      warp_rounds)[0]
+                      warp_rounds, wavefront, wave_cap, wave_order)[0]
 
 
 def cpu_engine(ps: Sequence[Packed]) -> str:
@@ -255,7 +262,8 @@ def _checked_count(name: str, v, allowed: str, lo: int = 0, hi: int = 2**31) -> 
 def run_family(ps: Sequence[Packed], backend: str, threads: int | None = None,
                control: RunControl | None = None, clip_slots: int | None = None,
                replicas_per_task: int | None = None,
-               warp_rounds: bool | None = None) -> list[dict]:
+               warp_rounds: bool | None = None, wavefront: bool | None = None,
+               wave_cap: int | None = None, wave_order: str | None = None) -> list[dict]:
     """Run several packed batches (a figure family, one batch per shape) as one engine job:
     one work list over all their replicas, longest first (cuda/engine/family.h); on CUDA one
     launch while their state fits the device. Returns each batch's output arrays, as
@@ -273,6 +281,21 @@ def run_family(ps: Sequence[Packed], backend: str, threads: int | None = None,
             raise ValueError(f"warp_rounds = {warp_rounds!r} is not allowed (expected True or "
                              "False)")
         extra["warp_rounds"] = int(warp_rounds)
+    if wavefront is not None:
+        if not isinstance(wavefront, (bool, np.bool_)):
+            raise ValueError(f"wavefront = {wavefront!r} is not allowed (expected True or False)")
+        if wavefront and name != "cpu":
+            raise ValueError(f"wavefront = True is not allowed on backend {name!r} (expected "
+                             "the 'cpu' backend: the GPU's stage kernels are not built yet)")
+        extra["wavefront"] = int(wavefront)
+    if wave_cap is not None:
+        extra["wave_cap"] = _checked_count("wave_cap", wave_cap,
+                                           "an integer >= 0; 0: a round's items at once")
+    if wave_order is not None:
+        if wave_order not in ("forward", "reverse"):
+            raise ValueError(f"wave_order = {wave_order!r} is not allowed (expected 'forward' "
+                             "or 'reverse')")
+        extra["wave_order"] = int(wave_order == "reverse")
     per_task = 0 if replicas_per_task is None else _checked_count(
         "replicas_per_task", replicas_per_task, "an integer in 1..1024", 1, 1025)
     shapes = [{**p.shape, **extra} for p in ps]
