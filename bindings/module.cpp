@@ -145,11 +145,7 @@ BatchShape shape_from(const py::dict& s) {
   if (!pow2(b.emit_cap)) bad("emit_cap", b.emit_cap, "a power of two");
   if (b.clip_slots < 0) bad("clip_slots", b.clip_slots, ">= 0 (0: rounds not clipped)");
   if (b.warp_rounds != 0 && b.warp_rounds != 1) bad("warp_rounds", b.warp_rounds, "0 or 1");
-#ifdef DS_BACKEND_CUDA
-  if (b.wavefront != 0) bad("wavefront", b.wavefront, "0 on the CUDA backend (the CPU's only, so far)");
-#else
   if (b.wavefront != 0 && b.wavefront != 1) bad("wavefront", b.wavefront, "0 or 1");
-#endif
   if (b.wave_cap < 0) bad("wave_cap", b.wave_cap, ">= 0 (0: the whole round's items at once)");
   if (b.wave_order != 0 && b.wave_order != 1) bad("wave_order", b.wave_order, "0 or 1");
   if (b.flow_ext != 0 && b.flow_ext != 1) bad("flow_ext", b.flow_ext, "0 or 1");

@@ -80,6 +80,8 @@ void run_launches(const std::vector<BatchInput>& hin, std::vector<BatchOutput>& 
   FamilyPlan plan = plan_family(
       hin, [&](int b) { return std::min(per_warp, 32 / hin[(size_t)b].shape.lanes); });
   if (plan.tasks.empty()) return;
+  bool wavefront = false;  // the stage kernels for the whole job when a batch asks for them
+  for (const BatchInput& b : hin) wavefront = wavefront || b.shape.wavefront != 0;
   DeviceMem mem;
   std::vector<BatchView> views((size_t)nb);
   std::vector<BatchOutput> dout((size_t)nb);
@@ -98,6 +100,11 @@ void run_launches(const std::vector<BatchInput>& hin, std::vector<BatchOutput>& 
     views[(size_t)b] = make_view(din, d, make_layout(s));
   }
   check(kern.set_views(views.data(), nb), "copy the batches' views");
+  // the stage kernels of the same build (slim, classic or full) when the job asks for them
+  const WaveKernel wave = std::strcmp(name, "full") == 0      ? wave_kernel_full()
+                          : std::strcmp(name, "classic") == 0 ? wave_kernel_classic()
+                                                              : wave_kernel_slim();
+  if (wavefront) check(wave.set_views(views.data(), nb), "copy the batches' views");
   const int32_t* d_order = mem.copy_in(plan.order.data(), plan.order.size());
   const int64_t* d_order_off = mem.copy_in(plan.order_off.data(), plan.order_off.size());
 
@@ -147,6 +154,24 @@ void run_launches(const std::vector<BatchInput>& hin, std::vector<BatchOutput>& 
     const long long warps_per_block = block_threads / 32;
     long long blocks = resident / warps_per_block;  // every SM's share of resident blocks
     blocks = std::max(1ll, std::min(blocks, (n_tasks + warps_per_block - 1) / warps_per_block));
+    if (wavefront) {  // the stage kernels (kernel_wave.cuh), one thread per replica or item
+      std::vector<WaveRep> reps;
+      for (size_t t = t0; t < t1; ++t) {
+        const FamilyTask& task = plan.tasks[t];
+        const size_t stride = views[(size_t)task.batch].L.stride;
+        for (int32_t m = 0; m < task.count; ++m)
+          reps.push_back(WaveRep{task.batch,
+                                 plan.order[(size_t)(plan.order_off[task.batch] + task.first + m)],
+                                 task.arena_off + (int64_t)(stride * (size_t)m)});
+      }
+      const WaveRep* d_reps = launch.copy_in(reps.data(), reps.size());
+      err = wave.run(run, d_reps, (int)reps.size(), arena, words,
+                     control ? control + kCtlStop : nullptr);
+      if (err == cudaSuccess) relay();
+      t0 = t1;
+      if (control && ctl_load(control + kCtlStop)) break;
+      continue;
+    }
     err = kern.launch((unsigned)blocks, block_threads, smem_per_warp, run, d_tasks, (int)n_tasks,
                       d_order, d_order_off, arena, words, dstop, smem_per_warp);
     while (err == cudaSuccess) {

@@ -25,6 +25,15 @@ constexpr int kBlockThreads = 128;  // whole warps: a warp runs one task
 #endif
 constexpr int kMinBlocks = DS_CUDA_MIN_BLOCKS;
 
+// The wavefront schedule's stage kernels (kernel_wave.cuh): a replica of the launch, its row
+// in its batch and where its state block starts in the launch's arena.
+struct WaveRep {
+  int32_t batch;
+  int32_t r;
+  int64_t off;
+};
+constexpr int kWaveThreads = 128;  // threads per block of every stage kernel
+
 struct FamilyKernel {
   const char* name;
   // the launch's batch views into this kernel's c_views
@@ -39,8 +48,23 @@ struct FamilyKernel {
                         const volatile int64_t* stop, unsigned smem_per_warp);
 };
 
+// The wavefront schedule's stage kernels (kernel_wave.cuh), built in translation units of
+// their own (kernel_wave_full.cu, _classic, _slim) with their own c_views: in the persistent
+// kernel's unit they changed its inlining (ptxas sm_90, full: spill loads 4,220 -> 6,176 B).
+struct WaveKernel {
+  const char* name;
+  cudaError_t (*set_views)(const BatchView* views, int n);
+  // the stage kernels' rounds over n replicas, to their ends or until *host_stop (read
+  // between rounds); synchronous
+  cudaError_t (*run)(cudaStream_t stream, const WaveRep* reps, int n, unsigned char* arena,
+                     unsigned long long* words, const volatile int64_t* host_stop);
+};
+
 FamilyKernel family_kernel_full();     // every model
 FamilyKernel family_kernel_classic();  // ns-2's rare models only (DS_CUDA_CLASSIC: no DS_FEAT_NEW)
 FamilyKernel family_kernel_slim();  // replicas that use no rare model (batch_uses_features)
+WaveKernel wave_kernel_full();
+WaveKernel wave_kernel_classic();
+WaveKernel wave_kernel_slim();
 
 }  // namespace ds

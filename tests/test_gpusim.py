@@ -41,6 +41,15 @@ def slim_module():
     return W / "proj-slim"
 
 
+@pytest.fixture(scope="module")
+def slim_wave_module():
+    """The wavefront schedule's stage kernels (cuda/kernel_wave.cuh), slim build."""
+    r = subprocess.run(["bash", str(GS / "build_engine.sh"), "slim", str(ROOT)],
+                       env=_env(WAVE="1"), capture_output=True, text=True, timeout=1200)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return W / "proj-slim-wave"
+
+
 def test_the_engines_device_functions_equal_the_host_build():
     """Philox, the uniform and exponential draws, plog/pexp/ppow and the on-off source, each
     word of each of 256 inputs (the source: 64 sources x 200 slots of state) as on the host."""
@@ -66,3 +75,23 @@ def test_the_simulated_cuda_engine_gives_the_cpu_bits(slim_module, args):
     assert res["outputs_differing_from_cpu"] == []
     if "--golden" in args:
         assert len(res["golden_cases"]) >= 5  # (the cases the slim kernel runs at this length)
+
+
+@pytest.mark.parametrize("args", [
+    ["--replicas", "32", "--flows", "1", "--duration-s", "0.005"],
+    ["--replicas", "4", "--flows", "8", "--duration-s", "0.003", "--lanes", "4"],
+    ["--golden", "all", "--duration-s", "0.02"],
+], ids=["kv1", "kv8-lanes4", "golden-slim"])
+def test_the_simulated_stage_kernels_give_the_cpu_bits(slim_wave_module, args):
+    """The wavefront schedule on CUDA (stage kernels over device-wide queues filled by
+    atomics): every output array the CPU engine's."""
+    name = "pytest-wave-" + "-".join(a.strip("-") for a in args)[:55]
+    r = subprocess.run(["bash", str(GS / "run_engine.sh"), name, "slim", *args, "--wavefront"],
+                       env=_env(FUNC="1", WAVE="1"), capture_output=True, text=True,
+                       timeout=1800)
+    res = json.loads((W / "eng" / name / "result.json").read_text())
+    assert r.returncode == 0, r.stdout[-3000:]
+    assert res["outputs"] >= 57 and res["replica_slots"] > 0
+    assert res["outputs_differing_from_cpu"] == []
+    if "--golden" in args:
+        assert len(res["golden_cases"]) >= 5

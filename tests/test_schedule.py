@@ -76,6 +76,8 @@ if "cuda" in BACKENDS:  # a GPU's rounds against the CPU's plain bits (skipped w
     MIXED += [("cuda", c, k, r, None, w) for c in (0, 1, 4096) for k in (1, 8, 32) for r in RINGS
               for w in (None, False)]
     MIXED += [("cuda", c, 1, "min", pt, True) for c in (0, 4096) for pt in (1, 4, 32)]
+    # the stage kernels (cuda/kernel_wave.cuh)
+    MIXED += [("cuda", c, k, "min", None, "wavefront") for c in (0, 61, 4096) for k in (1, 8, 32)]
 
 
 @pytest.mark.parametrize("backend,clip,lanes,emit_ring,per_task,warp_rounds", MIXED)
@@ -84,8 +86,11 @@ def test_mixed_batch_under_other_schedules(alone, backend, clip, lanes, emit_rin
     """Every case in one batch (padded to the largest shape) under other schedules, and on
     CUDA when a device is there."""
     p = pack([c[1] for c in CASES], [c[2] for c in CASES], lanes=lanes, emit_ring=emit_ring)
-    out = run_packed(p, backend, clip_slots=clip, replicas_per_task=per_task,
-                     warp_rounds=warp_rounds)
+    if warp_rounds == "wavefront":
+        out = run_packed(p, backend, clip_slots=clip, replicas_per_task=per_task, wavefront=True)
+    else:
+        out = run_packed(p, backend, clip_slots=clip, replicas_per_task=per_task,
+                         warp_rounds=warp_rounds)
     bad = _mixed_differences(out, alone)
     assert not bad, "; ".join(bad)
 
@@ -156,9 +161,6 @@ def test_the_wavefront_schedule_is_checked():
                      ({"wave_order": "backwards"}, "wave_order")):
         with pytest.raises(ValueError, match=name):
             run_packed(p, "cpu", **kw)
-    if "cuda" in BACKENDS:
-        with pytest.raises(ValueError, match="wavefront"):
-            run_packed(p, "cuda", wavefront=True)
 
 
 def test_min_rings_are_smaller():

@@ -6,7 +6,8 @@
 set -uo pipefail
 name=${1:?NAME}; kernel=${2:?slim or full}; shift 2
 HERE=$(cd "$(dirname "$0")" && pwd); W=${W:-$HOME/gpusim}; PY=${PY:-/work/main/.venv/bin/python}
-D=$W/proj-$kernel; [ -f $D/KERNEL ] || { echo "no $D: run build_engine.sh $kernel" >&2; exit 2; }
+D=$W/proj-$kernel${WAVE:+-wave}   # WAVE=1: the stage kernels' module (build_engine.sh)
+[ -f $D/KERNEL ] || { echo "no $D: run ${WAVE:+WAVE=1 }build_engine.sh $kernel" >&2; exit 2; }
 cfg=${CFG:-$HERE/configs/SM86_RTX3070_shfl}
 d=$W/eng/$name; rm -rf $d; mkdir -p $d; cp $cfg/*.config $cfg/*.icnt $d/; cd $d
 export CUDA_INSTALL_PATH=$W/cuda-11.8

@@ -40,6 +40,8 @@ def parse(argv=None):
     ap.add_argument("--lanes", type=int, default=1)
     ap.add_argument("--per-warp", type=int, default=None, help="replicas per warp (default: the engine's)")
     ap.add_argument("--warp-rounds", type=int, choices=(0, 1), default=None)
+    ap.add_argument("--wavefront", action="store_true",
+                    help="the stage kernels (cuda/kernel_wave.cuh; a WAVE=1 build_engine.sh module)")
     ap.add_argument("--sack", action="store_true", help="SACK senders (a full-kernel model)")
     ap.add_argument("--golden", default=None, metavar="all|NAME,...",
                     help="instead of Kaur & Vin: the golden engine cases (tests/engine_cases.py) "
@@ -84,7 +86,8 @@ def golden(a) -> tuple[list[str], list, list]:
     if not ps:
         return [], [], []
     ref = run_family(ps, "cpu", threads=1)
-    return names, ref, run_family(ps, "cuda", replicas_per_task=a.per_warp)
+    return names, ref, run_family(ps, "cuda", replicas_per_task=a.per_warp,
+                                  wavefront=True if a.wavefront else None)
 
 
 def main(argv=None) -> int:
@@ -119,7 +122,8 @@ def main(argv=None) -> int:
     ref = run_packed(p, "cpu", threads=1)
     wr = None if a.warp_rounds is None else bool(a.warp_rounds)
     t0 = time.perf_counter()
-    out = run_packed(p, "cuda", replicas_per_task=a.per_warp, warp_rounds=wr)
+    out = run_packed(p, "cuda", replicas_per_task=a.per_warp, warp_rounds=wr,
+                     wavefront=True if a.wavefront else None)
     wall = time.perf_counter() - t0
     bad = [n for n in ref if not np.array_equal(np.asarray(ref[n]), np.asarray(out[n]))]
     for n in bad:
@@ -129,6 +133,7 @@ def main(argv=None) -> int:
               [(int(j), r[j].item(), o[j].item()) for j in i[:3]])
     res = {"kernel": a.kernel, "replicas": a.replicas, "flows": a.flows, "lanes": a.lanes,
            "duration_s": a.duration_s, "per_warp": a.per_warp, "warp_rounds": a.warp_rounds,
+           "wavefront": a.wavefront,
            "sack": a.sack, "replica_slots": int(np.asarray(ref["slots_run"]).sum()),
            "sim_wall_s": round(wall, 2), "outputs": len(ref),
            "outputs_differing_from_cpu": bad}

@@ -102,15 +102,17 @@ DS_HD DS_INLINE bool lane_has_work(Replica DS_REF x, int k, uint32_t horizon) {
 }
 
 // Lane k's part of a round: flow events in slots before `horizon`. Leaves in x.lane_t()[k]
-// the slot before which it has done everything. Returns the flow events it ran (a functional
-// count for the wavefront schedule; the other callers drop it).
+// the slot before which it has done everything. kCount: returns the flow events it ran (the
+// CPU wavefront's functional count), else 0 (the kernels': a counter live across the loop cost
+// the full kernel 2 KB of spill loads, ptxas sm_90).
+template <bool kCount = false>
 DS_HD inline int32_t flow_phase(Replica DS_REF x, int k, uint32_t horizon, int32_t emit_need) {
   DS_TRACE_AT(x, kTrFlow, horizon);
   x.lane = k;
   const int32_t root = x.shape().lanes + k;
   const Ring<Packet> e = x.emit_ring(k);
   const int64_t warmup = x.in()->warmup_slot[x.iR()];
-  for (int32_t events = 0;; ++events) {
+  for (int32_t events = 0;; events += kCount ? 1 : 0) {
     const uint32_t t = x.tree().min_key_at(root);
     if (t >= horizon) {
       x.lane_t()[k] = horizon;

@@ -193,12 +193,14 @@ def run_packed(p: Packed, backend: str, threads: int | None = None,
     together share each round, its horizon the nearest of theirs, so that they run the same
     slots in the same phase (default: on for cuda, where it measured 1.45x on the full Kaur &
     Vin family; off on the CPU, where each replica's own rounds are 5-7% cheaper).
-    ``wavefront`` (CPU only, default off): a task's replicas advance stage by stage, each
-    round the compacted (replica, lane) items with flow events, then every live replica's
-    queue side (cuda/backend_cpu.cpp ``run_wavefront``; docs/design.md, "The wavefront
-    schedule"); ``wave_cap`` the items its work queue takes at a time (0: all), ``wave_order``
-    "forward" or "reverse" the order of the replicas through each stage; a ``control``'s
-    :meth:`RunControl.wave_counts` then holds what each stage was handed. No result depends
+    ``wavefront`` (default off): the replicas advance stage by stage, each round the
+    compacted (replica, lane) items with flow events, then every live replica's queue side:
+    on the CPU a task's replicas (cuda/backend_cpu.cpp ``run_wavefront``), on CUDA every
+    replica of a launch, by stage kernels (cuda/kernel_wave.cuh); docs/design.md, "The
+    wavefront schedule". On the CPU ``wave_cap`` is the items its work queue takes at a time
+    (0: all), ``wave_order`` "forward" or "reverse" the order of the replicas through each
+    stage, and a ``control``'s :meth:`RunControl.wave_counts` holds what each stage was
+    handed (CUDA: the atomics order its queues; no counts). No result depends
     on any of these: tests run one batch under many schedules (tests/test_schedule.py)."""
     return run_family([p], backend, threads, control, clip_slots, replicas_per_task,
                       warp_rounds, wavefront, wave_cap, wave_order)[0]
@@ -284,9 +286,6 @@ def run_family(ps: Sequence[Packed], backend: str, threads: int | None = None,
     if wavefront is not None:
         if not isinstance(wavefront, (bool, np.bool_)):
             raise ValueError(f"wavefront = {wavefront!r} is not allowed (expected True or False)")
-        if wavefront and name != "cpu":
-            raise ValueError(f"wavefront = True is not allowed on backend {name!r} (expected "
-                             "the 'cpu' backend: the GPU's stage kernels are not built yet)")
         extra["wavefront"] = int(wavefront)
     if wave_cap is not None:
         extra["wave_cap"] = _checked_count("wave_cap", wave_cap,

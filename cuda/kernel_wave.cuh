@@ -1,0 +1,167 @@
+// The wavefront schedule on CUDA (issue 51; docs/design.md, "The wavefront schedule"): the
+// CPU's run_wavefront (backend_cpu.cpp) as stage kernels over all replicas of a launch,
+// each a short kernel over a compacted device-wide queue of the items that need it (Laine,
+// Karras & Aila 2013), one thread per item:
+//   wave_init   a replica:  init_replica, emit_need;
+//   wave_plan   a replica:  if live, its own horizon (round_horizon within its piece of
+//               clip_slots slots), itself into the live queue, and each of its lanes with a
+//               flow event before the horizon into the flow queue (lane_has_work); a lane
+//               without one is only marked done, as flow_phase would;
+//   wave_flow   a (replica, lane) of the flow queue:  flow_phase to the horizon;
+//   wave_queue  a replica of the live queue:  queue_phase;
+//   wave_flush  a replica:  flush_replica.
+// The host launches plan, flow and queue once a round until no replica is live (each
+// replica its own rounds: no device-wide barrier per slot, one per stage). A replica's own
+// operations come in the order of run_rounds (engine/team.h), so the bits are the CPU's
+// whatever order the atomics fill the queues in. Built three times as the persistent kernel
+// is (kernel_wave_full.cu, kernel_wave_classic.cu, kernel_wave_slim.cu), each defining
+// DS_WAVE_KERNEL, its WaveKernel (kernel.h). Built with -fmad=false, as every CUDA unit.
+#include "engine/control.h"
+#include "engine/team.h"
+#include "kernel.h"
+
+namespace ds {
+namespace {
+
+__global__ void __launch_bounds__(kWaveThreads) wave_init(const WaveRep* reps, int n,
+                                                          unsigned char* arena, int32_t* need,
+                                                          uint32_t* stop_at) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const WaveRep w = reps[i];
+  Replica x = bind_replica(w.r, nullptr, w.batch, arena + w.off);
+  init_replica(x);
+  need[i] = emit_need(x);
+  stop_at[i] = 0;
+}
+
+// counts: [0] the live queue's length, [1] the flow queue's
+__global__ void __launch_bounds__(kWaveThreads) wave_plan(const WaveRep* reps, int n,
+                                                          unsigned char* arena,
+                                                          uint32_t* stop_at, uint32_t* horizon,
+                                                          int32_t* live, int32_t* items,
+                                                          int32_t* counts) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const WaveRep w = reps[i];
+  Replica x = bind_replica(w.r, nullptr, w.batch, arena + w.off);
+  const BatchInput* in = &c_views[w.batch].in;
+  const uint32_t end = (uint32_t)in->end_slot[w.r], tq = x.hdr()->t_queue;
+  if (tq >= end) return;
+  const uint32_t clip = in->shape.clip_slots > 0 ? (uint32_t)in->shape.clip_slots : end;
+  if (tq >= stop_at[i]) stop_at[i] = (uint64_t)tq + clip < end ? tq + clip : end;
+  const uint32_t h = round_horizon(x, stop_at[i]);
+  horizon[i] = h;
+  live[atomicAdd(counts, 1)] = i;
+  const int lanes = in->shape.lanes;
+  for (int k = 0; k < lanes; ++k) {
+    if (lane_has_work(x, k, h))
+      items[atomicAdd(counts + 1, 1)] = i * kMaxLanes + k;
+    else
+      x.lane_t()[k] = h;
+  }
+}
+
+__global__ void __launch_bounds__(kWaveThreads) wave_flow(const WaveRep* reps,
+                                                          unsigned char* arena,
+                                                          const uint32_t* horizon,
+                                                          const int32_t* need,
+                                                          const int32_t* items,
+                                                          const int32_t* counts) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= counts[1]) return;
+  const int32_t it = items[j];
+  const int i = it / kMaxLanes, k = it % kMaxLanes;
+  const WaveRep w = reps[i];
+  Replica x = bind_replica(w.r, nullptr, w.batch, arena + w.off);
+  flow_phase(x, k, horizon[i], need[i]);
+}
+
+__global__ void __launch_bounds__(kWaveThreads) wave_queue(const WaveRep* reps,
+                                                           unsigned char* arena,
+                                                           const int32_t* live,
+                                                           const int32_t* counts,
+                                                           unsigned long long* words) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= counts[0]) return;
+  const int i = live[j];
+  const WaveRep w = reps[i];
+  Replica x = bind_replica(w.r, nullptr, w.batch, arena + w.off);
+  const uint32_t end = (uint32_t)c_views[w.batch].in.end_slot[w.r], tq = x.hdr()->t_queue;
+  if (!queue_phase(x)) x.hdr()->t_queue = end;  // overflow: the host raises
+  atomicAdd(words + 1, (unsigned long long)(x.hdr()->t_queue - tq));
+}
+
+__global__ void __launch_bounds__(kWaveThreads) wave_flush(const WaveRep* reps, int n,
+                                                           unsigned char* arena,
+                                                           unsigned long long* words) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const WaveRep w = reps[i];
+  Replica x = bind_replica(w.r, nullptr, w.batch, arena + w.off);
+  flush_replica(x);
+  if (x.hdr()->t_queue >= (uint32_t)c_views[w.batch].in.end_slot[w.r]) atomicAdd(words + 2, 1ull);
+}
+
+// The host's loop of one launch (backend_cuda.cu run_launches): n replicas (reps, on the
+// device), their state blocks in `arena`; rounds until none is live or *host_stop is set
+// (read between rounds). words as the persistent kernel's: [1] replica-slots, [2] replicas
+// finished.
+cudaError_t wave_run(cudaStream_t stream, const WaveRep* reps, int n, unsigned char* arena,
+                     unsigned long long* words, const volatile int64_t* host_stop) {
+  if (n <= 0) return cudaSuccess;
+  int32_t *need = nullptr, *live = nullptr, *items = nullptr, *counts = nullptr;
+  uint32_t *stop_at = nullptr, *horizon = nullptr;
+  cudaError_t e = cudaSuccess;
+  auto get = [&](auto** p, size_t count) {
+    if (e == cudaSuccess) e = cudaMalloc((void**)p, count * sizeof(**p) + 16);
+  };
+  get(&need, (size_t)n);
+  get(&live, (size_t)n);
+  get(&items, (size_t)n * kMaxLanes);
+  get(&counts, 2);
+  get(&stop_at, (size_t)n);
+  get(&horizon, (size_t)n);
+  int32_t host_counts[2] = {0, 0};  // (pageable: a synchronous copy a round)
+  const unsigned rep_blocks = (unsigned)((n + kWaveThreads - 1) / kWaveThreads);
+  const unsigned item_blocks = (unsigned)(((size_t)n * kMaxLanes + kWaveThreads - 1) / kWaveThreads);
+  if (e == cudaSuccess) {
+    wave_init<<<rep_blocks, kWaveThreads, 0, stream>>>(reps, n, arena, need, stop_at);
+    e = cudaGetLastError();
+  }
+  while (e == cudaSuccess) {
+    e = cudaMemsetAsync(counts, 0, 2 * sizeof(int32_t), stream);
+    if (e != cudaSuccess) break;
+    wave_plan<<<rep_blocks, kWaveThreads, 0, stream>>>(reps, n, arena, stop_at, horizon, live,
+                                                       items, counts);
+    // (a thread per possible item: those past the queue's length return at once)
+    wave_flow<<<item_blocks, kWaveThreads, 0, stream>>>(reps, arena, horizon, need, items, counts);
+    wave_queue<<<rep_blocks, kWaveThreads, 0, stream>>>(reps, arena, live, counts, words);
+    e = cudaGetLastError();
+    if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
+    if (e == cudaSuccess) e = cudaMemcpy(host_counts, counts, sizeof host_counts, cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess || host_counts[0] == 0 || (host_stop && *host_stop)) break;
+  }
+  if (e == cudaSuccess) {
+    wave_flush<<<rep_blocks, kWaveThreads, 0, stream>>>(reps, n, arena, words);
+    e = cudaGetLastError();
+  }
+  if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
+  cudaFree(need);
+  cudaFree(live);
+  cudaFree(items);
+  cudaFree(counts);
+  cudaFree(stop_at);
+  cudaFree(horizon);
+  return e;
+}
+
+cudaError_t wave_set_views(const BatchView* views, int n) {
+  return cudaMemcpyToSymbol(c_views, views, sizeof(BatchView) * (size_t)n);
+}
+
+}  // namespace
+
+WaveKernel DS_WAVE_KERNEL() { return WaveKernel{DS_WAVE_KERNEL_NAME, wave_set_views, wave_run}; }
+
+}  // namespace ds
