@@ -47,15 +47,18 @@ def main() -> None:
                     help="replicas per warp on cuda (default: the engine's choice)")
     ap.add_argument("--case", default="throughput", choices=["throughput", "slot"],
                     help="slot: slot_cost.py's and hot_sass.py's replicas (T_on 10 ms, warm-up 1 s)")
+    ap.add_argument("--wavefront", action="store_true",
+                    help="the wavefront schedule (cuda: the stage kernels, cuda/kernel_wave.cuh)")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results"))
     args = ap.parse_args()
+    wave = {"wavefront": True} if args.wavefront else {}
     rows = []
     sizes = [R for R in (int(x) for x in args.sizes.split(","))
              if args.min_replicas <= R <= args.max_replicas]
     for n_flows in (int(f) for f in args.flows.split(",")):
         distinct = [case(n_flows, args.duration_s, s, args.case == "slot") for s in range(16)]
         lanes = args.lanes or default_lanes(args.backend, n_flows)
-        run_packed(pack(distinct[:2], [0, 1], lanes=lanes), args.backend)  # warm-up
+        run_packed(pack(distinct[:2], [0, 1], lanes=lanes), args.backend, **wave)  # warm-up
         for R in sizes:
             if n_flows >= 1000 and R > 16384:
                 break  # 1,000-flow replicas: the sweep stops at 16,384 (host packing time)
@@ -64,11 +67,12 @@ def main() -> None:
             p = pack(scs, list(range(R)), lanes=lanes)
             t_pack = time.perf_counter() - t0
             t0 = time.perf_counter()
-            out = run_packed(p, args.backend, replicas_per_task=args.per_warp)
+            out = run_packed(p, args.backend, replicas_per_task=args.per_warp, **wave)
             wall = time.perf_counter() - t0
             slots = int(out["slots_run"].sum())
             pkts = int(out["q_departures"][:, 0, :].sum())
-            r = {"n_flows": n_flows, "replicas": R, "lanes": lanes, "wall_s": wall, "pack_s": t_pack,
+            r = {"n_flows": n_flows, "replicas": R, "lanes": lanes, "wavefront": args.wavefront,
+                 "wall_s": wall, "pack_s": t_pack,
                  "replica_slots": slots, "replica_slots_per_s": slots / wall, "bottleneck_pkts_per_s": pkts / wall,
                  "state_bytes_per_replica": state_bytes(p.shape),
                  "state_sections": state_sections(p.shape),
@@ -82,7 +86,7 @@ def main() -> None:
     info = ds.info()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    path = out / f"gpu-throughput-{args.backend}.json"
+    path = out / f"gpu-throughput-{args.backend}{'-wavefront' if args.wavefront else ''}.json"
     path.write_text(json.dumps({"machine": {"host": platform.node(), "device": info.get("cuda_device", ""),
                                             "cpu_threads": info.get("openmp_threads")},
                                 "when": time.strftime("%Y-%m-%d %H:%M:%S %Z"),

@@ -18,6 +18,8 @@
 # A development session lent a device has 15 minutes in all, the machine's start included:
 # one call of ~7 minutes, the numbers that decide most first (issue 21's targets):
 #   STEPS="build session" bash benchmarks/gpu/gpu.sh                 (~1 + 0.5 + 3-4 + 1-2)
+# and, with time left for a second call, issue 51's stage kernels (`wavefront`, ~1 + 3-4):
+#   STEPS="build wavefront" bash benchmarks/gpu/gpu.sh
 # Last, every call: issue 21's targets, each met / NOT MET / not measured from the logs in
 # $OUT (benchmarks/gpu/targets.py; OUT/targets.json).
 # `session`: CPU = CUDA on tests/test_gpu.py; the full Kaur & Vin family's one engine call on
@@ -77,6 +79,20 @@ if want session; then
   step session_quick python3 benchmarks/gpu/auto_backend.py --backends cuda,cuda+cpu,cpu --out "$OUT"
   grep -hE "measured|fastest:|MISMATCH|model:" "$OUT/session_full.log" "$OUT/session_quick.log" \
     | sed 's/^/session: /' | tee -a "$OUT/gpu-summary.txt"
+fi
+if want wavefront; then
+  # issue 51: the wavefront schedule's stage kernels (cuda/kernel_wave.cuh): CPU = CUDA on the
+  # schedule matrix's wavefront entries, then throughput beside the persistent kernel at 32k
+  # and 131k replicas of the 1- and 64-flow shapes (~3-4 minutes; the prediction written
+  # before any device run: benchmarks/gpu/gpu.md, "Wavefront")
+  step wave_tests python3 -m pytest -q -p no:cacheprovider tests/test_schedule.py -k "wavefront or cuda"
+  tail -1 "$OUT/wave_tests.log" | sed 's/^/wavefront tests: /' | tee -a "$OUT/gpu-summary.txt"
+  for w in "" "--wavefront"; do
+    step "wave_throughput${w:+_on}" python3 benchmarks/gpu/gpu.py --backend cuda $w --flows 1,64 \
+      --sizes 32768,131072 --max-replicas 131072 --out "$OUT"
+    grep -E "flows +R=" "$OUT/wave_throughput${w:+_on}.log" | sed "s/^/wavefront${w:+ on}: /" \
+      | tee -a "$OUT/gpu-summary.txt"
+  done
 fi
 if want spread; then
   # issue 21: replicas per warp (the engine's choice, then 1..32) against the quick Kaur & Vin
