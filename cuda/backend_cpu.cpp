@@ -20,6 +20,23 @@ namespace ds {
 
 namespace {
 
+// A replica's queue side to the slowest lane's time (queue_phase); an overflow ends it (the
+// host raises). Returns the slots it advanced.
+uint32_t queue_step(Replica& x, const BatchView& view) {
+  const uint32_t tq = x.hdr()->t_queue;
+  if (!queue_phase(x)) x.hdr()->t_queue = (uint32_t)view.in.end_slot[x.r];
+  return x.hdr()->t_queue - tq;
+}
+
+// Reports the replica-slots run since the last report once there are kPollSlots of them;
+// true when the host asks the run to stop.
+bool poll_control(int64_t* control, uint64_t& unreported) {
+  if (!control || unreported < (uint64_t)kPollSlots) return false;
+  ctl_add(control + kCtlSlotsDone, (int64_t)unreported);
+  unreported = 0;
+  return ctl_load(control + kCtlStop) != 0;
+}
+
 // The replicas' rounds as a warp runs them with warp_rounds (cuda/kernel.cuh): each round's
 // horizon is the nearest of the live replicas' own (round_horizon, within each one's piece of
 // `clip` slots), and every live replica that has not reached it runs the round to it, so the
@@ -46,14 +63,9 @@ void run_shared_rounds(Replica* xs, int32_t n, const BatchView& view, int64_t* c
       const uint32_t tq = x.hdr()->t_queue;
       if (tq >= (uint32_t)view.in.end_slot[x.r] || tq >= h) continue;
       for (int k = 0; k < x.shape().lanes; ++k) flow_phase(x, k, h, need[i]);
-      if (!queue_phase(x)) x.hdr()->t_queue = (uint32_t)view.in.end_slot[x.r];  // overflow: host raises
-      unreported += x.hdr()->t_queue - tq;
+      unreported += queue_step(x, view);
     }
-    if (control && unreported >= (uint64_t)kPollSlots) {
-      ctl_add(control + kCtlSlotsDone, (int64_t)unreported);
-      unreported = 0;
-      if (ctl_load(control + kCtlStop)) break;
-    }
+    if (poll_control(control, unreported)) break;
   }
   if (control) ctl_add(control + kCtlSlotsDone, (int64_t)unreported);
 }
@@ -139,17 +151,8 @@ void run_wavefront(Replica* xs, int32_t n, const BatchView& view, int64_t* contr
     }
     // the queue stage
     queue_items += (int64_t)live.size();
-    for (const int32_t i : live) {
-      Replica& x = xs[i];
-      const uint32_t tq = x.hdr()->t_queue;
-      if (!queue_phase(x)) x.hdr()->t_queue = (uint32_t)view.in.end_slot[x.r];  // overflow: host raises
-      unreported += x.hdr()->t_queue - tq;
-    }
-    if (control && unreported >= (uint64_t)kPollSlots) {
-      ctl_add(control + kCtlSlotsDone, (int64_t)unreported);
-      unreported = 0;
-      if (ctl_load(control + kCtlStop)) break;
-    }
+    for (const int32_t i : live) unreported += queue_step(xs[i], view);
+    if (poll_control(control, unreported)) break;
   }
   if (control) {
     ctl_add(control + kCtlSlotsDone, (int64_t)unreported);
