@@ -53,8 +53,7 @@ void run_shared_rounds(Replica* xs, int32_t n, const BatchView& view, int64_t* c
       const uint32_t end = (uint32_t)view.in.end_slot[xs[i].r], tq = xs[i].hdr()->t_queue;
       if (tq >= end) continue;
       any = true;
-      if (tq >= stop_at[(size_t)i]) stop_at[(size_t)i] = tq + clip < end ? (uint32_t)(tq + clip) : end;
-      const uint32_t hi = round_horizon(xs[i], stop_at[(size_t)i]);
+      const uint32_t hi = piece_horizon(xs[i], stop_at[(size_t)i], clip, end);
       if (hi < h) h = hi;
     }
     if (!any) break;
@@ -124,8 +123,7 @@ void run_wavefront(Replica* xs, int32_t n, const BatchView& view, int64_t* contr
       const int32_t i = reverse ? n - 1 - j : j;
       const uint32_t end = (uint32_t)view.in.end_slot[xs[i].r], tq = xs[i].hdr()->t_queue;
       if (tq >= end) continue;
-      if (tq >= stop_at[(size_t)i]) stop_at[(size_t)i] = tq + clip < end ? (uint32_t)(tq + clip) : end;
-      horizon[(size_t)i] = round_horizon(xs[i], stop_at[(size_t)i]);
+      horizon[(size_t)i] = piece_horizon(xs[i], stop_at[(size_t)i], clip, end);
       live.push_back(i);
     }
     if (live.empty()) break;

@@ -200,10 +200,10 @@ struct BatchShape {
                           // phase of the same slots together instead of drifting apart (their
                           // lookaheads differ); 0 (default): each replica its own rounds.
                           // A schedule like clip_slots: no result depends on it
-  int32_t wavefront;      // CPU: 1 runs a task's replicas stage by stage (backend_cpu.cpp
-                          // run_wavefront: every live replica's flow-side items, compacted,
-                          // then every live replica's queue side) instead of replica by
-                          // replica; 0 (default): replica-major. A schedule: no result depends
+  int32_t wavefront;      // 1: the replicas stage by stage (CPU: a task's, backend_cpu.cpp
+                          // run_wavefront; CUDA: a launch's, the stage kernels of
+                          // kernel_wave.cuh): every live replica's flow-side items, compacted,
+                          // then every live replica's queue side; 0 (default): replica-major. A schedule: no result depends
                           // on it, nor on wave_cap or wave_order (tests/test_schedule.py)
   int32_t wave_cap;       // the wavefront's work queue: items taken per pass (0: all at once)
   int32_t wave_order;     // 0: items in replica order; 1: reversed (independent replicas)

@@ -49,8 +49,7 @@ __global__ void __launch_bounds__(kWaveThreads) wave_plan(const WaveRep* reps, i
   const uint32_t end = (uint32_t)in->end_slot[w.r], tq = x.hdr()->t_queue;
   if (tq >= end) return;
   const uint32_t clip = in->shape.clip_slots > 0 ? (uint32_t)in->shape.clip_slots : end;
-  if (tq >= stop_at[i]) stop_at[i] = (uint64_t)tq + clip < end ? tq + clip : end;
-  const uint32_t h = round_horizon(x, stop_at[i]);
+  const uint32_t h = piece_horizon(x, stop_at[i], clip, end);
   horizon[i] = h;
   live[atomicAdd(counts, 1)] = i;
   const int lanes = in->shape.lanes;

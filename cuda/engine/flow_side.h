@@ -103,8 +103,7 @@ DS_HD DS_INLINE bool lane_has_work(Replica DS_REF x, int k, uint32_t horizon) {
 
 // Lane k's part of a round: flow events in slots before `horizon`. Leaves in x.lane_t()[k]
 // the slot before which it has done everything. kCount: returns the flow events it ran (the
-// CPU wavefront's functional count), else 0 (the kernels': a counter live across the loop cost
-// the full kernel 2 KB of spill loads, ptxas sm_90).
+// CPU wavefront's functional count); else 0, the counter compiled out (the kernels take none).
 template <bool kCount = false>
 DS_HD inline int32_t flow_phase(Replica DS_REF x, int k, uint32_t horizon, int32_t emit_need) {
   DS_TRACE_AT(x, kTrFlow, horizon);

@@ -184,6 +184,17 @@ DS_HD DS_INLINE uint32_t round_horizon(Replica DS_REF x, uint32_t end) {
   return h < end ? (uint32_t)h : end;
 }
 
+// A live replica's next round horizon when its rounds end at least every `clip` slots: a new
+// piece of clip slots (up to `end`) once the queue side reached `stop_at`, the last one's end;
+// then round_horizon within it. The schedules' loops of many replicas (backend_cpu.cpp,
+// kernel_wave.cuh) keep one stop_at per replica.
+DS_HD DS_INLINE uint32_t piece_horizon(Replica DS_REF x, uint32_t& stop_at, uint64_t clip,
+                                       uint32_t end) {
+  const uint32_t tq = x.hdr()->t_queue;
+  if (tq >= stop_at) stop_at = tq + clip < end ? (uint32_t)(tq + clip) : end;
+  return round_horizon(x, stop_at);
+}
+
 // The queue side's part of a round, after every lane's flow side: the slots every lane has
 // finished. Returns false when no lane could move (an emission ring too small: reported).
 DS_HD inline bool queue_phase(Replica DS_REF x) {
