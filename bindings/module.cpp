@@ -97,6 +97,7 @@ BatchShape shape_from(const py::dict& s) {
   b.wavefront = opt0("wavefront");
   b.wave_cap = opt0("wave_cap");
   b.wave_order = opt0("wave_order");
+  b.wave_phases = opt0("wave_phases");
   auto flag01 = [&](const char* k) { return s.contains(k) ? s[k].cast<int32_t>() : 1; };
   b.flow_ext = flag01("flow_ext");
   b.conn_meters = flag01("conn_meters");
@@ -148,6 +149,8 @@ BatchShape shape_from(const py::dict& s) {
   if (b.wavefront != 0 && b.wavefront != 1) bad("wavefront", b.wavefront, "0 or 1");
   if (b.wave_cap < 0) bad("wave_cap", b.wave_cap, ">= 0 (0: the whole round's items at once)");
   if (b.wave_order != 0 && b.wave_order != 1) bad("wave_order", b.wave_order, "0 or 1");
+  if (b.wave_phases != 0 && b.wave_phases != 1) bad("wave_phases", b.wave_phases, "0 or 1");
+  if (b.wave_phases && !b.wavefront) bad("wave_phases", b.wave_phases, "0 unless wavefront is 1");
   if (b.flow_ext != 0 && b.flow_ext != 1) bad("flow_ext", b.flow_ext, "0 or 1");
   if (b.conn_meters != 0 && b.conn_meters != 1) bad("conn_meters", b.conn_meters, "0 or 1");
   if (b.aqm_states != 0 && b.aqm_states != 1) bad("aqm_states", b.aqm_states, "0 or 1");

@@ -89,6 +89,77 @@ void run_own_rounds(Replica* xs, int32_t n, const BatchView& view, int64_t* cont
   }
 }
 
+// The wavefront's queue stage by slot phases (wave_phases; docs/design.md, "The slot
+// phases"): a slot of every live replica at a time, each part of queue_slot
+// (engine/queue_side.h) a stage over the replicas that need it, as the stage kernels'
+// block-local queues run them (kernel_wave.cuh, wave_queue_phases):
+//   slot_begin        every replica with slots left in its round;
+//   slot_arrivals     those with arrivals staged (compacted);
+//   serve_links_quick every one: the links' quick steps up to the first that needs more;
+//   serve_links_from  those with such a link (compacted);
+//   slot_serve_end    every one; its slot done.
+// A replica's parts come in queue_slot's order, so the bits are queue_phase's. Adds the
+// slots run to `unreported`; counts[0..2]: the stages' items (kCtlWaveSlotItems..).
+void queue_stage_phases(Replica* xs, const std::vector<int32_t>& live, const BatchView& view,
+                        uint64_t& unreported, int64_t* counts) {
+  struct Item {
+    int32_t i;
+    uint32_t t0, t, t_end;
+    SlotInputs si;
+    int l0;
+  };
+  std::vector<Item> act;
+  act.reserve(live.size());
+  for (const int32_t i : live) {
+    Replica& x = xs[i];
+    const uint32_t tq = x.hdr()->t_queue;
+    uint32_t t_end;
+    if (!queue_round_end(x, t_end)) {  // an overflow ends it (the host raises), as queue_step
+      x.hdr()->t_queue = (uint32_t)view.in.end_slot[x.r];
+      unreported += x.hdr()->t_queue - tq;
+      continue;
+    }
+    act.push_back(Item{i, tq, tq, t_end, slot_inputs(x), 0});
+  }
+  std::vector<Item*> some;
+  some.reserve(act.size());
+  while (!act.empty()) {
+    counts[0] += (int64_t)act.size();
+    for (Item& a : act) slot_begin(xs[a.i], a.t, a.t_end, a.si);
+    some.clear();
+    for (Item& a : act)
+      if (xs[a.i].hdr()->stage_count > 0) some.push_back(&a);
+    counts[1] += (int64_t)some.size();
+    for (Item* a : some) {
+      slot_view(xs[a->i], a->t, a->si);
+      slot_arrivals(xs[a->i], a->t);
+    }
+    some.clear();
+    for (Item& a : act) {
+      slot_view(xs[a.i], a.t, a.si);
+      a.l0 = serve_links_quick(xs[a.i], a.t, a.si);
+      if (a.l0 < a.si.n_links) some.push_back(&a);
+    }
+    counts[2] += (int64_t)some.size();
+    for (Item* a : some) {
+      slot_view(xs[a->i], a->t, a->si);
+      serve_links_from(xs[a->i], a->l0, a->t, a->si);
+    }
+    size_t kept = 0;
+    for (Item& a : act) {
+      slot_view(xs[a.i], a.t, a.si);
+      slot_serve_end(xs[a.i], a.t, a.si);
+      if (++a.t < a.t_end) {
+        act[kept++] = a;
+        continue;
+      }
+      queue_round_done(xs[a.i], a.t_end);
+      unreported += a.t_end - a.t0;
+    }
+    act.resize(kept);
+  }
+}
+
 // The wavefront schedule (issue 51; docs/design.md, "The wavefront schedule"): the replicas
 // of a task advance stage by stage rather than replica by replica, as stage kernels over
 // compacted work would run them on a GPU (Laine, Karras & Aila 2013). Each round, three
@@ -111,6 +182,8 @@ void run_wavefront(Replica* xs, int32_t n, const BatchView& view, int64_t* contr
   const int lanes = view.in.shape.lanes;
   const size_t cap = view.in.shape.wave_cap > 0 ? (size_t)view.in.shape.wave_cap : ~(size_t)0;
   const bool reverse = view.in.shape.wave_order != 0;
+  const bool phases = view.in.shape.wave_phases != 0;
+  int64_t phase_counts[3] = {0, 0, 0};
   std::vector<uint32_t> stop_at((size_t)n, 0), horizon((size_t)n, 0);
   std::vector<int32_t> live;
   std::vector<int32_t> items;  // replica index * lanes + lane
@@ -147,9 +220,12 @@ void run_wavefront(Replica* xs, int32_t n, const BatchView& view, int64_t* contr
         flow_events += flow_phase<true>(xs[i], it % lanes, horizon[(size_t)i], need[i]);
       }
     }
-    // the queue stage
+    // the queue stage: each live replica's slots in turn, or a slot of all of them at a time
     queue_items += (int64_t)live.size();
-    for (const int32_t i : live) unreported += queue_step(xs[i], view);
+    if (phases)
+      queue_stage_phases(xs, live, view, unreported, phase_counts);
+    else
+      for (const int32_t i : live) unreported += queue_step(xs[i], view);
     if (poll_control(control, unreported)) break;
   }
   if (control) {
@@ -158,6 +234,7 @@ void run_wavefront(Replica* xs, int32_t n, const BatchView& view, int64_t* contr
     ctl_add(control + kCtlWaveFlowItems, flow_items);
     ctl_add(control + kCtlWaveFlowEvents, flow_events);
     ctl_add(control + kCtlWaveQueueItems, queue_items);
+    for (int c = 0; c < 3; ++c) ctl_add(control + kCtlWaveSlotItems + c, phase_counts[c]);
   }
 }
 
@@ -226,15 +303,16 @@ void run_family_engine(const std::vector<BatchInput>& in, std::vector<BatchOutpu
 #endif
     const FamilyTask& task = plan.tasks[(size_t)t];
     const BatchView& view = views[(size_t)task.batch];
-    const int32_t* rows = plan.order.data() + plan.order_off[task.batch] + task.first;
     if (poison >= 0) std::memset(mine, poison, stride * (size_t)task.count);
     if (task.count == 1) {
-      Replica x = bind_replica(rows[0], &view, task.batch, mine);
+      Replica x = bind_replica(task_row(plan.order.data(), plan.order_off.data(), task, 0), &view,
+                               task.batch, mine);
       run_replicas(&x, 1, view, control);
     } else {
       std::vector<Replica> xs;
       for (int32_t i = 0; i < task.count; ++i)
-        xs.push_back(bind_replica(rows[i], &view, task.batch, mine + stride * (size_t)i));
+        xs.push_back(bind_replica(task_row(plan.order.data(), plan.order_off.data(), task, i),
+                                  &view, task.batch, mine + stride * (size_t)i));
       run_replicas(xs.data(), task.count, view, control);
     }
   }

@@ -80,8 +80,11 @@ void run_launches(const std::vector<BatchInput>& hin, std::vector<BatchOutput>& 
   FamilyPlan plan = plan_family(
       hin, [&](int b) { return std::min(per_warp, 32 / hin[(size_t)b].shape.lanes); });
   if (plan.tasks.empty()) return;
-  bool wavefront = false;  // the stage kernels for the whole job when a batch asks for them
-  for (const BatchInput& b : hin) wavefront = wavefront || b.shape.wavefront != 0;
+  bool wavefront = false, phases = false;  // the stage kernels for the whole job when a batch
+  for (const BatchInput& b : hin) {        // asks for them; and their slot phases
+    wavefront = wavefront || b.shape.wavefront != 0;
+    phases = phases || b.shape.wave_phases != 0;
+  }
   DeviceMem mem;
   std::vector<BatchView> views((size_t)nb);
   std::vector<BatchOutput> dout((size_t)nb);
@@ -99,12 +102,13 @@ void run_launches(const std::vector<BatchInput>& hin, std::vector<BatchOutput>& 
 #undef DS_MIRROR_OUT
     views[(size_t)b] = make_view(din, d, make_layout(s));
   }
-  check(kern.set_views(views.data(), nb), "copy the batches' views");
-  // the stage kernels of the same build (slim, classic or full) when the job asks for them
+  // the persistent kernel, or the stage kernels of the same build (slim, classic or full) when
+  // the job asks for them
   const WaveKernel wave = std::strcmp(name, "full") == 0      ? wave_kernel_full()
                           : std::strcmp(name, "classic") == 0 ? wave_kernel_classic()
                                                               : wave_kernel_slim();
-  if (wavefront) check(wave.set_views(views.data(), nb), "copy the batches' views");
+  check(wavefront ? wave.set_views(views.data(), nb) : kern.set_views(views.data(), nb),
+        "copy the batches' views");
   const int32_t* d_order = mem.copy_in(plan.order.data(), plan.order.size());
   const int64_t* d_order_off = mem.copy_in(plan.order_off.data(), plan.order_off.size());
 
@@ -147,13 +151,8 @@ void run_launches(const std::vector<BatchInput>& hin, std::vector<BatchOutput>& 
     }
     DeviceMem launch;
     unsigned char* arena = launch.alloc<unsigned char>(bytes);
-    const FamilyTask* d_tasks = launch.copy_in(plan.tasks.data() + t0, t1 - t0);
     check(cudaMemset(words, 0, 4 * sizeof(unsigned long long)), "cudaMemset");
     std::memset(seen, 0, sizeof seen);
-    const long long n_tasks = (long long)(t1 - t0);
-    const long long warps_per_block = block_threads / 32;
-    long long blocks = resident / warps_per_block;  // every SM's share of resident blocks
-    blocks = std::max(1ll, std::min(blocks, (n_tasks + warps_per_block - 1) / warps_per_block));
     if (wavefront) {  // the stage kernels (kernel_wave.cuh), one thread per replica or item
       std::vector<WaveRep> reps;
       for (size_t t = t0; t < t1; ++t) {
@@ -161,17 +160,31 @@ void run_launches(const std::vector<BatchInput>& hin, std::vector<BatchOutput>& 
         const size_t stride = views[(size_t)task.batch].L.stride;
         for (int32_t m = 0; m < task.count; ++m)
           reps.push_back(WaveRep{task.batch,
-                                 plan.order[(size_t)(plan.order_off[task.batch] + task.first + m)],
+                                 task_row(plan.order.data(), plan.order_off.data(), task, m),
                                  task.arena_off + (int64_t)(stride * (size_t)m)});
       }
       const WaveRep* d_reps = launch.copy_in(reps.data(), reps.size());
+      // progress between rounds, at most every 50 ms (the rounds synchronise anyway)
+      auto last = std::chrono::steady_clock::now();
+      auto between = [&] {
+        const auto t = std::chrono::steady_clock::now();
+        if (t - last < std::chrono::milliseconds(50)) return;
+        last = t;
+        relay();
+      };
       err = wave.run(run, d_reps, (int)reps.size(), arena, words,
-                     control ? control + kCtlStop : nullptr);
+                     control ? control + kCtlStop : nullptr, phases,
+                     [](void* f) { (*static_cast<decltype(between)*>(f))(); }, &between);
       if (err == cudaSuccess) relay();
       t0 = t1;
       if (control && ctl_load(control + kCtlStop)) break;
       continue;
     }
+    const FamilyTask* d_tasks = launch.copy_in(plan.tasks.data() + t0, t1 - t0);
+    const long long n_tasks = (long long)(t1 - t0);
+    const long long warps_per_block = block_threads / 32;
+    long long blocks = resident / warps_per_block;  // every SM's share of resident blocks
+    blocks = std::max(1ll, std::min(blocks, (n_tasks + warps_per_block - 1) / warps_per_block));
     err = kern.launch((unsigned)blocks, block_threads, smem_per_warp, run, d_tasks, (int)n_tasks,
                       d_order, d_order_off, arena, words, dstop, smem_per_warp);
     while (err == cudaSuccess) {

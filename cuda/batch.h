@@ -207,6 +207,9 @@ struct BatchShape {
                           // on it, nor on wave_cap or wave_order (tests/test_schedule.py)
   int32_t wave_cap;       // the wavefront's work queue: items taken per pass (0: all at once)
   int32_t wave_order;     // 0: items in replica order; 1: reversed (independent replicas)
+  int32_t wave_phases;    // 1 (with wavefront): the queue stage too by slot phases, a slot of
+                          // every live replica at a time, each phase over the replicas that
+                          // need it (docs/design.md, "The slot phases"); a schedule as well
   // State kept only when a replica of the batch needs it (0: none in the block):
   int32_t flow_ext;       // 1: a Transfer and a SenderExt per flow (generators, telnet apps)
   int32_t conn_meters;    // 1: the Balancing Marker's connection table
@@ -526,7 +529,13 @@ enum ControlWord {
   kCtlWaveFlowItems = 4,
   kCtlWaveFlowEvents = 5,
   kCtlWaveQueueItems = 6,
-  kCtlWords = 8
+  // and with wave_phases: the slot phases' replica-slots (slot_front's items), those with
+  // arrivals (slot_arrivals' compacted items), and those with a link that needed more than
+  // its quick step (serve_links_from's)
+  kCtlWaveSlotItems = 7,
+  kCtlWaveArriveItems = 8,
+  kCtlWaveServeItems = 9,
+  kCtlWords = 12
 };
 constexpr int64_t kPollSlots = 4096;
 

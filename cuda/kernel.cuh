@@ -47,7 +47,7 @@ __global__ void __launch_bounds__(kBlockThreads, DS_KERNEL_MIN_BLOCKS)
     const int task_threads = task.count * lanes;
     const unsigned all = task_threads >= 32 ? 0xFFFFFFFFu : (1u << task_threads) - 1u;
     if (team < task.count) {
-      const int32_t r = order[order_off[task.batch] + task.first + team];
+      const int32_t r = task_row(order, order_off, task, team);
       const size_t stride = c_views[task.batch].L.stride;
       unsigned char* block = (size_t)task.count * stride <= smem_per_warp
                                  ? smem + (size_t)(threadIdx.x >> 5) * smem_per_warp + team * stride

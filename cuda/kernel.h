@@ -55,9 +55,11 @@ struct WaveKernel {
   const char* name;
   cudaError_t (*set_views)(const BatchView* views, int n);
   // the stage kernels' rounds over n replicas, to their ends or until *host_stop (read
-  // between rounds); synchronous
+  // between rounds, after between_rounds(ctx) where that is given: the host's progress relay);
+  // synchronous; phases: the queue stage by slot phases (BatchShape::wave_phases)
   cudaError_t (*run)(cudaStream_t stream, const WaveRep* reps, int n, unsigned char* arena,
-                     unsigned long long* words, const volatile int64_t* host_stop);
+                     unsigned long long* words, const volatile int64_t* host_stop, bool phases,
+                     void (*between_rounds)(void*), void* ctx);
 };
 
 FamilyKernel family_kernel_full();     // every model

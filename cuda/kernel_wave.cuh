@@ -8,7 +8,12 @@
 //               flow event before the horizon into the flow queue (lane_has_work); a lane
 //               without one is only marked done, as flow_phase would;
 //   wave_flow   a (replica, lane) of the flow queue:  flow_phase to the horizon;
-//   wave_queue  a replica of the live queue:  queue_phase;
+//   wave_queue  a replica of the live queue:  queue_phase; or, with wave_phases,
+//   wave_queue_phases  the live queue's replicas a block at a time, a slot of each at a time,
+//               the slot's parts as phases between block barriers, the arrivals and the
+//               links' service past their quick steps each over a block-local queue of the
+//               replicas that need them (compacted in shared memory: warps full where the
+//               work is rare), as the CPU's queue_stage_phases (backend_cpu.cpp);
 //   wave_flush  a replica:  flush_replica.
 // The host launches plan, flow and queue once a round until no replica is live (each
 // replica its own rounds: no device-wide barrier per slot, one per stage). A replica's own
@@ -91,6 +96,98 @@ __global__ void __launch_bounds__(kWaveThreads) wave_queue(const WaveRep* reps,
   atomicAdd(words + 1, (unsigned long long)(x.hdr()->t_queue - tq));
 }
 
+// The queue stage by slot phases: thread t of a block owns live replica blockIdx.x *
+// kWaveThreads + t and runs its slot_begin, serve_links_quick and slot_serve_end; the
+// block's replicas with arrivals staged, then those with a link past its quick step, are
+// queued in shared memory and run by the block's first threads (slot_arrivals,
+// serve_links_from), each replica's parts in queue_slot's order. A block ends when its
+// replicas' rounds do (each its own: the barriers wait for the longest).
+__global__ void __launch_bounds__(kWaveThreads) wave_queue_phases(const WaveRep* reps,
+                                                                  unsigned char* arena,
+                                                                  const int32_t* live,
+                                                                  const int32_t* counts,
+                                                                  unsigned long long* words) {
+  __shared__ int32_t q_n;
+  __shared__ int32_t q_item[kWaveThreads];   // a queue's owners (thread indices)
+  __shared__ uint32_t slot_of[kWaveThreads];  // each owner's slot
+  __shared__ int32_t l0_of[kWaveThreads];     // and the link its service goes on from
+  const int t = threadIdx.x;
+  const int j = blockIdx.x * blockDim.x + t;
+  const int n = counts[0];
+  if (blockIdx.x * blockDim.x >= (unsigned)n) return;  // (the whole block: no barrier waits)
+  const bool mine = j < n;
+  const WaveRep w = reps[mine ? live[j] : live[0]];
+  Replica x = bind_replica(w.r, nullptr, w.batch, arena + w.off);
+  const uint32_t tq = x.hdr()->t_queue;
+  uint32_t now = tq, t_end = tq;
+  bool active = false;
+  SlotInputs si{};
+  if (mine) {
+    if (queue_round_end(x, t_end)) {
+      si = slot_inputs(x);
+      active = now < t_end;
+    } else {
+      x.hdr()->t_queue = (uint32_t)c_views[w.batch].in.end_slot[w.r];  // overflow: the host raises
+      atomicAdd(words + 1, (unsigned long long)(x.hdr()->t_queue - tq));
+    }
+  }
+  // a queued owner's replica, bound by the thread that runs its phase
+  auto owner = [&](int k, SlotInputs& s) {
+    const WaveRep v = reps[live[blockIdx.x * blockDim.x + q_item[k]]];
+    Replica y = bind_replica(v.r, nullptr, v.batch, arena + v.off);
+    s = slot_inputs(y);
+    slot_view(y, slot_of[q_item[k]], s);
+    return y;
+  };
+  __shared__ int32_t any_active;
+  for (;;) {  // (a flag in shared memory, not __syncthreads_or: GPGPU-Sim's bar.red.or
+              // did not end the loop)
+    if (t == 0) any_active = 0;
+    __syncthreads();
+    if (active) any_active = 1;
+    __syncthreads();
+    if (!any_active) break;
+    if (t == 0) q_n = 0;
+    if (active) {
+      slot_begin(x, now, t_end, si);
+      slot_of[t] = now;
+    }
+    __syncthreads();
+    if (active && x.hdr()->stage_count > 0) q_item[atomicAdd(&q_n, 1)] = t;
+    __syncthreads();
+    if (t < q_n) {
+      SlotInputs s;
+      Replica y = owner(t, s);
+      slot_arrivals(y, slot_of[q_item[t]]);
+    }
+    __syncthreads();
+    if (t == 0) q_n = 0;
+    __syncthreads();
+    if (active) {
+      slot_view(x, now, si);
+      const int l0 = serve_links_quick(x, now, si);
+      l0_of[t] = l0;
+      if (l0 < si.n_links) q_item[atomicAdd(&q_n, 1)] = t;
+    }
+    __syncthreads();
+    if (t < q_n) {
+      SlotInputs s;
+      Replica y = owner(t, s);
+      serve_links_from(y, l0_of[q_item[t]], slot_of[q_item[t]], s);
+    }
+    __syncthreads();
+    if (active) {
+      slot_view(x, now, si);
+      slot_serve_end(x, now, si);
+      if (++now == t_end) {
+        active = false;
+        queue_round_done(x, t_end);
+        atomicAdd(words + 1, (unsigned long long)(t_end - tq));
+      }
+    }
+  }
+}
+
 __global__ void __launch_bounds__(kWaveThreads) wave_flush(const WaveRep* reps, int n,
                                                            unsigned char* arena,
                                                            unsigned long long* words) {
@@ -104,10 +201,12 @@ __global__ void __launch_bounds__(kWaveThreads) wave_flush(const WaveRep* reps, 
 
 // The host's loop of one launch (backend_cuda.cu run_launches): n replicas (reps, on the
 // device), their state blocks in `arena`; rounds until none is live or *host_stop is set
-// (read between rounds). words as the persistent kernel's: [1] replica-slots, [2] replicas
-// finished.
+// (read between rounds, after between_rounds(ctx) where given); phases: the queue stage by
+// slot phases (wave_queue_phases). words as the persistent
+// kernel's: [1] replica-slots, [2] replicas finished.
 cudaError_t wave_run(cudaStream_t stream, const WaveRep* reps, int n, unsigned char* arena,
-                     unsigned long long* words, const volatile int64_t* host_stop) {
+                     unsigned long long* words, const volatile int64_t* host_stop,
+                     bool phases, void (*between_rounds)(void*), void* ctx) {
   if (n <= 0) return cudaSuccess;
   int32_t *need = nullptr, *live = nullptr, *items = nullptr, *counts = nullptr;
   uint32_t *stop_at = nullptr, *horizon = nullptr;
@@ -135,10 +234,14 @@ cudaError_t wave_run(cudaStream_t stream, const WaveRep* reps, int n, unsigned c
                                                        items, counts);
     // (a thread per possible item: those past the queue's length return at once)
     wave_flow<<<item_blocks, kWaveThreads, 0, stream>>>(reps, arena, horizon, need, items, counts);
-    wave_queue<<<rep_blocks, kWaveThreads, 0, stream>>>(reps, arena, live, counts, words);
+    if (phases)
+      wave_queue_phases<<<rep_blocks, kWaveThreads, 0, stream>>>(reps, arena, live, counts, words);
+    else
+      wave_queue<<<rep_blocks, kWaveThreads, 0, stream>>>(reps, arena, live, counts, words);
     e = cudaGetLastError();
     if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
     if (e == cudaSuccess) e = cudaMemcpy(host_counts, counts, sizeof host_counts, cudaMemcpyDeviceToHost);
+    if (e == cudaSuccess && between_rounds) between_rounds(ctx);
     if (e != cudaSuccess || host_counts[0] == 0 || (host_stop && *host_stop)) break;
   }
   if (e == cudaSuccess) {

@@ -77,7 +77,8 @@ if "cuda" in BACKENDS:  # a GPU's rounds against the CPU's plain bits (skipped w
               for w in (None, False)]
     MIXED += [("cuda", c, 1, "min", pt, True) for c in (0, 4096) for pt in (1, 4, 32)]
     # the stage kernels (cuda/kernel_wave.cuh)
-    MIXED += [("cuda", c, k, "min", None, "wavefront") for c in (0, 61, 4096) for k in (1, 8, 32)]
+    MIXED += [("cuda", c, k, "min", None, w) for c in (0, 61, 4096) for k in (1, 8, 32)
+              for w in ("wavefront", "wavefront-phases")]
 
 
 @pytest.mark.parametrize("backend,clip,lanes,emit_ring,per_task,warp_rounds", MIXED)
@@ -86,8 +87,9 @@ def test_mixed_batch_under_other_schedules(alone, backend, clip, lanes, emit_rin
     """Every case in one batch (padded to the largest shape) under other schedules, and on
     CUDA when a device is there."""
     p = pack([c[1] for c in CASES], [c[2] for c in CASES], lanes=lanes, emit_ring=emit_ring)
-    if warp_rounds == "wavefront":
-        out = run_packed(p, backend, clip_slots=clip, replicas_per_task=per_task, wavefront=True)
+    if warp_rounds in ("wavefront", "wavefront-phases"):
+        out = run_packed(p, backend, clip_slots=clip, replicas_per_task=per_task, wavefront=True,
+                         wave_phases=warp_rounds == "wavefront-phases")
     else:
         out = run_packed(p, backend, clip_slots=clip, replicas_per_task=per_task,
                          warp_rounds=warp_rounds)
@@ -117,36 +119,51 @@ def _mixed_differences(out: dict, alone: dict) -> list[str]:
 # The wavefront schedule (cuda/backend_cpu.cpp run_wavefront; issue 51): a task's replicas
 # stage by stage. (clip, lanes, rings, replicas per task, work-queue capacity, order): one task
 # of every case, tasks of 32, 7 and 3, a queue of 1, 3 or 5 items (refilled many times a round)
-# or all of them, replicas through each stage in order or reversed.
-WAVE = [(0, 1, "min", 1024, 0, "forward"), (1, 8, "lookahead", 32, 1, "reverse"),
-        (61, 32, "min", 7, 5, "forward"), (4096, 2, "min", 1024, 3, "reverse"),
-        (13, 1, "lookahead", 3, 0, "reverse"), (4096, 8, "min", 1024, 0, "reverse")]
+# or all of them, replicas through each stage in order or reversed; the queue stage
+# replica by replica or by slot phases (wave_phases: a slot of every live replica at a time).
+WAVE = [(0, 1, "min", 1024, 0, "forward", False), (1, 8, "lookahead", 32, 1, "reverse", False),
+        (61, 32, "min", 7, 5, "forward", False), (4096, 2, "min", 1024, 3, "reverse", False),
+        (13, 1, "lookahead", 3, 0, "reverse", False), (4096, 8, "min", 1024, 0, "reverse", False),
+        (0, 1, "min", 1024, 0, "forward", True), (1, 8, "lookahead", 32, 1, "reverse", True),
+        (61, 32, "min", 7, 5, "forward", True), (4096, 2, "min", 3, 0, "reverse", True),
+        (13, 1, "lookahead", 1024, 3, "reverse", True)]
 
 
-@pytest.mark.parametrize("clip,lanes,emit_ring,per_task,cap,order", WAVE)
+@pytest.mark.parametrize("clip,lanes,emit_ring,per_task,cap,order,phases", WAVE)
 def test_the_wavefront_schedule_gives_the_same_bits(alone, clip, lanes, emit_ring, per_task,
-                                                     cap, order):
+                                                     cap, order, phases):
     """Every case in one batch run stage-major: each replica's outputs bit for bit its plain
-    run's, whatever the task, the work queue's capacity or the replicas' order; and the stages
-    were handed real work (the compacted flow stage fewer items than the lanes' rounds)."""
+    run's, whatever the task, the work queue's capacity, the replicas' order or the queue
+    stage's slot phases; and the stages were handed real work (the compacted flow stage fewer
+    items than the lanes' rounds; with the slot phases, arrivals and the links' service past
+    their quick steps in some replica-slots, not all)."""
     p = pack([c[1] for c in CASES], [c[2] for c in CASES], lanes=lanes, emit_ring=emit_ring)
     ctl = RunControl()
     out = run_packed(p, "cpu", control=ctl, clip_slots=clip, replicas_per_task=per_task,
-                     wavefront=True, wave_cap=cap, wave_order=order)
+                     wavefront=True, wave_cap=cap, wave_order=order, wave_phases=phases)
     bad = _mixed_differences(out, alone)
-    assert not bad, f"wavefront {clip} {lanes} {emit_ring} {per_task} {cap} {order}: " + "; ".join(bad)
+    assert not bad, (f"wavefront {clip} {lanes} {emit_ring} {per_task} {cap} {order} {phases}: "
+                     + "; ".join(bad))
     w = ctl.wave_counts()
     assert 0 < w["flow_items"] < w["lane_rounds"] and w["flow_events"] >= w["flow_items"] // 2
     assert w["queue_items"] * lanes == w["lane_rounds"]
-    assert ctl.progress()[0] == int(out["slots_run"].sum())
+    slots = int(out["slots_run"].sum())
+    assert ctl.progress()[0] == slots
+    if phases:  # every replica-slot through the phases; the compacted ones only where needed
+        assert w["slot_items"] == slots
+        assert 0 < w["arrive_items"] < slots and 0 < w["serve_items"] < slots
+    else:
+        assert w["slot_items"] == w["arrive_items"] == w["serve_items"] == 0
 
 
-@pytest.mark.parametrize("per_task,clip,lanes,order", [(32, 0, 1, "forward"), (3, 4096, 8, "reverse")])
-def test_a_family_job_gives_the_same_bits_stage_major(pairs, per_task, clip, lanes, order):
+@pytest.mark.parametrize("per_task,clip,lanes,order,phases",
+                         [(32, 0, 1, "forward", False), (3, 4096, 8, "reverse", False),
+                          (32, 61, 1, "reverse", True)])
+def test_a_family_job_gives_the_same_bits_stage_major(pairs, per_task, clip, lanes, order, phases):
     """A family job (one work list over every case's batch) under the wavefront schedule."""
     ps = [pack([sc, sc], [seed, seed + 1], lanes=lanes) for _, sc, seed, _ in pairs]
     outs = run_family(ps, "cpu", clip_slots=clip, replicas_per_task=per_task, wavefront=True,
-                      wave_cap=4, wave_order=order)
+                      wave_cap=4, wave_order=order, wave_phases=phases)
     bad = []
     for (name, _, _, ref), out in zip(pairs, outs):
         assert not out["overflow"].any(), name
@@ -158,7 +175,9 @@ def test_the_wavefront_schedule_is_checked():
     p = pack([CASES[0][1]], [CASES[0][2]])
     for kw, name in (({"wavefront": 1}, "wavefront"), ({"wavefront": "yes"}, "wavefront"),
                      ({"wave_cap": -1}, "wave_cap"), ({"wave_cap": 1.5}, "wave_cap"),
-                     ({"wave_order": "backwards"}, "wave_order")):
+                     ({"wave_order": "backwards"}, "wave_order"),
+                     ({"wave_phases": 1, "wavefront": True}, "wave_phases"),
+                     ({"wave_phases": True}, "wave_phases")):
         with pytest.raises(ValueError, match=name):
             run_packed(p, "cpu", **kw)
 

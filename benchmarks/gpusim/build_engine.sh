@@ -13,7 +13,8 @@
 #
 # usage: build_engine.sh slim|full [CHECKOUT]   (CHECKOUT: default this checkout)
 #   -> $W/proj-KERNEL: a copy of CHECKOUT's python/ (with its CPU module, the reference: build
-#      it first, docs: benchmarks/gpusim/README.md), benchmarks/cpu/ and the CUDA module.
+#      it first, docs: benchmarks/gpusim/README.md), benchmarks/cpu/, the CUDA module, and
+#      lineinfo.ptx (the kernel unit's PTX with line info: line_profile.py).
 set -euo pipefail
 KERNEL=${1:?slim or full}; HERE=$(cd "$(dirname "$0")" && pwd)
 P=$(cd "${2:-$HERE/../..}" && pwd); W=${W:-$HOME/gpusim}
@@ -52,7 +53,7 @@ else  # the persistent kernel; the stage kernels' entries an error
 namespace ds { namespace {
 cudaError_t views(const BatchView*, int) { return cudaSuccess; }
 cudaError_t no_run(cudaStream_t, const WaveRep*, int, unsigned char*, unsigned long long*,
-                   const volatile int64_t*) { return cudaErrorNotSupported; }
+                   const volatile int64_t*, bool, void (*)(void*), void*) { return cudaErrorNotSupported; }
 WaveKernel none(const char* n) { return WaveKernel{n, views, no_run}; }
 }
 FamilyKernel family_kernel_$OTHER() { return family_kernel_$KERNEL(); }
@@ -70,6 +71,9 @@ $NVCC -c $P/cuda/backend_cuda.cu -o $B/backend_cuda.o & pids+=($!)
 $NVCC -c $B/kernel_one.cu -o $B/kernel_one.o & pids+=($!)
 g++-11 -std=c++17 -O2 -fPIC -ffp-contract=off -fno-fast-math $DEFS -I$P/cuda -isystem $C/include \
     $($PY -m pybind11 --includes) -c $P/bindings/module.cpp -o $B/module.o
+# the same unit's PTX with -lineinfo (the same instructions, .loc lines added), for
+# line_profile.py to name the source lines of the simulator's per-PTX-line counts
+$NVCC -ptx -lineinfo $UNIT -o $D/lineinfo.ptx & pids+=($!)
 for p in "${pids[@]}"; do wait $p; done   # (a failed compile stops the build)
 g++-11 -shared -o $D/python/diffsweep/_engine_cuda$EXT $B/module.o $B/backend_cuda.o $B/kernel.o \
     $B/kernel_one.o -L$C/lib64 -lcudart

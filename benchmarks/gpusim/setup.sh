@@ -75,6 +75,10 @@ git apply $HERE/patches/gpgpu-sim-ptx-fixes.patch
 #    64-bit immediate (Philox's multipliers in mul.lo.s64, 0x000fffffffffffff masks) was wrong;
 #    bfi.b64 inserted into the low 32 bits only. The engine's wrong execution (README).
 git apply $HERE/patches/gpgpu-sim-int64-literals-bfi.patch
+#    gpgpu-sim-line-warp-count.patch: the per-PTX-line statistics (gpgpu_inst_stats.txt) count
+#    threads only; a last column counts the warp instructions each line completed, so that
+#    line_profile.py can give active lanes per source line (timing model only).
+git apply $HERE/patches/gpgpu-sim-line-warp-count.patch
 export CUDA_INSTALL_PATH=$C PATH=$C/bin:$PATH
 set +u; source setup_environment >/dev/null; set -u   # it reads unset variables
 make -j"$(nproc)" > $W/build.log 2>&1

@@ -42,6 +42,8 @@ def parse(argv=None):
     ap.add_argument("--warp-rounds", type=int, choices=(0, 1), default=None)
     ap.add_argument("--wavefront", action="store_true",
                     help="the stage kernels (cuda/kernel_wave.cuh; a WAVE=1 build_engine.sh module)")
+    ap.add_argument("--phases", action="store_true",
+                    help="with --wavefront: the queue stage by slot phases (wave_queue_phases)")
     ap.add_argument("--sack", action="store_true", help="SACK senders (a full-kernel model)")
     ap.add_argument("--golden", default=None, metavar="all|NAME,...",
                     help="instead of Kaur & Vin: the golden engine cases (tests/engine_cases.py) "
@@ -87,7 +89,8 @@ def golden(a) -> tuple[list[str], list, list]:
         return [], [], []
     ref = run_family(ps, "cpu", threads=1)
     return names, ref, run_family(ps, "cuda", replicas_per_task=a.per_warp,
-                                  wavefront=True if a.wavefront else None)
+                                  wavefront=True if a.wavefront else None,
+                                  wave_phases=True if a.phases else None)
 
 
 def main(argv=None) -> int:
@@ -101,6 +104,7 @@ def main(argv=None) -> int:
         for b in bad:
             print("DIFF", b)
         res = {"kernel": a.kernel, "golden_cases": names, "duration_s": a.duration_s,
+               "wavefront": a.wavefront, "phases": a.phases,
                "lanes": a.lanes, "replica_slots": int(sum(np.asarray(r["slots_run"]).sum() for r in ref)),
                "sim_wall_s": round(wall, 2), "outputs": sum(len(r) for r in ref),
                "outputs_differing_from_cpu": bad}
@@ -123,7 +127,8 @@ def main(argv=None) -> int:
     wr = None if a.warp_rounds is None else bool(a.warp_rounds)
     t0 = time.perf_counter()
     out = run_packed(p, "cuda", replicas_per_task=a.per_warp, warp_rounds=wr,
-                     wavefront=True if a.wavefront else None)
+                     wavefront=True if a.wavefront else None,
+                     wave_phases=True if a.phases else None)
     wall = time.perf_counter() - t0
     bad = [n for n in ref if not np.array_equal(np.asarray(ref[n]), np.asarray(out[n]))]
     for n in bad:
@@ -133,7 +138,7 @@ def main(argv=None) -> int:
               [(int(j), r[j].item(), o[j].item()) for j in i[:3]])
     res = {"kernel": a.kernel, "replicas": a.replicas, "flows": a.flows, "lanes": a.lanes,
            "duration_s": a.duration_s, "per_warp": a.per_warp, "warp_rounds": a.warp_rounds,
-           "wavefront": a.wavefront,
+           "wavefront": a.wavefront, "phases": a.phases,
            "sack": a.sack, "replica_slots": int(np.asarray(ref["slots_run"]).sum()),
            "sim_wall_s": round(wall, 2), "outputs": len(ref),
            "outputs_differing_from_cpu": bad}

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../batch.h"
+#include "../core/hd.h"
 
 namespace ds {
 
@@ -27,6 +28,13 @@ struct FamilyPlan {
   std::vector<int32_t> order;       // per batch, its replica rows longest first, batches in turn
   std::vector<int64_t> order_off;   // [batch]: where its rows start in `order`
 };
+
+// The batch row of a task's m-th replica (each batch's rows sit in `order` from order_off[batch],
+// longest first): the CPU's and both CUDA schedules' binding of a task to its replicas.
+DS_HD inline int32_t task_row(const int32_t* order, const int64_t* order_off, const FamilyTask& t,
+                              int32_t m) {
+  return order[order_off[t.batch] + t.first + m];
+}
 
 // The work a replica is, for ordering only: its slots, then its flows and sources (a warp or
 // a thread is busy for its longest replica's slots, each costing more with more flows).

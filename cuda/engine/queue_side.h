@@ -818,22 +818,31 @@ DS_HD inline void serve_link_cbq(Replica DS_REF x, int l, uint32_t now) {
 // pass sends the packet the one before chose (c >= 0), then chooses the next. The same steps
 // in the same order as a loop that tested busy_cls at each pass (callgrind: ~4 instructions
 // a bottleneck packet fewer).
-DS_HD DS_DEVICE_CALL void serve_link(Replica DS_REF x, int l, uint32_t now) {
+// serve_link in two: serve_link_quick, the most common slot of a busy link (its packet still
+// on the wire after the slot's credit: done, true), else false with the credit added and
+// serve_link_rest to do the rest (CBQ's links: all of it).
+DS_HD DS_INLINE bool serve_link_quick(Replica DS_REF x, int l) {
+  LinkState& ls = x.links()[l];
+  if (ls.sched == kSchedCbq) return false;
+  link_add_credit(ls, ls.bytes_per_slot);
+  if (ls.busy_cls >= 0 && (double)ls.wire_bytes > ls.credit) {
+    ls.idle = 0;
+    return true;
+  }
+  return false;
+}
+
+DS_HD DS_DEVICE_CALL void serve_link_rest(Replica DS_REF x, int l, uint32_t now) {
   LinkState& ls = x.links()[l];
   const uint8_t sched = (uint8_t)ls.sched;
   if (sched == kSchedCbq) {
     serve_link_cbq(x, l, now);
     return;
   }
-  link_add_credit(ls, ls.bytes_per_slot);
   ClassQueue* q = x.link_queues(l);
   int c = ls.busy_cls;  // the class to send from next (-1: none chosen yet)
   Ring<Packet> ring{};
   if (c >= 0) {
-    if ((double)ls.wire_bytes > ls.credit) {  // the most common slot of a busy link: its
-      ls.idle = 0;                            // packet still on the wire
-      return;
-    }
     // it ends in this slot (its front is the wire's packet: nothing takes it off the wire)
     ring = x.queue_ring(l, c);
     ls.credit -= (double)ring.front().bytes;
@@ -874,6 +883,10 @@ DS_HD DS_DEVICE_CALL void serve_link(Replica DS_REF x, int l, uint32_t now) {
     }
     ls.credit -= (double)bytes;
   }
+}
+
+DS_HD DS_INLINE void serve_link(Replica DS_REF x, int l, uint32_t now) {
+  if (!serve_link_quick(x, l)) serve_link_rest(x, l, now);
 }
 
 // The random tie-break's shuffle of n positions (Fisher-Yates): swap(i, j) for i from n - 1
@@ -969,9 +982,19 @@ struct SlotInputs {
   int n_sources, n_links, lanes;
 };
 
-DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInputs& si) {
-  DS_TRACE_AT(x, kTrTimers, now);
+// A slot of the queue side in parts, each a stage of the wavefront schedule's slot phases
+// (docs/design.md, "The slot phases"): slot_front (timers to the arrivals' order),
+// slot_arrivals (only where something arrives), and the service: serve_links_quick, then
+// serve_links_from where a link needs more than its quick step, then slot_serve_end (RED's
+// averages). queue_slot runs them in turn: the replica-major order. Each part takes the view
+// with `measuring` set for the slot (slot_view; by reference on the device too, where a view
+// is otherwise passed by value).
+DS_HD DS_INLINE void slot_view(Replica& x, uint32_t now, const SlotInputs& si) {
   x.measuring = (int64_t)now >= si.warmup_slot;
+}
+
+DS_HD DS_FLATTEN void slot_front(Replica DS_REF x, uint32_t now, const SlotInputs& si) {
+  DS_TRACE_AT(x, kTrTimers, now);
   if (DS_FEAT_NEW(x.hdr()->f_pie)) pie_updates(x, now);  // at the slot's start, before its arrivals
   if (now >= x.hdr()->peak_due) count_starts(x, now);  // transfers starting now (traffic only)
   while (x.rxtree().min_key() <= now) {  // delayed-ACK timers
@@ -1012,11 +1035,34 @@ DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInput
   }
   DS_TRACE_AT(x, kTrOrder, now);
   if (x.hdr()->stage_count > 1) order_arrivals(x);
+}
+
+// The slot's arrivals at their links, in the order slot_front left them.
+DS_HD DS_FLATTEN void slot_arrivals(Replica DS_REF x, uint32_t now) {
   DS_TRACE_AT(x, kTrArrive, now);
   for (uint32_t i = 0; i < x.hdr()->stage_count; ++i) arrive(x, x.stage()[i], now);
   x.hdr()->stage_count = 0;
+}
+
+// The service's quick steps, link by link, up to the first link that needs more
+// (serve_link_quick): its index, or n_links when every link is done. A quick step touches
+// only its own link, so the links after that one may be served after it (serve_links_from)
+// in a later stage.
+DS_HD DS_INLINE int serve_links_quick(Replica DS_REF x, uint32_t now, const SlotInputs& si) {
   DS_TRACE_AT(x, kTrServe, now);
-  for (int l = 0; l < nl; ++l) serve_link(x, l, now);
+  for (int l = 0; l < si.n_links; ++l)
+    if (!serve_link_quick(x, l)) return l;
+  return si.n_links;
+}
+
+// The rest of the slot's service from link l0 on, which serve_links_quick left.
+DS_HD DS_INLINE void serve_links_from(Replica DS_REF x, int l0, uint32_t now, const SlotInputs& si) {
+  serve_link_rest(x, l0, now);
+  for (int l = l0 + 1; l < si.n_links; ++l) serve_link(x, l, now);
+}
+
+DS_HD DS_FLATTEN void slot_serve_end(Replica DS_REF x, uint32_t now, const SlotInputs& si) {
+  const int nl = si.n_links;
   DS_TRACE_AT(x, kTrRedAvg, now);
   if (DS_FEAT(x.hdr()->f_aqm) && x.measuring) {  // RED's average moves every slot; the lengths do not
     for (int l = 0; l < nl; ++l) {
@@ -1033,6 +1079,20 @@ DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInput
       }
     }
   }
+}
+
+DS_HD DS_INLINE SlotInputs slot_inputs(Replica DS_REF x) {
+  return SlotInputs{x.in()->warmup_slot[x.iR()], x.in()->n_sources[x.iR()],
+                    x.in()->n_links[x.iR()], x.shape().lanes};
+}
+
+DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInputs& si) {
+  slot_view(x, now, si);
+  slot_front(x, now, si);
+  slot_arrivals(x, now);
+  const int l0 = serve_links_quick(x, now, si);
+  if (l0 < si.n_links) serve_links_from(x, l0, now, si);
+  slot_serve_end(x, now, si);
 }
 
 // The queue side's slots [t0, t1). On the host one call for them all, each slot inlined in
@@ -1077,8 +1137,7 @@ DS_HD DS_RARE uint32_t queue_trace_until(Replica DS_REF x, uint32_t t, uint32_t 
 }
 
 DS_HD DS_HOST_CALL void queue_slots(Replica DS_REF x, uint32_t t0, uint32_t t1) {
-  const SlotInputs si{x.in()->warmup_slot[x.iR()], x.in()->n_sources[x.iR()],
-                      x.in()->n_links[x.iR()], x.shape().lanes};
+  const SlotInputs si = slot_inputs(x);
   // Without a queue trace one pass over [t0, t1); with one, runs of slots ending where a
   // sample is due (the slot loop itself unchanged: no per-slot test)
 #ifdef __CUDA_ARCH__

@@ -197,20 +197,40 @@ DS_HD DS_INLINE uint32_t piece_horizon(Replica DS_REF x, uint32_t& stop_at, uint
 
 // The queue side's part of a round, after every lane's flow side: the slots every lane has
 // finished. Returns false when no lane could move (an emission ring too small: reported).
-DS_HD inline bool queue_phase(Replica DS_REF x) {
-  uint32_t t_end = x.lane_t()[0];
+// In parts for the wavefront's slot phases: queue_round_end, the slots; queue_round_done.
+DS_HD DS_INLINE bool queue_round_end(Replica DS_REF x, uint32_t& t_end) {
+  t_end = x.lane_t()[0];
   for (int k = 1; k < x.shape().lanes; ++k)
     if (x.lane_t()[k] < t_end) t_end = x.lane_t()[k];
   if (DS_UNLIKELY(t_end <= x.hdr()->t_queue)) {
     x.flag(kOvfStage);
     return false;
   }
-  queue_slots(x, x.hdr()->t_queue, t_end);
+  return true;
+}
+
+DS_HD DS_INLINE void queue_round_done(Replica DS_REF x, uint32_t t_end) {
   x.hdr()->t_queue = t_end;
   // Transfers that arrive before the next round's horizon start now, between rounds.
   if (DS_FEAT(x.hdr()->f_traffic))
     admit_transfers(x, round_horizon(x, (uint32_t)x.in()->end_slot[x.iR()]));
+}
+
+DS_HD inline bool queue_phase(Replica DS_REF x) {
+  uint32_t t_end;
+  if (!queue_round_end(x, t_end)) return false;
+  queue_slots(x, x.hdr()->t_queue, t_end);
+  queue_round_done(x, t_end);
   return true;
+}
+
+// A slot's start in the slot phases (the parts of queue_slot, engine/queue_side.h): the queue
+// trace's samples due, as queue_slots takes them on the device, then slot_front.
+DS_HD DS_INLINE void slot_begin(Replica DS_REF x, uint32_t now, uint32_t t_end,
+                                const SlotInputs& si) {
+  if (DS_FEAT(x.hdr()->f_qtrace) && now >= x.hdr()->qtrace_due) queue_trace_until(x, now, t_end);
+  slot_view(x, now, si);
+  slot_front(x, now, si);
 }
 
 // Copies a replica's counters from its block to the batch's output arrays.

@@ -660,8 +660,8 @@ DS_HD inline void recv_ack(X DS_REF x, int f, TcpSender& s, int32_t ackno, uint3
       if (c) {  // ns-3: PktsAcked, then IncreaseWindow with the whole advance
         cubic_ack_seen(x, *c, s, now);
         cubic_recovery_exit(x, *c, s, acked, now);
-      } else if (exited && dctcp_of(x, f)) {  // DCTCP: the same IncreaseWindow
-        cc_recovery_exit(x, f, s, acked, now);
+      } else if (DctcpState* d = exited ? dctcp_of(x, f) : nullptr) {
+        dctcp_increase(s, *d, acked);  // DCTCP: the same IncreaseWindow (cc_recovery_exit's)
       } else {
         cc_opencwnd(x, f, s, acked, now);
       }

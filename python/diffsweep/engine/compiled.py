@@ -181,7 +181,7 @@ def run_packed(p: Packed, backend: str, threads: int | None = None,
                control: RunControl | None = None, clip_slots: int | None = None,
                replicas_per_task: int | None = None, warp_rounds: bool | None = None,
                wavefront: bool | None = None, wave_cap: int | None = None,
-               wave_order: str | None = None) -> dict:
+               wave_order: str | None = None, wave_phases: bool | None = None) -> dict:
     """Run one packed batch; returns the engine's output arrays, reshaped per dimension.
 
     ``clip_slots``: rounds end at least every so many slots (0: never; default: the engine's
@@ -200,10 +200,13 @@ def run_packed(p: Packed, backend: str, threads: int | None = None,
     wavefront schedule". On the CPU ``wave_cap`` is the items its work queue takes at a time
     (0: all), ``wave_order`` "forward" or "reverse" the order of the replicas through each
     stage, and a ``control``'s :meth:`RunControl.wave_counts` holds what each stage was
-    handed (CUDA: the atomics order its queues; no counts). No result depends
+    handed (CUDA: the atomics order its queues; no counts). ``wave_phases`` (with
+    ``wavefront``; default off): the queue stage too by slot phases, a slot of every live
+    replica at a time, the arrivals and the links' service past their quick steps each over
+    the replicas that need them (docs/design.md, "The slot phases"). No result depends
     on any of these: tests run one batch under many schedules (tests/test_schedule.py)."""
     return run_family([p], backend, threads, control, clip_slots, replicas_per_task,
-                      warp_rounds, wavefront, wave_cap, wave_order)[0]
+                      warp_rounds, wavefront, wave_cap, wave_order, wave_phases)[0]
 
 
 def cpu_engine(ps: Sequence[Packed]) -> str:
@@ -265,7 +268,8 @@ def run_family(ps: Sequence[Packed], backend: str, threads: int | None = None,
                control: RunControl | None = None, clip_slots: int | None = None,
                replicas_per_task: int | None = None,
                warp_rounds: bool | None = None, wavefront: bool | None = None,
-               wave_cap: int | None = None, wave_order: str | None = None) -> list[dict]:
+               wave_cap: int | None = None, wave_order: str | None = None,
+               wave_phases: bool | None = None) -> list[dict]:
     """Run several packed batches (a figure family, one batch per shape) as one engine job:
     one work list over all their replicas, longest first (cuda/engine/family.h); on CUDA one
     launch while their state fits the device. Returns each batch's output arrays, as
@@ -295,6 +299,14 @@ def run_family(ps: Sequence[Packed], backend: str, threads: int | None = None,
             raise ValueError(f"wave_order = {wave_order!r} is not allowed (expected 'forward' "
                              "or 'reverse')")
         extra["wave_order"] = int(wave_order == "reverse")
+    if wave_phases is not None:
+        if not isinstance(wave_phases, (bool, np.bool_)):
+            raise ValueError(f"wave_phases = {wave_phases!r} is not allowed (expected True or "
+                             "False)")
+        if wave_phases and not wavefront:
+            raise ValueError("wave_phases = True is not allowed without wavefront = True (the "
+                             "slot phases are the wavefront's queue stage)")
+        extra["wave_phases"] = int(wave_phases)
     per_task = 0 if replicas_per_task is None else _checked_count(
         "replicas_per_task", replicas_per_task, "an integer in 1..1024", 1, 1025)
     shapes = [{**p.shape, **extra} for p in ps]

@@ -19,7 +19,7 @@ class RunControl:
     def __init__(self) -> None:
         # Words shared with the engine (cuda/batch.h, ControlWord): stop, replica-slots done,
         # replicas finished. The engine only adds to them, so several batches of one call add up.
-        self._words = np.zeros(8, dtype=np.int64)  # cuda/batch.h ControlWord
+        self._words = np.zeros(12, dtype=np.int64)  # cuda/batch.h ControlWord
         self._total = 0
 
     def request_stop(self) -> None:
@@ -38,10 +38,14 @@ class RunControl:
         on the CPU; all 0 otherwise), exact counts over the call: ``lane_rounds`` the live
         (replica, lane) items of its rounds, ``flow_items`` those with a flow event before their
         horizon (the compacted flow stage), ``flow_events`` the events they ran,
-        ``queue_items`` the live replicas the queue stage ran (cuda/batch.h ControlWord)."""
+        ``queue_items`` the live replicas the queue stage ran; with ``wave_phases`` also
+        ``slot_items`` the replica-slots of the slot phases, ``arrive_items`` those with
+        arrivals, ``serve_items`` those with a link past its quick step (cuda/batch.h
+        ControlWord)."""
         w = self._words
         return {"lane_rounds": int(w[3]), "flow_items": int(w[4]), "flow_events": int(w[5]),
-                "queue_items": int(w[6])}
+                "queue_items": int(w[6]), "slot_items": int(w[7]), "arrive_items": int(w[8]),
+                "serve_items": int(w[9])}
 
     def add_up(self, parts) -> None:
         """This control's progress set to the sum of ``parts``' (RunControls of the pieces one
