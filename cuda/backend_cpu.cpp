@@ -94,12 +94,14 @@ void run_own_rounds(Replica* xs, int32_t n, const BatchView& view, int64_t* cont
 // (engine/queue_side.h) a stage over the replicas that need it, as the stage kernels'
 // block-local queues run them (kernel_wave.cuh, wave_queue_phases):
 //   slot_begin        every replica with slots left in its round;
+//   slot_sources      those with a source on or switching (sources_due; compacted);
+//   slot_front_end    every one;
 //   slot_arrivals     those with arrivals staged (compacted);
 //   serve_links_quick every one: the links' quick steps up to the first that needs more;
 //   serve_links_from  those with such a link (compacted);
 //   slot_serve_end    every one; its slot done.
 // A replica's parts come in queue_slot's order, so the bits are queue_phase's. Adds the
-// slots run to `unreported`; counts[0..2]: the stages' items (kCtlWaveSlotItems..).
+// slots run to `unreported`; counts[0..3]: the stages' items (kCtlWaveSlotItems..).
 void queue_stage_phases(Replica* xs, const std::vector<int32_t>& live, const BatchView& view,
                         uint64_t& unreported, int64_t* counts) {
   struct Item {
@@ -126,6 +128,18 @@ void queue_stage_phases(Replica* xs, const std::vector<int32_t>& live, const Bat
   while (!act.empty()) {
     counts[0] += (int64_t)act.size();
     for (Item& a : act) slot_begin(xs[a.i], a.t, a.t_end, a.si);
+    some.clear();
+    for (Item& a : act)
+      if (sources_due(xs[a.i], a.t, a.si)) some.push_back(&a);
+    counts[3] += (int64_t)some.size();
+    for (Item* a : some) {
+      slot_view(xs[a->i], a->t, a->si);
+      slot_sources(xs[a->i], a->t, a->si);
+    }
+    for (Item& a : act) {
+      slot_view(xs[a.i], a.t, a.si);
+      slot_front_end(xs[a.i], a.t, a.si);
+    }
     some.clear();
     for (Item& a : act)
       if (xs[a.i].hdr()->stage_count > 0) some.push_back(&a);
@@ -183,7 +197,7 @@ void run_wavefront(Replica* xs, int32_t n, const BatchView& view, int64_t* contr
   const size_t cap = view.in.shape.wave_cap > 0 ? (size_t)view.in.shape.wave_cap : ~(size_t)0;
   const bool reverse = view.in.shape.wave_order != 0;
   const bool phases = view.in.shape.wave_phases != 0;
-  int64_t phase_counts[3] = {0, 0, 0};
+  int64_t phase_counts[4] = {0, 0, 0, 0};
   std::vector<uint32_t> stop_at((size_t)n, 0), horizon((size_t)n, 0);
   std::vector<int32_t> live;
   std::vector<int32_t> items;  // replica index * lanes + lane
@@ -234,7 +248,7 @@ void run_wavefront(Replica* xs, int32_t n, const BatchView& view, int64_t* contr
     ctl_add(control + kCtlWaveFlowItems, flow_items);
     ctl_add(control + kCtlWaveFlowEvents, flow_events);
     ctl_add(control + kCtlWaveQueueItems, queue_items);
-    for (int c = 0; c < 3; ++c) ctl_add(control + kCtlWaveSlotItems + c, phase_counts[c]);
+    for (int c = 0; c < 4; ++c) ctl_add(control + kCtlWaveSlotItems + c, phase_counts[c]);
   }
 }
 

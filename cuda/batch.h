@@ -530,11 +530,12 @@ enum ControlWord {
   kCtlWaveFlowEvents = 5,
   kCtlWaveQueueItems = 6,
   // and with wave_phases: the slot phases' replica-slots (slot_front's items), those with
-  // arrivals (slot_arrivals' compacted items), and those with a link that needed more than
-  // its quick step (serve_links_from's)
+  // arrivals (slot_arrivals' compacted items), those with a link that needed more than its
+  // quick step (serve_links_from's), and those with a source due (slot_sources')
   kCtlWaveSlotItems = 7,
   kCtlWaveArriveItems = 8,
   kCtlWaveServeItems = 9,
+  kCtlWaveSourceItems = 10,
   kCtlWords = 12
 };
 constexpr int64_t kPollSlots = 4096;

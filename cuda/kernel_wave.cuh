@@ -10,9 +10,9 @@
 //   wave_flow   a (replica, lane) of the flow queue:  flow_phase to the horizon;
 //   wave_queue  a replica of the live queue:  queue_phase; or, with wave_phases,
 //   wave_queue_phases  the live queue's replicas a block at a time, a slot of each at a time,
-//               the slot's parts as phases between block barriers, the arrivals and the
-//               links' service past their quick steps each over a block-local queue of the
-//               replicas that need them (compacted in shared memory: warps full where the
+//               the slot's parts as phases between block barriers, the sources due, the
+//               arrivals and the links' service past their quick steps each over a
+//               block-local queue of the replicas that need them (compacted in shared memory: warps full where the
 //               work is rare), as the CPU's queue_stage_phases (backend_cpu.cpp);
 //   wave_flush  a replica:  flush_replica.
 // The host launches plan, flow and queue once a round until no replica is live (each
@@ -97,10 +97,11 @@ __global__ void __launch_bounds__(kWaveThreads) wave_queue(const WaveRep* reps,
 }
 
 // The queue stage by slot phases: thread t of a block owns live replica blockIdx.x *
-// kWaveThreads + t and runs its slot_begin, serve_links_quick and slot_serve_end; the
-// block's replicas with arrivals staged, then those with a link past its quick step, are
-// queued in shared memory and run by the block's first threads (slot_arrivals,
-// serve_links_from), each replica's parts in queue_slot's order. A block ends when its
+// kWaveThreads + t and runs its slot_begin, slot_front_end, serve_links_quick and
+// slot_serve_end; the block's replicas with a source due, then those with arrivals staged,
+// then those with a link past its quick step, are queued in shared memory and run by the
+// block's first threads (slot_sources, slot_arrivals, serve_links_from), each replica's
+// parts in queue_slot's order. A block ends when its
 // replicas' rounds do (each its own: the barriers wait for the longest).
 __global__ void __launch_bounds__(kWaveThreads) wave_queue_phases(const WaveRep* reps,
                                                                   unsigned char* arena,
@@ -151,6 +152,20 @@ __global__ void __launch_bounds__(kWaveThreads) wave_queue_phases(const WaveRep*
     if (active) {
       slot_begin(x, now, t_end, si);
       slot_of[t] = now;
+    }
+    __syncthreads();
+    if (active && sources_due(x, now, si)) q_item[atomicAdd(&q_n, 1)] = t;
+    __syncthreads();
+    if (t < q_n) {
+      SlotInputs s;
+      Replica y = owner(t, s);
+      slot_sources(y, slot_of[q_item[t]], s);
+    }
+    __syncthreads();
+    if (t == 0) q_n = 0;
+    if (active) {
+      slot_view(x, now, si);
+      slot_front_end(x, now, si);
     }
     __syncthreads();
     if (active && x.hdr()->stage_count > 0) q_item[atomicAdd(&q_n, 1)] = t;

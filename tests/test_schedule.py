@@ -152,8 +152,9 @@ def test_the_wavefront_schedule_gives_the_same_bits(alone, clip, lanes, emit_rin
     if phases:  # every replica-slot through the phases; the compacted ones only where needed
         assert w["slot_items"] == slots
         assert 0 < w["arrive_items"] < slots and 0 < w["serve_items"] < slots
+        assert 0 < w["source_items"] < slots
     else:
-        assert w["slot_items"] == w["arrive_items"] == w["serve_items"] == 0
+        assert w["slot_items"] == w["arrive_items"] == w["serve_items"] == w["source_items"] == 0
 
 
 @pytest.mark.parametrize("per_task,clip,lanes,order,phases",

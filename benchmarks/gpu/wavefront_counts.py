@@ -11,7 +11,10 @@ lanes, over one task of all the replicas:
   lane of a team and idles the rest; a compacted stage hands a warp only items with work;
 - flow events per item with work (how long a flow-stage thread runs, on average);
 - the megakernel's queue phase runs on lane 0 of each team: 1 / lanes of its threads busy,
-  where a queue stage with one thread per replica fills its warps.
+  where a queue stage with one thread per replica fills its warps;
+- with the slot phases (wave_phases; docs/design.md, "The slot phases"): the replica-slots
+  with a source on or switching, with arrivals staged, and with a link past its quick step
+  (the three compacted phases' items), of all replica-slots.
 
     PYTHONPATH=python:benchmarks/cpu .venv/bin/python benchmarks/gpu/wavefront_counts.py \
         [--replicas 32] [--duration-s 20] [--out benchmarks/gpu/results/wavefront-counts-vm.json]
@@ -42,7 +45,7 @@ def counts(n_flows: int, lanes: int, replicas: int, duration_s: float) -> dict:
     ctl = RunControl()
     t0 = time.perf_counter()
     out = run_packed(p, "cpu", control=ctl, replicas_per_task=min(replicas, 1024),
-                     wavefront=True)
+                     wavefront=True, wave_phases=True)
     wall = time.perf_counter() - t0
     same = all(np.array_equal(np.asarray(out[k]).view(np.uint8), np.asarray(v).view(np.uint8))
                for k, v in ref.items())
@@ -55,6 +58,9 @@ def counts(n_flows: int, lanes: int, replicas: int, duration_s: float) -> dict:
             "flow_occupancy": w["flow_items"] / w["lane_rounds"],
             "events_per_flow_item": w["flow_events"] / max(1, w["flow_items"]),
             "megakernel_queue_phase_busy": 1.0 / lanes,
+            "arrive_fraction": w["arrive_items"] / max(1, w["slot_items"]),
+            "serve_fraction": w["serve_items"] / max(1, w["slot_items"]),
+            "source_fraction": w["source_items"] / max(1, w["slot_items"]),
             "wall_s": round(wall, 3)}
 
 
@@ -67,11 +73,14 @@ def main() -> None:
     rows = [counts(n, k, a.replicas, a.duration_s) for n in (1, 64) for k in (1, 8, 32)
             if k <= max(1, n) or k == 1]
     print(f"{'flows':>5} {'lanes':>5} {'rounds/rep':>10} {'slots/round':>11} "
-          f"{'flow occ.':>9} {'ev/item':>7} {'same bits':>9}")
+          f"{'flow occ.':>9} {'ev/item':>7} {'source':>7} {'arrive':>7} {'serve':>7} "
+          f"{'same bits':>9}")
     for r in rows:
         print(f"{r['n_flows']:>5} {r['lanes']:>5} {r['rounds_per_replica']:>10.0f} "
               f"{r['slots_per_round']:>11.2f} {r['flow_occupancy']:>9.3f} "
-              f"{r['events_per_flow_item']:>7.2f} {str(r['same_bits']):>9}")
+              f"{r['events_per_flow_item']:>7.2f} {r['source_fraction']:>7.3f} "
+              f"{r['arrive_fraction']:>7.3f} "
+              f"{r['serve_fraction']:>7.3f} {str(r['same_bits']):>9}")
     doc = {"machine": {"host": "vm", "cpu": platform.machine()}, "when":
            time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "duration_s": a.duration_s,
            "rows": rows}

@@ -14,7 +14,7 @@ with, per group, thread instructions, warp instructions and active lanes per war
 instruction (their ratio). Counts are the simulator's functional ones; only the timing model
 writes the file.
 
-usage: line_profile.py RUN_DIR LINEINFO_PTX [--root CHECKOUT] [--top N] [--json OUT]
+usage: line_profile.py RUN_DIR LINEINFO_PTX [--root CHECKOUT] [--entry NAME] [--top N] [--json OUT]
 """
 from __future__ import annotations
 
@@ -75,24 +75,27 @@ def _info_strings(text: str) -> dict[str, str]:
 
 def lineinfo_map(text: str):
     """{line number in the -lineinfo PTX: (entry, innermost (file, line), function, chain)}
-    for each code line, and the files' names."""
+    for each code line. A .loc names only the call site its code was inlined at; that site's
+    own caller is taken from the nearest .loc before it, in the same kernel, of that site
+    (inlined code sits by its call site's other code), else from the first in the file."""
     files, fn_names = {}, _info_strings(text)
-    parent = {}  # location (file, line, col) -> the call site it was inlined at
+    first = {}  # location (file, line, col) -> the call site it was inlined at, first seen
     for raw in text.splitlines():
         m = LOC.match(raw)
         if m and m.group(5):
-            parent.setdefault((m.group(1), m.group(2), m.group(3)), (m.group(5), m.group(6), m.group(7)))
+            first.setdefault((m.group(1), m.group(2), m.group(3)), (m.group(5), m.group(6), m.group(7)))
         f = FILE.match(raw)
         if f:
             files[f.group(1)] = f.group(2)
-    info, loc, fn, entry = {}, None, "?", "?"
+    info, loc, fn, entry, recent = {}, None, "?", "?", {}
     for i, raw in enumerate(text.splitlines(), start=1):
         e = ENTRY.match(raw)
         if e:
-            entry = HASH.sub("", e.group(1))
+            entry, recent = HASH.sub("", e.group(1)), {}
         m = LOC.match(raw)
         if m:
             loc = (m.group(1), m.group(2), m.group(3))
+            recent[loc] = (m.group(5), m.group(6), m.group(7)) if m.group(5) else None
             fn = fn_names.get(m.group(4), "") if m.group(4) else entry
             continue
         chain, seen = [], set()
@@ -100,7 +103,7 @@ def lineinfo_map(text: str):
         while at is not None and at not in seen and len(chain) < 64:
             seen.add(at)
             chain.append((files.get(at[0], at[0]), int(at[1])))
-            at = parent.get(at)
+            at = recent[at] if at in recent else first.get(at)
         info[i] = (entry, chain[0] if chain else None, fn, chain)
     return info
 
@@ -157,7 +160,7 @@ def phase_of(chain, marks) -> str:
     return "-"
 
 
-def profile(run: Path, lineinfo_ptx: Path, root: Path = ROOT):
+def profile(run: Path, lineinfo_ptx: Path, root: Path = ROOT, entry: str | None = None):
     stats = (run / "gpgpu_inst_stats.txt").read_text().splitlines()
     header = stats[0].split(":")[1].split()
     if "warp_count" not in header:
@@ -198,10 +201,12 @@ def profile(run: Path, lineinfo_ptx: Path, root: Path = ROOT):
             if n not in lines:
                 continue
             v = lines[n]
-            entry, inner, fn, chain = info[li[k][0]]
+            kernel, inner, fn, chain = info[li[k][0]]
+            if entry and entry not in kernel:
+                continue
             matched += v["count"]
             for acc, key in ((by_fn, site_of(chain, root)),
-                             (by_phase, phase_of(chain, marks)), (by_entry, entry)):
+                             (by_phase, phase_of(chain, marks)), (by_entry, kernel)):
                 acc[key][0] += v["count"]
                 acc[key][1] += v["warp_count"]
     if matched == 0:
@@ -224,8 +229,9 @@ def main():
     ap.add_argument("--root", type=Path, default=ROOT,
                     help="the checkout the run's engine was built from (default this one)")
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--entry", help="only the kernels whose (mangled) name contains this")
     a = ap.parse_args()
-    p = profile(a.run, a.lineinfo_ptx, a.root)
+    p = profile(a.run, a.lineinfo_ptx, a.root, a.entry)
     for key in ("by_entry", "by_phase", "by_function"):
         rows = p[key]
         tw = sum(r["warp_insn"] for r in rows) or 1

@@ -17,8 +17,9 @@ TOTALS = {"cycles": r"^gpu_tot_sim_cycle = (\d+)", "thread_insn": r"^gpu_tot_sim
           "l1d_accesses": r"L1D_total_cache_accesses = (\d+)",
           "global_read_requests": r"^gpgpu_n_mem_read_global = (\d+)",
           "global_write_requests": r"^gpgpu_n_mem_write_global = (\d+)"}
-STAGES = ("wave_init", "wave_plan", "wave_flow", "wave_queue", "wave_flush", "run_family")
-ROUND = ("wave_plan", "wave_flow", "wave_queue")
+STAGES = ("wave_init", "wave_plan", "wave_flow", "wave_queue_phases", "wave_queue", "wave_flush",
+          "run_family")
+ROUND = ("wave_plan", "wave_flow", "wave_queue_phases", "wave_queue")
 
 
 def blocks(log: str):

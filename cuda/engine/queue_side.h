@@ -818,18 +818,25 @@ DS_HD inline void serve_link_cbq(Replica DS_REF x, int l, uint32_t now) {
 // pass sends the packet the one before chose (c >= 0), then chooses the next. The same steps
 // in the same order as a loop that tested busy_cls at each pass (callgrind: ~4 instructions
 // a bottleneck packet fewer).
-// serve_link in two: serve_link_quick, the most common slot of a busy link (its packet still
-// on the wire after the slot's credit: done, true), else false with the credit added and
-// serve_link_rest to do the rest (CBQ's links: all of it).
+// serve_link in two: serve_link_quick, the slot of a link that sends nothing (a busy link's
+// packet still on the wire after the slot's credit, or an idle link with every class empty
+// and no CoDel step: done, true), else false with the credit added and serve_link_rest to do
+// the rest (CBQ's links: all of it). Both quick cases end as serve_link_rest would end them.
 DS_HD DS_INLINE bool serve_link_quick(Replica DS_REF x, int l) {
   LinkState& ls = x.links()[l];
   if (ls.sched == kSchedCbq) return false;
   link_add_credit(ls, ls.bytes_per_slot);
-  if (ls.busy_cls >= 0 && (double)ls.wire_bytes > ls.credit) {
+  if (ls.busy_cls >= 0) {
+    if ((double)ls.wire_bytes <= ls.credit) return false;  // it ends in this slot
     ls.idle = 0;
     return true;
   }
-  return false;
+  if (DS_FEAT_NEW(ls.codel)) return false;
+  const ClassQueue* q = x.link_queues(l);
+  for (int c = 0; c < ls.n_classes; ++c)  // (what either scheduler's pick would find)
+    if (q[c].ring.count > 0) return false;
+  ls.idle = 1;
+  return true;
 }
 
 DS_HD DS_DEVICE_CALL void serve_link_rest(Replica DS_REF x, int l, uint32_t now) {
@@ -983,8 +990,10 @@ struct SlotInputs {
 };
 
 // A slot of the queue side in parts, each a stage of the wavefront schedule's slot phases
-// (docs/design.md, "The slot phases"): slot_front (timers to the arrivals' order),
-// slot_arrivals (only where something arrives), and the service: serve_links_quick, then
+// (docs/design.md, "The slot phases"): slot_front (timers, the lanes' emissions staged),
+// slot_sources (only where a source is on or switches: sources_due), slot_front_end (delay
+// lines, the arrivals' order), slot_arrivals (only where something arrives), and the
+// service: serve_links_quick, then
 // serve_links_from where a link needs more than its quick step, then slot_serve_end (RED's
 // averages). queue_slot runs them in turn: the replica-major order. Each part takes the view
 // with `measuring` set for the slot (slot_view; by reference on the device too, where a view
@@ -1010,8 +1019,24 @@ DS_HD DS_FLATTEN void slot_front(Replica DS_REF x, uint32_t now, const SlotInput
   DS_TRACE_AT(x, kTrStage, now);
   for (int k = 0; k < si.lanes; ++k)  // lanes own ascending blocks: flow order
     x.stage_emitted(k, now);
+}
+
+// The sources' emissions of the slot (source_step, model/source_onoff.h), in source order.
+// sources_due: whether any of them has more to do than its idle test (an off source whose
+// off period outlasts the slot), i.e. whether slot_sources changes anything.
+DS_HD DS_INLINE bool sources_due(Replica DS_REF x, uint32_t now, const SlotInputs& si) {
+  for (int s = 0; s < si.n_sources; ++s)
+    if (!source_idle(x.src(s), now)) return true;
+  return false;
+}
+
+DS_HD DS_FLATTEN void slot_sources(Replica DS_REF x, uint32_t now, const SlotInputs& si) {
   DS_TRACE_AT(x, kTrSources, now);
   for (int s = 0; s < si.n_sources; ++s) source_step(x, s, now);
+}
+
+// The slot's front after the sources: multi-hop delay lines due, then the arrivals' order.
+DS_HD DS_FLATTEN void slot_front_end(Replica DS_REF x, uint32_t now, const SlotInputs& si) {
   DS_TRACE_AT(x, kTrDelayLines, now);
   const int nl = si.n_links;
   for (int l = 0; l < (x.hdr()->f_hops ? nl : 0); ++l) {  // (none with single-hop routes)
@@ -1089,6 +1114,8 @@ DS_HD DS_INLINE SlotInputs slot_inputs(Replica DS_REF x) {
 DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInputs& si) {
   slot_view(x, now, si);
   slot_front(x, now, si);
+  slot_sources(x, now, si);
+  slot_front_end(x, now, si);
   slot_arrivals(x, now);
   const int l0 = serve_links_quick(x, now, si);
   if (l0 < si.n_links) serve_links_from(x, l0, now, si);

@@ -225,7 +225,8 @@ DS_HD inline bool queue_phase(Replica DS_REF x) {
 }
 
 // A slot's start in the slot phases (the parts of queue_slot, engine/queue_side.h): the queue
-// trace's samples due, as queue_slots takes them on the device, then slot_front.
+// trace's samples due, as queue_slots takes them on the device, then slot_front (its sources
+// and slot_front_end follow, each a phase).
 DS_HD DS_INLINE void slot_begin(Replica DS_REF x, uint32_t now, uint32_t t_end,
                                 const SlotInputs& si) {
   if (DS_FEAT(x.hdr()->f_qtrace) && now >= x.hdr()->qtrace_due) queue_trace_until(x, now, t_end);

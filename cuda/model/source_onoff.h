@@ -60,12 +60,17 @@ DS_HD inline void source_init(X DS_REF x, int s) {
   st.phase_end = source_exp(x.seed(), s, st, st.on ? t_on : t_off);
 }
 
+// The common idle case of slot [now, now+1): off, and the off period outlasts the slot.
+DS_HD DS_INLINE bool source_idle(const SourceState& st, uint32_t now) {
+  return !st.on && st.phase_end >= (double)now + 1.0;
+}
+
 // Emits the packets of slot [now, now+1) into the arrival buffer.
 template <class X>
 DS_HD inline void source_step(X DS_REF x, int s, uint32_t now) {
   SourceState& st = x.src(s);
   const double slot_end = (double)now + 1.0;
-  if (!st.on && st.phase_end >= slot_end) return;  // the common idle case: nothing to do
+  if (source_idle(st, now)) return;  // nothing to do
   const size_t i = x.iS(s);
   const double peak = x.in()->src_peak_bytes_per_slot[i];
   double pos = (double)now, on_time = 0.0;

@@ -40,12 +40,12 @@ class RunControl:
         horizon (the compacted flow stage), ``flow_events`` the events they ran,
         ``queue_items`` the live replicas the queue stage ran; with ``wave_phases`` also
         ``slot_items`` the replica-slots of the slot phases, ``arrive_items`` those with
-        arrivals, ``serve_items`` those with a link past its quick step (cuda/batch.h
-        ControlWord)."""
+        arrivals, ``serve_items`` those with a link past its quick step, ``source_items``
+        those with a source on or switching (cuda/batch.h ControlWord)."""
         w = self._words
         return {"lane_rounds": int(w[3]), "flow_items": int(w[4]), "flow_events": int(w[5]),
                 "queue_items": int(w[6]), "slot_items": int(w[7]), "arrive_items": int(w[8]),
-                "serve_items": int(w[9])}
+                "serve_items": int(w[9]), "source_items": int(w[10])}
 
     def add_up(self, parts) -> None:
         """This control's progress set to the sum of ``parts``' (RunControls of the pieces one
