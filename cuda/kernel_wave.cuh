@@ -112,6 +112,9 @@ __global__ void __launch_bounds__(kWaveThreads) wave_queue_phases(const WaveRep*
   __shared__ int32_t q_item[kWaveThreads];   // a queue's owners (thread indices)
   __shared__ uint32_t slot_of[kWaveThreads];  // each owner's slot
   __shared__ int32_t l0_of[kWaveThreads];     // and the link its service goes on from
+  __shared__ SlotInputs si_of[kWaveThreads];  // and its inputs (loaded once a round: a
+                                              // queued replica's thread took 12% of the
+                                              // stage's warp instructions reloading them)
   const int t = threadIdx.x;
   const int j = blockIdx.x * blockDim.x + t;
   const int n = counts[0];
@@ -132,11 +135,12 @@ __global__ void __launch_bounds__(kWaveThreads) wave_queue_phases(const WaveRep*
       atomicAdd(words + 1, (unsigned long long)(x.hdr()->t_queue - tq));
     }
   }
+  si_of[t] = si;
   // a queued owner's replica, bound by the thread that runs its phase
   auto owner = [&](int k, SlotInputs& s) {
     const WaveRep v = reps[live[blockIdx.x * blockDim.x + q_item[k]]];
     Replica y = bind_replica(v.r, nullptr, v.batch, arena + v.off);
-    s = slot_inputs(y);
+    s = si_of[q_item[k]];
     slot_view(y, slot_of[q_item[k]], s);
     return y;
   };

@@ -49,9 +49,15 @@ def main() -> None:
                     help="slot: slot_cost.py's and hot_sass.py's replicas (T_on 10 ms, warm-up 1 s)")
     ap.add_argument("--wavefront", action="store_true",
                     help="the wavefront schedule (cuda: the stage kernels, cuda/kernel_wave.cuh)")
+    ap.add_argument("--phases", action="store_true",
+                    help="with --wavefront: the queue stage by slot phases (wave_phases)")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results"))
     args = ap.parse_args()
+    if args.phases and not args.wavefront:
+        ap.error("--phases needs --wavefront")
     wave = {"wavefront": True} if args.wavefront else {}
+    if args.phases:
+        wave["wave_phases"] = True
     rows = []
     sizes = [R for R in (int(x) for x in args.sizes.split(","))
              if args.min_replicas <= R <= args.max_replicas]
@@ -72,6 +78,7 @@ def main() -> None:
             slots = int(out["slots_run"].sum())
             pkts = int(out["q_departures"][:, 0, :].sum())
             r = {"n_flows": n_flows, "replicas": R, "lanes": lanes, "wavefront": args.wavefront,
+                 "wave_phases": args.phases,
                  "wall_s": wall, "pack_s": t_pack,
                  "replica_slots": slots, "replica_slots_per_s": slots / wall, "bottleneck_pkts_per_s": pkts / wall,
                  "state_bytes_per_replica": state_bytes(p.shape),
@@ -86,7 +93,8 @@ def main() -> None:
     info = ds.info()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    path = out / f"gpu-throughput-{args.backend}{'-wavefront' if args.wavefront else ''}.json"
+    tag = "-wavefront-phases" if args.phases else "-wavefront" if args.wavefront else ""
+    path = out / f"gpu-throughput-{args.backend}{tag}.json"
     path.write_text(json.dumps({"machine": {"host": platform.node(), "device": info.get("cuda_device", ""),
                                             "cpu_threads": info.get("openmp_threads")},
                                 "when": time.strftime("%Y-%m-%d %H:%M:%S %Z"),

@@ -83,14 +83,17 @@ fi
 if want wavefront; then
   # issue 51: the wavefront schedule's stage kernels (cuda/kernel_wave.cuh): CPU = CUDA on the
   # schedule matrix's wavefront entries, then throughput beside the persistent kernel at 32k
-  # and 131k replicas of the 1- and 64-flow shapes (~3-4 minutes; the prediction written
+  # and 131k replicas of the 1- and 64-flow shapes, with and without the slot phases
+  # (wave_phases) (~4-5 minutes; the prediction written
   # before any device run: benchmarks/gpu/gpu.md, "Wavefront")
   step wave_tests python3 -m pytest -q -p no:cacheprovider tests/test_schedule.py -k "wavefront or cuda"
   tail -1 "$OUT/wave_tests.log" | sed 's/^/wavefront tests: /' | tee -a "$OUT/gpu-summary.txt"
-  for w in "" "--wavefront"; do
-    step "wave_throughput${w:+_on}" python3 benchmarks/gpu/gpu.py --backend cuda $w --flows 1,64 \
+  # (the persistent kernel, the stage kernels, and the stage kernels with the slot phases)
+  for w in "" "--wavefront" "--wavefront --phases"; do
+    tag=${w:+_on}; [[ $w == *phases* ]] && tag=_phases
+    step "wave_throughput$tag" python3 benchmarks/gpu/gpu.py --backend cuda $w --flows 1,64 \
       --sizes 32768,131072 --max-replicas 131072 --out "$OUT"
-    grep -E "flows +R=" "$OUT/wave_throughput${w:+_on}.log" | sed "s/^/wavefront${w:+ on}: /" \
+    grep -E "flows +R=" "$OUT/wave_throughput$tag.log" | sed "s/^/wavefront${tag}: /" \
       | tee -a "$OUT/gpu-summary.txt"
   done
 fi

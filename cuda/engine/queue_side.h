@@ -822,7 +822,9 @@ DS_HD inline void serve_link_cbq(Replica DS_REF x, int l, uint32_t now) {
 // packet still on the wire after the slot's credit, or an idle link with every class empty
 // and no CoDel step: done, true), else false with the credit added and serve_link_rest to do
 // the rest (CBQ's links: all of it). Both quick cases end as serve_link_rest would end them.
-DS_HD DS_INLINE bool serve_link_quick(Replica DS_REF x, int l) {
+// (Both inlined in serve_link on the host too, as one function: as calls they cost the 1-flow
+// case 13% of its speed, ab.py.)
+DS_HD DS_FLATTEN bool serve_link_quick(Replica DS_REF x, int l) {
   LinkState& ls = x.links()[l];
   if (ls.sched == kSchedCbq) return false;
   link_add_credit(ls, ls.bytes_per_slot);
@@ -839,7 +841,7 @@ DS_HD DS_INLINE bool serve_link_quick(Replica DS_REF x, int l) {
   return true;
 }
 
-DS_HD DS_DEVICE_CALL void serve_link_rest(Replica DS_REF x, int l, uint32_t now) {
+DS_HD DS_FLATTEN void serve_link_rest(Replica DS_REF x, int l, uint32_t now) {
   LinkState& ls = x.links()[l];
   const uint8_t sched = (uint8_t)ls.sched;
   if (sched == kSchedCbq) {
@@ -892,7 +894,7 @@ DS_HD DS_DEVICE_CALL void serve_link_rest(Replica DS_REF x, int l, uint32_t now)
   }
 }
 
-DS_HD DS_INLINE void serve_link(Replica DS_REF x, int l, uint32_t now) {
+DS_HD DS_DEVICE_CALL void serve_link(Replica DS_REF x, int l, uint32_t now) {
   if (!serve_link_quick(x, l)) serve_link_rest(x, l, now);
 }
 
@@ -1117,8 +1119,11 @@ DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInput
   slot_sources(x, now, si);
   slot_front_end(x, now, si);
   slot_arrivals(x, now);
-  const int l0 = serve_links_quick(x, now, si);
-  if (l0 < si.n_links) serve_links_from(x, l0, now, si);
+  // the links in turn, each serve_link (serve_link_quick, else serve_link_rest): what
+  // serve_links_quick and serve_links_from do in two stages (that split here made ptxas spill
+  // the persistent slim kernel 34 / 40 bytes, sm_90)
+  DS_TRACE_AT(x, kTrServe, now);
+  for (int l = 0; l < si.n_links; ++l) serve_link(x, l, now);
   slot_serve_end(x, now, si);
 }
 
