@@ -4,6 +4,7 @@ with its problems said as warnings."""
 from __future__ import annotations
 
 import argparse
+import gc
 import re
 import sys
 
@@ -36,6 +37,11 @@ def _client(address: str):
     try:
         if not address.strip():
             raise ValueError("the address is empty")
+        # A Client whose connection failed is finalized when the collector gets to it; inside
+        # another Client's start (its loop thread's creation) that deadlocked distributed
+        # 2026.8.0 (Client.__del__ -> LoopRunner.stop, seen in the bad-input tests' run of
+        # failing addresses). Collect here, where no loop is starting.
+        gc.collect()
         return Client(address, timeout=30)
     except (OSError, TimeoutError) as e:
         raise ConfigError(f"--scheduler: cannot connect to the Dask scheduler at {address!r} "
