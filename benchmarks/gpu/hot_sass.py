@@ -195,11 +195,13 @@ QUEUE_SIDE = "engine/queue_side.h"
 
 
 def slot_phases(src: Path) -> tuple[list[tuple[int, str]], int]:
-    """Where queue_slot's phases start (the engine's trace marks, core/hd.h TracePhase: a
-    line and its phase, by the name coalesce.py gives it) and the line ending its body."""
+    """Where a slot's phases start (the engine's trace marks, core/hd.h TracePhase: a line
+    and its phase, by the name coalesce.py gives it; queue_slot's parts, slot_front to
+    slot_serve_end, hold them in a slot's order) and the line ending queue_slot's body."""
     lines = (src / "cuda" / QUEUE_SIDE).read_text().splitlines()
-    start = next(i for i, t in enumerate(lines, 1) if re.search(r"\bvoid queue_slot\(", t))
-    end = next(i for i, t in enumerate(lines, 1) if i > start and t.startswith("}"))
+    slot = next(i for i, t in enumerate(lines, 1) if re.search(r"\bvoid queue_slot\(", t))
+    end = next(i for i, t in enumerate(lines, 1) if i > slot and t.startswith("}"))
+    start = next(i for i, t in enumerate(lines, 1) if "DS_TRACE_AT(x, kTr" in t)
     marks = []
     for i in range(start, end):
         m = re.search(r"DS_TRACE_AT\(x, kTr(\w+),", lines[i - 1])

@@ -1071,12 +1071,21 @@ DS_HD DS_FLATTEN void slot_arrivals(Replica DS_REF x, uint32_t now) {
   x.hdr()->stage_count = 0;
 }
 
+// The slot's service in queue_slot: the links in turn, each serve_link (serve_link_quick, else
+// serve_link_rest), what serve_links_quick and serve_links_from do in two stages (that split
+// in queue_slot made ptxas spill the persistent slim kernel 34 / 40 bytes, sm_90). The parts'
+// trace marks come in a slot's order down this file (hot_sass.py, line_profile.py read them).
+DS_HD DS_FLATTEN void serve_links(Replica DS_REF x, uint32_t now, const SlotInputs& si) {
+  DS_TRACE_AT(x, kTrServe, now);
+  for (int l = 0; l < si.n_links; ++l) serve_link(x, l, now);
+}
+
 // The service's quick steps, link by link, up to the first link that needs more
 // (serve_link_quick): its index, or n_links when every link is done. A quick step touches
 // only its own link, so the links after that one may be served after it (serve_links_from)
 // in a later stage.
 DS_HD DS_INLINE int serve_links_quick(Replica DS_REF x, uint32_t now, const SlotInputs& si) {
-  DS_TRACE_AT(x, kTrServe, now);
+  (void)now;
   for (int l = 0; l < si.n_links; ++l)
     if (!serve_link_quick(x, l)) return l;
   return si.n_links;
@@ -1119,11 +1128,7 @@ DS_HD DS_FLATTEN void queue_slot(Replica DS_REF x, uint32_t now, const SlotInput
   slot_sources(x, now, si);
   slot_front_end(x, now, si);
   slot_arrivals(x, now);
-  // the links in turn, each serve_link (serve_link_quick, else serve_link_rest): what
-  // serve_links_quick and serve_links_from do in two stages (that split here made ptxas spill
-  // the persistent slim kernel 34 / 40 bytes, sm_90)
-  DS_TRACE_AT(x, kTrServe, now);
-  for (int l = 0; l < si.n_links; ++l) serve_link(x, l, now);
+  serve_links(x, now, si);
   slot_serve_end(x, now, si);
 }
 

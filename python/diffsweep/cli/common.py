@@ -42,6 +42,11 @@ def _client(address: str):
         # 2026.8.0 (Client.__del__ -> LoopRunner.stop, seen in the bad-input tests' run of
         # failing addresses). Collect here, where no loop is starting.
         gc.collect()
+        # an unknown scheme is refused before any Client exists (Dask's own check and words:
+        # a Client made for one and left to the collector took 909 s of a clean clone's run)
+        from distributed.comm import parse_address  # noqa: PLC0415
+        from distributed.comm.registry import get_backend  # noqa: PLC0415
+        get_backend(parse_address(address)[0])
         return Client(address, timeout=30)
     except (OSError, TimeoutError) as e:
         raise ConfigError(f"--scheduler: cannot connect to the Dask scheduler at {address!r} "
