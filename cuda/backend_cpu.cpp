@@ -231,7 +231,7 @@ void run_wavefront(Replica* xs, int32_t n, const BatchView& view, int64_t* contr
       flow_items += (int64_t)items.size();
       for (const int32_t it : items) {
         const int32_t i = it / lanes;
-        flow_events += flow_phase<true>(xs[i], it % lanes, horizon[(size_t)i], need[i]);
+        flow_events += flow_phase(xs[i], it % lanes, horizon[(size_t)i], need[i]);
       }
     }
     // the queue stage: each live replica's slots in turn, or a slot of all of them at a time

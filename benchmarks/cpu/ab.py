@@ -8,7 +8,7 @@
 
 A VM's speed drifts by tens of percent over hours (benchmarks/cpu/README.md), so only numbers
 taken alternately, in the same minutes, compare. Each round runs the Kaur & Vin replica with
-1 flow and with 64 flows (RTP 12-26 ms), EF on-off (T_on 10 ms), 50 s, two seeds, one thread,
+1 flow and with 64 flows (RTP 12-26 ms), EF on-off (T_on 10 ms), 50 s (--duration-s), two seeds, one thread,
 best of three, once with each build in a fresh process (two versions of one package cannot
 share a process). Writes <out>/ab-<base-name>-<host>.json.
 """
@@ -26,21 +26,21 @@ from pathlib import Path
 from yardstick import child_env
 
 CASE = r"""
-import json
+import json, sys
 from diffsweep.engine.pack import pack
 from yardstick import kv_replica, speed
 import diffsweep
 res = {"version": getattr(diffsweep, "__version__", "?"), "file": diffsweep.__file__}
 for n in (1, 64):
-    res[str(n)] = speed(pack([kv_replica(n, 50.0, warmup_s=5.0)] * 2, [1, 2]))
+    res[str(n)] = speed(pack([kv_replica(n, float(sys.argv[1]), warmup_s=5.0)] * 2, [1, 2]))
 print(json.dumps(res))
 """
 
 
-def run_case(site: str | None) -> dict:
+def run_case(site: str | None, duration_s: float = 50.0) -> dict:
     # the site's diffsweep (without one, the installed), and yardstick.py from here
     env = child_env(*([site] if site else []), inherit=False, threads=None)
-    out = subprocess.run([sys.executable, "-c", CASE], env=env, check=True, capture_output=True,
+    out = subprocess.run([sys.executable, "-c", CASE, str(duration_s)], env=env, check=True, capture_output=True,
                          text=True, cwd="/")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -52,14 +52,16 @@ def main() -> None:
     ap.add_argument("--this-site", default=None,
                     help="a folder holding this build's diffsweep (default: the installed one)")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--duration-s", type=float, default=50.0,
+                    help="each replica's simulated seconds (longer runs average a VM's speed swings)")
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
     args = ap.parse_args()
     if not (Path(args.base_site) / "diffsweep").is_dir():
         sys.exit(f"--base-site {args.base_site}: no diffsweep package in it")
     rounds = []
     for k in range(args.rounds):
-        base = run_case(args.base_site)
-        this = run_case(args.this_site)
+        base = run_case(args.base_site, args.duration_s)
+        this = run_case(args.this_site, args.duration_s)
         rounds.append({"base": base, "this": this})
         for n in ("1", "64"):
             print(f"round {k + 1}: {n:>2} flows  {args.base_name} {base[n]['replica_slots_per_s'] / 1e6:6.2f}"
@@ -80,7 +82,7 @@ def main() -> None:
         "machine": {"host": host, "cpu": platform.processor() or platform.machine(),
                     "cores": os.cpu_count()},
         "when": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "base_name": args.base_name,
-        "rounds": rounds, "best_replica_slots_per_s": best, "same_packets": same}, indent=2))
+        "duration_s": args.duration_s, "rounds": rounds, "best_replica_slots_per_s": best, "same_packets": same}, indent=2))
     print(f"wrote {path}")
 
 

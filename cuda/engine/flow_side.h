@@ -102,16 +102,18 @@ DS_HD DS_INLINE bool lane_has_work(Replica DS_REF x, int k, uint32_t horizon) {
 }
 
 // Lane k's part of a round: flow events in slots before `horizon`. Leaves in x.lane_t()[k]
-// the slot before which it has done everything. kCount: returns the flow events it ran (the
-// CPU wavefront's functional count); else 0, the counter compiled out (the kernels take none).
-template <bool kCount = false>
+// the slot before which it has done everything; returns the flow events it ran (the CPU
+// wavefront's functional count; the other callers drop it, and the compilers the counter).
+// One function for every caller: as a template of two (a counting one for the wavefront)
+// the host's link-time inliner gave up send_much and recv_ack in both, ~30 instructions a
+// replica-slot of call overhead (callgrind, benchmarks/cpu/README.md).
 DS_HD inline int32_t flow_phase(Replica DS_REF x, int k, uint32_t horizon, int32_t emit_need) {
   DS_TRACE_AT(x, kTrFlow, horizon);
   x.lane = k;
   const int32_t root = x.shape().lanes + k;
   const Ring<Packet> e = x.emit_ring(k);
   const int64_t warmup = x.in()->warmup_slot[x.iR()];
-  for (int32_t events = 0;; events += kCount ? 1 : 0) {
+  for (int32_t events = 0;; ++events) {
     const uint32_t t = x.tree().min_key_at(root);
     if (t >= horizon) {
       x.lane_t()[k] = horizon;

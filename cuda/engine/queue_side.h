@@ -894,7 +894,9 @@ DS_HD DS_FLATTEN void serve_link_rest(Replica DS_REF x, int l, uint32_t now) {
   }
 }
 
-DS_HD DS_DEVICE_CALL void serve_link(Replica DS_REF x, int l, uint32_t now) {
+// Inlined on the host as well: called from serve_links and serve_links_from, g++'s link-time
+// inliner made it a call (~10 instructions a replica-slot, callgrind).
+DS_HD DS_FLATTEN void serve_link(Replica DS_REF x, int l, uint32_t now) {
   if (!serve_link_quick(x, l)) serve_link_rest(x, l, now);
 }
 
@@ -909,7 +911,9 @@ DS_HD DS_INLINE void tie_shuffle(Replica DS_REF x, uint32_t n, Swap swap) {
   }
 }
 
-DS_HD inline void order_arrivals(Replica DS_REF x) {
+// (Inlined on the host: slot_front_end's two callers made it a call, 12 instructions a
+// replica-slot.)
+DS_HD DS_HOST_INLINE void order_arrivals(Replica DS_REF x) {
   const uint32_t n = x.hdr()->stage_count;
   if (n < 2) return;
   Packet* a = x.stage();
