@@ -16,7 +16,12 @@ TOTALS = {"cycles": r"^gpu_tot_sim_cycle = (\d+)", "thread_insn": r"^gpu_tot_sim
           "warp_insn": r"^gpgpu_n_tot_w_icount = (\d+)",
           "l1d_accesses": r"L1D_total_cache_accesses = (\d+)",
           "global_read_requests": r"^gpgpu_n_mem_read_global = (\d+)",
-          "global_write_requests": r"^gpgpu_n_mem_write_global = (\d+)"}
+          "global_write_requests": r"^gpgpu_n_mem_write_global = (\d+)",
+          # instruction and constant caches: zero accesses under the shipped configs'
+          # -gpgpu_perfect_inst_const_cache 1 (configs/*_il1 model them)
+          "l1i_accesses": r"L1I_total_cache_accesses = (\d+)",
+          "l1i_misses": r"L1I_total_cache_misses = (\d+)",
+          "l1c_misses": r"L1C_total_cache_misses = (\d+)"}
 STAGES = ("wave_init", "wave_plan", "wave_flow", "wave_queue_phases", "wave_queue", "wave_flush",
           "run_family")
 ROUND = ("wave_plan", "wave_flow", "wave_queue_phases", "wave_queue")
@@ -38,6 +43,13 @@ def blocks(log: str):
             hist = {int(a): int(b) for a, b in re.findall(r"\bW(\d+):(\d+)", m.group(0)) if a != "0"}
             vals["lanes_x_insn"] = sum(k * v for k, v in hist.items())
             vals["issued"] = sum(hist.values())
+            # scheduler cycles with nothing to issue: no valid instruction (an empty
+            # instruction buffer: a fetch, a branch, a barrier) and waiting on a register
+            # (shader.cc's shader_cycle_distro[0] and [1], summed over the schedulers)
+            for k, p in (("sched_idle", r"W0_Idle:(\d+)"), ("sched_scoreboard", r"W0_Scoreboard:(\d+)")):
+                mm = re.search(p, m.group(0))
+                if mm:
+                    vals[k] = int(mm.group(1))
         yield stage, vals
 
 
@@ -60,7 +72,8 @@ def main() -> None:
         if acc.get("issued"):
             acc["active_lanes_per_warp_insn"] = round(acc["lanes_x_insn"] / acc["issued"], 2)
     n = res["replica_slots"]
-    rnd = {k: sum(per_stage.get(s, {}).get(k, 0) for s in ROUND) for k in TOTALS}
+    rnd = {k: sum(per_stage.get(s, {}).get(k, 0) for s in ROUND)
+           for k in (*TOTALS, "sched_idle", "sched_scoreboard")}
     issued = sum(per_stage.get(s, {}).get("issued", 0) for s in ROUND)
     lanes = sum(per_stage.get(s, {}).get("lanes_x_insn", 0) for s in ROUND)
     per = {k: round(v / n, 3) for k, v in rnd.items()}
