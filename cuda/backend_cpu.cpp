@@ -151,7 +151,7 @@ void queue_stage_phases(Replica* xs, const std::vector<int32_t>& live, const Bat
     some.clear();
     for (Item& a : act) {
       slot_view(xs[a.i], a.t, a.si);
-      a.l0 = serve_links_quick(xs[a.i], a.t, a.si);
+      a.l0 = serve_links_quick(xs[a.i], a.si);
       if (a.l0 < a.si.n_links) some.push_back(&a);
     }
     counts[2] += (int64_t)some.size();

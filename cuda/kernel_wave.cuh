@@ -184,7 +184,7 @@ __global__ void __launch_bounds__(kWaveThreads) wave_queue_phases(const WaveRep*
     __syncthreads();
     if (active) {
       slot_view(x, now, si);
-      const int l0 = serve_links_quick(x, now, si);
+      const int l0 = serve_links_quick(x, si);
       l0_of[t] = l0;
       if (l0 < si.n_links) q_item[atomicAdd(&q_n, 1)] = t;
     }

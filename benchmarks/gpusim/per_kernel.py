@@ -17,8 +17,9 @@ TOTALS = {"cycles": r"^gpu_tot_sim_cycle = (\d+)", "thread_insn": r"^gpu_tot_sim
           "l1d_accesses": r"L1D_total_cache_accesses = (\d+)",
           "global_read_requests": r"^gpgpu_n_mem_read_global = (\d+)",
           "global_write_requests": r"^gpgpu_n_mem_write_global = (\d+)",
+          "l2_accesses": r"^L2_total_cache_accesses = (\d+)",
           # instruction and constant caches: zero accesses under the shipped configs'
-          # -gpgpu_perfect_inst_const_cache 1 (configs/*_il1 model them)
+          # -gpgpu_perfect_inst_const_cache 1 (configs/opts/il1* model them)
           "l1i_accesses": r"L1I_total_cache_accesses = (\d+)",
           "l1i_misses": r"L1I_total_cache_misses = (\d+)",
           "l1c_misses": r"L1C_total_cache_misses = (\d+)"}
@@ -27,30 +28,34 @@ STAGES = ("wave_init", "wave_plan", "wave_flow", "wave_queue_phases", "wave_queu
 ROUND = ("wave_plan", "wave_flow", "wave_queue_phases", "wave_queue")
 
 
+def totals(part: str) -> dict:
+    """The running totals GPGPU-Sim prints after a kernel (`part`: its block of the log), with
+    the issued warp instructions' active-lane histogram and the schedulers' idle cycles."""
+    vals = {}
+    for k, p in TOTALS.items():
+        m = re.search(p, part, re.M)
+        if m:
+            vals[k] = int(m.group(1))
+    m = re.search(r"^Stall:.*$", part, re.M)
+    if m:  # W1..W32: warp instructions issued with k active lanes
+        hist = {int(a): int(b) for a, b in re.findall(r"\bW(\d+):(\d+)", m.group(0)) if a != "0"}
+        vals["lanes_x_insn"] = sum(k * v for k, v in hist.items())
+        vals["issued"] = sum(hist.values())
+        # scheduler cycles with nothing to issue: no valid instruction (an empty
+        # instruction buffer: a fetch, a branch, a barrier) and waiting on a register
+        # (shader.cc's shader_cycle_distro[0] and [1], summed over the schedulers)
+        for k, p in (("sched_idle", r"W0_Idle:(\d+)"), ("sched_scoreboard", r"W0_Scoreboard:(\d+)")):
+            mm = re.search(p, m.group(0))
+            if mm:
+                vals[k] = int(mm.group(1))
+    return vals
+
+
 def blocks(log: str):
     """(kernel stage, {total: value}) after each kernel, in order."""
-    parts = re.split(r"^kernel_name = ", log, flags=re.M)[1:]
-    for part in parts:
+    for part in re.split(r"^kernel_name = ", log, flags=re.M)[1:]:
         name = part.split("\n", 1)[0]
-        stage = next((s for s in STAGES if s in name), name[:40])
-        vals = {}
-        for k, p in TOTALS.items():
-            m = re.search(p, part, re.M)
-            if m:
-                vals[k] = int(m.group(1))
-        m = re.search(r"^Stall:.*$", part, re.M)
-        if m:  # W1..W32: warp instructions issued with k active lanes
-            hist = {int(a): int(b) for a, b in re.findall(r"\bW(\d+):(\d+)", m.group(0)) if a != "0"}
-            vals["lanes_x_insn"] = sum(k * v for k, v in hist.items())
-            vals["issued"] = sum(hist.values())
-            # scheduler cycles with nothing to issue: no valid instruction (an empty
-            # instruction buffer: a fetch, a branch, a barrier) and waiting on a register
-            # (shader.cc's shader_cycle_distro[0] and [1], summed over the schedulers)
-            for k, p in (("sched_idle", r"W0_Idle:(\d+)"), ("sched_scoreboard", r"W0_Scoreboard:(\d+)")):
-                mm = re.search(p, m.group(0))
-                if mm:
-                    vals[k] = int(mm.group(1))
-        yield stage, vals
+        yield next((s for s in STAGES if s in name), name[:40]), totals(part)
 
 
 def main() -> None:

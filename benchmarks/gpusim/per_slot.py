@@ -1,27 +1,20 @@
 """Per replica-slot counts from two run_engine.sh runs of the same replicas at two lengths (the
 difference: initialisation cancels). usage: per_slot.py RUN_DIR_SHORT RUN_DIR_LONG > out.json
-Every number is GPGPU-Sim's (simulated; the config in the run folder)."""
+The counts are per_kernel.py's (the run's totals after its last kernel). Every number is
+GPGPU-Sim's (simulated; the config in the run folder)."""
 import json
 import re
 import sys
 from pathlib import Path
 
-KEYS = {"cycles": r"^gpu_tot_sim_cycle = (\d+)", "thread_insn": r"^gpu_tot_sim_insn = (\d+)",
-        "warp_insn": r"^gpgpu_n_tot_w_icount = (\d+)",
-        "l1d_accesses": r"L1D_total_cache_accesses = (\d+)",
-        "l2_accesses": r"^L2_total_cache_accesses = (\d+)",
-        "global_read_requests": r"^gpgpu_n_mem_read_global = (\d+)",
-        "global_write_requests": r"^gpgpu_n_mem_write_global = (\d+)",
-        "l1i_accesses": r"L1I_total_cache_accesses = (\d+)", "l1i_misses": r"L1I_total_cache_misses = (\d+)",
-        "l1c_misses": r"L1C_total_cache_misses = (\d+)",
-        # scheduler cycles with no valid instruction (an empty instruction buffer: fetch,
-        # branch, barrier) and waiting on a register (per_kernel.py)
-        "sched_idle": r"^Stall:.*\bW0_Idle:(\d+)", "sched_scoreboard": r"^Stall:.*\bW0_Scoreboard:(\d+)"}
+from per_kernel import TOTALS, totals
+
+KEYS = (*TOTALS, "sched_idle", "sched_scoreboard")
 
 
 def run(d: Path) -> dict:
     log = (d / "sim.log").read_text()
-    out = {k: int(re.findall(p, log, re.M)[-1]) for k, p in KEYS.items() if re.findall(p, log, re.M)}
+    out = totals(re.split(r"^kernel_name = ", log, flags=re.M)[-1])
     out["result"] = json.loads((d / "result.json").read_text())
     return out
 

@@ -1088,8 +1088,7 @@ DS_HD DS_FLATTEN void serve_links(Replica DS_REF x, uint32_t now, const SlotInpu
 // (serve_link_quick): its index, or n_links when every link is done. A quick step touches
 // only its own link, so the links after that one may be served after it (serve_links_from)
 // in a later stage.
-DS_HD DS_INLINE int serve_links_quick(Replica DS_REF x, uint32_t now, const SlotInputs& si) {
-  (void)now;
+DS_HD DS_INLINE int serve_links_quick(Replica DS_REF x, const SlotInputs& si) {
   for (int l = 0; l < si.n_links; ++l)
     if (!serve_link_quick(x, l)) return l;
   return si.n_links;
