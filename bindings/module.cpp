@@ -149,7 +149,7 @@ BatchShape shape_from(const py::dict& s) {
   if (b.wavefront != 0 && b.wavefront != 1) bad("wavefront", b.wavefront, "0 or 1");
   if (b.wave_cap < 0) bad("wave_cap", b.wave_cap, ">= 0 (0: the whole round's items at once)");
   if (b.wave_order != 0 && b.wave_order != 1) bad("wave_order", b.wave_order, "0 or 1");
-  if (b.wave_phases != 0 && b.wave_phases != 1) bad("wave_phases", b.wave_phases, "0 or 1");
+  if (b.wave_phases < 0 || b.wave_phases > 2) bad("wave_phases", b.wave_phases, "0, 1 or 2");
   if (b.wave_phases && !b.wavefront) bad("wave_phases", b.wave_phases, "0 unless wavefront is 1");
   if (b.flow_ext != 0 && b.flow_ext != 1) bad("flow_ext", b.flow_ext, "0 or 1");
   if (b.conn_meters != 0 && b.conn_meters != 1) bad("conn_meters", b.conn_meters, "0 or 1");

@@ -80,10 +80,11 @@ void run_launches(const std::vector<BatchInput>& hin, std::vector<BatchOutput>& 
   FamilyPlan plan = plan_family(
       hin, [&](int b) { return std::min(per_warp, 32 / hin[(size_t)b].shape.lanes); });
   if (plan.tasks.empty()) return;
-  bool wavefront = false, phases = false;  // the stage kernels for the whole job when a batch
-  for (const BatchInput& b : hin) {        // asks for them; and their slot phases
+  bool wavefront = false;  // the stage kernels for the whole job when a batch asks for them;
+  int phases = 0;          // and their slot phases (the highest mode asked: 2 over 1)
+  for (const BatchInput& b : hin) {
     wavefront = wavefront || b.shape.wavefront != 0;
-    phases = phases || b.shape.wave_phases != 0;
+    phases = std::max(phases, (int)b.shape.wave_phases);
   }
   DeviceMem mem;
   std::vector<BatchView> views((size_t)nb);

@@ -209,7 +209,9 @@ struct BatchShape {
   int32_t wave_order;     // 0: items in replica order; 1: reversed (independent replicas)
   int32_t wave_phases;    // 1 (with wavefront): the queue stage too by slot phases, a slot of
                           // every live replica at a time, each phase over the replicas that
-                          // need it (docs/design.md, "The slot phases"); a schedule as well
+                          // need it (docs/design.md, "The slot phases"); on CUDA 1 runs them
+                          // in one kernel over block-local queues, 2 a kernel per phase over
+                          // device-wide ones (the CPU's one loop for both); a schedule as well
   // State kept only when a replica of the batch needs it (0: none in the block):
   int32_t flow_ext;       // 1: a Transfer and a SenderExt per flow (generators, telnet apps)
   int32_t conn_meters;    // 1: the Balancing Marker's connection table

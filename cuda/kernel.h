@@ -56,9 +56,10 @@ struct WaveKernel {
   cudaError_t (*set_views)(const BatchView* views, int n);
   // the stage kernels' rounds over n replicas, to their ends or until *host_stop (read
   // between rounds, after between_rounds(ctx) where that is given: the host's progress relay);
-  // synchronous; phases: the queue stage by slot phases (BatchShape::wave_phases)
+  // synchronous; phases: the queue stage by slot phases (BatchShape::wave_phases: 1 block-local,
+  // 2 a kernel per phase)
   cudaError_t (*run)(cudaStream_t stream, const WaveRep* reps, int n, unsigned char* arena,
-                     unsigned long long* words, const volatile int64_t* host_stop, bool phases,
+                     unsigned long long* words, const volatile int64_t* host_stop, int phases,
                      void (*between_rounds)(void*), void* ctx);
 };
 

@@ -13,7 +13,9 @@
 //               the slot's parts as phases between block barriers, the sources due, the
 //               arrivals and the links' service past their quick steps each over a
 //               block-local queue of the replicas that need them (compacted in shared memory: warps full where the
-//               work is rare), as the CPU's queue_stage_phases (backend_cpu.cpp);
+//               work is rare), as the CPU's queue_stage_phases (backend_cpu.cpp); or
+//   wph_start, then per slot wph_begin .. wph_end  the same phases, each a kernel of its own
+//               over a device-wide queue (wave_phases 2; below);
 //   wave_flush  a replica:  flush_replica.
 // The host launches plan, flow and queue once a round until no replica is live (each
 // replica its own rounds: no device-wide barrier per slot, one per stage). A replica's own
@@ -207,6 +209,173 @@ __global__ void __launch_bounds__(kWaveThreads) wave_queue_phases(const WaveRep*
   }
 }
 
+// The queue stage by phase kernels (wave_phases 2): the CPU's queue_stage_phases with each
+// phase a kernel of its own over a device-wide queue, so a kernel holds one phase's code (the
+// block-local phases above hold them all: at an 8 KB instruction cache in the simulator they
+// missed as often as wave_queue, benchmarks/gpusim/README.md). A replica's place p in the
+// round's live queue indexes its phase state (PhaseState, structure of arrays); per slot the
+// host launches
+//   wph_begin    the active p:  slot_begin; into the sources' queue if sources_due;
+//   wph_sources  that queue:    slot_sources;
+//   wph_front    the active p:  slot_front_end; into the arrivals' queue if any staged;
+//   wph_arrive   that queue:    slot_arrivals;
+//   wph_quick    the active p:  serve_links_quick; into the service's queue past it;
+//   wph_rest     that queue:    serve_links_from;
+//   wph_end      the active p:  slot_serve_end; into the next slot's active queue while its
+//                round lasts, else queue_round_done;
+// each replica's parts in queue_slot's order, whatever order the atomics fill the queues in.
+// A queue's counter is zeroed by the kernel after the one that read it last (stream order:
+// nothing reads it then), so a slot needs no memset.
+struct PhaseState {
+  uint32_t *t0, *t, *t_end;
+  int32_t* l0;
+  SlotInputs* si;
+  int32_t *act[2], *q_src, *q_arr, *q_rest;
+  // [0, 1] the active queues' lengths (this slot's, the next's, by parity), [2] sources',
+  // [3] arrivals', [4] service's; [5] the round's longest run of slots
+  int32_t* n;
+};
+enum { kPhActive = 0, kPhSources = 2, kPhArrive = 3, kPhRest = 4, kPhLongest = 5, kPhCounts = 6 };
+
+__device__ DS_INLINE Replica ph_replica(const WaveRep* reps, unsigned char* arena,
+                                        const int32_t* live, int p) {
+  const WaveRep w = reps[live[p]];
+  return bind_replica(w.r, nullptr, w.batch, arena + w.off);
+}
+
+// a thread's place in the queue q of length n[k], or -1 past it
+__device__ DS_INLINE int ph_take(const int32_t* q, const int32_t* n, int k) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  return j < n[k] ? q[j] : -1;
+}
+
+// the active queue of parity par (a select: an index into the by-value PhaseState would copy it
+// to the stack, ptxas sm_90: an 88-byte frame)
+__device__ DS_INLINE int32_t* ph_act(const PhaseState& s, int par) {
+  return par ? s.act[1] : s.act[0];
+}
+
+__device__ DS_INLINE void ph_zero(int32_t* n, int k) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) n[k] = 0;
+}
+
+// the round's start: each live replica's slots (queue_round_end) into the first active queue
+__global__ void __launch_bounds__(kWaveThreads) wph_start(const WaveRep* reps, unsigned char* arena,
+                                                          const int32_t* live,
+                                                          const int32_t* counts, PhaseState s,
+                                                          unsigned long long* words) {
+  const int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= counts[0]) return;
+  Replica x = ph_replica(reps, arena, live, p);
+  const uint32_t tq = x.hdr()->t_queue;
+  uint32_t t_end;
+  if (!queue_round_end(x, t_end)) {
+    const WaveRep w = reps[live[p]];
+    x.hdr()->t_queue = (uint32_t)c_views[w.batch].in.end_slot[w.r];  // overflow: the host raises
+    atomicAdd(words + 1, (unsigned long long)(x.hdr()->t_queue - tq));
+    return;
+  }
+  s.t0[p] = tq;
+  s.t[p] = tq;
+  s.t_end[p] = t_end;
+  s.si[p] = slot_inputs(x);
+  s.act[0][atomicAdd(s.n + kPhActive, 1)] = p;
+  atomicMax(s.n + kPhLongest, (int32_t)(t_end - tq));
+}
+
+__global__ void __launch_bounds__(kWaveThreads) wph_begin(const WaveRep* reps, unsigned char* arena,
+                                                          const int32_t* live, PhaseState s,
+                                                          int par) {
+  ph_zero(s.n, kPhActive + (par ^ 1));  // (last read by the slot before's kernels)
+  const int p = ph_take(ph_act(s, par), s.n, kPhActive + par);
+  if (p < 0) return;
+  Replica x = ph_replica(reps, arena, live, p);
+  const SlotInputs si = s.si[p];
+  const uint32_t now = s.t[p];
+  slot_begin(x, now, s.t_end[p], si);
+  if (sources_due(x, now, si)) s.q_src[atomicAdd(s.n + kPhSources, 1)] = p;
+}
+
+__global__ void __launch_bounds__(kWaveThreads) wph_sources(const WaveRep* reps,
+                                                            unsigned char* arena,
+                                                            const int32_t* live, PhaseState s) {
+  const int p = ph_take(s.q_src, s.n, kPhSources);
+  if (p < 0) return;
+  Replica x = ph_replica(reps, arena, live, p);
+  const SlotInputs si = s.si[p];
+  slot_view(x, s.t[p], si);
+  slot_sources(x, s.t[p], si);
+}
+
+__global__ void __launch_bounds__(kWaveThreads) wph_front(const WaveRep* reps, unsigned char* arena,
+                                                          const int32_t* live, PhaseState s,
+                                                          int par) {
+  ph_zero(s.n, kPhSources);
+  const int p = ph_take(ph_act(s, par), s.n, kPhActive + par);
+  if (p < 0) return;
+  Replica x = ph_replica(reps, arena, live, p);
+  const SlotInputs si = s.si[p];
+  slot_view(x, s.t[p], si);
+  slot_front_end(x, s.t[p], si);
+  if (x.hdr()->stage_count > 0) s.q_arr[atomicAdd(s.n + kPhArrive, 1)] = p;
+}
+
+__global__ void __launch_bounds__(kWaveThreads) wph_arrive(const WaveRep* reps,
+                                                           unsigned char* arena,
+                                                           const int32_t* live, PhaseState s) {
+  const int p = ph_take(s.q_arr, s.n, kPhArrive);
+  if (p < 0) return;
+  Replica x = ph_replica(reps, arena, live, p);
+  slot_view(x, s.t[p], s.si[p]);
+  slot_arrivals(x, s.t[p]);
+}
+
+__global__ void __launch_bounds__(kWaveThreads) wph_quick(const WaveRep* reps, unsigned char* arena,
+                                                          const int32_t* live, PhaseState s,
+                                                          int par) {
+  ph_zero(s.n, kPhArrive);
+  const int p = ph_take(ph_act(s, par), s.n, kPhActive + par);
+  if (p < 0) return;
+  Replica x = ph_replica(reps, arena, live, p);
+  const SlotInputs si = s.si[p];
+  slot_view(x, s.t[p], si);
+  const int l0 = serve_links_quick(x, si);
+  if (l0 < si.n_links) {
+    s.l0[p] = l0;
+    s.q_rest[atomicAdd(s.n + kPhRest, 1)] = p;
+  }
+}
+
+__global__ void __launch_bounds__(kWaveThreads) wph_rest(const WaveRep* reps, unsigned char* arena,
+                                                         const int32_t* live, PhaseState s) {
+  const int p = ph_take(s.q_rest, s.n, kPhRest);
+  if (p < 0) return;
+  Replica x = ph_replica(reps, arena, live, p);
+  const SlotInputs si = s.si[p];
+  slot_view(x, s.t[p], si);
+  serve_links_from(x, s.l0[p], s.t[p], si);
+}
+
+__global__ void __launch_bounds__(kWaveThreads) wph_end(const WaveRep* reps, unsigned char* arena,
+                                                        const int32_t* live, PhaseState s, int par,
+                                                        unsigned long long* words) {
+  ph_zero(s.n, kPhRest);
+  const int p = ph_take(ph_act(s, par), s.n, kPhActive + par);
+  if (p < 0) return;
+  Replica x = ph_replica(reps, arena, live, p);
+  const SlotInputs si = s.si[p];
+  const uint32_t now = s.t[p], t_end = s.t_end[p];
+  slot_view(x, now, si);
+  slot_serve_end(x, now, si);
+  if (now + 1 < t_end) {
+    s.t[p] = now + 1;
+    ph_act(s, par ^ 1)[atomicAdd(s.n + kPhActive + (par ^ 1), 1)] = p;
+    return;
+  }
+  queue_round_done(x, t_end);
+  atomicAdd(words + 1, (unsigned long long)(t_end - s.t0[p]));
+}
+
 __global__ void __launch_bounds__(kWaveThreads) wave_flush(const WaveRep* reps, int n,
                                                            unsigned char* arena,
                                                            unsigned long long* words) {
@@ -221,11 +390,11 @@ __global__ void __launch_bounds__(kWaveThreads) wave_flush(const WaveRep* reps, 
 // The host's loop of one launch (backend_cuda.cu run_launches): n replicas (reps, on the
 // device), their state blocks in `arena`; rounds until none is live or *host_stop is set
 // (read between rounds, after between_rounds(ctx) where given); phases: the queue stage by
-// slot phases (wave_queue_phases). words as the persistent
+// slot phases, 1 block-local (wave_queue_phases), 2 phase kernels (wph_*). words as the persistent
 // kernel's: [1] replica-slots, [2] replicas finished.
 cudaError_t wave_run(cudaStream_t stream, const WaveRep* reps, int n, unsigned char* arena,
                      unsigned long long* words, const volatile int64_t* host_stop,
-                     bool phases, void (*between_rounds)(void*), void* ctx) {
+                     int phases, void (*between_rounds)(void*), void* ctx) {
   if (n <= 0) return cudaSuccess;
   int32_t *need = nullptr, *live = nullptr, *items = nullptr, *counts = nullptr;
   uint32_t *stop_at = nullptr, *horizon = nullptr;
@@ -239,6 +408,20 @@ cudaError_t wave_run(cudaStream_t stream, const WaveRep* reps, int n, unsigned c
   get(&counts, 2);
   get(&stop_at, (size_t)n);
   get(&horizon, (size_t)n);
+  PhaseState ph{};  // (phases 2 only)
+  if (phases == 2) {
+    get(&ph.t0, (size_t)n);
+    get(&ph.t, (size_t)n);
+    get(&ph.t_end, (size_t)n);
+    get(&ph.l0, (size_t)n);
+    get(&ph.si, (size_t)n);
+    get(&ph.act[0], (size_t)n);
+    get(&ph.act[1], (size_t)n);
+    get(&ph.q_src, (size_t)n);
+    get(&ph.q_arr, (size_t)n);
+    get(&ph.q_rest, (size_t)n);
+    get(&ph.n, (size_t)kPhCounts);
+  }
   int32_t host_counts[2] = {0, 0};  // (pageable: a synchronous copy a round)
   const unsigned rep_blocks = (unsigned)((n + kWaveThreads - 1) / kWaveThreads);
   const unsigned item_blocks = (unsigned)(((size_t)n * kMaxLanes + kWaveThreads - 1) / kWaveThreads);
@@ -253,7 +436,30 @@ cudaError_t wave_run(cudaStream_t stream, const WaveRep* reps, int n, unsigned c
                                                        items, counts);
     // (a thread per possible item: those past the queue's length return at once)
     wave_flow<<<item_blocks, kWaveThreads, 0, stream>>>(reps, arena, horizon, need, items, counts);
-    if (phases)
+    if (phases == 2) {
+      e = cudaMemsetAsync(ph.n, 0, kPhCounts * sizeof(int32_t), stream);
+      if (e != cudaSuccess) break;
+      wph_start<<<rep_blocks, kWaveThreads, 0, stream>>>(reps, arena, live, counts, ph, words);
+      // the round's live replicas and its longest run of slots: the slot loop's bounds (a
+      // synchronous copy a round more, against 7 launches a slot)
+      int32_t got[kPhCounts];
+      e = cudaGetLastError();
+      if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
+      if (e == cudaSuccess) e = cudaMemcpy(got, ph.n, sizeof got, cudaMemcpyDeviceToHost);
+      if (e == cudaSuccess) e = cudaMemcpy(host_counts, counts, sizeof host_counts, cudaMemcpyDeviceToHost);
+      if (e != cudaSuccess) break;
+      const unsigned b = (unsigned)((host_counts[0] + kWaveThreads - 1) / kWaveThreads);
+      for (int32_t k = 0; b > 0 && k < got[kPhLongest]; ++k) {
+        const int par = k & 1;
+        wph_begin<<<b, kWaveThreads, 0, stream>>>(reps, arena, live, ph, par);
+        wph_sources<<<b, kWaveThreads, 0, stream>>>(reps, arena, live, ph);
+        wph_front<<<b, kWaveThreads, 0, stream>>>(reps, arena, live, ph, par);
+        wph_arrive<<<b, kWaveThreads, 0, stream>>>(reps, arena, live, ph);
+        wph_quick<<<b, kWaveThreads, 0, stream>>>(reps, arena, live, ph, par);
+        wph_rest<<<b, kWaveThreads, 0, stream>>>(reps, arena, live, ph);
+        wph_end<<<b, kWaveThreads, 0, stream>>>(reps, arena, live, ph, par, words);
+      }
+    } else if (phases)
       wave_queue_phases<<<rep_blocks, kWaveThreads, 0, stream>>>(reps, arena, live, counts, words);
     else
       wave_queue<<<rep_blocks, kWaveThreads, 0, stream>>>(reps, arena, live, counts, words);
@@ -274,6 +480,10 @@ cudaError_t wave_run(cudaStream_t stream, const WaveRep* reps, int n, unsigned c
   cudaFree(counts);
   cudaFree(stop_at);
   cudaFree(horizon);
+  for (void* q : {(void*)ph.t0, (void*)ph.t, (void*)ph.t_end, (void*)ph.l0, (void*)ph.si,
+                  (void*)ph.act[0], (void*)ph.act[1], (void*)ph.q_src, (void*)ph.q_arr,
+                  (void*)ph.q_rest, (void*)ph.n})
+    cudaFree(q);  // (cudaFree(nullptr) does nothing)
   return e;
 }
 

@@ -77,7 +77,8 @@ def test_the_simulated_cuda_engine_gives_the_cpu_bits(slim_module, args):
         assert len(res["golden_cases"]) >= 5  # (the cases the slim kernel runs at this length)
 
 
-@pytest.mark.parametrize("phases", [False, True], ids=["round-stages", "slot-phases"])
+@pytest.mark.parametrize("phases", [None, "block", "kernels"],
+                         ids=["round-stages", "slot-phases", "phase-kernels"])
 @pytest.mark.parametrize("args", [
     ["--replicas", "32", "--flows", "1", "--duration-s", "0.005"],
     ["--replicas", "4", "--flows", "8", "--duration-s", "0.003", "--lanes", "4"],
@@ -85,10 +86,10 @@ def test_the_simulated_cuda_engine_gives_the_cpu_bits(slim_module, args):
 ], ids=["kv1", "kv8-lanes4", "golden-slim"])
 def test_the_simulated_stage_kernels_give_the_cpu_bits(slim_wave_module, args, phases):
     """The wavefront schedule on CUDA (stage kernels over device-wide queues filled by
-    atomics; with the slot phases, wave_queue_phases' block-local queues): every output array
-    the CPU engine's."""
-    extra = ["--wavefront", "--phases"] if phases else ["--wavefront"]
-    name = ("pytest-phases-" if phases else "pytest-wave-") + "-".join(a.strip("-") for a in args)[:55]
+    atomics; with the slot phases, wave_queue_phases' block-local queues or a kernel per phase,
+    wph_*, over device-wide ones): every output array the CPU engine's."""
+    extra = ["--wavefront", "--phases", phases] if phases else ["--wavefront"]
+    name = f"pytest-{phases or 'wave'}-" + "-".join(a.strip("-") for a in args)[:55]
     r = subprocess.run(["bash", str(GS / "run_engine.sh"), name, "slim", *args, *extra],
                        env=_env(FUNC="1", WAVE="1"), capture_output=True, text=True,
                        timeout=1800)

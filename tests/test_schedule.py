@@ -78,7 +78,7 @@ if "cuda" in BACKENDS:  # a GPU's rounds against the CPU's plain bits (skipped w
     MIXED += [("cuda", c, 1, "min", pt, True) for c in (0, 4096) for pt in (1, 4, 32)]
     # the stage kernels (cuda/kernel_wave.cuh)
     MIXED += [("cuda", c, k, "min", None, w) for c in (0, 61, 4096) for k in (1, 8, 32)
-              for w in ("wavefront", "wavefront-phases")]
+              for w in ("wavefront", "wavefront-phases", "wavefront-kernels")]
 
 
 @pytest.mark.parametrize("backend,clip,lanes,emit_ring,per_task,warp_rounds", MIXED)
@@ -87,9 +87,11 @@ def test_mixed_batch_under_other_schedules(alone, backend, clip, lanes, emit_rin
     """Every case in one batch (padded to the largest shape) under other schedules, and on
     CUDA when a device is there."""
     p = pack([c[1] for c in CASES], [c[2] for c in CASES], lanes=lanes, emit_ring=emit_ring)
-    if warp_rounds in ("wavefront", "wavefront-phases"):
+    if isinstance(warp_rounds, str):  # the stage kernels, their queue stage by slot phases
+        phases = {"wavefront": False, "wavefront-phases": "block",
+                  "wavefront-kernels": "kernels"}[warp_rounds]
         out = run_packed(p, backend, clip_slots=clip, replicas_per_task=per_task, wavefront=True,
-                         wave_phases=warp_rounds == "wavefront-phases")
+                         wave_phases=phases)
     else:
         out = run_packed(p, backend, clip_slots=clip, replicas_per_task=per_task,
                          warp_rounds=warp_rounds)
@@ -126,7 +128,9 @@ WAVE = [(0, 1, "min", 1024, 0, "forward", False), (1, 8, "lookahead", 32, 1, "re
         (13, 1, "lookahead", 3, 0, "reverse", False), (4096, 8, "min", 1024, 0, "reverse", False),
         (0, 1, "min", 1024, 0, "forward", True), (1, 8, "lookahead", 32, 1, "reverse", True),
         (61, 32, "min", 7, 5, "forward", True), (4096, 2, "min", 3, 0, "reverse", True),
-        (13, 1, "lookahead", 1024, 3, "reverse", True)]
+        (13, 1, "lookahead", 1024, 3, "reverse", True),
+        # "kernels" (CUDA: a kernel per phase) is the same loop on the CPU as True
+        (61, 8, "min", 1024, 0, "reverse", "kernels")]
 
 
 @pytest.mark.parametrize("clip,lanes,emit_ring,per_task,cap,order,phases", WAVE)
@@ -178,7 +182,9 @@ def test_the_wavefront_schedule_is_checked():
                      ({"wave_cap": -1}, "wave_cap"), ({"wave_cap": 1.5}, "wave_cap"),
                      ({"wave_order": "backwards"}, "wave_order"),
                      ({"wave_phases": 1, "wavefront": True}, "wave_phases"),
-                     ({"wave_phases": True}, "wave_phases")):
+                     ({"wave_phases": True}, "wave_phases"),
+                     ({"wave_phases": "kernels"}, "wave_phases"),
+                     ({"wave_phases": "kernel", "wavefront": True}, "wave_phases")):
         with pytest.raises(ValueError, match=name):
             run_packed(p, "cpu", **kw)
 

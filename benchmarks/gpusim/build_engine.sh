@@ -53,7 +53,7 @@ else  # the persistent kernel; the stage kernels' entries an error
 namespace ds { namespace {
 cudaError_t views(const BatchView*, int) { return cudaSuccess; }
 cudaError_t no_run(cudaStream_t, const WaveRep*, int, unsigned char*, unsigned long long*,
-                   const volatile int64_t*, bool, void (*)(void*), void*) { return cudaErrorNotSupported; }
+                   const volatile int64_t*, int, void (*)(void*), void*) { return cudaErrorNotSupported; }
 WaveKernel none(const char* n) { return WaveKernel{n, views, no_run}; }
 }
 FamilyKernel family_kernel_$OTHER() { return family_kernel_$KERNEL(); }

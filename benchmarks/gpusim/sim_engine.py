@@ -42,8 +42,10 @@ def parse(argv=None):
     ap.add_argument("--warp-rounds", type=int, choices=(0, 1), default=None)
     ap.add_argument("--wavefront", action="store_true",
                     help="the stage kernels (cuda/kernel_wave.cuh; a WAVE=1 build_engine.sh module)")
-    ap.add_argument("--phases", action="store_true",
-                    help="with --wavefront: the queue stage by slot phases (wave_queue_phases)")
+    ap.add_argument("--phases", nargs="?", const="block", default=None, choices=("block", "kernels"),
+                    help="with --wavefront: the queue stage by slot phases, in one kernel over "
+                         "block-local queues (block, the default: wave_queue_phases) or a kernel "
+                         "per phase over device-wide ones (kernels: wph_*)")
     ap.add_argument("--sack", action="store_true", help="SACK senders (a full-kernel model)")
     ap.add_argument("--golden", default=None, metavar="all|NAME,...",
                     help="instead of Kaur & Vin: the golden engine cases (tests/engine_cases.py) "
@@ -90,7 +92,7 @@ def golden(a) -> tuple[list[str], list, list]:
     ref = run_family(ps, "cpu", threads=1)
     return names, ref, run_family(ps, "cuda", replicas_per_task=a.per_warp,
                                   wavefront=True if a.wavefront else None,
-                                  wave_phases=True if a.phases else None)
+                                  wave_phases=a.phases)
 
 
 def main(argv=None) -> int:
@@ -128,7 +130,7 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     out = run_packed(p, "cuda", replicas_per_task=a.per_warp, warp_rounds=wr,
                      wavefront=True if a.wavefront else None,
-                     wave_phases=True if a.phases else None)
+                     wave_phases=a.phases)
     wall = time.perf_counter() - t0
     bad = [n for n in ref if not np.array_equal(np.asarray(ref[n]), np.asarray(out[n]))]
     for n in bad:

@@ -17,7 +17,7 @@ def run(shape: dict[str, int], arrays: dict[str, npt.NDArray[np.generic]], threa
     clip_slots (optional, default poll_slots; 0: never) where rounds end at the latest;
     warp_rounds (optional, 0 or 1; default 1 on cuda, 0 on the cpu): the replicas a warp
     (CPU: a task) steps together share each round's horizon; wavefront (optional, 0 or 1),
-    wave_cap (>= 0), wave_order (0 or 1) and wave_phases (0 or 1, 1 only with wavefront): a
+    wave_cap (>= 0), wave_order (0 or 1) and wave_phases (0, 1 or 2, not 0 only with wavefront): a
     task's replicas stage-major (cuda/backend_cpu.cpp run_wavefront, queue_stage_phases).
     control: 12 int64 words shared while it runs ([0] stop request, [1] replica-slots done,
     [2] replicas finished, [3..9] the wavefront's stage counts); see cuda/batch.h ControlWord."""

@@ -177,11 +177,15 @@ def default_lanes(backend: str, max_flows: int, n_replicas: int = 0,
     return 4 if max_flows <= 8 else 8 if max_flows <= 32 else 16 if max_flows <= 128 else 32
 
 
+# wave_phases: the engine's mode (cuda/batch.h BatchShape::wave_phases); True is "block"
+_WAVE_PHASES = {False: 0, True: 1, "block": 1, "kernels": 2}
+
+
 def run_packed(p: Packed, backend: str, threads: int | None = None,
                control: RunControl | None = None, clip_slots: int | None = None,
                replicas_per_task: int | None = None, warp_rounds: bool | None = None,
                wavefront: bool | None = None, wave_cap: int | None = None,
-               wave_order: str | None = None, wave_phases: bool | None = None) -> dict:
+               wave_order: str | None = None, wave_phases: bool | str | None = None) -> dict:
     """Run one packed batch; returns the engine's output arrays, reshaped per dimension.
 
     ``clip_slots``: rounds end at least every so many slots (0: never; default: the engine's
@@ -203,7 +207,9 @@ def run_packed(p: Packed, backend: str, threads: int | None = None,
     handed (CUDA: the atomics order its queues; no counts). ``wave_phases`` (with
     ``wavefront``; default off): the queue stage too by slot phases, a slot of every live
     replica at a time, the arrivals and the links' service past their quick steps each over
-    the replicas that need them (docs/design.md, "The slot phases"). No result depends
+    the replicas that need them (docs/design.md, "The slot phases"); on CUDA True or
+    "block" runs the phases in one kernel over block-local queues, "kernels" a kernel per
+    phase over device-wide queues (the CPU runs one loop for both). No result depends
     on any of these: tests run one batch under many schedules (tests/test_schedule.py)."""
     return run_family([p], backend, threads, control, clip_slots, replicas_per_task,
                       warp_rounds, wavefront, wave_cap, wave_order, wave_phases)[0]
@@ -269,7 +275,7 @@ def run_family(ps: Sequence[Packed], backend: str, threads: int | None = None,
                replicas_per_task: int | None = None,
                warp_rounds: bool | None = None, wavefront: bool | None = None,
                wave_cap: int | None = None, wave_order: str | None = None,
-               wave_phases: bool | None = None) -> list[dict]:
+               wave_phases: bool | str | None = None) -> list[dict]:
     """Run several packed batches (a figure family, one batch per shape) as one engine job:
     one work list over all their replicas, longest first (cuda/engine/family.h); on CUDA one
     launch while their state fits the device. Returns each batch's output arrays, as
@@ -300,13 +306,15 @@ def run_family(ps: Sequence[Packed], backend: str, threads: int | None = None,
                              "or 'reverse')")
         extra["wave_order"] = int(wave_order == "reverse")
     if wave_phases is not None:
-        if not isinstance(wave_phases, (bool, np.bool_)):
-            raise ValueError(f"wave_phases = {wave_phases!r} is not allowed (expected True or "
-                             "False)")
-        if wave_phases and not wavefront:
-            raise ValueError("wave_phases = True is not allowed without wavefront = True (the "
-                             "slot phases are the wavefront's queue stage)")
-        extra["wave_phases"] = int(wave_phases)
+        mode = _WAVE_PHASES.get(wave_phases) if isinstance(
+            wave_phases, (bool, np.bool_, str)) else None
+        if mode is None:
+            raise ValueError(f"wave_phases = {wave_phases!r} is not allowed (expected True, "
+                             "False, 'block' or 'kernels')")
+        if mode and not wavefront:
+            raise ValueError(f"wave_phases = {wave_phases!r} is not allowed without wavefront = "
+                             "True (the slot phases are the wavefront's queue stage)")
+        extra["wave_phases"] = mode
     per_task = 0 if replicas_per_task is None else _checked_count(
         "replicas_per_task", replicas_per_task, "an integer in 1..1024", 1, 1025)
     shapes = [{**p.shape, **extra} for p in ps]
