@@ -45,6 +45,24 @@ def test_per_kernel_takes_each_stage_s_own_counts(tmp_path):
     assert per["sched_idle"] == (10 + 40 + 200) / 10
 
 
+def test_per_kernel_sums_the_phase_kernels_launches(tmp_path):
+    """The phase kernels (wph_*, a launch each a slot) summed per stage over their launches, and
+    all of them in the round's per replica-slot numbers."""
+    run = tmp_path / "run"
+    write_run(run, [("wave_plan", (100, 3200, 100, 50, 10, 40, 60, 0, 100)),
+                    ("wph_start", (120, 3520, 110, 60, 11, 50, 70, 0, 110)),
+                    ("wph_begin", (150, 4160, 130, 70, 12, 60, 80, 0, 130)),
+                    ("wph_rest", (160, 4200, 140, 72, 12, 61, 81, 40, 130)),
+                    ("wph_begin", (200, 5480, 175, 80, 13, 70, 90, 0, 175))], 5)
+    out = json.loads(subprocess.run([sys.executable, str(TOOLS / "per_kernel.py"), str(run)],
+                                    check=True, capture_output=True, text=True).stdout)
+    b = out["per_stage"]["wph_begin"]
+    assert b["launches"] == 2 and (b["cycles"], b["warp_insn"], b["l1i_misses"]) == (30 + 40, 20 + 35, 2)
+    assert out["per_stage"]["wph_rest"]["active_lanes_per_warp_insn"] == 1.0  # its 10: W1 +40
+    per = out["rounds_per_replica_slot"]
+    assert per["cycles"] == 200 / 5 and per["warp_insn"] == 175 / 5
+
+
 def test_per_slot_takes_the_difference_of_two_lengths(tmp_path):
     a, b = tmp_path / "short", tmp_path / "long"
     write_run(a, [("run_family", (1000, 9000, 500, 400, 30, 70, 800, 500, 0))], 100)

@@ -72,7 +72,49 @@ def test_nothing_measured_says_so(tmp_path):
     targets = script_module.load("gpu/targets")
     res = targets.targets([tmp_path])
     assert {r["verdict"] for r in res["targets"]} == {"not measured"}
-    assert len(res["targets"]) == 1 + 3 + 5 + 1
+    assert len(res["targets"]) == 1 + 3 + 5 + 1 + 5
+
+
+def _rows(*rows):
+    return {"rows": [{"n_flows": f, "replicas": n, "replica_slots_per_s": v} for f, n, v in rows]}
+
+
+def test_issue_51_s_targets_take_the_best_design_at_large_grids(tmp_path):
+    """The large-grid rows: the best of every design's throughput file at >= 131,072 replicas
+    (a faster one at fewer replicas left out), its ratio to the cores' best, and the 100-seed
+    family's engine calls; a failed step is said as such."""
+    targets = script_module.load("gpu/targets")
+    d = tmp_path / "call"
+    d.mkdir()
+    (d / "gpu-throughput-cuda.json").write_text(json.dumps(_rows(
+        (1, 131072, 3e8), (1, 32768, 9e9), (64, 131072, 1.5e8))))
+    (d / "gpu-throughput-cuda-wavefront-phases-kernels.json").write_text(json.dumps(_rows(
+        (1, 131072, 4e8), (1, 262144, 3.5e8), (64, 131072, 1.2e8))))
+    (d / "gpu-throughput-cpu.json").write_text(json.dumps(_rows((1, 1024, 2e8), (1, 256, 1e8),
+                                                                 (64, 1024, 1e7))))
+    (d / "reproduce_seeds100_cuda.log").write_text("[family] 110,592 replicas in 50.0 s\n")
+    (d / "reproduce_seeds100_cpu.log").write_text("[family] 110,592 replicas in 600.0 s\n")
+    (d / "gpu-summary.txt").write_text("== 01:00:00 reproduce_seeds100_cuda rc=0 wall=55.0 s\n"
+                                       "== 01:10:00 reproduce_seeds100_cpu rc=0 wall=610.0 s\n")
+    t = by_target(targets.targets([d]))
+    one = t["1-flow replicas >= 2e+09 replica-slots/s at >= 131,072 replicas"]
+    assert one["measured"] == "4e+08 at 131,072 replicas (wavefront-phases-kernels)"
+    assert one["verdict"] == "NOT MET"
+    assert t["1-flow replicas: cuda >= 10x the CPU cores"]["measured"].startswith("2.00x (4e+08")
+    sixty_four = t["64-flow replicas: cuda >= 10x the CPU cores"]
+    assert sixty_four["measured"].startswith("15.00x (1.5e+08") and sixty_four["verdict"] == "met"
+    seeds = t["reproduce kaur-vin --seeds 100: engine call on cuda >= 10x the cores"]
+    assert seeds["measured"] == "12.00x (cuda 50.0 s, cores 600.0 s)" and seeds["verdict"] == "met"
+    (d / "gpu-summary.txt").write_text("== 01:10:00 reproduce_seeds100_cpu rc=124 wall=600.0 s\n")
+    seeds = by_target(targets.targets([d]))[
+        "reproduce kaur-vin --seeds 100: engine call on cuda >= 10x the cores"]
+    assert seeds["measured"] == ">= 12.00x (cuda 50.0 s; cpu did not finish (rc=124 after 600.0 s))"
+    assert seeds["verdict"] == "met"  # the cores took longer than their 600 s timeout
+    (d / "gpu-summary.txt").write_text("== 01:10:00 reproduce_seeds100_cpu rc=1 wall=3.0 s\n")
+    seeds = by_target(targets.targets([d]))[
+        "reproduce kaur-vin --seeds 100: engine call on cuda >= 10x the cores"]
+    assert seeds["measured"] == "cpu did not finish (rc=1 after 3.0 s)"
+    assert seeds["verdict"] == "not measured"  # a failure, not a measurement
 
 
 def test_a_cut_run_and_differing_tables_are_not_met(tmp_path):

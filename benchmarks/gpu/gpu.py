@@ -49,15 +49,17 @@ def main() -> None:
                     help="slot: slot_cost.py's and hot_sass.py's replicas (T_on 10 ms, warm-up 1 s)")
     ap.add_argument("--wavefront", action="store_true",
                     help="the wavefront schedule (cuda: the stage kernels, cuda/kernel_wave.cuh)")
-    ap.add_argument("--phases", action="store_true",
-                    help="with --wavefront: the queue stage by slot phases (wave_phases)")
+    ap.add_argument("--phases", nargs="?", const="block", default=None, choices=("block", "kernels"),
+                    help="with --wavefront: the queue stage by slot phases (wave_phases): in one "
+                         "kernel over block-local queues (block, the default) or a kernel per "
+                         "phase (kernels)")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results"))
     args = ap.parse_args()
     if args.phases and not args.wavefront:
         ap.error("--phases needs --wavefront")
     wave = {"wavefront": True} if args.wavefront else {}
     if args.phases:
-        wave["wave_phases"] = True
+        wave["wave_phases"] = args.phases
     rows = []
     sizes = [R for R in (int(x) for x in args.sizes.split(","))
              if args.min_replicas <= R <= args.max_replicas]
@@ -93,7 +95,8 @@ def main() -> None:
     info = ds.info()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    tag = "-wavefront-phases" if args.phases else "-wavefront" if args.wavefront else ""
+    tag = (f"-wavefront-phases{'-kernels' if args.phases == 'kernels' else ''}" if args.phases
+           else "-wavefront" if args.wavefront else "")
     path = out / f"gpu-throughput-{args.backend}{tag}.json"
     path.write_text(json.dumps({"machine": {"host": platform.node(), "device": info.get("cuda_device", ""),
                                             "cpu_threads": info.get("openmp_threads")},

@@ -84,18 +84,35 @@ if want wavefront; then
   # issue 51: the wavefront schedule's stage kernels (cuda/kernel_wave.cuh): CPU = CUDA on the
   # schedule matrix's wavefront entries, then throughput beside the persistent kernel at 32k
   # and 131k replicas of the 1- and 64-flow shapes, with and without the slot phases
-  # (wave_phases) (~4-5 minutes; the prediction written
+  # (wave_phases: block, kernels) (~5-6 minutes; the prediction written
   # before any device run: benchmarks/gpu/gpu.md, "Wavefront")
   step wave_tests python3 -m pytest -q -p no:cacheprovider tests/test_schedule.py -k "wavefront or cuda"
   tail -1 "$OUT/wave_tests.log" | sed 's/^/wavefront tests: /' | tee -a "$OUT/gpu-summary.txt"
-  # (the persistent kernel, the stage kernels, and the stage kernels with the slot phases)
-  for w in "" "--wavefront" "--wavefront --phases"; do
-    tag=${w:+_on}; [[ $w == *phases* ]] && tag=_phases
+  # (the persistent kernel, the stage kernels, and the stage kernels with the slot phases in
+  # one kernel and as a kernel each)
+  for w in "" "--wavefront" "--wavefront --phases" "--wavefront --phases kernels"; do
+    tag=${w:+_on}; [[ $w == *phases* ]] && tag=_phases; [[ $w == *kernels ]] && tag=_kernels
     step "wave_throughput$tag" python3 benchmarks/gpu/gpu.py --backend cuda $w --flows 1,64 \
       --sizes 32768,131072 --max-replicas 131072 --out "$OUT"
     grep -E "flows +R=" "$OUT/wave_throughput$tag.log" | sed "s/^/wavefront${tag}: /" \
       | tee -a "$OUT/gpu-summary.txt"
   done
+  # the same shapes on this machine's cores, for targets.py's ratios (they are full by 1,024)
+  step wave_throughput_cpu python3 benchmarks/gpu/gpu.py --backend cpu --flows 1,64 \
+    --sizes 256,1024,4096 --max-replicas 4096 --out "$OUT"
+  grep -E "flows +R=" "$OUT/wave_throughput_cpu.log" | sed "s/^/wavefront cores: /" \
+    | tee -a "$OUT/gpu-summary.txt"
+fi
+if want seeds100; then
+  # issue 51: `reproduce kaur-vin --seeds 100` (~110k replicas), its family engine call on the
+  # device and on the cores (the cores' ~8-10 minutes: a call of its own, STEPS="seeds100",
+  # STEP_TIMEOUT=600; not in the default steps)
+  for b in cuda cpu; do
+    step "reproduce_seeds100_$b" diffsweep reproduce kaur-vin --seeds 100 --backend "$b" \
+      --out "/tmp/kv-seeds100-$b"
+  done
+  grep -h "^\[family\]" "$OUT"/reproduce_seeds100_*.log | sed 's/^/seeds 100: /' \
+    | tee -a "$OUT/gpu-summary.txt"
 fi
 if want spread; then
   # issue 21: replicas per warp (the engine's choice, then 1..32) against the quick Kaur & Vin

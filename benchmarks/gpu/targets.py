@@ -1,4 +1,4 @@
-"""Issue 21's targets against what `gpu.sh` measured: each target, its measured value, and met /
+"""Issues 21's and 51's targets against what `gpu.sh` measured: each target, its measured value, and met /
 not met / not measured, from the logs and JSON one or more `gpu.sh` calls left in their $OUT.
 
     python3 benchmarks/gpu/targets.py OUT [OUT ...]      (later folders win where both measured)
@@ -12,7 +12,14 @@ Reads only what the steps write (nothing runs here, nothing is estimated):
 - `full/auto-backend-*.json` and `auto-backend-*.json` (steps `session`, `auto`): each family's
   engine call per backend, where no reproduction was timed, and whether the backends' tables
   agreed;
-- `gpu-throughput-cuda.json` (step `throughput`): 64-flow replica-slots per second.
+- `gpu-throughput-cuda.json` (step `throughput`): 64-flow replica-slots per second;
+and issue 51's targets:
+- `gpu-throughput-cuda*.json` (steps `throughput`, `wavefront`: the persistent kernel, the
+  stage kernels, their slot phases): 1- and 64-flow replica-slots per second at >= 131,072
+  replicas, the best design; `gpu-throughput-cpu.json` (steps `throughput`, `wavefront`): the
+  same shapes on the machine's cores, for the ratio;
+- `reproduce_seeds100_{cuda,cpu}.log` (step `seeds100`): `reproduce kaur-vin --seeds 100`'s
+  family engine call on each backend.
 Writes OUT/targets.json (the last folder given) and prints one line per target; `gpu.sh` runs
 it last and adds those lines to gpu-summary.txt.
 """
@@ -25,6 +32,8 @@ from pathlib import Path
 
 PAPERS = ("lee-jeong", "rossi", "habib", "matta-guo")
 ENGINE_S, TOTAL_S, SPEEDUP, SLOTS_PER_S, MIN_REPLICAS = 15.0, 30.0, 5.0, 1e9, 32768
+# issue 51: replica-slots per second at >= LARGE_REPLICAS, per flows; LARGE_SPEEDUP over the cores
+LARGE_SLOTS_PER_S, LARGE_REPLICAS, LARGE_SPEEDUP = {1: 2e9, 64: 1e9}, 131072, 10.0
 
 
 def _read(dirs, name: str) -> str | None:
@@ -133,8 +142,60 @@ def throughput_64(dirs) -> tuple[float, int] | None:
     return best["replica_slots_per_s"], best["replicas"]
 
 
+def best_throughput(dirs, backend: str, n_flows: int, min_replicas: int) -> tuple[float, int, str] | None:
+    """(most replica-slots per second of ``n_flows``-flow replicas at >= min_replicas, at how
+    many, which design: the file's tag) over every gpu-throughput-<backend>*.json, the last
+    folder's file where two folders have the same one."""
+    files = {}
+    for d in dirs:
+        for p in Path(d).glob(f"gpu-throughput-{backend}*.json"):
+            files[p.name] = p
+    best = None
+    for name, p in sorted(files.items()):
+        design = name.removeprefix(f"gpu-throughput-{backend}").removesuffix(".json").lstrip("-")
+        for r in json.loads(p.read_text())["rows"]:
+            if r["n_flows"] == n_flows and r["replicas"] >= min_replicas and (
+                    best is None or r["replica_slots_per_s"] > best[0]):
+                best = (r["replica_slots_per_s"], r["replicas"], design or "persistent")
+    return best
+
+
 def verdict(ok: bool | None) -> str:
     return "not measured" if ok is None else "met" if ok else "NOT MET"
+
+
+def large_grid_targets(dirs) -> list[dict]:
+    """Issue 51's rows: throughput at >= LARGE_REPLICAS (the best design), its ratio to the
+    cores' best at the same flows, and the 100-seed family's engine call on both backends."""
+    rows = []
+    for n_flows, goal in LARGE_SLOTS_PER_S.items():
+        gpu = best_throughput(dirs, "cuda", n_flows, LARGE_REPLICAS)
+        rows.append({"target": f"{n_flows}-flow replicas >= {goal:.0e} replica-slots/s at "
+                               f">= {LARGE_REPLICAS:,} replicas (issue 51)",
+                     "measured": "-" if gpu is None else
+                     f"{gpu[0]:.3g} at {gpu[1]:,} replicas ({gpu[2]})",
+                     "verdict": verdict(None if gpu is None else gpu[0] >= goal)})
+        cores = best_throughput(dirs, "cpu", n_flows, 1)
+        ratio = None if gpu is None or cores is None else gpu[0] / cores[0]
+        rows.append({"target": f"{n_flows}-flow replicas: cuda >= {LARGE_SPEEDUP:g}x the CPU "
+                               "cores (issue 51)",
+                     "measured": "-" if ratio is None else
+                     f"{ratio:.2f}x ({gpu[0]:.3g} against {cores[0]:.3g} at {cores[1]:,} replicas)",
+                     "verdict": verdict(None if ratio is None else ratio >= LARGE_SPEEDUP)})
+    r = {b: reproduction(dirs, f"reproduce_seeds100_{b}.log") for b in ("cuda", "cpu")}
+    c, p = r["cuda"].get("engine_s"), r["cpu"].get("engine_s")
+    said = "; ".join(f"{b} {failed(v)}" for b, v in r.items() if "failed" in v)
+    ok = None if c is None or p is None else p / c >= LARGE_SPEEDUP
+    cut = r["cpu"].get("failed")
+    if c is not None and cut and cut[0] in (124, 137) and cut[1] / c >= LARGE_SPEEDUP:
+        # the cores' step cut by its timeout: they took longer than that, enough for the ratio
+        ok, said = True, f">= {cut[1] / c:.2f}x (cuda {c:.1f} s; {said})"
+    rows.append({"target": f"reproduce kaur-vin --seeds 100: engine call on cuda >= "
+                           f"{LARGE_SPEEDUP:g}x the cores (issue 51)",
+                 "measured": said or ("-" if c is None or p is None else
+                                      f"{p / c:.2f}x (cuda {c:.1f} s, cores {p:.1f} s)"),
+                 "verdict": verdict(ok)})
+    return rows
 
 
 def targets(dirs) -> dict:
@@ -187,6 +248,7 @@ def targets(dirs) -> dict:
                            f">= {MIN_REPLICAS:,} replicas",
                  "measured": "-" if thr is None else f"{thr[0]:.3g} at {thr[1]:,} replicas",
                  "verdict": verdict(None if thr is None else thr[0] >= SLOTS_PER_S)})
+    rows += large_grid_targets(dirs)
     return {"machine": machine[-1] if machine else "", "folders": [str(d) for d in dirs],
             "targets": rows}
 
@@ -196,7 +258,7 @@ def main(argv=None) -> None:
     ap.add_argument("out", nargs="+", help="gpu.sh's $OUT folders, earliest first")
     args = ap.parse_args(argv)
     res = targets([Path(d) for d in args.out])
-    print(f"issue 21's targets on {res['machine'] or 'an unnamed machine'}:")
+    print(f"issues 21's and 51's targets on {res['machine'] or 'an unnamed machine'}:")
     for r in res["targets"]:
         print(f"target {r['verdict']:12s} {r['target']}: {r['measured']}")
     path = Path(args.out[-1]) / "targets.json"

@@ -1,7 +1,8 @@
 """Per-kernel counts of one run_engine.sh run in timing mode (GPGPU-Sim prints its running totals
 after each kernel; the differences are each kernel's): for the wavefront schedule's stage
 kernels (cuda/kernel_wave.cuh) the stages' own numbers, and per replica-slot those of a
-round's three stages (plan, flow, queue) without init and flush, which run once a replica.
+round's stages (plan, flow, and the queue stage's one kernel or its phase kernels) without init
+and flush, which run once a replica.
 
     per_kernel.py RUN_DIR > out.json       (RUN_DIR: $W/eng/NAME, with sim.log and result.json)
 
@@ -23,9 +24,12 @@ TOTALS = {"cycles": r"^gpu_tot_sim_cycle = (\d+)", "thread_insn": r"^gpu_tot_sim
           "l1i_accesses": r"L1I_total_cache_accesses = (\d+)",
           "l1i_misses": r"L1I_total_cache_misses = (\d+)",
           "l1c_misses": r"L1C_total_cache_misses = (\d+)"}
+# the phase kernels (wave_phases "kernels"): a round's start, then seven a slot
+PHASE_KERNELS = ("wph_start", "wph_begin", "wph_sources", "wph_front", "wph_arrive", "wph_quick",
+                 "wph_rest", "wph_end")
 STAGES = ("wave_init", "wave_plan", "wave_flow", "wave_queue_phases", "wave_queue", "wave_flush",
-          "run_family")
-ROUND = ("wave_plan", "wave_flow", "wave_queue_phases", "wave_queue")
+          *PHASE_KERNELS, "run_family")
+ROUND = ("wave_plan", "wave_flow", "wave_queue_phases", "wave_queue", *PHASE_KERNELS)
 
 
 def totals(part: str) -> dict:
