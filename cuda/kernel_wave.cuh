@@ -243,12 +243,6 @@ __device__ DS_INLINE Replica ph_replica(const WaveRep* reps, unsigned char* aren
   return bind_replica(w.r, nullptr, w.batch, arena + w.off);
 }
 
-// a thread's place in the queue q of length n[k], or -1 past it
-__device__ DS_INLINE int ph_take(const int32_t* q, const int32_t* n, int k) {
-  const int j = blockIdx.x * blockDim.x + threadIdx.x;
-  return j < n[k] ? q[j] : -1;
-}
-
 // the active queue of parity par (a select: an index into the by-value PhaseState would copy it
 // to the stack, ptxas sm_90: an 88-byte frame)
 __device__ DS_INLINE int32_t* ph_act(const PhaseState& s, int par) {
@@ -257,6 +251,27 @@ __device__ DS_INLINE int32_t* ph_act(const PhaseState& s, int par) {
 
 __device__ DS_INLINE void ph_zero(int32_t* n, int k) {
   if (blockIdx.x == 0 && threadIdx.x == 0) n[k] = 0;
+}
+
+// A thread's item of a phase kernel: its place p in queue q (of length n[k]), the replica
+// bound and its slot's view set (slot_view), its inputs and slot; false past the queue's end.
+struct PhItem {
+  int p;
+  Replica x;
+  SlotInputs si;
+  uint32_t now;
+};
+
+__device__ DS_INLINE bool ph_item(const WaveRep* reps, unsigned char* arena, const int32_t* live,
+                                  const PhaseState& s, const int32_t* q, int k, PhItem& it) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= s.n[k]) return false;
+  it.p = q[j];
+  it.x = ph_replica(reps, arena, live, it.p);
+  it.si = s.si[it.p];
+  it.now = s.t[it.p];
+  slot_view(it.x, it.now, it.si);
+  return true;
 }
 
 // the round's start: each live replica's slots (queue_round_end) into the first active queue
@@ -283,98 +298,70 @@ __global__ void __launch_bounds__(kWaveThreads) wph_start(const WaveRep* reps, u
   atomicMax(s.n + kPhLongest, (int32_t)(t_end - tq));
 }
 
-__global__ void __launch_bounds__(kWaveThreads) wph_begin(const WaveRep* reps, unsigned char* arena,
-                                                          const int32_t* live, PhaseState s,
-                                                          int par) {
+#define DS_PHASE_KERNEL(name, ...)                                                    \
+  __global__ void __launch_bounds__(kWaveThreads)                                    \
+      name(const WaveRep* reps, unsigned char* arena, const int32_t* live, PhaseState s, \
+           __VA_ARGS__)
+
+// (par: the slot's parity, which of the two active queues is this slot's)
+DS_PHASE_KERNEL(wph_begin, int par) {
   ph_zero(s.n, kPhActive + (par ^ 1));  // (last read by the slot before's kernels)
-  const int p = ph_take(ph_act(s, par), s.n, kPhActive + par);
-  if (p < 0) return;
-  Replica x = ph_replica(reps, arena, live, p);
-  const SlotInputs si = s.si[p];
-  const uint32_t now = s.t[p];
-  slot_begin(x, now, s.t_end[p], si);
-  if (sources_due(x, now, si)) s.q_src[atomicAdd(s.n + kPhSources, 1)] = p;
+  PhItem it;
+  if (!ph_item(reps, arena, live, s, ph_act(s, par), kPhActive + par, it)) return;
+  slot_begin(it.x, it.now, s.t_end[it.p], it.si);
+  if (sources_due(it.x, it.now, it.si)) s.q_src[atomicAdd(s.n + kPhSources, 1)] = it.p;
 }
 
-__global__ void __launch_bounds__(kWaveThreads) wph_sources(const WaveRep* reps,
-                                                            unsigned char* arena,
-                                                            const int32_t* live, PhaseState s) {
-  const int p = ph_take(s.q_src, s.n, kPhSources);
-  if (p < 0) return;
-  Replica x = ph_replica(reps, arena, live, p);
-  const SlotInputs si = s.si[p];
-  slot_view(x, s.t[p], si);
-  slot_sources(x, s.t[p], si);
+DS_PHASE_KERNEL(wph_sources, int) {
+  PhItem it;
+  if (ph_item(reps, arena, live, s, s.q_src, kPhSources, it)) slot_sources(it.x, it.now, it.si);
 }
 
-__global__ void __launch_bounds__(kWaveThreads) wph_front(const WaveRep* reps, unsigned char* arena,
-                                                          const int32_t* live, PhaseState s,
-                                                          int par) {
+DS_PHASE_KERNEL(wph_front, int par) {
   ph_zero(s.n, kPhSources);
-  const int p = ph_take(ph_act(s, par), s.n, kPhActive + par);
-  if (p < 0) return;
-  Replica x = ph_replica(reps, arena, live, p);
-  const SlotInputs si = s.si[p];
-  slot_view(x, s.t[p], si);
-  slot_front_end(x, s.t[p], si);
-  if (x.hdr()->stage_count > 0) s.q_arr[atomicAdd(s.n + kPhArrive, 1)] = p;
+  PhItem it;
+  if (!ph_item(reps, arena, live, s, ph_act(s, par), kPhActive + par, it)) return;
+  slot_front_end(it.x, it.now, it.si);
+  if (it.x.hdr()->stage_count > 0) s.q_arr[atomicAdd(s.n + kPhArrive, 1)] = it.p;
 }
 
-__global__ void __launch_bounds__(kWaveThreads) wph_arrive(const WaveRep* reps,
-                                                           unsigned char* arena,
-                                                           const int32_t* live, PhaseState s) {
-  const int p = ph_take(s.q_arr, s.n, kPhArrive);
-  if (p < 0) return;
-  Replica x = ph_replica(reps, arena, live, p);
-  slot_view(x, s.t[p], s.si[p]);
-  slot_arrivals(x, s.t[p]);
+DS_PHASE_KERNEL(wph_arrive, int) {
+  PhItem it;
+  if (ph_item(reps, arena, live, s, s.q_arr, kPhArrive, it)) slot_arrivals(it.x, it.now);
 }
 
-__global__ void __launch_bounds__(kWaveThreads) wph_quick(const WaveRep* reps, unsigned char* arena,
-                                                          const int32_t* live, PhaseState s,
-                                                          int par) {
+DS_PHASE_KERNEL(wph_quick, int par) {
   ph_zero(s.n, kPhArrive);
-  const int p = ph_take(ph_act(s, par), s.n, kPhActive + par);
-  if (p < 0) return;
-  Replica x = ph_replica(reps, arena, live, p);
-  const SlotInputs si = s.si[p];
-  slot_view(x, s.t[p], si);
-  const int l0 = serve_links_quick(x, si);
-  if (l0 < si.n_links) {
-    s.l0[p] = l0;
-    s.q_rest[atomicAdd(s.n + kPhRest, 1)] = p;
+  PhItem it;
+  if (!ph_item(reps, arena, live, s, ph_act(s, par), kPhActive + par, it)) return;
+  const int l0 = serve_links_quick(it.x, it.si);
+  if (l0 < it.si.n_links) {
+    s.l0[it.p] = l0;
+    s.q_rest[atomicAdd(s.n + kPhRest, 1)] = it.p;
   }
 }
 
-__global__ void __launch_bounds__(kWaveThreads) wph_rest(const WaveRep* reps, unsigned char* arena,
-                                                         const int32_t* live, PhaseState s) {
-  const int p = ph_take(s.q_rest, s.n, kPhRest);
-  if (p < 0) return;
-  Replica x = ph_replica(reps, arena, live, p);
-  const SlotInputs si = s.si[p];
-  slot_view(x, s.t[p], si);
-  serve_links_from(x, s.l0[p], s.t[p], si);
+DS_PHASE_KERNEL(wph_rest, int) {
+  PhItem it;
+  if (ph_item(reps, arena, live, s, s.q_rest, kPhRest, it))
+    serve_links_from(it.x, s.l0[it.p], it.now, it.si);
 }
 
-__global__ void __launch_bounds__(kWaveThreads) wph_end(const WaveRep* reps, unsigned char* arena,
-                                                        const int32_t* live, PhaseState s, int par,
-                                                        unsigned long long* words) {
+DS_PHASE_KERNEL(wph_end, int par, unsigned long long* words) {
   ph_zero(s.n, kPhRest);
-  const int p = ph_take(ph_act(s, par), s.n, kPhActive + par);
-  if (p < 0) return;
-  Replica x = ph_replica(reps, arena, live, p);
-  const SlotInputs si = s.si[p];
-  const uint32_t now = s.t[p], t_end = s.t_end[p];
-  slot_view(x, now, si);
-  slot_serve_end(x, now, si);
-  if (now + 1 < t_end) {
-    s.t[p] = now + 1;
-    ph_act(s, par ^ 1)[atomicAdd(s.n + kPhActive + (par ^ 1), 1)] = p;
+  PhItem it;
+  if (!ph_item(reps, arena, live, s, ph_act(s, par), kPhActive + par, it)) return;
+  slot_serve_end(it.x, it.now, it.si);
+  const uint32_t t_end = s.t_end[it.p];
+  if (it.now + 1 < t_end) {
+    s.t[it.p] = it.now + 1;
+    ph_act(s, par ^ 1)[atomicAdd(s.n + kPhActive + (par ^ 1), 1)] = it.p;
     return;
   }
-  queue_round_done(x, t_end);
-  atomicAdd(words + 1, (unsigned long long)(t_end - s.t0[p]));
+  queue_round_done(it.x, t_end);
+  atomicAdd(words + 1, (unsigned long long)(t_end - s.t0[it.p]));
 }
+#undef DS_PHASE_KERNEL
 
 __global__ void __launch_bounds__(kWaveThreads) wave_flush(const WaveRep* reps, int n,
                                                            unsigned char* arena,
@@ -452,11 +439,11 @@ cudaError_t wave_run(cudaStream_t stream, const WaveRep* reps, int n, unsigned c
       for (int32_t k = 0; b > 0 && k < got[kPhLongest]; ++k) {
         const int par = k & 1;
         wph_begin<<<b, kWaveThreads, 0, stream>>>(reps, arena, live, ph, par);
-        wph_sources<<<b, kWaveThreads, 0, stream>>>(reps, arena, live, ph);
+        wph_sources<<<b, kWaveThreads, 0, stream>>>(reps, arena, live, ph, par);
         wph_front<<<b, kWaveThreads, 0, stream>>>(reps, arena, live, ph, par);
-        wph_arrive<<<b, kWaveThreads, 0, stream>>>(reps, arena, live, ph);
+        wph_arrive<<<b, kWaveThreads, 0, stream>>>(reps, arena, live, ph, par);
         wph_quick<<<b, kWaveThreads, 0, stream>>>(reps, arena, live, ph, par);
-        wph_rest<<<b, kWaveThreads, 0, stream>>>(reps, arena, live, ph);
+        wph_rest<<<b, kWaveThreads, 0, stream>>>(reps, arena, live, ph, par);
         wph_end<<<b, kWaveThreads, 0, stream>>>(reps, arena, live, ph, par, words);
       }
     } else if (phases)
