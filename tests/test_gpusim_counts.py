@@ -63,6 +63,34 @@ def test_per_kernel_sums_the_phase_kernels_launches(tmp_path):
     assert per["cycles"] == 200 / 5 and per["warp_insn"] == 175 / 5
 
 
+def test_per_round_takes_init_and_flush_from_the_reference(tmp_path):
+    """A run whose kernels were not printed apart (OPTS=nolat): its totals less the reference
+    run's init and flush (their launch latency off their cycles), over its replica-slots."""
+    ref, run = tmp_path / "ref", tmp_path / "run"
+    write_run(ref, [("wave_init", (5100, 3200, 100, 50, 10, 40, 60, 0, 100)),
+                    ("wave_plan", (5300, 3520, 110, 60, 11, 50, 70, 0, 110)),
+                    ("wave_queue", (5700, 4160, 130, 70, 12, 60, 80, 0, 130)),
+                    ("wave_flush", (10900, 4480, 140, 75, 14, 70, 90, 0, 140))], 10)
+    (ref / "gpgpusim.config").write_text("-gpgpu_kernel_launch_latency 5000\n")
+    # one block at the end: init + the phase kernels' rounds + flush
+    write_run(run, [("wave_init", (1000 + 200 + 600, 3200 + 1000 + 320, 100 + 60 + 10,
+                                   0, 10 + 5 + 2, 0, 0, 40, 100 + 30))], 10)
+    (run / "gpgpusim.config").write_text("-gpgpu_kernel_launch_latency 5000\n"
+                                         "-gpgpu_kernel_launch_latency 0\n")  # (the last wins)
+    out = json.loads(subprocess.run([sys.executable, str(TOOLS / "per_round.py"), str(ref), str(run)],
+                                    check=True, capture_output=True, text=True).stdout)
+    per = out["rounds_per_replica_slot"]
+    # init 100 + flush 5200 cycles, less 2 x 5000 latency: 300; the run's 1800 - 300 = 1500
+    assert per["cycles"] == 150.0 and per["thread_insn"] == 100.0 and per["warp_insn"] == 6.0
+    assert per["l1i_misses"] == (17 - 12) / 10
+    bad = tmp_path / "other"
+    write_run(bad, [("wave_init", (1, 1, 1, 0, 0, 0, 0, 0, 1))], 11)
+    (bad / "gpgpusim.config").write_text("")
+    r = subprocess.run([sys.executable, str(TOOLS / "per_round.py"), str(ref), str(bad)],
+                       capture_output=True, text=True)
+    assert r.returncode != 0 and "replica_slots differs" in r.stderr
+
+
 def test_per_slot_takes_the_difference_of_two_lengths(tmp_path):
     a, b = tmp_path / "short", tmp_path / "long"
     write_run(a, [("run_family", (1000, 9000, 500, 400, 30, 70, 800, 500, 0))], 100)
