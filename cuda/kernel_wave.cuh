@@ -98,6 +98,14 @@ __global__ void __launch_bounds__(kWaveThreads) wave_queue(const WaveRep* reps,
   atomicAdd(words + 1, (unsigned long long)(x.hdr()->t_queue - tq));
 }
 
+// A round whose queue side could not move (queue_round_end false: an emission ring too small,
+// flagged): the replica ends there, its remaining slots counted as run (the host raises).
+__device__ DS_INLINE void wave_round_overflow(Replica& x, const WaveRep& w, uint32_t tq,
+                                              unsigned long long* words) {
+  x.hdr()->t_queue = (uint32_t)c_views[w.batch].in.end_slot[w.r];
+  atomicAdd(words + 1, (unsigned long long)(x.hdr()->t_queue - tq));
+}
+
 // The queue stage by slot phases: thread t of a block owns live replica blockIdx.x *
 // kWaveThreads + t and runs its slot_begin, slot_front_end, serve_links_quick and
 // slot_serve_end; the block's replicas with a source due, then those with arrivals staged,
@@ -133,8 +141,7 @@ __global__ void __launch_bounds__(kWaveThreads) wave_queue_phases(const WaveRep*
       si = slot_inputs(x);
       active = now < t_end;
     } else {
-      x.hdr()->t_queue = (uint32_t)c_views[w.batch].in.end_slot[w.r];  // overflow: the host raises
-      atomicAdd(words + 1, (unsigned long long)(x.hdr()->t_queue - tq));
+      wave_round_overflow(x, w, tq, words);
     }
   }
   si_of[t] = si;
@@ -227,7 +234,7 @@ __global__ void __launch_bounds__(kWaveThreads) wave_queue_phases(const WaveRep*
 // A queue's counter is zeroed by the kernel after the one that read it last (stream order:
 // nothing reads it then), so a slot needs no memset.
 struct PhaseState {
-  uint32_t *t0, *t, *t_end;
+  uint32_t *t, *t_end;  // (the round's first slot is the header's t_queue until its end)
   int32_t* l0;
   SlotInputs* si;
   int32_t *act[2], *q_src, *q_arr, *q_rest;
@@ -281,16 +288,14 @@ __global__ void __launch_bounds__(kWaveThreads) wph_start(const WaveRep* reps, u
                                                           unsigned long long* words) {
   const int p = blockIdx.x * blockDim.x + threadIdx.x;
   if (p >= counts[0]) return;
-  Replica x = ph_replica(reps, arena, live, p);
+  const WaveRep w = reps[live[p]];
+  Replica x = bind_replica(w.r, nullptr, w.batch, arena + w.off);
   const uint32_t tq = x.hdr()->t_queue;
   uint32_t t_end;
   if (!queue_round_end(x, t_end)) {
-    const WaveRep w = reps[live[p]];
-    x.hdr()->t_queue = (uint32_t)c_views[w.batch].in.end_slot[w.r];  // overflow: the host raises
-    atomicAdd(words + 1, (unsigned long long)(x.hdr()->t_queue - tq));
+    wave_round_overflow(x, w, tq, words);
     return;
   }
-  s.t0[p] = tq;
   s.t[p] = tq;
   s.t_end[p] = t_end;
   s.si[p] = slot_inputs(x);
@@ -358,8 +363,9 @@ DS_PHASE_KERNEL(wph_end, int par, unsigned long long* words) {
     ph_act(s, par ^ 1)[atomicAdd(s.n + kPhActive + (par ^ 1), 1)] = it.p;
     return;
   }
+  // (the header's t_queue is still the round's first slot: queue_round_done moves it)
+  atomicAdd(words + 1, (unsigned long long)(t_end - it.x.hdr()->t_queue));
   queue_round_done(it.x, t_end);
-  atomicAdd(words + 1, (unsigned long long)(t_end - s.t0[it.p]));
 }
 #undef DS_PHASE_KERNEL
 
@@ -397,7 +403,6 @@ cudaError_t wave_run(cudaStream_t stream, const WaveRep* reps, int n, unsigned c
   get(&horizon, (size_t)n);
   PhaseState ph{};  // (phases 2 only)
   if (phases == 2) {
-    get(&ph.t0, (size_t)n);
     get(&ph.t, (size_t)n);
     get(&ph.t_end, (size_t)n);
     get(&ph.l0, (size_t)n);
@@ -467,7 +472,7 @@ cudaError_t wave_run(cudaStream_t stream, const WaveRep* reps, int n, unsigned c
   cudaFree(counts);
   cudaFree(stop_at);
   cudaFree(horizon);
-  for (void* q : {(void*)ph.t0, (void*)ph.t, (void*)ph.t_end, (void*)ph.l0, (void*)ph.si,
+  for (void* q : {(void*)ph.t, (void*)ph.t_end, (void*)ph.l0, (void*)ph.si,
                   (void*)ph.act[0], (void*)ph.act[1], (void*)ph.q_src, (void*)ph.q_arr,
                   (void*)ph.q_rest, (void*)ph.n})
     cudaFree(q);  // (cudaFree(nullptr) does nothing)

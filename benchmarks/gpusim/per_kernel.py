@@ -55,6 +55,14 @@ def totals(part: str) -> dict:
     return vals
 
 
+def final_totals(d: Path) -> dict:
+    """A run folder's totals after its last kernel, with its result.json as "result"."""
+    log = (d / "sim.log").read_text()
+    out = totals(re.split(r"^kernel_name = ", log, flags=re.M)[-1])
+    out["result"] = json.loads((d / "result.json").read_text())
+    return out
+
+
 def blocks(log: str):
     """(kernel stage, {total: value}) after each kernel, in order."""
     for part in re.split(r"^kernel_name = ", log, flags=re.M)[1:]:

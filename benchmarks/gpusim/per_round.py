@@ -14,7 +14,7 @@ import re
 import sys
 from pathlib import Path
 
-from per_kernel import TOTALS, blocks, totals
+from per_kernel import TOTALS, blocks, final_totals
 
 KEYS = (*TOTALS, "sched_idle", "sched_scoreboard", "lanes_x_insn", "issued")
 LAUNCH_LATENCY = re.compile(r"^-gpgpu_kernel_launch_latency\s+(\d+)", re.M)
@@ -28,8 +28,8 @@ def latency(d: Path) -> int:
 
 def main() -> None:
     ref, run = Path(sys.argv[1]), Path(sys.argv[2])
-    r_res = json.loads((ref / "result.json").read_text())
-    res = json.loads((run / "result.json").read_text())
+    tot = final_totals(run)
+    r_res, res = json.loads((ref / "result.json").read_text()), tot.pop("result")
     for k in ("replicas", "flows", "lanes", "duration_s", "replica_slots"):
         if r_res.get(k) != res.get(k):
             sys.exit(f"per_round.py: {k} differs ({r_res.get(k)} in {ref}, {res.get(k)} in "
@@ -41,8 +41,6 @@ def main() -> None:
                 once[k] += vals.get(k, 0) - prev.get(k, 0)
         prev = vals
     once["cycles"] -= 2 * (latency(ref) - latency(run))
-    log = (run / "sim.log").read_text()
-    tot = totals(re.split(r"^kernel_name = ", log, flags=re.M)[-1])
     n = res["replica_slots"]
     per = {k: round((tot[k] - once[k]) / n, 3) for k in KEYS if k in tot}
     per["active_lanes_per_warp_insn"] = round(

@@ -3,23 +3,14 @@ difference: initialisation cancels). usage: per_slot.py RUN_DIR_SHORT RUN_DIR_LO
 The counts are per_kernel.py's (the run's totals after its last kernel). Every number is
 GPGPU-Sim's (simulated; the config in the run folder)."""
 import json
-import re
 import sys
 from pathlib import Path
 
-from per_kernel import TOTALS, totals
+from per_kernel import TOTALS, final_totals
 
 KEYS = (*TOTALS, "sched_idle", "sched_scoreboard")
 
-
-def run(d: Path) -> dict:
-    log = (d / "sim.log").read_text()
-    out = totals(re.split(r"^kernel_name = ", log, flags=re.M)[-1])
-    out["result"] = json.loads((d / "result.json").read_text())
-    return out
-
-
-a, b = run(Path(sys.argv[1])), run(Path(sys.argv[2]))
+a, b = final_totals(Path(sys.argv[1])), final_totals(Path(sys.argv[2]))
 n = b["result"]["replica_slots"] - a["result"]["replica_slots"]
 per = {k: round((b[k] - a[k]) / n, 3) for k in KEYS if k in a and k in b}
 per["active_lanes_per_warp_insn"] = round((b["thread_insn"] - a["thread_insn"]) / (b["warp_insn"] - a["warp_insn"]), 2)
